@@ -1,0 +1,45 @@
+/* m2cu ABI, version 1: how generated entry functions exchange MATLAB values with their caller.
+ *
+ * Every value, scalar or array, crosses the boundary as an m2cu_array: a pointer to its elements
+ * in column-major order plus its extents. Element types follow the MATLAB class of the value:
+ * double, float (single), int8_t ... uint64_t, and bool (logical, one byte).
+ *
+ * The CPU entry, in <entry>.c:
+ *   int <entry>(const m2cu_array *inputs, m2cu_array *outputs, char *err, size_t err_len);
+ * The GPU host entry used by the m2cu runtime:
+ *   int <entry>_gpu(const m2cu_array *inputs, m2cu_array *outputs, const m2cu_gpu *gpu,
+ *                   char *err, size_t err_len);
+ * inputs are in parameter order and are never modified. outputs are filled in output order; the
+ * entry allocates each outputs[k].data with malloc, and the caller releases it with
+ * m2cu_release(). The return value is 0 on success; otherwise a nonzero code, with a
+ * NUL-terminated message (MATLAB's wording where MATLAB has one) written into err.
+ */
+#ifndef M2CU_ABI_H
+#define M2CU_ABI_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct m2cu_array {
+    void *data;
+    int64_t dims[2];
+} m2cu_array;
+
+/* Services a GPU host entry calls; the m2cu runtime provides them over the CUDA driver API.
+ * Device memory is addressed by 64-bit device pointers. Each function returns 0 on success. */
+typedef struct m2cu_gpu {
+    void *ctx;
+    int32_t sm_count;
+    int32_t reserved;
+    int (*alloc)(void *ctx, uint64_t *dptr, uint64_t bytes);
+    int (*release)(void *ctx, uint64_t dptr);
+    int (*upload)(void *ctx, uint64_t dst, const void *src, uint64_t bytes);
+    int (*download)(void *ctx, void *dst, uint64_t src, uint64_t bytes);
+    /* args is a kernelParams array as for cuLaunchKernel: one pointer per kernel parameter. */
+    int (*launch)(void *ctx, const char *kernel, uint32_t grid, uint32_t block,
+                  uint32_t shared_bytes, void **args);
+} m2cu_gpu;
+
+void m2cu_release(void *data);
+
+#endif

@@ -1,0 +1,163 @@
+//! Diagnostics as data.
+//!
+//! Every phase reports problems as [`Diagnostic`] values carrying a byte [`Span`] into the
+//! source, a stable code, a message, and a help line. Nothing here prints: rendering happens in
+//! one place, [`render`], which shows `file:line:col`, the source line with a marker, and the help.
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor::NoColor};
+
+/// A half-open byte range `[start, end)` into the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start: start as u32, end: end as u32 }
+    }
+
+    /// The smallest span covering both `self` and `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+/// One problem found in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable code such as `E0001`; see [`codes`] for the list.
+    pub code: &'static str,
+    pub message: String,
+    pub span: Span,
+    /// Short label printed under the marker.
+    pub label: String,
+    /// What the user can do about it.
+    pub help: String,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: String::new(),
+        }
+    }
+
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = help.into();
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A list of diagnostics, in the order they were found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.0.extend(other.0);
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.0.iter()
+    }
+}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(d: Diagnostic) -> Self {
+        Diagnostics(vec![d])
+    }
+}
+
+/// 1-based line and column of a byte offset (columns count characters).
+pub fn line_col(source: &str, offset: u32) -> (usize, usize) {
+    let offset = (offset as usize).min(source.len());
+    let before = &source[..floor_char_boundary(source, offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Renders diagnostics as plain text: `error[E0001]: message`, then ` --> file:line:col`, the
+/// source line with a marker, and `= help: ...`.
+pub fn render(file_name: &str, source: &str, diagnostics: &Diagnostics) -> String {
+    let file = SimpleFile::new(file_name, source);
+    let config = term::Config::default();
+    let mut out = NoColor::new(Vec::new());
+    for d in diagnostics.iter() {
+        let cs = to_codespan(d, source.len());
+        // Writing into a Vec cannot fail; a span outside the file was clamped by to_codespan.
+        let _ = term::emit(&mut out, &config, &file, &cs);
+    }
+    String::from_utf8_lossy(&out.into_inner()).into_owned()
+}
+
+fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
+    let start = (d.span.start as usize).min(len);
+    let end = (d.span.end as usize).clamp(start, len);
+    let base = match d.severity {
+        Severity::Error => CsDiagnostic::error(),
+        Severity::Warning => CsDiagnostic::warning(),
+        Severity::Note => CsDiagnostic::note(),
+    };
+    let mut notes = Vec::new();
+    if !d.help.is_empty() {
+        notes.push(format!("help: {}", d.help));
+    }
+    base.with_code(d.code)
+        .with_message(&d.message)
+        .with_labels(vec![Label::primary((), start..end).with_message(&d.label)])
+        .with_notes(notes)
+}

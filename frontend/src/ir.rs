@@ -1,0 +1,341 @@
+//! The typed IR of one MATLAB function.
+//!
+//! Locals, expressions and statements live in arenas owned by [`Function`] and are referred to
+//! by typed handles ([`LocalId`], [`ExprId`], [`StmtId`]). Every expression carries its inferred
+//! [`Type`]. Analysis results are kept elsewhere, in side tables keyed by these handles.
+//!
+//! Invariants (checked once by `crate::validate`):
+//! - every handle points into the function's own arenas;
+//! - a local has one type for the whole function (MATLAB Coder's rule);
+//! - `Index`, `Store` and `Size` name array locals; arithmetic, calls and conditions are scalar;
+//! - an array-valued expression appears only as the value of an `Assign` to an array local
+//!   (a copy), and `Alloc` is the only way an array is created inside the function;
+//! - index expressions are 1-based and of a numeric class;
+//! - `Break`/`Continue` occur only inside a loop body.
+
+use la_arena::{Arena, Idx};
+
+use crate::diag::Span;
+use crate::types::{Class, Type};
+
+pub type LocalId = Idx<Local>;
+pub type ExprId = Idx<Expr>;
+pub type StmtId = Idx<Stmt>;
+
+/// A lowered file: the entry function (and, later, the local functions it calls).
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub functions: Vec<Function>,
+}
+
+impl Module {
+    /// The entry function is always the first.
+    pub fn entry(&self) -> &Function {
+        &self.functions[0]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub locals: Arena<Local>,
+    pub exprs: Arena<Expr>,
+    pub stmts: Arena<Stmt>,
+    /// Parameters in declaration order.
+    pub params: Vec<LocalId>,
+    /// Outputs in declaration order. A name may be both a parameter and an output.
+    pub outputs: Vec<LocalId>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// A named variable of the function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    pub name: String,
+    pub ty: Type,
+    /// Where the variable is first defined (the parameter, or its first assignment).
+    pub span: Span,
+    /// `true` for a `for` variable whose values are all integers (`for i = 1:n`), which the code
+    /// generators hold in a 64-bit integer instead of a double.
+    pub integral: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A constant of class `ty.class` (logical constants are 0 or 1).
+    Const(f64),
+    Local(LocalId),
+    Unary(UnOp, ExprId),
+    /// A scalar binary operation. Operands keep their own classes; the result class is `ty.class`
+    /// and follows MATLAB's rules (integer results are computed as in double, then rounded and
+    /// saturated).
+    Binary(BinOp, ExprId, ExprId),
+    /// `A(i)` or `A(i, j)`: a read of one element; indices are 1-based.
+    Index(LocalId, Vec<ExprId>),
+    /// A scalar builtin.
+    Call(Builtin, Vec<ExprId>),
+    /// Conversion of the operand to the class `ty.class` (`int8(x)`, `double(x)`, ...).
+    Convert(ExprId),
+    /// `numel(A)`, `length(A)`, `size(A, k)`: a query on an array local, always double.
+    Size(LocalId, SizeQuery),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// Elementwise `&` on scalars (both operands are evaluated).
+    And,
+    /// Elementwise `|` on scalars (both operands are evaluated).
+    Or,
+    /// `&&`
+    AndAnd,
+    /// `||`
+    OrOr,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+
+    pub fn is_logical(self) -> bool {
+        matches!(self, BinOp::And | BinOp::Or | BinOp::AndAnd | BinOp::OrOr)
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Pow => "^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "~=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::AndAnd => "&&",
+            BinOp::OrOr => "||",
+        }
+    }
+}
+
+/// Scalar builtins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Abs,
+    Sqrt,
+    Exp,
+    Log,
+    Floor,
+    Ceil,
+    Round,
+    Fix,
+    Sign,
+    Mod,
+    Rem,
+    /// Two-argument `min(a, b)`; NaN is skipped as in MATLAB.
+    Min,
+    /// Two-argument `max(a, b)`; NaN is skipped as in MATLAB.
+    Max,
+    BitAnd,
+    BitOr,
+    BitXor,
+}
+
+impl Builtin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Abs => "abs",
+            Builtin::Sqrt => "sqrt",
+            Builtin::Exp => "exp",
+            Builtin::Log => "log",
+            Builtin::Floor => "floor",
+            Builtin::Ceil => "ceil",
+            Builtin::Round => "round",
+            Builtin::Fix => "fix",
+            Builtin::Sign => "sign",
+            Builtin::Mod => "mod",
+            Builtin::Rem => "rem",
+            Builtin::Min => "min",
+            Builtin::Max => "max",
+            Builtin::BitAnd => "bitand",
+            Builtin::BitOr => "bitor",
+            Builtin::BitXor => "bitxor",
+        }
+    }
+
+    pub const ALL: [Builtin; 16] = [
+        Builtin::Abs,
+        Builtin::Sqrt,
+        Builtin::Exp,
+        Builtin::Log,
+        Builtin::Floor,
+        Builtin::Ceil,
+        Builtin::Round,
+        Builtin::Fix,
+        Builtin::Sign,
+        Builtin::Mod,
+        Builtin::Rem,
+        Builtin::Min,
+        Builtin::Max,
+        Builtin::BitAnd,
+        Builtin::BitOr,
+        Builtin::BitXor,
+    ];
+
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// Number of arguments.
+    pub fn arity(self) -> usize {
+        match self {
+            Builtin::Mod
+            | Builtin::Rem
+            | Builtin::Min
+            | Builtin::Max
+            | Builtin::BitAnd
+            | Builtin::BitOr
+            | Builtin::BitXor => 2,
+            _ => 1,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeQuery {
+    Numel,
+    Length,
+    /// `size(A, k)` with k = 1 or 2.
+    Dim(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    Zeros,
+    Ones,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Block(pub Vec<StmtId>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `x = e` for a scalar, or `B = A` (a copy) for an array.
+    Assign { target: LocalId, value: ExprId },
+    /// `A = zeros(rows, cols)` / `ones(...)`; the class is the target's.
+    Alloc { target: LocalId, fill: Fill, rows: ExprId, cols: ExprId },
+    /// `A(i) = e` or `A(i, j) = e`.
+    Store { array: LocalId, indices: Vec<ExprId>, value: ExprId },
+    /// `for var = start:step:stop` (step 1 when `None`).
+    For { var: LocalId, start: ExprId, step: Option<ExprId>, stop: ExprId, body: Block },
+    While { cond: ExprId, body: Block },
+    /// `elseif` chains are nested `If`s in `else_body`.
+    If { cond: ExprId, then_body: Block, else_body: Block },
+    Break,
+    Continue,
+    Return,
+}
+
+impl Function {
+    /// Looks a local up by name.
+    pub fn local_named(&self, name: &str) -> Option<LocalId> {
+        self.locals.iter().find(|(_, l)| l.name == name).map(|(id, _)| id)
+    }
+
+    pub fn is_param(&self, local: LocalId) -> bool {
+        self.params.contains(&local)
+    }
+
+    pub fn is_output(&self, local: LocalId) -> bool {
+        self.outputs.contains(&local)
+    }
+
+    /// Calls `f` on every statement of `block`, depth first, parents before children.
+    pub fn walk_stmts(&self, block: &Block, f: &mut impl FnMut(StmtId)) {
+        for &s in &block.0 {
+            f(s);
+            match &self.stmts[s].kind {
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => self.walk_stmts(body, f),
+                StmtKind::If { then_body, else_body, .. } => {
+                    self.walk_stmts(then_body, f);
+                    self.walk_stmts(else_body, f);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Calls `f` on `expr` and every expression inside it, parents before children.
+    pub fn walk_expr(&self, expr: ExprId, f: &mut impl FnMut(ExprId)) {
+        f(expr);
+        match &self.exprs[expr].kind {
+            ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Size(..) => {}
+            ExprKind::Unary(_, a) | ExprKind::Convert(a) => self.walk_expr(*a, f),
+            ExprKind::Binary(_, a, b) => {
+                self.walk_expr(*a, f);
+                self.walk_expr(*b, f);
+            }
+            ExprKind::Index(_, args) | ExprKind::Call(_, args) => {
+                for &a in args {
+                    self.walk_expr(a, f);
+                }
+            }
+        }
+    }
+
+    /// The expressions directly owned by a statement (not those of nested statements).
+    pub fn stmt_exprs(&self, stmt: StmtId) -> Vec<ExprId> {
+        match &self.stmts[stmt].kind {
+            StmtKind::Assign { value, .. } => vec![*value],
+            StmtKind::Alloc { rows, cols, .. } => vec![*rows, *cols],
+            StmtKind::Store { indices, value, .. } => {
+                indices.iter().copied().chain(std::iter::once(*value)).collect()
+            }
+            StmtKind::For { start, step, stop, .. } => {
+                [Some(*start), *step, Some(*stop)].into_iter().flatten().collect()
+            }
+            StmtKind::While { cond, .. } | StmtKind::If { cond, .. } => vec![*cond],
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return => vec![],
+        }
+    }
+
+    /// The class of an expression.
+    pub fn class_of(&self, expr: ExprId) -> Class {
+        self.exprs[expr].ty.class
+    }
+}

@@ -1,0 +1,16 @@
+//! m2cu frontend: from MATLAB source text to the typed IR.
+//!
+//! Phases, each a module: [`lexer`] (text → tokens), [`parser`] (tokens → [`ast`]),
+//! [`lower`] (AST → [`ir`], inferring [`types`]), [`validate`] (IR invariants, checked once).
+//! Every phase has a stable text form ([`ast_print`], [`ir_print`]) and reports problems as
+//! [`diag::Diagnostic`] values.
+
+pub mod ast;
+pub mod ast_print;
+pub mod diag;
+pub mod ir;
+pub mod lexer;
+pub mod parser;
+pub mod types;
+
+pub use diag::{Diagnostic, Diagnostics, Span};
