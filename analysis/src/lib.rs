@@ -1,1 +1,42 @@
-//! placeholder
+//! m2cu analysis: a verdict for every loop, and the kernel plan.
+//!
+//! Phases, each a module: [`loops`] (the loop tree), [`access`] (affine summaries of array
+//! subscripts), [`deps`] (the dependence graph over array accesses), [`scalars`] (private,
+//! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
+//! [`verdict`] (combining the above into `parallel` / `reduction` / `sequential` with a witness),
+//! [`plan`] (which loops become which kernels), and [`report`] (the stable text form).
+//!
+//! Analysis only reads the IR; its results are side tables keyed by IR handles.
+
+pub mod access;
+pub mod deps;
+pub mod loops;
+pub mod plan;
+pub mod reduction;
+pub mod report;
+pub mod scalars;
+pub mod verdict;
+
+use m2cu_frontend::ir::Function;
+
+pub use loops::{LoopId, LoopInfo, LoopTree};
+pub use plan::{ArrayUse, Kernel, KernelPlan};
+pub use reduction::{Reduction, ReductionKind, Ties};
+pub use verdict::{Verdict, Witness};
+
+/// Everything the code generators need to know about a function's loops.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub loops: LoopTree,
+    /// One verdict per loop, indexed like `loops.loops`.
+    pub verdicts: Vec<Verdict>,
+    pub plan: KernelPlan,
+}
+
+/// Analyzes every loop of `f` and plans its kernels.
+pub fn analyze(f: &Function) -> Analysis {
+    let loops = LoopTree::build(f);
+    let verdicts: Vec<Verdict> = loops.loops.iter().map(|l| verdict::judge(f, &loops, l)).collect();
+    let plan = plan::plan(f, &loops, &verdicts);
+    Analysis { loops, verdicts, plan }
+}

@@ -9,8 +9,11 @@ pub mod ast;
 pub mod ast_print;
 pub mod diag;
 pub mod ir;
+pub mod ir_print;
 pub mod lexer;
+pub mod lower;
 pub mod parser;
 pub mod types;
+pub mod validate;
 
 pub use diag::{Diagnostic, Diagnostics, Span};

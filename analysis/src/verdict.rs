@@ -1,0 +1,251 @@
+//! The verdict of one loop: `parallel`, `reduction`, or `sequential` with the reason and a
+//! witness (the variable and the accesses that prevent parallel execution).
+//!
+//! Rules, in order: a `while` loop is sequential; an early exit (`break` of this loop, `return`)
+//! makes it sequential; so does allocating or copying an array inside it; then every
+//! loop-carried array dependence (see [`crate::deps`]) is a witness; then every scalar written in
+//! the body must be a recognized reduction or private (live-out privates must be assigned in every
+//! iteration). Otherwise the loop is `reduction` when it has reductions and `parallel` when not.
+
+use std::collections::BTreeSet;
+
+use m2cu_frontend::ir::{Block, Function, LocalId, StmtKind};
+use m2cu_frontend::Span;
+
+use crate::loops::{loop_body, LoopInfo, LoopTree};
+use crate::reduction::{self, Reduction};
+use crate::{access, deps, scalars};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    Parallel(Privates),
+    Reduction(Privates, Vec<Reduction>),
+    Sequential { reason: String, witness: Option<Witness> },
+}
+
+/// Scalars that each iteration has its own copy of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Privates {
+    pub all: Vec<LocalId>,
+    /// Privates whose value after the loop is needed: the last iteration's.
+    pub live_out: Vec<LocalId>,
+}
+
+/// The evidence for a sequential verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Witness {
+    pub var: String,
+    pub write: Span,
+    pub read: Option<Span>,
+    /// Iterations between the two accesses; `None` when unknown.
+    pub distance: Option<i64>,
+}
+
+impl Verdict {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Parallel(_) => "parallel",
+            Verdict::Reduction(..) => "reduction",
+            Verdict::Sequential { .. } => "sequential",
+        }
+    }
+
+    pub fn is_parallel(&self) -> bool {
+        !matches!(self, Verdict::Sequential { .. })
+    }
+
+    pub fn privates(&self) -> Option<&Privates> {
+        match self {
+            Verdict::Parallel(p) | Verdict::Reduction(p, _) => Some(p),
+            Verdict::Sequential { .. } => None,
+        }
+    }
+
+    pub fn reductions(&self) -> &[Reduction] {
+        match self {
+            Verdict::Reduction(_, r) => r,
+            _ => &[],
+        }
+    }
+}
+
+fn sequential(reason: impl Into<String>, witness: Option<Witness>) -> Verdict {
+    Verdict::Sequential { reason: reason.into(), witness }
+}
+
+/// Judges one loop.
+pub fn judge(f: &Function, tree: &LoopTree, info: &LoopInfo) -> Verdict {
+    let Some(var) = info.var else {
+        return sequential("a `while` loop runs its iterations one after another", None);
+    };
+    let body = loop_body(f, info.stmt);
+    let id = tree.by_stmt(info.stmt).expect("the loop is in its own tree");
+    early_exit(f, body)
+        .or_else(|| array_creation(f, body))
+        .or_else(|| array_dependence(f, body, var, &tree.outer_vars(id), &tree.inner_vars(id)))
+        .unwrap_or_else(|| scalar_verdict(f, body, var))
+}
+
+fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {
+    let mut exit = None;
+    find_exit(f, body, true, &mut exit);
+    exit.map(|(word, span)| {
+        sequential(
+            format!("`{word}` leaves the loop early, so later iterations depend on earlier ones"),
+            Some(Witness { var: word.to_string(), write: span, read: None, distance: None }),
+        )
+    })
+}
+
+fn find_exit(f: &Function, block: &Block, own_level: bool, exit: &mut Option<(&'static str, Span)>) {
+    for &s in &block.0 {
+        if exit.is_some() {
+            return;
+        }
+        let span = f.stmts[s].span;
+        match &f.stmts[s].kind {
+            StmtKind::Break if own_level => *exit = Some(("break", span)),
+            StmtKind::Return => *exit = Some(("return", span)),
+            StmtKind::If { then_body, else_body, .. } => {
+                find_exit(f, then_body, own_level, exit);
+                find_exit(f, else_body, own_level, exit);
+            }
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => find_exit(f, body, false, exit),
+            _ => {}
+        }
+    }
+}
+
+fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
+    let mut found = None;
+    f.walk_stmts(body, &mut |s| {
+        let creates = match &f.stmts[s].kind {
+            StmtKind::Alloc { target, .. } => Some(*target),
+            StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
+            _ => None,
+        };
+        if let (None, Some(target)) = (&found, creates) {
+            found = Some((target, f.stmts[s].span));
+        }
+    });
+    found.map(|(target, span)| {
+        let name = f.locals[target].name.clone();
+        sequential(
+            format!("array `{name}` is created inside the loop; create it before the loop"),
+            Some(Witness { var: name, write: span, read: None, distance: None }),
+        )
+    })
+}
+
+fn array_dependence(
+    f: &Function,
+    body: &Block,
+    var: LocalId,
+    outer: &[LocalId],
+    inner: &[LocalId],
+) -> Option<Verdict> {
+    let graph = deps::carried(f, body, var, outer, inner);
+    let edge = graph.edge_indices().next()?;
+    let (w, x) = graph.edge_endpoints(edge)?;
+    let dep = graph[edge];
+    let (write, other) = (&graph[w], &graph[x]);
+    let name = f.locals[write.array].name.clone();
+    let distance = dep.distance.map(i64::abs);
+    let how = match distance {
+        Some(d) => format!("{d} iteration(s) apart"),
+        None => "in different iterations (distance unknown)".to_string(),
+    };
+    let what = if other.is_write { "written" } else { "read" };
+    Some(sequential(
+        format!("`{name}` is written in one iteration and {what} in another, {how}"),
+        Some(Witness { var: name, write: write.span, read: Some(other.span), distance }),
+    ))
+}
+
+fn scalar_verdict(f: &Function, body: &Block, var: LocalId) -> Verdict {
+    let written: BTreeSet<LocalId> = access::assigned_scalars(f, body)
+        .into_iter()
+        .filter(|l| f.locals[*l].ty.is_scalar())
+        .collect();
+    let mut reductions: Vec<Reduction> = Vec::new();
+    let mut privates = Privates::default();
+    for &s in &written {
+        if reductions.iter().any(|r| r.location == Some(s)) {
+            continue;
+        }
+        match classify(f, body, var, s, &written) {
+            Ok(Role::Reduction(r)) => reductions.push(r),
+            Ok(Role::Private { live_out }) => {
+                privates.all.push(s);
+                if live_out {
+                    privates.live_out.push(s);
+                }
+            }
+            Err(v) => return v,
+        }
+    }
+    // A location variable classified as private before its reduction was found is not private.
+    privates.all.retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
+    privates.live_out.retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
+    if reductions.is_empty() {
+        Verdict::Parallel(privates)
+    } else {
+        Verdict::Reduction(privates, reductions)
+    }
+}
+
+enum Role {
+    Reduction(Reduction),
+    Private { live_out: bool },
+}
+
+fn classify(f: &Function, body: &Block, var: LocalId, s: LocalId, written: &BTreeSet<LocalId>) -> Result<Role, Verdict> {
+    let name = &f.locals[s].name;
+    let Some(read) = scalars::exposed_read(f, body, s) else {
+        let live_out = scalars::used_after(f, body, s);
+        if live_out && !scalars::definitely_assigned(f, body, s) && written.contains(&s) {
+            let write = first_assignment(f, body, s);
+            return Err(sequential(
+                format!("`{name}` is assigned only in some iterations and its value is used after the loop"),
+                Some(Witness { var: name.clone(), write, read: None, distance: None }),
+            ));
+        }
+        return Ok(Role::Private { live_out });
+    };
+    match reduction::recognize(f, body, var, s) {
+        Ok(r) => check_location(f, body, &r).map(|()| Role::Reduction(r)),
+        Err(why) => Err(sequential(
+            format!("`{name}` carries a value from one iteration to the next and is not a reduction: {why}"),
+            Some(Witness { var: name.clone(), write: first_assignment(f, body, s), read: Some(read), distance: Some(1) }),
+        )),
+    }
+}
+
+/// The location variable of a min/max-with-location must be written only by the updates.
+fn check_location(f: &Function, body: &Block, r: &Reduction) -> Result<(), Verdict> {
+    let Some(k) = r.location else { return Ok(()) };
+    let mut assignments = 0;
+    f.walk_stmts(body, &mut |s| {
+        if matches!(f.stmts[s].kind, StmtKind::Assign { target, .. } if target == k) {
+            assignments += 1;
+        }
+    });
+    if assignments == r.updates.len() && !scalars::scalars_read(f, body).contains(&k) {
+        return Ok(());
+    }
+    let name = f.locals[k].name.clone();
+    Err(sequential(
+        format!("`{name}` records a location but is also used in other ways inside the loop"),
+        Some(Witness { var: name, write: first_assignment(f, body, k), read: None, distance: None }),
+    ))
+}
+
+fn first_assignment(f: &Function, body: &Block, s: LocalId) -> Span {
+    let mut span = None;
+    f.walk_stmts(body, &mut |st| {
+        if span.is_none() && matches!(f.stmts[st].kind, StmtKind::Assign { target, .. } if target == s) {
+            span = Some(f.stmts[st].span);
+        }
+    });
+    span.unwrap_or_default()
+}
