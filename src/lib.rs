@@ -1,1 +1,310 @@
-//! placeholder
+//! m2cu: translate loop-based MATLAB functions into CUDA kernels and an equivalent C/OpenMP
+//! program, and run them.
+//!
+//! The pipeline is a short list of phases ([`compile`]): parse → lower to the typed IR →
+//! validate → analyze loops → generate code. The three operations users see are [`translate`]
+//! (write the generated files), [`check`] (diagnostics and the loop report) and [`run`] (build
+//! and execute on the GPU or the CPU). The `m2cu` command line wraps exactly these.
+//!
+//! ```
+//! let source = "function s = vecsum(v)\n  arguments\n    v (1,:) double\n  end\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
+//! let t = m2cu::translate(source, &m2cu::Options::default()).unwrap();
+//! assert!(t.report.contains("reduction [s: sum]"));
+//! assert!(t.generated.kernels_cu.contains("__shfl_down_sync"));
+//! ```
+
+pub mod consts;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use m2cu_analysis::Analysis;
+use m2cu_codegen::{CodegenOptions, Generated};
+use m2cu_frontend::diag::{render, Diagnostics};
+use m2cu_frontend::lower::LowerOptions;
+use m2cu_frontend::types::{Class, Dim, Shape, Type};
+pub use m2cu_runtime::{BuildOptions, ClassId, Value};
+use m2cu_runtime::{CpuLibrary, GpuProgram, GpuStatus, OutputSpec};
+use rand::SeedableRng;
+
+/// Options shared by every operation.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The file name shown in diagnostics and generated comments.
+    pub file_name: String,
+    /// The function to translate; the file's first function when `None`.
+    pub entry: Option<String>,
+    /// Entry-point input types, as `name=class(rows,cols)` (`:` for a size known only at run
+    /// time), e.g. `v=double(1,:)`. They override an `arguments` block.
+    pub args: Vec<String>,
+}
+
+/// Everything `translate` produces.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    pub entry: String,
+    /// The entry's parameter names, in order.
+    pub params: Vec<String>,
+    /// The entry's outputs with their classes, in order.
+    pub outputs: Vec<(String, ClassId)>,
+    /// The AST as an indented tree.
+    pub ast: String,
+    /// The typed IR in its text form.
+    pub ir: String,
+    /// The loop report: one line per loop with its verdict.
+    pub report: String,
+    pub generated: Generated,
+}
+
+/// Why an operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Problems in the MATLAB source, rendered with `file:line:col`, the line and a help line.
+    #[error("{rendered}")]
+    Source { diagnostics: Diagnostics, rendered: String },
+    /// A wrong option or input.
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Runtime(#[from] m2cu_runtime::Error),
+    /// A broken invariant inside m2cu: a bug to report.
+    #[error("internal error (please report): {0}")]
+    Internal(String),
+}
+
+/// Runs the translation pipeline on `source`: parse, lower, validate, analyze, generate.
+pub fn compile(source: &str, options: &Options, input_types: Vec<(String, Type)>) -> Result<Translation, Error> {
+    let source_error = |diagnostics: Diagnostics| Error::Source {
+        rendered: render(display_name(options), source, &diagnostics),
+        diagnostics,
+    };
+    let ast = m2cu_frontend::parser::parse_file(source).map_err(source_error)?;
+    let mut types = parse_arg_specs(&options.args)?;
+    types.extend(input_types);
+    let lower_options = LowerOptions { entry: options.entry.clone(), input_types: types };
+    let module = m2cu_frontend::lower::lower(&ast, &lower_options).map_err(source_error)?;
+    let f = module.entry();
+    let problems = m2cu_frontend::validate::validate(f);
+    if !problems.is_empty() {
+        return Err(Error::Internal(format!("invalid IR: {}", problems.join("; "))));
+    }
+    let analysis: Analysis = m2cu_analysis::analyze(f);
+    let codegen_options = CodegenOptions { file_name: display_name(options), source };
+    let name = |l: m2cu_frontend::ir::LocalId| f.locals[l].name.clone();
+    let class_id = |l: m2cu_frontend::ir::LocalId| {
+        ClassId::from_name(f.locals[l].ty.class.name()).expect("every IR class is a runtime class")
+    };
+    Ok(Translation {
+        entry: f.name.clone(),
+        params: f.params.iter().map(|&p| name(p)).collect(),
+        outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
+        ast: m2cu_frontend::ast_print::print_tree(&ast),
+        ir: m2cu_frontend::ir_print::print_function(f),
+        report: m2cu_analysis::report::render(f, &analysis, source),
+        generated: m2cu_codegen::generate(f, &analysis, &codegen_options),
+    })
+}
+
+fn display_name(options: &Options) -> &str {
+    if options.file_name.is_empty() {
+        "<input>"
+    } else {
+        &options.file_name
+    }
+}
+
+/// Translates `source`; input types come from `options.args` or an `arguments` block.
+pub fn translate(source: &str, options: &Options) -> Result<Translation, Error> {
+    compile(source, options, Vec::new())
+}
+
+/// Checks `source` and returns its loop report (the translation is computed too, and cheap).
+pub fn check(source: &str, options: &Options) -> Result<Translation, Error> {
+    translate(source, options)
+}
+
+/// Writes `<entry>.kernels.cu`, `<entry>.c`, `<entry>.h` and `<entry>.cu` into `dir`.
+pub fn write_translation(t: &Translation, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let g = &t.generated;
+    let files = [
+        (format!("{}.kernels.cu", t.entry), &g.kernels_cu),
+        (format!("{}.c", t.entry), &g.c_source),
+        (format!("{}.h", t.entry), &g.c_header),
+        (format!("{}.cu", t.entry), &g.standalone_cu),
+    ];
+    files
+        .into_iter()
+        .map(|(name, text)| {
+            let path = dir.join(name);
+            std::fs::write(&path, text)?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// Parses `name=class(rows,cols)` input type specifications.
+pub fn parse_arg_specs(specs: &[String]) -> Result<Vec<(String, Type)>, Error> {
+    specs.iter().map(|s| parse_arg_spec(s)).collect()
+}
+
+fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
+    let bad = |why: &str| {
+        Error::Usage(format!(
+            "bad --args value `{spec}`: {why}\nhelp: write NAME=CLASS(ROWS,COLS), e.g. v=double(1,:) or n=int32 (a scalar); `:` means any size"
+        ))
+    };
+    let (name, ty) = spec.split_once('=').ok_or_else(|| bad("missing `=`"))?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(bad("the name is not a MATLAB identifier"));
+    }
+    let ty = ty.trim();
+    let (class_name, dims) = match ty.split_once('(') {
+        Some((c, rest)) => (c.trim(), Some(rest.strip_suffix(')').ok_or_else(|| bad("missing `)`"))?)),
+        None => (ty, None),
+    };
+    let class = Class::from_name(class_name).filter(|c| *c != Class::Char).ok_or_else(|| bad("unknown class"))?;
+    let shape = match dims {
+        None => Shape::SCALAR,
+        Some(d) => {
+            let parts: Vec<&str> = d.split(',').map(str::trim).collect();
+            let dim = |p: &str| match p {
+                ":" => Ok(Dim::Var),
+                n => n.parse::<u64>().map(Dim::Known).map_err(|_| bad("a size must be a number or `:`")),
+            };
+            match parts.as_slice() {
+                [r, c] => Shape::new(dim(r)?, dim(c)?),
+                _ => return Err(bad("give two sizes")),
+            }
+        }
+    };
+    Ok((name.to_string(), Type { class, shape }))
+}
+
+/// Which machine `run` uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The GPU when one is usable, otherwise the CPU (with a notice).
+    #[default]
+    Auto,
+    Cpu,
+    Gpu,
+}
+
+/// Options of [`run`].
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub backend: Backend,
+    pub build: BuildOptions,
+}
+
+/// What [`run`] returns.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Outputs by name, in the function's output order.
+    pub outputs: Vec<(String, Value)>,
+    /// `"gpu"` or `"cpu"`.
+    pub backend: &'static str,
+    /// A one-line notice for the user (e.g. the GPU fallback), if any.
+    pub notice: Option<String>,
+    /// Time to translate and build (compile, or load from the cache).
+    pub build_time: Duration,
+    /// Time of the call itself, transfers included.
+    pub run_time: Duration,
+}
+
+/// Translates `source` for the given inputs (their classes and shapes are the input types),
+/// builds it for the chosen backend and runs it.
+///
+/// ```
+/// let source = "function s = total(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
+/// let v = m2cu::Value::row(vec![1.0, 2.0, 3.5]);
+/// let options = m2cu::RunOptions { backend: m2cu::Backend::Cpu, ..Default::default() };
+/// let result = m2cu::run(source, &[("v".to_string(), v)], &m2cu::Options::default(), &options).unwrap();
+/// assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[6.5][..]));
+/// ```
+pub fn run(
+    source: &str,
+    inputs: &[(String, Value)],
+    options: &Options,
+    run_options: &RunOptions,
+) -> Result<RunResult, Error> {
+    let start = Instant::now();
+    let types = inputs.iter().map(|(n, v)| Ok((n.clone(), type_of(n, v)?))).collect::<Result<Vec<_>, Error>>()?;
+    let t = compile(source, options, types)?;
+    let ordered = order_inputs(&t.params, inputs)?;
+    let specs: Vec<OutputSpec> = t.outputs.iter().map(|(n, c)| OutputSpec::new(n.clone(), *c)).collect();
+    let (backend, notice) = choose_backend(run_options.backend)?;
+    let g = &t.generated;
+    let (values, build_time, run_time) = if backend == "gpu" {
+        let program = GpuProgram::load(&g.kernels_cu, &g.kernel_names, &g.gpu_host_c, &g.entry, &run_options.build)?;
+        let built = start.elapsed();
+        let values = program.call(&ordered, &specs)?;
+        (values, built, start.elapsed() - built)
+    } else {
+        let library = CpuLibrary::build(&g.c_source, &g.entry, &run_options.build)?;
+        let built = start.elapsed();
+        let values = library.call(&ordered, &specs)?;
+        (values, built, start.elapsed() - built)
+    };
+    let outputs = t.outputs.iter().map(|(n, _)| n.clone()).zip(values).collect();
+    Ok(RunResult { outputs, backend, notice, build_time, run_time })
+}
+
+fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), Error> {
+    match (requested, m2cu_runtime::gpu_status()) {
+        (Backend::Cpu, _) => Ok(("cpu", None)),
+        (_, GpuStatus::Available { .. }) => Ok(("gpu", None)),
+        (Backend::Gpu, GpuStatus::Unavailable(why)) => Err(Error::Usage(format!(
+            "--backend gpu: no usable GPU ({why})\nhelp: use --backend cpu, or --backend auto to fall back to the CPU"
+        ))),
+        (Backend::Auto, GpuStatus::Unavailable(why)) => {
+            Ok(("cpu", Some(format!("m2cu: no usable GPU ({why}); running on the CPU"))))
+        }
+    }
+}
+
+fn order_inputs(params: &[String], inputs: &[(String, Value)]) -> Result<Vec<Value>, Error> {
+    params
+        .iter()
+        .map(|p| {
+            inputs.iter().find(|(n, _)| n == p).map(|(_, v)| v.clone()).ok_or_else(|| {
+                Error::Usage(format!(
+                    "input `{p}` has no value\nhelp: pass --set '{p}=...' or --inputs FILE.mat with a variable named `{p}`"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The IR type of an actual input: its class, and a shape that keeps the program general
+/// (only scalars and the unit extent of vectors are fixed).
+fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
+    let class = Class::from_name(v.class().name())
+        .filter(|c| *c != Class::Char)
+        .ok_or_else(|| Error::Usage(format!("input `{name}` is a char array, which m2cu does not support")))?;
+    let shape = match (v.rows(), v.cols()) {
+        (1, 1) => Shape::SCALAR,
+        (1, _) => Shape::new(Dim::Known(1), Dim::Var),
+        (_, 1) => Shape::new(Dim::Var, Dim::Known(1)),
+        _ => Shape::new(Dim::Var, Dim::Var),
+    };
+    Ok(Type { class, shape })
+}
+
+/// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs.
+pub fn read_mat_file(path: &Path) -> Result<Vec<(String, Value)>, Error> {
+    Ok(m2cu_runtime::read_mat(path)?)
+}
+
+/// Evaluates a `--set` value (`rand(1, 1e6)`, `int8([1 2; 3 4])`, `0:0.5:2`, ...); `rand` and
+/// `randn` draw from a generator seeded with `seed`.
+pub fn parse_value(text: &str, seed: u64) -> Result<Value, Error> {
+    let expr = m2cu_frontend::parser::parse_expr(text).map_err(|d| Error::Source {
+        rendered: render("--set", text, &d),
+        diagnostics: d,
+    })?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    consts::evaluate(&expr, &mut rng).map_err(|why| Error::Usage(format!("--set value `{text}`: {why}")))
+}

@@ -1,1 +1,237 @@
-fn main() {}
+//! The `m2cu` command line: a thin wrapper over the library's `translate`, `check` and `run`.
+//!
+//! Exit status: 0 success, 1 an error in the MATLAB source, the inputs or the run, 2 a usage
+//! error (clap's own, or an impossible option combination).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use m2cu::{Backend, Error, Options, RunOptions};
+
+#[derive(Parser)]
+#[command(
+    name = "m2cu",
+    version,
+    about = "Translate loop-based MATLAB functions into CUDA kernels and C/OpenMP, and run them",
+    long_about = "m2cu reads a MATLAB function file, finds the loops that can run in parallel and the \
+reductions inside them (sums, products, min/max, min/max with location, logical and bitwise \
+and/or, counts), and writes CUDA kernels plus an equivalent C/OpenMP program. Loops it cannot \
+prove safe stay sequential, and the loop report says why.",
+    after_help = "Examples:\n  m2cu check fixtures/e2e/vecsum.m --args 'v=double(1,:)'\n  m2cu translate fixtures/e2e/vecsum.m --args 'v=double(1,:)' -o out/\n  m2cu run fixtures/e2e/vecsum.m --set 'v=rand(1,1e6)'\n  m2cu run fixtures/e2e/saxpy.m --inputs fixtures/e2e/saxpy.in.mat --output y.mat"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct Common {
+    /// The MATLAB function file.
+    file: PathBuf,
+    /// The function to translate (default: the first function in the file).
+    #[arg(long)]
+    entry: Option<String>,
+    /// An input type, NAME=CLASS(ROWS,COLS) with `:` for any size, e.g. 'v=double(1,:)' or
+    /// 'n=int32' for a scalar. Overrides the function's `arguments` block. Repeatable.
+    #[arg(long = "args", value_name = "SPEC")]
+    args: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write <entry>.kernels.cu, <entry>.c, <entry>.h and <entry>.cu, and print the loop report.
+    Translate {
+        #[command(flatten)]
+        common: Common,
+        /// Output directory.
+        #[arg(short = 'o', long = "out-dir", default_value = ".")]
+        out_dir: PathBuf,
+    },
+    /// Print diagnostics and the loop report; exit status 1 on errors.
+    Check {
+        #[command(flatten)]
+        common: Common,
+        /// Also print a phase's text form: the AST or the typed IR.
+        #[arg(long, value_enum)]
+        emit: Option<Emit>,
+    },
+    /// Print the AST of a file as an indented tree.
+    Parse {
+        /// The MATLAB file.
+        file: PathBuf,
+    },
+    /// Translate, build and run a function on the GPU (or the CPU), and print its outputs.
+    Run {
+        #[command(flatten)]
+        common: Common,
+        /// Read inputs by parameter name from a MAT-file (as written by `save -v7` or `-v6`).
+        #[arg(long, value_name = "IN.mat")]
+        inputs: Option<PathBuf>,
+        /// Set an input to a MATLAB constant expression: 'v=rand(1,1e6)', 'A=int8([1 2; 3 4])',
+        /// 'x=0:0.5:10'. Repeatable; overrides --inputs.
+        #[arg(long = "set", value_name = "NAME=EXPR")]
+        set: Vec<String>,
+        /// Where to run: auto (GPU if usable, else CPU with a notice), cpu, or gpu.
+        #[arg(long, value_enum, default_value = "auto")]
+        backend: BackendArg,
+        /// Save the outputs under their names and MATLAB classes to a MAT-file (-v7).
+        #[arg(long, value_name = "OUT.mat")]
+        output: Option<PathBuf>,
+        /// Seed of rand/randn in --set values.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Emit {
+    Ast,
+    Ir,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BackendArg {
+    Auto,
+    Cpu,
+    Gpu,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprint!("{}", with_newline(&e.to_string()));
+            let usage = matches!(e, Failure::Usage(_));
+            ExitCode::from(if usage { 2 } else { 1 })
+        }
+    }
+}
+
+/// What the command line reports: library errors, and file problems.
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    #[error("{0}")]
+    Library(#[from] Error),
+    #[error("error: {0}")]
+    File(String),
+    #[error("error: {0}")]
+    Usage(String),
+}
+
+fn with_newline(s: &str) -> String {
+    if s.ends_with('\n') {
+        s.to_string()
+    } else {
+        format!("{s}\n")
+    }
+}
+
+fn read_source(common: &Common) -> Result<(String, Options), Failure> {
+    let source = std::fs::read_to_string(&common.file)
+        .map_err(|e| Failure::File(format!("cannot read {}: {e}", common.file.display())))?;
+    let options = Options {
+        file_name: common.file.display().to_string(),
+        entry: common.entry.clone(),
+        args: common.args.clone(),
+    };
+    Ok((source, options))
+}
+
+fn dispatch(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Translate { common, out_dir } => translate(&common, &out_dir),
+        Command::Check { common, emit } => check(&common, emit),
+        Command::Parse { file } => parse(&file),
+        Command::Run { common, inputs, set, backend, output, seed } => {
+            let backend = match backend {
+                BackendArg::Auto => Backend::Auto,
+                BackendArg::Cpu => Backend::Cpu,
+                BackendArg::Gpu => Backend::Gpu,
+            };
+            run(&common, inputs.as_deref(), &set, backend, output.as_deref(), seed)
+        }
+    }
+}
+
+fn translate(common: &Common, out_dir: &Path) -> Result<(), Failure> {
+    let (source, options) = read_source(common)?;
+    let t = m2cu::translate(&source, &options)?;
+    let files = m2cu::write_translation(&t, out_dir)
+        .map_err(|e| Failure::File(format!("cannot write to {}: {e}", out_dir.display())))?;
+    print!("{}", t.report);
+    for f in files {
+        println!("wrote {}", f.display());
+    }
+    Ok(())
+}
+
+fn check(common: &Common, emit: Option<Emit>) -> Result<(), Failure> {
+    let (source, options) = read_source(common)?;
+    let t = m2cu::check(&source, &options)?;
+    match emit {
+        Some(Emit::Ast) => print!("{}", t.ast),
+        Some(Emit::Ir) => print!("{}", t.ir),
+        None => {}
+    }
+    print!("{}", t.report);
+    Ok(())
+}
+
+fn parse(file: &Path) -> Result<(), Failure> {
+    let source =
+        std::fs::read_to_string(file).map_err(|e| Failure::File(format!("cannot read {}: {e}", file.display())))?;
+    match m2cu_frontend::parser::parse_file(&source) {
+        Ok(ast) => {
+            print!("{}", m2cu_frontend::ast_print::print_tree(&ast));
+            Ok(())
+        }
+        Err(d) => Err(Failure::Library(Error::Source {
+            rendered: m2cu_frontend::diag::render(&file.display().to_string(), &source, &d),
+            diagnostics: d,
+        })),
+    }
+}
+
+fn run(
+    common: &Common,
+    inputs: Option<&Path>,
+    set: &[String],
+    backend: Backend,
+    output: Option<&Path>,
+    seed: u64,
+) -> Result<(), Failure> {
+    let (source, options) = read_source(common)?;
+    let mut values = match inputs {
+        Some(path) => m2cu::read_mat_file(path)?,
+        None => Vec::new(),
+    };
+    for assignment in set {
+        let (name, expr) = assignment
+            .split_once('=')
+            .ok_or_else(|| Failure::Usage(format!("--set `{assignment}`: expected NAME=EXPR, e.g. --set 'v=rand(1,1000)'")))?;
+        let value = m2cu::parse_value(expr.trim(), seed)?;
+        values.retain(|(n, _)| n != name.trim());
+        values.push((name.trim().to_string(), value));
+    }
+    let run_options = RunOptions { backend, ..Default::default() };
+    let result = m2cu::run(&source, &values, &options, &run_options)?;
+    if let Some(notice) = &result.notice {
+        eprintln!("{notice}");
+    }
+    for (name, value) in &result.outputs {
+        print!("{}", with_newline(&m2cu_runtime::display(name, value)));
+    }
+    if let Some(path) = output {
+        m2cu_runtime::write_mat(path, &result.outputs).map_err(Error::from)?;
+        eprintln!("m2cu: wrote {}", path.display());
+    }
+    eprintln!(
+        "m2cu: {} backend: build {:.1} ms, run {:.3} ms",
+        result.backend,
+        result.build_time.as_secs_f64() * 1e3,
+        result.run_time.as_secs_f64() * 1e3
+    );
+    Ok(())
+}

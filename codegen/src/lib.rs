@@ -1,1 +1,152 @@
-//! placeholder
+//! m2cu code generation: the analyzed IR → CUDA kernels, the C/OpenMP CPU program, the GPU host
+//! programs, and a standalone `.cu` for nvcc users.
+//!
+//! Modules: [`names`] (C identifiers), [`prelude`] (MATLAB scalar semantics in C/CUDA),
+//! [`expr`] and [`stmt`] (IR → C text, shared by every output), [`reduce`] (identities, combines
+//! and atomics per reduction kind), [`kernel`] (CUDA kernels), [`openmp`] (CPU parallel loops),
+//! [`launch`] (kernel launches in host programs), [`host`] (the entry function frame).
+//!
+//! Invariant: all outputs are written from the same IR by the same statement writer, so the CPU
+//! program and the GPU program differ only in how a planned loop runs.
+
+pub mod code;
+pub mod expr;
+pub mod host;
+pub mod kernel;
+pub mod launch;
+pub mod names;
+pub mod openmp;
+pub mod prelude;
+pub mod reduce;
+pub mod stmt;
+
+use std::collections::HashMap;
+
+use askama::Template;
+use m2cu_analysis::Analysis;
+use m2cu_frontend::ir::Function;
+
+use host::Flavor;
+use names::Names;
+use stmt::{Context, KernelLoops};
+
+/// The C ABI every entry function follows.
+pub const ABI_HEADER: &str = include_str!("c/m2cu_abi.h");
+
+/// What the generators need besides the IR.
+#[derive(Clone, Copy, Debug)]
+pub struct CodegenOptions<'a> {
+    /// The MATLAB file name, for comments.
+    pub file_name: &'a str,
+    /// The MATLAB source, for line numbers in comments.
+    pub source: &'a str,
+}
+
+/// The generated program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    pub entry: String,
+    /// `<entry>.kernels.cu`: device code only, for NVRTC.
+    pub kernels_cu: String,
+    /// `<entry>.c`: the CPU program (C99 + OpenMP).
+    pub c_source: String,
+    /// `<entry>.h`: the ABI and the prototypes.
+    pub c_header: String,
+    /// `<entry>.cu`: kernels plus a host entry over the CUDA runtime API, for nvcc.
+    pub standalone_cu: String,
+    /// The GPU host program the m2cu runtime builds; exports `<entry>_gpu`.
+    pub gpu_host_c: String,
+    pub kernel_names: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "unit.txt", escape = "none")]
+struct Unit<'a> {
+    banner: &'a str,
+    file_name: &'a str,
+    includes: &'a str,
+    abi: &'a str,
+    prelude: &'a str,
+    kernels: &'a str,
+    host: &'a str,
+}
+
+const C_INCLUDES: &str = "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
+
+/// Generates every output for the entry function `f`.
+pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Generated {
+    let names = Names::new(f);
+    let ctx = Context {
+        f,
+        names: &names,
+        analysis,
+        status: "m2cu_status",
+        err: "&m2cu_status",
+        kernel_loops: KernelLoops::OpenMp,
+        source: Some(options.source),
+        location_hooks: HashMap::new(),
+    };
+    let kernels: Vec<String> = analysis.plan.kernels.iter().map(|k| kernel::kernel(&ctx, k)).collect();
+    let device_code = format!("{}{}\n{}", prelude::prelude(), reduce::CAS_ATOMICS, kernels.join("\n"));
+    let host_code = |flavor: Flavor| {
+        format!(
+            "{}{}{}\n{}",
+            prelude::host_helpers(),
+            host::gpu_macros(flavor),
+            host::check_macro(flavor),
+            host::entry_function(&ctx, flavor)
+        )
+    };
+    let unit = |banner: &str, includes: &str, abi: &str, prelude: &str, kernels: &str, host: &str| {
+        Unit { banner, file_name: options.file_name, includes, abi, prelude, kernels, host }
+            .render()
+            .expect("the unit template renders")
+    };
+    let name = &f.name;
+    let cpu_prelude = prelude::prelude();
+    Generated {
+        entry: name.clone(),
+        kernels_cu: unit(
+            &format!("{name}.kernels.cu: CUDA kernels of {name}, for NVRTC (device code only)."),
+            "",
+            "",
+            &device_code,
+            "",
+            "",
+        ),
+        c_source: unit(
+            &format!("{name}.c: {name} on the CPU (C99, parallel loops with OpenMP)."),
+            C_INCLUDES,
+            ABI_HEADER,
+            &cpu_prelude,
+            "",
+            &host_code(Flavor::Cpu),
+        ),
+        c_header: unit(&format!("{name}.h: the C interface of {name}."), "", ABI_HEADER, "", "", &prototypes(name)),
+        standalone_cu: unit(
+            &format!("{name}.cu: {name} on the GPU with the CUDA runtime API (build with nvcc)."),
+            &format!("#include <cuda_runtime.h>\n{C_INCLUDES}"),
+            ABI_HEADER,
+            &device_code,
+            "",
+            &host_code(Flavor::Standalone),
+        ),
+        gpu_host_c: unit(
+            &format!("{name} GPU host program for the m2cu runtime."),
+            C_INCLUDES,
+            ABI_HEADER,
+            &cpu_prelude,
+            "",
+            &host_code(Flavor::GpuRuntime),
+        ),
+        kernel_names: analysis.plan.kernels.iter().map(|k| k.name.clone()).collect(),
+    }
+}
+
+fn prototypes(name: &str) -> String {
+    format!(
+        "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n/* {name}.c: runs {name} on the CPU. */\n{};\n\n/* {name}.cu: runs {name} on the GPU (CUDA runtime API). */\n{};\n\n#ifdef __cplusplus\n}}\n#endif\n",
+        Flavor::Cpu.signature(name),
+        Flavor::Standalone.signature(name)
+    )
+}

@@ -1,0 +1,243 @@
+//! The expression writer: one IR expression → one C expression, valid in C99 and CUDA C++.
+//!
+//! Invariant: [`ExprWriter::expr`] yields a value of the C type of the expression's class
+//! (`Class::c_type`), with MATLAB's semantics: integer results are computed in double and then
+//! rounded and saturated, single results in float, and every index is checked. An integral loop
+//! variable is held in an `int64_t` and converted where a double is needed.
+
+use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, Function, LocalId, SizeQuery, UnOp};
+use m2cu_frontend::ir_print::format_number;
+use m2cu_frontend::types::Class;
+
+use crate::names::Names;
+
+/// Writes expressions of one function.
+pub struct ExprWriter<'a> {
+    pub f: &'a Function,
+    pub names: &'a Names,
+    /// The C expression of the `int *` error status: `&m2cu_status` on the host, `m2cu_err` in
+    /// kernels.
+    pub err: &'a str,
+}
+
+/// The C type that holds a local: its class's type, or `int64_t` for an integral loop variable.
+pub fn local_c_type(f: &Function, local: LocalId) -> &'static str {
+    let l = &f.locals[local];
+    if l.integral {
+        "int64_t"
+    } else {
+        l.ty.class.c_type()
+    }
+}
+
+/// A C literal of class `class` for the double value `v`.
+pub fn literal(v: f64, class: Class) -> String {
+    match class {
+        Class::Double => double_literal(v),
+        Class::Single => format!("((float){})", double_literal(v)),
+        Class::Logical => (if v != 0.0 { "true" } else { "false" }).to_string(),
+        c => format!("(({}){})", c.c_type(), format_number(v)),
+    }
+}
+
+fn double_literal(v: f64) -> String {
+    if v.is_nan() {
+        "M2CU_NAN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "M2CU_INF" } else { "(-M2CU_INF)" }.into()
+    } else if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}.0", v as i64)
+    } else {
+        format!("{v:?}")
+    }
+}
+
+impl ExprWriter<'_> {
+    fn class(&self, e: ExprId) -> Class {
+        self.f.exprs[e].ty.class
+    }
+
+    /// The value of `e` in the C type of its class.
+    pub fn expr(&self, e: ExprId) -> String {
+        let expr = &self.f.exprs[e];
+        let class = expr.ty.class;
+        match &expr.kind {
+            ExprKind::Const(v) => literal(*v, class),
+            ExprKind::Local(l) if self.f.locals[*l].integral => format!("((double){})", self.names.get(*l)),
+            ExprKind::Local(l) => self.names.get(*l).to_string(),
+            ExprKind::Unary(UnOp::Not, a) => format!("(!{})", self.cond(*a)),
+            ExprKind::Unary(UnOp::Neg, a) => self.arith(class, &format!("(-{})", self.double(*a))),
+            ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, class),
+            ExprKind::Index(array, indices) => format!("{}[{}]", self.names.get(*array), self.offset(*array, indices)),
+            ExprKind::Call(builtin, args) => self.builtin(*builtin, args, class),
+            ExprKind::Convert(a) => self.convert(*a, class),
+            ExprKind::Size(array, query) => format!("((double){})", self.size(*array, *query)),
+        }
+    }
+
+    /// The value of `e` as a double.
+    pub fn double(&self, e: ExprId) -> String {
+        match self.class(e) {
+            Class::Double => self.expr(e),
+            _ => format!("((double){})", self.expr(e)),
+        }
+    }
+
+    /// The value of `e` as a C truth value.
+    pub fn cond(&self, e: ExprId) -> String {
+        match self.class(e) {
+            Class::Logical => self.expr(e),
+            _ => format!("({} != 0)", self.expr(e)),
+        }
+    }
+
+    /// The value of `e` converted to `class` with MATLAB's rules.
+    pub fn to_class(&self, e: ExprId, class: Class) -> String {
+        if self.class(e) == class {
+            self.expr(e)
+        } else {
+            self.convert(e, class)
+        }
+    }
+
+    fn convert(&self, e: ExprId, class: Class) -> String {
+        let from = self.class(e);
+        match class {
+            Class::Double => self.double(e),
+            Class::Single => format!("((float){})", self.expr(e)),
+            Class::Logical => self.cond(e),
+            c if c.is_integer() && from == Class::Logical => format!("(({}){})", c.c_type(), self.expr(e)),
+            c => format!("m2cu_to_{}({})", c.name(), self.double(e)),
+        }
+    }
+
+    /// Wraps a double-valued C expression so that it has the C type of `class`.
+    fn arith(&self, class: Class, double_expr: &str) -> String {
+        match class {
+            Class::Double => double_expr.to_string(),
+            Class::Single => format!("((float){double_expr})"),
+            c if c.is_integer() => format!("m2cu_to_{}({double_expr})", c.name()),
+            c => format!("(({}){double_expr})", c.c_type()),
+        }
+    }
+
+    fn binary(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> String {
+        let (x, y) = (self.double(a), self.double(b));
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div if class == Class::Single => {
+                let (x, y) = (self.to_class(a, Class::Single), self.to_class(b, Class::Single));
+                format!("({x} {} {y})", op.symbol())
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                self.arith(class, &format!("({x} {} {y})", op.symbol()))
+            }
+            BinOp::Pow => self.arith(class, &format!("m2cu_pow({x}, {y}, {})", self.err)),
+            BinOp::Eq => format!("({x} == {y})"),
+            BinOp::Ne => format!("({x} != {y})"),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => format!("({x} {} {y})", op.symbol()),
+            BinOp::And => format!("({} & {})", self.cond(a), self.cond(b)),
+            BinOp::Or => format!("({} | {})", self.cond(a), self.cond(b)),
+            BinOp::AndAnd => format!("({} && {})", self.cond(a), self.cond(b)),
+            BinOp::OrOr => format!("({} || {})", self.cond(a), self.cond(b)),
+        }
+    }
+
+    fn builtin(&self, builtin: Builtin, args: &[ExprId], class: Class) -> String {
+        let d = |k: usize| self.double(args[k]);
+        let err = self.err;
+        let integer = class.is_integer();
+        match builtin {
+            Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix if integer => self.to_class(args[0], class),
+            Builtin::Abs => self.arith(class, &format!("fabs({})", d(0))),
+            Builtin::Sqrt => self.arith(class, &format!("m2cu_sqrt({}, {err})", d(0))),
+            Builtin::Exp => self.arith(class, &format!("exp({})", d(0))),
+            Builtin::Log => self.arith(class, &format!("m2cu_log({}, {err})", d(0))),
+            Builtin::Floor => self.arith(class, &format!("floor({})", d(0))),
+            Builtin::Ceil => self.arith(class, &format!("ceil({})", d(0))),
+            Builtin::Round => self.arith(class, &format!("round({})", d(0))),
+            Builtin::Fix => self.arith(class, &format!("trunc({})", d(0))),
+            Builtin::Sign => self.arith(class, &format!("m2cu_sign({})", d(0))),
+            Builtin::Mod | Builtin::Rem if integer => {
+                let func = if builtin == Builtin::Mod { "m2cu_imod" } else { "m2cu_irem" };
+                let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
+                format!("(({}){func}((int64_t){x}, (int64_t){y}))", class.c_type())
+            }
+            Builtin::Mod => self.arith(class, &format!("m2cu_mod({}, {})", d(0), d(1))),
+            Builtin::Rem => self.arith(class, &format!("m2cu_rem({}, {})", d(0), d(1))),
+            Builtin::Min | Builtin::Max if integer => {
+                let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
+                let (func, wide) = match (builtin, class) {
+                    (Builtin::Min, Class::Uint64) => ("m2cu_umin", "uint64_t"),
+                    (Builtin::Max, Class::Uint64) => ("m2cu_umax", "uint64_t"),
+                    (Builtin::Min, _) => ("m2cu_imin", "int64_t"),
+                    _ => ("m2cu_imax", "int64_t"),
+                };
+                format!("(({}){func}(({wide}){x}, ({wide}){y}))", class.c_type())
+            }
+            Builtin::Min => self.arith(class, &format!("fmin({}, {})", d(0), d(1))),
+            Builtin::Max => self.arith(class, &format!("fmax({}, {})", d(0), d(1))),
+            Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => self.bitwise(builtin, args, class),
+        }
+    }
+
+    fn bitwise(&self, builtin: Builtin, args: &[ExprId], class: Class) -> String {
+        let op = match builtin {
+            Builtin::BitAnd => "&",
+            Builtin::BitOr => "|",
+            _ => "^",
+        };
+        if class.is_integer() {
+            let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
+            format!("(({})({x} {op} {y}))", class.c_type())
+        } else {
+            let (x, y) = (self.double(args[0]), self.double(args[1]));
+            format!("((double)((uint64_t){x} {op} (uint64_t){y}))")
+        }
+    }
+
+    /// The C `int64_t` expression of an array extent.
+    pub fn size(&self, array: LocalId, query: SizeQuery) -> String {
+        let (d0, d1) = (self.names.dim(array, 0), self.names.dim(array, 1));
+        match query {
+            SizeQuery::Numel => format!("({d0} * {d1})"),
+            SizeQuery::Dim(1) => d0,
+            SizeQuery::Dim(_) => d1,
+            SizeQuery::Length => format!("(({d0} == 0 || {d1} == 0) ? 0 : ({d0} > {d1} ? {d0} : {d1}))"),
+        }
+    }
+
+    /// The 0-based, bounds-checked element offset of `array(indices)`.
+    pub fn offset(&self, array: LocalId, indices: &[ExprId]) -> String {
+        match indices {
+            [k] => self.checked(*k, &self.size(array, SizeQuery::Numel)),
+            [i, j] => {
+                let d0 = self.names.dim(array, 0);
+                let d1 = self.names.dim(array, 1);
+                format!("({} + {d0} * {})", self.checked(*i, &d0), self.checked(*j, &d1))
+            }
+            _ => unreachable!("the validator allows one or two subscripts"),
+        }
+    }
+
+    fn checked(&self, index: ExprId, extent: &str) -> String {
+        match self.int_expr(index) {
+            Some(i) => format!("m2cu_idxi({i}, {extent}, {})", self.err),
+            None => format!("m2cu_idx({}, {extent}, {})", self.double(index), self.err),
+        }
+    }
+
+    /// An exact `int64_t` expression for `e` when it is built from integer constants, integral
+    /// loop variables and sizes with `+ - *`.
+    pub fn int_expr(&self, e: ExprId) -> Option<String> {
+        match &self.f.exprs[e].kind {
+            ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => Some(format!("{}", *v as i64)),
+            ExprKind::Local(l) if self.f.locals[*l].integral => Some(self.names.get(*l).to_string()),
+            ExprKind::Size(a, q) => Some(self.size(*a, *q)),
+            ExprKind::Unary(UnOp::Neg, a) => Some(format!("(-{})", self.int_expr(*a)?)),
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                Some(format!("({} {} {})", self.int_expr(*a)?, op.symbol(), self.int_expr(*b)?))
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Host programs: the entry function in its three flavors.
+//!
+//! - [`Flavor::Cpu`]: `<entry>(...)`, everything on the CPU, parallel loops with OpenMP.
+//! - [`Flavor::GpuRuntime`]: `<entry>_gpu(..., const m2cu_gpu *m2cu_dev, ...)`, kernels launched
+//!   through the m2cu runtime's callbacks.
+//! - [`Flavor::Standalone`]: `<entry>_cuda(...)`, kernels launched with the CUDA runtime API, for
+//!   nvcc users.
+//!
+//! All share one frame: declarations first (so that `goto m2cu_done` never skips an
+//! initialization, which C++ forbids), then input checks and unpacking, the body, and at
+//! `m2cu_done` the outputs (or the error message) and the release of every array the function
+//! owns. Input arrays that the function never writes are borrowed, never copied or freed.
+
+use std::collections::BTreeSet;
+
+use m2cu_frontend::ir::{Function, LocalId, StmtKind};
+use m2cu_frontend::types::Dim;
+
+use crate::code::Code;
+use crate::expr::local_c_type;
+use crate::stmt::{Context, KernelLoops};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flavor {
+    Cpu,
+    GpuRuntime,
+    Standalone,
+}
+
+impl Flavor {
+    pub fn symbol(self, entry: &str) -> String {
+        match self {
+            Flavor::Cpu => entry.to_string(),
+            Flavor::GpuRuntime => format!("{entry}_gpu"),
+            Flavor::Standalone => format!("{entry}_cuda"),
+        }
+    }
+
+    pub fn signature(self, entry: &str) -> String {
+        let gpu = if self == Flavor::GpuRuntime { "const m2cu_gpu *m2cu_dev, " } else { "" };
+        format!(
+            "int {}(const m2cu_array *m2cu_in, m2cu_array *m2cu_out, {gpu}char *m2cu_msg, size_t m2cu_msg_len)",
+            self.symbol(entry)
+        )
+    }
+}
+
+/// The `M2CU_*` macros a GPU host program launches kernels with.
+pub fn gpu_macros(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Cpu => "",
+        Flavor::GpuRuntime => GPU_RUNTIME_MACROS,
+        Flavor::Standalone => CUDA_RUNTIME_MACROS,
+    }
+}
+
+const CHECK: &str = "#define M2CU_CHECK(call) do { if ((call) != 0) { m2cu_status = M2CU_E_GPU; goto m2cu_done; } } while (0)\n";
+
+const GPU_RUNTIME_MACROS: &str = r#"
+/* Device services of the m2cu runtime (see m2cu_gpu in the ABI). */
+#define M2CU_SM_COUNT (m2cu_dev->sm_count)
+#define M2CU_ALLOC(p, bytes) m2cu_dev->alloc(m2cu_dev->ctx, &(p), (bytes))
+#define M2CU_FREE(p) m2cu_dev->release(m2cu_dev->ctx, (p))
+#define M2CU_UPLOAD(d, h, bytes) m2cu_dev->upload(m2cu_dev->ctx, (d), (h), (bytes))
+#define M2CU_DOWNLOAD(h, d, bytes) m2cu_dev->download(m2cu_dev->ctx, (h), (d), (bytes))
+#define M2CU_LAUNCH(name, fn, grid, block, shared, args) m2cu_dev->launch(m2cu_dev->ctx, (name), (grid), (block), (shared), (args))
+"#;
+
+const CUDA_RUNTIME_MACROS: &str = r#"
+/* Device services over the CUDA runtime API. */
+static int m2cu_sm_count(void)
+{
+    int device = 0, count = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
+    return count;
+}
+#define M2CU_SM_COUNT m2cu_sm_count()
+#define M2CU_ALLOC(p, bytes) (int)cudaMalloc((void **)&(p), (bytes))
+#define M2CU_FREE(p) cudaFree((void *)(p))
+#define M2CU_UPLOAD(d, h, bytes) (int)cudaMemcpy((void *)(d), (h), (bytes), cudaMemcpyHostToDevice)
+#define M2CU_DOWNLOAD(h, d, bytes) (int)cudaMemcpy((h), (const void *)(d), (bytes), cudaMemcpyDeviceToHost)
+#define M2CU_LAUNCH(name, fn, grid, block, shared, args) (int)cudaLaunchKernel((const void *)(fn), dim3(grid), dim3(block), (args), (shared), 0)
+"#;
+
+/// The `M2CU_CHECK` macro shared by both GPU flavors.
+pub fn check_macro(flavor: Flavor) -> &'static str {
+    if flavor == Flavor::Cpu {
+        ""
+    } else {
+        CHECK
+    }
+}
+
+/// Input arrays the function never writes: read in place, never freed.
+fn borrowed(f: &Function) -> BTreeSet<LocalId> {
+    let mut written = BTreeSet::new();
+    f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
+        StmtKind::Assign { target, .. } | StmtKind::Alloc { target, .. } | StmtKind::Store { array: target, .. } => {
+            written.insert(*target);
+        }
+        _ => {}
+    });
+    f.params.iter().copied().filter(|p| !f.locals[*p].ty.is_scalar() && !written.contains(p)).collect()
+}
+
+/// The entry function of one flavor.
+pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
+    let f = ctx.f;
+    let mut code = Code::new(0);
+    code.line(flavor.signature(&f.name));
+    code.open("{");
+    code.line("int m2cu_status = 0;");
+    declarations(ctx, &mut code);
+    code.line(format!("for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) m2cu_out[m2cu_k].data = NULL;", f.outputs.len()));
+    let borrowed = borrowed(f);
+    inputs(ctx, &mut code, &borrowed);
+    let body_ctx = Context {
+        kernel_loops: if flavor == Flavor::Cpu { KernelLoops::OpenMp } else { KernelLoops::Launch },
+        ..ctx.with_status("m2cu_status", "&m2cu_status")
+    };
+    body_ctx.block(&mut code, &f.body);
+    code.close("m2cu_done:");
+    code.indent_more();
+    outputs(ctx, &mut code, &borrowed);
+    for (id, local) in f.locals.iter() {
+        if !local.ty.is_scalar() && !borrowed.contains(&id) {
+            code.line(format!("free({});", ctx.name(id)));
+        }
+    }
+    code.line("return m2cu_status;");
+    code.close("}");
+    code.finish()
+}
+
+fn declarations(ctx: &Context, code: &mut Code) {
+    for (id, local) in ctx.f.locals.iter() {
+        let name = ctx.name(id);
+        if local.ty.is_scalar() {
+            code.line(format!("{} {name} = 0;", local_c_type(ctx.f, id)));
+        } else {
+            code.line(format!("{} *{name} = NULL;", local.ty.class.c_type()));
+            code.line(format!("int64_t {name}_d0 = 0, {name}_d1 = 0;"));
+        }
+    }
+}
+
+fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
+    let f = ctx.f;
+    for (k, &p) in f.params.iter().enumerate() {
+        let local = &f.locals[p];
+        let (name, ty) = (ctx.name(p), local.ty.class.c_type());
+        let checks: Vec<String> = [(0, local.ty.shape.rows), (1, local.ty.shape.cols)]
+            .into_iter()
+            .filter_map(|(d, dim)| match dim {
+                Dim::Known(n) => Some(format!("m2cu_in[{k}].dims[{d}] != {n}")),
+                Dim::Var => None,
+            })
+            .collect();
+        if !checks.is_empty() {
+            code.line(format!(
+                "if ({}) {{ m2cu_status = M2CU_E_INPUT; goto m2cu_done; }}",
+                checks.join(" || ")
+            ));
+        }
+        if local.ty.is_scalar() {
+            code.line(format!("{name} = *(const {ty} *)m2cu_in[{k}].data;"));
+            continue;
+        }
+        code.line(format!("{name}_d0 = m2cu_in[{k}].dims[0];\n{name}_d1 = m2cu_in[{k}].dims[1];"));
+        if borrowed.contains(&p) {
+            code.line(format!("{name} = ({ty} *)m2cu_in[{k}].data;"));
+        } else {
+            code.line(format!(
+                "{name} = ({ty} *)m2cu_dup(m2cu_in[{k}].data, (size_t)({name}_d0 * {name}_d1) * sizeof({ty}));"
+            ));
+            code.line(format!("if ({name} == NULL) {{ m2cu_status = M2CU_E_NOMEM; goto m2cu_done; }}"));
+        }
+    }
+}
+
+fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
+    let f = ctx.f;
+    code.open("if (m2cu_status == 0) {");
+    for (k, &o) in f.outputs.iter().enumerate() {
+        let local = &f.locals[o];
+        let (name, ty) = (ctx.name(o), local.ty.class.c_type());
+        if local.ty.is_scalar() {
+            code.line(format!("m2cu_out[{k}].data = malloc(sizeof({ty}));"));
+            code.line(format!("if (m2cu_out[{k}].data != NULL) *({ty} *)m2cu_out[{k}].data = ({ty}){name};"));
+            code.line(format!("m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1;"));
+        } else {
+            let bytes = format!("(size_t)({name}_d0 * {name}_d1) * sizeof({ty})");
+            if borrowed.contains(&o) || f.outputs[..k].contains(&o) {
+                code.line(format!("m2cu_out[{k}].data = m2cu_dup({name}, {bytes});"));
+            } else {
+                code.line(format!("m2cu_out[{k}].data = {name}; {name} = NULL;"));
+            }
+            code.line(format!("m2cu_out[{k}].dims[0] = {name}_d0; m2cu_out[{k}].dims[1] = {name}_d1;"));
+        }
+        code.line(format!("if (m2cu_out[{k}].data == NULL) m2cu_status = M2CU_E_NOMEM;"));
+    }
+    code.close("}");
+    code.open("if (m2cu_status != 0) {");
+    code.line(format!(
+        "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) {{ free(m2cu_out[m2cu_k].data); m2cu_out[m2cu_k].data = NULL; }}",
+        f.outputs.len()
+    ));
+    code.line("m2cu_message(m2cu_status, m2cu_msg, m2cu_msg_len);");
+    code.close("}");
+}

@@ -1,0 +1,175 @@
+//! CUDA kernels: one `extern "C" __global__` function per planned loop, NVRTC-ready.
+//!
+//! Shape: a grid-stride loop over iterations `t`; each thread keeps its own accumulator for every
+//! reduction (starting at the identity), then reduces it across its warp with `__shfl_down_sync`,
+//! across the block in shared memory, and merges the block's partial with one atomic (or, for
+//! min/max with location, writes it to a per-block slot and the last block to finish merges the
+//! slots). Parameter order, which [`crate::launch`] mirrors: arrays (pointer, rows, columns),
+//! scalar inputs, the range (`m2cu_first`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
+//! buffers, and the error status.
+
+use askama::Template;
+use m2cu_analysis::Kernel;
+use m2cu_frontend::ir::StmtKind;
+
+use crate::code::Code;
+use crate::expr::local_c_type;
+use crate::reduce::ReductionCode;
+use crate::stmt::Context;
+
+/// Threads per block of every kernel.
+pub const BLOCK: u32 = 256;
+
+#[derive(Template)]
+#[template(path = "kernel.cu.txt", escape = "none")]
+struct KernelTemplate {
+    comment: String,
+    block: u32,
+    name: String,
+    params: Vec<String>,
+    setup: String,
+    var_decl: String,
+    body: String,
+    tails: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "reduce_tail.cu.txt", escape = "none")]
+struct ReduceTail {
+    j: usize,
+    var: String,
+    kind: &'static str,
+    wide: &'static str,
+    combine: String,
+    identity: String,
+    atomic: String,
+}
+
+#[derive(Template)]
+#[template(path = "location_tail.cu.txt", escape = "none")]
+struct LocationTail {
+    j: usize,
+    var: String,
+    loc: String,
+    loc_type: &'static str,
+    kind: &'static str,
+    wide: &'static str,
+    identity: String,
+    combine_shuffled: String,
+}
+
+/// The parameters of `kernel`, in launch order, as C declarations.
+pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
+    let f = ctx.f;
+    let mut out = Vec::new();
+    for a in &kernel.arrays {
+        let ty = f.locals[a.local].ty.class.c_type();
+        let constness = if a.written { "" } else { "const " };
+        let name = ctx.name(a.local);
+        out.push(format!("{constness}{ty} *__restrict__ {name}"));
+        out.push(format!("int64_t {name}_d0"));
+        out.push(format!("int64_t {name}_d1"));
+    }
+    for &x in &kernel.inputs {
+        out.push(format!("{} {}", local_c_type(f, x), ctx.name(x)));
+    }
+    let var_ty = local_c_type(f, kernel.var);
+    out.push(format!("{var_ty} m2cu_first"));
+    out.push(format!("{var_ty} m2cu_step"));
+    out.push("int64_t m2cu_n".into());
+    for &x in &kernel.live_out {
+        out.push(format!("{} *m2cu_lo_{}", local_c_type(f, x), ctx.name(x)));
+    }
+    for (j, r) in kernel.reductions.iter().enumerate() {
+        let rc = ReductionCode::new(f, r);
+        match r.location {
+            Some(loc) => {
+                out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
+                out.push(format!("{} *m2cu_pk{j}", local_c_type(f, loc)));
+                out.push(format!("long long *m2cu_pi{j}"));
+                out.push(format!("unsigned int *m2cu_pc{j}"));
+            }
+            None => out.push(format!("{} *m2cu_red{j}", rc.wide_type())),
+        }
+    }
+    out.push("int *m2cu_err".into());
+    out
+}
+
+/// The CUDA source of one kernel.
+pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
+    let f = ctx.f;
+    let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else { unreachable!("kernels are for loops") };
+    let device = ctx.device().with_location_hooks(kernel, "m2cu_t");
+    let mut setup = Code::new(1);
+    for (j, r) in kernel.reductions.iter().enumerate() {
+        let rc = ReductionCode::new(f, r);
+        setup.line(format!("{} {} = {};", f.locals[r.var].ty.class.c_type(), ctx.name(r.var), rc.identity()));
+        if let Some(loc) = r.location {
+            setup.line(format!("{} {} = 0;\nlong long m2cu_lt{j} = -1;", local_c_type(f, loc), ctx.name(loc)));
+        }
+    }
+    device.declare(&mut setup, &kernel.privates);
+    let mut code = Code::new(2);
+    device.block(&mut code, body);
+    for &x in &kernel.live_out {
+        code.line(format!("if (m2cu_t == m2cu_n - 1) *m2cu_lo_{x} = {x};", x = ctx.name(x)));
+    }
+    let var = ctx.name(kernel.var);
+    let template = KernelTemplate {
+        comment: format!("for {var} (line {}): {}", line_of(ctx, kernel), kernel_kind(kernel)),
+        block: BLOCK,
+        name: kernel.name.clone(),
+        params: params(ctx, kernel),
+        setup: setup.finish(),
+        var_decl: format!("{} {var} = m2cu_first + m2cu_t * m2cu_step;", local_c_type(f, kernel.var)),
+        body: code.finish(),
+        tails: kernel.reductions.iter().enumerate().map(|(j, _)| tail(ctx, kernel, j)).collect(),
+    };
+    template.render().expect("kernel template renders")
+}
+
+fn line_of(ctx: &Context, kernel: &Kernel) -> String {
+    ctx.source.map_or_else(String::new, |src| {
+        m2cu_frontend::diag::line_col(src, ctx.f.stmts[kernel.stmt].span.start).0.to_string()
+    })
+}
+
+fn kernel_kind(kernel: &Kernel) -> String {
+    if kernel.reductions.is_empty() {
+        return "map".into();
+    }
+    let kinds: Vec<&str> = kernel.reductions.iter().map(|r| r.kind.name()).collect();
+    format!("reduction ({})", kinds.join(", "))
+}
+
+fn tail(ctx: &Context, kernel: &Kernel, j: usize) -> String {
+    let f = ctx.f;
+    let r = &kernel.reductions[j];
+    let rc = ReductionCode::new(f, r);
+    let var = ctx.name(r.var).to_string();
+    let rendered = match r.location {
+        None => ReduceTail {
+            j,
+            var,
+            kind: r.kind.name(),
+            wide: rc.wide_type(),
+            combine: rc.combine("m2cu_v", "m2cu_y"),
+            identity: rc.wide_identity(),
+            atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
+        }
+        .render(),
+        Some(loc) => LocationTail {
+            j,
+            var,
+            loc: ctx.name(loc).to_string(),
+            loc_type: local_c_type(f, loc),
+            kind: r.kind.name(),
+            wide: rc.wide_type(),
+            identity: rc.wide_identity(),
+            combine_shuffled: rc.combine_location(["m2cu_v", "m2cu_k", "m2cu_i"], ["m2cu_yv", "m2cu_yk", "m2cu_yi"]),
+        }
+        .render(),
+    };
+    rendered.expect("reduction tail template renders")
+}

@@ -1,0 +1,250 @@
+//! The helper functions every generated file starts with, as one text that compiles both as C99
+//! (the CPU path, the host programs) and as CUDA C++ under NVRTC or nvcc (the kernels).
+//!
+//! The helpers implement MATLAB's scalar semantics: saturating, round-half-away conversions to
+//! the integer classes, NaN-skipping `min`/`max`, Octave's `mod`/`rem` (including its snapping of
+//! results within an epsilon of a multiple to zero, and the sign of zero), checked 1-based
+//! indexing, and errors for results MATLAB would make complex. Errors are recorded in an `int`
+//! status that the caller passes as `M2CU_ERR`; the first error wins.
+
+use std::fmt::Write;
+
+use m2cu_frontend::types::Class;
+
+/// Error codes shared by the generated code and the runtime's messages.
+pub const ERRORS: &[(i32, &str, &str)] = &[
+    (1, "M2CU_E_INDEX_RANGE", "Index exceeds the number of array elements."),
+    (2, "M2CU_E_INDEX_INVALID", "Array indices must be positive integers or logical values."),
+    (3, "M2CU_E_COMPLEX", "The result would be complex, and complex numbers are not supported."),
+    (4, "M2CU_E_GPU", "A GPU operation failed."),
+    (5, "M2CU_E_NOMEM", "Out of memory."),
+    (6, "M2CU_E_SIZE", "Size inputs must be integers."),
+    (7, "M2CU_E_INPUT", "An input does not have the class or size the program was translated for."),
+];
+
+/// The message for an error code, as the generated code reports it.
+pub fn error_message(code: i32) -> &'static str {
+    ERRORS.iter().find(|e| e.0 == code).map_or("Unknown error.", |e| e.2)
+}
+
+const PLATFORM: &str = r#"#if defined(__CUDACC__)
+#  define M2CU_FN static __device__ __host__ __forceinline__
+#  define M2CU_FAIL(err, code) atomicCAS((err), 0, (code))
+#  define M2CU_INF __longlong_as_double(0x7ff0000000000000LL)
+#  define M2CU_NAN __longlong_as_double(0x7ff8000000000000LL)
+#  define M2CU_INFF __int_as_float(0x7f800000)
+#  define M2CU_NANF __int_as_float(0x7fc00000)
+#else
+#  define M2CU_FN static inline
+#  define M2CU_FAIL(err, code) do { if (*(err) == 0) *(err) = (code); } while (0)
+#  define M2CU_INF ((double)INFINITY)
+#  define M2CU_NAN ((double)NAN)
+#  define M2CU_INFF ((float)INFINITY)
+#  define M2CU_NANF ((float)NAN)
+#endif
+#if defined(__CUDACC_RTC__)
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#endif
+"#;
+
+const HELPERS: &str = r#"
+M2CU_FN int64_t m2cu_idx(double x, int64_t n, int *err)
+{
+    if (!(x >= 1.0 && x == floor(x))) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
+    if (x > (double)n) { M2CU_FAIL(err, M2CU_E_INDEX_RANGE); return 0; }
+    return (int64_t)x - 1;
+}
+
+M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int *err)
+{
+    if (x < 1) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
+    if (x > n) { M2CU_FAIL(err, M2CU_E_INDEX_RANGE); return 0; }
+    return x - 1;
+}
+
+/* Number of elements of first:step:last, as MATLAB's colon computes it. */
+M2CU_FN int64_t m2cu_count(double first, double step, double last)
+{
+    double n;
+    if (step == 0.0 || first != first || step != step || last != last) return 0;
+    if ((step > 0.0 && first > last) || (step < 0.0 && first < last)) return 0;
+    n = floor((last - first) / step * (1.0 + 4.440892098500626e-16)) + 1.0;
+    return n < 0.0 ? 0 : (int64_t)n;
+}
+
+M2CU_FN int64_t m2cu_size(double x, int *err)
+{
+    if (x != x || x != floor(x)) { M2CU_FAIL(err, M2CU_E_SIZE); return 0; }
+    return x < 0.0 ? 0 : (int64_t)x;
+}
+
+M2CU_FN double m2cu_sqrt(double x, int *err)
+{
+    if (x < 0.0) M2CU_FAIL(err, M2CU_E_COMPLEX);
+    return sqrt(x);
+}
+
+M2CU_FN double m2cu_log(double x, int *err)
+{
+    if (x < 0.0) M2CU_FAIL(err, M2CU_E_COMPLEX);
+    return log(x);
+}
+
+M2CU_FN double m2cu_pow(double a, double b, int *err)
+{
+    if (a < 0.0 && b != floor(b) && b == b) M2CU_FAIL(err, M2CU_E_COMPLEX);
+    return pow(a, b);
+}
+
+M2CU_FN double m2cu_sign(double x)
+{
+    return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : x);
+}
+
+M2CU_FN double m2cu_nint(double x)
+{
+    return isfinite(x) ? floor(x + 0.5) : x;
+}
+
+/* Octave's mod: the result has the sign of y; results within eps of a multiple snap to 0. */
+M2CU_FN double m2cu_mod(double x, double y)
+{
+    double r;
+    if (y == 0.0) {
+        r = x;
+    } else {
+        double q = x / y;
+        if (m2cu_nint(y) != y && fabs((q - m2cu_nint(q)) / m2cu_nint(q)) < 2.220446049250313e-16) {
+            r = 0.0;
+        } else {
+            volatile double t = y * floor(q);
+            r = x - t;
+        }
+    }
+    if (x != y && y != 0.0) r = copysign(r, y);
+    return r;
+}
+
+/* Octave's rem: the result has the sign of x; rem(x, 0) is NaN. */
+M2CU_FN double m2cu_rem(double x, double y)
+{
+    double r;
+    if (y == 0.0) {
+        r = M2CU_NAN;
+    } else {
+        double q = x / y;
+        if (m2cu_nint(y) != y && fabs((q - m2cu_nint(q)) / m2cu_nint(q)) < 2.220446049250313e-16) {
+            r = 0.0;
+        } else {
+            volatile double t = y * trunc(q);
+            r = x - t;
+        }
+    }
+    if (x != y && y != 0.0) r = copysign(r, x);
+    return r;
+}
+
+M2CU_FN int64_t m2cu_imod(int64_t x, int64_t y)
+{
+    int64_t r;
+    if (y == 0) return x;
+    r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+}
+
+M2CU_FN int64_t m2cu_irem(int64_t x, int64_t y)
+{
+    return y == 0 ? 0 : x % y;
+}
+
+M2CU_FN int64_t m2cu_imin(int64_t x, int64_t y) { return x < y ? x : y; }
+M2CU_FN int64_t m2cu_imax(int64_t x, int64_t y) { return x > y ? x : y; }
+M2CU_FN uint64_t m2cu_umin(uint64_t x, uint64_t y) { return x < y ? x : y; }
+M2CU_FN uint64_t m2cu_umax(uint64_t x, uint64_t y) { return x > y ? x : y; }
+
+/* Blocks of 256 threads, a few per multiprocessor, at least one. */
+M2CU_FN uint32_t m2cu_grid(int64_t n, int64_t block, int32_t sm_count)
+{
+    int64_t g = (n + block - 1) / block;
+    int64_t cap = sm_count > 0 ? (int64_t)sm_count * 8 : 1024;
+    if (g > cap) g = cap;
+    return g < 1 ? 1u : (uint32_t)g;
+}
+"#;
+
+/// The complete prelude.
+pub fn prelude() -> String {
+    let mut out = String::from("/* ---- m2cu prelude: MATLAB scalar semantics ---- */\n");
+    for (code, name, _) in ERRORS {
+        let _ = writeln!(out, "#define {name} {code}");
+    }
+    out.push_str(PLATFORM);
+    for class in Class::ALL.into_iter().filter(|c| c.is_integer()) {
+        out.push_str(&saturating_conversion(class));
+    }
+    out.push_str(HELPERS);
+    out
+}
+
+/// `m2cu_to_<class>(double)`: round half away from zero, saturate, NaN to 0.
+fn saturating_conversion(class: Class) -> String {
+    let (lo, hi) = class.int_range().expect("an integer class");
+    let ty = class.c_type();
+    let (lo_lit, hi_lit) = limits_literals(class);
+    format!(
+        "\nM2CU_FN {ty} m2cu_to_{name}(double x)\n{{\n    if (x != x) return 0;\n    x = round(x);\n    if (x <= {lo:.1}) return {lo_lit};\n    if (x >= {hi:.1}) return {hi_lit};\n    return ({ty})x;\n}}\n",
+        name = class.name(),
+    )
+}
+
+fn limits_literals(class: Class) -> (String, String) {
+    match class {
+        Class::Int64 => ("(-9223372036854775807LL - 1)".into(), "9223372036854775807LL".into()),
+        Class::Uint64 => ("0".into(), "18446744073709551615ULL".into()),
+        Class::Uint32 => ("0".into(), "4294967295U".into()),
+        _ => {
+            let (lo, hi) = class.int_range().expect("an integer class");
+            (format!("{}", lo as i64), format!("{}", hi as i64))
+        }
+    }
+}
+
+/// Helpers only host programs need: copying, error messages, and releasing outputs.
+pub fn host_helpers() -> String {
+    let mut cases = String::new();
+    for (code, _, message) in ERRORS {
+        let _ = writeln!(cases, "    case {code}: text = \"{message}\"; break;");
+    }
+    format!(
+        r#"
+static void *m2cu_dup(const void *p, size_t bytes)
+{{
+    void *q = malloc(bytes > 0 ? bytes : 1);
+    if (q != NULL && bytes > 0) memcpy(q, p, bytes);
+    return q;
+}}
+
+static void m2cu_message(int code, char *msg, size_t len)
+{{
+    const char *text = "Unknown error.";
+    switch (code) {{
+{cases}    default: break;
+    }}
+    if (msg != NULL && len > 0) snprintf(msg, len, "%s", text);
+}}
+
+void m2cu_release(void *data)
+{{
+    free(data);
+}}
+"#
+    )
+}

@@ -1,0 +1,182 @@
+//! How each reduction kind is combined: its identity, the combine of two partial values, the
+//! atomic that merges a block's partial into the result on the GPU, and the final merge of the
+//! loop's result into the value the variable had before the loop.
+//!
+//! Partials are held in a *wide* type (the accumulator type of the warp shuffles and atomics):
+//! double, float, int, unsigned int, long long or unsigned long long. Narrow integer and logical
+//! classes widen losslessly; bitwise kinds use the unsigned type of the same width, since AND, OR
+//! and XOR commute with truncation.
+//!
+//! Invariants: `identity` is neutral for `combine` (MATLAB's `max(NaN, x)` is `x`, so the
+//! NaN-skipping function forms use NaN as identity), and `combine` is associative and commutative
+//! on every value a partial can hold. Min/max with location keep (value, location, iteration) and
+//! break ties on the iteration number by the comparison's tie rule.
+
+use m2cu_analysis::{Reduction, ReductionKind, Ties};
+use m2cu_frontend::ir::Function;
+use m2cu_frontend::types::Class;
+
+use crate::expr::literal;
+
+/// The code pieces of one reduction.
+pub struct ReductionCode {
+    pub kind: ReductionKind,
+    pub class: Class,
+    pub ties: Ties,
+}
+
+impl ReductionCode {
+    pub fn new(f: &Function, r: &Reduction) -> ReductionCode {
+        ReductionCode { kind: r.kind, class: f.locals[r.var].ty.class, ties: r.ties }
+    }
+
+    fn bitwise(&self) -> bool {
+        matches!(self.kind, ReductionKind::BitAnd | ReductionKind::BitOr | ReductionKind::BitXor)
+    }
+
+    /// The wide C type of partials.
+    pub fn wide_type(&self) -> &'static str {
+        let unsigned = self.bitwise() || !self.class.is_signed_integer();
+        match self.class {
+            Class::Double => "double",
+            Class::Single => "float",
+            Class::Int64 | Class::Uint64 if unsigned => "unsigned long long",
+            Class::Int64 => "long long",
+            Class::Uint64 => "unsigned long long",
+            Class::Logical => "int",
+            _ if unsigned => "unsigned int",
+            _ => "int",
+        }
+    }
+
+    /// The identity as a C literal of the variable's class.
+    pub fn identity(&self) -> String {
+        let (lo, hi) = self.class.int_range().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let value = match self.kind {
+            ReductionKind::Sum | ReductionKind::Or | ReductionKind::BitOr | ReductionKind::BitXor => 0.0,
+            ReductionKind::Prod | ReductionKind::And => 1.0,
+            ReductionKind::Min | ReductionKind::Max if self.class.is_float() => f64::NAN,
+            ReductionKind::Min | ReductionKind::MinIf | ReductionKind::MinLoc => hi,
+            ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => lo,
+            ReductionKind::BitAnd => return format!("(({})~({})0)", self.class.c_type(), self.class.c_type()),
+        };
+        match self.class {
+            // Class limits of the 64-bit classes do not survive a trip through double.
+            Class::Int64 if value == lo => "(-9223372036854775807LL - 1)".into(),
+            Class::Int64 if value == hi => "9223372036854775807LL".into(),
+            Class::Uint64 if value == hi => "18446744073709551615ULL".into(),
+            c => literal(value, c),
+        }
+    }
+
+    /// The identity in the wide type.
+    pub fn wide_identity(&self) -> String {
+        format!("(({}){})", self.wide_type(), self.identity())
+    }
+
+    /// Combines two wide partials `a` and `b` (simple expressions: evaluated more than once).
+    pub fn combine(&self, a: &str, b: &str) -> String {
+        let float = self.class.is_float();
+        match self.kind {
+            ReductionKind::Sum => format!("({a} + {b})"),
+            ReductionKind::Prod => format!("({a} * {b})"),
+            ReductionKind::Min if float => format!("fmin({a}, {b})"),
+            ReductionKind::Max if float => format!("fmax({a}, {b})"),
+            ReductionKind::Min | ReductionKind::MinIf | ReductionKind::MinLoc => format!("({b} < {a} ? {b} : {a})"),
+            ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => format!("({b} > {a} ? {b} : {a})"),
+            ReductionKind::And | ReductionKind::BitAnd => format!("({a} & {b})"),
+            ReductionKind::Or | ReductionKind::BitOr => format!("({a} | {b})"),
+            ReductionKind::BitXor => format!("({a} ^ {b})"),
+        }
+    }
+
+    /// The CUDA statement that merges the wide value `v` into `*ptr`.
+    pub fn atomic(&self, ptr: &str, v: &str) -> String {
+        let float = self.class.is_float();
+        let suffix = if self.class == Class::Single { "f" } else { "d" };
+        match self.kind {
+            ReductionKind::Sum => format!("atomicAdd({ptr}, {v});"),
+            ReductionKind::Prod if float => format!("m2cu_atomic_prod_{suffix}({ptr}, {v});"),
+            ReductionKind::Min | ReductionKind::MinIf if float => format!("m2cu_atomic_min_{suffix}({ptr}, {v});"),
+            ReductionKind::Max | ReductionKind::MaxIf if float => format!("m2cu_atomic_max_{suffix}({ptr}, {v});"),
+            ReductionKind::Min | ReductionKind::MinIf => format!("atomicMin({ptr}, {v});"),
+            ReductionKind::Max | ReductionKind::MaxIf => format!("atomicMax({ptr}, {v});"),
+            ReductionKind::And | ReductionKind::BitAnd => format!("atomicAnd({ptr}, {v});"),
+            ReductionKind::Or | ReductionKind::BitOr => format!("atomicOr({ptr}, {v});"),
+            ReductionKind::BitXor => format!("atomicXor({ptr}, {v});"),
+            ReductionKind::Prod | ReductionKind::MinLoc | ReductionKind::MaxLoc => {
+                unreachable!("integer products are sequential; locations use the last-block combine")
+            }
+        }
+    }
+
+    /// Host C statement merging the loop's wide result `r` into the variable `s`, as the
+    /// sequential loop would have left it.
+    pub fn finish(&self, s: &str, r: &str) -> String {
+        let ty = self.class.c_type();
+        let float = self.class.is_float();
+        match self.kind {
+            ReductionKind::Sum => format!("{s} = ({ty})({s} + ({ty}){r});"),
+            ReductionKind::Prod => format!("{s} = ({ty})({s} * ({ty}){r});"),
+            ReductionKind::Min if float => format!("{s} = ({ty})fmin({s}, {r});"),
+            ReductionKind::Max if float => format!("{s} = ({ty})fmax({s}, {r});"),
+            ReductionKind::Min | ReductionKind::MinIf => format!("if ({r} < {s}) {s} = ({ty}){r};"),
+            ReductionKind::Max | ReductionKind::MaxIf => format!("if ({r} > {s}) {s} = ({ty}){r};"),
+            ReductionKind::And => format!("{s} = {s} && {r};"),
+            ReductionKind::Or => format!("{s} = {s} || {r};"),
+            ReductionKind::BitAnd => format!("{s} = ({ty})({s} & ({ty}){r});"),
+            ReductionKind::BitOr => format!("{s} = ({ty})({s} | ({ty}){r});"),
+            ReductionKind::BitXor => format!("{s} = ({ty})({s} ^ ({ty}){r});"),
+            ReductionKind::MinLoc | ReductionKind::MaxLoc => unreachable!("see finish_location"),
+        }
+    }
+
+    fn better(&self) -> &'static str {
+        if self.kind == ReductionKind::MinLoc {
+            "<"
+        } else {
+            ">"
+        }
+    }
+
+    /// Statement: if the partial (bv, bk, bt) beats (av, ak, at), copy it over. `at < 0` means
+    /// "no element found yet".
+    pub fn combine_location(&self, a: [&str; 3], b: [&str; 3]) -> String {
+        let tie = if self.ties == Ties::First { "<" } else { ">" };
+        let op = self.better();
+        format!(
+            "if ({bt} >= 0 && ({at} < 0 || {bv} {op} {av} || ({bv} == {av} && {bt} {tie} {at}))) {{ {av} = {bv}; {ak} = {bk}; {at} = {bt}; }}",
+            av = a[0], ak = a[1], at = a[2], bv = b[0], bk = b[1], bt = b[2]
+        )
+    }
+
+    /// Host statement merging the located result (rv, rk, rt) into `s` and its location `k`.
+    pub fn finish_location(&self, s: &str, k: &str, r: [&str; 3]) -> String {
+        let op = if self.ties == Ties::First { self.better().to_string() } else { format!("{}=", self.better()) };
+        let ty = self.class.c_type();
+        format!("if ({rt} >= 0 && {rv} {op} {s}) {{ {s} = ({ty}){rv}; {k} = {rk}; }}", rv = r[0], rk = r[1], rt = r[2])
+    }
+}
+
+/// CAS loops for the float atomics CUDA does not have.
+pub const CAS_ATOMICS: &str = r#"
+#define M2CU_CAS_ATOMIC(name, T, U, to_bits, from_bits, expr)                         \
+    static __device__ __forceinline__ void name(T *p, T v)                              \
+    {                                                                                   \
+        U *a = (U *)p;                                                                  \
+        U old = *a, assumed;                                                            \
+        do {                                                                            \
+            assumed = old;                                                              \
+            T cur = from_bits(assumed);                                                 \
+            T next = (expr);                                                            \
+            if (to_bits(next) == assumed) break;                                        \
+            old = atomicCAS(a, assumed, to_bits(next));                                 \
+        } while (old != assumed);                                                       \
+    }
+M2CU_CAS_ATOMIC(m2cu_atomic_min_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, fmin(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_max_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, fmax(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_prod_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, cur * v)
+M2CU_CAS_ATOMIC(m2cu_atomic_min_f, float, unsigned int, __float_as_uint, __uint_as_float, fminf(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_max_f, float, unsigned int, __float_as_uint, __uint_as_float, fmaxf(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_prod_f, float, unsigned int, __float_as_uint, __uint_as_float, cur * v)
+"#;

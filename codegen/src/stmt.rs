@@ -1,0 +1,229 @@
+//! The statement writer: IR statements → C statements, shared by the CPU program, the GPU host
+//! programs and the kernel bodies.
+//!
+//! Loops count iterations `t = 0 .. n-1` with `n` from MATLAB's colon rule and compute the loop
+//! variable as `first + t*step`; every loop also stops when the error status is set, so a failed
+//! index check cannot spin forever. What differs between contexts is captured by [`Context`]: the
+//! error status expression, and what to do with a loop that the plan made a kernel
+//! ([`KernelLoops`]).
+
+use std::collections::HashMap;
+
+use m2cu_analysis::Analysis;
+use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, StmtId, StmtKind};
+
+use crate::code::Code;
+use crate::expr::{local_c_type, ExprWriter};
+use crate::names::Names;
+
+/// How loops that became kernels are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum KernelLoops {
+    /// As OpenMP loops (the CPU program).
+    OpenMp,
+    /// As kernel launches through the `M2CU_*` GPU macros (the GPU host programs).
+    Launch,
+    /// Never: we are inside a kernel.
+    Inside,
+}
+
+pub struct Context<'a> {
+    pub f: &'a Function,
+    pub names: &'a Names,
+    pub analysis: &'a Analysis,
+    /// `m2cu_status` on the host, `(*m2cu_err)` in kernels.
+    pub status: &'a str,
+    /// `&m2cu_status` on the host, `m2cu_err` in kernels.
+    pub err: &'a str,
+    pub kernel_loops: KernelLoops,
+    /// The MATLAB source, for line numbers in comments.
+    pub source: Option<&'a str>,
+    /// Extra statements appended to the `then` branch of location-reduction updates.
+    pub location_hooks: HashMap<StmtId, String>,
+}
+
+impl<'a> Context<'a> {
+    pub fn exprs(&self) -> ExprWriter<'_> {
+        ExprWriter { f: self.f, names: self.names, err: self.err }
+    }
+
+    pub fn name(&self, local: LocalId) -> &str {
+        self.names.get(local)
+    }
+
+    pub fn block(&self, code: &mut Code, block: &Block) {
+        for &s in &block.0 {
+            self.stmt(code, s);
+        }
+    }
+
+    fn stmt(&self, code: &mut Code, s: StmtId) {
+        let f = self.f;
+        let ew = self.exprs();
+        match &f.stmts[s].kind {
+            StmtKind::Assign { target, value } if f.locals[*target].ty.is_scalar() => {
+                code.line(format!("{} = {};", self.name(*target), ew.expr(*value)));
+            }
+            StmtKind::Assign { target, value } => self.copy_array(code, *target, *value),
+            StmtKind::Alloc { target, fill, rows, cols } => self.alloc(code, *target, *fill, *rows, *cols),
+            StmtKind::Store { array, indices, value } => {
+                let offset = ew.offset(*array, indices);
+                code.line(format!("{}[{offset}] = {};", self.name(*array), ew.expr(*value)));
+            }
+            StmtKind::For { .. } => self.for_loop(code, s),
+            StmtKind::While { cond, body } => {
+                code.open(format!("while (!{} && {}) {{", self.status, ew.cond(*cond)));
+                self.block(code, body);
+                code.close("}");
+            }
+            StmtKind::If { .. } => self.if_chain(code, s, false),
+            StmtKind::Break => code.line("break;"),
+            StmtKind::Continue => code.line("continue;"),
+            StmtKind::Return => code.line("goto m2cu_done;"),
+        }
+    }
+
+    fn if_chain(&self, code: &mut Code, s: StmtId, is_else: bool) {
+        let StmtKind::If { cond, then_body, else_body } = &self.f.stmts[s].kind else { return };
+        let cond = self.exprs().cond(*cond);
+        if is_else {
+            code.close_open(format!("}} else if ({cond}) {{"));
+        } else {
+            code.open(format!("if ({cond}) {{"));
+        }
+        self.block(code, then_body);
+        if let Some(hook) = self.location_hooks.get(&s) {
+            code.line(hook);
+        }
+        match else_body.0.as_slice() {
+            [] => {}
+            [only] if matches!(self.f.stmts[*only].kind, StmtKind::If { .. }) => self.if_chain(code, *only, true),
+            _ => {
+                code.close_open("} else {");
+                self.block(code, else_body);
+            }
+        }
+        if !is_else {
+            code.close("}");
+        }
+    }
+
+    fn copy_array(&self, code: &mut Code, target: LocalId, value: ExprId) {
+        let m2cu_frontend::ir::ExprKind::Local(source) = self.f.exprs[value].kind else {
+            unreachable!("the validator allows only locals as array values")
+        };
+        let (t, src) = (self.name(target), self.name(source));
+        let ty = self.f.locals[target].ty.class.c_type();
+        code.open("{");
+        code.line(format!(
+            "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t)({src}_d0 * {src}_d1) * sizeof({ty}));"
+        ));
+        code.line(format!("if (!m2cu_copy) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}", self.status));
+        code.line(format!("free({t});"));
+        code.line(format!("{t} = m2cu_copy; {t}_d0 = {src}_d0; {t}_d1 = {src}_d1;"));
+        code.close("}");
+    }
+
+    fn alloc(&self, code: &mut Code, target: LocalId, fill: Fill, rows: ExprId, cols: ExprId) {
+        let ew = self.exprs();
+        let t = self.name(target);
+        let ty = self.f.locals[target].ty.class.c_type();
+        let err = self.err;
+        code.open("{");
+        code.line(format!("int64_t m2cu_r = m2cu_size({}, {err});", ew.double(rows)));
+        code.line(format!("int64_t m2cu_c = m2cu_size({}, {err});", ew.double(cols)));
+        code.line(format!("free({t});"));
+        code.line(format!("{t} = ({ty} *)calloc((size_t)(m2cu_r * m2cu_c > 0 ? m2cu_r * m2cu_c : 1), sizeof({ty}));"));
+        code.line(format!("if (!{t}) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}", self.status));
+        code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
+        if fill == Fill::Ones {
+            code.line(format!("for (int64_t m2cu_k = 0; m2cu_k < m2cu_r * m2cu_c; m2cu_k++) {t}[m2cu_k] = ({ty})1;"));
+        }
+        code.close("}");
+    }
+
+    /// The range of a `for` statement as C declarations of `m2cu_first<k>`, `m2cu_step<k>` and
+    /// `m2cu_n<k>`, where `k` is the statement's index.
+    pub fn range_decls(&self, s: StmtId) -> (String, String) {
+        let StmtKind::For { var, start, step, stop, .. } = &self.f.stmts[s].kind else {
+            unreachable!("range_decls on a for statement")
+        };
+        let ew = self.exprs();
+        let k = s.into_raw().into_u32();
+        let ty = local_c_type(self.f, *var);
+        let (first, step_text) = match ty {
+            "int64_t" => (
+                ew.int_expr(*start).unwrap_or_else(|| format!("(int64_t){}", ew.double(*start))),
+                step.map_or("1".into(), |st| ew.int_expr(st).unwrap_or_else(|| format!("(int64_t){}", ew.double(st)))),
+            ),
+            _ => (ew.double(*start), step.map_or("1.0".into(), |st| ew.double(st))),
+        };
+        let decls = format!(
+            "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\nint64_t m2cu_n{k} = m2cu_count((double)m2cu_first{k}, (double)m2cu_step{k}, {});",
+            ew.double(*stop)
+        );
+        (decls, k.to_string())
+    }
+
+    fn for_loop(&self, code: &mut Code, s: StmtId) {
+        if self.kernel_loops != KernelLoops::Inside {
+            if let Some(kernel) = self.analysis.plan.kernel_of(s) {
+                return match self.kernel_loops {
+                    KernelLoops::OpenMp => crate::openmp::parallel_loop(self, code, kernel),
+                    _ => crate::launch::launch(self, code, kernel),
+                };
+            }
+        }
+        let StmtKind::For { var, body, .. } = &self.f.stmts[s].kind else { return };
+        let (decls, k) = self.range_decls(s);
+        code.open("{");
+        code.line(decls);
+        code.open(format!("for (int64_t m2cu_t{k} = 0; m2cu_t{k} < m2cu_n{k} && !{}; m2cu_t{k}++) {{", self.status));
+        code.line(format!("{} = m2cu_first{k} + m2cu_t{k} * m2cu_step{k};", self.name(*var)));
+        self.block(code, body);
+        code.close("}");
+        code.close("}");
+    }
+
+    /// The same context for the body of `kernel`'s loop, where each location-reduction update
+    /// also records the iteration number `t` of the element it takes.
+    pub fn with_location_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
+        let mut hooks = HashMap::new();
+        for (j, r) in kernel.reductions.iter().enumerate().filter(|(_, r)| r.location.is_some()) {
+            for &u in &r.updates {
+                hooks.insert(u, format!("m2cu_lt{j} = {t};"));
+            }
+        }
+        Context { location_hooks: hooks, ..self.clone_base() }
+    }
+
+    fn clone_base(&self) -> Context<'a> {
+        Context {
+            f: self.f,
+            names: self.names,
+            analysis: self.analysis,
+            status: self.status,
+            err: self.err,
+            kernel_loops: self.kernel_loops,
+            source: self.source,
+            location_hooks: HashMap::new(),
+        }
+    }
+
+    /// The same context with another error status.
+    pub fn with_status(&self, status: &'a str, err: &'a str) -> Context<'a> {
+        Context { status, err, ..self.clone_base() }
+    }
+
+    /// The same context inside a kernel body.
+    pub fn device(&self) -> Context<'a> {
+        Context { status: "(*m2cu_err)", err: "m2cu_err", kernel_loops: KernelLoops::Inside, ..self.clone_base() }
+    }
+
+    /// Declarations of per-iteration (private) scalars.
+    pub fn declare(&self, code: &mut Code, locals: &[LocalId]) {
+        for &l in locals {
+            code.line(format!("{} {} = 0;", local_c_type(self.f, l), self.name(l)));
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! The CPU path: generated C built with the system compiler (OpenMP when available) into a
+//! cached shared object, loaded, and called through the m2cu ABI.
+//!
+//! [`CpuLibrary::call`] trusts the generated entry as the ABI describes it: the inputs must be
+//! as many, and of the classes, that the entry was generated for (the ABI carries extents but no
+//! counts or classes), and outputs are interpreted in the classes the caller declares.
+
+use std::path::Path;
+
+pub use crate::abi::OutputSpec;
+use crate::abi::{self, CpuEntry};
+pub use crate::native::BuildOptions;
+use crate::native::SharedObject;
+use crate::value::Value;
+use crate::Result;
+
+/// A generated C program, built and loaded, exporting `int <entry>(...)` and `m2cu_release`.
+pub struct CpuLibrary {
+    entry_name: String,
+    entry: CpuEntry,
+    object: SharedObject,
+}
+
+impl CpuLibrary {
+    /// Builds `source` (or reuses the cached build) and resolves `entry` and `m2cu_release`.
+    /// Compiler errors come back as [`Error::Compile`](crate::Error::Compile) with the
+    /// compiler's messages.
+    pub fn build(source: &str, entry: &str, opts: &BuildOptions) -> Result<CpuLibrary> {
+        let object = SharedObject::build(source, entry, opts)?;
+        // SAFETY: the ABI declares the CPU entry with exactly this signature.
+        let entry_fn = unsafe { object.function::<CpuEntry>(entry) }?;
+        Ok(CpuLibrary {
+            entry_name: entry.to_string(),
+            entry: entry_fn,
+            object,
+        })
+    }
+
+    /// Runs the entry on `inputs` (in parameter order) and returns its outputs, one per spec.
+    /// An error reported by the generated code is [`Error::Call`](crate::Error::Call) with its
+    /// message.
+    pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
+        abi::invoke(
+            inputs,
+            outputs,
+            self.object.release_fn(),
+            |ins, outs, err, len| {
+                // SAFETY: pointers come from `invoke`, sized for the inputs and outputs given.
+                unsafe { (self.entry)(ins, outs, err, len) }
+            },
+        )
+    }
+
+    /// The entry function's name.
+    pub fn entry(&self) -> &str {
+        &self.entry_name
+    }
+
+    /// The shared object in the cache.
+    pub fn path(&self) -> &Path {
+        self.object.path()
+    }
+}
+
+#[cfg(test)]
+mod tests;

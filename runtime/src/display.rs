@@ -1,0 +1,270 @@
+//! A named value printed like MATLAB's command window in `format short` (R2023 style, simplified).
+//!
+//! - double scalars print inline: `s = 12.5000`, `s = 12`, `s = NaN`, `s = 1.0000e+10`;
+//! - other scalars print the class on its own line: `k =\n\n  uint32\n\n   7\n`;
+//! - arrays up to [`MAX_SHOWN`] elements print row by row in right-aligned columns, preceded by
+//!   a `  1×3 int8 row vector` line for every class but double;
+//! - larger arrays print a summary line, the first [`SUMMARY_COUNT`] elements and a note;
+//! - char rows print quoted; empty arrays print `[]` (double 0×0) or `0×3 empty int8 matrix`.
+//!
+//! Number format: integer-valued doubles below 1e9 print as integers; other finite values print
+//! with four decimals when every nonzero magnitude is in [0.001, 1000), else as `1.2345e+03`.
+//! MATLAB's common scale factor (`1.0e+03 *`) and column paging are not reproduced.
+
+use crate::value::{dims_text, ClassId, Data, Value};
+
+/// Arrays with more elements than this are summarized.
+pub const MAX_SHOWN: usize = 100;
+/// How many leading elements a summary shows.
+pub const SUMMARY_COUNT: usize = 10;
+
+/// The command-window text for `name = value`, ending in a newline.
+pub fn display(name: &str, value: &Value) -> String {
+    let class = value.class();
+    if value.is_empty() {
+        return display_empty(name, value);
+    }
+    if class == ClassId::Char && value.numel() <= MAX_SHOWN {
+        return display_char(name, value);
+    }
+    let cells = format_elements(&value.data);
+    if value.numel() > MAX_SHOWN {
+        return display_summary(name, value, &cells);
+    }
+    if value.is_scalar() && class == ClassId::Double {
+        return format!("{name} = {}\n", cells[0]);
+    }
+    let width = column_width(&value.data, &cells);
+    let mut out = format!("{name} =\n\n");
+    if class != ClassId::Double {
+        out += &format!("  {}\n\n", header(value));
+    }
+    for i in 0..value.rows() {
+        for j in 0..value.cols() {
+            out += &format!("{:>width$}", cells[i + j * value.rows()]);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn display_empty(name: &str, value: &Value) -> String {
+    if value.class() == ClassId::Double && value.dims == [0, 0] {
+        return format!("{name} =\n\n     []\n");
+    }
+    let kind = if value.class() == ClassId::Char {
+        "array"
+    } else {
+        "matrix"
+    };
+    format!(
+        "{name} =\n\n  {} empty {} {kind}\n",
+        dims_text(&value.dims),
+        value.class()
+    )
+}
+
+fn display_char(name: &str, value: &Value) -> String {
+    let Data::Char(units) = &value.data else {
+        unreachable!("display_char is only called for char values")
+    };
+    let mut out = format!("{name} =\n\n");
+    for i in 0..value.rows() {
+        let row: Vec<u16> = (0..value.cols())
+            .map(|j| units[i + j * value.rows()])
+            .collect();
+        out += &format!("    '{}'\n", String::from_utf16_lossy(&row));
+    }
+    out
+}
+
+fn display_summary(name: &str, value: &Value, cells: &[String]) -> String {
+    let shown: Vec<&str> = cells.iter().take(SUMMARY_COUNT).map(|s| s.trim()).collect();
+    format!(
+        "{name} = {} {}\n\n  first {} of {} elements (column-major): {}\n",
+        dims_text(&value.dims),
+        value.class(),
+        shown.len(),
+        value.numel(),
+        shown.join("  ")
+    )
+}
+
+/// `1×3 int8 row vector`, `3×1 single column vector`, `2×2 uint8 matrix`, `1×1 logical` ...
+fn header(value: &Value) -> String {
+    if value.is_scalar() {
+        return value.class().name().to_string();
+    }
+    let shape = if value.class() == ClassId::Logical {
+        "array"
+    } else if value.rows() == 1 {
+        "row vector"
+    } else if value.cols() == 1 {
+        "column vector"
+    } else {
+        "matrix"
+    };
+    format!("{} {} {shape}", dims_text(&value.dims), value.class())
+}
+
+/// Width of every column: the widest element plus a gap. Floating-point columns keep a slot for
+/// the minus sign (MATLAB prints `[1.5 2]` and `[-1.5 2]` in the same 10-character columns).
+fn column_width(data: &Data, cells: &[String]) -> usize {
+    let widest = |f: fn(&String) -> usize| cells.iter().map(f).max().unwrap_or(0);
+    match data {
+        Data::Double(_) | Data::Single(_) => {
+            let unsigned = widest(|c| c.trim_start_matches('-').len());
+            let integers = cells.iter().all(|c| !c.contains(['.', 'e']));
+            unsigned + if integers { 5 } else { 4 }
+        }
+        _ => widest(String::len) + 3,
+    }
+}
+
+/// Each element as MATLAB would print it, unpadded.
+fn format_elements(data: &Data) -> Vec<String> {
+    fn ints<T: ToString>(v: &[T]) -> Vec<String> {
+        v.iter().map(ToString::to_string).collect()
+    }
+    match data {
+        Data::Double(v) => format_floats(v),
+        Data::Single(v) => format_floats(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>()),
+        Data::Int8(v) => ints(v),
+        Data::Int16(v) => ints(v),
+        Data::Int32(v) => ints(v),
+        Data::Int64(v) => ints(v),
+        Data::Uint8(v) => ints(v),
+        Data::Uint16(v) => ints(v),
+        Data::Uint32(v) => ints(v),
+        Data::Uint64(v) => ints(v),
+        Data::Char(v) => ints(v),
+        Data::Logical(v) => v.iter().map(|&b| u8::from(b).to_string()).collect(),
+    }
+}
+
+/// True when every finite element is an integer below 1e9 in magnitude.
+fn all_integers(v: impl Iterator<Item = f64>) -> bool {
+    v.filter(|x| x.is_finite())
+        .all(|x| x.fract() == 0.0 && x.abs() < 1e9)
+}
+
+fn format_floats(v: &[f64]) -> Vec<String> {
+    let fixed = v
+        .iter()
+        .filter(|x| x.is_finite() && **x != 0.0)
+        .all(|x| (0.001..1000.0).contains(&x.abs()));
+    let integers = all_integers(v.iter().copied());
+    v.iter()
+        .map(|&x| match x {
+            x if x.is_nan() => "NaN".to_string(),
+            x if x.is_infinite() => if x > 0.0 { "Inf" } else { "-Inf" }.to_string(),
+            x if integers => format!("{}", x as i64),
+            x if fixed => format!("{x:.4}"),
+            x => scientific(x),
+        })
+        .collect()
+}
+
+/// `1.2345e+03`: four decimals, signed exponent of at least two digits.
+fn scientific(x: f64) -> String {
+    let text = format!("{x:.4e}");
+    let (mantissa, exponent) = text.split_once('e').expect("{:e} output has an exponent");
+    let exponent: i32 = exponent.parse().expect("{:e} exponent is an integer");
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn double_scalars_print_inline() {
+        assert_eq!(display("s", &Value::scalar(12.5)), "s = 12.5000\n");
+        assert_eq!(display("s", &Value::scalar(12.0)), "s = 12\n");
+        assert_eq!(display("s", &Value::scalar(-3.0)), "s = -3\n");
+        assert_eq!(
+            display("p", &Value::scalar(std::f64::consts::PI)),
+            "p = 3.1416\n"
+        );
+        assert_eq!(display("n", &Value::scalar(f64::NAN)), "n = NaN\n");
+        assert_eq!(display("i", &Value::scalar(f64::INFINITY)), "i = Inf\n");
+        assert_eq!(
+            display("i", &Value::scalar(f64::NEG_INFINITY)),
+            "i = -Inf\n"
+        );
+        assert_eq!(display("b", &Value::scalar(1e10)), "b = 1.0000e+10\n");
+        assert_eq!(display("b", &Value::scalar(1234.5)), "b = 1.2345e+03\n");
+        assert_eq!(display("t", &Value::scalar(0.00012)), "t = 1.2000e-04\n");
+    }
+
+    #[test]
+    fn other_scalars_name_their_class() {
+        assert_eq!(
+            display("k", &Value::scalar(7u32)),
+            "k =\n\n  uint32\n\n   7\n"
+        );
+        assert_eq!(
+            display("n", &Value::scalar(-5i32)),
+            "n =\n\n  int32\n\n   -5\n"
+        );
+        assert_eq!(
+            display("t", &Value::scalar(true)),
+            "t =\n\n  logical\n\n   1\n"
+        );
+        assert_eq!(
+            display("f", &Value::scalar(2.5f32)),
+            "f =\n\n  single\n\n    2.5000\n"
+        );
+    }
+
+    #[test]
+    fn matrices_print_in_columns() {
+        let m = Value::matrix(2, 2, vec![1.0, 3.0, 2.0, 4.0]).unwrap();
+        assert_eq!(display("A", &m), "A =\n\n     1     2\n     3     4\n");
+        let m = Value::matrix(2, 2, vec![1.5, 3.0, f64::NAN, -4.0]).unwrap();
+        assert_eq!(
+            display("A", &m),
+            "A =\n\n    1.5000       NaN\n    3.0000   -4.0000\n"
+        );
+        let r = Value::row(vec![1i8, -2, 3]);
+        assert_eq!(
+            display("x", &r),
+            "x =\n\n  1×3 int8 row vector\n\n    1   -2    3\n"
+        );
+        let c = Value::column(vec![true, false]);
+        assert_eq!(
+            display("c", &c),
+            "c =\n\n  2×1 logical array\n\n   1\n   0\n"
+        );
+        let big = Value::row(vec![1.0, 12345.5]);
+        assert_eq!(display("y", &big), "y =\n\n    1.0000e+00    1.2346e+04\n");
+    }
+
+    #[test]
+    fn chars_and_empties() {
+        assert_eq!(display("c", &Value::char_row("abc")), "c =\n\n    'abc'\n");
+        let m = Value::new(vec![2, 2], Data::Char("acbd".encode_utf16().collect())).unwrap();
+        assert_eq!(display("c", &m), "c =\n\n    'ab'\n    'cd'\n");
+        assert_eq!(
+            display("e", &Value::zeros(ClassId::Double, 0, 0)),
+            "e =\n\n     []\n"
+        );
+        assert_eq!(
+            display("e", &Value::zeros(ClassId::Int8, 0, 3)),
+            "e =\n\n  0×3 empty int8 matrix\n"
+        );
+    }
+
+    #[test]
+    fn large_arrays_are_summarized() {
+        let y = Value::row((1..=1_000_000).map(f64::from).collect());
+        assert_eq!(
+            display("y", &y),
+            "y = 1×1000000 double\n\n  first 10 of 1000000 elements (column-major): \
+             1  2  3  4  5  6  7  8  9  10\n"
+        );
+        let h = Value::column(vec![0.5f64; 101]);
+        assert!(display("h", &h).starts_with("h = 101×1 double\n\n  first 10 of 101"));
+    }
+}

@@ -1,0 +1,220 @@
+//! Generated C → shared object, through the system C compiler and the build cache; shared by the
+//! CPU path and the GPU host library.
+//!
+//! The compiler is `BuildOptions::compiler`, else `$CC`, else `cc` (a value with spaces, like
+//! `ccache gcc`, is split into a program and leading arguments). Flags are
+//! `-std=c99 -O2 -fPIC -shared`, plus `-fopenmp` when wanted and the compiler accepts it (probed
+//! once per compiler per process by building an empty file), plus `-lm`. The ABI header is put
+//! beside the source, so generated code may `#include "m2cu_abi.h"`. The cache key covers the
+//! source, the header, the compiler and the flags. A loaded library stays loaded until the
+//! process exits (see [`open_forever`]); loading the same file again reuses it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+
+use crate::abi::{ReleaseFn, HEADER, HEADER_NAME};
+use crate::{cache, Error, Result};
+
+/// How generated C is built.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Where built libraries are kept; default `$M2CU_CACHE_DIR`, `$XDG_CACHE_HOME/m2cu` or
+    /// `~/.cache/m2cu`.
+    pub cache_dir: Option<PathBuf>,
+    /// The C compiler command; default `$CC`, else `cc`.
+    pub compiler: Option<String>,
+    /// Build with `-fopenmp` when the compiler supports it (default true).
+    pub openmp: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            cache_dir: None,
+            compiler: None,
+            openmp: true,
+        }
+    }
+}
+
+const BASE_FLAGS: [&str; 4] = ["-std=c99", "-O2", "-fPIC", "-shared"];
+
+/// A built and loaded shared object that exports `m2cu_release`.
+pub(crate) struct SharedObject {
+    path: PathBuf,
+    release: ReleaseFn,
+    library: &'static libloading::Library,
+}
+
+impl SharedObject {
+    /// Builds `source` (cached) and loads it; `stem` names the source file in compiler messages.
+    pub(crate) fn build(source: &str, stem: &str, opts: &BuildOptions) -> Result<SharedObject> {
+        let compiler = compiler_command(opts);
+        let mut flags: Vec<&str> = BASE_FLAGS.to_vec();
+        if opts.openmp && openmp_supported(&compiler) {
+            flags.push("-fopenmp");
+        }
+        let dir = cache::cache_dir(opts.cache_dir.as_deref())?;
+        let key = cache::key(&[
+            source.as_bytes(),
+            HEADER.as_bytes(),
+            compiler.join(" ").as_bytes(),
+            flags.join(" ").as_bytes(),
+        ]);
+        let path = cache::cached(&dir, &format!("{key}.so"), |scratch| {
+            compile(&compiler, &flags, source, stem, scratch)
+        })?;
+        load(path)
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub(crate) fn release_fn(&self) -> ReleaseFn {
+        self.release
+    }
+
+    /// The exported function `name`, as a function pointer of type `F`.
+    ///
+    /// # Safety
+    /// `F` must be the function's true type. The pointer is valid while `self` lives.
+    pub(crate) unsafe fn function<F: Copy>(&self, name: &str) -> Result<F> {
+        function(self.library, &self.path, name)
+    }
+}
+
+fn load(path: PathBuf) -> Result<SharedObject> {
+    let library = open_forever(&path)?;
+    // SAFETY: the ABI declares `void m2cu_release(void *)`.
+    let release = unsafe { function::<ReleaseFn>(library, &path, "m2cu_release") }?;
+    Ok(SharedObject {
+        path,
+        release,
+        library,
+    })
+}
+
+/// Loads `path` once per process and never unloads it. Unloading is unsafe here: a library that
+/// ran an OpenMP region is the last user of libgomp, which is not marked NODELETE, so closing it
+/// unmaps libgomp under its idle worker threads and crashes the process.
+fn open_forever(path: &Path) -> Result<&'static libloading::Library> {
+    static LOADED: OnceLock<Mutex<HashMap<PathBuf, &'static libloading::Library>>> =
+        OnceLock::new();
+    let mut loaded = LOADED
+        .get_or_init(Default::default)
+        .lock()
+        .expect("library registry lock");
+    if let Some(&library) = loaded.get(path) {
+        return Ok(library);
+    }
+    // SAFETY: the library is m2cu-generated C; its initializers are the C runtime's only.
+    let library = unsafe { libloading::Library::new(path) }
+        .map_err(|e| Error::Load(format!("cannot load {}: {e}", path.display())))?;
+    let library: &'static libloading::Library = Box::leak(Box::new(library));
+    loaded.insert(path.to_path_buf(), library);
+    Ok(library)
+}
+
+/// # Safety
+/// `F` must be the true type of the exported function.
+unsafe fn function<F: Copy>(library: &libloading::Library, path: &Path, name: &str) -> Result<F> {
+    let symbol = library.get::<F>(name.as_bytes()).map_err(|e| {
+        Error::Load(format!(
+            "{} does not export `{name}` (is the entry name right?): {e}",
+            path.display()
+        ))
+    })?;
+    Ok(*symbol)
+}
+
+/// The compiler program and its leading arguments.
+fn compiler_command(opts: &BuildOptions) -> Vec<String> {
+    let text = opts
+        .compiler
+        .clone()
+        .or_else(|| std::env::var("CC").ok())
+        .filter(|c| !c.trim().is_empty())
+        .unwrap_or_else(|| "cc".to_string());
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+/// Writes the source and header into `scratch` and builds `scratch/<stem>.so`.
+fn compile(
+    compiler: &[String],
+    flags: &[&str],
+    source: &str,
+    stem: &str,
+    scratch: &Path,
+) -> Result<PathBuf> {
+    let write = |name: &str, text: &str| {
+        std::fs::write(scratch.join(name), text)
+            .map_err(|e| Error::io(format!("cannot write {name} into {}", scratch.display()), e))
+    };
+    let c_file = format!("{stem}.c");
+    write(&c_file, source)?;
+    write(HEADER_NAME, HEADER)?;
+    let out = scratch.join(format!("{stem}.so"));
+    let mut cmd = Command::new(&compiler[0]);
+    cmd.args(&compiler[1..])
+        .args(flags)
+        .arg("-I.")
+        .arg("-o")
+        .arg(&out)
+        .arg(&c_file)
+        .arg("-lm")
+        .current_dir(scratch);
+    run_compiler(cmd)?;
+    Ok(out)
+}
+
+fn run_compiler(mut cmd: Command) -> Result<()> {
+    let command = format!("{cmd:?}");
+    let output = cmd.output().map_err(|e| {
+        Error::io(
+            format!("cannot run the C compiler ({command}); set CC or install cc"),
+            e,
+        )
+    })?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(Error::Compile {
+        command,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    })
+}
+
+/// Whether `compiler` builds a shared object with `-fopenmp`; asked once per process.
+fn openmp_supported(compiler: &[String]) -> bool {
+    static ANSWERS: OnceLock<Mutex<HashMap<Vec<String>, bool>>> = OnceLock::new();
+    let answers = ANSWERS.get_or_init(Default::default);
+    if let Some(&known) = answers.lock().expect("probe cache lock").get(compiler) {
+        return known;
+    }
+    let supported = probe_openmp(compiler);
+    answers
+        .lock()
+        .expect("probe cache lock")
+        .insert(compiler.to_vec(), supported);
+    supported
+}
+
+fn probe_openmp(compiler: &[String]) -> bool {
+    let Ok(scratch) = tempfile::tempdir() else {
+        return false;
+    };
+    let source = scratch.path().join("probe.c");
+    if std::fs::write(&source, "int m2cu_probe;\n").is_err() {
+        return false;
+    }
+    Command::new(&compiler[0])
+        .args(&compiler[1..])
+        .args(["-fopenmp", "-fPIC", "-shared", "-o"])
+        .arg(scratch.path().join("probe.so"))
+        .arg(&source)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}

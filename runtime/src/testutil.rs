@@ -1,0 +1,65 @@
+//! Test helpers: skipping when a tool is missing (failing instead under `CI=true`), running GNU
+//! Octave, and a sample CUDA kernel.
+
+use std::path::Path;
+use std::process::Command;
+
+/// True when the tool is usable. Otherwise prints why the test is skipped and returns false —
+/// or panics when `CI=true`, where every tool the tests use must be installed.
+pub fn tool_available(test: &str, probe: Result<(), String>) -> bool {
+    match probe {
+        Ok(()) => true,
+        Err(reason) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("{test}: required under CI=true, but {reason}")
+        }
+        Err(reason) => {
+            eprintln!("skipping {test}: {reason}");
+            false
+        }
+    }
+}
+
+/// Whether `octave-cli` runs.
+pub fn octave_probe() -> Result<(), String> {
+    match Command::new("octave-cli").arg("--version").output() {
+        Ok(out) if out.status.success() => Ok(()),
+        Ok(out) => Err(format!("octave-cli --version failed: {}", out.status)),
+        Err(e) => Err(format!(
+            "octave-cli not found ({e}); install GNU Octave (apt-get install octave)"
+        )),
+    }
+}
+
+/// Runs `script` with `octave-cli` in `dir` and returns its standard output; panics with the
+/// script's stderr when Octave fails.
+pub fn octave(dir: &Path, script: &str) -> String {
+    let out = Command::new("octave-cli")
+        .args(["--norc", "--quiet", "--no-history", "--eval", script])
+        .current_dir(dir)
+        .output()
+        .expect("octave-cli runs");
+    assert!(
+        out.status.success(),
+        "octave-cli failed ({}):\n{}\nscript:\n{script}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A warp-shuffle reduction finished with `atomicAdd(double*, double)` (sm_60+).
+pub const SUM_KERNEL: &str = r#"
+extern "C" __global__ void sum_kernel(const double *x, long long n, double *out) {
+    double acc = 0.0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        acc += x[i];
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        acc += __shfl_down_sync(0xffffffffu, acc, offset);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        atomicAdd(out, acc);
+    }
+}
+"#;

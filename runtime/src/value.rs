@@ -1,0 +1,380 @@
+//! MATLAB values: a class, two extents and column-major elements.
+//!
+//! A [`Value`] is what a MATLAB variable holds for the classes m2cu supports: real numeric arrays,
+//! logical arrays and char arrays, always 2-D (`dims` has exactly two entries). Elements are
+//! stored column-major, as MATLAB stores them, so `A(i, j)` is `data[(i-1) + (j-1) * rows]`.
+//! Logical elements are Rust `bool`s (one byte, 0 or 1, like C's `bool`); char elements are
+//! UTF-16 code units, as in MATLAB.
+
+use crate::{Error, Result};
+
+/// The MATLAB class of a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClassId {
+    Double,
+    Single,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Uint8,
+    Uint16,
+    Uint32,
+    Uint64,
+    Logical,
+    Char,
+}
+
+impl ClassId {
+    /// Every class, in a fixed order.
+    pub const ALL: [ClassId; 12] = [
+        ClassId::Double,
+        ClassId::Single,
+        ClassId::Int8,
+        ClassId::Int16,
+        ClassId::Int32,
+        ClassId::Int64,
+        ClassId::Uint8,
+        ClassId::Uint16,
+        ClassId::Uint32,
+        ClassId::Uint64,
+        ClassId::Logical,
+        ClassId::Char,
+    ];
+
+    /// The name MATLAB's `class()` returns: `"double"`, `"uint8"`, `"logical"`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            ClassId::Double => "double",
+            ClassId::Single => "single",
+            ClassId::Int8 => "int8",
+            ClassId::Int16 => "int16",
+            ClassId::Int32 => "int32",
+            ClassId::Int64 => "int64",
+            ClassId::Uint8 => "uint8",
+            ClassId::Uint16 => "uint16",
+            ClassId::Uint32 => "uint32",
+            ClassId::Uint64 => "uint64",
+            ClassId::Logical => "logical",
+            ClassId::Char => "char",
+        }
+    }
+
+    /// The class whose [`name`](Self::name) is `name`.
+    pub fn from_name(name: &str) -> Option<ClassId> {
+        ClassId::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Size of one element in bytes, as stored in [`Data`] and across the C ABI.
+    pub fn element_size(self) -> usize {
+        match self {
+            ClassId::Int8 | ClassId::Uint8 | ClassId::Logical => 1,
+            ClassId::Int16 | ClassId::Uint16 | ClassId::Char => 2,
+            ClassId::Single | ClassId::Int32 | ClassId::Uint32 => 4,
+            ClassId::Double | ClassId::Int64 | ClassId::Uint64 => 8,
+        }
+    }
+}
+
+impl std::fmt::Display for ClassId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The elements of a value, column-major, in the Rust type matching its class.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Data {
+    Double(Vec<f64>),
+    Single(Vec<f32>),
+    Int8(Vec<i8>),
+    Int16(Vec<i16>),
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    Uint8(Vec<u8>),
+    Uint16(Vec<u16>),
+    Uint32(Vec<u32>),
+    Uint64(Vec<u64>),
+    Logical(Vec<bool>),
+    /// UTF-16 code units.
+    Char(Vec<u16>),
+}
+
+/// Evaluates `$body` with `$v` bound to the element vector of a [`Data`], whatever its class.
+macro_rules! with_data {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            $crate::value::Data::Double($v) => $body,
+            $crate::value::Data::Single($v) => $body,
+            $crate::value::Data::Int8($v) => $body,
+            $crate::value::Data::Int16($v) => $body,
+            $crate::value::Data::Int32($v) => $body,
+            $crate::value::Data::Int64($v) => $body,
+            $crate::value::Data::Uint8($v) => $body,
+            $crate::value::Data::Uint16($v) => $body,
+            $crate::value::Data::Uint32($v) => $body,
+            $crate::value::Data::Uint64($v) => $body,
+            $crate::value::Data::Logical($v) => $body,
+            $crate::value::Data::Char($v) => $body,
+        }
+    };
+}
+pub(crate) use with_data;
+
+impl Data {
+    /// The class these elements belong to.
+    pub fn class(&self) -> ClassId {
+        match self {
+            Data::Double(_) => ClassId::Double,
+            Data::Single(_) => ClassId::Single,
+            Data::Int8(_) => ClassId::Int8,
+            Data::Int16(_) => ClassId::Int16,
+            Data::Int32(_) => ClassId::Int32,
+            Data::Int64(_) => ClassId::Int64,
+            Data::Uint8(_) => ClassId::Uint8,
+            Data::Uint16(_) => ClassId::Uint16,
+            Data::Uint32(_) => ClassId::Uint32,
+            Data::Uint64(_) => ClassId::Uint64,
+            Data::Logical(_) => ClassId::Logical,
+            Data::Char(_) => ClassId::Char,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        with_data!(self, v => v.len())
+    }
+
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `n` zero elements (`false` for logical) of class `class`.
+    pub fn zeros(class: ClassId, n: usize) -> Data {
+        match class {
+            ClassId::Double => Data::Double(vec![0.0; n]),
+            ClassId::Single => Data::Single(vec![0.0; n]),
+            ClassId::Int8 => Data::Int8(vec![0; n]),
+            ClassId::Int16 => Data::Int16(vec![0; n]),
+            ClassId::Int32 => Data::Int32(vec![0; n]),
+            ClassId::Int64 => Data::Int64(vec![0; n]),
+            ClassId::Uint8 => Data::Uint8(vec![0; n]),
+            ClassId::Uint16 => Data::Uint16(vec![0; n]),
+            ClassId::Uint32 => Data::Uint32(vec![0; n]),
+            ClassId::Uint64 => Data::Uint64(vec![0; n]),
+            ClassId::Logical => Data::Logical(vec![false; n]),
+            ClassId::Char => Data::Char(vec![0; n]),
+        }
+    }
+
+    /// Pointer to the first element (dangling but non-null when empty).
+    pub(crate) fn as_ptr(&self) -> *const u8 {
+        with_data!(self, v => v.as_ptr().cast())
+    }
+
+    /// Pointer to the first element, for writing (dangling but non-null when empty).
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut u8 {
+        with_data!(self, v => v.as_mut_ptr().cast())
+    }
+}
+
+/// A Rust element type that is the storage of one MATLAB class.
+pub trait Element: Copy {
+    /// The class whose elements have this type.
+    const CLASS: ClassId;
+    /// Wraps a vector of elements.
+    fn into_data(v: Vec<Self>) -> Data;
+    /// The elements, when `data` is of this type.
+    fn slice(data: &Data) -> Option<&[Self]>;
+}
+
+macro_rules! element {
+    ($t:ty, $variant:ident) => {
+        impl Element for $t {
+            const CLASS: ClassId = ClassId::$variant;
+            fn into_data(v: Vec<Self>) -> Data {
+                Data::$variant(v)
+            }
+            fn slice(data: &Data) -> Option<&[Self]> {
+                match data {
+                    Data::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+element!(f64, Double);
+element!(f32, Single);
+element!(i8, Int8);
+element!(i16, Int16);
+element!(i32, Int32);
+element!(i64, Int64);
+element!(u8, Uint8);
+element!(u16, Uint16);
+element!(u32, Uint32);
+element!(u64, Uint64);
+element!(bool, Logical);
+
+/// A MATLAB value: extents plus column-major elements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    /// Extents, `[rows, cols]`.
+    pub dims: Vec<usize>,
+    /// Elements, column-major; `data.len()` is the product of `dims`.
+    pub data: Data,
+}
+
+impl Value {
+    /// A value with the given extents, checking that there are two and that they match the
+    /// number of elements.
+    pub fn new(dims: Vec<usize>, data: Data) -> Result<Value> {
+        if dims.len() != 2 {
+            return Err(Error::Value(format!(
+                "m2cu values are 2-D; got {} dimensions ({})",
+                dims.len(),
+                dims_text(&dims)
+            )));
+        }
+        let numel = dims.iter().product::<usize>();
+        if numel != data.len() {
+            return Err(Error::Value(format!(
+                "a {} {} value needs {numel} elements, got {}",
+                dims_text(&dims),
+                data.class(),
+                data.len()
+            )));
+        }
+        Ok(Value { dims, data })
+    }
+
+    /// A 1×1 value.
+    pub fn scalar<T: Element>(x: T) -> Value {
+        Value {
+            dims: vec![1, 1],
+            data: T::into_data(vec![x]),
+        }
+    }
+
+    /// A 1×n row vector.
+    pub fn row<T: Element>(v: Vec<T>) -> Value {
+        Value {
+            dims: vec![1, v.len()],
+            data: T::into_data(v),
+        }
+    }
+
+    /// An n×1 column vector.
+    pub fn column<T: Element>(v: Vec<T>) -> Value {
+        Value {
+            dims: vec![v.len(), 1],
+            data: T::into_data(v),
+        }
+    }
+
+    /// A rows×cols matrix from column-major elements.
+    pub fn matrix<T: Element>(rows: usize, cols: usize, column_major: Vec<T>) -> Result<Value> {
+        Value::new(vec![rows, cols], T::into_data(column_major))
+    }
+
+    /// A rows×cols value of zeros (or `false`) of the given class.
+    pub fn zeros(class: ClassId, rows: usize, cols: usize) -> Value {
+        Value {
+            dims: vec![rows, cols],
+            data: Data::zeros(class, rows * cols),
+        }
+    }
+
+    /// A 1×n char row vector holding `text` as UTF-16.
+    pub fn char_row(text: &str) -> Value {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        Value {
+            dims: vec![1, units.len()],
+            data: Data::Char(units),
+        }
+    }
+
+    /// The MATLAB class.
+    pub fn class(&self) -> ClassId {
+        self.data.class()
+    }
+
+    /// Number of elements (`numel`).
+    pub fn numel(&self) -> usize {
+        self.data.len()
+    }
+
+    /// True for a 1×1 value.
+    pub fn is_scalar(&self) -> bool {
+        self.dims.iter().all(|&d| d == 1)
+    }
+
+    /// True when there are no elements (`isempty`).
+    pub fn is_empty(&self) -> bool {
+        self.numel() == 0
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.dims[0]
+    }
+
+    /// Number of columns.
+    pub fn cols(&self) -> usize {
+        self.dims[1]
+    }
+
+    /// The elements as a slice of `T`, when `T` is this value's element type.
+    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+        T::slice(&self.data)
+    }
+}
+
+/// `"3×4"`: extents as MATLAB prints them.
+pub fn dims_text(dims: &[usize]) -> String {
+    let parts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+    parts.join("×")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_names_round_trip() {
+        for c in ClassId::ALL {
+            assert_eq!(ClassId::from_name(c.name()), Some(c));
+            assert_eq!(Data::zeros(c, 3).class(), c);
+            assert_eq!(Data::zeros(c, 3).len(), 3);
+        }
+        assert_eq!(ClassId::from_name("cell"), None);
+        assert_eq!(ClassId::Uint16.name(), "uint16");
+    }
+
+    #[test]
+    fn constructors_set_dims() {
+        let s = Value::scalar(2.5f64);
+        assert!(s.is_scalar());
+        assert_eq!(s.class(), ClassId::Double);
+        let r = Value::row(vec![1i8, -2, 3]);
+        assert_eq!((r.rows(), r.cols(), r.numel()), (1, 3, 3));
+        let c = Value::column(vec![true, false]);
+        assert_eq!(c.dims, vec![2, 1]);
+        assert_eq!(c.class(), ClassId::Logical);
+        let m = Value::matrix(2, 3, vec![1u32, 2, 3, 4, 5, 6]).unwrap();
+        assert_eq!(m.as_slice::<u32>().unwrap()[3], 4);
+        assert!(m.as_slice::<i32>().is_none());
+        let z = Value::zeros(ClassId::Single, 0, 3);
+        assert!(z.is_empty() && !z.is_scalar());
+        assert_eq!(Value::char_row("hé").data, Data::Char(vec![104, 233]));
+    }
+
+    #[test]
+    fn new_rejects_mismatches() {
+        let err = Value::matrix(2, 2, vec![1.0f64; 3]).unwrap_err();
+        assert!(err.to_string().contains("needs 4 elements, got 3"), "{err}");
+        let err = Value::new(vec![1, 2, 2], Data::Double(vec![0.0; 4])).unwrap_err();
+        assert!(err.to_string().contains("2-D"), "{err}");
+    }
+}
