@@ -118,7 +118,7 @@ fn check_class(f: &Function, r: &Reduction) -> Result<(), String> {
     let kind = r.kind;
     if class.is_integer() && matches!(kind, ReductionKind::Sum | ReductionKind::Prod) {
         return Err(format!(
-            "it is a {class} {}, and saturating integer arithmetic gives a different result when the terms are reordered",
+            "it is a {} of class {class}, and saturating integer arithmetic gives a different result when the terms are reordered",
             kind.name()
         ));
     }

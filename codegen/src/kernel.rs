@@ -171,5 +171,5 @@ fn tail(ctx: &Context, kernel: &Kernel, j: usize) -> String {
         }
         .render(),
     };
-    rendered.expect("reduction tail template renders")
+    rendered.expect("reduction tail template renders") + "\n"
 }

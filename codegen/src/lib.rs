@@ -33,6 +33,9 @@ use stmt::{Context, KernelLoops};
 /// The C ABI every entry function follows.
 pub const ABI_HEADER: &str = include_str!("c/m2cu_abi.h");
 
+/// Marks where the shared prelude ends and the function-specific code begins in every output.
+pub const GENERATED_MARKER: &str = "/* ==== code generated for this function ==== */\n";
+
 /// What the generators need besides the IR.
 #[derive(Clone, Copy, Debug)]
 pub struct CodegenOptions<'a> {
@@ -87,10 +90,11 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         location_hooks: HashMap::new(),
     };
     let kernels: Vec<String> = analysis.plan.kernels.iter().map(|k| kernel::kernel(&ctx, k)).collect();
-    let device_code = format!("{}{}\n{}", prelude::prelude(), reduce::CAS_ATOMICS, kernels.join("\n"));
+    let device_code =
+        format!("{}{}\n{GENERATED_MARKER}{}", prelude::prelude(), reduce::CAS_ATOMICS, kernels.join("\n"));
     let host_code = |flavor: Flavor| {
         format!(
-            "{}{}{}\n{}",
+            "{}{}{}\n{GENERATED_MARKER}{}",
             prelude::host_helpers(),
             host::gpu_macros(flavor),
             host::check_macro(flavor),

@@ -1,1 +1,731 @@
-//! PLACEHOLDER (owned by the parser helper).
+//! Lexer: MATLAB source text → [`Token`]s.
+//!
+//! Invariants of [`lex`]'s output:
+//! - the token list always ends with exactly one [`TokKind::Eof`] token, whose span is the empty
+//!   span at the end of the source; no other token is `Eof`;
+//! - spans are byte offsets into the source, in increasing order, and always on char boundaries;
+//! - comments, block comments and `...` continuations produce no tokens; a continuation also
+//!   swallows its newline (so the next line continues the statement);
+//! - every problem found is reported in the returned [`Diagnostics`]; where a token could not be
+//!   formed the lexer emits [`TokKind::Error`] so that the parser stays silent about it (the
+//!   lexer already spoke), except for Octave spellings with a clear MATLAB equivalent (`!=`,
+//!   `!x`), which are reported and then lexed as that equivalent;
+//! - [`Token::space_before`] records whether whitespace (or a continuation) separated the token
+//!   from the previous one: inside `[]` it decides `[a -b]` (two elements) versus `[a - b]`.
+//!
+//! Whether `'` is a transpose or starts a char literal is decided here: it is a transpose right
+//! after a value (identifier, number, closing bracket, transpose, char literal, or `end` inside
+//! brackets), unless whitespace separates the two inside `[]` or `{}`.
+//!
+//! Error codes produced here are listed in the table at the top of [`crate::parser`].
+
+use crate::diag::{Diagnostic, Diagnostics, Span};
+
+/// One lexical token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    pub kind: TokKind,
+    pub span: Span,
+    /// Whitespace or a `...` continuation came right before this token.
+    pub space_before: bool,
+}
+
+/// Reserved words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keyword {
+    Function,
+    End,
+    If,
+    Elseif,
+    Else,
+    For,
+    While,
+    Break,
+    Continue,
+    Return,
+    /// A MATLAB keyword whose construct m2cu does not support (`switch`, `try`, ...).
+    Unsupported(&'static str),
+}
+
+/// The kinds of token.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TokKind {
+    Ident(String),
+    /// A numeric literal; the source spelling.
+    Number(String),
+    /// A char literal's contents, with `''` already turned into `'`.
+    Str(String),
+    Kw(Keyword),
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Backslash,
+    Caret,
+    DotStar,
+    DotSlash,
+    DotBackslash,
+    DotCaret,
+    /// `'` as complex-conjugate transpose.
+    Quote,
+    /// `.'`
+    DotQuote,
+    /// `==`
+    EqEq,
+    /// `~=`
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    AndAnd,
+    OrOr,
+    /// `~`
+    Not,
+    /// `=`
+    Assign,
+    Colon,
+    Comma,
+    Semi,
+    Newline,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    /// Something the lexer rejected and already reported.
+    Error,
+    Eof,
+}
+
+impl TokKind {
+    /// A short description for error messages: "`)`", "identifier `x`", "end of file".
+    pub fn describe(&self) -> String {
+        match self {
+            TokKind::Ident(name) => format!("identifier `{name}`"),
+            TokKind::Number(text) => format!("number `{text}`"),
+            TokKind::Str(_) => "char literal".to_string(),
+            TokKind::Kw(kw) => format!("keyword `{}`", kw.spelling()),
+            TokKind::Newline => "end of line".to_string(),
+            TokKind::Eof => "end of file".to_string(),
+            TokKind::Error => "invalid token".to_string(),
+            other => format!("`{}`", other.symbol()),
+        }
+    }
+
+    /// The spelling of punctuation and operator tokens (empty for the others).
+    pub fn symbol(&self) -> &'static str {
+        use TokKind::*;
+        match self {
+            Plus => "+",
+            Minus => "-",
+            Star => "*",
+            Slash => "/",
+            Backslash => "\\",
+            Caret => "^",
+            DotStar => ".*",
+            DotSlash => "./",
+            DotBackslash => ".\\",
+            DotCaret => ".^",
+            Quote => "'",
+            DotQuote => ".'",
+            EqEq => "==",
+            Ne => "~=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            And => "&",
+            Or => "|",
+            AndAnd => "&&",
+            OrOr => "||",
+            Not => "~",
+            Assign => "=",
+            Colon => ":",
+            Comma => ",",
+            Semi => ";",
+            LParen => "(",
+            RParen => ")",
+            LBracket => "[",
+            RBracket => "]",
+            LBrace => "{",
+            RBrace => "}",
+            Ident(_) | Number(_) | Str(_) | Kw(_) | Newline | Error | Eof => "",
+        }
+    }
+}
+
+impl Keyword {
+    pub fn spelling(self) -> &'static str {
+        match self {
+            Keyword::Function => "function",
+            Keyword::End => "end",
+            Keyword::If => "if",
+            Keyword::Elseif => "elseif",
+            Keyword::Else => "else",
+            Keyword::For => "for",
+            Keyword::While => "while",
+            Keyword::Break => "break",
+            Keyword::Continue => "continue",
+            Keyword::Return => "return",
+            Keyword::Unsupported(word) => word,
+        }
+    }
+
+    fn from_word(word: &str) -> Option<Keyword> {
+        const UNSUPPORTED: [&str; 10] = [
+            "switch",
+            "case",
+            "otherwise",
+            "try",
+            "catch",
+            "parfor",
+            "global",
+            "persistent",
+            "spmd",
+            "classdef",
+        ];
+        let kw = match word {
+            "function" => Keyword::Function,
+            "end" => Keyword::End,
+            "if" => Keyword::If,
+            "elseif" => Keyword::Elseif,
+            "else" => Keyword::Else,
+            "for" => Keyword::For,
+            "while" => Keyword::While,
+            "break" => Keyword::Break,
+            "continue" => Keyword::Continue,
+            "return" => Keyword::Return,
+            _ => {
+                return UNSUPPORTED
+                    .iter()
+                    .find(|w| **w == word)
+                    .copied()
+                    .map(Keyword::Unsupported)
+            }
+        };
+        Some(kw)
+    }
+}
+
+/// The lexer's result.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed {
+    /// The tokens, ending with [`TokKind::Eof`].
+    pub tokens: Vec<Token>,
+    /// The file contains a `%#codegen` comment.
+    pub codegen_directive: bool,
+    pub diagnostics: Diagnostics,
+}
+
+/// Splits `source` into tokens. Never fails: problems go into [`Lexed::diagnostics`].
+pub fn lex(source: &str) -> Lexed {
+    let mut lexer = Lexer {
+        src: source,
+        pos: 0,
+        space: false,
+        brackets: Vec::new(),
+        out: Lexed::default(),
+    };
+    lexer.run();
+    lexer.out
+}
+
+struct Lexer<'s> {
+    src: &'s str,
+    /// Byte offset of the next unread char; always a char boundary.
+    pos: usize,
+    /// Whitespace was skipped since the last token.
+    space: bool,
+    /// Open brackets: `(`, `[` or `{`.
+    brackets: Vec<u8>,
+    out: Lexed,
+}
+
+impl Lexer<'_> {
+    fn run(&mut self) {
+        while let Some(c) = self.peek() {
+            self.step(c);
+        }
+        let end = self.src.len();
+        self.out.tokens.push(Token {
+            kind: TokKind::Eof,
+            span: Span::new(end, end),
+            space_before: self.space,
+        });
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.src[self.pos..].chars().next()
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<char> {
+        self.src
+            .get(self.pos + ahead..)
+            .and_then(|s| s.chars().next())
+    }
+
+    fn rest(&self) -> &str {
+        &self.src[self.pos..]
+    }
+
+    fn step(&mut self, c: char) {
+        match c {
+            ' ' | '\t' | '\r' | '\x0c' => {
+                self.pos += 1;
+                self.space = true;
+            }
+            '\n' => self.newline(),
+            '%' => self.percent(),
+            '#' => self.hash_comment(),
+            '.' if self.rest().starts_with("...") => self.continuation(),
+            '.' if self.peek_at(1).is_some_and(|d| d.is_ascii_digit()) => self.number(),
+            '0'..='9' => self.number(),
+            'a'..='z' | 'A'..='Z' => self.word(),
+            '\'' if self.quote_is_transpose() => self.push(TokKind::Quote, 1),
+            '\'' => self.char_literal(),
+            '"' => self.double_quoted(),
+            _ => self.operator(c),
+        }
+    }
+
+    fn push(&mut self, kind: TokKind, len: usize) {
+        let span = Span::new(self.pos, self.pos + len);
+        self.push_span(kind, span);
+        self.pos += len;
+    }
+
+    fn push_span(&mut self, kind: TokKind, span: Span) {
+        self.out.tokens.push(Token {
+            kind,
+            span,
+            space_before: self.space,
+        });
+        self.space = false;
+    }
+
+    fn error(&mut self, diag: Diagnostic) {
+        self.out.diagnostics.push(diag);
+    }
+
+    fn in_brackets(&self) -> bool {
+        matches!(self.brackets.last(), Some(b'[' | b'{'))
+    }
+
+    /// A newline ends the statement; unclosed `(` cannot span lines, so they are dropped here.
+    fn newline(&mut self) {
+        while self.brackets.last() == Some(&b'(') {
+            self.brackets.pop();
+        }
+        self.push(TokKind::Newline, 1);
+    }
+
+    fn line_end(&self) -> usize {
+        self.rest()
+            .find('\n')
+            .map_or(self.src.len(), |n| self.pos + n)
+    }
+
+    fn continuation(&mut self) {
+        let end = self.line_end();
+        self.pos = (end + 1).min(self.src.len());
+        self.space = true;
+    }
+
+    fn percent(&mut self) {
+        if self.at_block_comment_open() {
+            self.block_comment();
+            return;
+        }
+        let end = self.line_end();
+        let text = &self.src[self.pos..end];
+        if text.trim_end() == "%#codegen" {
+            self.out.codegen_directive = true;
+        }
+        self.pos = end;
+    }
+
+    /// `%{` alone on its line (surrounding whitespace allowed).
+    fn at_block_comment_open(&self) -> bool {
+        let line_start = self.src[..self.pos].rfind('\n').map_or(0, |n| n + 1);
+        let line = &self.src[line_start..self.line_end()];
+        line.trim() == "%{"
+    }
+
+    /// Skips a (nestable) block comment; the newline after the closing `%}` is lexed normally.
+    fn block_comment(&mut self) {
+        let open = Span::new(self.pos, self.pos + 2);
+        let mut depth = 0usize;
+        loop {
+            let end = self.line_end();
+            match self.src[self.pos..end].trim() {
+                "%{" => depth += 1,
+                "%}" => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                self.pos = end;
+                return;
+            }
+            if end >= self.src.len() {
+                self.pos = end;
+                self.error(
+                    Diagnostic::error("E0003", open, "unterminated block comment")
+                        .with_label("this `%{` is never closed")
+                        .with_help("close the block comment with `%}` on a line by itself"),
+                );
+                return;
+            }
+            self.pos = end + 1;
+        }
+    }
+
+    fn hash_comment(&mut self) {
+        let span = Span::new(self.pos, self.pos + 1);
+        self.error(
+            Diagnostic::error("E0005", span, "`#` comments are Octave-only")
+                .with_label("Octave comment")
+                .with_help("MATLAB comments start with `%`: write `% ...`"),
+        );
+        self.pos = self.line_end();
+    }
+
+    /// `1`, `1e-3`, `.5`, `3.`, `1E+4`; in `1./b` the number ends before the dot.
+    fn number(&mut self) {
+        let start = self.pos;
+        self.skip_digits();
+        if self.peek() == Some('.') && self.dot_belongs_to_number() {
+            self.pos += 1;
+            self.skip_digits();
+        }
+        self.exponent();
+        let span = Span::new(start, self.pos);
+        self.push_span(TokKind::Number(self.src[start..self.pos].to_string()), span);
+        self.number_suffix(start);
+    }
+
+    fn skip_digits(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+    }
+
+    fn dot_belongs_to_number(&self) -> bool {
+        let after = &self.src[self.pos + 1..];
+        !(after.starts_with(['*', '/', '\\', '^', '\'']) || after.starts_with(".."))
+    }
+
+    fn exponent(&mut self) {
+        let bytes = self.rest().as_bytes();
+        if !matches!(bytes.first(), Some(b'e' | b'E')) {
+            return;
+        }
+        let sign = usize::from(matches!(bytes.get(1), Some(b'+' | b'-')));
+        if bytes.get(1 + sign).is_some_and(u8::is_ascii_digit) {
+            self.pos += 1 + sign;
+            self.skip_digits();
+        }
+    }
+
+    /// A number glued to letters (`2x`, `1e`, `3i`) is malformed.
+    fn number_suffix(&mut self, start: usize) {
+        let suffix_start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.pos += 1;
+        }
+        if self.pos == suffix_start {
+            return;
+        }
+        let suffix = &self.src[suffix_start..self.pos];
+        let help = if suffix == "i" || suffix == "j" {
+            "complex numbers are not supported; m2cu works on real values".to_string()
+        } else if &self.src[start..suffix_start] == "0" && suffix.starts_with(['x', 'X', 'b', 'B'])
+        {
+            "hexadecimal and binary literals are not supported; write the decimal value".to_string()
+        } else {
+            format!("put an operator or a space between the number and `{suffix}`, e.g. `2*x`")
+        };
+        let span = Span::new(start, self.pos);
+        self.error(
+            Diagnostic::error("E0004", span, "malformed number")
+                .with_label("not a valid number")
+                .with_help(help),
+        );
+        if let Some(last) = self.out.tokens.last_mut() {
+            last.kind = TokKind::Error;
+            last.span = span;
+        }
+    }
+
+    fn word(&mut self) {
+        let start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.pos += 1;
+        }
+        let word = &self.src[start..self.pos];
+        let kind =
+            Keyword::from_word(word).map_or_else(|| TokKind::Ident(word.to_string()), TokKind::Kw);
+        self.push_span(kind, Span::new(start, self.pos));
+    }
+
+    fn quote_is_transpose(&self) -> bool {
+        let Some(prev) = self.out.tokens.last() else {
+            return false;
+        };
+        if self.space && self.in_brackets() {
+            return false;
+        }
+        match prev.kind {
+            TokKind::Ident(_)
+            | TokKind::Number(_)
+            | TokKind::Str(_)
+            | TokKind::RParen
+            | TokKind::RBracket
+            | TokKind::RBrace
+            | TokKind::Quote
+            | TokKind::DotQuote => true,
+            TokKind::Kw(Keyword::End) => !self.brackets.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// `'text'`, with `''` standing for one quote; must close on the same line.
+    fn char_literal(&mut self) {
+        let start = self.pos;
+        let mut value = String::new();
+        let mut i = start + 1;
+        loop {
+            match self.src[i..].chars().next() {
+                Some('\'') if self.src[i + 1..].starts_with('\'') => {
+                    value.push('\'');
+                    i += 2;
+                }
+                Some('\'') => {
+                    self.pos = i + 1;
+                    self.push_span(TokKind::Str(value), Span::new(start, i + 1));
+                    return;
+                }
+                Some('\n') | None => break,
+                Some(c) => {
+                    value.push(c);
+                    i += c.len_utf8();
+                }
+            }
+        }
+        self.pos = i;
+        self.error(
+            Diagnostic::error("E0001", Span::new(start, start + 1), "unterminated char literal")
+                .with_label("this quote opens a char literal that is never closed")
+                .with_help("close it with `'` on the same line (write `''` for a quote inside it); for a transpose, put `'` right after the value"),
+        );
+        self.push_span(TokKind::Error, Span::new(start, i));
+    }
+
+    fn double_quoted(&mut self) {
+        let start = self.pos;
+        let end = self.line_end();
+        let mut i = start + 1;
+        while i < end {
+            match self.src.as_bytes().get(i) {
+                Some(b'"') if self.src.as_bytes().get(i + 1) == Some(&b'"') => i += 2,
+                Some(b'"') => {
+                    i += 1;
+                    break;
+                }
+                _ => i += 1,
+            }
+        }
+        let i = i.min(end);
+        let span = Span::new(start, i);
+        self.error(
+            Diagnostic::error("E0008", span, "double-quoted strings are not supported")
+                .with_label("string in double quotes")
+                .with_help("use a char literal in single quotes: 'text'"),
+        );
+        self.pos = i;
+        self.push_span(TokKind::Error, span);
+    }
+
+    fn operator(&mut self, c: char) {
+        let rest = self.rest();
+        if let Some(op) = octave_operator(rest) {
+            self.octave_operator(op);
+            return;
+        }
+        if let Some((kind, len)) = punctuation(rest) {
+            self.track_bracket(&kind);
+            self.push(kind, len);
+            return;
+        }
+        self.unexpected_char(c);
+    }
+
+    fn track_bracket(&mut self, kind: &TokKind) {
+        match kind {
+            TokKind::LParen => self.brackets.push(b'('),
+            TokKind::LBracket => self.brackets.push(b'['),
+            TokKind::LBrace => self.brackets.push(b'{'),
+            TokKind::RParen => self.close_bracket(b'('),
+            TokKind::RBracket => self.close_bracket(b'['),
+            TokKind::RBrace => self.close_bracket(b'{'),
+            _ => {}
+        }
+    }
+
+    /// Pops up to and including the matching opener, if there is one.
+    fn close_bracket(&mut self, open: u8) {
+        if let Some(at) = self.brackets.iter().rposition(|b| *b == open) {
+            self.brackets.truncate(at);
+        }
+    }
+
+    fn octave_operator(&mut self, op: OctaveOp) {
+        let span = Span::new(self.pos, self.pos + op.spelling.len());
+        self.error(
+            Diagnostic::error(
+                op.code,
+                span,
+                format!("`{}` is Octave-only syntax", op.spelling),
+            )
+            .with_label("not MATLAB")
+            .with_help(op.help),
+        );
+        self.push(op.replacement, op.spelling.len());
+    }
+
+    fn unexpected_char(&mut self, c: char) {
+        let span = Span::new(self.pos, self.pos + c.len_utf8());
+        let help = match c {
+            '@' => "function handles and anonymous functions are not supported; call the function directly",
+            '.' => "struct fields are not supported; use separate variables or arrays",
+            '_' => "identifiers must start with a letter",
+            _ => "remove this character; m2cu accepts MATLAB operators, names, numbers and 'char literals'",
+        };
+        let message = match c {
+            '.' => "struct field access is not supported".to_string(),
+            _ => format!("unexpected character `{}`", c.escape_default()),
+        };
+        self.error(
+            Diagnostic::error("E0002", span, message)
+                .with_label("unexpected here")
+                .with_help(help),
+        );
+        self.push(TokKind::Error, c.len_utf8());
+    }
+}
+
+/// An Octave-only operator spelling, reported and then lexed as `replacement`.
+struct OctaveOp {
+    spelling: &'static str,
+    code: &'static str,
+    help: &'static str,
+    replacement: TokKind,
+}
+
+fn octave_operator(rest: &str) -> Option<OctaveOp> {
+    let op = |spelling, code, help, replacement| {
+        Some(OctaveOp {
+            spelling,
+            code,
+            help,
+            replacement,
+        })
+    };
+    if rest.starts_with("!=") {
+        return op(
+            "!=",
+            "E0006",
+            "MATLAB writes not-equal as `~=`",
+            TokKind::Ne,
+        );
+    }
+    if rest.starts_with('!') {
+        return op(
+            "!",
+            "E0006",
+            "MATLAB writes logical not as `~`, e.g. `~x`",
+            TokKind::Not,
+        );
+    }
+    if rest.starts_with("**") {
+        return op(
+            "**",
+            "E0006",
+            "MATLAB writes powers as `^` (or `.^` elementwise)",
+            TokKind::Caret,
+        );
+    }
+    for spelling in ["+=", "-=", "*=", "/=", "^="] {
+        if rest.starts_with(spelling) {
+            let help = "MATLAB has no compound assignment: write `x = x + y` (with the operator you meant)";
+            return op(spelling, "E0007", help, TokKind::Error);
+        }
+    }
+    for spelling in ["++", "--"] {
+        if rest.starts_with(spelling) && ends_statement(&rest[2..]) {
+            let help = "MATLAB has no increment operators: write `x = x + 1` or `x = x - 1`";
+            return op(spelling, "E0007", help, TokKind::Error);
+        }
+    }
+    None
+}
+
+/// Only blanks, then a statement end (newline, `;`, `,`, comment or end of file).
+fn ends_statement(rest: &str) -> bool {
+    let rest = rest.trim_start_matches([' ', '\t', '\r']);
+    rest.is_empty() || rest.starts_with(['\n', ';', ',', '%'])
+}
+
+fn punctuation(rest: &str) -> Option<(TokKind, usize)> {
+    use TokKind::*;
+    const TWO: [(&str, TokKind); 11] = [
+        (".*", DotStar),
+        ("./", DotSlash),
+        (".\\", DotBackslash),
+        (".^", DotCaret),
+        (".'", DotQuote),
+        ("==", EqEq),
+        ("~=", Ne),
+        ("<=", Le),
+        (">=", Ge),
+        ("&&", AndAnd),
+        ("||", OrOr),
+    ];
+    if let Some((_, kind)) = TWO.iter().find(|(s, _)| rest.starts_with(s)) {
+        return Some((kind.clone(), 2));
+    }
+    let kind = match rest.chars().next()? {
+        '+' => Plus,
+        '-' => Minus,
+        '*' => Star,
+        '/' => Slash,
+        '\\' => Backslash,
+        '^' => Caret,
+        '<' => Lt,
+        '>' => Gt,
+        '&' => And,
+        '|' => Or,
+        '~' => Not,
+        '=' => Assign,
+        ':' => Colon,
+        ',' => Comma,
+        ';' => Semi,
+        '(' => LParen,
+        ')' => RParen,
+        '[' => LBracket,
+        ']' => RBracket,
+        '{' => LBrace,
+        '}' => RBrace,
+        _ => return None,
+    };
+    Some((kind, 1))
+}
