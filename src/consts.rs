@@ -23,7 +23,12 @@ struct Mat {
 
 impl Mat {
     fn scalar(v: f64) -> Mat {
-        Mat { rows: 1, cols: 1, data: vec![v], class: ClassId::Double }
+        Mat {
+            rows: 1,
+            cols: 1,
+            data: vec![v],
+            class: ClassId::Double,
+        }
     }
 
     fn is_scalar(&self) -> bool {
@@ -44,7 +49,9 @@ fn eval(expr: &Expr, rng: &mut StdRng) -> Result<Mat, String> {
     match &expr.kind {
         ExprKind::Number { value, .. } => Ok(Mat::scalar(*value)),
         ExprKind::Paren(inner) => eval(inner, rng),
-        ExprKind::Ident(name) => constant(name).map(Mat::scalar).ok_or_else(|| format!("unknown name `{name}`")),
+        ExprKind::Ident(name) => constant(name)
+            .map(Mat::scalar)
+            .ok_or_else(|| format!("unknown name `{name}`")),
         ExprKind::Unary { op, operand } => {
             let mut m = eval(operand, rng)?;
             match op {
@@ -72,7 +79,12 @@ fn eval(expr: &Expr, rng: &mut StdRng) -> Result<Mat, String> {
                     data[j + i * m.cols] = m.data[i + j * m.rows];
                 }
             }
-            Ok(Mat { rows: m.cols, cols: m.rows, data, class: m.class })
+            Ok(Mat {
+                rows: m.cols,
+                cols: m.rows,
+                data,
+                class: m.class,
+            })
         }
         ExprKind::Str(_) | ExprKind::Colon | ExprKind::End => Err("not a constant value".into()),
     }
@@ -107,12 +119,19 @@ fn range(start: f64, step: f64, stop: f64) -> Result<Mat, String> {
     };
     check_size(n)?;
     let data = (0..n).map(|k| start + k as f64 * step).collect();
-    Ok(Mat { rows: 1, cols: n, data, class: ClassId::Double })
+    Ok(Mat {
+        rows: 1,
+        cols: n,
+        data,
+        class: ClassId::Double,
+    })
 }
 
 fn check_size(n: usize) -> Result<(), String> {
     if n > MAX_ELEMENTS {
-        return Err(format!("{n} elements is more than m2cu accepts in --set ({MAX_ELEMENTS})"));
+        return Err(format!(
+            "{n} elements is more than m2cu accepts in --set ({MAX_ELEMENTS})"
+        ));
     }
     Ok(())
 }
@@ -127,17 +146,34 @@ fn binary(op: BinaryOp, a: Mat, b: Mat) -> Result<Mat, String> {
         BinaryOp::Div if b.is_scalar() => |x, y| x / y,
         BinaryOp::ElemPow => f64::powf,
         BinaryOp::Pow if a.is_scalar() && b.is_scalar() => f64::powf,
-        _ => return Err(format!("operator `{}` is not supported in --set values", op.symbol())),
+        _ => {
+            return Err(format!(
+                "operator `{}` is not supported in --set values",
+                op.symbol()
+            ))
+        }
     };
     let (rows, cols) = match (a.is_scalar(), b.is_scalar()) {
         (true, _) => (b.rows, b.cols),
         (_, true) => (a.rows, a.cols),
         _ if a.rows == b.rows && a.cols == b.cols => (a.rows, a.cols),
-        _ => return Err(format!("sizes {}x{} and {}x{} do not match", a.rows, a.cols, b.rows, b.cols)),
+        _ => {
+            return Err(format!(
+                "sizes {}x{} and {}x{} do not match",
+                a.rows, a.cols, b.rows, b.cols
+            ))
+        }
     };
     let get = |m: &Mat, k: usize| if m.is_scalar() { m.data[0] } else { m.data[k] };
-    let data = (0..rows * cols).map(|k| f(get(&a, k), get(&b, k))).collect();
-    Ok(Mat { rows, cols, data, class: ClassId::Double })
+    let data = (0..rows * cols)
+        .map(|k| f(get(&a, k), get(&b, k)))
+        .collect();
+    Ok(Mat {
+        rows,
+        cols,
+        data,
+        class: ClassId::Double,
+    })
 }
 
 fn matrix(rows: &[Vec<Expr>], rng: &mut StdRng) -> Result<Mat, String> {
@@ -157,10 +193,20 @@ fn matrix(rows: &[Vec<Expr>], rng: &mut StdRng) -> Result<Mat, String> {
             data.extend_from_slice(&p.data);
         }
         let cols = parts.iter().map(|m| m.cols).sum();
-        blocks.push(Mat { rows: height, cols, data, class: ClassId::Double });
+        blocks.push(Mat {
+            rows: height,
+            cols,
+            data,
+            class: ClassId::Double,
+        });
     }
     let Some(first) = blocks.first() else {
-        return Ok(Mat { rows: 0, cols: 0, data: vec![], class: ClassId::Double });
+        return Ok(Mat {
+            rows: 0,
+            cols: 0,
+            data: vec![],
+            class: ClassId::Double,
+        });
     };
     let cols = first.cols;
     if blocks.iter().any(|b| b.cols != cols) {
@@ -177,12 +223,19 @@ fn matrix(rows: &[Vec<Expr>], rng: &mut StdRng) -> Result<Mat, String> {
         }
         r0 += b.rows;
     }
-    Ok(Mat { rows, cols, data, class: ClassId::Double })
+    Ok(Mat {
+        rows,
+        cols,
+        data,
+        class: ClassId::Double,
+    })
 }
 
 fn call(name: &str, args: &[Expr], rng: &mut StdRng) -> Result<Mat, String> {
     if let Some(class) = ClassId::from_name(name).filter(|c| *c != ClassId::Char) {
-        let [arg] = args else { return Err(format!("`{name}` takes one argument")) };
+        let [arg] = args else {
+            return Err(format!("`{name}` takes one argument"));
+        };
         let mut m = eval(arg, rng)?;
         m.class = class;
         return Ok(m);
@@ -197,19 +250,33 @@ fn call(name: &str, args: &[Expr], rng: &mut StdRng) -> Result<Mat, String> {
         "randn" => Box::new(|r: &mut StdRng| r.sample(StandardNormal)),
         _ => return Err(format!("`{name}` is not available in --set values (use zeros, ones, rand, randn, a class conversion, ranges or [..])")),
     };
-    let dims: Vec<f64> = args.iter().map(|a| scalar(a, rng)).collect::<Result<_, _>>()?;
+    let dims: Vec<f64> = args
+        .iter()
+        .map(|a| scalar(a, rng))
+        .collect::<Result<_, _>>()?;
     let (rows, cols) = match dims.as_slice() {
         [] => (1.0, 1.0),
         [n] => (*n, *n),
         [r, c] => (*r, *c),
         _ => return Err(format!("`{name}` takes at most two sizes here")),
     };
-    let size = |x: f64| if x.fract() == 0.0 && x >= 0.0 { Ok(x as usize) } else { Err(format!("size {x} is not a nonnegative integer")) };
+    let size = |x: f64| {
+        if x.fract() == 0.0 && x >= 0.0 {
+            Ok(x as usize)
+        } else {
+            Err(format!("size {x} is not a nonnegative integer"))
+        }
+    };
     let (rows, cols) = (size(rows)?, size(cols)?);
     check_size(rows.saturating_mul(cols))?;
     let mut fill = fill;
     let data = (0..rows * cols).map(|_| fill(rng)).collect();
-    Ok(Mat { rows, cols, data, class: ClassId::Double })
+    Ok(Mat {
+        rows,
+        cols,
+        data,
+        class: ClassId::Double,
+    })
 }
 
 fn to_value(m: Mat) -> Result<Value, String> {

@@ -61,7 +61,10 @@ pub struct Translation {
 pub enum Error {
     /// Problems in the MATLAB source, rendered with `file:line:col`, the line and a help line.
     #[error("{rendered}")]
-    Source { diagnostics: Diagnostics, rendered: String },
+    Source {
+        diagnostics: Diagnostics,
+        rendered: String,
+    },
     /// A wrong option or input.
     #[error("{0}")]
     Usage(String),
@@ -73,7 +76,11 @@ pub enum Error {
 }
 
 /// Runs the translation pipeline on `source`: parse, lower, validate, analyze, generate.
-pub fn compile(source: &str, options: &Options, input_types: Vec<(String, Type)>) -> Result<Translation, Error> {
+pub fn compile(
+    source: &str,
+    options: &Options,
+    input_types: Vec<(String, Type)>,
+) -> Result<Translation, Error> {
     let source_error = |diagnostics: Diagnostics| Error::Source {
         rendered: render(display_name(options), source, &diagnostics),
         diagnostics,
@@ -81,15 +88,24 @@ pub fn compile(source: &str, options: &Options, input_types: Vec<(String, Type)>
     let ast = m2cu_frontend::parser::parse_file(source).map_err(source_error)?;
     let mut types = parse_arg_specs(&options.args)?;
     types.extend(input_types);
-    let lower_options = LowerOptions { entry: options.entry.clone(), input_types: types };
+    let lower_options = LowerOptions {
+        entry: options.entry.clone(),
+        input_types: types,
+    };
     let module = m2cu_frontend::lower::lower(&ast, &lower_options).map_err(source_error)?;
     let f = module.entry();
     let problems = m2cu_frontend::validate::validate(f);
     if !problems.is_empty() {
-        return Err(Error::Internal(format!("invalid IR: {}", problems.join("; "))));
+        return Err(Error::Internal(format!(
+            "invalid IR: {}",
+            problems.join("; ")
+        )));
     }
     let analysis: Analysis = m2cu_analysis::analyze(f);
-    let codegen_options = CodegenOptions { file_name: display_name(options), source };
+    let codegen_options = CodegenOptions {
+        file_name: display_name(options),
+        source,
+    };
     let name = |l: m2cu_frontend::ir::LocalId| f.locals[l].name.clone();
     let class_id = |l: m2cu_frontend::ir::LocalId| {
         ClassId::from_name(f.locals[l].ty.class.name()).expect("every IR class is a runtime class")
@@ -161,17 +177,25 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
     }
     let ty = ty.trim();
     let (class_name, dims) = match ty.split_once('(') {
-        Some((c, rest)) => (c.trim(), Some(rest.strip_suffix(')').ok_or_else(|| bad("missing `)`"))?)),
+        Some((c, rest)) => (
+            c.trim(),
+            Some(rest.strip_suffix(')').ok_or_else(|| bad("missing `)`"))?),
+        ),
         None => (ty, None),
     };
-    let class = Class::from_name(class_name).filter(|c| *c != Class::Char).ok_or_else(|| bad("unknown class"))?;
+    let class = Class::from_name(class_name)
+        .filter(|c| *c != Class::Char)
+        .ok_or_else(|| bad("unknown class"))?;
     let shape = match dims {
         None => Shape::SCALAR,
         Some(d) => {
             let parts: Vec<&str> = d.split(',').map(str::trim).collect();
             let dim = |p: &str| match p {
                 ":" => Ok(Dim::Var),
-                n => n.parse::<u64>().map(Dim::Known).map_err(|_| bad("a size must be a number or `:`")),
+                n => n
+                    .parse::<u64>()
+                    .map(Dim::Known)
+                    .map_err(|_| bad("a size must be a number or `:`")),
             };
             match parts.as_slice() {
                 [r, c] => Shape::new(dim(r)?, dim(c)?),
@@ -231,14 +255,28 @@ pub fn run(
     run_options: &RunOptions,
 ) -> Result<RunResult, Error> {
     let start = Instant::now();
-    let types = inputs.iter().map(|(n, v)| Ok((n.clone(), type_of(n, v)?))).collect::<Result<Vec<_>, Error>>()?;
+    check_inputs_given(source, options, inputs)?;
+    let types = inputs
+        .iter()
+        .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
+        .collect::<Result<Vec<_>, Error>>()?;
     let t = compile(source, options, types)?;
     let ordered = order_inputs(&t.params, inputs)?;
-    let specs: Vec<OutputSpec> = t.outputs.iter().map(|(n, c)| OutputSpec::new(n.clone(), *c)).collect();
+    let specs: Vec<OutputSpec> = t
+        .outputs
+        .iter()
+        .map(|(n, c)| OutputSpec::new(n.clone(), *c))
+        .collect();
     let (backend, notice) = choose_backend(run_options.backend)?;
     let g = &t.generated;
     let (values, build_time, run_time) = if backend == "gpu" {
-        let program = GpuProgram::load(&g.kernels_cu, &g.kernel_names, &g.gpu_host_c, &g.entry, &run_options.build)?;
+        let program = GpuProgram::load(
+            &g.kernels_cu,
+            &g.kernel_names,
+            &g.gpu_host_c,
+            &g.entry,
+            &run_options.build,
+        )?;
         let built = start.elapsed();
         let values = program.call(&ordered, &specs)?;
         (values, built, start.elapsed() - built)
@@ -248,8 +286,19 @@ pub fn run(
         let values = library.call(&ordered, &specs)?;
         (values, built, start.elapsed() - built)
     };
-    let outputs = t.outputs.iter().map(|(n, _)| n.clone()).zip(values).collect();
-    Ok(RunResult { outputs, backend, notice, build_time, run_time })
+    let outputs = t
+        .outputs
+        .iter()
+        .map(|(n, _)| n.clone())
+        .zip(values)
+        .collect();
+    Ok(RunResult {
+        outputs,
+        backend,
+        notice,
+        build_time,
+        run_time,
+    })
 }
 
 fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), Error> {
@@ -263,6 +312,25 @@ fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), 
             Ok(("cpu", Some(format!("m2cu: no usable GPU ({why}); running on the CPU"))))
         }
     }
+}
+
+/// Every parameter of the entry needs a value before its type can be known.
+fn check_inputs_given(
+    source: &str,
+    options: &Options,
+    inputs: &[(String, Value)],
+) -> Result<(), Error> {
+    let Ok(ast) = m2cu_frontend::parser::parse_file(source) else {
+        return Ok(()); // compile() reports the syntax errors
+    };
+    let entry = match &options.entry {
+        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
+        None => ast.functions.first(),
+    };
+    let params: Vec<String> = entry
+        .map(|f| f.params.iter().map(|p| p.name.clone()).collect())
+        .unwrap_or_default();
+    order_inputs(&params, inputs).map(|_| ())
 }
 
 fn order_inputs(params: &[String], inputs: &[(String, Value)]) -> Result<Vec<Value>, Error> {
@@ -283,7 +351,11 @@ fn order_inputs(params: &[String], inputs: &[(String, Value)]) -> Result<Vec<Val
 fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
     let class = Class::from_name(v.class().name())
         .filter(|c| *c != Class::Char)
-        .ok_or_else(|| Error::Usage(format!("input `{name}` is a char array, which m2cu does not support")))?;
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "input `{name}` is a char array, which m2cu does not support"
+            ))
+        })?;
     let shape = match (v.rows(), v.cols()) {
         (1, 1) => Shape::SCALAR,
         (1, _) => Shape::new(Dim::Known(1), Dim::Var),
@@ -306,5 +378,6 @@ pub fn parse_value(text: &str, seed: u64) -> Result<Value, Error> {
         diagnostics: d,
     })?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    consts::evaluate(&expr, &mut rng).map_err(|why| Error::Usage(format!("--set value `{text}`: {why}")))
+    consts::evaluate(&expr, &mut rng)
+        .map_err(|why| Error::Usage(format!("--set value `{text}`: {why}")))
 }

@@ -102,7 +102,13 @@ fn main() -> ExitCode {
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprint!("{}", with_newline(&e.to_string()));
+            let message = e.to_string();
+            let prefix = if message.starts_with("error") {
+                ""
+            } else {
+                "error: "
+            };
+            eprint!("{prefix}{}", with_newline(&message));
             let usage = matches!(e, Failure::Usage(_));
             ExitCode::from(if usage { 2 } else { 1 })
         }
@@ -144,13 +150,27 @@ fn dispatch(command: Command) -> Result<(), Failure> {
         Command::Translate { common, out_dir } => translate(&common, &out_dir),
         Command::Check { common, emit } => check(&common, emit),
         Command::Parse { file } => parse(&file),
-        Command::Run { common, inputs, set, backend, output, seed } => {
+        Command::Run {
+            common,
+            inputs,
+            set,
+            backend,
+            output,
+            seed,
+        } => {
             let backend = match backend {
                 BackendArg::Auto => Backend::Auto,
                 BackendArg::Cpu => Backend::Cpu,
                 BackendArg::Gpu => Backend::Gpu,
             };
-            run(&common, inputs.as_deref(), &set, backend, output.as_deref(), seed)
+            run(
+                &common,
+                inputs.as_deref(),
+                &set,
+                backend,
+                output.as_deref(),
+                seed,
+            )
         }
     }
 }
@@ -180,8 +200,8 @@ fn check(common: &Common, emit: Option<Emit>) -> Result<(), Failure> {
 }
 
 fn parse(file: &Path) -> Result<(), Failure> {
-    let source =
-        std::fs::read_to_string(file).map_err(|e| Failure::File(format!("cannot read {}: {e}", file.display())))?;
+    let source = std::fs::read_to_string(file)
+        .map_err(|e| Failure::File(format!("cannot read {}: {e}", file.display())))?;
     match m2cu_frontend::parser::parse_file(&source) {
         Ok(ast) => {
             print!("{}", m2cu_frontend::ast_print::print_tree(&ast));
@@ -208,14 +228,19 @@ fn run(
         None => Vec::new(),
     };
     for assignment in set {
-        let (name, expr) = assignment
-            .split_once('=')
-            .ok_or_else(|| Failure::Usage(format!("--set `{assignment}`: expected NAME=EXPR, e.g. --set 'v=rand(1,1000)'")))?;
+        let (name, expr) = assignment.split_once('=').ok_or_else(|| {
+            Failure::Usage(format!(
+                "--set `{assignment}`: expected NAME=EXPR, e.g. --set 'v=rand(1,1000)'"
+            ))
+        })?;
         let value = m2cu::parse_value(expr.trim(), seed)?;
         values.retain(|(n, _)| n != name.trim());
         values.push((name.trim().to_string(), value));
     }
-    let run_options = RunOptions { backend, ..Default::default() };
+    let run_options = RunOptions {
+        backend,
+        ..Default::default()
+    };
     let result = m2cu::run(&source, &values, &options, &run_options)?;
     if let Some(notice) = &result.notice {
         eprintln!("{notice}");

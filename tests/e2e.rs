@@ -11,31 +11,53 @@ use m2cu_runtime::Data;
 
 fn run_cpu(name: &str) -> Vec<(String, Value)> {
     let path = common::e2e_path(name, ".m");
-    let options = m2cu::Options { file_name: format!("{name}.m"), ..Default::default() };
-    let run_options = RunOptions { backend: Backend::Cpu, ..Default::default() };
-    m2cu::run(&common::source(&path), &common::inputs(name), &options, &run_options)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-        .outputs
+    let options = m2cu::Options {
+        file_name: format!("{name}.m"),
+        ..Default::default()
+    };
+    let run_options = RunOptions {
+        backend: Backend::Cpu,
+        ..Default::default()
+    };
+    m2cu::run(
+        &common::source(&path),
+        &common::inputs(name),
+        &options,
+        &run_options,
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
+    .outputs
 }
 
 /// Why `actual` differs from `expected`, or `None` when they agree.
 fn difference(expected: &Value, actual: &Value) -> Option<String> {
     if expected.class() != actual.class() {
-        return Some(format!("class {} instead of {}", actual.class().name(), expected.class().name()));
+        return Some(format!(
+            "class {} instead of {}",
+            actual.class().name(),
+            expected.class().name()
+        ));
     }
     if expected.dims != actual.dims {
-        return Some(format!("size {:?} instead of {:?}", actual.dims, expected.dims));
+        return Some(format!(
+            "size {:?} instead of {:?}",
+            actual.dims, expected.dims
+        ));
     }
     let close = |tol: f64| {
         move |(k, (e, a)): (usize, (f64, f64))| {
-            let same = (e.is_nan() && a.is_nan()) || e == a || (e - a).abs() <= tol * e.abs().max(a.abs());
+            let same =
+                (e.is_nan() && a.is_nan()) || e == a || (e - a).abs() <= tol * e.abs().max(a.abs());
             (!same).then(|| format!("element {} is {a:e}, Octave has {e:e}", k + 1))
         }
     };
     match (&expected.data, &actual.data) {
-        (Data::Double(e), Data::Double(a)) => {
-            e.iter().copied().zip(a.iter().copied()).enumerate().find_map(close(1e-12))
-        }
+        (Data::Double(e), Data::Double(a)) => e
+            .iter()
+            .copied()
+            .zip(a.iter().copied())
+            .enumerate()
+            .find_map(close(1e-12)),
         (Data::Single(e), Data::Single(a)) => e
             .iter()
             .map(|&x| x as f64)
@@ -53,14 +75,22 @@ fn cpu_path_matches_octave() {
         let expected = common::expected(&name);
         let actual = run_cpu(&name);
         let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
-        assert_eq!(names, expected.iter().map(|(n, _)| n).collect::<Vec<_>>(), "{name}: output names");
+        assert_eq!(
+            names,
+            expected.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            "{name}: output names"
+        );
         for ((out, e), (_, a)) in expected.iter().zip(&actual) {
             if let Some(why) = difference(e, a) {
                 failures.push(format!("{name}: output `{out}`: {why}"));
             }
         }
     }
-    assert!(failures.is_empty(), "mismatches with Octave:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "mismatches with Octave:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// Octave runs each fixture now, compares with the stored expected outputs, and loads the file
@@ -84,8 +114,16 @@ fn octave_agrees_and_reads_m2cu_output() {
         .output()
         .expect("octave-cli runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "Octave disagrees:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(text.matches("ok ").count(), common::e2e_fixtures().len(), "{text}");
+    assert!(
+        out.status.success(),
+        "Octave disagrees:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        text.matches("ok ").count(),
+        common::e2e_fixtures().len(),
+        "{text}"
+    );
 }
 
 fn octave_check(name: &str, written: &str) -> String {

@@ -10,9 +10,17 @@ fn every_kernel_file_compiles_to_cubin() {
     for name in common::e2e_fixtures() {
         let t = common::translate_fixture(&name);
         for arch in ["sm_80", "sm_90"] {
-            let cubin = m2cu_runtime::compile_cubin(&t.generated.kernels_cu, arch, &format!("{name}.kernels.cu"))
-                .unwrap_or_else(|e| panic!("{name} for {arch}: {e}"));
-            assert_eq!(&cubin[..4], b"\x7fELF", "{name} for {arch}: not an ELF file");
+            let cubin = m2cu_runtime::compile_cubin(
+                &t.generated.kernels_cu,
+                arch,
+                &format!("{name}.kernels.cu"),
+            )
+            .unwrap_or_else(|e| panic!("{name} for {arch}: {e}"));
+            assert_eq!(
+                &cubin[..4],
+                b"\x7fELF",
+                "{name} for {arch}: not an ELF file"
+            );
         }
     }
 }

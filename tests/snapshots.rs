@@ -6,7 +6,8 @@ mod common;
 
 /// The part of a generated file after the shared prelude and helpers.
 fn generated_part(text: &str) -> &str {
-    text.split_once(m2cu_codegen::GENERATED_MARKER).map_or(text, |(_, rest)| rest)
+    text.split_once(m2cu_codegen::GENERATED_MARKER)
+        .map_or(text, |(_, rest)| rest)
 }
 
 #[test]
@@ -15,9 +16,15 @@ fn phases_of_every_fixture() {
         let t = common::translate_fixture(&name);
         insta::assert_snapshot!(format!("{name}.ast"), t.ast);
         insta::assert_snapshot!(format!("{name}.ir"), format!("{}\n{}", t.ir, t.report));
-        insta::assert_snapshot!(format!("{name}.kernels.cu"), generated_part(&t.generated.kernels_cu));
+        insta::assert_snapshot!(
+            format!("{name}.kernels.cu"),
+            generated_part(&t.generated.kernels_cu)
+        );
         insta::assert_snapshot!(format!("{name}.c"), generated_part(&t.generated.c_source));
-        insta::assert_snapshot!(format!("{name}.gpu_host.c"), generated_part(&t.generated.gpu_host_c));
+        insta::assert_snapshot!(
+            format!("{name}.gpu_host.c"),
+            generated_part(&t.generated.gpu_host_c)
+        );
     }
 }
 

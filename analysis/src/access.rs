@@ -6,7 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, SizeQuery, StmtId, StmtKind, BinOp, UnOp};
+use m2cu_frontend::ir::{
+    BinOp, Block, ExprId, ExprKind, Function, LocalId, SizeQuery, StmtId, StmtKind, UnOp,
+};
 use m2cu_frontend::Span;
 
 /// A loop-invariant symbolic term of a subscript.
@@ -26,7 +28,10 @@ pub struct Affine {
 
 impl Affine {
     fn constant(c: i64) -> Affine {
-        Affine { constant: c, ..Affine::default() }
+        Affine {
+            constant: c,
+            ..Affine::default()
+        }
     }
 
     fn term(map_var: Option<LocalId>, symbol: Option<Symbol>) -> Affine {
@@ -41,7 +46,9 @@ impl Affine {
     }
 
     fn add(mut self, other: &Affine, sign: i64) -> Option<Affine> {
-        self.constant = self.constant.checked_add(other.constant.checked_mul(sign)?)?;
+        self.constant = self
+            .constant
+            .checked_add(other.constant.checked_mul(sign)?)?;
         for (k, v) in &other.vars {
             *self.vars.entry(*k).or_insert(0) += v * sign;
         }
@@ -91,7 +98,11 @@ pub struct Access {
 /// cannot be symbols.
 pub fn collect(f: &Function, block: &Block, vars: &BTreeSet<LocalId>) -> Vec<Access> {
     let assigned = assigned_scalars(f, block);
-    let ctx = AffineCtx { f, vars, assigned: &assigned };
+    let ctx = AffineCtx {
+        f,
+        vars,
+        assigned: &assigned,
+    };
     let mut out = Vec::new();
     f.walk_stmts(block, &mut |s| {
         if let StmtKind::Store { array, indices, .. } = &f.stmts[s].kind {
@@ -142,9 +153,13 @@ impl AffineCtx<'_> {
     fn affine(&self, e: ExprId) -> Option<Affine> {
         let f = self.f;
         match &f.exprs[e].kind {
-            ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => Some(Affine::constant(*v as i64)),
+            ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
+                Some(Affine::constant(*v as i64))
+            }
             ExprKind::Local(l) if self.vars.contains(l) => Some(Affine::term(Some(*l), None)),
-            ExprKind::Local(l) if !self.assigned.contains(l) && !f.locals[*l].ty.class.is_integer() => {
+            ExprKind::Local(l)
+                if !self.assigned.contains(l) && !f.locals[*l].ty.class.is_integer() =>
+            {
                 Some(Affine::term(None, Some(Symbol::Local(*l))))
             }
             ExprKind::Size(a, q) => {

@@ -82,7 +82,12 @@ pub fn carried(
 
 /// `None` when the two accesses cannot meet in different iterations; otherwise the distance
 /// (`Some(None)` when unknown).
-fn carried_distance(w: &Access, x: &Access, var: LocalId, inner: &[LocalId]) -> Option<Option<i64>> {
+fn carried_distance(
+    w: &Access,
+    x: &Access,
+    var: LocalId,
+    inner: &[LocalId],
+) -> Option<Option<i64>> {
     if w.subscripts.len() != x.subscripts.len() {
         return Some(None);
     }

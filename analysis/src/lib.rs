@@ -36,7 +36,15 @@ pub struct Analysis {
 /// Analyzes every loop of `f` and plans its kernels.
 pub fn analyze(f: &Function) -> Analysis {
     let loops = LoopTree::build(f);
-    let verdicts: Vec<Verdict> = loops.loops.iter().map(|l| verdict::judge(f, &loops, l)).collect();
+    let verdicts: Vec<Verdict> = loops
+        .loops
+        .iter()
+        .map(|l| verdict::judge(f, &loops, l))
+        .collect();
     let plan = plan::plan(f, &loops, &verdicts);
-    Analysis { loops, verdicts, plan }
+    Analysis {
+        loops,
+        verdicts,
+        plan,
+    }
 }

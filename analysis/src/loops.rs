@@ -34,14 +34,28 @@ impl LoopTree {
         for &s in &block.0 {
             match &f.stmts[s].kind {
                 StmtKind::For { var, body, .. } => {
-                    let id = self.push(LoopInfo { stmt: s, var: Some(*var), depth, parent });
+                    let id = self.push(LoopInfo {
+                        stmt: s,
+                        var: Some(*var),
+                        depth,
+                        parent,
+                    });
                     self.visit(f, body, Some(id), depth + 1);
                 }
                 StmtKind::While { body, .. } => {
-                    let id = self.push(LoopInfo { stmt: s, var: None, depth, parent });
+                    let id = self.push(LoopInfo {
+                        stmt: s,
+                        var: None,
+                        depth,
+                        parent,
+                    });
                     self.visit(f, body, Some(id), depth + 1);
                 }
-                StmtKind::If { then_body, else_body, .. } => {
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
                     self.visit(f, then_body, parent, depth);
                     self.visit(f, else_body, parent, depth);
                 }

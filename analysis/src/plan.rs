@@ -56,10 +56,22 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
     let mut kernels: Vec<Kernel> = Vec::new();
     for (id, info) in tree.loops.iter().enumerate() {
         let inside_kernel = kernels.iter().any(|k| tree.is_within(id, k.loop_id));
-        let (Some(var), false) = (info.var, inside_kernel) else { continue };
-        let Some(privates) = verdicts[id].privates() else { continue };
+        let (Some(var), false) = (info.var, inside_kernel) else {
+            continue;
+        };
+        let Some(privates) = verdicts[id].privates() else {
+            continue;
+        };
         let name = format!("{}_kernel{}", f.name, kernels.len() + 1);
-        kernels.push(kernel(f, name, id, info.stmt, var, privates, verdicts[id].reductions()));
+        kernels.push(kernel(
+            f,
+            name,
+            id,
+            info.stmt,
+            var,
+            privates,
+            verdicts[id].reductions(),
+        ));
     }
     KernelPlan { kernels }
 }
@@ -77,7 +89,11 @@ fn kernel(
     let (read, written) = scalars::arrays_used(f, body);
     let arrays = read
         .union(&written)
-        .map(|&local| ArrayUse { local, read: read.contains(&local), written: written.contains(&local) })
+        .map(|&local| ArrayUse {
+            local,
+            read: read.contains(&local),
+            written: written.contains(&local),
+        })
         .collect();
     let claimed: BTreeSet<LocalId> = reductions
         .iter()
@@ -86,7 +102,10 @@ fn kernel(
         .chain(privates.all.iter().copied())
         .chain([var])
         .collect();
-    let inputs = scalars::scalars_read(f, body).into_iter().filter(|l| !claimed.contains(l)).collect();
+    let inputs = scalars::scalars_read(f, body)
+        .into_iter()
+        .filter(|l| !claimed.contains(l))
+        .collect();
     Kernel {
         name,
         loop_id,

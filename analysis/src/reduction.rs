@@ -7,7 +7,9 @@
 //! location), `s = s && e` / `s & e` (all), `s = s || e` / `s | e` (any), `s = bitand(s, e)` /
 //! `bitor` / `bitxor`. `e` never mentions `s`. Every other use of `s` disqualifies it.
 
-use m2cu_frontend::ir::{BinOp, Block, Builtin, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::ir::{
+    BinOp, Block, Builtin, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
+};
 use m2cu_frontend::types::Class;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,11 +90,19 @@ struct Update {
 }
 
 /// Recognizes `s` as a reduction of the loop over `var` with body `body`, or says why not.
-pub fn recognize(f: &Function, body: &Block, var: LocalId, s: LocalId) -> Result<Reduction, String> {
+pub fn recognize(
+    f: &Function,
+    body: &Block,
+    var: LocalId,
+    s: LocalId,
+) -> Result<Reduction, String> {
     let mut updates = Vec::new();
     scan_block(f, body, var, s, &mut updates)?;
     let first = updates.first().ok_or("it is never updated")?;
-    if updates.iter().any(|u| u.kind != first.kind || u.location != first.location || u.ties != first.ties) {
+    if updates
+        .iter()
+        .any(|u| u.kind != first.kind || u.location != first.location || u.ties != first.ties)
+    {
         return Err("it is updated in different ways".into());
     }
     let reduction = Reduction {
@@ -100,7 +110,9 @@ pub fn recognize(f: &Function, body: &Block, var: LocalId, s: LocalId) -> Result
         kind: first.kind,
         location: first.location,
         ties: first.ties,
-        is_count: updates.iter().all(|u| u.operand.is_some_and(|e| is_one(f, e))),
+        is_count: updates
+            .iter()
+            .all(|u| u.operand.is_some_and(|e| is_one(f, e))),
         updates: updates.iter().map(|u| u.stmt).collect(),
     };
     check_class(f, &reduction)?;
@@ -122,13 +134,20 @@ fn check_class(f: &Function, r: &Reduction) -> Result<(), String> {
             kind.name()
         ));
     }
-    let bitwise = matches!(kind, ReductionKind::BitAnd | ReductionKind::BitOr | ReductionKind::BitXor);
+    let bitwise = matches!(
+        kind,
+        ReductionKind::BitAnd | ReductionKind::BitOr | ReductionKind::BitXor
+    );
     if bitwise && !class.is_integer() {
-        return Err(format!("it is a bitwise reduction on {class}; use an unsigned integer class"));
+        return Err(format!(
+            "it is a bitwise reduction on {class}; use an unsigned integer class"
+        ));
     }
     let logical = matches!(kind, ReductionKind::And | ReductionKind::Or);
     if logical && class != Class::Logical {
-        return Err(format!("it is a {class} combined with && or ||; initialize it with true or false"));
+        return Err(format!(
+            "it is a {class} combined with && or ||; initialize it with true or false"
+        ));
     }
     Ok(())
 }
@@ -137,19 +156,44 @@ fn mentions(f: &Function, e: ExprId, s: LocalId) -> bool {
     crate::scalars::read_span(f, e, s).is_some()
 }
 
-fn scan_block(f: &Function, block: &Block, var: LocalId, s: LocalId, out: &mut Vec<Update>) -> Result<(), String> {
-    block.0.iter().try_for_each(|&st| scan_stmt(f, st, var, s, out))
+fn scan_block(
+    f: &Function,
+    block: &Block,
+    var: LocalId,
+    s: LocalId,
+    out: &mut Vec<Update>,
+) -> Result<(), String> {
+    block
+        .0
+        .iter()
+        .try_for_each(|&st| scan_stmt(f, st, var, s, out))
 }
 
-fn scan_stmt(f: &Function, st: StmtId, var: LocalId, s: LocalId, out: &mut Vec<Update>) -> Result<(), String> {
+fn scan_stmt(
+    f: &Function,
+    st: StmtId,
+    var: LocalId,
+    s: LocalId,
+    out: &mut Vec<Update>,
+) -> Result<(), String> {
     match &f.stmts[st].kind {
         StmtKind::Assign { target, value } if *target == s => {
-            let (kind, operand) = match_update(f, *value, s).ok_or("it is assigned a value that is not a reduction update")?;
-            out.push(Update { kind, location: None, ties: Ties::First, stmt: st, operand: Some(operand) });
+            let (kind, operand) = match_update(f, *value, s)
+                .ok_or("it is assigned a value that is not a reduction update")?;
+            out.push(Update {
+                kind,
+                location: None,
+                ties: Ties::First,
+                stmt: st,
+                operand: Some(operand),
+            });
             Ok(())
         }
         StmtKind::If { cond, .. } if mentions(f, *cond, s) => {
-            out.push(match_if_form(f, st, var, s).ok_or("it is compared in an `if` that is not a min/max update")?);
+            out.push(
+                match_if_form(f, st, var, s)
+                    .ok_or("it is compared in an `if` that is not a min/max update")?,
+            );
             Ok(())
         }
         kind => {
@@ -157,8 +201,14 @@ fn scan_stmt(f: &Function, st: StmtId, var: LocalId, s: LocalId, out: &mut Vec<U
                 return Err("its partial value is read inside the loop".into());
             }
             match kind {
-                StmtKind::For { body, .. } | StmtKind::While { body, .. } => scan_block(f, body, var, s, out),
-                StmtKind::If { then_body, else_body, .. } => {
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+                    scan_block(f, body, var, s, out)
+                }
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
                     scan_block(f, then_body, var, s, out)?;
                     scan_block(f, else_body, var, s, out)
                 }
@@ -208,11 +258,20 @@ fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(ReductionKin
 
 /// `if e < s, s = e; [k = i;] end` and its mirror images.
 fn match_if_form(f: &Function, st: StmtId, var: LocalId, s: LocalId) -> Option<Update> {
-    let StmtKind::If { cond, then_body, else_body } = &f.stmts[st].kind else { return None };
+    let StmtKind::If {
+        cond,
+        then_body,
+        else_body,
+    } = &f.stmts[st].kind
+    else {
+        return None;
+    };
     if !else_body.0.is_empty() {
         return None;
     }
-    let ExprKind::Binary(op, a, b) = f.exprs[*cond].kind else { return None };
+    let ExprKind::Binary(op, a, b) = f.exprs[*cond].kind else {
+        return None;
+    };
     let is_s = |e: ExprId| matches!(f.exprs[e].kind, ExprKind::Local(l) if l == s);
     // Normalize to `e OP s`.
     let (e, op) = if is_s(b) && !mentions(f, a, s) {
@@ -233,7 +292,9 @@ fn match_if_form(f: &Function, st: StmtId, var: LocalId, s: LocalId) -> Option<U
     let mut location = None;
     for &t in &then_body.0 {
         match &f.stmts[t].kind {
-            StmtKind::Assign { target, value } if *target == s && same_expr(f, *value, e) && !assigned_value => {
+            StmtKind::Assign { target, value }
+                if *target == s && same_expr(f, *value, e) && !assigned_value =>
+            {
                 assigned_value = true;
             }
             StmtKind::Assign { target, value } if *target != s && location.is_none() => {
@@ -253,8 +314,18 @@ fn match_if_form(f: &Function, st: StmtId, var: LocalId, s: LocalId) -> Option<U
         (false, true) => ReductionKind::MaxLoc,
     };
     // Ties only matter when a location is recorded.
-    let ties = if location.is_some() { ties } else { Ties::First };
-    Some(Update { kind, location, ties, stmt: st, operand: Some(e) })
+    let ties = if location.is_some() {
+        ties
+    } else {
+        Ties::First
+    };
+    Some(Update {
+        kind,
+        location,
+        ties,
+        stmt: st,
+        operand: Some(e),
+    })
 }
 
 fn mirror(op: BinOp) -> Option<BinOp> {
@@ -273,7 +344,9 @@ pub fn same_expr(f: &Function, a: ExprId, b: ExprId) -> bool {
     if x.ty != y.ty {
         return false;
     }
-    let all = |p: &[ExprId], q: &[ExprId]| p.len() == q.len() && p.iter().zip(q).all(|(m, n)| same_expr(f, *m, *n));
+    let all = |p: &[ExprId], q: &[ExprId]| {
+        p.len() == q.len() && p.iter().zip(q).all(|(m, n)| same_expr(f, *m, *n))
+    };
     match (&x.kind, &y.kind) {
         (ExprKind::Const(p), ExprKind::Const(q)) => p.to_bits() == q.to_bits(),
         (ExprKind::Local(p), ExprKind::Local(q)) => p == q,

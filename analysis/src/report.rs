@@ -30,7 +30,12 @@ pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
             Some(v) => format!("for {}", f.locals[v].name),
             None => "while".to_string(),
         };
-        let _ = write!(out, "{} {head} (depth {}): ", at(f.stmts[info.stmt].span), info.depth);
+        let _ = write!(
+            out,
+            "{} {head} (depth {}): ",
+            at(f.stmts[info.stmt].span),
+            info.depth
+        );
         let verdict = &analysis.verdicts[id];
         match verdict {
             Verdict::Parallel(_) => out.push_str("parallel"),
@@ -40,7 +45,9 @@ pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
                     .map(|r| {
                         let kind = if r.is_count { "count" } else { r.kind.name() };
                         match r.location {
-                            Some(k) => format!("{}: {kind} at {}", f.locals[r.var].name, f.locals[k].name),
+                            Some(k) => {
+                                format!("{}: {kind} at {}", f.locals[r.var].name, f.locals[k].name)
+                            }
                             None => format!("{}: {kind}", f.locals[r.var].name),
                         }
                     })
@@ -52,7 +59,11 @@ pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
             }
         }
         let kernel = analysis.plan.kernels.iter().find(|k| k.loop_id == id);
-        let enclosing = analysis.plan.kernels.iter().find(|k| k.loop_id != id && analysis.loops.is_within(id, k.loop_id));
+        let enclosing = analysis
+            .plan
+            .kernels
+            .iter()
+            .find(|k| k.loop_id != id && analysis.loops.is_within(id, k.loop_id));
         match (kernel, enclosing) {
             (Some(k), _) => {
                 let _ = write!(out, " -> kernel {}", k.name);
@@ -64,14 +75,31 @@ pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
             (None, None) => out.push_str(" (runs on the host)"),
         }
         out.push('\n');
-        if let Verdict::Sequential { witness: Some(w), .. } = verdict {
-            let read = w.read.map(|r| format!(", read at {}", at(r))).unwrap_or_default();
+        if let Verdict::Sequential {
+            witness: Some(w), ..
+        } = verdict
+        {
+            let verb = if w.read_is_write {
+                "written again"
+            } else {
+                "read"
+            };
+            let read = w
+                .read
+                .map(|r| format!(", {verb} at {}", at(r)))
+                .unwrap_or_default();
             let distance = match w.distance {
                 Some(d) => format!(", distance {d}"),
                 None if w.read.is_some() => ", distance unknown".to_string(),
                 None => String::new(),
             };
-            let _ = writeln!(out, "    witness: `{}` written at {}{read}{distance}", w.var, at(w.write));
+            let first = if w.read.is_some() { "written at" } else { "at" };
+            let _ = writeln!(
+                out,
+                "    witness: `{}` {first} {}{read}{distance}",
+                w.var,
+                at(w.write)
+            );
         }
     }
     out

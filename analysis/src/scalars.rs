@@ -18,7 +18,12 @@ pub fn exposed_read(f: &Function, block: &Block, local: LocalId) -> Option<Span>
     exposed_in_block(f, block, local, &mut defined)
 }
 
-fn exposed_in_block(f: &Function, block: &Block, local: LocalId, defined: &mut bool) -> Option<Span> {
+fn exposed_in_block(
+    f: &Function,
+    block: &Block,
+    local: LocalId,
+    defined: &mut bool,
+) -> Option<Span> {
     for &s in &block.0 {
         if let Some(span) = exposed_in_stmt(f, s, local, defined) {
             return Some(span);
@@ -32,7 +37,9 @@ fn exposed_in_stmt(f: &Function, s: StmtId, local: LocalId, defined: &mut bool) 
         if defined {
             return None;
         }
-        f.stmt_exprs(s).into_iter().find_map(|e| read_span(f, e, local))
+        f.stmt_exprs(s)
+            .into_iter()
+            .find_map(|e| read_span(f, e, local))
     };
     match &f.stmts[s].kind {
         StmtKind::Assign { target, .. } => {
@@ -42,7 +49,11 @@ fn exposed_in_stmt(f: &Function, s: StmtId, local: LocalId, defined: &mut bool) 
             }
             span
         }
-        StmtKind::If { then_body, else_body, .. } => {
+        StmtKind::If {
+            then_body,
+            else_body,
+            ..
+        } => {
             if let Some(span) = read_here(*defined) {
                 return Some(span);
             }
@@ -81,9 +92,11 @@ pub fn read_span(f: &Function, e: ExprId, local: LocalId) -> Option<Span> {
 pub fn definitely_assigned(f: &Function, block: &Block, local: LocalId) -> bool {
     block.0.iter().any(|&s| match &f.stmts[s].kind {
         StmtKind::Assign { target, .. } => *target == local,
-        StmtKind::If { then_body, else_body, .. } => {
-            definitely_assigned(f, then_body, local) && definitely_assigned(f, else_body, local)
-        }
+        StmtKind::If {
+            then_body,
+            else_body,
+            ..
+        } => definitely_assigned(f, then_body, local) && definitely_assigned(f, else_body, local),
         _ => false,
     })
 }
@@ -145,7 +158,11 @@ pub fn used_after(f: &Function, body: &Block, local: LocalId) -> bool {
     });
     let mut used = false;
     f.walk_stmts(&f.body, &mut |s| {
-        if !inside.contains(&s) && f.stmt_exprs(s).into_iter().any(|e| read_span(f, e, local).is_some()) {
+        if !inside.contains(&s)
+            && f.stmt_exprs(s)
+                .into_iter()
+                .any(|e| read_span(f, e, local).is_some())
+        {
             used = true;
         }
     });

@@ -20,7 +20,10 @@ use crate::{access, deps, scalars};
 pub enum Verdict {
     Parallel(Privates),
     Reduction(Privates, Vec<Reduction>),
-    Sequential { reason: String, witness: Option<Witness> },
+    Sequential {
+        reason: String,
+        witness: Option<Witness>,
+    },
 }
 
 /// Scalars that each iteration has its own copy of.
@@ -35,8 +38,12 @@ pub struct Privates {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Witness {
     pub var: String,
+    /// The write (or the statement) that prevents parallel execution.
     pub write: Span,
+    /// The other access, if there is one.
     pub read: Option<Span>,
+    /// Whether the other access is a write (an output dependence) rather than a read.
+    pub read_is_write: bool,
     /// Iterations between the two accesses; `None` when unknown.
     pub distance: Option<i64>,
 }
@@ -70,7 +77,10 @@ impl Verdict {
 }
 
 fn sequential(reason: impl Into<String>, witness: Option<Witness>) -> Verdict {
-    Verdict::Sequential { reason: reason.into(), witness }
+    Verdict::Sequential {
+        reason: reason.into(),
+        witness,
+    }
 }
 
 /// Judges one loop.
@@ -79,7 +89,9 @@ pub fn judge(f: &Function, tree: &LoopTree, info: &LoopInfo) -> Verdict {
         return sequential("a `while` loop runs its iterations one after another", None);
     };
     let body = loop_body(f, info.stmt);
-    let id = tree.by_stmt(info.stmt).expect("the loop is in its own tree");
+    let id = tree
+        .by_stmt(info.stmt)
+        .expect("the loop is in its own tree");
     early_exit(f, body)
         .or_else(|| array_creation(f, body))
         .or_else(|| array_dependence(f, body, var, &tree.outer_vars(id), &tree.inner_vars(id)))
@@ -92,12 +104,23 @@ fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {
     exit.map(|(word, span)| {
         sequential(
             format!("`{word}` leaves the loop early, so later iterations depend on earlier ones"),
-            Some(Witness { var: word.to_string(), write: span, read: None, distance: None }),
+            Some(Witness {
+                var: word.to_string(),
+                write: span,
+                read: None,
+                read_is_write: false,
+                distance: None,
+            }),
         )
     })
 }
 
-fn find_exit(f: &Function, block: &Block, own_level: bool, exit: &mut Option<(&'static str, Span)>) {
+fn find_exit(
+    f: &Function,
+    block: &Block,
+    own_level: bool,
+    exit: &mut Option<(&'static str, Span)>,
+) {
     for &s in &block.0 {
         if exit.is_some() {
             return;
@@ -106,11 +129,17 @@ fn find_exit(f: &Function, block: &Block, own_level: bool, exit: &mut Option<(&'
         match &f.stmts[s].kind {
             StmtKind::Break if own_level => *exit = Some(("break", span)),
             StmtKind::Return => *exit = Some(("return", span)),
-            StmtKind::If { then_body, else_body, .. } => {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
                 find_exit(f, then_body, own_level, exit);
                 find_exit(f, else_body, own_level, exit);
             }
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => find_exit(f, body, false, exit),
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+                find_exit(f, body, false, exit)
+            }
             _ => {}
         }
     }
@@ -132,7 +161,13 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
         let name = f.locals[target].name.clone();
         sequential(
             format!("array `{name}` is created inside the loop; create it before the loop"),
-            Some(Witness { var: name, write: span, read: None, distance: None }),
+            Some(Witness {
+                var: name,
+                write: span,
+                read: None,
+                read_is_write: false,
+                distance: None,
+            }),
         )
     })
 }
@@ -155,10 +190,20 @@ fn array_dependence(
         Some(d) => format!("{d} iteration(s) apart"),
         None => "in different iterations (distance unknown)".to_string(),
     };
-    let what = if other.is_write { "written" } else { "read" };
+    let what = if other.is_write {
+        "written again"
+    } else {
+        "read"
+    };
     Some(sequential(
         format!("`{name}` is written in one iteration and {what} in another, {how}"),
-        Some(Witness { var: name, write: write.span, read: Some(other.span), distance }),
+        Some(Witness {
+            var: name,
+            write: write.span,
+            read: Some(other.span),
+            read_is_write: other.is_write,
+            distance,
+        }),
     ))
 }
 
@@ -185,8 +230,12 @@ fn scalar_verdict(f: &Function, body: &Block, var: LocalId) -> Verdict {
         }
     }
     // A location variable classified as private before its reduction was found is not private.
-    privates.all.retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
-    privates.live_out.retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
+    privates
+        .all
+        .retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
+    privates
+        .live_out
+        .retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
     if reductions.is_empty() {
         Verdict::Parallel(privates)
     } else {
@@ -199,7 +248,13 @@ enum Role {
     Private { live_out: bool },
 }
 
-fn classify(f: &Function, body: &Block, var: LocalId, s: LocalId, written: &BTreeSet<LocalId>) -> Result<Role, Verdict> {
+fn classify(
+    f: &Function,
+    body: &Block,
+    var: LocalId,
+    s: LocalId,
+    written: &BTreeSet<LocalId>,
+) -> Result<Role, Verdict> {
     let name = &f.locals[s].name;
     let Some(read) = scalars::exposed_read(f, body, s) else {
         let live_out = scalars::used_after(f, body, s);
@@ -207,7 +262,7 @@ fn classify(f: &Function, body: &Block, var: LocalId, s: LocalId, written: &BTre
             let write = first_assignment(f, body, s);
             return Err(sequential(
                 format!("`{name}` is assigned only in some iterations and its value is used after the loop"),
-                Some(Witness { var: name.clone(), write, read: None, distance: None }),
+                Some(Witness { var: name.clone(), write, read: None, read_is_write: false, distance: None }),
             ));
         }
         return Ok(Role::Private { live_out });
@@ -216,7 +271,7 @@ fn classify(f: &Function, body: &Block, var: LocalId, s: LocalId, written: &BTre
         Ok(r) => check_location(f, body, &r).map(|()| Role::Reduction(r)),
         Err(why) => Err(sequential(
             format!("`{name}` carries a value from one iteration to the next and is not a reduction: {why}"),
-            Some(Witness { var: name.clone(), write: first_assignment(f, body, s), read: Some(read), distance: Some(1) }),
+            Some(Witness { var: name.clone(), write: first_assignment(f, body, s), read: Some(read), read_is_write: false, distance: Some(1) }),
         )),
     }
 }
@@ -236,14 +291,22 @@ fn check_location(f: &Function, body: &Block, r: &Reduction) -> Result<(), Verdi
     let name = f.locals[k].name.clone();
     Err(sequential(
         format!("`{name}` records a location but is also used in other ways inside the loop"),
-        Some(Witness { var: name, write: first_assignment(f, body, k), read: None, distance: None }),
+        Some(Witness {
+            var: name,
+            write: first_assignment(f, body, k),
+            read: None,
+            read_is_write: false,
+            distance: None,
+        }),
     ))
 }
 
 fn first_assignment(f: &Function, body: &Block, s: LocalId) -> Span {
     let mut span = None;
     f.walk_stmts(body, &mut |st| {
-        if span.is_none() && matches!(f.stmts[st].kind, StmtKind::Assign { target, .. } if target == s) {
+        if span.is_none()
+            && matches!(f.stmts[st].kind, StmtKind::Assign { target, .. } if target == s)
+        {
             span = Some(f.stmts[st].span);
         }
     });

@@ -8,7 +8,10 @@ pub struct Code {
 
 impl Code {
     pub fn new(indent: usize) -> Code {
-        Code { out: String::new(), indent }
+        Code {
+            out: String::new(),
+            indent,
+        }
     }
 
     /// Writes one line (or several, each indented) at the current depth.

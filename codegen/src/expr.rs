@@ -63,12 +63,18 @@ impl ExprWriter<'_> {
         let class = expr.ty.class;
         match &expr.kind {
             ExprKind::Const(v) => literal(*v, class),
-            ExprKind::Local(l) if self.f.locals[*l].integral => format!("((double){})", self.names.get(*l)),
+            ExprKind::Local(l) if self.f.locals[*l].integral => {
+                format!("((double){})", self.names.get(*l))
+            }
             ExprKind::Local(l) => self.names.get(*l).to_string(),
             ExprKind::Unary(UnOp::Not, a) => format!("(!{})", self.cond(*a)),
             ExprKind::Unary(UnOp::Neg, a) => self.arith(class, &format!("(-{})", self.double(*a))),
             ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, class),
-            ExprKind::Index(array, indices) => format!("{}[{}]", self.names.get(*array), self.offset(*array, indices)),
+            ExprKind::Index(array, indices) => format!(
+                "{}[{}]",
+                self.names.get(*array),
+                self.offset(*array, indices)
+            ),
             ExprKind::Call(builtin, args) => self.builtin(*builtin, args, class),
             ExprKind::Convert(a) => self.convert(*a, class),
             ExprKind::Size(array, query) => format!("((double){})", self.size(*array, *query)),
@@ -106,7 +112,9 @@ impl ExprWriter<'_> {
             Class::Double => self.double(e),
             Class::Single => format!("((float){})", self.expr(e)),
             Class::Logical => self.cond(e),
-            c if c.is_integer() && from == Class::Logical => format!("(({}){})", c.c_type(), self.expr(e)),
+            c if c.is_integer() && from == Class::Logical => {
+                format!("(({}){})", c.c_type(), self.expr(e))
+            }
             c => format!("m2cu_to_{}({})", c.name(), self.double(e)),
         }
     }
@@ -125,7 +133,10 @@ impl ExprWriter<'_> {
         let (x, y) = (self.double(a), self.double(b));
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div if class == Class::Single => {
-                let (x, y) = (self.to_class(a, Class::Single), self.to_class(b, Class::Single));
+                let (x, y) = (
+                    self.to_class(a, Class::Single),
+                    self.to_class(b, Class::Single),
+                );
                 format!("({x} {} {y})", op.symbol())
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
@@ -147,7 +158,9 @@ impl ExprWriter<'_> {
         let err = self.err;
         let integer = class.is_integer();
         match builtin {
-            Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix if integer => self.to_class(args[0], class),
+            Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix if integer => {
+                self.to_class(args[0], class)
+            }
             Builtin::Abs => self.arith(class, &format!("fabs({})", d(0))),
             Builtin::Sqrt => self.arith(class, &format!("m2cu_sqrt({}, {err})", d(0))),
             Builtin::Exp => self.arith(class, &format!("exp({})", d(0))),
@@ -158,7 +171,11 @@ impl ExprWriter<'_> {
             Builtin::Fix => self.arith(class, &format!("trunc({})", d(0))),
             Builtin::Sign => self.arith(class, &format!("m2cu_sign({})", d(0))),
             Builtin::Mod | Builtin::Rem if integer => {
-                let func = if builtin == Builtin::Mod { "m2cu_imod" } else { "m2cu_irem" };
+                let func = if builtin == Builtin::Mod {
+                    "m2cu_imod"
+                } else {
+                    "m2cu_irem"
+                };
                 let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
                 format!("(({}){func}((int64_t){x}, (int64_t){y}))", class.c_type())
             }
@@ -176,7 +193,9 @@ impl ExprWriter<'_> {
             }
             Builtin::Min => self.arith(class, &format!("fmin({}, {})", d(0), d(1))),
             Builtin::Max => self.arith(class, &format!("fmax({}, {})", d(0), d(1))),
-            Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => self.bitwise(builtin, args, class),
+            Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => {
+                self.bitwise(builtin, args, class)
+            }
         }
     }
 
@@ -202,7 +221,9 @@ impl ExprWriter<'_> {
             SizeQuery::Numel => format!("({d0} * {d1})"),
             SizeQuery::Dim(1) => d0,
             SizeQuery::Dim(_) => d1,
-            SizeQuery::Length => format!("(({d0} == 0 || {d1} == 0) ? 0 : ({d0} > {d1} ? {d0} : {d1}))"),
+            SizeQuery::Length => {
+                format!("(({d0} == 0 || {d1} == 0) ? 0 : ({d0} > {d1} ? {d0} : {d1}))")
+            }
         }
     }
 
@@ -213,7 +234,11 @@ impl ExprWriter<'_> {
             [i, j] => {
                 let d0 = self.names.dim(array, 0);
                 let d1 = self.names.dim(array, 1);
-                format!("({} + {d0} * {})", self.checked(*i, &d0), self.checked(*j, &d1))
+                format!(
+                    "({} + {d0} * {})",
+                    self.checked(*i, &d0),
+                    self.checked(*j, &d1)
+                )
             }
             _ => unreachable!("the validator allows one or two subscripts"),
         }
@@ -230,13 +255,20 @@ impl ExprWriter<'_> {
     /// loop variables and sizes with `+ - *`.
     pub fn int_expr(&self, e: ExprId) -> Option<String> {
         match &self.f.exprs[e].kind {
-            ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => Some(format!("{}", *v as i64)),
-            ExprKind::Local(l) if self.f.locals[*l].integral => Some(self.names.get(*l).to_string()),
+            ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
+                Some(format!("{}", *v as i64))
+            }
+            ExprKind::Local(l) if self.f.locals[*l].integral => {
+                Some(self.names.get(*l).to_string())
+            }
             ExprKind::Size(a, q) => Some(self.size(*a, *q)),
             ExprKind::Unary(UnOp::Neg, a) => Some(format!("(-{})", self.int_expr(*a)?)),
-            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-                Some(format!("({} {} {})", self.int_expr(*a)?, op.symbol(), self.int_expr(*b)?))
-            }
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => Some(format!(
+                "({} {} {})",
+                self.int_expr(*a)?,
+                op.symbol(),
+                self.int_expr(*b)?
+            )),
             _ => None,
         }
     }

@@ -37,7 +37,11 @@ impl Flavor {
     }
 
     pub fn signature(self, entry: &str) -> String {
-        let gpu = if self == Flavor::GpuRuntime { "const m2cu_gpu *m2cu_dev, " } else { "" };
+        let gpu = if self == Flavor::GpuRuntime {
+            "const m2cu_gpu *m2cu_dev, "
+        } else {
+            ""
+        };
         format!(
             "int {}(const m2cu_array *m2cu_in, m2cu_array *m2cu_out, {gpu}char *m2cu_msg, size_t m2cu_msg_len)",
             self.symbol(entry)
@@ -96,12 +100,18 @@ pub fn check_macro(flavor: Flavor) -> &'static str {
 fn borrowed(f: &Function) -> BTreeSet<LocalId> {
     let mut written = BTreeSet::new();
     f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
-        StmtKind::Assign { target, .. } | StmtKind::Alloc { target, .. } | StmtKind::Store { array: target, .. } => {
+        StmtKind::Assign { target, .. }
+        | StmtKind::Alloc { target, .. }
+        | StmtKind::Store { array: target, .. } => {
             written.insert(*target);
         }
         _ => {}
     });
-    f.params.iter().copied().filter(|p| !f.locals[*p].ty.is_scalar() && !written.contains(p)).collect()
+    f.params
+        .iter()
+        .copied()
+        .filter(|p| !f.locals[*p].ty.is_scalar() && !written.contains(p))
+        .collect()
 }
 
 /// The entry function of one flavor.
@@ -112,11 +122,18 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     code.open("{");
     code.line("int m2cu_status = 0;");
     declarations(ctx, &mut code);
-    code.line(format!("for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) m2cu_out[m2cu_k].data = NULL;", f.outputs.len()));
+    code.line(format!(
+        "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) m2cu_out[m2cu_k].data = NULL;",
+        f.outputs.len()
+    ));
     let borrowed = borrowed(f);
     inputs(ctx, &mut code, &borrowed);
     let body_ctx = Context {
-        kernel_loops: if flavor == Flavor::Cpu { KernelLoops::OpenMp } else { KernelLoops::Launch },
+        kernel_loops: if flavor == Flavor::Cpu {
+            KernelLoops::OpenMp
+        } else {
+            KernelLoops::Launch
+        },
         ..ctx.with_status("m2cu_status", "&m2cu_status")
     };
     body_ctx.block(&mut code, &f.body);
@@ -167,14 +184,18 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
             code.line(format!("{name} = *(const {ty} *)m2cu_in[{k}].data;"));
             continue;
         }
-        code.line(format!("{name}_d0 = m2cu_in[{k}].dims[0];\n{name}_d1 = m2cu_in[{k}].dims[1];"));
+        code.line(format!(
+            "{name}_d0 = m2cu_in[{k}].dims[0];\n{name}_d1 = m2cu_in[{k}].dims[1];"
+        ));
         if borrowed.contains(&p) {
             code.line(format!("{name} = ({ty} *)m2cu_in[{k}].data;"));
         } else {
             code.line(format!(
                 "{name} = ({ty} *)m2cu_dup(m2cu_in[{k}].data, (size_t)({name}_d0 * {name}_d1) * sizeof({ty}));"
             ));
-            code.line(format!("if ({name} == NULL) {{ m2cu_status = M2CU_E_NOMEM; goto m2cu_done; }}"));
+            code.line(format!(
+                "if ({name} == NULL) {{ m2cu_status = M2CU_E_NOMEM; goto m2cu_done; }}"
+            ));
         }
     }
 }
@@ -187,8 +208,12 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
         let (name, ty) = (ctx.name(o), local.ty.class.c_type());
         if local.ty.is_scalar() {
             code.line(format!("m2cu_out[{k}].data = malloc(sizeof({ty}));"));
-            code.line(format!("if (m2cu_out[{k}].data != NULL) *({ty} *)m2cu_out[{k}].data = ({ty}){name};"));
-            code.line(format!("m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1;"));
+            code.line(format!(
+                "if (m2cu_out[{k}].data != NULL) *({ty} *)m2cu_out[{k}].data = ({ty}){name};"
+            ));
+            code.line(format!(
+                "m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1;"
+            ));
         } else {
             let bytes = format!("(size_t)({name}_d0 * {name}_d1) * sizeof({ty})");
             if borrowed.contains(&o) || f.outputs[..k].contains(&o) {
@@ -196,9 +221,13 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
             } else {
                 code.line(format!("m2cu_out[{k}].data = {name}; {name} = NULL;"));
             }
-            code.line(format!("m2cu_out[{k}].dims[0] = {name}_d0; m2cu_out[{k}].dims[1] = {name}_d1;"));
+            code.line(format!(
+                "m2cu_out[{k}].dims[0] = {name}_d0; m2cu_out[{k}].dims[1] = {name}_d1;"
+            ));
         }
-        code.line(format!("if (m2cu_out[{k}].data == NULL) m2cu_status = M2CU_E_NOMEM;"));
+        code.line(format!(
+            "if (m2cu_out[{k}].data == NULL) m2cu_status = M2CU_E_NOMEM;"
+        ));
     }
     code.close("}");
     code.open("if (m2cu_status != 0) {");

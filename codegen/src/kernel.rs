@@ -99,39 +99,67 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
 /// The CUDA source of one kernel.
 pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
-    let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else { unreachable!("kernels are for loops") };
+    let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else {
+        unreachable!("kernels are for loops")
+    };
     let device = ctx.device().with_location_hooks(kernel, "m2cu_t");
     let mut setup = Code::new(1);
     for (j, r) in kernel.reductions.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
-        setup.line(format!("{} {} = {};", f.locals[r.var].ty.class.c_type(), ctx.name(r.var), rc.identity()));
+        setup.line(format!(
+            "{} {} = {};",
+            f.locals[r.var].ty.class.c_type(),
+            ctx.name(r.var),
+            rc.identity()
+        ));
         if let Some(loc) = r.location {
-            setup.line(format!("{} {} = 0;\nlong long m2cu_lt{j} = -1;", local_c_type(f, loc), ctx.name(loc)));
+            setup.line(format!(
+                "{} {} = 0;\nlong long m2cu_lt{j} = -1;",
+                local_c_type(f, loc),
+                ctx.name(loc)
+            ));
         }
     }
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
     device.block(&mut code, body);
     for &x in &kernel.live_out {
-        code.line(format!("if (m2cu_t == m2cu_n - 1) *m2cu_lo_{x} = {x};", x = ctx.name(x)));
+        code.line(format!(
+            "if (m2cu_t == m2cu_n - 1) *m2cu_lo_{x} = {x};",
+            x = ctx.name(x)
+        ));
     }
     let var = ctx.name(kernel.var);
     let template = KernelTemplate {
-        comment: format!("for {var} (line {}): {}", line_of(ctx, kernel), kernel_kind(kernel)),
+        comment: format!(
+            "for {var} (line {}): {}",
+            line_of(ctx, kernel),
+            kernel_kind(kernel)
+        ),
         block: BLOCK,
         name: kernel.name.clone(),
         params: params(ctx, kernel),
         setup: setup.finish(),
-        var_decl: format!("{} {var} = m2cu_first + m2cu_t * m2cu_step;", local_c_type(f, kernel.var)),
+        var_decl: format!(
+            "{} {var} = m2cu_first + m2cu_t * m2cu_step;",
+            local_c_type(f, kernel.var)
+        ),
         body: code.finish(),
-        tails: kernel.reductions.iter().enumerate().map(|(j, _)| tail(ctx, kernel, j)).collect(),
+        tails: kernel
+            .reductions
+            .iter()
+            .enumerate()
+            .map(|(j, _)| tail(ctx, kernel, j))
+            .collect(),
     };
     template.render().expect("kernel template renders")
 }
 
 fn line_of(ctx: &Context, kernel: &Kernel) -> String {
     ctx.source.map_or_else(String::new, |src| {
-        m2cu_frontend::diag::line_col(src, ctx.f.stmts[kernel.stmt].span.start).0.to_string()
+        m2cu_frontend::diag::line_col(src, ctx.f.stmts[kernel.stmt].span.start)
+            .0
+            .to_string()
     })
 }
 
@@ -167,7 +195,10 @@ fn tail(ctx: &Context, kernel: &Kernel, j: usize) -> String {
             kind: r.kind.name(),
             wide: rc.wide_type(),
             identity: rc.wide_identity(),
-            combine_shuffled: rc.combine_location(["m2cu_v", "m2cu_k", "m2cu_i"], ["m2cu_yv", "m2cu_yk", "m2cu_yi"]),
+            combine_shuffled: rc.combine_location(
+                ["m2cu_v", "m2cu_k", "m2cu_i"],
+                ["m2cu_yv", "m2cu_yk", "m2cu_yi"],
+            ),
         }
         .render(),
     };

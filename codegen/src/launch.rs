@@ -26,10 +26,16 @@ struct Buffer {
 
 pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let (decls, k) = ctx.range_decls(kernel.stmt);
-    code.open(format!("{{ /* for {}: kernel {} */", ctx.name(kernel.var), kernel.name));
+    code.open(format!(
+        "{{ /* for {}: kernel {} */",
+        ctx.name(kernel.var),
+        kernel.name
+    ));
     code.line(decls);
     code.open(format!("if (m2cu_n{k} > 0) {{"));
-    code.line(format!("uint32_t m2cu_grid = m2cu_grid(m2cu_n{k}, {BLOCK}, M2CU_SM_COUNT);"));
+    code.line(format!(
+        "uint32_t m2cu_grid = m2cu_grid(m2cu_n{k}, {BLOCK}, M2CU_SM_COUNT);"
+    ));
     code.line("int m2cu_kerr = 0;");
     let buffers = buffers(ctx, kernel, code);
     for b in &buffers {
@@ -38,10 +44,16 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for b in &buffers {
         code.line(format!("M2CU_CHECK(M2CU_ALLOC({}, {}));", b.var, b.bytes));
         if let Some(src) = &b.upload {
-            code.line(format!("M2CU_CHECK(M2CU_UPLOAD({}, {src}, {}));", b.var, b.bytes));
+            code.line(format!(
+                "M2CU_CHECK(M2CU_UPLOAD({}, {src}, {}));",
+                b.var, b.bytes
+            ));
         }
     }
-    code.line(format!("void *m2cu_args[] = {{ {} }};", args(ctx, kernel, &k).join(", ")));
+    code.line(format!(
+        "void *m2cu_args[] = {{ {} }};",
+        args(ctx, kernel, &k).join(", ")
+    ));
     code.line(format!(
         "M2CU_CHECK(M2CU_LAUNCH(\"{n}\", {n}, m2cu_grid, {BLOCK}, 0, m2cu_args));",
         n = kernel.name
@@ -49,7 +61,10 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for b in &buffers {
         if let Some(dst) = &b.download {
             let bytes = b.download_bytes.as_ref().unwrap_or(&b.bytes);
-            code.line(format!("M2CU_CHECK(M2CU_DOWNLOAD({dst}, {}, {bytes}));", b.var));
+            code.line(format!(
+                "M2CU_CHECK(M2CU_DOWNLOAD({dst}, {}, {bytes}));",
+                b.var
+            ));
         }
     }
     for b in &buffers {
@@ -58,7 +73,9 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     finish_reductions(ctx, code, kernel);
     code.line(format!("if (m2cu_kerr != 0) {} = m2cu_kerr;", ctx.status));
     let var = ctx.name(kernel.var);
-    code.line(format!("{var} = m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k};"));
+    code.line(format!(
+        "{var} = m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k};"
+    ));
     code.close("}");
     code.close("}");
 }
@@ -72,7 +89,9 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
         let ty = f.locals[a.local].ty.class.c_type();
         out.push(Buffer {
             var: format!("m2cu_d_{name}"),
-            bytes: format!("(uint64_t)({name}_d0 * {name}_d1 > 0 ? {name}_d0 * {name}_d1 : 1) * sizeof({ty})"),
+            bytes: format!(
+                "(uint64_t)({name}_d0 * {name}_d1 > 0 ? {name}_d0 * {name}_d1 : 1) * sizeof({ty})"
+            ),
             upload: Some(name.to_string()),
             download: a.written.then(|| name.to_string()),
             download_bytes: None,
@@ -138,11 +157,24 @@ fn args(ctx: &Context, kernel: &Kernel, k: &str) -> Vec<String> {
     let mut out = Vec::new();
     for a in &kernel.arrays {
         let name = ctx.name(a.local);
-        out.extend([format!("&m2cu_d_{name}"), format!("&{name}_d0"), format!("&{name}_d1")]);
+        out.extend([
+            format!("&m2cu_d_{name}"),
+            format!("&{name}_d0"),
+            format!("&{name}_d1"),
+        ]);
     }
     out.extend(kernel.inputs.iter().map(|&x| format!("&{}", ctx.name(x))));
-    out.extend([format!("&m2cu_first{k}"), format!("&m2cu_step{k}"), format!("&m2cu_n{k}")]);
-    out.extend(kernel.live_out.iter().map(|&x| format!("&m2cu_d_lo_{}", ctx.name(x))));
+    out.extend([
+        format!("&m2cu_first{k}"),
+        format!("&m2cu_step{k}"),
+        format!("&m2cu_n{k}"),
+    ]);
+    out.extend(
+        kernel
+            .live_out
+            .iter()
+            .map(|&x| format!("&m2cu_d_lo_{}", ctx.name(x))),
+    );
     for (j, r) in kernel.reductions.iter().enumerate() {
         match r.location {
             None => out.push(format!("&m2cu_d_red{j}")),

@@ -89,9 +89,18 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         source: Some(options.source),
         location_hooks: HashMap::new(),
     };
-    let kernels: Vec<String> = analysis.plan.kernels.iter().map(|k| kernel::kernel(&ctx, k)).collect();
-    let device_code =
-        format!("{}{}\n{GENERATED_MARKER}{}", prelude::prelude(), reduce::CAS_ATOMICS, kernels.join("\n"));
+    let kernels: Vec<String> = analysis
+        .plan
+        .kernels
+        .iter()
+        .map(|k| kernel::kernel(&ctx, k))
+        .collect();
+    let device_code = format!(
+        "{}{}\n{GENERATED_MARKER}{}",
+        prelude::prelude(),
+        reduce::CAS_ATOMICS,
+        kernels.join("\n")
+    );
     let host_code = |flavor: Flavor| {
         format!(
             "{}{}{}\n{GENERATED_MARKER}{}",
@@ -101,11 +110,20 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             host::entry_function(&ctx, flavor)
         )
     };
-    let unit = |banner: &str, includes: &str, abi: &str, prelude: &str, kernels: &str, host: &str| {
-        Unit { banner, file_name: options.file_name, includes, abi, prelude, kernels, host }
+    let unit =
+        |banner: &str, includes: &str, abi: &str, prelude: &str, kernels: &str, host: &str| {
+            Unit {
+                banner,
+                file_name: options.file_name,
+                includes,
+                abi,
+                prelude,
+                kernels,
+                host,
+            }
             .render()
             .expect("the unit template renders")
-    };
+        };
     let name = &f.name;
     let cpu_prelude = prelude::prelude();
     Generated {
@@ -126,7 +144,14 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             "",
             &host_code(Flavor::Cpu),
         ),
-        c_header: unit(&format!("{name}.h: the C interface of {name}."), "", ABI_HEADER, "", "", &prototypes(name)),
+        c_header: unit(
+            &format!("{name}.h: the C interface of {name}."),
+            "",
+            ABI_HEADER,
+            "",
+            "",
+            &prototypes(name),
+        ),
         standalone_cu: unit(
             &format!("{name}.cu: {name} on the GPU with the CUDA runtime API (build with nvcc)."),
             &format!("#include <cuda_runtime.h>\n{C_INCLUDES}"),
@@ -143,7 +168,12 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             "",
             &host_code(Flavor::GpuRuntime),
         ),
-        kernel_names: analysis.plan.kernels.iter().map(|k| k.name.clone()).collect(),
+        kernel_names: analysis
+            .plan
+            .kernels
+            .iter()
+            .map(|k| k.name.clone())
+            .collect(),
     }
 }
 

@@ -10,17 +10,112 @@ use la_arena::ArenaMap;
 use m2cu_frontend::ir::{Function, LocalId};
 
 const RESERVED: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
-    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
-    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
-    "volatile", "while", "bool", "true", "false", "class", "new", "delete", "this", "template",
-    "typename", "namespace", "using", "public", "private", "protected", "virtual", "friend",
-    "operator", "throw", "try", "catch", "asm", "export", "mutable", "explicit", "dim3", "threadIdx",
-    "blockIdx", "blockDim", "gridDim", "warpSize", "main", "abs", "sqrt", "exp", "log", "floor", "ceil",
-    "round", "trunc", "fmin", "fmax", "pow", "fabs", "fmod", "copysign", "isnan", "isfinite", "NAN",
-    "INFINITY", "malloc", "free", "calloc", "memcpy", "int8_t", "int16_t", "int32_t", "int64_t",
-    "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "NULL", "errno", "y0", "y1", "j0", "j1",
-    "yn", "jn", "gamma", "signbit",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "bool",
+    "true",
+    "false",
+    "class",
+    "new",
+    "delete",
+    "this",
+    "template",
+    "typename",
+    "namespace",
+    "using",
+    "public",
+    "private",
+    "protected",
+    "virtual",
+    "friend",
+    "operator",
+    "throw",
+    "try",
+    "catch",
+    "asm",
+    "export",
+    "mutable",
+    "explicit",
+    "dim3",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+    "main",
+    "abs",
+    "sqrt",
+    "exp",
+    "log",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "fmin",
+    "fmax",
+    "pow",
+    "fabs",
+    "fmod",
+    "copysign",
+    "isnan",
+    "isfinite",
+    "NAN",
+    "INFINITY",
+    "malloc",
+    "free",
+    "calloc",
+    "memcpy",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "size_t",
+    "NULL",
+    "errno",
+    "y0",
+    "y1",
+    "j0",
+    "j1",
+    "yn",
+    "jn",
+    "gamma",
+    "signbit",
 ];
 
 /// C names of the locals of one function.
@@ -35,7 +130,10 @@ impl Names {
         let mut names = ArenaMap::default();
         for (id, local) in f.locals.iter() {
             let mut name = local.name.clone();
-            while RESERVED.contains(&name.as_str()) || name.starts_with("m2cu") || taken.contains(&name) {
+            while RESERVED.contains(&name.as_str())
+                || name.starts_with("m2cu")
+                || taken.contains(&name)
+            {
                 name.push('_');
             }
             taken.insert(name.clone());
@@ -54,9 +152,19 @@ impl Names {
             .locals
             .iter()
             .filter(|(_, l)| !l.ty.is_scalar())
-            .flat_map(|(id, _)| [format!("{}_d0", self.names[id]), format!("{}_d1", self.names[id])])
+            .flat_map(|(id, _)| {
+                [
+                    format!("{}_d0", self.names[id]),
+                    format!("{}_d1", self.names[id]),
+                ]
+            })
             .collect();
-        let mut taken: HashSet<String> = self.names.values().cloned().chain(extents.iter().cloned()).collect();
+        let mut taken: HashSet<String> = self
+            .names
+            .values()
+            .cloned()
+            .chain(extents.iter().cloned())
+            .collect();
         for (id, _) in f.locals.iter() {
             if extents.contains(&self.names[id]) {
                 let mut name = self.names[id].clone();

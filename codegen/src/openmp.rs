@@ -17,19 +17,32 @@ use crate::stmt::Context;
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let f = ctx.f;
-    let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else { return };
+    let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else {
+        return;
+    };
     let (decls, k) = ctx.range_decls(kernel.stmt);
     let var = ctx.name(kernel.var);
-    let var_decl = format!("{} {var} = m2cu_first{k} + m2cu_t * m2cu_step{k};", local_c_type(f, kernel.var));
+    let var_decl = format!(
+        "{} {var} = m2cu_first{k} + m2cu_t * m2cu_step{k};",
+        local_c_type(f, kernel.var)
+    );
     code.open(format!("{{ /* for {var}: {} on the CPU */", kernel.name));
     code.line(decls);
     for &x in &kernel.live_out {
-        code.line(format!("{} *m2cu_lo_{x} = &{x};", local_c_type(f, x), x = ctx.name(x)));
+        code.line(format!(
+            "{} *m2cu_lo_{x} = &{x};",
+            local_c_type(f, x),
+            x = ctx.name(x)
+        ));
     }
     let inner = ctx.with_location_hooks(kernel, "m2cu_t");
     if kernel.reductions.is_empty() {
-        code.line(format!("#pragma omp parallel for schedule(static) if (m2cu_n{k} >= 4096)"));
-        code.open(format!("for (int64_t m2cu_t = 0; m2cu_t < m2cu_n{k}; m2cu_t++) {{"));
+        code.line(format!(
+            "#pragma omp parallel for schedule(static) if (m2cu_n{k} >= 4096)"
+        ));
+        code.open(format!(
+            "for (int64_t m2cu_t = 0; m2cu_t < m2cu_n{k}; m2cu_t++) {{"
+        ));
         code.line(&var_decl);
         ctx.declare(code, &kernel.privates);
         inner.block(code, body);
@@ -38,7 +51,9 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     } else {
         reduction_region(ctx, &inner, code, kernel, &k, &var_decl, body);
     }
-    code.line(format!("if (m2cu_n{k} > 0) {var} = m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k};"));
+    code.line(format!(
+        "if (m2cu_n{k} > 0) {var} = m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k};"
+    ));
     code.close("}");
 }
 
@@ -54,23 +69,41 @@ fn reduction_region(
     let f = ctx.f;
     for (j, r) in kernel.reductions.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
-        code.line(format!("{} m2cu_r{j} = {};", rc.wide_type(), rc.wide_identity()));
+        code.line(format!(
+            "{} m2cu_r{j} = {};",
+            rc.wide_type(),
+            rc.wide_identity()
+        ));
         if let Some(loc) = r.location {
-            code.line(format!("{} m2cu_rk{j} = 0;\nint64_t m2cu_rt{j} = -1;", local_c_type(f, loc)));
+            code.line(format!(
+                "{} m2cu_rk{j} = 0;\nint64_t m2cu_rt{j} = -1;",
+                local_c_type(f, loc)
+            ));
         }
     }
     code.line(format!("#pragma omp parallel if (m2cu_n{k} >= 4096)"));
     code.open("{");
     for (j, r) in kernel.reductions.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
-        code.line(format!("{} {} = {};", f.locals[r.var].ty.class.c_type(), ctx.name(r.var), rc.identity()));
+        code.line(format!(
+            "{} {} = {};",
+            f.locals[r.var].ty.class.c_type(),
+            ctx.name(r.var),
+            rc.identity()
+        ));
         if let Some(loc) = r.location {
-            code.line(format!("{} {} = 0;\nint64_t m2cu_lt{j} = -1;", local_c_type(f, loc), ctx.name(loc)));
+            code.line(format!(
+                "{} {} = 0;\nint64_t m2cu_lt{j} = -1;",
+                local_c_type(f, loc),
+                ctx.name(loc)
+            ));
         }
     }
     ctx.declare(code, &kernel.privates);
     code.line("#pragma omp for schedule(static) nowait");
-    code.open(format!("for (int64_t m2cu_t = 0; m2cu_t < m2cu_n{k}; m2cu_t++) {{"));
+    code.open(format!(
+        "for (int64_t m2cu_t = 0; m2cu_t < m2cu_n{k}; m2cu_t++) {{"
+    ));
     code.line(var_decl);
     inner.block(code, body);
     live_out_copy(ctx, code, kernel, &format!("m2cu_n{k}"));
@@ -82,10 +115,17 @@ fn reduction_region(
         let mine = format!("(({}){})", rc.wide_type(), ctx.name(r.var));
         match r.location {
             Some(loc) => code.line(rc.combine_location(
-                [&format!("m2cu_r{j}"), &format!("m2cu_rk{j}"), &format!("m2cu_rt{j}")],
+                [
+                    &format!("m2cu_r{j}"),
+                    &format!("m2cu_rk{j}"),
+                    &format!("m2cu_rt{j}"),
+                ],
                 [&mine, ctx.name(loc), &format!("m2cu_lt{j}")],
             )),
-            None => code.line(format!("m2cu_r{j} = {};", rc.combine(&format!("m2cu_r{j}"), &mine))),
+            None => code.line(format!(
+                "m2cu_r{j} = {};",
+                rc.combine(&format!("m2cu_r{j}"), &mine)
+            )),
         }
     }
     code.close("}");
@@ -103,7 +143,11 @@ pub fn finish_reductions(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             Some(loc) => code.line(rc.finish_location(
                 s,
                 ctx.name(loc),
-                [&format!("m2cu_r{j}"), &format!("m2cu_rk{j}"), &format!("m2cu_rt{j}")],
+                [
+                    &format!("m2cu_r{j}"),
+                    &format!("m2cu_rk{j}"),
+                    &format!("m2cu_rt{j}"),
+                ],
             )),
             None => code.line(rc.finish(s, &format!("m2cu_r{j}"))),
         }
@@ -113,6 +157,9 @@ pub fn finish_reductions(ctx: &Context, code: &mut Code, kernel: &Kernel) {
 /// The iteration that is last in sequential order stores the live-out privates.
 pub fn live_out_copy(ctx: &Context, code: &mut Code, kernel: &Kernel, n: &str) {
     for &x in &kernel.live_out {
-        code.line(format!("if (m2cu_t == {n} - 1) *m2cu_lo_{x} = {x};", x = ctx.name(x)));
+        code.line(format!(
+            "if (m2cu_t == {n} - 1) *m2cu_lo_{x} = {x};",
+            x = ctx.name(x)
+        ));
     }
 }

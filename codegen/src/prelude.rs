@@ -13,18 +13,37 @@ use m2cu_frontend::types::Class;
 
 /// Error codes shared by the generated code and the runtime's messages.
 pub const ERRORS: &[(i32, &str, &str)] = &[
-    (1, "M2CU_E_INDEX_RANGE", "Index exceeds the number of array elements."),
-    (2, "M2CU_E_INDEX_INVALID", "Array indices must be positive integers or logical values."),
-    (3, "M2CU_E_COMPLEX", "The result would be complex, and complex numbers are not supported."),
+    (
+        1,
+        "M2CU_E_INDEX_RANGE",
+        "Index exceeds the number of array elements.",
+    ),
+    (
+        2,
+        "M2CU_E_INDEX_INVALID",
+        "Array indices must be positive integers or logical values.",
+    ),
+    (
+        3,
+        "M2CU_E_COMPLEX",
+        "The result would be complex, and complex numbers are not supported.",
+    ),
     (4, "M2CU_E_GPU", "A GPU operation failed."),
     (5, "M2CU_E_NOMEM", "Out of memory."),
     (6, "M2CU_E_SIZE", "Size inputs must be integers."),
-    (7, "M2CU_E_INPUT", "An input does not have the class or size the program was translated for."),
+    (
+        7,
+        "M2CU_E_INPUT",
+        "An input does not have the class or size the program was translated for.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
 pub fn error_message(code: i32) -> &'static str {
-    ERRORS.iter().find(|e| e.0 == code).map_or("Unknown error.", |e| e.2)
+    ERRORS
+        .iter()
+        .find(|e| e.0 == code)
+        .map_or("Unknown error.", |e| e.2)
 }
 
 const PLATFORM: &str = r#"#if defined(__CUDACC__)
@@ -207,7 +226,10 @@ fn saturating_conversion(class: Class) -> String {
 
 fn limits_literals(class: Class) -> (String, String) {
     match class {
-        Class::Int64 => ("(-9223372036854775807LL - 1)".into(), "9223372036854775807LL".into()),
+        Class::Int64 => (
+            "(-9223372036854775807LL - 1)".into(),
+            "9223372036854775807LL".into(),
+        ),
         Class::Uint64 => ("0".into(), "18446744073709551615ULL".into()),
         Class::Uint32 => ("0".into(), "4294967295U".into()),
         _ => {

@@ -27,11 +27,18 @@ pub struct ReductionCode {
 
 impl ReductionCode {
     pub fn new(f: &Function, r: &Reduction) -> ReductionCode {
-        ReductionCode { kind: r.kind, class: f.locals[r.var].ty.class, ties: r.ties }
+        ReductionCode {
+            kind: r.kind,
+            class: f.locals[r.var].ty.class,
+            ties: r.ties,
+        }
     }
 
     fn bitwise(&self) -> bool {
-        matches!(self.kind, ReductionKind::BitAnd | ReductionKind::BitOr | ReductionKind::BitXor)
+        matches!(
+            self.kind,
+            ReductionKind::BitAnd | ReductionKind::BitOr | ReductionKind::BitXor
+        )
     }
 
     /// The wide C type of partials.
@@ -51,14 +58,22 @@ impl ReductionCode {
 
     /// The identity as a C literal of the variable's class.
     pub fn identity(&self) -> String {
-        let (lo, hi) = self.class.int_range().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let (lo, hi) = self
+            .class
+            .int_range()
+            .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
         let value = match self.kind {
-            ReductionKind::Sum | ReductionKind::Or | ReductionKind::BitOr | ReductionKind::BitXor => 0.0,
+            ReductionKind::Sum
+            | ReductionKind::Or
+            | ReductionKind::BitOr
+            | ReductionKind::BitXor => 0.0,
             ReductionKind::Prod | ReductionKind::And => 1.0,
             ReductionKind::Min | ReductionKind::Max if self.class.is_float() => f64::NAN,
             ReductionKind::Min | ReductionKind::MinIf | ReductionKind::MinLoc => hi,
             ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => lo,
-            ReductionKind::BitAnd => return format!("(({})~({})0)", self.class.c_type(), self.class.c_type()),
+            ReductionKind::BitAnd => {
+                return format!("(({})~({})0)", self.class.c_type(), self.class.c_type())
+            }
         };
         match self.class {
             // Class limits of the 64-bit classes do not survive a trip through double.
@@ -82,8 +97,12 @@ impl ReductionCode {
             ReductionKind::Prod => format!("({a} * {b})"),
             ReductionKind::Min if float => format!("fmin({a}, {b})"),
             ReductionKind::Max if float => format!("fmax({a}, {b})"),
-            ReductionKind::Min | ReductionKind::MinIf | ReductionKind::MinLoc => format!("({b} < {a} ? {b} : {a})"),
-            ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => format!("({b} > {a} ? {b} : {a})"),
+            ReductionKind::Min | ReductionKind::MinIf | ReductionKind::MinLoc => {
+                format!("({b} < {a} ? {b} : {a})")
+            }
+            ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => {
+                format!("({b} > {a} ? {b} : {a})")
+            }
             ReductionKind::And | ReductionKind::BitAnd => format!("({a} & {b})"),
             ReductionKind::Or | ReductionKind::BitOr => format!("({a} | {b})"),
             ReductionKind::BitXor => format!("({a} ^ {b})"),
@@ -93,19 +112,29 @@ impl ReductionCode {
     /// The CUDA statement that merges the wide value `v` into `*ptr`.
     pub fn atomic(&self, ptr: &str, v: &str) -> String {
         let float = self.class.is_float();
-        let suffix = if self.class == Class::Single { "f" } else { "d" };
+        let suffix = if self.class == Class::Single {
+            "f"
+        } else {
+            "d"
+        };
         match self.kind {
             ReductionKind::Sum => format!("atomicAdd({ptr}, {v});"),
             ReductionKind::Prod if float => format!("m2cu_atomic_prod_{suffix}({ptr}, {v});"),
-            ReductionKind::Min | ReductionKind::MinIf if float => format!("m2cu_atomic_min_{suffix}({ptr}, {v});"),
-            ReductionKind::Max | ReductionKind::MaxIf if float => format!("m2cu_atomic_max_{suffix}({ptr}, {v});"),
+            ReductionKind::Min | ReductionKind::MinIf if float => {
+                format!("m2cu_atomic_min_{suffix}({ptr}, {v});")
+            }
+            ReductionKind::Max | ReductionKind::MaxIf if float => {
+                format!("m2cu_atomic_max_{suffix}({ptr}, {v});")
+            }
             ReductionKind::Min | ReductionKind::MinIf => format!("atomicMin({ptr}, {v});"),
             ReductionKind::Max | ReductionKind::MaxIf => format!("atomicMax({ptr}, {v});"),
             ReductionKind::And | ReductionKind::BitAnd => format!("atomicAnd({ptr}, {v});"),
             ReductionKind::Or | ReductionKind::BitOr => format!("atomicOr({ptr}, {v});"),
             ReductionKind::BitXor => format!("atomicXor({ptr}, {v});"),
             ReductionKind::Prod | ReductionKind::MinLoc | ReductionKind::MaxLoc => {
-                unreachable!("integer products are sequential; locations use the last-block combine")
+                unreachable!(
+                    "integer products are sequential; locations use the last-block combine"
+                )
             }
         }
     }
@@ -152,9 +181,18 @@ impl ReductionCode {
 
     /// Host statement merging the located result (rv, rk, rt) into `s` and its location `k`.
     pub fn finish_location(&self, s: &str, k: &str, r: [&str; 3]) -> String {
-        let op = if self.ties == Ties::First { self.better().to_string() } else { format!("{}=", self.better()) };
+        let op = if self.ties == Ties::First {
+            self.better().to_string()
+        } else {
+            format!("{}=", self.better())
+        };
         let ty = self.class.c_type();
-        format!("if ({rt} >= 0 && {rv} {op} {s}) {{ {s} = ({ty}){rv}; {k} = {rk}; }}", rv = r[0], rk = r[1], rt = r[2])
+        format!(
+            "if ({rt} >= 0 && {rv} {op} {s}) {{ {s} = ({ty}){rv}; {k} = {rk}; }}",
+            rv = r[0],
+            rk = r[1],
+            rt = r[2]
+        )
     }
 }
 

@@ -44,7 +44,11 @@ pub struct Context<'a> {
 
 impl<'a> Context<'a> {
     pub fn exprs(&self) -> ExprWriter<'_> {
-        ExprWriter { f: self.f, names: self.names, err: self.err }
+        ExprWriter {
+            f: self.f,
+            names: self.names,
+            err: self.err,
+        }
     }
 
     pub fn name(&self, local: LocalId) -> &str {
@@ -65,10 +69,23 @@ impl<'a> Context<'a> {
                 code.line(format!("{} = {};", self.name(*target), ew.expr(*value)));
             }
             StmtKind::Assign { target, value } => self.copy_array(code, *target, *value),
-            StmtKind::Alloc { target, fill, rows, cols } => self.alloc(code, *target, *fill, *rows, *cols),
-            StmtKind::Store { array, indices, value } => {
+            StmtKind::Alloc {
+                target,
+                fill,
+                rows,
+                cols,
+            } => self.alloc(code, *target, *fill, *rows, *cols),
+            StmtKind::Store {
+                array,
+                indices,
+                value,
+            } => {
                 let offset = ew.offset(*array, indices);
-                code.line(format!("{}[{offset}] = {};", self.name(*array), ew.expr(*value)));
+                code.line(format!(
+                    "{}[{offset}] = {};",
+                    self.name(*array),
+                    ew.expr(*value)
+                ));
             }
             StmtKind::For { .. } => self.for_loop(code, s),
             StmtKind::While { cond, body } => {
@@ -84,7 +101,14 @@ impl<'a> Context<'a> {
     }
 
     fn if_chain(&self, code: &mut Code, s: StmtId, is_else: bool) {
-        let StmtKind::If { cond, then_body, else_body } = &self.f.stmts[s].kind else { return };
+        let StmtKind::If {
+            cond,
+            then_body,
+            else_body,
+        } = &self.f.stmts[s].kind
+        else {
+            return;
+        };
         let cond = self.exprs().cond(*cond);
         if is_else {
             code.close_open(format!("}} else if ({cond}) {{"));
@@ -97,7 +121,9 @@ impl<'a> Context<'a> {
         }
         match else_body.0.as_slice() {
             [] => {}
-            [only] if matches!(self.f.stmts[*only].kind, StmtKind::If { .. }) => self.if_chain(code, *only, true),
+            [only] if matches!(self.f.stmts[*only].kind, StmtKind::If { .. }) => {
+                self.if_chain(code, *only, true)
+            }
             _ => {
                 code.close_open("} else {");
                 self.block(code, else_body);
@@ -118,9 +144,14 @@ impl<'a> Context<'a> {
         code.line(format!(
             "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t)({src}_d0 * {src}_d1) * sizeof({ty}));"
         ));
-        code.line(format!("if (!m2cu_copy) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}", self.status));
+        code.line(format!(
+            "if (!m2cu_copy) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
+            self.status
+        ));
         code.line(format!("free({t});"));
-        code.line(format!("{t} = m2cu_copy; {t}_d0 = {src}_d0; {t}_d1 = {src}_d1;"));
+        code.line(format!(
+            "{t} = m2cu_copy; {t}_d0 = {src}_d0; {t}_d1 = {src}_d1;"
+        ));
         code.close("}");
     }
 
@@ -130,11 +161,20 @@ impl<'a> Context<'a> {
         let ty = self.f.locals[target].ty.class.c_type();
         let err = self.err;
         code.open("{");
-        code.line(format!("int64_t m2cu_r = m2cu_size({}, {err});", ew.double(rows)));
-        code.line(format!("int64_t m2cu_c = m2cu_size({}, {err});", ew.double(cols)));
+        code.line(format!(
+            "int64_t m2cu_r = m2cu_size({}, {err});",
+            ew.double(rows)
+        ));
+        code.line(format!(
+            "int64_t m2cu_c = m2cu_size({}, {err});",
+            ew.double(cols)
+        ));
         code.line(format!("free({t});"));
         code.line(format!("{t} = ({ty} *)calloc((size_t)(m2cu_r * m2cu_c > 0 ? m2cu_r * m2cu_c : 1), sizeof({ty}));"));
-        code.line(format!("if (!{t}) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}", self.status));
+        code.line(format!(
+            "if (!{t}) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
+            self.status
+        ));
         code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
         if fill == Fill::Ones {
             code.line(format!("for (int64_t m2cu_k = 0; m2cu_k < m2cu_r * m2cu_c; m2cu_k++) {t}[m2cu_k] = ({ty})1;"));
@@ -145,7 +185,14 @@ impl<'a> Context<'a> {
     /// The range of a `for` statement as C declarations of `m2cu_first<k>`, `m2cu_step<k>` and
     /// `m2cu_n<k>`, where `k` is the statement's index.
     pub fn range_decls(&self, s: StmtId) -> (String, String) {
-        let StmtKind::For { var, start, step, stop, .. } = &self.f.stmts[s].kind else {
+        let StmtKind::For {
+            var,
+            start,
+            step,
+            stop,
+            ..
+        } = &self.f.stmts[s].kind
+        else {
             unreachable!("range_decls on a for statement")
         };
         let ew = self.exprs();
@@ -153,10 +200,17 @@ impl<'a> Context<'a> {
         let ty = local_c_type(self.f, *var);
         let (first, step_text) = match ty {
             "int64_t" => (
-                ew.int_expr(*start).unwrap_or_else(|| format!("(int64_t){}", ew.double(*start))),
-                step.map_or("1".into(), |st| ew.int_expr(st).unwrap_or_else(|| format!("(int64_t){}", ew.double(st)))),
+                ew.int_expr(*start)
+                    .unwrap_or_else(|| format!("(int64_t){}", ew.double(*start))),
+                step.map_or("1".into(), |st| {
+                    ew.int_expr(st)
+                        .unwrap_or_else(|| format!("(int64_t){}", ew.double(st)))
+                }),
             ),
-            _ => (ew.double(*start), step.map_or("1.0".into(), |st| ew.double(st))),
+            _ => (
+                ew.double(*start),
+                step.map_or("1.0".into(), |st| ew.double(st)),
+            ),
         };
         let decls = format!(
             "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\nint64_t m2cu_n{k} = m2cu_count((double)m2cu_first{k}, (double)m2cu_step{k}, {});",
@@ -174,12 +228,20 @@ impl<'a> Context<'a> {
                 };
             }
         }
-        let StmtKind::For { var, body, .. } = &self.f.stmts[s].kind else { return };
+        let StmtKind::For { var, body, .. } = &self.f.stmts[s].kind else {
+            return;
+        };
         let (decls, k) = self.range_decls(s);
         code.open("{");
         code.line(decls);
-        code.open(format!("for (int64_t m2cu_t{k} = 0; m2cu_t{k} < m2cu_n{k} && !{}; m2cu_t{k}++) {{", self.status));
-        code.line(format!("{} = m2cu_first{k} + m2cu_t{k} * m2cu_step{k};", self.name(*var)));
+        code.open(format!(
+            "for (int64_t m2cu_t{k} = 0; m2cu_t{k} < m2cu_n{k} && !{}; m2cu_t{k}++) {{",
+            self.status
+        ));
+        code.line(format!(
+            "{} = m2cu_first{k} + m2cu_t{k} * m2cu_step{k};",
+            self.name(*var)
+        ));
         self.block(code, body);
         code.close("}");
         code.close("}");
@@ -189,12 +251,20 @@ impl<'a> Context<'a> {
     /// also records the iteration number `t` of the element it takes.
     pub fn with_location_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
         let mut hooks = HashMap::new();
-        for (j, r) in kernel.reductions.iter().enumerate().filter(|(_, r)| r.location.is_some()) {
+        for (j, r) in kernel
+            .reductions
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.location.is_some())
+        {
             for &u in &r.updates {
                 hooks.insert(u, format!("m2cu_lt{j} = {t};"));
             }
         }
-        Context { location_hooks: hooks, ..self.clone_base() }
+        Context {
+            location_hooks: hooks,
+            ..self.clone_base()
+        }
     }
 
     fn clone_base(&self) -> Context<'a> {
@@ -212,12 +282,21 @@ impl<'a> Context<'a> {
 
     /// The same context with another error status.
     pub fn with_status(&self, status: &'a str, err: &'a str) -> Context<'a> {
-        Context { status, err, ..self.clone_base() }
+        Context {
+            status,
+            err,
+            ..self.clone_base()
+        }
     }
 
     /// The same context inside a kernel body.
     pub fn device(&self) -> Context<'a> {
-        Context { status: "(*m2cu_err)", err: "m2cu_err", kernel_loops: KernelLoops::Inside, ..self.clone_base() }
+        Context {
+            status: "(*m2cu_err)",
+            err: "m2cu_err",
+            kernel_loops: KernelLoops::Inside,
+            ..self.clone_base()
+        }
     }
 
     /// Declarations of per-iteration (private) scalars.

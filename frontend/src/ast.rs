@@ -61,11 +61,24 @@ pub enum StmtKind {
     /// An expression on its own, such as a call: `disp(x)`.
     Expr(Expr),
     /// `x = e`, `A(i) = e` or `[a, b] = f(x)`; `targets` has one entry for the first two forms.
-    Assign { targets: Vec<LValue>, value: Expr },
-    For { var: Ident, range: Expr, body: Vec<Stmt> },
-    While { cond: Expr, body: Vec<Stmt> },
+    Assign {
+        targets: Vec<LValue>,
+        value: Expr,
+    },
+    For {
+        var: Ident,
+        range: Expr,
+        body: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
     /// `if c1 ... elseif c2 ... else ... end`: one clause per `if`/`elseif`.
-    If { clauses: Vec<(Expr, Vec<Stmt>)>, else_body: Option<Vec<Stmt>> },
+    If {
+        clauses: Vec<(Expr, Vec<Stmt>)>,
+        else_body: Option<Vec<Stmt>>,
+    },
     Break,
     Continue,
     Return,
@@ -74,7 +87,11 @@ pub enum StmtKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LValue {
     Var(Ident),
-    Index { base: Ident, args: Vec<Expr>, span: Span },
+    Index {
+        base: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
     /// `~` in `[~, k] = max(v)`.
     Ignore(Span),
 }
@@ -88,16 +105,33 @@ pub struct Expr {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     /// A numeric literal; `text` is the source spelling.
-    Number { value: f64, text: String },
+    Number {
+        value: f64,
+        text: String,
+    },
     /// A char literal `'double'`.
     Str(String),
     Ident(String),
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `start:stop` or `start:step:stop`.
-    Range { start: Box<Expr>, step: Option<Box<Expr>>, stop: Box<Expr> },
+    Range {
+        start: Box<Expr>,
+        step: Option<Box<Expr>>,
+        stop: Box<Expr>,
+    },
     /// `name(args)`: an index or a function call, resolved during lowering.
-    Call { callee: Ident, args: Vec<Expr> },
+    Call {
+        callee: Ident,
+        args: Vec<Expr>,
+    },
     /// A bare `:` used as an index.
     Colon,
     /// `end` inside an index.
@@ -107,7 +141,10 @@ pub enum ExprKind {
     /// `(e)`: kept so that printing the AST back gives the same tree.
     Paren(Box<Expr>),
     /// `e'` and `e.'`.
-    Postfix { op: PostfixOp, operand: Box<Expr> },
+    Postfix {
+        op: PostfixOp,
+        operand: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -119,7 +119,10 @@ pub enum BinOp {
 
 impl BinOp {
     pub fn is_comparison(self) -> bool {
-        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 
     pub fn is_logical(self) -> bool {
@@ -256,16 +259,41 @@ pub struct Block(pub Vec<StmtId>);
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `x = e` for a scalar, or `B = A` (a copy) for an array.
-    Assign { target: LocalId, value: ExprId },
+    Assign {
+        target: LocalId,
+        value: ExprId,
+    },
     /// `A = zeros(rows, cols)` / `ones(...)`; the class is the target's.
-    Alloc { target: LocalId, fill: Fill, rows: ExprId, cols: ExprId },
+    Alloc {
+        target: LocalId,
+        fill: Fill,
+        rows: ExprId,
+        cols: ExprId,
+    },
     /// `A(i) = e` or `A(i, j) = e`.
-    Store { array: LocalId, indices: Vec<ExprId>, value: ExprId },
+    Store {
+        array: LocalId,
+        indices: Vec<ExprId>,
+        value: ExprId,
+    },
     /// `for var = start:step:stop` (step 1 when `None`).
-    For { var: LocalId, start: ExprId, step: Option<ExprId>, stop: ExprId, body: Block },
-    While { cond: ExprId, body: Block },
+    For {
+        var: LocalId,
+        start: ExprId,
+        step: Option<ExprId>,
+        stop: ExprId,
+        body: Block,
+    },
+    While {
+        cond: ExprId,
+        body: Block,
+    },
     /// `elseif` chains are nested `If`s in `else_body`.
-    If { cond: ExprId, then_body: Block, else_body: Block },
+    If {
+        cond: ExprId,
+        then_body: Block,
+        else_body: Block,
+    },
     Break,
     Continue,
     Return,
@@ -274,7 +302,10 @@ pub enum StmtKind {
 impl Function {
     /// Looks a local up by name.
     pub fn local_named(&self, name: &str) -> Option<LocalId> {
-        self.locals.iter().find(|(_, l)| l.name == name).map(|(id, _)| id)
+        self.locals
+            .iter()
+            .find(|(_, l)| l.name == name)
+            .map(|(id, _)| id)
     }
 
     pub fn is_param(&self, local: LocalId) -> bool {
@@ -290,8 +321,14 @@ impl Function {
         for &s in &block.0 {
             f(s);
             match &self.stmts[s].kind {
-                StmtKind::For { body, .. } | StmtKind::While { body, .. } => self.walk_stmts(body, f),
-                StmtKind::If { then_body, else_body, .. } => {
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+                    self.walk_stmts(body, f)
+                }
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
                     self.walk_stmts(then_body, f);
                     self.walk_stmts(else_body, f);
                 }
@@ -323,12 +360,17 @@ impl Function {
         match &self.stmts[stmt].kind {
             StmtKind::Assign { value, .. } => vec![*value],
             StmtKind::Alloc { rows, cols, .. } => vec![*rows, *cols],
-            StmtKind::Store { indices, value, .. } => {
-                indices.iter().copied().chain(std::iter::once(*value)).collect()
-            }
-            StmtKind::For { start, step, stop, .. } => {
-                [Some(*start), *step, Some(*stop)].into_iter().flatten().collect()
-            }
+            StmtKind::Store { indices, value, .. } => indices
+                .iter()
+                .copied()
+                .chain(std::iter::once(*value))
+                .collect(),
+            StmtKind::For {
+                start, step, stop, ..
+            } => [Some(*start), *step, Some(*stop)]
+                .into_iter()
+                .flatten()
+                .collect(),
             StmtKind::While { cond, .. } | StmtKind::If { cond, .. } => vec![*cond],
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => vec![],
         }

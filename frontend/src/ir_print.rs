@@ -11,7 +11,10 @@ use crate::types::Class;
 
 /// Prints a function of the IR.
 pub fn print_function(f: &Function) -> String {
-    let mut p = Printer { f, out: String::new() };
+    let mut p = Printer {
+        f,
+        out: String::new(),
+    };
     p.header();
     p.block(&f.body, 1);
     p.out.push_str("end\n");
@@ -32,7 +35,13 @@ impl Printer<'_> {
         let f = self.f;
         let outs: Vec<&str> = f.outputs.iter().map(|&o| self.name(o)).collect();
         let params: Vec<&str> = f.params.iter().map(|&p| self.name(p)).collect();
-        let _ = writeln!(self.out, "function [{}] = {}({})", outs.join(", "), f.name, params.join(", "));
+        let _ = writeln!(
+            self.out,
+            "function [{}] = {}({})",
+            outs.join(", "),
+            f.name,
+            params.join(", ")
+        );
         for (_, local) in f.locals.iter() {
             let integral = if local.integral { " integral" } else { "" };
             let _ = writeln!(self.out, "  local {}: {}{}", local.name, local.ty, integral);
@@ -55,7 +64,12 @@ impl Printer<'_> {
                 let text = format!("{} = {}", self.name(*target), self.expr(*value));
                 self.line(depth, &text);
             }
-            StmtKind::Alloc { target, fill, rows, cols } => {
+            StmtKind::Alloc {
+                target,
+                fill,
+                rows,
+                cols,
+            } => {
                 let func = match fill {
                     Fill::Zeros => "zeros",
                     Fill::Ones => "ones",
@@ -69,13 +83,29 @@ impl Printer<'_> {
                 );
                 self.line(depth, &text);
             }
-            StmtKind::Store { array, indices, value } => {
-                let text =
-                    format!("{}({}) = {}", self.name(*array), self.list(indices), self.expr(*value));
+            StmtKind::Store {
+                array,
+                indices,
+                value,
+            } => {
+                let text = format!(
+                    "{}({}) = {}",
+                    self.name(*array),
+                    self.list(indices),
+                    self.expr(*value)
+                );
                 self.line(depth, &text);
             }
-            StmtKind::For { var, start, step, stop, body } => {
-                let step = step.map(|s| format!("{}:", self.expr(s))).unwrap_or_default();
+            StmtKind::For {
+                var,
+                start,
+                step,
+                stop,
+                body,
+            } => {
+                let step = step
+                    .map(|s| format!("{}:", self.expr(s)))
+                    .unwrap_or_default();
                 let text = format!(
                     "for {} = {}:{step}{}",
                     self.name(*var),
@@ -92,7 +122,11 @@ impl Printer<'_> {
                 self.block(body, depth + 1);
                 self.line(depth, "end");
             }
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 let text = format!("if {}", self.expr(*cond));
                 self.line(depth, &text);
                 self.block(then_body, depth + 1);
@@ -109,7 +143,11 @@ impl Printer<'_> {
     }
 
     fn list(&self, exprs: &[ExprId]) -> String {
-        exprs.iter().map(|&e| self.expr(e)).collect::<Vec<_>>().join(", ")
+        exprs
+            .iter()
+            .map(|&e| self.expr(e))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn expr(&self, e: ExprId) -> String {
@@ -134,7 +172,11 @@ impl Printer<'_> {
                     UnOp::Neg => "-",
                     UnOp::Not => "~",
                 };
-                let natural = if *op == UnOp::Not { Class::Logical } else { Class::Double };
+                let natural = if *op == UnOp::Not {
+                    Class::Logical
+                } else {
+                    Class::Double
+                };
                 suffix(format!("({sym}{})", self.expr(*a)), natural)
             }
             ExprKind::Binary(op, a, b) => {
@@ -147,7 +189,9 @@ impl Printer<'_> {
                 suffix(text, natural)
             }
             ExprKind::Index(array, idx) => format!("{}({})", self.name(*array), self.list(idx)),
-            ExprKind::Call(b, args) => suffix(format!("{}({})", b.name(), self.list(args)), Class::Double),
+            ExprKind::Call(b, args) => {
+                suffix(format!("{}({})", b.name(), self.list(args)), Class::Double)
+            }
             ExprKind::Convert(a) => format!("{class}({})", self.expr(*a)),
             ExprKind::Size(array, q) => match q {
                 SizeQuery::Numel => format!("numel({})", self.name(*array)),

@@ -47,12 +47,20 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
     let function = select_entry(file, options)?;
     let mut lowerer = Lowerer::new(file, function);
     lowerer.declare_params(function, options);
+    if lowerer.diags.has_errors() {
+        // Without input types every later message would be noise.
+        return Err(lowerer.diags);
+    }
     let body = lowerer.block(&function.body);
-    lowerer.declare_outputs(function);
+    if !lowerer.diags.has_errors() {
+        lowerer.declare_outputs(function);
+    }
     if lowerer.diags.has_errors() {
         return Err(lowerer.diags);
     }
-    Ok(Module { functions: vec![lowerer.finish(body)] })
+    Ok(Module {
+        functions: vec![lowerer.finish(body)],
+    })
 }
 
 fn select_entry<'f>(
@@ -66,12 +74,28 @@ fn select_entry<'f>(
                 .into()
         });
     };
-    file.functions.iter().find(|f| &f.name.name == name).ok_or_else(|| {
-        let names: Vec<&str> = file.functions.iter().map(|f| f.name.name.as_str()).collect();
-        Diagnostic::error("E0100", Span::default(), format!("no function named `{name}` in this file"))
+    file.functions
+        .iter()
+        .find(|f| &f.name.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = file
+                .functions
+                .iter()
+                .map(|f| f.name.name.as_str())
+                .collect();
+            let span = file
+                .functions
+                .first()
+                .map_or(Span::default(), |f| f.name.span);
+            Diagnostic::error(
+                "E0100",
+                span,
+                format!("no function named `{name}` in this file"),
+            )
+            .with_label("the file's first function")
             .with_help(format!("the file defines: {}", names.join(", ")))
             .into()
-    })
+        })
 }
 
 /// Names that read as constants when no variable shadows them.
@@ -152,19 +176,37 @@ impl<'a> Lowerer<'a> {
     }
 
     fn error(&mut self, code: &'static str, span: Span, message: String, help: String) {
-        self.diags.push(Diagnostic::error(code, span, message).with_help(help));
+        self.diags
+            .push(Diagnostic::error(code, span, message).with_help(help));
     }
 
     fn unsupported(&mut self, span: Span, what: &str, help: &str) {
-        self.error("E0103", span, format!("{what} is not supported"), help.to_string());
+        self.error(
+            "E0103",
+            span,
+            format!("{what} is not supported"),
+            help.to_string(),
+        );
     }
 
     // ----- declarations -------------------------------------------------------------------
 
     fn declare_params(&mut self, function: &ast::Function, options: &LowerOptions) {
         for param in &function.params {
+            if param.name == "~" {
+                self.unsupported(
+                    param.span,
+                    "an ignored input (`~`)",
+                    "give the input a name",
+                );
+                continue;
+            }
             let ty = self.param_type(function, param, options);
-            let id = self.new_local(&param.name, ty.unwrap_or(Type::scalar(Class::Double)), param.span);
+            let id = self.new_local(
+                &param.name,
+                ty.unwrap_or(Type::scalar(Class::Double)),
+                param.span,
+            );
             self.params.push(id);
         }
     }
@@ -178,7 +220,11 @@ impl<'a> Lowerer<'a> {
         if let Some((_, ty)) = options.input_types.iter().find(|(n, _)| n == &param.name) {
             return Some(*ty);
         }
-        if let Some(decl) = function.arguments.iter().find(|d| d.name.name == param.name) {
+        if let Some(decl) = function
+            .arguments
+            .iter()
+            .find(|d| d.name.name == param.name)
+        {
             return self.declared_type(decl);
         }
         self.error(
@@ -216,7 +262,10 @@ impl<'a> Lowerer<'a> {
                 self.error(
                     "E0109",
                     decl.span,
-                    format!("input `{}` must be declared with two dimensions", decl.name.name),
+                    format!(
+                        "input `{}` must be declared with two dimensions",
+                        decl.name.name
+                    ),
                     "write the size as (rows,cols), for example (1,:)".into(),
                 );
                 return None;
@@ -240,7 +289,12 @@ impl<'a> Lowerer<'a> {
     }
 
     fn new_local(&mut self, name: &str, ty: Type, span: Span) -> LocalId {
-        let id = self.locals.alloc(Local { name: name.to_string(), ty, span, integral: false });
+        let id = self.locals.alloc(Local {
+            name: name.to_string(),
+            ty,
+            span,
+            integral: false,
+        });
         self.scope.insert(name.to_string(), id);
         id
     }
@@ -265,7 +319,9 @@ impl<'a> Lowerer<'a> {
                 let body = self.loop_body(body);
                 self.push(StmtKind::While { cond, body }, span)
             }
-            AstStmt::If { clauses, else_body } => self.if_chain(clauses, else_body.as_deref(), span),
+            AstStmt::If { clauses, else_body } => {
+                self.if_chain(clauses, else_body.as_deref(), span)
+            }
             AstStmt::Break | AstStmt::Continue => self.loop_exit(&stmt.kind, span),
             AstStmt::Return => self.push(StmtKind::Return, span),
             AstStmt::Expr(e) => {
@@ -298,7 +354,11 @@ impl<'a> Lowerer<'a> {
 
     fn loop_exit(&mut self, kind: &AstStmt, span: Span) -> Option<StmtId> {
         if self.loop_depth == 0 {
-            let word = if matches!(kind, AstStmt::Break) { "break" } else { "continue" };
+            let word = if matches!(kind, AstStmt::Break) {
+                "break"
+            } else {
+                "continue"
+            };
             self.error(
                 "E0108",
                 span,
@@ -307,7 +367,11 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let kind = if matches!(kind, AstStmt::Break) { StmtKind::Break } else { StmtKind::Continue };
+        let kind = if matches!(kind, AstStmt::Break) {
+            StmtKind::Break
+        } else {
+            StmtKind::Continue
+        };
         self.push(kind, span)
     }
 
@@ -330,10 +394,24 @@ impl<'a> Lowerer<'a> {
         let else_body = if rest.is_empty() {
             else_body.map(|b| self.block(b)).unwrap_or_default()
         } else {
-            let nested_span = Span { start: rest[0].0.span.start, end: span.end };
-            Block(self.if_chain(rest, else_body, nested_span).into_iter().collect())
+            let nested_span = Span {
+                start: rest[0].0.span.start,
+                end: span.end,
+            };
+            Block(
+                self.if_chain(rest, else_body, nested_span)
+                    .into_iter()
+                    .collect(),
+            )
         };
-        self.push(StmtKind::If { cond: cond?, then_body, else_body }, span)
+        self.push(
+            StmtKind::If {
+                cond: cond?,
+                then_body,
+                else_body,
+            },
+            span,
+        )
     }
 
     fn condition(&mut self, e: &ast::Expr) -> Option<ExprId> {
@@ -370,7 +448,16 @@ impl<'a> Lowerer<'a> {
         self.loop_vars.push(var_id);
         let body = self.loop_body(body);
         self.loop_vars.pop();
-        self.push(StmtKind::For { var: var_id, start, step, stop, body }, span)
+        self.push(
+            StmtKind::For {
+                var: var_id,
+                start,
+                step,
+                stop,
+                body,
+            },
+            span,
+        )
     }
 
     fn loop_var(&mut self, var: &ast::Ident) -> Option<LocalId> {
@@ -392,7 +479,10 @@ impl<'a> Lowerer<'a> {
                 self.error(
                     "E0104",
                     var.span,
-                    format!("`{}` is {ty} here but a loop variable is a double scalar", var.name),
+                    format!(
+                        "`{}` is {ty} here but a loop variable is a double scalar",
+                        var.name
+                    ),
                     "use a new name for the loop variable".into(),
                 );
                 None
@@ -411,7 +501,9 @@ impl<'a> Lowerer<'a> {
             ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
                 self.is_integral(*a) && self.is_integral(*b)
             }
-            ExprKind::Call(Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix, _) => true,
+            ExprKind::Call(Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix, _) => {
+                true
+            }
             _ => false,
         }
     }
@@ -419,11 +511,17 @@ impl<'a> Lowerer<'a> {
     fn assign(&mut self, targets: &[ast::LValue], value: &ast::Expr, span: Span) -> Option<StmtId> {
         match targets {
             [ast::LValue::Var(name)] => self.assign_var(name, value, span),
-            [ast::LValue::Index { base, args, span: target_span }] => {
-                self.store(base, args, *target_span, value, span)
-            }
+            [ast::LValue::Index {
+                base,
+                args,
+                span: target_span,
+            }] => self.store(base, args, *target_span, value, span),
             [ast::LValue::Ignore(s)] => {
-                self.unsupported(*s, "`~` as the only assignment target", "remove the statement");
+                self.unsupported(
+                    *s,
+                    "`~` as the only assignment target",
+                    "remove the statement",
+                );
                 None
             }
             _ => {
@@ -457,7 +555,10 @@ impl<'a> Lowerer<'a> {
             self.error(
                 "E0103",
                 name.span,
-                format!("assignment to the loop variable `{}` inside its loop", name.name),
+                format!(
+                    "assignment to the loop variable `{}` inside its loop",
+                    name.name
+                ),
                 "copy the loop variable into another variable and change that one".into(),
             );
             return None;
@@ -487,7 +588,12 @@ impl<'a> Lowerer<'a> {
             return self.push(StmtKind::Assign { target, value }, span);
         }
         let target = self.define(name, Type::array(alloc.class, shape))?;
-        let kind = StmtKind::Alloc { target, fill: alloc.fill, rows: alloc.rows, cols: alloc.cols };
+        let kind = StmtKind::Alloc {
+            target,
+            fill: alloc.fill,
+            rows: alloc.rows,
+            cols: alloc.cols,
+        };
         self.push(kind, span)
     }
 
@@ -501,7 +607,9 @@ impl<'a> Lowerer<'a> {
     /// `zeros(...)`/`ones(...)` on the right of an assignment: `Some(None)` when it is one but is
     /// malformed (already reported).
     fn allocation(&mut self, value: &ast::Expr) -> Option<Option<Allocation>> {
-        let AstExpr::Call { callee, args } = &value.kind else { return None };
+        let AstExpr::Call { callee, args } = &value.kind else {
+            return None;
+        };
         let fill = match callee.name.as_str() {
             "zeros" if !self.scope.contains_key("zeros") => Fill::Zeros,
             "ones" if !self.scope.contains_key("ones") => Fill::Ones,
@@ -510,27 +618,37 @@ impl<'a> Lowerer<'a> {
         Some(self.allocation_args(fill, args, value.span))
     }
 
-    fn allocation_args(&mut self, fill: Fill, args: &[ast::Expr], span: Span) -> Option<Allocation> {
+    fn allocation_args(
+        &mut self,
+        fill: Fill,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Allocation> {
         let (class, dims) = match args.split_last() {
-            Some((ast::Expr { kind: AstExpr::Str(c), span: cspan }, rest)) => {
-                match Class::from_name(c).filter(|c| *c != Class::Char) {
-                    Some(class) => (class, rest),
-                    None => {
-                        self.error(
-                            "E0105",
-                            *cspan,
-                            format!("`{c}` is not a class `zeros`/`ones` can create"),
-                            "use 'double', 'single', 'logical' or an integer class like 'int32'"
-                                .into(),
-                        );
-                        return None;
-                    }
+            Some((
+                ast::Expr {
+                    kind: AstExpr::Str(c),
+                    span: cspan,
+                },
+                rest,
+            )) => match Class::from_name(c).filter(|c| *c != Class::Char) {
+                Some(class) => (class, rest),
+                None => {
+                    self.error(
+                        "E0105",
+                        *cspan,
+                        format!("`{c}` is not a class `zeros`/`ones` can create"),
+                        "use 'double', 'single', 'logical' or an integer class like 'int32'".into(),
+                    );
+                    return None;
                 }
-            }
+            },
             _ => (Class::Double, args),
         };
-        let dims: Vec<ExprId> =
-            dims.iter().map(|d| self.scalar_expr(d, "a size")).collect::<Option<_>>()?;
+        let dims: Vec<ExprId> = dims
+            .iter()
+            .map(|d| self.scalar_expr(d, "a size"))
+            .collect::<Option<_>>()?;
         let (rows, cols) = match dims.as_slice() {
             [n] => (*n, *n),
             [r, c] => (*r, *c),
@@ -545,7 +663,12 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
         };
-        Some(Allocation { fill, class, rows, cols })
+        Some(Allocation {
+            fill,
+            class,
+            rows,
+            cols,
+        })
     }
 
     fn store(
@@ -561,7 +684,10 @@ impl<'a> Lowerer<'a> {
                 "E0107",
                 base.span,
                 format!("`{}` is assigned by index before it exists", base.name),
-                format!("preallocate it first, for example `{} = zeros(1, n);`", base.name),
+                format!(
+                    "preallocate it first, for example `{} = zeros(1, n);`",
+                    base.name
+                ),
             );
             return None;
         };
@@ -569,7 +695,10 @@ impl<'a> Lowerer<'a> {
         if array_ty.is_scalar() {
             self.unsupported(
                 target_span,
-                &format!("indexed assignment to the scalar `{}` (growing it)", base.name),
+                &format!(
+                    "indexed assignment to the scalar `{}` (growing it)",
+                    base.name
+                ),
                 "preallocate the array with zeros(rows, cols) before writing its elements",
             );
             return None;
@@ -577,7 +706,14 @@ impl<'a> Lowerer<'a> {
         let indices = self.indices(array, args)?;
         let value = self.scalar_expr(value, "an element value")?;
         let value = self.convert_to(value, array_ty.class);
-        self.push(StmtKind::Store { array, indices, value }, span)
+        self.push(
+            StmtKind::Store {
+                array,
+                indices,
+                value,
+            },
+            span,
+        )
     }
 
     /// Wraps `e` in a conversion to `class` unless it already has that class.
@@ -587,7 +723,11 @@ impl<'a> Lowerer<'a> {
             return e;
         }
         let span = expr.span;
-        self.exprs.alloc(Expr { kind: ExprKind::Convert(e), ty: Type::scalar(class), span })
+        self.exprs.alloc(Expr {
+            kind: ExprKind::Convert(e),
+            ty: Type::scalar(class),
+            span,
+        })
     }
 
     // ----- expressions --------------------------------------------------------------------
@@ -636,19 +776,35 @@ impl<'a> Lowerer<'a> {
                 self.require_scalar(id, "a transposed value")
             }
             AstExpr::Range { .. } => {
-                self.unsupported(span, "a range outside a `for` statement", "use the range as `for i = a:b`");
+                self.unsupported(
+                    span,
+                    "a range outside a `for` statement",
+                    "use the range as `for i = a:b`",
+                );
                 None
             }
             AstExpr::Colon => {
-                self.unsupported(span, "`:` slicing", "index one element at a time inside a loop");
+                self.unsupported(
+                    span,
+                    "`:` slicing",
+                    "index one element at a time inside a loop",
+                );
                 None
             }
             AstExpr::Matrix(_) => {
-                self.unsupported(span, "a matrix literal", "create arrays with zeros(rows, cols) and fill them in a loop");
+                self.unsupported(
+                    span,
+                    "a matrix literal",
+                    "create arrays with zeros(rows, cols) and fill them in a loop",
+                );
                 None
             }
             AstExpr::Str(_) => {
-                self.unsupported(span, "a char value here", "char literals may only name a class, as in zeros(1, n, 'int32')");
+                self.unsupported(
+                    span,
+                    "a char value here",
+                    "char literals may only name a class, as in zeros(1, n, 'int32')",
+                );
                 None
             }
         }
@@ -662,7 +818,14 @@ impl<'a> Lowerer<'a> {
         if let Some((value, class)) = constant(name) {
             return Some(self.constant_expr(value, class, span));
         }
-        self.call(&ast::Ident { name: name.to_string(), span }, &[], span)
+        self.call(
+            &ast::Ident {
+                name: name.to_string(),
+                span,
+            },
+            &[],
+            span,
+        )
     }
 
     fn end_keyword(&mut self, span: Span) -> Option<ExprId> {
@@ -679,7 +842,11 @@ impl<'a> Lowerer<'a> {
             (1, _) => SizeQuery::Numel,
             (_, p) => SizeQuery::Dim(p as u8 + 1),
         };
-        Some(self.new_expr(ExprKind::Size(ctx.array, query), Type::scalar(Class::Double), span))
+        Some(self.new_expr(
+            ExprKind::Size(ctx.array, query),
+            Type::scalar(Class::Double),
+            span,
+        ))
     }
 
     fn unary(&mut self, op: UnaryOp, operand: &ast::Expr, span: Span) -> Option<ExprId> {
@@ -691,13 +858,21 @@ impl<'a> Lowerer<'a> {
                 let class = arithmetic_class(class);
                 Some(self.new_expr(ExprKind::Unary(UnOp::Neg, a), Type::scalar(class), span))
             }
-            UnaryOp::Not => {
-                Some(self.new_expr(ExprKind::Unary(UnOp::Not, a), Type::scalar(Class::Logical), span))
-            }
+            UnaryOp::Not => Some(self.new_expr(
+                ExprKind::Unary(UnOp::Not, a),
+                Type::scalar(Class::Logical),
+                span,
+            )),
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, lhs: &ast::Expr, rhs: &ast::Expr, span: Span) -> Option<ExprId> {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Option<ExprId> {
         let a = self.scalar_expr(lhs, "an operand");
         let b = self.scalar_expr(rhs, "an operand");
         let (a, b) = (a?, b?);
@@ -748,7 +923,11 @@ impl<'a> Lowerer<'a> {
         match name {
             "numel" | "length" | "size" => self.size_query(name, args, span),
             "zeros" | "ones" => {
-                self.unsupported(span, "`zeros`/`ones` inside an expression", "assign it to a variable first: `A = zeros(m, n);`");
+                self.unsupported(
+                    span,
+                    "`zeros`/`ones` inside an expression",
+                    "assign it to a variable first: `A = zeros(m, n);`",
+                );
                 None
             }
             _ => self.undefined(callee),
@@ -785,25 +964,44 @@ impl<'a> Lowerer<'a> {
         if ty.is_scalar() {
             // `x(1)` of a scalar is the scalar itself.
             let indices = self.indices(array, args)?;
-            if indices.iter().all(|&i| matches!(self.exprs[i].kind, ExprKind::Const(v) if v == 1.0)) {
+            if indices
+                .iter()
+                .all(|&i| matches!(self.exprs[i].kind, ExprKind::Const(v) if v == 1.0))
+            {
                 return Some(self.new_expr(ExprKind::Local(array), ty, span));
             }
-            self.unsupported(span, "indexing a scalar with an index other than 1", "index arrays only");
+            self.unsupported(
+                span,
+                "indexing a scalar with an index other than 1",
+                "index arrays only",
+            );
             return None;
         }
         let indices = self.indices(array, args)?;
-        Some(self.new_expr(ExprKind::Index(array, indices), Type::scalar(ty.class), span))
+        Some(self.new_expr(
+            ExprKind::Index(array, indices),
+            Type::scalar(ty.class),
+            span,
+        ))
     }
 
     fn indices(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<ExprId>> {
         if args.is_empty() || args.len() > 2 {
             let span = args.first().map_or(self.locals[array].span, |a| a.span);
-            self.unsupported(span, &format!("indexing with {} subscripts", args.len()), "use A(k) or A(i, j)");
+            self.unsupported(
+                span,
+                &format!("indexing with {} subscripts", args.len()),
+                "use A(k) or A(i, j)",
+            );
             return None;
         }
         let mut out = Vec::with_capacity(args.len());
         for (position, arg) in args.iter().enumerate() {
-            self.index_context.push(IndexContext { array, position, count: args.len() });
+            self.index_context.push(IndexContext {
+                array,
+                position,
+                count: args.len(),
+            });
             let id = self.scalar_expr(arg, "an index");
             self.index_context.pop();
             out.push(self.check_index_class(id?)?);
@@ -815,7 +1013,11 @@ impl<'a> Lowerer<'a> {
         let expr = &self.exprs[id];
         if expr.ty.class == Class::Logical || expr.ty.class == Class::Char {
             let span = expr.span;
-            self.unsupported(span, "a logical or char index", "index with a numeric position");
+            self.unsupported(
+                span,
+                "a logical or char index",
+                "index with a numeric position",
+            );
             return None;
         }
         Some(id)
@@ -831,7 +1033,12 @@ impl<'a> Lowerer<'a> {
                 ),
                 _ => format!("`{}` takes {} argument(s) here", builtin.name(), builtin.arity()),
             };
-            self.error("E0105", span, format!("wrong number of arguments to `{}`", builtin.name()), help);
+            self.error(
+                "E0105",
+                span,
+                format!("wrong number of arguments to `{}`", builtin.name()),
+                help,
+            );
             return None;
         }
         let ids: Vec<ExprId> = args
@@ -851,7 +1058,10 @@ impl<'a> Lowerer<'a> {
                 self.error(
                     "E0106",
                     span,
-                    format!("`{}` is not defined for integer class {first}", builtin.name()),
+                    format!(
+                        "`{}` is not defined for integer class {first}",
+                        builtin.name()
+                    ),
                     format!("convert first: `{}(double(x))`", builtin.name()),
                 );
                 None
@@ -863,7 +1073,12 @@ impl<'a> Lowerer<'a> {
 
     fn conversion(&mut self, class: Class, args: &[ast::Expr], span: Span) -> Option<ExprId> {
         let [arg] = args else {
-            self.error("E0105", span, format!("`{class}` takes one argument"), format!("write `{class}(x)`"));
+            self.error(
+                "E0105",
+                span,
+                format!("`{class}` takes one argument"),
+                format!("write `{class}(x)`"),
+            );
             return None;
         };
         let id = self.scalar_expr(arg, "the value to convert")?;
@@ -881,7 +1096,12 @@ impl<'a> Lowerer<'a> {
                 } else {
                     "pass exactly one array"
                 };
-                self.error("E0105", span, format!("unsupported arguments to `{name}`"), help.into());
+                self.error(
+                    "E0105",
+                    span,
+                    format!("unsupported arguments to `{name}`"),
+                    help.into(),
+                );
                 return None;
             }
         };
@@ -896,7 +1116,11 @@ impl<'a> Lowerer<'a> {
             if self.exprs[target].ty.is_scalar() {
                 return Some(self.constant_expr(1.0, Class::Double, span));
             }
-            self.unsupported(span, &format!("`{name}` of an expression"), "apply it to a variable");
+            self.unsupported(
+                span,
+                &format!("`{name}` of an expression"),
+                "apply it to a variable",
+            );
             return None;
         };
         if self.locals[array].ty.is_scalar() {

@@ -76,7 +76,10 @@ impl Class {
     }
 
     pub fn is_signed_integer(self) -> bool {
-        matches!(self, Class::Int8 | Class::Int16 | Class::Int32 | Class::Int64)
+        matches!(
+            self,
+            Class::Int8 | Class::Int16 | Class::Int32 | Class::Int64
+        )
     }
 
     pub fn is_float(self) -> bool {
@@ -160,7 +163,10 @@ pub struct Shape {
 }
 
 impl Shape {
-    pub const SCALAR: Shape = Shape { rows: Dim::Known(1), cols: Dim::Known(1) };
+    pub const SCALAR: Shape = Shape {
+        rows: Dim::Known(1),
+        cols: Dim::Known(1),
+    };
 
     pub fn new(rows: Dim, cols: Dim) -> Shape {
         Shape { rows, cols }
@@ -191,7 +197,10 @@ pub struct Type {
 
 impl Type {
     pub fn scalar(class: Class) -> Type {
-        Type { class, shape: Shape::SCALAR }
+        Type {
+            class,
+            shape: Shape::SCALAR,
+        }
     }
 
     pub fn array(class: Class, shape: Shape) -> Type {

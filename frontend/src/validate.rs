@@ -7,7 +7,11 @@ use crate::ir::{Block, ExprId, ExprKind, Function, StmtKind};
 
 /// Returns the broken invariants of `f`; empty when the IR is valid.
 pub fn validate(f: &Function) -> Vec<String> {
-    let mut v = Validator { f, problems: Vec::new(), loop_depth: 0 };
+    let mut v = Validator {
+        f,
+        problems: Vec::new(),
+        loop_depth: 0,
+    };
     for &p in f.params.iter().chain(&f.outputs) {
         v.check_local(p.into_raw().into_u32() as usize);
     }
@@ -25,7 +29,8 @@ impl Validator<'_> {
     fn check_local(&mut self, index: usize) -> bool {
         let ok = index < self.f.locals.len();
         if !ok {
-            self.problems.push(format!("local handle {index} out of range"));
+            self.problems
+                .push(format!("local handle {index} out of range"));
         }
         ok
     }
@@ -52,23 +57,32 @@ impl Validator<'_> {
             StmtKind::Assign { target, value } => {
                 let (t, v) = (self.f.locals[*target].ty, self.f.exprs[*value].ty);
                 if t.class != v.class || t.is_scalar() != v.is_scalar() {
-                    self.problems.push(format!("assignment of {v} to {} of type {t}", self.f.locals[*target].name));
+                    self.problems.push(format!(
+                        "assignment of {v} to {} of type {t}",
+                        self.f.locals[*target].name
+                    ));
                 }
                 if !v.is_scalar() && !matches!(self.f.exprs[*value].kind, ExprKind::Local(_)) {
-                    self.problems.push("array-valued expression other than a local".into());
+                    self.problems
+                        .push("array-valued expression other than a local".into());
                 }
             }
-            StmtKind::Alloc { target, .. } | StmtKind::Store { array: target, .. } => {
-                if !self.is_array(*target) {
-                    self.problems.push(format!("{} is not an array", self.f.locals[*target].name));
-                }
+            StmtKind::Alloc { target, .. } | StmtKind::Store { array: target, .. }
+                if !self.is_array(*target) =>
+            {
+                self.problems
+                    .push(format!("{} is not an array", self.f.locals[*target].name));
             }
             StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
                 self.loop_depth += 1;
                 self.block(body);
                 self.loop_depth -= 1;
             }
-            StmtKind::If { then_body, else_body, .. } => {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
                 self.block(then_body);
                 self.block(else_body);
             }
@@ -92,7 +106,9 @@ impl Validator<'_> {
                 ExprKind::Index(a, _) | ExprKind::Size(a, _) if f.locals[*a].ty.is_scalar() => {
                     problems.push(format!("{} indexed but scalar", f.locals[*a].name));
                 }
-                ExprKind::Binary(_, a, b) if !(f.exprs[*a].ty.is_scalar() && f.exprs[*b].ty.is_scalar()) => {
+                ExprKind::Binary(_, a, b)
+                    if !(f.exprs[*a].ty.is_scalar() && f.exprs[*b].ty.is_scalar()) =>
+                {
                     problems.push("binary operation on an array".into());
                 }
                 _ => {}

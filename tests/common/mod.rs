@@ -23,7 +23,10 @@ pub fn e2e_fixtures() -> Vec<String> {
         })
         .collect();
     names.sort();
-    assert!(names.len() >= 12, "expected the e2e fixtures, found {names:?}");
+    assert!(
+        names.len() >= 12,
+        "expected the e2e fixtures, found {names:?}"
+    );
     names
 }
 
@@ -61,10 +64,18 @@ pub fn require(available: Result<(), String>, what: &str) -> bool {
 }
 
 pub fn octave_available() -> Result<(), String> {
-    match std::process::Command::new("octave-cli").arg("--version").output() {
+    match std::process::Command::new("octave-cli")
+        .arg("--version")
+        .output()
+    {
         Ok(o) if o.status.success() => Ok(()),
-        Ok(o) => Err(format!("octave-cli --version failed: {}", String::from_utf8_lossy(&o.stderr))),
-        Err(e) => Err(format!("octave-cli not found ({e}); install it with `apt-get install octave`")),
+        Ok(o) => Err(format!(
+            "octave-cli --version failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        )),
+        Err(e) => Err(format!(
+            "octave-cli not found ({e}); install it with `apt-get install octave`"
+        )),
     }
 }
 
@@ -72,7 +83,11 @@ pub fn octave_available() -> Result<(), String> {
 pub fn translate_fixture(name: &str) -> m2cu::Translation {
     let path = e2e_path(name, ".m");
     let args = inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect();
-    let options = m2cu::Options { file_name: format!("{name}.m"), entry: None, args };
+    let options = m2cu::Options {
+        file_name: format!("{name}.m"),
+        entry: None,
+        args,
+    };
     m2cu::translate(&source(&path), &options).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 

@@ -1,0 +1,210 @@
+//! The `m2cu` binary as a user meets it: exit statuses, messages, files written.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn m2cu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .expect("m2cu runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_prints_the_report() {
+    let o = m2cu(&["check", "fixtures/e2e/runsum.m", "--args", "v=double(1,:)"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        out.contains("sequential: `c` is written in one iteration and read in another"),
+        "{out}"
+    );
+    assert!(
+        out.contains("witness: `c` written at 6:3, read at 6:10, distance 1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_reports_source_errors_with_location_and_help() {
+    let o = m2cu(&["check", "fixtures/check/err/E0107_not_preallocated.m"]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[E0107]"), "{err}");
+    assert!(err.contains("E0107_not_preallocated.m:6:5"), "{err}");
+    assert!(err.contains("help: preallocate it first"), "{err}");
+}
+
+#[test]
+fn translate_writes_four_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    let o = m2cu(&[
+        "translate",
+        "fixtures/e2e/saxpy.m",
+        "--args",
+        "a=double",
+        "--args",
+        "x=double(1,:)",
+        "--args",
+        "y=double(1,:)",
+        "-o",
+        out_dir,
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    for ext in ["kernels.cu", "c", "h", "cu"] {
+        let path = dir.path().join(format!("saxpy.{ext}"));
+        let body =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(body.contains("saxpy"), "{}", path.display());
+    }
+    let kernels = std::fs::read_to_string(dir.path().join("saxpy.kernels.cu")).unwrap();
+    assert!(kernels.contains("extern \"C\" __global__") && !kernels.contains("#include"));
+}
+
+#[test]
+fn run_with_set_prints_outputs_like_matlab() {
+    let o = m2cu(&[
+        "run",
+        "fixtures/e2e/vecsum.m",
+        "--backend",
+        "cpu",
+        "--set",
+        "v=[1 2 3.5]",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out.trim(), "s = 6.5000");
+}
+
+#[test]
+fn run_writes_a_mat_file_with_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.mat");
+    let o = m2cu(&[
+        "run",
+        "fixtures/e2e/bitops.m",
+        "--backend",
+        "cpu",
+        "--set",
+        "u=uint32([12 10 255])",
+        "--output",
+        path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let values = m2cu::read_mat_file(&path).unwrap();
+    assert_eq!(values[0].0, "ba");
+    assert_eq!(values[0].1.as_slice::<u32>(), Some(&[8u32][..]));
+    assert_eq!(values[1].1.as_slice::<u32>(), Some(&[255u32][..]));
+}
+
+#[test]
+fn gpu_backend_without_gpu_is_a_clear_error() {
+    if let m2cu_runtime::GpuStatus::Available { .. } = m2cu_runtime::gpu_status() {
+        eprintln!("skipping: this machine has a GPU");
+        return;
+    }
+    let o = m2cu(&[
+        "run",
+        "fixtures/e2e/vecsum.m",
+        "--backend",
+        "gpu",
+        "--set",
+        "v=[1 2]",
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--backend gpu: no usable GPU"), "{err}");
+    assert!(err.contains("help: use --backend cpu"), "{err}");
+}
+
+#[test]
+fn auto_backend_falls_back_with_a_notice() {
+    if let m2cu_runtime::GpuStatus::Available { .. } = m2cu_runtime::gpu_status() {
+        eprintln!("skipping: this machine has a GPU");
+        return;
+    }
+    let o = m2cu(&["run", "fixtures/e2e/vecsum.m", "--set", "v=ones(1,10)"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.contains("running on the CPU"))
+            .count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(out.trim(), "s = 10");
+}
+
+#[test]
+fn runtime_errors_use_matlab_wording() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("oob.m");
+    std::fs::write(
+        &file,
+        "function s = oob(v)\n  s = 0;\n  for i = 1:numel(v) + 1\n    s = s + v(i);\n  end\nend\n",
+    )
+    .unwrap();
+    let o = m2cu(&[
+        "run",
+        file.to_str().unwrap(),
+        "--backend",
+        "cpu",
+        "--set",
+        "v=[1 2 3]",
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("Index exceeds the number of array elements."),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_user_input_never_panics() {
+    let cases: &[&[&str]] = &[
+        &["run", "fixtures/e2e/vecsum.m", "--set", "v=rand(1,"],
+        &["run", "fixtures/e2e/vecsum.m", "--set", "v"],
+        &["run", "fixtures/e2e/vecsum.m", "--set", "v=foo(3)"],
+        &["run", "fixtures/e2e/vecsum.m"],
+        &["check", "fixtures/e2e/vecsum.m", "--args", "v=double(1,"],
+        &["check", "fixtures/e2e/vecsum.m", "--args", "v=complex"],
+        &["check", "no/such/file.m"],
+        &[
+            "run",
+            "fixtures/e2e/vecsum.m",
+            "--inputs",
+            "no/such/file.mat",
+        ],
+        &["parse", "fixtures/parse/err/E0021_missing_end.m"],
+    ];
+    for args in cases {
+        let o = m2cu(args);
+        let (_, err) = text(&o);
+        assert!(
+            matches!(o.status.code(), Some(1) | Some(2)),
+            "{args:?}: {:?}\n{err}",
+            o.status.code()
+        );
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn parse_prints_the_tree() {
+    let o = m2cu(&["parse", "fixtures/e2e/vecsum.m"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("vecsum"), "{out}");
+}
