@@ -34,7 +34,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     code.line(decls);
     code.open(format!("if (m2cu_n{k} > 0) {{"));
     code.line(format!(
-        "uint32_t m2cu_grid = m2cu_grid(m2cu_n{k}, {BLOCK}, M2CU_SM_COUNT);"
+        "uint32_t m2cu_grid = m2cu_grid_size(m2cu_n{k}, {BLOCK}, M2CU_SM_COUNT);"
     ));
     code.line("int m2cu_kerr = 0;");
     let buffers = buffers(ctx, kernel, code);

@@ -190,7 +190,7 @@ M2CU_FN uint64_t m2cu_umin(uint64_t x, uint64_t y) { return x < y ? x : y; }
 M2CU_FN uint64_t m2cu_umax(uint64_t x, uint64_t y) { return x > y ? x : y; }
 
 /* Blocks of 256 threads, a few per multiprocessor, at least one. */
-M2CU_FN uint32_t m2cu_grid(int64_t n, int64_t block, int32_t sm_count)
+M2CU_FN uint32_t m2cu_grid_size(int64_t n, int64_t block, int32_t sm_count)
 {
     int64_t g = (n + block - 1) / block;
     int64_t cap = sm_count > 0 ? (int64_t)sm_count * 8 : 1024;
@@ -247,7 +247,7 @@ pub fn host_helpers() -> String {
     }
     format!(
         r#"
-static void *m2cu_dup(const void *p, size_t bytes)
+static inline void *m2cu_dup(const void *p, size_t bytes)
 {{
     void *q = malloc(bytes > 0 ? bytes : 1);
     if (q != NULL && bytes > 0) memcpy(q, p, bytes);
