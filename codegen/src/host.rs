@@ -188,7 +188,9 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
             "{name}_d0 = m2cu_in[{k}].dims[0];\n{name}_d1 = m2cu_in[{k}].dims[1];"
         ));
         if borrowed.contains(&p) {
-            code.line(format!("{name} = ({ty} *)m2cu_in[{k}].data;"));
+            code.line(format!(
+                "{name} = ({ty} *)({name}_d0 * {name}_d1 > 0 ? m2cu_in[{k}].data : (void *)m2cu_empty);"
+            ));
         } else {
             code.line(format!(
                 "{name} = ({ty} *)m2cu_dup(m2cu_in[{k}].data, (size_t)({name}_d0 * {name}_d1) * sizeof({ty}));"

@@ -247,9 +247,13 @@ pub fn host_helpers() -> String {
     }
     format!(
         r#"
+/* Storage an empty array points at, so that a failed index check (which yields offset 0) never
+ * touches memory outside an allocation. */
+static uint64_t m2cu_empty[2];
+
 static inline void *m2cu_dup(const void *p, size_t bytes)
 {{
-    void *q = malloc(bytes > 0 ? bytes : 1);
+    void *q = malloc(bytes > sizeof(m2cu_empty) ? bytes : sizeof(m2cu_empty));
     if (q != NULL && bytes > 0) memcpy(q, p, bytes);
     return q;
 }}

@@ -47,7 +47,8 @@ pub enum Severity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// Stable code such as `E0001`; see [`codes`] for the list.
+    /// Stable code such as `E0001`; the parser (E0001–E0099) and lowering (E0100–E0199) document
+    /// theirs in their module docs.
     pub code: &'static str,
     pub message: String,
     pub span: Span,
