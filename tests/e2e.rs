@@ -6,86 +6,15 @@
 
 mod common;
 
-use m2cu::{Backend, RunOptions, Value};
-use m2cu_runtime::Data;
+use m2cu::{Backend, Value};
 
 fn run_cpu(name: &str) -> Vec<(String, Value)> {
-    let path = common::e2e_path(name, ".m");
-    let options = m2cu::Options {
-        file_name: format!("{name}.m"),
-        ..Default::default()
-    };
-    let run_options = RunOptions {
-        backend: Backend::Cpu,
-        ..Default::default()
-    };
-    m2cu::run(
-        &common::source(&path),
-        &common::inputs(name),
-        &options,
-        &run_options,
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"))
-    .outputs
-}
-
-/// Why `actual` differs from `expected`, or `None` when they agree.
-fn difference(expected: &Value, actual: &Value) -> Option<String> {
-    if expected.class() != actual.class() {
-        return Some(format!(
-            "class {} instead of {}",
-            actual.class().name(),
-            expected.class().name()
-        ));
-    }
-    if expected.dims != actual.dims {
-        return Some(format!(
-            "size {:?} instead of {:?}",
-            actual.dims, expected.dims
-        ));
-    }
-    let close = |tol: f64| {
-        move |(k, (e, a)): (usize, (f64, f64))| {
-            let same =
-                (e.is_nan() && a.is_nan()) || e == a || (e - a).abs() <= tol * e.abs().max(a.abs());
-            (!same).then(|| format!("element {} is {a:e}, Octave has {e:e}", k + 1))
-        }
-    };
-    match (&expected.data, &actual.data) {
-        (Data::Double(e), Data::Double(a)) => e
-            .iter()
-            .copied()
-            .zip(a.iter().copied())
-            .enumerate()
-            .find_map(close(1e-12)),
-        (Data::Single(e), Data::Single(a)) => e
-            .iter()
-            .map(|&x| x as f64)
-            .zip(a.iter().map(|&x| x as f64))
-            .enumerate()
-            .find_map(close(1e-5)),
-        (e, a) => (e != a).then(|| format!("{a:?} instead of {e:?}")),
-    }
+    common::run_fixture(name, Backend::Cpu)
 }
 
 #[test]
 fn cpu_path_matches_octave() {
-    let mut failures = Vec::new();
-    for name in common::e2e_fixtures() {
-        let expected = common::expected(&name);
-        let actual = run_cpu(&name);
-        let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
-        assert_eq!(
-            names,
-            expected.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-            "{name}: output names"
-        );
-        for ((out, e), (_, a)) in expected.iter().zip(&actual) {
-            if let Some(why) = difference(e, a) {
-                failures.push(format!("{name}: output `{out}`: {why}"));
-            }
-        }
-    }
+    let failures = common::mismatches_with_octave(Backend::Cpu);
     assert!(
         failures.is_empty(),
         "mismatches with Octave:\n{}",

@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use m2cu::Value;
+use m2cu::{Backend, RunOptions, Value};
+use m2cu_runtime::Data;
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -100,4 +101,80 @@ pub fn arg_spec(name: &str, v: &Value) -> String {
         _ => "(:,:)".into(),
     };
     format!("{name}={}{dims}", v.class().name())
+}
+
+/// Runs a fixture on `backend` with its stored inputs.
+pub fn run_fixture(name: &str, backend: Backend) -> Vec<(String, Value)> {
+    let path = e2e_path(name, ".m");
+    let options = m2cu::Options {
+        file_name: format!("{name}.m"),
+        ..Default::default()
+    };
+    let run_options = RunOptions {
+        backend,
+        ..Default::default()
+    };
+    m2cu::run(&source(&path), &inputs(name), &options, &run_options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .outputs
+}
+
+/// Every difference between the fixtures' outputs on `backend` and Octave's stored outputs.
+pub fn mismatches_with_octave(backend: Backend) -> Vec<String> {
+    let mut failures = Vec::new();
+    for name in e2e_fixtures() {
+        let expected = expected(&name);
+        let actual = run_fixture(&name, backend);
+        let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
+        assert_eq!(
+            names,
+            expected.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            "{name}: output names"
+        );
+        for ((out, e), (_, a)) in expected.iter().zip(&actual) {
+            if let Some(why) = difference(e, a) {
+                failures.push(format!("{name}: output `{out}`: {why}"));
+            }
+        }
+    }
+    failures
+}
+
+/// Why `actual` differs from `expected`, or `None` when they agree.
+pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
+    if expected.class() != actual.class() {
+        return Some(format!(
+            "class {} instead of {}",
+            actual.class().name(),
+            expected.class().name()
+        ));
+    }
+    if expected.dims != actual.dims {
+        return Some(format!(
+            "size {:?} instead of {:?}",
+            actual.dims, expected.dims
+        ));
+    }
+    let close = |tol: f64| {
+        move |(k, (e, a)): (usize, (f64, f64))| {
+            let same =
+                (e.is_nan() && a.is_nan()) || e == a || (e - a).abs() <= tol * e.abs().max(a.abs());
+            (!same).then(|| format!("element {} is {a:e}, Octave has {e:e}", k + 1))
+        }
+    };
+    match (&expected.data, &actual.data) {
+        (Data::Double(e), Data::Double(a)) => e
+            .iter()
+            .copied()
+            .zip(a.iter().copied())
+            .enumerate()
+            .find_map(close(1e-12)),
+        (Data::Single(e), Data::Single(a)) => e
+            .iter()
+            .map(|&x| x as f64)
+            .zip(a.iter().map(|&x| x as f64))
+            .enumerate()
+            .find_map(close(1e-5)),
+        (e, a) => (e != a).then(|| format!("{a:?} instead of {e:?}")),
+    }
 }
