@@ -104,22 +104,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     };
     let device = ctx.device().with_location_hooks(kernel, "m2cu_t");
     let mut setup = Code::new(1);
-    for (j, r) in kernel.reductions.iter().enumerate() {
-        let rc = ReductionCode::new(f, r);
-        setup.line(format!(
-            "{} {} = {};",
-            f.locals[r.var].ty.class.c_type(),
-            ctx.name(r.var),
-            rc.identity()
-        ));
-        if let Some(loc) = r.location {
-            setup.line(format!(
-                "{} {} = 0;\nlong long m2cu_lt{j} = -1;",
-                local_c_type(f, loc),
-                ctx.name(loc)
-            ));
-        }
-    }
+    ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
     device.block(&mut code, body);

@@ -83,22 +83,7 @@ fn reduction_region(
     }
     code.line(format!("#pragma omp parallel if (m2cu_n{k} >= 4096)"));
     code.open("{");
-    for (j, r) in kernel.reductions.iter().enumerate() {
-        let rc = ReductionCode::new(f, r);
-        code.line(format!(
-            "{} {} = {};",
-            f.locals[r.var].ty.class.c_type(),
-            ctx.name(r.var),
-            rc.identity()
-        ));
-        if let Some(loc) = r.location {
-            code.line(format!(
-                "{} {} = 0;\nint64_t m2cu_lt{j} = -1;",
-                local_c_type(f, loc),
-                ctx.name(loc)
-            ));
-        }
-    }
+    ctx.declare_accumulators(code, kernel);
     ctx.declare(code, &kernel.privates);
     code.line("#pragma omp for schedule(static) nowait");
     code.open(format!(

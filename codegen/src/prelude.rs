@@ -132,42 +132,30 @@ M2CU_FN double m2cu_nint(double x)
     return isfinite(x) ? floor(x + 0.5) : x;
 }
 
-/* Octave's mod: the result has the sign of y; results within eps of a multiple snap to 0. */
-M2CU_FN double m2cu_mod(double x, double y)
+/* x - y*n with n = floor(x/y) (mod) or trunc(x/y) (rem), as Octave computes it: when y is not
+ * an integer and x/y is within eps of one, the result is exactly 0. */
+M2CU_FN double m2cu_octave_rest(double x, double y, int floor_quotient)
 {
-    double r;
-    if (y == 0.0) {
-        r = x;
-    } else {
-        double q = x / y;
-        if (m2cu_nint(y) != y && fabs((q - m2cu_nint(q)) / m2cu_nint(q)) < 2.220446049250313e-16) {
-            r = 0.0;
-        } else {
-            volatile double t = y * floor(q);
-            r = x - t;
-        }
+    double q = x / y;
+    if (m2cu_nint(y) != y && fabs((q - m2cu_nint(q)) / m2cu_nint(q)) < 2.220446049250313e-16) return 0.0;
+    {
+        volatile double t = y * (floor_quotient ? floor(q) : trunc(q));
+        return x - t;
     }
-    if (x != y && y != 0.0) r = copysign(r, y);
-    return r;
 }
 
-/* Octave's rem: the result has the sign of x; rem(x, 0) is NaN. */
+/* Octave's mod: mod(x, 0) is x; the result has the sign of y (zero included). */
+M2CU_FN double m2cu_mod(double x, double y)
+{
+    double r = y == 0.0 ? x : m2cu_octave_rest(x, y, 1);
+    return (x != y && y != 0.0) ? copysign(r, y) : r;
+}
+
+/* Octave's rem: rem(x, 0) is NaN; the result has the sign of x (zero included). */
 M2CU_FN double m2cu_rem(double x, double y)
 {
-    double r;
-    if (y == 0.0) {
-        r = M2CU_NAN;
-    } else {
-        double q = x / y;
-        if (m2cu_nint(y) != y && fabs((q - m2cu_nint(q)) / m2cu_nint(q)) < 2.220446049250313e-16) {
-            r = 0.0;
-        } else {
-            volatile double t = y * trunc(q);
-            r = x - t;
-        }
-    }
-    if (x != y && y != 0.0) r = copysign(r, x);
-    return r;
+    double r = y == 0.0 ? M2CU_NAN : m2cu_octave_rest(x, y, 0);
+    return (x != y && y != 0.0) ? copysign(r, x) : r;
 }
 
 M2CU_FN int64_t m2cu_imod(int64_t x, int64_t y)

@@ -299,6 +299,29 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Per-thread accumulators of `kernel`'s reductions, each starting at its identity; a
+    /// location reduction also keeps its location and the iteration `m2cu_lt<j>` it came from
+    /// (-1: none yet).
+    pub fn declare_accumulators(&self, code: &mut Code, kernel: &m2cu_analysis::Kernel) {
+        for (j, r) in kernel.reductions.iter().enumerate() {
+            let rc = crate::reduce::ReductionCode::new(self.f, r);
+            let class = self.f.locals[r.var].ty.class;
+            code.line(format!(
+                "{} {} = {};",
+                class.c_type(),
+                self.name(r.var),
+                rc.identity()
+            ));
+            if let Some(loc) = r.location {
+                let ty = local_c_type(self.f, loc);
+                code.line(format!(
+                    "{ty} {} = 0;\nlong long m2cu_lt{j} = -1;",
+                    self.name(loc)
+                ));
+            }
+        }
+    }
+
     /// Declarations of per-iteration (private) scalars.
     pub fn declare(&self, code: &mut Code, locals: &[LocalId]) {
         for &l in locals {
