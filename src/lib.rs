@@ -135,6 +135,13 @@ pub fn translate(source: &str, options: &Options) -> Result<Translation, Error> 
 }
 
 /// Checks `source` and returns its loop report (the translation is computed too, and cheap).
+///
+/// ```
+/// let source = "function c = runsum(v)\n  c = zeros(1, numel(v));\n  c(1) = v(1);\n  for i = 2:numel(v)\n    c(i) = c(i-1) + v(i);\n  end\nend\n";
+/// let options = m2cu::Options { args: vec!["v=double(1,:)".into()], ..Default::default() };
+/// let t = m2cu::check(source, &options).unwrap();
+/// assert!(t.report.contains("sequential: `c` is written in one iteration and read in another"));
+/// ```
 pub fn check(source: &str, options: &Options) -> Result<Translation, Error> {
     translate(source, options)
 }
