@@ -145,6 +145,19 @@ fn find_exit(
     }
 }
 
+/// Whether a `continue` of this loop (not of a nested one) may skip the rest of an iteration.
+fn continues(f: &Function, block: &Block) -> bool {
+    block.0.iter().any(|&s| match &f.stmts[s].kind {
+        StmtKind::Continue => true,
+        StmtKind::If {
+            then_body,
+            else_body,
+            ..
+        } => continues(f, then_body) || continues(f, else_body),
+        _ => false,
+    })
+}
+
 fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
@@ -258,7 +271,8 @@ fn classify(
     let name = &f.locals[s].name;
     let Some(read) = scalars::exposed_read(f, body, s) else {
         let live_out = scalars::used_after(f, body, s);
-        if live_out && !scalars::definitely_assigned(f, body, s) && written.contains(&s) {
+        let every_iteration = scalars::definitely_assigned(f, body, s) && !continues(f, body);
+        if live_out && !every_iteration && written.contains(&s) {
             let write = first_assignment(f, body, s);
             return Err(sequential(
                 format!("`{name}` is assigned only in some iterations and its value is used after the loop"),
