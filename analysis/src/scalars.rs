@@ -146,23 +146,32 @@ pub fn arrays_used(f: &Function, block: &Block) -> (BTreeSet<LocalId>, BTreeSet<
     (read, written)
 }
 
-/// Whether `local` is read anywhere in the function outside `body`, or is an output: then the
-/// value it has after the loop matters.
+/// Whether the value `local` has after the loop with body `body` may be read: it is an output,
+/// or it is read somewhere outside the body, except inside a `for` loop that redefines it as its
+/// own variable (that read sees the new loop's value).
 pub fn used_after(f: &Function, body: &Block, local: LocalId) -> bool {
     if f.is_output(local) {
         return true;
     }
-    let mut inside = BTreeSet::new();
-    f.walk_stmts(body, &mut |s| {
-        inside.insert(s);
+    let mut ignored = BTreeSet::new();
+    let mut redefining = vec![body];
+    f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
+        StmtKind::For { var, body, .. } if *var == local => redefining.push(body),
+        _ => {}
     });
+    for block in redefining {
+        f.walk_stmts(block, &mut |s| {
+            ignored.insert(s);
+        });
+    }
     let mut used = false;
     f.walk_stmts(&f.body, &mut |s| {
-        if !inside.contains(&s)
-            && f.stmt_exprs(s)
+        let reads = || {
+            f.stmt_exprs(s)
                 .into_iter()
                 .any(|e| read_span(f, e, local).is_some())
-        {
+        };
+        if !ignored.contains(&s) && reads() {
             used = true;
         }
     });

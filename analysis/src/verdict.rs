@@ -319,7 +319,8 @@ fn first_assignment(f: &Function, body: &Block, s: LocalId) -> Span {
     let mut span = None;
     f.walk_stmts(body, &mut |st| {
         if span.is_none()
-            && matches!(f.stmts[st].kind, StmtKind::Assign { target, .. } if target == s)
+            && matches!(f.stmts[st].kind,
+                StmtKind::Assign { target, .. } | StmtKind::For { var: target, .. } if target == s)
         {
             span = Some(f.stmts[st].span);
         }

@@ -68,6 +68,9 @@ impl ExprWriter<'_> {
             }
             ExprKind::Local(l) => self.names.get(*l).to_string(),
             ExprKind::Unary(UnOp::Not, a) => format!("(!{})", self.cond(*a)),
+            ExprKind::Unary(UnOp::Neg, a) if is_wide_int(class) => {
+                format!("m2cu_sub_{}(0, {})", class.name(), self.to_class(*a, class))
+            }
             ExprKind::Unary(UnOp::Neg, a) => self.arith(class, &format!("(-{})", self.double(*a))),
             ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, class),
             ExprKind::Index(array, indices) => format!(
@@ -115,6 +118,15 @@ impl ExprWriter<'_> {
             c if c.is_integer() && from == Class::Logical => {
                 format!("(({}){})", c.c_type(), self.expr(e))
             }
+            Class::Int64 if from == Class::Uint64 => {
+                format!("m2cu_uint64_to_int64({})", self.expr(e))
+            }
+            Class::Uint64 if from.is_signed_integer() => {
+                format!("m2cu_int64_to_uint64((int64_t){})", self.expr(e))
+            }
+            c if is_wide_int(c) && from.is_integer() => {
+                format!("(({}){})", c.c_type(), self.expr(e))
+            }
             c => format!("m2cu_to_{}({})", c.name(), self.double(e)),
         }
     }
@@ -130,6 +142,13 @@ impl ExprWriter<'_> {
     }
 
     fn binary(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> String {
+        let wide_operands = is_wide_int(self.class(a)) || is_wide_int(self.class(b));
+        if is_wide_int(class) && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+            return self.wide_int_arith(op, a, b, class);
+        }
+        if op.is_comparison() && wide_operands {
+            return self.wide_int_compare(op, a, b);
+        }
         let (x, y) = (self.double(a), self.double(b));
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div if class == Class::Single => {
@@ -153,6 +172,49 @@ impl ExprWriter<'_> {
         }
     }
 
+    /// `+ - * /` with an int64 or uint64 result: exact and saturating (see the prelude).
+    fn wide_int_arith(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> String {
+        let func = match op {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            _ => "div",
+        };
+        let name = class.name();
+        let exact = |e: ExprId| !self.class(e).is_float();
+        match (exact(a), exact(b)) {
+            (true, true) => format!(
+                "m2cu_{func}_{name}({}, {})",
+                self.to_class(a, class),
+                self.to_class(b, class)
+            ),
+            (true, false) => format!(
+                "m2cu_{func}_{name}_id({}, {})",
+                self.to_class(a, class),
+                self.double(b)
+            ),
+            _ => format!(
+                "m2cu_{func}_{name}_di({}, {})",
+                self.double(a),
+                self.to_class(b, class)
+            ),
+        }
+    }
+
+    /// A comparison involving int64 or uint64: in the class itself when both operands have it,
+    /// otherwise in `M2CU_WIDE`.
+    fn wide_int_compare(&self, op: BinOp, a: ExprId, b: ExprId) -> String {
+        let sym = if op == BinOp::Ne { "!=" } else { op.symbol() };
+        if self.class(a) == self.class(b) {
+            return format!("({} {sym} {})", self.expr(a), self.expr(b));
+        }
+        format!(
+            "((M2CU_WIDE){} {sym} (M2CU_WIDE){})",
+            self.expr(a),
+            self.expr(b)
+        )
+    }
+
     fn builtin(&self, builtin: Builtin, args: &[ExprId], class: Class) -> String {
         let d = |k: usize| self.double(args[k]);
         let err = self.err;
@@ -161,6 +223,10 @@ impl ExprWriter<'_> {
             Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix if integer => {
                 self.to_class(args[0], class)
             }
+            Builtin::Abs if class == Class::Int64 => {
+                format!("m2cu_abs_int64({})", self.to_class(args[0], class))
+            }
+            Builtin::Abs if class == Class::Uint64 => self.to_class(args[0], class),
             Builtin::Abs => self.arith(class, &format!("fabs({})", d(0))),
             Builtin::Sqrt => self.arith(class, &format!("m2cu_sqrt({}, {err})", d(0))),
             Builtin::Exp => self.arith(class, &format!("exp({})", d(0))),
@@ -272,4 +338,9 @@ impl ExprWriter<'_> {
             _ => None,
         }
     }
+}
+
+/// The integer classes whose values a double cannot hold exactly.
+fn is_wide_int(class: Class) -> bool {
+    matches!(class, Class::Int64 | Class::Uint64)
 }

@@ -5,7 +5,7 @@
 //! across the block in shared memory, and merges the block's partial with one atomic (or, for
 //! min/max with location, writes it to a per-block slot and the last block to finish merges the
 //! slots). Parameter order, which [`crate::launch`] mirrors: arrays (pointer, rows, columns),
-//! scalar inputs, the range (`m2cu_first`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
+//! scalar inputs, the range (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
 //! buffers, and the error status.
 
 use askama::Template;
@@ -75,6 +75,7 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     }
     let var_ty = local_c_type(f, kernel.var);
     out.push(format!("{var_ty} m2cu_first"));
+    out.push(format!("{var_ty} m2cu_final"));
     out.push(format!("{var_ty} m2cu_step"));
     out.push("int64_t m2cu_n".into());
     for &x in &kernel.live_out {
@@ -126,8 +127,9 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
         params: params(ctx, kernel),
         setup: setup.finish(),
         var_decl: format!(
-            "{} {var} = m2cu_first + m2cu_t * m2cu_step;",
-            local_c_type(f, kernel.var)
+            "{} {var} = {};",
+            local_c_type(f, kernel.var),
+            ctx.range_element(kernel.var, "", "m2cu_t")
         ),
         body: code.finish(),
         tails: kernel

@@ -73,9 +73,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     finish_reductions(ctx, code, kernel);
     code.line(format!("if (m2cu_kerr != 0) {} = m2cu_kerr;", ctx.status));
     let var = ctx.name(kernel.var);
-    code.line(format!(
-        "{var} = m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k};"
-    ));
+    code.line(format!("{var} = m2cu_final{k};"));
     code.close("}");
     code.close("}");
 }
@@ -166,6 +164,7 @@ fn args(ctx: &Context, kernel: &Kernel, k: &str) -> Vec<String> {
     out.extend(kernel.inputs.iter().map(|&x| format!("&{}", ctx.name(x))));
     out.extend([
         format!("&m2cu_first{k}"),
+        format!("&m2cu_final{k}"),
         format!("&m2cu_step{k}"),
         format!("&m2cu_n{k}"),
     ]);

@@ -23,8 +23,9 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let (decls, k) = ctx.range_decls(kernel.stmt);
     let var = ctx.name(kernel.var);
     let var_decl = format!(
-        "{} {var} = m2cu_first{k} + m2cu_t * m2cu_step{k};",
-        local_c_type(f, kernel.var)
+        "{} {var} = {};",
+        local_c_type(f, kernel.var),
+        ctx.range_element(kernel.var, &k, "m2cu_t")
     );
     code.open(format!("{{ /* for {var}: {} on the CPU */", kernel.name));
     code.line(decls);
@@ -51,9 +52,7 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     } else {
         reduction_region(ctx, &inner, code, kernel, &k, &var_decl, body);
     }
-    code.line(format!(
-        "if (m2cu_n{k} > 0) {var} = m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k};"
-    ));
+    code.line(format!("if (m2cu_n{k} > 0) {var} = m2cu_final{k};"));
     code.close("}");
 }
 

@@ -53,6 +53,8 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_NAN __longlong_as_double(0x7ff8000000000000LL)
 #  define M2CU_INFF __int_as_float(0x7f800000)
 #  define M2CU_NANF __int_as_float(0x7fc00000)
+#  define M2CU_WIDE double
+#  define M2CU_WROUND round
 #else
 #  define M2CU_FN static inline
 #  define M2CU_FAIL(err, code) do { if (*(err) == 0) *(err) = (code); } while (0)
@@ -60,6 +62,8 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_NAN ((double)NAN)
 #  define M2CU_INFF ((float)INFINITY)
 #  define M2CU_NANF ((float)NAN)
+#  define M2CU_WIDE long double
+#  define M2CU_WROUND roundl
 #endif
 #if defined(__CUDACC_RTC__)
 typedef signed char int8_t;
@@ -96,6 +100,15 @@ M2CU_FN int64_t m2cu_count(double first, double step, double last)
     if ((step > 0.0 && first > last) || (step < 0.0 && first < last)) return 0;
     n = floor((last - first) / step * (1.0 + 4.440892098500626e-16)) + 1.0;
     return n < 0.0 ? 0 : (int64_t)n;
+}
+
+/* The last element of first:step:last with n elements: the limit itself when first + (n-1)*step
+ * overshoots it, as MATLAB and Octave make it. */
+M2CU_FN double m2cu_range_final(double first, double step, double last, int64_t n)
+{
+    double v = first + (double)(n - 1) * step;
+    if ((step > 0.0 && v > last) || (step < 0.0 && v < last)) v = last;
+    return v;
 }
 
 M2CU_FN int64_t m2cu_size(double x, int *err)
@@ -198,6 +211,126 @@ pub fn prelude() -> String {
         out.push_str(&saturating_conversion(class));
     }
     out.push_str(HELPERS);
+    out.push_str(INT64_EXACT);
+    out.push_str(&mixed_int64_ops());
+    out
+}
+
+/// Exact saturating arithmetic for the 64-bit integer classes, whose values a double cannot hold
+/// exactly. Division rounds half away from zero, as MATLAB's `/` on integers does.
+const INT64_EXACT: &str = r#"
+#define M2CU_I64_MAX 9223372036854775807LL
+#define M2CU_I64_MIN (-9223372036854775807LL - 1)
+#define M2CU_U64_MAX 18446744073709551615ULL
+
+M2CU_FN int64_t m2cu_add_int64(int64_t a, int64_t b)
+{
+    if (b > 0 && a > M2CU_I64_MAX - b) return M2CU_I64_MAX;
+    if (b < 0 && a < M2CU_I64_MIN - b) return M2CU_I64_MIN;
+    return a + b;
+}
+
+M2CU_FN int64_t m2cu_sub_int64(int64_t a, int64_t b)
+{
+    if (b < 0 && a > M2CU_I64_MAX + b) return M2CU_I64_MAX;
+    if (b > 0 && a < M2CU_I64_MIN + b) return M2CU_I64_MIN;
+    return a - b;
+}
+
+M2CU_FN int64_t m2cu_mul_int64(int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0) return 0;
+    if (a > 0 ? (b > 0 ? a > M2CU_I64_MAX / b : b < M2CU_I64_MIN / a)
+              : (b > 0 ? a < M2CU_I64_MIN / b : b < M2CU_I64_MAX / a))
+        return ((a < 0) == (b < 0)) ? M2CU_I64_MAX : M2CU_I64_MIN;
+    return a * b;
+}
+
+M2CU_FN int64_t m2cu_div_int64(int64_t a, int64_t b)
+{
+    int64_t q, r;
+    if (b == 0) return a > 0 ? M2CU_I64_MAX : (a < 0 ? M2CU_I64_MIN : 0);
+    if (a == M2CU_I64_MIN && b == -1) return M2CU_I64_MAX;
+    q = a / b;
+    r = a % b;
+    if (r != 0) {
+        uint64_t ar = r < 0 ? (uint64_t)0 - (uint64_t)r : (uint64_t)r;
+        uint64_t ab = b < 0 ? (uint64_t)0 - (uint64_t)b : (uint64_t)b;
+        if (ar >= ab - ar) q += ((a < 0) == (b < 0)) ? 1 : -1;
+    }
+    return q;
+}
+
+M2CU_FN uint64_t m2cu_add_uint64(uint64_t a, uint64_t b) { return a + b < a ? M2CU_U64_MAX : a + b; }
+M2CU_FN uint64_t m2cu_sub_uint64(uint64_t a, uint64_t b) { return a < b ? 0 : a - b; }
+M2CU_FN uint64_t m2cu_mul_uint64(uint64_t a, uint64_t b) { return (b != 0 && a > M2CU_U64_MAX / b) ? M2CU_U64_MAX : a * b; }
+
+M2CU_FN uint64_t m2cu_div_uint64(uint64_t a, uint64_t b)
+{
+    uint64_t q, r;
+    if (b == 0) return a == 0 ? 0 : M2CU_U64_MAX;
+    q = a / b;
+    r = a % b;
+    return (r != 0 && r >= b - r) ? q + 1 : q;
+}
+
+M2CU_FN int64_t m2cu_wide_to_int64(M2CU_WIDE x)
+{
+    if (x != x) return 0;
+    x = M2CU_WROUND(x);
+    if (x <= -9223372036854775808.0) return M2CU_I64_MIN;
+    if (x >= 9223372036854775808.0) return M2CU_I64_MAX;
+    return (int64_t)x;
+}
+
+M2CU_FN uint64_t m2cu_wide_to_uint64(M2CU_WIDE x)
+{
+    if (x != x) return 0;
+    x = M2CU_WROUND(x);
+    if (x <= 0.0) return 0;
+    if (x >= 18446744073709551616.0) return M2CU_U64_MAX;
+    return (uint64_t)x;
+}
+
+M2CU_FN int64_t m2cu_abs_int64(int64_t x) { return x < 0 ? m2cu_sub_int64(0, x) : x; }
+M2CU_FN int64_t m2cu_uint64_to_int64(uint64_t x) { return x > (uint64_t)M2CU_I64_MAX ? M2CU_I64_MAX : (int64_t)x; }
+M2CU_FN uint64_t m2cu_int64_to_uint64(int64_t x) { return x < 0 ? 0 : (uint64_t)x; }
+"#;
+
+/// `m2cu_<op>_<class>_id(T a, double b)` and `_di(double a, T b)`: a 64-bit integer and a double.
+/// An integer-valued double in range takes the exact integer path; any other double goes through
+/// `M2CU_WIDE` (`long double` on the host, exact for 64-bit integers on x86-64; `double` on the
+/// GPU), then rounds and saturates.
+fn mixed_int64_ops() -> String {
+    let mut out = String::new();
+    for (class, ty, lo, hi) in [
+        (
+            "int64",
+            "int64_t",
+            "-9223372036854775808.0",
+            "9223372036854775808.0",
+        ),
+        ("uint64", "uint64_t", "0.0", "18446744073709551616.0"),
+    ] {
+        for (op, sym) in [("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")] {
+            let _ = write!(
+                out,
+                "
+M2CU_FN {ty} m2cu_{op}_{class}_id({ty} a, double b)
+{{
+    if (b == trunc(b) && b >= {lo} && b < {hi}) return m2cu_{op}_{class}(a, ({ty})b);
+    return m2cu_wide_to_{class}((M2CU_WIDE)a {sym} (M2CU_WIDE)b);
+}}
+
+M2CU_FN {ty} m2cu_{op}_{class}_di(double a, {ty} b)
+{{
+    if (a == trunc(a) && a >= {lo} && a < {hi}) return m2cu_{op}_{class}(({ty})a, b);
+    return m2cu_wide_to_{class}((M2CU_WIDE)a {sym} (M2CU_WIDE)b);
+}}
+"
+            );
+        }
+    }
     out
 }
 

@@ -212,11 +212,27 @@ impl<'a> Context<'a> {
                 step.map_or("1.0".into(), |st| ew.double(st)),
             ),
         };
+        let final_value = if ty == "int64_t" {
+            format!("m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k}")
+        } else {
+            format!("m2cu_range_final(m2cu_first{k}, m2cu_step{k}, m2cu_last{k}, m2cu_n{k})")
+        };
         let decls = format!(
-            "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\nint64_t m2cu_n{k} = m2cu_count((double)m2cu_first{k}, (double)m2cu_step{k}, {});",
+            "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\ndouble m2cu_last{k} = {};\nint64_t m2cu_n{k} = m2cu_count((double)m2cu_first{k}, (double)m2cu_step{k}, m2cu_last{k});\n{ty} m2cu_final{k} = {final_value};",
             ew.double(*stop)
         );
         (decls, k.to_string())
+    }
+
+    /// The value of loop variable `var` in iteration `t` of the range whose declarations carry
+    /// suffix `k`. As in MATLAB, a fractional range's last element is its limit when
+    /// `first + (n-1)*step` overshoots it.
+    pub fn range_element(&self, var: LocalId, k: &str, t: &str) -> String {
+        if self.f.locals[var].integral {
+            format!("m2cu_first{k} + {t} * m2cu_step{k}")
+        } else {
+            format!("({t} == m2cu_n{k} - 1 ? m2cu_final{k} : m2cu_first{k} + (double){t} * m2cu_step{k})")
+        }
     }
 
     fn for_loop(&self, code: &mut Code, s: StmtId) {
@@ -238,10 +254,8 @@ impl<'a> Context<'a> {
             "for (int64_t m2cu_t{k} = 0; m2cu_t{k} < m2cu_n{k} && !{}; m2cu_t{k}++) {{",
             self.status
         ));
-        code.line(format!(
-            "{} = m2cu_first{k} + m2cu_t{k} * m2cu_step{k};",
-            self.name(*var)
-        ));
+        let element = self.range_element(*var, &k, &format!("m2cu_t{k}"));
+        code.line(format!("{} = {element};", self.name(*var)));
         self.block(code, body);
         code.close("}");
         code.close("}");
