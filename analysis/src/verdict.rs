@@ -201,7 +201,7 @@ fn array_dependence(
     let distance = dep.distance.map(i64::abs);
     let how = match distance {
         Some(d) => format!("{d} iteration(s) apart"),
-        None => "in different iterations (distance unknown)".to_string(),
+        None => "at an unknown distance".to_string(),
     };
     let what = if other.is_write {
         "written again"
