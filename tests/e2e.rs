@@ -1,6 +1,7 @@
 //! Every end-to-end fixture, run on the CPU path through `m2cu::run`, must equal what GNU Octave
-//! computed (`fixtures/e2e/NAME.out.mat`): same names, classes and sizes; integers and logicals
-//! exactly; floating point within a relative 1e-12 (1e-5 for single, whose sums m2cu reorders).
+//! computed (`fixtures/e2e/NAME.out.mat`): same names, classes and sizes; integers, logicals and
+//! every array element exactly; floating-point scalars (which may be reductions m2cu reorders)
+//! within a relative 1e-12 (1e-5 for single).
 //! With Octave installed, Octave also re-runs each fixture now and must agree with the stored
 //! result, and must load the outputs m2cu writes.
 
