@@ -81,18 +81,36 @@ pub fn compile(
     options: &Options,
     input_types: Vec<(String, Type)>,
 ) -> Result<Translation, Error> {
-    let source_error = |diagnostics: Diagnostics| Error::Source {
+    let ast = parse(source, options)?;
+    compile_parsed(source, &ast, options, input_types)
+}
+
+fn source_error(source: &str, options: &Options, diagnostics: Diagnostics) -> Error {
+    Error::Source {
         rendered: render(display_name(options), source, &diagnostics),
         diagnostics,
-    };
-    let ast = m2cu_frontend::parser::parse_file(source).map_err(source_error)?;
+    }
+}
+
+fn parse(source: &str, options: &Options) -> Result<m2cu_frontend::ast::File, Error> {
+    m2cu_frontend::parser::parse_file(source).map_err(|d| source_error(source, options, d))
+}
+
+/// The phases after parsing; see [`compile`].
+fn compile_parsed(
+    source: &str,
+    ast: &m2cu_frontend::ast::File,
+    options: &Options,
+    input_types: Vec<(String, Type)>,
+) -> Result<Translation, Error> {
     let mut types = parse_arg_specs(&options.args)?;
     types.extend(input_types);
     let lower_options = LowerOptions {
         entry: options.entry.clone(),
         input_types: types,
     };
-    let module = m2cu_frontend::lower::lower(&ast, &lower_options).map_err(source_error)?;
+    let module = m2cu_frontend::lower::lower(ast, &lower_options)
+        .map_err(|d| source_error(source, options, d))?;
     let f = module.entry();
     let problems = m2cu_frontend::validate::validate(f);
     if !problems.is_empty() {
@@ -114,7 +132,7 @@ pub fn compile(
         entry: f.name.clone(),
         params: f.params.iter().map(|&p| name(p)).collect(),
         outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
-        ast: m2cu_frontend::ast_print::print_tree(&ast),
+        ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
         report: m2cu_analysis::report::render(f, &analysis, source),
         generated: m2cu_codegen::generate(f, &analysis, &codegen_options),
@@ -262,12 +280,13 @@ pub fn run(
     run_options: &RunOptions,
 ) -> Result<RunResult, Error> {
     let start = Instant::now();
-    check_inputs_given(source, options, inputs)?;
+    let ast = parse(source, options)?;
+    check_inputs_given(&ast, options, inputs)?;
     let types = inputs
         .iter()
         .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
         .collect::<Result<Vec<_>, Error>>()?;
-    let t = compile(source, options, types)?;
+    let t = compile_parsed(source, &ast, options, types)?;
     let ordered = order_inputs(&t.params, inputs)?;
     let specs: Vec<OutputSpec> = t
         .outputs
@@ -323,13 +342,10 @@ fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), 
 
 /// Every parameter of the entry needs a value before its type can be known.
 fn check_inputs_given(
-    source: &str,
+    ast: &m2cu_frontend::ast::File,
     options: &Options,
     inputs: &[(String, Value)],
 ) -> Result<(), Error> {
-    let Ok(ast) = m2cu_frontend::parser::parse_file(source) else {
-        return Ok(()); // compile() reports the syntax errors
-    };
     let entry = match &options.entry {
         Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
         None => ast.functions.first(),

@@ -36,10 +36,8 @@ pub struct Analysis {
 /// Analyzes every loop of `f` and plans its kernels.
 pub fn analyze(f: &Function) -> Analysis {
     let loops = LoopTree::build(f);
-    let verdicts: Vec<Verdict> = loops
-        .loops
-        .iter()
-        .map(|l| verdict::judge(f, &loops, l))
+    let verdicts: Vec<Verdict> = (0..loops.loops.len())
+        .map(|id| verdict::judge(f, &loops, id))
         .collect();
     let plan = plan::plan(f, &loops, &verdicts);
     Analysis {

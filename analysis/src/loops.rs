@@ -69,11 +69,6 @@ impl LoopTree {
         self.loops.len() - 1
     }
 
-    /// The loop whose statement is `stmt`.
-    pub fn by_stmt(&self, stmt: StmtId) -> Option<LoopId> {
-        self.loops.iter().position(|l| l.stmt == stmt)
-    }
-
     /// Whether `inner` is `outer` or nested inside it.
     pub fn is_within(&self, inner: LoopId, outer: LoopId) -> bool {
         let mut cur = Some(inner);

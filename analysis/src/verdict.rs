@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use m2cu_frontend::ir::{Block, Function, LocalId, StmtKind};
 use m2cu_frontend::Span;
 
-use crate::loops::{loop_body, LoopInfo, LoopTree};
+use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::reduction::{self, Reduction};
 use crate::{access, deps, scalars};
 
@@ -84,14 +84,12 @@ fn sequential(reason: impl Into<String>, witness: Option<Witness>) -> Verdict {
 }
 
 /// Judges one loop.
-pub fn judge(f: &Function, tree: &LoopTree, info: &LoopInfo) -> Verdict {
+pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
+    let info = &tree.loops[id];
     let Some(var) = info.var else {
         return sequential("a `while` loop runs its iterations one after another", None);
     };
     let body = loop_body(f, info.stmt);
-    let id = tree
-        .by_stmt(info.stmt)
-        .expect("the loop is in its own tree");
     early_exit(f, body)
         .or_else(|| array_creation(f, body))
         .or_else(|| array_dependence(f, body, var, &tree.outer_vars(id), &tree.inner_vars(id)))

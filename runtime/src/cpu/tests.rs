@@ -62,15 +62,15 @@ fn scale_sum_outputs() -> Vec<OutputSpec> {
     ]
 }
 
+/// The `scale_sum` test program, built into `cache`.
+fn scale_sum_library(cache: &std::path::Path) -> CpuLibrary {
+    CpuLibrary::build(&format!("{PRELUDE}{SCALE_SUM}"), "scale_sum", &opts(cache)).unwrap()
+}
+
 #[test]
 fn builds_and_calls_with_openmp() {
     let dir = tempfile::tempdir().unwrap();
-    let lib = CpuLibrary::build(
-        &format!("{PRELUDE}{SCALE_SUM}"),
-        "scale_sum",
-        &opts(dir.path()),
-    )
-    .unwrap();
+    let lib = scale_sum_library(dir.path());
     assert_eq!(lib.entry(), "scale_sum");
     let x = Value::matrix(2, 3, (1..=6).map(f64::from).collect()).unwrap();
     let out = lib
@@ -91,12 +91,7 @@ fn builds_and_calls_with_openmp() {
 #[test]
 fn generated_errors_and_bad_arguments_are_reported() {
     let dir = tempfile::tempdir().unwrap();
-    let lib = CpuLibrary::build(
-        &format!("{PRELUDE}{SCALE_SUM}"),
-        "scale_sum",
-        &opts(dir.path()),
-    )
-    .unwrap();
+    let lib = scale_sum_library(dir.path());
     let err = lib
         .call(
             &[Value::scalar(1.0), Value::row(vec![1.0, 2.0])],
