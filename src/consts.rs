@@ -86,7 +86,11 @@ fn eval(expr: &Expr, rng: &mut StdRng) -> Result<Mat, String> {
                 class: m.class,
             })
         }
-        ExprKind::Str(_) | ExprKind::Colon | ExprKind::End => Err("not a constant value".into()),
+        ExprKind::Str(_)
+        | ExprKind::Colon
+        | ExprKind::End
+        | ExprKind::FuncHandle(_)
+        | ExprKind::AnonFn { .. } => Err("not a constant value".into()),
     }
 }
 

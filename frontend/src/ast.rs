@@ -28,6 +28,8 @@ pub struct Function {
     pub outputs: Vec<Ident>,
     pub arguments: Vec<ArgDecl>,
     pub body: Vec<Stmt>,
+    /// Functions nested inside this one (`function ... end` before this function's `end`).
+    pub nested: Vec<Function>,
     /// The span of the `function ... ` header line.
     pub span: Span,
 }
@@ -79,9 +81,31 @@ pub enum StmtKind {
         clauses: Vec<(Expr, Vec<Stmt>)>,
         else_body: Option<Vec<Stmt>>,
     },
+    /// `switch subject, case ..., otherwise ..., end`.
+    Switch {
+        subject: Expr,
+        cases: Vec<SwitchCase>,
+        otherwise: Option<Vec<Stmt>>,
+    },
     Break,
     Continue,
     Return,
+}
+
+/// One `case` of a `switch`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchCase {
+    pub labels: CaseLabels,
+    pub body: Vec<Stmt>,
+    /// The span of the `case ...` line.
+    pub span: Span,
+}
+
+/// What a `case` matches: one value, or any value of a cell list `case {1, 2}`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaseLabels {
+    Single(Expr),
+    Cell(Vec<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -127,7 +151,8 @@ pub enum ExprKind {
         step: Option<Box<Expr>>,
         stop: Box<Expr>,
     },
-    /// `name(args)`: an index or a function call, resolved during lowering.
+    /// `name(args)`: an index or a function call, resolved during lowering. A dotted name
+    /// (`gpucoder.reduce`, `s.field`) is one [`Ident`] whose name contains the dots.
     Call {
         callee: Ident,
         args: Vec<Expr>,
@@ -144,6 +169,13 @@ pub enum ExprKind {
     Postfix {
         op: PostfixOp,
         operand: Box<Expr>,
+    },
+    /// `@name`: a handle to a named function.
+    FuncHandle(Ident),
+    /// `@(a, b) a + b`: an anonymous function.
+    AnonFn {
+        params: Vec<Ident>,
+        body: Box<Expr>,
     },
 }
 

@@ -8,7 +8,8 @@
 use std::fmt::Write;
 
 use crate::ast::{
-    ArgDecl, DimSpec, Expr, ExprKind, File, Function, Ident, LValue, PostfixOp, Stmt, StmtKind,
+    ArgDecl, CaseLabels, DimSpec, Expr, ExprKind, File, Function, Ident, LValue, PostfixOp, Stmt,
+    StmtKind,
 };
 
 /// The AST of a whole file.
@@ -106,6 +107,29 @@ impl Printer {
                 self.body(d + 1, "body:", body);
             }
             StmtKind::If { clauses, else_body } => self.if_stmt(d, clauses, else_body.as_deref()),
+            StmtKind::Switch {
+                subject,
+                cases,
+                otherwise,
+            } => {
+                self.line(d, "", "Switch");
+                self.expr(d + 1, "subject: ", subject);
+                for case in cases {
+                    match &case.labels {
+                        CaseLabels::Single(e) => self.expr(d + 1, "case: ", e),
+                        CaseLabels::Cell(es) => {
+                            self.line(d + 1, "case: ", "Cell");
+                            for e in es {
+                                self.expr(d + 2, "", e);
+                            }
+                        }
+                    }
+                    self.body(d + 1, "then:", &case.body);
+                }
+                if let Some(body) = otherwise {
+                    self.body(d + 1, "otherwise:", body);
+                }
+            }
             StmtKind::Break => self.line(d, "", "Break"),
             StmtKind::Continue => self.line(d, "", "Continue"),
             StmtKind::Return => self.line(d, "", "Return"),
@@ -179,6 +203,12 @@ impl Printer {
                 };
                 self.line(d, role, &format!("Postfix {symbol}"));
                 self.expr(d + 1, "", operand);
+            }
+            ExprKind::FuncHandle(name) => self.line(d, role, &format!("FuncHandle @{}", name.name)),
+            ExprKind::AnonFn { params, body } => {
+                let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+                self.line(d, role, &format!("AnonFn @({})", names.join(", ")));
+                self.expr(d + 1, "", body);
             }
         }
     }

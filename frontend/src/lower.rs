@@ -324,6 +324,14 @@ impl<'a> Lowerer<'a> {
             }
             AstStmt::Break | AstStmt::Continue => self.loop_exit(&stmt.kind, span),
             AstStmt::Return => self.push(StmtKind::Return, span),
+            AstStmt::Switch { .. } => {
+                self.unsupported(
+                    span,
+                    "`switch`",
+                    "write the cases as an `if`/`elseif` chain",
+                );
+                None
+            }
             AstStmt::Expr(e) => {
                 self.expr_statement(e);
                 None
@@ -796,6 +804,14 @@ impl<'a> Lowerer<'a> {
                     span,
                     "a matrix literal",
                     "create arrays with zeros(rows, cols) and fill them in a loop",
+                );
+                None
+            }
+            AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } => {
+                self.unsupported(
+                    span,
+                    "a function handle",
+                    "function handles are only allowed as the operator of `gpucoder.reduce`; call the function directly",
                 );
                 None
             }

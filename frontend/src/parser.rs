@@ -659,6 +659,7 @@ fn function(i: Input) -> PResult<Parsed> {
         outputs,
         arguments,
         body,
+        nested: Vec::new(),
         span,
     };
     Ok((
