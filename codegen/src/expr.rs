@@ -81,6 +81,12 @@ impl ExprWriter<'_> {
             ExprKind::Call(builtin, args) => self.builtin(*builtin, args, class),
             ExprKind::Convert(a) => self.convert(*a, class),
             ExprKind::Size(array, query) => format!("((double){})", self.size(*array, *query)),
+            ExprKind::RangeCount(first, step, last) => format!(
+                "((double)m2cu_count({}, {}, {}))",
+                self.double(*first),
+                self.double(*step),
+                self.double(*last)
+            ),
         }
     }
 

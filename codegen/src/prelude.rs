@@ -36,6 +36,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_INPUT",
         "An input does not have the class or size the program was translated for.",
     ),
+    (
+        8,
+        "M2CU_E_SIZES",
+        "Arrays have incompatible sizes for this operation.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

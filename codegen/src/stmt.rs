@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use m2cu_analysis::Analysis;
-use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, RuntimeError, StmtId, StmtKind};
 
 use crate::code::Code;
 use crate::expr::{local_c_type, ExprWriter};
@@ -94,6 +94,16 @@ impl<'a> Context<'a> {
                 code.close("}");
             }
             StmtKind::If { .. } => self.if_chain(code, s, false),
+            StmtKind::Check { cond, error } => {
+                let code_name = match error {
+                    RuntimeError::SizeMismatch => "M2CU_E_SIZES",
+                };
+                code.line(format!(
+                    "if (!{}) M2CU_FAIL({}, {code_name});",
+                    ew.cond(*cond),
+                    self.err
+                ));
+            }
             StmtKind::Break => code.line("break;"),
             StmtKind::Continue => code.line("continue;"),
             StmtKind::Return => code.line("goto m2cu_done;"),

@@ -86,6 +86,8 @@ pub enum ExprKind {
     Convert(ExprId),
     /// `numel(A)`, `length(A)`, `size(A, k)`: a query on an array local, always double.
     Size(LocalId, SizeQuery),
+    /// The number of elements of `first:step:last` by MATLAB's colon rule, always double.
+    RangeCount(ExprId, ExprId, ExprId),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -294,9 +296,22 @@ pub enum StmtKind {
         then_body: Block,
         else_body: Block,
     },
+    /// Stops the program with `error` unless `cond` holds (sizes that only the running program
+    /// knows, such as the operands of an elementwise operation).
+    Check {
+        cond: ExprId,
+        error: RuntimeError,
+    },
     Break,
     Continue,
     Return,
+}
+
+/// Errors that a [`StmtKind::Check`] raises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuntimeError {
+    /// MATLAB's "Arrays have incompatible sizes for this operation."
+    SizeMismatch,
 }
 
 impl Function {
@@ -352,6 +367,11 @@ impl Function {
                     self.walk_expr(a, f);
                 }
             }
+            ExprKind::RangeCount(a, b, c) => {
+                for e in [*a, *b, *c] {
+                    self.walk_expr(e, f);
+                }
+            }
         }
     }
 
@@ -371,7 +391,9 @@ impl Function {
                 .into_iter()
                 .flatten()
                 .collect(),
-            StmtKind::While { cond, .. } | StmtKind::If { cond, .. } => vec![*cond],
+            StmtKind::While { cond, .. }
+            | StmtKind::If { cond, .. }
+            | StmtKind::Check { cond, .. } => vec![*cond],
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => vec![],
         }
     }

@@ -136,6 +136,10 @@ impl Printer<'_> {
                 }
                 self.line(depth, "end");
             }
+            StmtKind::Check { cond, error } => {
+                let text = format!("check {} else {error:?}", self.expr(*cond));
+                self.line(depth, &text)
+            }
             StmtKind::Break => self.line(depth, "break"),
             StmtKind::Continue => self.line(depth, "continue"),
             StmtKind::Return => self.line(depth, "return"),
@@ -198,6 +202,12 @@ impl Printer<'_> {
                 SizeQuery::Length => format!("length({})", self.name(*array)),
                 SizeQuery::Dim(k) => format!("size({}, {k})", self.name(*array)),
             },
+            ExprKind::RangeCount(a, s, b) => format!(
+                "numel({}:{}:{})",
+                self.expr(*a),
+                self.expr(*s),
+                self.expr(*b)
+            ),
         }
     }
 }

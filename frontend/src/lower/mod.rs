@@ -21,6 +21,14 @@
 //! | E0108 | `break`/`continue` outside a loop, or `end` outside an index |
 //! | E0109 | an invalid `arguments` block entry |
 
+mod array;
+mod assign;
+mod concat;
+mod control;
+mod expr;
+mod inline;
+mod reduce;
+
 use std::collections::HashMap;
 
 use la_arena::Arena;
@@ -139,6 +147,16 @@ struct Lowerer<'a> {
     /// Number of enclosing loops (`for` and `while`).
     loop_depth: usize,
     index_context: Vec<IndexContext>,
+    /// The blocks being filled, innermost last (see [`Self::push`]).
+    emitted: Vec<Vec<StmtId>>,
+    /// Counter for the names of compiler temporaries (`_t1`, `_k2`, ...), which no MATLAB
+    /// identifier can equal because they start with `_`.
+    temps: u32,
+    /// Prefix of the IR names of new locals: empty in the entry function, `_<callee>_` while
+    /// a local function is inlined.
+    prefix: String,
+    /// The local functions being inlined, outermost first.
+    inlining: Vec<String>,
     name: String,
     span: Span,
 }
@@ -157,6 +175,10 @@ impl<'a> Lowerer<'a> {
             loop_vars: Vec::new(),
             loop_depth: 0,
             index_context: Vec::new(),
+            emitted: Vec::new(),
+            temps: 0,
+            prefix: String::new(),
+            inlining: Vec::new(),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -290,7 +312,7 @@ impl<'a> Lowerer<'a> {
 
     fn new_local(&mut self, name: &str, ty: Type, span: Span) -> LocalId {
         let id = self.locals.alloc(Local {
-            name: name.to_string(),
+            name: format!("{}{name}", self.prefix),
             ty,
             span,
             integral: false,
@@ -302,11 +324,30 @@ impl<'a> Lowerer<'a> {
     // ----- statements ---------------------------------------------------------------------
 
     fn block(&mut self, stmts: &[ast::Stmt]) -> Block {
-        Block(stmts.iter().filter_map(|s| self.stmt(s)).collect())
+        self.open_block();
+        for s in stmts {
+            self.stmt(s);
+        }
+        self.close_block()
     }
 
+    /// Starts collecting statements into a new block.
+    fn open_block(&mut self) {
+        self.emitted.push(Vec::new());
+    }
+
+    /// Ends the innermost block started by [`Self::open_block`].
+    fn close_block(&mut self) -> Block {
+        Block(self.emitted.pop().unwrap_or_default())
+    }
+
+    /// Appends a statement to the innermost open block.
     fn push(&mut self, kind: StmtKind, span: Span) -> Option<StmtId> {
-        Some(self.stmts.alloc(Stmt { kind, span }))
+        let id = self.stmts.alloc(Stmt { kind, span });
+        if let Some(block) = self.emitted.last_mut() {
+            block.push(id);
+        }
+        Some(id)
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
@@ -314,24 +355,25 @@ impl<'a> Lowerer<'a> {
         match &stmt.kind {
             AstStmt::Assign { targets, value } => self.assign(targets, value, span),
             AstStmt::For { var, range, body } => self.for_loop(var, range, body, span),
-            AstStmt::While { cond, body } => {
-                let cond = self.condition(cond)?;
-                let body = self.loop_body(body);
-                self.push(StmtKind::While { cond, body }, span)
-            }
+            AstStmt::While { cond, body } => self.while_loop(cond, body, span),
             AstStmt::If { clauses, else_body } => {
                 self.if_chain(clauses, else_body.as_deref(), span)
             }
             AstStmt::Break | AstStmt::Continue => self.loop_exit(&stmt.kind, span),
-            AstStmt::Return => self.push(StmtKind::Return, span),
-            AstStmt::Switch { .. } => {
+            AstStmt::Return if !self.inlining.is_empty() => {
                 self.unsupported(
                     span,
-                    "`switch`",
-                    "write the cases as an `if`/`elseif` chain",
+                    "`return` inside a local function",
+                    "restructure the function with if/else so that it ends at its last line",
                 );
                 None
             }
+            AstStmt::Return => self.push(StmtKind::Return, span),
+            AstStmt::Switch {
+                subject,
+                cases,
+                otherwise,
+            } => self.switch(subject, cases, otherwise.as_deref(), span),
             AstStmt::Expr(e) => {
                 self.expr_statement(e);
                 None
@@ -383,6 +425,21 @@ impl<'a> Lowerer<'a> {
         self.push(kind, span)
     }
 
+    fn while_loop(&mut self, cond: &ast::Expr, body: &[ast::Stmt], span: Span) -> Option<StmtId> {
+        self.open_block();
+        let cond = self.condition(cond);
+        if !self.close_block().0.is_empty() {
+            self.unsupported(
+                span,
+                "a whole-array operation or local function call in a `while` condition",
+                "compute the condition into a variable before the loop and again at the end of its body",
+            );
+            return None;
+        }
+        let body = self.loop_body(body);
+        self.push(StmtKind::While { cond: cond?, body }, span)
+    }
+
     fn loop_body(&mut self, body: &[ast::Stmt]) -> Block {
         self.loop_depth += 1;
         let block = self.block(body);
@@ -406,11 +463,9 @@ impl<'a> Lowerer<'a> {
                 start: rest[0].0.span.start,
                 end: span.end,
             };
-            Block(
-                self.if_chain(rest, else_body, nested_span)
-                    .into_iter()
-                    .collect(),
-            )
+            self.open_block();
+            self.if_chain(rest, else_body, nested_span);
+            self.close_block()
         };
         self.push(
             StmtKind::If {
@@ -422,56 +477,9 @@ impl<'a> Lowerer<'a> {
         )
     }
 
-    fn condition(&mut self, e: &ast::Expr) -> Option<ExprId> {
-        let id = self.expr(e)?;
-        self.require_scalar(id, "a condition")
-    }
-
-    fn for_loop(
-        &mut self,
-        var: &ast::Ident,
-        range: &ast::Expr,
-        body: &[ast::Stmt],
-        span: Span,
-    ) -> Option<StmtId> {
-        let AstExpr::Range { start, step, stop } = &strip_parens(range).kind else {
-            self.unsupported(
-                range.span,
-                "a `for` loop over a value other than a range",
-                "write the loop as `for i = first:last` or `for i = first:step:last`",
-            );
-            return None;
-        };
-        let start = self.scalar_expr(start, "a range bound");
-        let step = step.as_ref().map(|s| self.scalar_expr(s, "a range step"));
-        let stop = self.scalar_expr(stop, "a range bound");
-        let var_id = self.loop_var(var)?;
-        let (start, stop) = (start?, stop?);
-        let step = match step {
-            Some(s) => Some(s?),
-            None => None,
-        };
-        let integral = self.is_integral(start) && step.is_none_or(|s| self.is_integral(s));
-        self.locals[var_id].integral = integral;
-        self.loop_vars.push(var_id);
-        let body = self.loop_body(body);
-        self.loop_vars.pop();
-        self.push(
-            StmtKind::For {
-                var: var_id,
-                start,
-                step,
-                stop,
-                body,
-            },
-            span,
-        )
-    }
-
-    fn loop_var(&mut self, var: &ast::Ident) -> Option<LocalId> {
-        let double = Type::scalar(Class::Double);
+    fn loop_var(&mut self, var: &ast::Ident, ty: Type) -> Option<LocalId> {
         match self.scope.get(&var.name).copied() {
-            None => Some(self.new_local(&var.name, double, var.span)),
+            None => Some(self.new_local(&var.name, ty, var.span)),
             Some(id) if self.loop_vars.contains(&id) => {
                 self.error(
                     "E0103",
@@ -481,14 +489,14 @@ impl<'a> Lowerer<'a> {
                 );
                 None
             }
-            Some(id) if self.locals[id].ty == double && !self.params.contains(&id) => Some(id),
+            Some(id) if self.locals[id].ty == ty && !self.params.contains(&id) => Some(id),
             Some(id) => {
-                let ty = self.locals[id].ty;
+                let old = self.locals[id].ty;
                 self.error(
                     "E0104",
                     var.span,
                     format!(
-                        "`{}` is {ty} here but a loop variable is a double scalar",
+                        "`{}` is {old} here but this loop variable is a {ty}",
                         var.name
                     ),
                     "use a new name for the loop variable".into(),
@@ -514,43 +522,6 @@ impl<'a> Lowerer<'a> {
             }
             _ => false,
         }
-    }
-
-    fn assign(&mut self, targets: &[ast::LValue], value: &ast::Expr, span: Span) -> Option<StmtId> {
-        match targets {
-            [ast::LValue::Var(name)] => self.assign_var(name, value, span),
-            [ast::LValue::Index {
-                base,
-                args,
-                span: target_span,
-            }] => self.store(base, args, *target_span, value, span),
-            [ast::LValue::Ignore(s)] => {
-                self.unsupported(
-                    *s,
-                    "`~` as the only assignment target",
-                    "remove the statement",
-                );
-                None
-            }
-            _ => {
-                self.unsupported(
-                    span,
-                    "assignment to several outputs (`[a, b] = ...`)",
-                    "assign each value in its own statement",
-                );
-                None
-            }
-        }
-    }
-
-    fn assign_var(&mut self, name: &ast::Ident, value: &ast::Expr, span: Span) -> Option<StmtId> {
-        if let Some(alloc) = self.allocation(value) {
-            return self.alloc(name, alloc?, span);
-        }
-        let value = self.expr(value)?;
-        let ty = self.exprs[value].ty;
-        let target = self.define(name, ty)?;
-        self.push(StmtKind::Assign { target, value }, span)
     }
 
     /// Finds or creates the local `name` for a value of type `ty`, checking that the type stays
@@ -679,51 +650,6 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    fn store(
-        &mut self,
-        base: &ast::Ident,
-        args: &[ast::Expr],
-        target_span: Span,
-        value: &ast::Expr,
-        span: Span,
-    ) -> Option<StmtId> {
-        let Some(array) = self.scope.get(&base.name).copied() else {
-            self.error(
-                "E0107",
-                base.span,
-                format!("`{}` is assigned by index before it exists", base.name),
-                format!(
-                    "preallocate it first, for example `{} = zeros(1, n);`",
-                    base.name
-                ),
-            );
-            return None;
-        };
-        let array_ty = self.locals[array].ty;
-        if array_ty.is_scalar() {
-            self.unsupported(
-                target_span,
-                &format!(
-                    "indexed assignment to the scalar `{}` (growing it)",
-                    base.name
-                ),
-                "preallocate the array with zeros(rows, cols) before writing its elements",
-            );
-            return None;
-        }
-        let indices = self.indices(array, args)?;
-        let value = self.scalar_expr(value, "an element value")?;
-        let value = self.convert_to(value, array_ty.class);
-        self.push(
-            StmtKind::Store {
-                array,
-                indices,
-                value,
-            },
-            span,
-        )
-    }
-
     /// Wraps `e` in a conversion to `class` unless it already has that class.
     fn convert_to(&mut self, e: ExprId, class: Class) -> ExprId {
         let expr = &self.exprs[e];
@@ -736,430 +662,6 @@ impl<'a> Lowerer<'a> {
             ty: Type::scalar(class),
             span,
         })
-    }
-
-    // ----- expressions --------------------------------------------------------------------
-
-    fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
-        self.exprs.alloc(Expr { kind, ty, span })
-    }
-
-    fn constant_expr(&mut self, value: f64, class: Class, span: Span) -> ExprId {
-        self.new_expr(ExprKind::Const(value), Type::scalar(class), span)
-    }
-
-    fn scalar_expr(&mut self, e: &ast::Expr, what: &str) -> Option<ExprId> {
-        let id = self.expr(e)?;
-        self.require_scalar(id, what)
-    }
-
-    fn require_scalar(&mut self, id: ExprId, what: &str) -> Option<ExprId> {
-        let expr = &self.exprs[id];
-        if expr.ty.is_scalar() {
-            return Some(id);
-        }
-        let (span, ty) = (expr.span, expr.ty);
-        self.error(
-            "E0103",
-            span,
-            format!("{what} must be a scalar, but this is {ty}"),
-            "index a single element, e.g. `v(i)`, or write the whole-array operation as a loop"
-                .into(),
-        );
-        None
-    }
-
-    fn expr(&mut self, e: &ast::Expr) -> Option<ExprId> {
-        let span = e.span;
-        match &e.kind {
-            AstExpr::Number { value, .. } => Some(self.constant_expr(*value, Class::Double, span)),
-            AstExpr::Ident(name) => self.ident(name, span),
-            AstExpr::Paren(inner) => self.expr(inner),
-            AstExpr::Unary { op, operand } => self.unary(*op, operand, span),
-            AstExpr::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
-            AstExpr::Call { callee, args } => self.call(callee, args, span),
-            AstExpr::End => self.end_keyword(span),
-            AstExpr::Postfix { operand, .. } => {
-                let id = self.expr(operand)?;
-                self.require_scalar(id, "a transposed value")
-            }
-            AstExpr::Range { .. } => {
-                self.unsupported(
-                    span,
-                    "a range outside a `for` statement",
-                    "use the range as `for i = a:b`",
-                );
-                None
-            }
-            AstExpr::Colon => {
-                self.unsupported(
-                    span,
-                    "`:` slicing",
-                    "index one element at a time inside a loop",
-                );
-                None
-            }
-            AstExpr::Matrix(_) => {
-                self.unsupported(
-                    span,
-                    "a matrix literal",
-                    "create arrays with zeros(rows, cols) and fill them in a loop",
-                );
-                None
-            }
-            AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } => {
-                self.unsupported(
-                    span,
-                    "a function handle",
-                    "function handles are only allowed as the operator of `gpucoder.reduce`; call the function directly",
-                );
-                None
-            }
-            AstExpr::Str(_) => {
-                self.unsupported(
-                    span,
-                    "a char value here",
-                    "char literals may only name a class, as in zeros(1, n, 'int32')",
-                );
-                None
-            }
-        }
-    }
-
-    fn ident(&mut self, name: &str, span: Span) -> Option<ExprId> {
-        if let Some(&id) = self.scope.get(name) {
-            let ty = self.locals[id].ty;
-            return Some(self.new_expr(ExprKind::Local(id), ty, span));
-        }
-        if let Some((value, class)) = constant(name) {
-            return Some(self.constant_expr(value, class, span));
-        }
-        self.call(
-            &ast::Ident {
-                name: name.to_string(),
-                span,
-            },
-            &[],
-            span,
-        )
-    }
-
-    fn end_keyword(&mut self, span: Span) -> Option<ExprId> {
-        let Some(ctx) = self.index_context.last().copied() else {
-            self.error(
-                "E0108",
-                span,
-                "`end` used outside an index".into(),
-                "`end` stands for the last index only inside `A(...)`".into(),
-            );
-            return None;
-        };
-        let query = match (ctx.count, ctx.position) {
-            (1, _) => SizeQuery::Numel,
-            (_, p) => SizeQuery::Dim(p as u8 + 1),
-        };
-        Some(self.new_expr(
-            ExprKind::Size(ctx.array, query),
-            Type::scalar(Class::Double),
-            span,
-        ))
-    }
-
-    fn unary(&mut self, op: UnaryOp, operand: &ast::Expr, span: Span) -> Option<ExprId> {
-        let a = self.scalar_expr(operand, "an operand")?;
-        let class = self.exprs[a].ty.class;
-        match op {
-            UnaryOp::Plus => Some(a),
-            UnaryOp::Neg => {
-                let class = arithmetic_class(class);
-                Some(self.new_expr(ExprKind::Unary(UnOp::Neg, a), Type::scalar(class), span))
-            }
-            UnaryOp::Not => Some(self.new_expr(
-                ExprKind::Unary(UnOp::Not, a),
-                Type::scalar(Class::Logical),
-                span,
-            )),
-        }
-    }
-
-    fn binary(
-        &mut self,
-        op: BinaryOp,
-        lhs: &ast::Expr,
-        rhs: &ast::Expr,
-        span: Span,
-    ) -> Option<ExprId> {
-        let a = self.scalar_expr(lhs, "an operand");
-        let b = self.scalar_expr(rhs, "an operand");
-        let (a, b) = (a?, b?);
-        let (op, a, b) = match op {
-            BinaryOp::LeftDiv | BinaryOp::ElemLeftDiv => (BinOp::Div, b, a),
-            other => (scalar_op(other), a, b),
-        };
-        let class = if op.is_comparison() || op.is_logical() {
-            Class::Logical
-        } else {
-            self.combine_classes(a, b, span)?
-        };
-        Some(self.new_expr(ExprKind::Binary(op, a, b), Type::scalar(class), span))
-    }
-
-    /// MATLAB's class of `a op b`: an integer class wins, then single, else double; two
-    /// different integer classes are an error.
-    fn combine_classes(&mut self, a: ExprId, b: ExprId, span: Span) -> Option<Class> {
-        let (ca, cb) = (self.exprs[a].ty.class, self.exprs[b].ty.class);
-        match (ca.is_integer(), cb.is_integer()) {
-            (true, true) if ca != cb => {
-                self.error(
-                    "E0106",
-                    span,
-                    format!("integers can only be combined with integers of the same class, here {ca} and {cb}"),
-                    format!("convert one operand, e.g. `{ca}(...)`"),
-                );
-                None
-            }
-            (true, _) => Some(ca),
-            (_, true) => Some(cb),
-            _ if ca == Class::Single || cb == Class::Single => Some(Class::Single),
-            _ => Some(Class::Double),
-        }
-    }
-
-    fn call(&mut self, callee: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<ExprId> {
-        let name = callee.name.as_str();
-        if let Some(&array) = self.scope.get(name) {
-            return self.index(array, args, span);
-        }
-        if let Some(builtin) = Builtin::from_name(name) {
-            return self.builtin(builtin, args, span);
-        }
-        if let Some(class) = Class::from_name(name).filter(|c| *c != Class::Char) {
-            return self.conversion(class, args, span);
-        }
-        match name {
-            "numel" | "length" | "size" => self.size_query(name, args, span),
-            "zeros" | "ones" => {
-                self.unsupported(
-                    span,
-                    "`zeros`/`ones` inside an expression",
-                    "assign it to a variable first: `A = zeros(m, n);`",
-                );
-                None
-            }
-            _ => self.undefined(callee),
-        }
-    }
-
-    fn undefined(&mut self, callee: &ast::Ident) -> Option<ExprId> {
-        let name = &callee.name;
-        if self.file.functions.iter().any(|f| &f.name.name == name) {
-            self.unsupported(
-                callee.span,
-                &format!("calling the local function `{name}`"),
-                "inline its body into the caller for now",
-            );
-        } else if IO_FUNCTIONS.contains(&name.as_str()) {
-            self.unsupported(
-                callee.span,
-                &format!("`{name}` (I/O, plotting or timing)"),
-                "return the values as outputs instead",
-            );
-        } else {
-            self.error(
-                "E0102",
-                callee.span,
-                format!("undefined variable or function `{name}`"),
-                "define the variable before this line, or check the spelling".into(),
-            );
-        }
-        None
-    }
-
-    fn index(&mut self, array: LocalId, args: &[ast::Expr], span: Span) -> Option<ExprId> {
-        let ty = self.locals[array].ty;
-        if ty.is_scalar() {
-            // `x(1)` of a scalar is the scalar itself.
-            let indices = self.indices(array, args)?;
-            if indices
-                .iter()
-                .all(|&i| matches!(self.exprs[i].kind, ExprKind::Const(v) if v == 1.0))
-            {
-                return Some(self.new_expr(ExprKind::Local(array), ty, span));
-            }
-            self.unsupported(
-                span,
-                "indexing a scalar with an index other than 1",
-                "index arrays only",
-            );
-            return None;
-        }
-        let indices = self.indices(array, args)?;
-        Some(self.new_expr(
-            ExprKind::Index(array, indices),
-            Type::scalar(ty.class),
-            span,
-        ))
-    }
-
-    fn indices(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<ExprId>> {
-        if args.is_empty() || args.len() > 2 {
-            let span = args.first().map_or(self.locals[array].span, |a| a.span);
-            self.unsupported(
-                span,
-                &format!("indexing with {} subscripts", args.len()),
-                "use A(k) or A(i, j)",
-            );
-            return None;
-        }
-        let mut out = Vec::with_capacity(args.len());
-        for (position, arg) in args.iter().enumerate() {
-            self.index_context.push(IndexContext {
-                array,
-                position,
-                count: args.len(),
-            });
-            let id = self.scalar_expr(arg, "an index");
-            self.index_context.pop();
-            out.push(self.check_index_class(id?)?);
-        }
-        Some(out)
-    }
-
-    fn check_index_class(&mut self, id: ExprId) -> Option<ExprId> {
-        let expr = &self.exprs[id];
-        if expr.ty.class == Class::Logical || expr.ty.class == Class::Char {
-            let span = expr.span;
-            self.unsupported(
-                span,
-                "a logical or char index",
-                "index with a numeric position",
-            );
-            return None;
-        }
-        Some(id)
-    }
-
-    fn builtin(&mut self, builtin: Builtin, args: &[ast::Expr], span: Span) -> Option<ExprId> {
-        if args.len() != builtin.arity() {
-            let help = match builtin {
-                Builtin::Min | Builtin::Max if args.len() == 1 => format!(
-                    "whole-array `{}` is not supported yet: loop over the elements with `m = {}(m, v(i))`",
-                    builtin.name(),
-                    builtin.name()
-                ),
-                _ => format!("`{}` takes {} argument(s) here", builtin.name(), builtin.arity()),
-            };
-            self.error(
-                "E0105",
-                span,
-                format!("wrong number of arguments to `{}`", builtin.name()),
-                help,
-            );
-            return None;
-        }
-        let ids: Vec<ExprId> = args
-            .iter()
-            .map(|a| self.scalar_expr(a, "a builtin argument"))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect::<Option<_>>()?;
-        let class = self.builtin_class(builtin, &ids, span)?;
-        Some(self.new_expr(ExprKind::Call(builtin, ids), Type::scalar(class), span))
-    }
-
-    fn builtin_class(&mut self, builtin: Builtin, args: &[ExprId], span: Span) -> Option<Class> {
-        let first = arithmetic_class(self.exprs[args[0]].ty.class);
-        match builtin {
-            Builtin::Sqrt | Builtin::Exp | Builtin::Log if first.is_integer() => {
-                self.error(
-                    "E0106",
-                    span,
-                    format!(
-                        "`{}` is not defined for integer class {first}",
-                        builtin.name()
-                    ),
-                    format!("convert first: `{}(double(x))`", builtin.name()),
-                );
-                None
-            }
-            _ if builtin.arity() == 2 => self.combine_classes(args[0], args[1], span),
-            _ => Some(first),
-        }
-    }
-
-    fn conversion(&mut self, class: Class, args: &[ast::Expr], span: Span) -> Option<ExprId> {
-        let [arg] = args else {
-            self.error(
-                "E0105",
-                span,
-                format!("`{class}` takes one argument"),
-                format!("write `{class}(x)`"),
-            );
-            return None;
-        };
-        let id = self.scalar_expr(arg, "the value to convert")?;
-        Some(self.new_expr(ExprKind::Convert(id), Type::scalar(class), span))
-    }
-
-    fn size_query(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<ExprId> {
-        let double = Type::scalar(Class::Double);
-        let (array_arg, dim_arg) = match (name, args) {
-            ("numel" | "length", [a]) => (a, None),
-            ("size", [a, d]) => (a, Some(d)),
-            _ => {
-                let help = if name == "size" {
-                    "write size(A, 1) or size(A, 2); size(A) returns a vector, which is not supported yet"
-                } else {
-                    "pass exactly one array"
-                };
-                self.error(
-                    "E0105",
-                    span,
-                    format!("unsupported arguments to `{name}`"),
-                    help.into(),
-                );
-                return None;
-            }
-        };
-        let target = self.expr(array_arg)?;
-        let query = match dim_arg {
-            None if name == "numel" => SizeQuery::Numel,
-            None => SizeQuery::Length,
-            Some(d) => self.size_dim(d)?,
-        };
-        let ExprKind::Local(array) = self.exprs[target].kind else {
-            // Sizes of scalars are known: 1.
-            if self.exprs[target].ty.is_scalar() {
-                return Some(self.constant_expr(1.0, Class::Double, span));
-            }
-            self.unsupported(
-                span,
-                &format!("`{name}` of an expression"),
-                "apply it to a variable",
-            );
-            return None;
-        };
-        if self.locals[array].ty.is_scalar() {
-            return Some(self.constant_expr(1.0, Class::Double, span));
-        }
-        Some(self.new_expr(ExprKind::Size(array, query), double, span))
-    }
-
-    fn size_dim(&mut self, d: &ast::Expr) -> Option<SizeQuery> {
-        match d.kind {
-            AstExpr::Number { value, .. } if value == 1.0 || value == 2.0 => {
-                Some(SizeQuery::Dim(value as u8))
-            }
-            _ => {
-                self.error(
-                    "E0105",
-                    d.span,
-                    "the dimension of `size(A, k)` must be the literal 1 or 2".into(),
-                    "write size(A, 1) for rows or size(A, 2) for columns".into(),
-                );
-                None
-            }
-        }
     }
 }
 

@@ -1,0 +1,787 @@
+//! Array values: whole arrays, slices, integral ranges and elementwise operations on them, held
+//! as a tree ([`ArrayVal`]) until an assignment writes them out as a loop over their elements.
+//!
+//! Invariants:
+//! - an array value is pure: its element at a position is computed from scalar expressions and
+//!   element reads only, so the elements may be computed in any order (which is what lets the
+//!   analysis turn the loop into a kernel);
+//! - its extents (`rows`, `cols`) are double scalar expressions valid before the loop; operands
+//!   whose sizes are not known statically are checked by a `Check` statement emitted before the
+//!   loop, with MATLAB's message;
+//! - an assignment whose value reads the array being assigned anywhere but at the element being
+//!   written goes through a temporary, because MATLAB evaluates the right side first;
+//! - expressions are never shared between statements: every element expression is built afresh
+//!   (scalar operands are deep-copied with [`Lowerer::copy_expr`]).
+
+use super::Lowerer;
+use crate::diag::Span;
+use crate::ir::{
+    BinOp, Builtin, ExprId, ExprKind, Fill, LocalId, RuntimeError, SizeQuery, StmtId, StmtKind,
+    UnOp,
+};
+use crate::types::{Class, Dim, Shape, Type};
+
+/// A value that is either one scalar expression or an array still to be written out.
+#[derive(Clone)]
+pub(super) enum Val {
+    Scalar(ExprId),
+    Array(ArrayVal),
+}
+
+#[derive(Clone)]
+pub(super) struct ArrayVal {
+    pub class: Class,
+    pub shape: Shape,
+    pub rows: ExprId,
+    pub cols: ExprId,
+    pub node: Node,
+    pub span: Span,
+}
+
+#[derive(Clone)]
+pub(super) enum Node {
+    /// Every element of an array local.
+    Whole(LocalId),
+    /// `A(s)` or `A(s1, s2)` with at least one subscript that selects several elements.
+    Slice(LocalId, Vec<Sub>),
+    /// `start:step:stop` with integral start and step: element `p` is `start + (p-1)*step`.
+    Range {
+        start: ExprId,
+        step: ExprId,
+    },
+    Unary(UnOp, Box<ArrayVal>),
+    Binary(BinOp, Operand, Operand),
+    Call(Builtin, Vec<Operand>),
+    Convert(Box<ArrayVal>),
+    Transpose(Box<ArrayVal>),
+}
+
+#[derive(Clone)]
+pub(super) enum Operand {
+    Scalar(ExprId),
+    Array(Box<ArrayVal>),
+}
+
+/// One subscript of a slice.
+#[derive(Clone)]
+pub(super) enum Sub {
+    Scalar(ExprId),
+    /// `:`
+    All,
+    /// An integral range `start:step:stop`.
+    Range {
+        start: ExprId,
+        step: ExprId,
+        stop: ExprId,
+    },
+}
+
+/// Where in an array an element is: the loop variables of the loop that writes it.
+#[derive(Clone, Copy)]
+pub(super) enum Pos {
+    /// Element `k` of a vector, counted in column-major order.
+    Linear(LocalId),
+    /// Element `(r, c)` of a matrix.
+    Grid(LocalId, LocalId),
+}
+
+impl Pos {
+    fn transposed(self) -> Pos {
+        match self {
+            Pos::Linear(k) => Pos::Linear(k),
+            Pos::Grid(r, c) => Pos::Grid(c, r),
+        }
+    }
+}
+
+/// Where an assignment writes: every element of a local, or a slice of it.
+pub(super) struct Place {
+    pub array: LocalId,
+    pub subs: Option<Vec<Sub>>,
+    pub shape: Shape,
+    pub rows: ExprId,
+    pub cols: ExprId,
+}
+
+impl ArrayVal {
+    pub fn is_vector(&self) -> bool {
+        self.shape.rows == Dim::Known(1) || self.shape.cols == Dim::Known(1)
+    }
+
+    /// Calls `f` on every node of the tree.
+    fn visit(&self, f: &mut impl FnMut(&Node)) {
+        f(&self.node);
+        let mut operand = |o: &Operand| {
+            if let Operand::Array(a) = o {
+                a.visit(f)
+            }
+        };
+        match &self.node {
+            Node::Unary(_, a) | Node::Convert(a) | Node::Transpose(a) => a.visit(f),
+            Node::Binary(_, a, b) => {
+                operand(a);
+                operand(b);
+            }
+            Node::Call(_, args) => args.iter().for_each(operand),
+            Node::Whole(_) | Node::Slice(..) | Node::Range { .. } => {}
+        }
+    }
+}
+
+impl Lowerer<'_> {
+    // ----- building values ----------------------------------------------------------------
+
+    pub(super) fn whole(&mut self, array: LocalId, span: Span) -> ArrayVal {
+        let ty = self.locals[array].ty;
+        ArrayVal {
+            class: ty.class,
+            shape: ty.shape,
+            rows: self.size_of(array, 1, span),
+            cols: self.size_of(array, 2, span),
+            node: Node::Whole(array),
+            span,
+        }
+    }
+
+    pub(super) fn size_of(&mut self, array: LocalId, dim: u8, span: Span) -> ExprId {
+        self.new_expr(
+            ExprKind::Size(array, SizeQuery::Dim(dim)),
+            Type::scalar(Class::Double),
+            span,
+        )
+    }
+
+    /// An integral range as a row vector; `None` when start or step may be fractional (the
+    /// caller then materializes it with a `for` loop, which follows the colon rule exactly).
+    pub(super) fn integral_range(
+        &mut self,
+        start: ExprId,
+        step: ExprId,
+        stop: ExprId,
+        span: Span,
+    ) -> Option<ArrayVal> {
+        if !(self.is_integral(start) && self.is_integral(step)) {
+            return None;
+        }
+        let count = self.new_expr(
+            ExprKind::RangeCount(start, step, stop),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let (start, step) = (self.copy_expr(start), self.copy_expr(step));
+        Some(ArrayVal {
+            class: Class::Double,
+            shape: Shape::new(Dim::Known(1), self.static_count(count)),
+            rows: self.constant_expr(1.0, Class::Double, span),
+            cols: count,
+            node: Node::Range { start, step },
+            span,
+        })
+    }
+
+    fn static_count(&self, count: ExprId) -> Dim {
+        let ExprKind::RangeCount(a, s, b) = self.exprs[count].kind else {
+            return Dim::Var;
+        };
+        match (self.const_of(a), self.const_of(s), self.const_of(b)) {
+            (Some(a), Some(s), Some(b)) if s != 0.0 => {
+                let n = ((b - a) / s).floor() + 1.0;
+                Dim::Known(if n > 0.0 { n as u64 } else { 0 })
+            }
+            _ => Dim::Var,
+        }
+    }
+
+    pub(super) fn const_of(&self, e: ExprId) -> Option<f64> {
+        match self.exprs[e].kind {
+            ExprKind::Const(v) => Some(v),
+            ExprKind::Unary(UnOp::Neg, a) => self.const_of(a).map(|v| -v),
+            _ => None,
+        }
+    }
+
+    /// `A(subs)` where at least one subscript selects several elements.
+    pub(super) fn slice(&mut self, array: LocalId, subs: Vec<Sub>, span: Span) -> ArrayVal {
+        let ty = self.locals[array].ty;
+        let (shape, rows, cols) = match subs.as_slice() {
+            [only] => self.linear_slice_extent(array, only, span),
+            _ => {
+                let (r, rd) = self.sub_extent(array, &subs[0], 1, span);
+                let (c, cd) = self.sub_extent(array, &subs[1], 2, span);
+                (Shape::new(rd, cd), r, c)
+            }
+        };
+        ArrayVal {
+            class: ty.class,
+            shape,
+            rows,
+            cols,
+            node: Node::Slice(array, subs),
+            span,
+        }
+    }
+
+    /// The extents of `A(s)`: a vector with `A`'s orientation, a column for `A(:)`, a row when
+    /// `A` is a matrix.
+    fn linear_slice_extent(
+        &mut self,
+        array: LocalId,
+        sub: &Sub,
+        span: Span,
+    ) -> (Shape, ExprId, ExprId) {
+        let shape = self.locals[array].ty.shape;
+        let (n, nd) = self.sub_extent(array, sub, 0, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let column =
+            matches!(sub, Sub::All) || (shape.cols == Dim::Known(1) && shape.rows != Dim::Known(1));
+        if column {
+            return (Shape::new(nd, Dim::Known(1)), n, one);
+        }
+        if shape.rows == Dim::Known(1)
+            || matches!((shape.rows, shape.cols), (Dim::Known(_), Dim::Known(_)))
+        {
+            return (Shape::new(Dim::Known(1), nd), one, n);
+        }
+        // A vector or a matrix only the running program knows: a column exactly when `A` is
+        // a column vector.
+        let is_column = self.is_column_at_run_time(array, span);
+        let n2 = self.copy_expr(n);
+        let rows = self.pick_extent(is_column, n, span);
+        let is_column2 = self.copy_expr(is_column);
+        let not_column = self.new_expr(
+            ExprKind::Unary(UnOp::Not, is_column2),
+            Type::scalar(Class::Logical),
+            span,
+        );
+        let cols = self.pick_extent(not_column, n2, span);
+        (Shape::new(Dim::Var, Dim::Var), rows, cols)
+    }
+
+    fn is_column_at_run_time(&mut self, array: LocalId, span: Span) -> ExprId {
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let cols = self.size_of(array, 2, span);
+        let one_col = self.binary_expr(BinOp::Eq, cols, one, Class::Logical, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let rows = self.size_of(array, 1, span);
+        let many_rows = self.binary_expr(BinOp::Ne, rows, one, Class::Logical, span);
+        self.binary_expr(BinOp::And, one_col, many_rows, Class::Logical, span)
+    }
+
+    /// `1 + cond*(n - 1)`: `n` when `cond` holds, else 1.
+    fn pick_extent(&mut self, cond: ExprId, n: ExprId, span: Span) -> ExprId {
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let n_less = self.binary_expr(BinOp::Sub, n, one, Class::Double, span);
+        let scaled = self.binary_expr(BinOp::Mul, cond, n_less, Class::Double, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        self.binary_expr(BinOp::Add, one, scaled, Class::Double, span)
+    }
+
+    /// How many elements a subscript selects; `dim` is 1 or 2 for a row or column subscript,
+    /// 0 for a linear one.
+    fn sub_extent(&mut self, array: LocalId, sub: &Sub, dim: u8, span: Span) -> (ExprId, Dim) {
+        let shape = self.locals[array].ty.shape;
+        match sub {
+            Sub::Scalar(_) => (self.constant_expr(1.0, Class::Double, span), Dim::Known(1)),
+            Sub::All if dim == 0 => {
+                let n = self.new_expr(
+                    ExprKind::Size(array, SizeQuery::Numel),
+                    Type::scalar(Class::Double),
+                    span,
+                );
+                let known = match (shape.rows, shape.cols) {
+                    (Dim::Known(r), Dim::Known(c)) => Dim::Known(r * c),
+                    _ => Dim::Var,
+                };
+                (n, known)
+            }
+            Sub::All => {
+                let known = if dim == 1 { shape.rows } else { shape.cols };
+                (self.size_of(array, dim, span), known)
+            }
+            Sub::Range { start, step, stop } => {
+                let (a, s, b) = (
+                    self.copy_expr(*start),
+                    self.copy_expr(*step),
+                    self.copy_expr(*stop),
+                );
+                let count = self.new_expr(
+                    ExprKind::RangeCount(a, s, b),
+                    Type::scalar(Class::Double),
+                    span,
+                );
+                (count, self.static_count(count))
+            }
+        }
+    }
+
+    pub(super) fn binary_expr(
+        &mut self,
+        op: BinOp,
+        a: ExprId,
+        b: ExprId,
+        class: Class,
+        span: Span,
+    ) -> ExprId {
+        if let Some(simpler) = self.identity_operand(op, a, b, class) {
+            return simpler;
+        }
+        self.new_expr(ExprKind::Binary(op, a, b), Type::scalar(class), span)
+    }
+
+    /// `x + 0`, `0 + x`, `x - 0`, `x * 1`, `1 * x` of doubles: just `x`, so generated index
+    /// arithmetic stays readable.
+    fn identity_operand(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> Option<ExprId> {
+        let double = |e: ExprId| self.exprs[e].ty.class == Class::Double;
+        if class != Class::Double || !double(a) || !double(b) {
+            return None;
+        }
+        let (ca, cb) = (self.const_of(a), self.const_of(b));
+        match op {
+            BinOp::Add if ca == Some(0.0) => Some(b),
+            BinOp::Add | BinOp::Sub if cb == Some(0.0) => Some(a),
+            BinOp::Mul if ca == Some(1.0) => Some(b),
+            BinOp::Mul if cb == Some(1.0) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Combines two operands of an elementwise operation, checking that their sizes agree.
+    pub(super) fn elementwise(
+        &mut self,
+        op: BinOp,
+        a: Operand,
+        b: Operand,
+        class: Class,
+        span: Span,
+    ) -> Option<ArrayVal> {
+        let (rows, cols, shape) = match (&a, &b) {
+            (Operand::Array(x), Operand::Array(y)) => {
+                self.check_same_size(x, y, span)?;
+                (x.rows, x.cols, x.shape)
+            }
+            (Operand::Array(x), Operand::Scalar(_)) | (Operand::Scalar(_), Operand::Array(x)) => {
+                (x.rows, x.cols, x.shape)
+            }
+            (Operand::Scalar(_), Operand::Scalar(_)) => return None,
+        };
+        let (rows, cols) = (self.copy_expr(rows), self.copy_expr(cols));
+        Some(ArrayVal {
+            class,
+            shape,
+            rows,
+            cols,
+            node: Node::Binary(op, a, b),
+            span,
+        })
+    }
+
+    /// Reports sizes that differ statically, and emits a run-time check for sizes that may.
+    pub(super) fn check_same_size(&mut self, x: &ArrayVal, y: &ArrayVal, span: Span) -> Option<()> {
+        let differ = |p: Dim, q: Dim| matches!((p, q), (Dim::Known(a), Dim::Known(b)) if a != b);
+        if differ(x.shape.rows, y.shape.rows) || differ(x.shape.cols, y.shape.cols) {
+            self.error(
+                "E0110",
+                span,
+                format!(
+                    "arrays have incompatible sizes for this operation: {} and {}",
+                    x.shape, y.shape
+                ),
+                "make the operands the same size; implicit expansion (row with column) is not supported"
+                    .into(),
+            );
+            return None;
+        }
+        let known = |s: Shape| matches!((s.rows, s.cols), (Dim::Known(_), Dim::Known(_)));
+        if known(x.shape) && x.shape == y.shape {
+            return Some(());
+        }
+        let rows_equal = self.equal_extents(x.rows, y.rows, span);
+        let cols_equal = self.equal_extents(x.cols, y.cols, span);
+        let cond = self.binary_expr(BinOp::And, rows_equal, cols_equal, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::SizeMismatch,
+            },
+            span,
+        );
+        Some(())
+    }
+
+    fn equal_extents(&mut self, a: ExprId, b: ExprId, span: Span) -> ExprId {
+        let (a, b) = (self.copy_expr(a), self.copy_expr(b));
+        self.binary_expr(BinOp::Eq, a, b, Class::Logical, span)
+    }
+
+    /// A deep copy of a scalar expression, so that it can appear in another statement.
+    pub(super) fn copy_expr(&mut self, e: ExprId) -> ExprId {
+        let expr = self.exprs[e].clone();
+        let kind = match expr.kind {
+            ExprKind::Unary(op, a) => ExprKind::Unary(op, self.copy_expr(a)),
+            ExprKind::Binary(op, a, b) => {
+                ExprKind::Binary(op, self.copy_expr(a), self.copy_expr(b))
+            }
+            ExprKind::Index(array, args) => {
+                ExprKind::Index(array, args.into_iter().map(|a| self.copy_expr(a)).collect())
+            }
+            ExprKind::Call(b, args) => {
+                ExprKind::Call(b, args.into_iter().map(|a| self.copy_expr(a)).collect())
+            }
+            ExprKind::Convert(a) => ExprKind::Convert(self.copy_expr(a)),
+            ExprKind::RangeCount(a, s, b) => {
+                ExprKind::RangeCount(self.copy_expr(a), self.copy_expr(s), self.copy_expr(b))
+            }
+            kind @ (ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Size(..)) => kind,
+        };
+        self.new_expr(kind, expr.ty, expr.span)
+    }
+
+    // ----- elements -----------------------------------------------------------------------
+
+    /// The element of `val` at `pos`, as a fresh scalar expression.
+    pub(super) fn element(&mut self, val: &ArrayVal, pos: Pos) -> ExprId {
+        let span = val.span;
+        let scalar = Type::scalar(val.class);
+        match &val.node {
+            Node::Whole(array) => {
+                let indices = self.pos_indices(pos, span);
+                self.new_expr(ExprKind::Index(*array, indices), scalar, span)
+            }
+            Node::Slice(array, subs) => {
+                let indices = self.slice_indices(subs, pos, val, span);
+                self.new_expr(ExprKind::Index(*array, indices), scalar, span)
+            }
+            Node::Range { start, step } => {
+                let p = self.linear_pos(pos, span);
+                self.range_element(*start, *step, p, span)
+            }
+            Node::Unary(op, a) => {
+                let a = self.element(a, pos);
+                self.new_expr(ExprKind::Unary(*op, a), scalar, span)
+            }
+            Node::Binary(op, a, b) => {
+                let a = self.operand_element(a, pos);
+                let b = self.operand_element(b, pos);
+                self.new_expr(ExprKind::Binary(*op, a, b), scalar, span)
+            }
+            Node::Call(builtin, args) => {
+                let args = args.iter().map(|a| self.operand_element(a, pos)).collect();
+                self.new_expr(ExprKind::Call(*builtin, args), scalar, span)
+            }
+            Node::Convert(a) => {
+                let a = self.element(a, pos);
+                self.new_expr(ExprKind::Convert(a), scalar, span)
+            }
+            Node::Transpose(a) => self.element(a, pos.transposed()),
+        }
+    }
+
+    fn operand_element(&mut self, o: &Operand, pos: Pos) -> ExprId {
+        match o {
+            Operand::Scalar(e) => self.copy_expr(*e),
+            Operand::Array(a) => self.element(a, pos),
+        }
+    }
+
+    fn local_expr(&mut self, local: LocalId, span: Span) -> ExprId {
+        let ty = self.locals[local].ty;
+        self.new_expr(ExprKind::Local(local), ty, span)
+    }
+
+    /// Indices of element `pos` of a whole array: `A(k)` or `A(r, c)`.
+    fn pos_indices(&mut self, pos: Pos, span: Span) -> Vec<ExprId> {
+        match pos {
+            Pos::Linear(k) => vec![self.local_expr(k, span)],
+            Pos::Grid(r, c) => vec![self.local_expr(r, span), self.local_expr(c, span)],
+        }
+    }
+
+    /// The position counted along a vector: `k`, or `r + c - 1` in a grid (one of them is 1).
+    fn linear_pos(&mut self, pos: Pos, span: Span) -> ExprId {
+        match pos {
+            Pos::Linear(k) => self.local_expr(k, span),
+            Pos::Grid(r, c) => {
+                let (r, c) = (self.local_expr(r, span), self.local_expr(c, span));
+                let sum = self.binary_expr(BinOp::Add, r, c, Class::Double, span);
+                let one = self.constant_expr(1.0, Class::Double, span);
+                self.binary_expr(BinOp::Sub, sum, one, Class::Double, span)
+            }
+        }
+    }
+
+    fn range_element(&mut self, start: ExprId, step: ExprId, p: ExprId, span: Span) -> ExprId {
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let offset = self.binary_expr(BinOp::Sub, p, one, Class::Double, span);
+        let step = self.copy_expr(step);
+        let scaled = self.binary_expr(BinOp::Mul, offset, step, Class::Double, span);
+        let start = self.copy_expr(start);
+        self.binary_expr(BinOp::Add, start, scaled, Class::Double, span)
+    }
+
+    fn sub_at(&mut self, sub: &Sub, p: ExprId, span: Span) -> ExprId {
+        match sub {
+            Sub::Scalar(e) => self.copy_expr(*e),
+            Sub::All => p,
+            Sub::Range { start, step, .. } => self.range_element(*start, *step, p, span),
+        }
+    }
+
+    fn slice_indices(&mut self, subs: &[Sub], pos: Pos, val: &ArrayVal, span: Span) -> Vec<ExprId> {
+        if let [only] = subs {
+            let p = self.linear_pos(pos, span);
+            return vec![self.sub_at(only, p, span)];
+        }
+        let (r, c) = self.row_col(pos, &subs[0], val, span);
+        vec![
+            self.sub_at(&subs[0], r, span),
+            self.sub_at(&subs[1], c, span),
+        ]
+    }
+
+    /// The row and column within a two-subscript slice of element `pos`.
+    fn row_col(&mut self, pos: Pos, first: &Sub, val: &ArrayVal, span: Span) -> (ExprId, ExprId) {
+        let k = match pos {
+            Pos::Grid(r, c) => return (self.local_expr(r, span), self.local_expr(c, span)),
+            Pos::Linear(k) => k,
+        };
+        let one = || Dim::Known(1);
+        if matches!(first, Sub::Scalar(_)) || val.shape.rows == one() {
+            let one = self.constant_expr(1.0, Class::Double, span);
+            return (one, self.local_expr(k, span));
+        }
+        if val.shape.cols == one() {
+            let one = self.constant_expr(1.0, Class::Double, span);
+            return (self.local_expr(k, span), one);
+        }
+        // A vector slice of unknown orientation: r = mod(k-1, rows) + 1, c = fix((k-1)/rows) + 1.
+        let k0 = |me: &mut Self| {
+            let k = me.local_expr(k, span);
+            let one = me.constant_expr(1.0, Class::Double, span);
+            me.binary_expr(BinOp::Sub, k, one, Class::Double, span)
+        };
+        let (a, rows) = (k0(self), self.copy_expr(val.rows));
+        let m = self.new_expr(
+            ExprKind::Call(Builtin::Mod, vec![a, rows]),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let r = self.binary_expr(BinOp::Add, m, one, Class::Double, span);
+        let (a, rows) = (k0(self), self.copy_expr(val.rows));
+        let q = self.binary_expr(BinOp::Div, a, rows, Class::Double, span);
+        let q = self.new_expr(
+            ExprKind::Call(Builtin::Fix, vec![q]),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let c = self.binary_expr(BinOp::Add, q, one, Class::Double, span);
+        (r, c)
+    }
+
+    // ----- writing values -----------------------------------------------------------------
+
+    /// A fresh compiler temporary named `_<stem><n>`.
+    pub(super) fn temp(&mut self, stem: &str, ty: Type, span: Span) -> LocalId {
+        self.temps += 1;
+        let name = format!("_{stem}{}", self.temps);
+        self.locals.alloc(crate::ir::Local {
+            name,
+            ty,
+            span,
+            integral: false,
+        })
+    }
+
+    /// Whether `val` reads `array` other than as the same element of the whole array.
+    pub(super) fn reads_elsewhere(&self, val: &ArrayVal, array: LocalId) -> bool {
+        let mut found = false;
+        self.scan_reads(val, array, false, &mut found);
+        found
+    }
+
+    fn scan_reads(&self, val: &ArrayVal, array: LocalId, transposed: bool, found: &mut bool) {
+        let scalar_mentions = |e: ExprId| self.mentions(e, array);
+        match &val.node {
+            Node::Whole(a) => *found |= *a == array && transposed,
+            Node::Slice(a, subs) => {
+                *found |= *a == array
+                    || subs.iter().any(|s| match s {
+                        Sub::Scalar(e) => scalar_mentions(*e),
+                        Sub::All => false,
+                        Sub::Range { start, step, .. } => {
+                            scalar_mentions(*start) || scalar_mentions(*step)
+                        }
+                    })
+            }
+            Node::Range { start, step } => {
+                *found |= scalar_mentions(*start) || scalar_mentions(*step)
+            }
+            Node::Unary(_, a) | Node::Convert(a) => self.scan_reads(a, array, transposed, found),
+            Node::Transpose(a) => self.scan_reads(a, array, true, found),
+            Node::Binary(_, a, b) => {
+                for o in [a, b] {
+                    self.scan_operand(o, array, transposed, found);
+                }
+            }
+            Node::Call(_, args) => {
+                for o in args {
+                    self.scan_operand(o, array, transposed, found);
+                }
+            }
+        }
+    }
+
+    fn scan_operand(&self, o: &Operand, array: LocalId, transposed: bool, found: &mut bool) {
+        match o {
+            Operand::Scalar(e) => *found |= self.mentions(*e, array),
+            Operand::Array(a) => self.scan_reads(a, array, transposed, found),
+        }
+    }
+
+    /// Whether a scalar expression reads elements of `array` (its size does not count).
+    pub(super) fn mentions(&self, e: ExprId, array: LocalId) -> bool {
+        match &self.exprs[e].kind {
+            ExprKind::Index(a, args) => {
+                *a == array || args.iter().any(|&x| self.mentions(x, array))
+            }
+            ExprKind::Local(l) => *l == array,
+            ExprKind::Unary(_, a) | ExprKind::Convert(a) => self.mentions(*a, array),
+            ExprKind::Binary(_, a, b) => self.mentions(*a, array) || self.mentions(*b, array),
+            ExprKind::Call(_, args) => args.iter().any(|&x| self.mentions(x, array)),
+            ExprKind::RangeCount(a, s, b) => [a, s, b].iter().any(|&&x| self.mentions(x, array)),
+            ExprKind::Const(_) | ExprKind::Size(..) => false,
+        }
+    }
+
+    /// Whether the value reads the whole array `array` at all (used for in-place writes).
+    pub(super) fn reads_whole(&self, val: &ArrayVal, array: LocalId) -> bool {
+        let mut found = false;
+        val.visit(&mut |n| found |= matches!(n, Node::Whole(a) if *a == array));
+        found
+    }
+
+    /// Writes `val` into a new temporary array and returns it.
+    pub(super) fn materialize(&mut self, val: &ArrayVal) -> LocalId {
+        let ty = Type::array(val.class, val.shape);
+        let temp = self.temp("t", ty, val.span);
+        self.alloc_for(temp, val);
+        let place = self.whole_place(temp, val.span);
+        self.write_loop(&place, &Val::Array(val.clone()), val.span);
+        temp
+    }
+
+    /// Emits `array = zeros(rows, cols)` with the extents of `val`.
+    pub(super) fn alloc_for(&mut self, array: LocalId, val: &ArrayVal) {
+        let rows = self.copy_expr(val.rows);
+        let cols = self.copy_expr(val.cols);
+        self.push(
+            StmtKind::Alloc {
+                target: array,
+                fill: Fill::Zeros,
+                rows,
+                cols,
+            },
+            val.span,
+        );
+    }
+
+    pub(super) fn whole_place(&mut self, array: LocalId, span: Span) -> Place {
+        let shape = self.locals[array].ty.shape;
+        Place {
+            array,
+            subs: None,
+            shape,
+            rows: self.size_of(array, 1, span),
+            cols: self.size_of(array, 2, span),
+        }
+    }
+
+    /// Emits the loop `place(p) = value(p)` over every position of `place`.
+    pub(super) fn write_loop(&mut self, place: &Place, value: &Val, span: Span) -> Option<StmtId> {
+        let vector = place.shape.rows == Dim::Known(1)
+            || place.shape.cols == Dim::Known(1)
+            || matches!(value, Val::Array(v) if v.is_vector());
+        if vector {
+            let rows = self.copy_expr(place.rows);
+            let cols = self.copy_expr(place.cols);
+            let n = self.binary_expr(BinOp::Mul, rows, cols, Class::Double, span);
+            let k = self.counting_loop_var("k", span);
+            self.open_block();
+            self.store_element(place, value, Pos::Linear(k), span);
+            let body = self.close_block();
+            self.emit_for(k, n, body, span)
+        } else {
+            let (r, c) = (
+                self.counting_loop_var("r", span),
+                self.counting_loop_var("c", span),
+            );
+            let rows = self.copy_expr(place.rows);
+            self.open_block();
+            self.store_element(place, value, Pos::Grid(r, c), span);
+            let inner = self.close_block();
+            self.open_block();
+            self.emit_for(r, rows, inner, span);
+            let outer = self.close_block();
+            let cols = self.copy_expr(place.cols);
+            self.emit_for(c, cols, outer, span)
+        }
+    }
+
+    fn store_element(&mut self, place: &Place, value: &Val, pos: Pos, span: Span) {
+        let value = match value {
+            Val::Scalar(e) => self.copy_expr(*e),
+            Val::Array(v) => self.element(v, pos),
+        };
+        let class = self.locals[place.array].ty.class;
+        let value = self.convert_to(value, class);
+        let shape_val = ArrayVal {
+            class,
+            shape: place.shape,
+            rows: place.rows,
+            cols: place.cols,
+            node: Node::Whole(place.array),
+            span,
+        };
+        let indices = match &place.subs {
+            None => self.pos_indices(pos, span),
+            Some(subs) => self.slice_indices(subs, pos, &shape_val, span),
+        };
+        self.push(
+            StmtKind::Store {
+                array: place.array,
+                indices,
+                value,
+            },
+            span,
+        );
+    }
+
+    /// A new integral loop variable `_k<n>`.
+    pub(super) fn counting_loop_var(&mut self, stem: &str, span: Span) -> LocalId {
+        let var = self.temp(stem, Type::scalar(Class::Double), span);
+        self.locals[var].integral = true;
+        var
+    }
+
+    /// Emits `for var = 1:n, body, end`.
+    pub(super) fn emit_for(
+        &mut self,
+        var: LocalId,
+        n: ExprId,
+        body: crate::ir::Block,
+        span: Span,
+    ) -> Option<StmtId> {
+        let start = self.constant_expr(1.0, Class::Double, span);
+        self.push(
+            StmtKind::For {
+                var,
+                start,
+                step: None,
+                stop: n,
+                body,
+            },
+            span,
+        )
+    }
+}

@@ -1,0 +1,323 @@
+//! Assignments: `x = e`, `A(i, j) = e`, slice assignments `A(:, j) = e` and multiple
+//! assignment `[a, b] = f(x)`.
+//!
+//! A variable keeps one class and one scalar-or-array kind for the whole function (MATLAB
+//! Coder's rule); an array value is written element by element by a loop (see `array`).
+
+use super::array::{ArrayVal, Node, Place, Sub, Val};
+use super::reduce::Reduction;
+use super::*;
+use crate::ir::RuntimeError;
+
+impl Lowerer<'_> {
+    pub(super) fn assign(
+        &mut self,
+        targets: &[ast::LValue],
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        match targets {
+            [ast::LValue::Var(name)] => self.assign_var(name, value, span),
+            [ast::LValue::Index {
+                base,
+                args,
+                span: target_span,
+            }] => self.store(base, args, *target_span, value, span),
+            [ast::LValue::Ignore(s)] => {
+                self.unsupported(
+                    *s,
+                    "`~` as the only assignment target",
+                    "remove the statement",
+                );
+                None
+            }
+            _ => self.multi_assign(targets, value, span),
+        }
+    }
+
+    fn assign_var(&mut self, name: &ast::Ident, value: &ast::Expr, span: Span) -> Option<StmtId> {
+        if let Some(alloc) = self.allocation(value) {
+            return self.alloc(name, alloc?, span);
+        }
+        let value = self.value(value)?;
+        self.assign_val(name, value, span)
+    }
+
+    fn assign_val(&mut self, name: &ast::Ident, value: Val, span: Span) -> Option<StmtId> {
+        match value {
+            Val::Scalar(e) => {
+                let ty = self.exprs[e].ty;
+                let target = self.define(name, ty)?;
+                self.push(StmtKind::Assign { target, value: e }, span)
+            }
+            Val::Array(a) => self.assign_array(name, a, span),
+        }
+    }
+
+    fn assign_array(&mut self, name: &ast::Ident, a: ArrayVal, span: Span) -> Option<StmtId> {
+        let ty = Type::array(a.class, a.shape);
+        if let Node::Whole(src) = a.node {
+            let target = self.define(name, ty)?;
+            let value = self.new_expr(ExprKind::Local(src), self.locals[src].ty, span);
+            return self.push(StmtKind::Assign { target, value }, span);
+        }
+        let existing = self
+            .scope
+            .get(&name.name)
+            .copied()
+            .filter(|id| !self.locals[*id].ty.is_scalar());
+        if let Some(old) = existing {
+            if self.reads_elsewhere(&a, old) {
+                let temp = self.materialize(&a);
+                let target = self.define(name, ty)?;
+                let value = self.new_expr(ExprKind::Local(temp), self.locals[temp].ty, span);
+                return self.push(StmtKind::Assign { target, value }, span);
+            }
+            if self.reads_whole(&a, old) {
+                // `y = a*x + y`: every element reads only itself, so write in place.
+                let target = self.define(name, ty)?;
+                let whole = self.whole(target, span);
+                self.check_same_size(&whole, &a, span)?;
+                let place = self.whole_place(target, span);
+                return self.write_loop(&place, &Val::Array(a), span);
+            }
+        }
+        let target = self.define(name, ty)?;
+        self.alloc_for(target, &a);
+        let place = self.whole_place(target, span);
+        self.write_loop(&place, &Val::Array(a), span)
+    }
+
+    fn store(
+        &mut self,
+        base: &ast::Ident,
+        args: &[ast::Expr],
+        target_span: Span,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let Some(array) = self.scope.get(&base.name).copied() else {
+            self.error(
+                "E0107",
+                base.span,
+                format!("`{}` is assigned by index before it exists", base.name),
+                format!(
+                    "preallocate it first, for example `{} = zeros(1, n);`",
+                    base.name
+                ),
+            );
+            return None;
+        };
+        if self.locals[array].ty.is_scalar() || args.iter().any(grows) {
+            self.unsupported(
+                target_span,
+                &format!("growing `{}` by assigning past its end", base.name),
+                "preallocate the array with zeros(rows, cols) and write its elements by index",
+            );
+            return None;
+        }
+        let subs = self.subscripts(array, args)?;
+        if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {
+            return self.store_one(array, subs, value, span);
+        }
+        let slice = self.slice(array, subs, span);
+        let value = self.value(value)?;
+        self.store_slice(array, slice, value, span)
+    }
+
+    fn store_one(
+        &mut self,
+        array: LocalId,
+        subs: Vec<Sub>,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let indices = subs
+            .into_iter()
+            .filter_map(|s| match s {
+                Sub::Scalar(e) => Some(e),
+                _ => None,
+            })
+            .collect();
+        let value = self.scalar_expr(value, "an element value")?;
+        let value = self.convert_to(value, self.locals[array].ty.class);
+        self.push(
+            StmtKind::Store {
+                array,
+                indices,
+                value,
+            },
+            span,
+        )
+    }
+
+    fn store_slice(
+        &mut self,
+        array: LocalId,
+        slice: ArrayVal,
+        value: Val,
+        span: Span,
+    ) -> Option<StmtId> {
+        let value = match value {
+            Val::Scalar(e) if self.mentions(e, array) => {
+                let temp = self.temp("t", self.exprs[e].ty, span);
+                self.push(
+                    StmtKind::Assign {
+                        target: temp,
+                        value: e,
+                    },
+                    span,
+                );
+                Val::Scalar(self.new_expr(ExprKind::Local(temp), self.locals[temp].ty, span))
+            }
+            Val::Array(a) => {
+                self.check_assignable(&slice, &a, span)?;
+                if self.reads_whole(&a, array) || self.reads_elsewhere(&a, array) {
+                    let temp = self.materialize(&a);
+                    Val::Array(self.whole(temp, span))
+                } else {
+                    Val::Array(a)
+                }
+            }
+            scalar => scalar,
+        };
+        let Node::Slice(_, subs) = slice.node else {
+            return None;
+        };
+        let place = Place {
+            array,
+            subs: Some(subs),
+            shape: slice.shape,
+            rows: slice.rows,
+            cols: slice.cols,
+        };
+        self.write_loop(&place, &value, span)
+    }
+
+    /// MATLAB lets a vector go into a vector slice of the same length whatever the
+    /// orientations; other shapes must match exactly.
+    fn check_assignable(&mut self, slice: &ArrayVal, a: &ArrayVal, span: Span) -> Option<()> {
+        if !(slice.is_vector() && a.is_vector()) {
+            return self.check_same_size(slice, a, span);
+        }
+        let count = |s: Shape| match (s.rows, s.cols) {
+            (Dim::Known(r), Dim::Known(c)) => Some(r * c),
+            _ => None,
+        };
+        match (count(slice.shape), count(a.shape)) {
+            (Some(p), Some(q)) if p != q => {
+                self.error(
+                    "E0110",
+                    span,
+                    format!("cannot assign {q} elements to a slice of {p} elements"),
+                    "make the two sides the same length".into(),
+                );
+                None
+            }
+            (Some(_), Some(_)) => Some(()),
+            _ => {
+                let p = self.numel_expr(slice, span);
+                let q = self.numel_expr(a, span);
+                let cond = self.binary_expr(BinOp::Eq, p, q, Class::Logical, span);
+                self.push(
+                    StmtKind::Check {
+                        cond,
+                        error: RuntimeError::SizeMismatch,
+                    },
+                    span,
+                );
+                Some(())
+            }
+        }
+    }
+
+    fn multi_assign(
+        &mut self,
+        targets: &[ast::LValue],
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let (callee, args) = match &value.kind {
+            AstExpr::Call { callee, args } => (callee, args.as_slice()),
+            _ => {
+                self.unsupported(
+                    value.span,
+                    "several outputs from something other than a call",
+                    "write `[a, b] = f(x)`",
+                );
+                return None;
+            }
+        };
+        let values = self.multi_values(callee, args, targets.len(), span)?;
+        let mut last = None;
+        for (target, value) in targets.iter().zip(values) {
+            last = match target {
+                ast::LValue::Var(name) => self.assign_val(name, value, span),
+                ast::LValue::Ignore(_) => continue,
+                ast::LValue::Index { span: s, .. } => {
+                    self.unsupported(
+                        *s,
+                        "an indexed target in a multiple assignment",
+                        "assign to a plain variable, then copy it into the array",
+                    );
+                    None
+                }
+            };
+        }
+        last
+    }
+
+    fn multi_values(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Val>> {
+        let name = callee.name.as_str();
+        let shadowed = self.scope.contains_key(name);
+        match name {
+            "max" | "min" if !shadowed && nargout == 2 => {
+                let kind = Reduction::from_name(name)?;
+                let (m, k) = self.located_extreme(kind, args, span)?;
+                Some(vec![Val::Scalar(m), Val::Scalar(k)])
+            }
+            "size" if !shadowed && nargout == 2 && args.len() == 1 => {
+                let (r, c) = match self.value(&args[0])? {
+                    Val::Scalar(_) => (
+                        self.constant_expr(1.0, Class::Double, span),
+                        self.constant_expr(1.0, Class::Double, span),
+                    ),
+                    Val::Array(a) => (self.copy_expr(a.rows), self.copy_expr(a.cols)),
+                };
+                Some(vec![Val::Scalar(r), Val::Scalar(c)])
+            }
+            _ if !shadowed && self.local_function(name).is_some() => {
+                self.inline_call(callee, args, nargout, span)
+            }
+            _ => {
+                self.unsupported(
+                    span,
+                    &format!("`[...] = {name}(...)` with {nargout} outputs"),
+                    "several outputs come only from `max`, `min`, `size` and local functions",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// Whether a subscript reaches past the end: `end + k`.
+fn grows(arg: &ast::Expr) -> bool {
+    match &strip_parens(arg).kind {
+        AstExpr::Binary {
+            op: BinaryOp::Add,
+            lhs,
+            rhs,
+        } => {
+            matches!(strip_parens(lhs).kind, AstExpr::End)
+                || matches!(strip_parens(rhs).kind, AstExpr::End)
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,245 @@
+//! Matrix literals and concatenation: `[a, b; c, d]` of scalars, `[u, v, 0]` of row vectors and
+//! scalars, `[u; v]` of column vectors and scalars. The result is written into a temporary.
+//!
+//! Class rule (MATLAB's): an integer class wins, then single, then double; all-logical stays
+//! logical. Block matrices of matrices are reported as unsupported.
+
+use super::array::{ArrayVal, Place, Sub, Val};
+use super::expr::val_class;
+use super::*;
+
+impl Lowerer<'_> {
+    pub(super) fn matrix_literal(&mut self, rows: &[Vec<ast::Expr>], span: Span) -> Option<Val> {
+        let rows: Vec<&Vec<ast::Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
+        if rows.is_empty() {
+            self.unsupported(
+                span,
+                "the empty matrix `[]`",
+                "create an empty array with zeros(1, 0), or preallocate the final size",
+            );
+            return None;
+        }
+        let vals: Vec<Vec<Val>> = rows
+            .iter()
+            .map(|row| row.iter().map(|e| self.value(e)).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|row| row.into_iter().collect::<Option<Vec<_>>>())
+            .collect::<Option<_>>()?;
+        if vals.len() == 1 && vals[0].len() == 1 {
+            return vals.into_iter().flatten().next();
+        }
+        let class = self.concat_class(&vals, span)?;
+        let all_scalar = vals.iter().flatten().all(|v| matches!(v, Val::Scalar(_)));
+        if all_scalar {
+            return self.scalar_grid(vals, class, span);
+        }
+        if vals.len() == 1 {
+            let items = vals.into_iter().next().unwrap_or_default();
+            return self.join(items, class, true, span);
+        }
+        if vals.iter().all(|row| row.len() == 1) {
+            let items = vals.into_iter().flatten().collect();
+            return self.join(items, class, false, span);
+        }
+        self.unsupported(
+            span,
+            "a block matrix of arrays",
+            "concatenate vectors in one row `[u, v]` or one column `[u; v]`, or fill the matrix in a loop",
+        );
+        None
+    }
+
+    fn concat_class(&mut self, vals: &[Vec<Val>], span: Span) -> Option<Class> {
+        let classes: Vec<Class> = vals.iter().flatten().map(|v| val_class(self, v)).collect();
+        if classes.contains(&Class::Char) {
+            self.unsupported(
+                span,
+                "concatenating char values",
+                "build numeric arrays only",
+            );
+            return None;
+        }
+        if let Some(int) = classes.iter().find(|c| c.is_integer()) {
+            return Some(*int);
+        }
+        Some(if classes.contains(&Class::Single) {
+            Class::Single
+        } else if classes.iter().all(|c| *c == Class::Logical) {
+            Class::Logical
+        } else {
+            Class::Double
+        })
+    }
+
+    fn scalar_grid(&mut self, vals: Vec<Vec<Val>>, class: Class, span: Span) -> Option<Val> {
+        let cols = vals[0].len();
+        if vals.iter().any(|row| row.len() != cols) {
+            self.error(
+                "E0111",
+                span,
+                "dimensions of arrays being concatenated are not consistent".into(),
+                "give every row of the matrix the same number of elements".into(),
+            );
+            return None;
+        }
+        let shape = Shape::new(Dim::Known(vals.len() as u64), Dim::Known(cols as u64));
+        let temp = self.temp("t", Type::array(class, shape), span);
+        let rows_e = self.constant_expr(vals.len() as f64, Class::Double, span);
+        let cols_e = self.constant_expr(cols as f64, Class::Double, span);
+        self.push(
+            StmtKind::Alloc {
+                target: temp,
+                fill: Fill::Zeros,
+                rows: rows_e,
+                cols: cols_e,
+            },
+            span,
+        );
+        for (i, row) in vals.into_iter().enumerate() {
+            for (j, v) in row.into_iter().enumerate() {
+                let Val::Scalar(e) = v else { continue };
+                let value = self.convert_to(e, class);
+                let r = self.constant_expr(i as f64 + 1.0, Class::Double, span);
+                let c = self.constant_expr(j as f64 + 1.0, Class::Double, span);
+                self.push(
+                    StmtKind::Store {
+                        array: temp,
+                        indices: vec![r, c],
+                        value,
+                    },
+                    span,
+                );
+            }
+        }
+        Some(Val::Array(self.whole(temp, span)))
+    }
+
+    /// Joins scalars and vectors along a row (`horizontal`) or a column.
+    fn join(&mut self, items: Vec<Val>, class: Class, horizontal: bool, span: Span) -> Option<Val> {
+        for item in &items {
+            if let Val::Array(a) = item {
+                let fits = if horizontal {
+                    a.shape.rows == Dim::Known(1)
+                } else {
+                    a.shape.cols == Dim::Known(1)
+                };
+                if !fits {
+                    let (what, want) = if horizontal {
+                        ("a row", "(1,:)")
+                    } else {
+                        ("a column", "(:,1)")
+                    };
+                    self.unsupported(
+                        a.span,
+                        &format!(
+                            "concatenating {} into {what}",
+                            Type::array(a.class, a.shape)
+                        ),
+                        &format!("only vectors of shape {want} and scalars can be joined this way"),
+                    );
+                    return None;
+                }
+            }
+        }
+        let (total, known) = self.total_extent(&items, horizontal, span);
+        let one = Dim::Known(1);
+        let shape = if horizontal {
+            Shape::new(one, known)
+        } else {
+            Shape::new(known, one)
+        };
+        let temp = self.temp("t", Type::array(class, shape), span);
+        let one_e = self.constant_expr(1.0, Class::Double, span);
+        let (rows, cols) = if horizontal {
+            (one_e, total)
+        } else {
+            (total, one_e)
+        };
+        self.push(
+            StmtKind::Alloc {
+                target: temp,
+                fill: Fill::Zeros,
+                rows,
+                cols,
+            },
+            span,
+        );
+        let mut offset = self.constant_expr(0.0, Class::Double, span);
+        for item in items {
+            offset = self.place_item(temp, item, offset, span);
+        }
+        Some(Val::Array(self.whole(temp, span)))
+    }
+
+    fn total_extent(&mut self, items: &[Val], horizontal: bool, span: Span) -> (ExprId, Dim) {
+        let mut total = self.constant_expr(0.0, Class::Double, span);
+        let mut known = Some(0u64);
+        for item in items {
+            let (n, d) = self.item_extent(item, horizontal, span);
+            total = self.binary_expr(BinOp::Add, total, n, Class::Double, span);
+            known = match (known, d) {
+                (Some(k), Dim::Known(d)) => Some(k + d),
+                _ => None,
+            };
+        }
+        (total, known.map_or(Dim::Var, Dim::Known))
+    }
+
+    fn item_extent(&mut self, item: &Val, horizontal: bool, span: Span) -> (ExprId, Dim) {
+        match item {
+            Val::Scalar(_) => (self.constant_expr(1.0, Class::Double, span), Dim::Known(1)),
+            Val::Array(a) if horizontal => (self.copy_expr(a.cols), a.shape.cols),
+            Val::Array(a) => (self.copy_expr(a.rows), a.shape.rows),
+        }
+    }
+
+    /// Writes one item at positions `offset+1 ...` of `temp`; returns the next offset.
+    fn place_item(&mut self, temp: LocalId, item: Val, offset: ExprId, span: Span) -> ExprId {
+        let class = self.locals[temp].ty.class;
+        let (n, _) = self.item_extent(&item, true, span);
+        let n = match &item {
+            Val::Array(a) => self.numel_expr(a, span),
+            Val::Scalar(_) => n,
+        };
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let start = self.copy_expr(offset);
+        let first = self.binary_expr(BinOp::Add, start, one, Class::Double, span);
+        match item {
+            Val::Scalar(e) => {
+                let value = self.convert_to(e, class);
+                self.push(
+                    StmtKind::Store {
+                        array: temp,
+                        indices: vec![first],
+                        value,
+                    },
+                    span,
+                );
+            }
+            Val::Array(a) => {
+                let (base, count) = (self.copy_expr(offset), self.copy_expr(n));
+                let last = self.binary_expr(BinOp::Add, base, count, Class::Double, span);
+                let step = self.constant_expr(1.0, Class::Double, span);
+                let place = Place {
+                    array: temp,
+                    subs: Some(vec![Sub::Range {
+                        start: first,
+                        step,
+                        stop: last,
+                    }]),
+                    shape: a.shape,
+                    rows: a.rows,
+                    cols: a.cols,
+                };
+                self.write_loop(&place, &Val::Array(a), span);
+            }
+        }
+        self.binary_expr(BinOp::Add, offset, n, Class::Double, span)
+    }
+
+    pub(super) fn numel_expr(&mut self, a: &ArrayVal, span: Span) -> ExprId {
+        let (r, c) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
+        self.binary_expr(BinOp::Mul, r, c, Class::Double, span)
+    }
+}

@@ -1,0 +1,230 @@
+//! Control flow: `for` over ranges and over row vectors, `switch`, and conditions (where `&`
+//! and `|` short-circuit as in MATLAB's `if`/`while`, and an array condition means "nonempty
+//! and all nonzero").
+
+use super::array::{Pos, Val};
+use super::inline::assigns;
+use super::reduce::Reduction;
+use super::*;
+
+impl Lowerer<'_> {
+    pub(super) fn condition(&mut self, e: &ast::Expr) -> Option<ExprId> {
+        if let AstExpr::Binary { op, lhs, rhs } = &strip_parens(e).kind {
+            if matches!(op, BinaryOp::And | BinaryOp::AndAnd) {
+                return self.short_circuit(BinOp::AndAnd, lhs, rhs, e.span);
+            }
+            if matches!(op, BinaryOp::Or | BinaryOp::OrOr) {
+                return self.short_circuit(BinOp::OrOr, lhs, rhs, e.span);
+            }
+        }
+        match self.value(e)? {
+            Val::Scalar(x) => Some(x),
+            Val::Array(a) => Some(self.array_truth(&a, e.span)),
+        }
+    }
+
+    /// `a && b`, where `b` may not need statements before it: they would run even when `a`
+    /// decides the result.
+    fn short_circuit(
+        &mut self,
+        op: BinOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Option<ExprId> {
+        let a = self.condition(lhs);
+        self.open_block();
+        let b = self.condition(rhs);
+        let pre = self.close_block();
+        if !pre.0.is_empty() {
+            self.unsupported(
+                rhs.span,
+                "a whole-array operation or local function call on the right of `&&`/`||`",
+                "compute it into a variable before the condition",
+            );
+            return None;
+        }
+        Some(self.binary_expr(op, a?, b?, Class::Logical, span))
+    }
+
+    /// MATLAB's truth of an array: nonempty and every element nonzero.
+    fn array_truth(&mut self, a: &array::ArrayVal, span: Span) -> ExprId {
+        let all = self.all_elements(Reduction::All, a, span);
+        let n = self.numel_expr(a, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let nonempty = self.binary_expr(BinOp::Gt, n, zero, Class::Logical, span);
+        self.binary_expr(BinOp::AndAnd, nonempty, all, Class::Logical, span)
+    }
+
+    pub(super) fn for_loop(
+        &mut self,
+        var: &ast::Ident,
+        range: &ast::Expr,
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> Option<StmtId> {
+        let AstExpr::Range { start, step, stop } = &strip_parens(range).kind else {
+            return self.for_each(var, range, body, span);
+        };
+        let start = self.scalar_expr(start, "a range bound");
+        let step = step.as_ref().map(|s| self.scalar_expr(s, "a range step"));
+        let stop = self.scalar_expr(stop, "a range bound");
+        let var_id = self.loop_var(var, Type::scalar(Class::Double))?;
+        let (start, stop) = (start?, stop?);
+        let step = match step {
+            Some(s) => Some(s?),
+            None => None,
+        };
+        let integral = self.is_integral(start) && step.is_none_or(|s| self.is_integral(s));
+        self.locals[var_id].integral = integral;
+        self.loop_vars.push(var_id);
+        let body = self.loop_body(body);
+        self.loop_vars.pop();
+        self.push(
+            StmtKind::For {
+                var: var_id,
+                start,
+                step,
+                stop,
+                body,
+            },
+            span,
+        )
+    }
+
+    /// `for v = values`: one iteration per element of a row vector (MATLAB iterates over
+    /// columns, which for a row vector are its elements).
+    fn for_each(
+        &mut self,
+        var: &ast::Ident,
+        values: &ast::Expr,
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> Option<StmtId> {
+        let a = match self.value(values)? {
+            Val::Array(a) if a.shape.rows == Dim::Known(1) => a,
+            other => {
+                let what = match &other {
+                    Val::Scalar(_) => "a scalar".to_string(),
+                    Val::Array(a) => format!("{}", Type::array(a.class, a.shape)),
+                };
+                self.unsupported(
+                    values.span,
+                    &format!("a `for` loop over {what}"),
+                    "loop over a range or a row vector; for the columns of a matrix write `for j = 1:size(M, 2)` and read `M(:, j)`",
+                );
+                return None;
+            }
+        };
+        let a = if self.may_change(&a, body) {
+            let temp = self.materialize(&a);
+            self.whole(temp, span)
+        } else {
+            a
+        };
+        let var_id = self.loop_var(var, Type::scalar(a.class))?;
+        let k = self.counting_loop_var("k", span);
+        self.loop_vars.push(var_id);
+        self.open_block();
+        let element = self.element(&a, Pos::Linear(k));
+        self.push(
+            StmtKind::Assign {
+                target: var_id,
+                value: element,
+            },
+            span,
+        );
+        self.loop_depth += 1;
+        for s in body {
+            self.stmt(s);
+        }
+        self.loop_depth -= 1;
+        let body = self.close_block();
+        self.loop_vars.pop();
+        let n = self.numel_expr(&a, span);
+        self.emit_for(k, n, body, span)
+    }
+
+    /// Whether the loop body may assign an array that `a` reads (MATLAB evaluates the values
+    /// of a `for` once, before the first iteration).
+    fn may_change(&self, a: &array::ArrayVal, body: &[ast::Stmt]) -> bool {
+        self.scope
+            .iter()
+            .filter(|(_, id)| self.reads_whole(a, **id) || self.reads_elsewhere(a, **id))
+            .any(|(name, _)| assigns(body, name))
+    }
+
+    pub(super) fn switch(
+        &mut self,
+        subject: &ast::Expr,
+        cases: &[ast::SwitchCase],
+        otherwise: Option<&[ast::Stmt]>,
+        span: Span,
+    ) -> Option<StmtId> {
+        if matches!(strip_parens(subject).kind, AstExpr::Str(_)) {
+            self.unsupported(subject.span, "a `switch` on text", "switch on a number");
+            return None;
+        }
+        let value = self.scalar_expr(subject, "a `switch` value")?;
+        let ty = self.exprs[value].ty;
+        let temp = self.temp("s", ty, subject.span);
+        self.push(
+            StmtKind::Assign {
+                target: temp,
+                value,
+            },
+            span,
+        );
+        self.switch_cases(temp, cases, otherwise)
+    }
+
+    fn switch_cases(
+        &mut self,
+        subject: LocalId,
+        cases: &[ast::SwitchCase],
+        otherwise: Option<&[ast::Stmt]>,
+    ) -> Option<StmtId> {
+        let Some((first, rest)) = cases.split_first() else {
+            for s in otherwise.unwrap_or_default() {
+                self.stmt(s);
+            }
+            return None;
+        };
+        let cond = self.case_condition(subject, &first.labels);
+        let then_body = self.block(&first.body);
+        self.open_block();
+        self.switch_cases(subject, rest, otherwise);
+        let else_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond: cond?,
+                then_body,
+                else_body,
+            },
+            first.span,
+        )
+    }
+
+    fn case_condition(&mut self, subject: LocalId, labels: &ast::CaseLabels) -> Option<ExprId> {
+        let labels: Vec<&ast::Expr> = match labels {
+            ast::CaseLabels::Single(e) => vec![e],
+            ast::CaseLabels::Cell(es) => es.iter().collect(),
+        };
+        let mut cond: Option<ExprId> = None;
+        for label in labels {
+            if matches!(strip_parens(label).kind, AstExpr::Str(_)) {
+                self.unsupported(label.span, "a text `case` label", "switch on numbers");
+                return None;
+            }
+            let value = self.scalar_expr(label, "a `case` value")?;
+            let ty = self.locals[subject].ty;
+            let s = self.new_expr(ExprKind::Local(subject), ty, label.span);
+            let eq = self.binary_expr(BinOp::Eq, s, value, Class::Logical, label.span);
+            cond = Some(match cond {
+                None => eq,
+                Some(c) => self.binary_expr(BinOp::OrOr, c, eq, Class::Logical, label.span),
+            });
+        }
+        cond
+    }
+}

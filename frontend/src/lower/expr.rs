@@ -1,0 +1,782 @@
+//! Expression lowering: AST expressions → scalar IR expressions or array [`Val`]ues, with
+//! MATLAB's class rules (an integer class wins over single and double, two different integer
+//! classes are an error, comparisons give logical) and name resolution (variable, constant,
+//! builtin, local function).
+//!
+//! Invariant: a function returning `None` has reported an error.
+
+use super::array::{ArrayVal, Node, Operand, Sub, Val};
+use super::*;
+
+impl Lowerer<'_> {
+    pub(super) fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
+        self.exprs.alloc(Expr { kind, ty, span })
+    }
+
+    pub(super) fn constant_expr(&mut self, value: f64, class: Class, span: Span) -> ExprId {
+        self.new_expr(ExprKind::Const(value), Type::scalar(class), span)
+    }
+
+    pub(super) fn scalar_expr(&mut self, e: &ast::Expr, what: &str) -> Option<ExprId> {
+        let v = self.value(e)?;
+        self.require_scalar(v, what)
+    }
+
+    pub(super) fn require_scalar(&mut self, v: Val, what: &str) -> Option<ExprId> {
+        match v {
+            Val::Scalar(e) => Some(e),
+            Val::Array(a) => {
+                let ty = Type::array(a.class, a.shape);
+                self.error(
+                    "E0103",
+                    a.span,
+                    format!("{what} must be a scalar, but this is {ty}"),
+                    "index a single element, e.g. `v(i)`, or reduce the array with sum/max/any/..."
+                        .into(),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn value(&mut self, e: &ast::Expr) -> Option<Val> {
+        let span = e.span;
+        match &e.kind {
+            AstExpr::Number { value, .. } => {
+                Some(Val::Scalar(self.constant_expr(*value, Class::Double, span)))
+            }
+            AstExpr::Ident(name) => self.ident(name, span),
+            AstExpr::Paren(inner) => self.value(inner),
+            AstExpr::Unary { op, operand } => self.unary(*op, operand, span),
+            AstExpr::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
+            AstExpr::Call { callee, args } => self.call(callee, args, span),
+            AstExpr::End => self.end_keyword(span).map(Val::Scalar),
+            AstExpr::Postfix { operand, .. } => self.transpose(operand),
+            AstExpr::Range { start, step, stop } => {
+                self.range_value(start, step.as_deref(), stop, span)
+            }
+            AstExpr::Matrix(rows) => self.matrix_literal(rows, span),
+            AstExpr::Colon => {
+                self.unsupported(
+                    span,
+                    "`:` outside an index",
+                    "`:` alone selects all elements only inside `A(...)`",
+                );
+                None
+            }
+            AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } => {
+                self.unsupported(
+                    span,
+                    "a function handle",
+                    "function handles are only allowed as the operator of `gpucoder.reduce`; call the function directly",
+                );
+                None
+            }
+            AstExpr::Str(_) => {
+                self.unsupported(
+                    span,
+                    "a char value here",
+                    "char literals may only name a class, as in zeros(1, n, 'int32')",
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn local_val(&mut self, id: LocalId, span: Span) -> Val {
+        let ty = self.locals[id].ty;
+        if ty.is_scalar() {
+            Val::Scalar(self.new_expr(ExprKind::Local(id), ty, span))
+        } else {
+            Val::Array(self.whole(id, span))
+        }
+    }
+
+    fn ident(&mut self, name: &str, span: Span) -> Option<Val> {
+        if let Some(&id) = self.scope.get(name) {
+            return Some(self.local_val(id, span));
+        }
+        if let Some((value, class)) = constant(name) {
+            return Some(Val::Scalar(self.constant_expr(value, class, span)));
+        }
+        let callee = ast::Ident {
+            name: name.to_string(),
+            span,
+        };
+        self.call(&callee, &[], span)
+    }
+
+    fn end_keyword(&mut self, span: Span) -> Option<ExprId> {
+        let Some(ctx) = self.index_context.last().copied() else {
+            self.error(
+                "E0108",
+                span,
+                "`end` used outside an index".into(),
+                "`end` stands for the last index only inside `A(...)`".into(),
+            );
+            return None;
+        };
+        let query = match (ctx.count, ctx.position) {
+            (1, _) => SizeQuery::Numel,
+            (_, p) => SizeQuery::Dim(p as u8 + 1),
+        };
+        Some(self.new_expr(
+            ExprKind::Size(ctx.array, query),
+            Type::scalar(Class::Double),
+            span,
+        ))
+    }
+
+    fn unary(&mut self, op: UnaryOp, operand: &ast::Expr, span: Span) -> Option<Val> {
+        let v = self.value(operand)?;
+        let class = match op {
+            UnaryOp::Plus => return Some(v),
+            UnaryOp::Neg => arithmetic_class(val_class(self, &v)),
+            UnaryOp::Not => Class::Logical,
+        };
+        let un = if op == UnaryOp::Neg {
+            UnOp::Neg
+        } else {
+            UnOp::Not
+        };
+        Some(match v {
+            Val::Scalar(a) => {
+                Val::Scalar(self.new_expr(ExprKind::Unary(un, a), Type::scalar(class), span))
+            }
+            Val::Array(a) => Val::Array(ArrayVal {
+                class,
+                shape: a.shape,
+                rows: a.rows,
+                cols: a.cols,
+                span,
+                node: Node::Unary(un, Box::new(a)),
+            }),
+        })
+    }
+
+    fn transpose(&mut self, operand: &ast::Expr) -> Option<Val> {
+        Some(match self.value(operand)? {
+            Val::Scalar(e) => Val::Scalar(e),
+            Val::Array(a) => Val::Array(ArrayVal {
+                class: a.class,
+                shape: Shape::new(a.shape.cols, a.shape.rows),
+                rows: a.cols,
+                cols: a.rows,
+                span: a.span,
+                node: Node::Transpose(Box::new(a)),
+            }),
+        })
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Option<Val> {
+        if matches!(op, BinaryOp::AndAnd | BinaryOp::OrOr) {
+            let what = "an operand of `&&`/`||`";
+            let a = self.scalar_expr(lhs, what);
+            let b = self.scalar_expr(rhs, what);
+            let e = self.binary_expr(scalar_op(op), a?, b?, Class::Logical, span);
+            return Some(Val::Scalar(e));
+        }
+        let a = self.value(lhs);
+        let b = self.value(rhs);
+        let (a, b) = (a?, b?);
+        let (op, a, b) = match op {
+            BinaryOp::LeftDiv | BinaryOp::ElemLeftDiv => (BinaryOp::ElemDiv, b, a),
+            other => (other, a, b),
+        };
+        let class = if scalar_op(op).is_comparison() || scalar_op(op).is_logical() {
+            Class::Logical
+        } else {
+            let (ca, cb) = (val_class(self, &a), val_class(self, &b));
+            self.combine(ca, cb, span)?
+        };
+        match (a, b) {
+            (Val::Scalar(a), Val::Scalar(b)) => Some(Val::Scalar(self.binary_expr(
+                scalar_op(op),
+                a,
+                b,
+                class,
+                span,
+            ))),
+            (a, b) => self.array_binary(op, a, b, class, span),
+        }
+    }
+
+    fn array_binary(
+        &mut self,
+        op: BinaryOp,
+        a: Val,
+        b: Val,
+        class: Class,
+        span: Span,
+    ) -> Option<Val> {
+        let both = matches!((&a, &b), (Val::Array(_), Val::Array(_)));
+        let matrix_op = match op {
+            BinaryOp::Mul if both => Some(("matrix multiplication `*` of two arrays", ".*")),
+            BinaryOp::Div if matches!(b, Val::Array(_)) => {
+                Some(("`/` with an array divisor (matrix right division)", "./"))
+            }
+            BinaryOp::Pow => Some(("`^` of an array (matrix power)", ".^")),
+            _ => None,
+        };
+        if let Some((what, elementwise)) = matrix_op {
+            self.unsupported(
+                span,
+                what,
+                &format!("for the elementwise operation write `{elementwise}`; a matrix product needs a loop"),
+            );
+            return None;
+        }
+        let operand = |v: Val| match v {
+            Val::Scalar(e) => Operand::Scalar(e),
+            Val::Array(a) => Operand::Array(Box::new(a)),
+        };
+        self.elementwise(scalar_op(op), operand(a), operand(b), class, span)
+            .map(Val::Array)
+    }
+
+    /// MATLAB's class of `a op b`: an integer class wins, then single, else double; two
+    /// different integer classes are an error.
+    pub(super) fn combine(&mut self, ca: Class, cb: Class, span: Span) -> Option<Class> {
+        match (ca.is_integer(), cb.is_integer()) {
+            (true, true) if ca != cb => {
+                self.error(
+                    "E0106",
+                    span,
+                    format!("integers can only be combined with integers of the same class, here {ca} and {cb}"),
+                    format!("convert one operand, e.g. `{ca}(...)`"),
+                );
+                None
+            }
+            (true, _) => Some(ca),
+            (_, true) => Some(cb),
+            _ if ca == Class::Single || cb == Class::Single => Some(Class::Single),
+            _ => Some(Class::Double),
+        }
+    }
+
+    pub(super) fn call(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let name = callee.name.as_str();
+        if let Some(&array) = self.scope.get(name) {
+            return self.index(array, args, span);
+        }
+        if name.contains('.') {
+            return self.dotted_name(callee);
+        }
+        if let Some(kind) = super::reduce::Reduction::from_name(name) {
+            if !(matches!(name, "min" | "max") && args.len() == 2) {
+                return self.reduction(kind, args, span);
+            }
+        }
+        if let Some(builtin) = Builtin::from_name(name) {
+            return self.builtin(builtin, args, span);
+        }
+        if let Some(class) = Class::from_name(name).filter(|c| *c != Class::Char) {
+            return self.conversion(class, args, span);
+        }
+        match name {
+            "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
+            "zeros" | "ones" => {
+                let fill = if name == "zeros" {
+                    Fill::Zeros
+                } else {
+                    Fill::Ones
+                };
+                let alloc = self.allocation_args(fill, args, span)?;
+                self.allocated_temp(alloc, span)
+            }
+            _ if self.local_function(name).is_some() => self
+                .inline_call(callee, args, 1, span)
+                .and_then(|mut outs| outs.pop()),
+            _ => self.undefined(callee),
+        }
+    }
+
+    fn dotted_name(&mut self, callee: &ast::Ident) -> Option<Val> {
+        let help = if callee.name == "gpucoder.reduce" {
+            "`gpucoder.reduce` is not supported yet: write the reduction as a loop (`s = s + v(i)`), which m2cu turns into a reduction kernel"
+        } else {
+            "structs and package functions are not supported: use separate variables"
+        };
+        self.unsupported(
+            callee.span,
+            &format!("`{}` (struct field or package function)", callee.name),
+            help,
+        );
+        None
+    }
+
+    fn undefined(&mut self, callee: &ast::Ident) -> Option<Val> {
+        let name = &callee.name;
+        if IO_FUNCTIONS.contains(&name.as_str()) {
+            self.unsupported(
+                callee.span,
+                &format!("`{name}` (I/O, plotting or timing)"),
+                "return the values as outputs instead",
+            );
+        } else if matches!(name.as_str(), "eval" | "evalin" | "feval" | "assignin") {
+            self.unsupported(
+                callee.span,
+                &format!("`{name}`"),
+                "code built at run time cannot be translated: write the call directly",
+            );
+        } else {
+            let help = if matches!(name.as_str(), "i" | "j") {
+                "complex numbers are not supported; `i` and `j` work only as variables"
+            } else {
+                "define the variable before this line, or check the spelling"
+            };
+            self.error(
+                "E0102",
+                callee.span,
+                format!("undefined variable or function `{name}`"),
+                help.into(),
+            );
+        }
+        None
+    }
+
+    fn index(&mut self, array: LocalId, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let ty = self.locals[array].ty;
+        let subs = self.subscripts(array, args)?;
+        if ty.is_scalar() {
+            let ones = subs
+                .iter()
+                .all(|s| matches!(s, Sub::Scalar(i) if self.const_of(*i) == Some(1.0)));
+            if ones {
+                return Some(self.local_val(array, span));
+            }
+            self.unsupported(
+                span,
+                "indexing a scalar with an index other than 1",
+                "index arrays only",
+            );
+            return None;
+        }
+        if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {
+            let indices = subs
+                .into_iter()
+                .filter_map(|s| match s {
+                    Sub::Scalar(e) => Some(e),
+                    _ => None,
+                })
+                .collect();
+            let e = self.new_expr(
+                ExprKind::Index(array, indices),
+                Type::scalar(ty.class),
+                span,
+            );
+            return Some(Val::Scalar(e));
+        }
+        Some(Val::Array(self.slice(array, subs, span)))
+    }
+
+    /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes.
+    pub(super) fn subscripts(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<Sub>> {
+        if args.is_empty() || args.len() > 2 {
+            let span = args.first().map_or(self.locals[array].span, |a| a.span);
+            self.unsupported(
+                span,
+                &format!("indexing with {} subscripts", args.len()),
+                "use A(k) or A(i, j)",
+            );
+            return None;
+        }
+        let mut out = Vec::with_capacity(args.len());
+        for (position, arg) in args.iter().enumerate() {
+            self.index_context.push(IndexContext {
+                array,
+                position,
+                count: args.len(),
+            });
+            let sub = self.subscript(arg);
+            self.index_context.pop();
+            out.push(sub);
+        }
+        out.into_iter().collect()
+    }
+
+    fn subscript(&mut self, arg: &ast::Expr) -> Option<Sub> {
+        match &strip_parens(arg).kind {
+            AstExpr::Colon => Some(Sub::All),
+            AstExpr::Range { start, step, stop } => {
+                let a = self.scalar_expr(start, "a range bound");
+                let s = step.as_ref().map(|s| self.scalar_expr(s, "a range step"));
+                let b = self.scalar_expr(stop, "a range bound");
+                let s = match s {
+                    Some(s) => s?,
+                    None => self.constant_expr(1.0, Class::Double, arg.span),
+                };
+                let (start, stop) = (a?, b?);
+                if !(self.is_integral(start) && self.is_integral(s)) {
+                    self.unsupported(
+                        arg.span,
+                        "a range index whose start or step may be fractional",
+                        "index with integer ranges such as `2:n` or `1:2:end`",
+                    );
+                    return None;
+                }
+                Some(Sub::Range {
+                    start,
+                    step: s,
+                    stop,
+                })
+            }
+            _ => match self.value(arg)? {
+                Val::Scalar(e) => self.check_index_class(e).map(Sub::Scalar),
+                Val::Array(a) => {
+                    self.unsupported(
+                        a.span,
+                        "indexing with an array of indices or a logical mask",
+                        "index with a scalar, a range like `2:end` or `:`, or loop over the indices",
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    fn check_index_class(&mut self, id: ExprId) -> Option<ExprId> {
+        let expr = &self.exprs[id];
+        if expr.ty.class == Class::Logical || expr.ty.class == Class::Char {
+            let span = expr.span;
+            self.unsupported(
+                span,
+                "a logical or char index",
+                "index with a numeric position",
+            );
+            return None;
+        }
+        Some(id)
+    }
+
+    fn builtin(&mut self, builtin: Builtin, args: &[ast::Expr], span: Span) -> Option<Val> {
+        if args.len() != builtin.arity() {
+            self.error(
+                "E0105",
+                span,
+                format!("wrong number of arguments to `{}`", builtin.name()),
+                format!(
+                    "`{}` takes {} argument(s) here",
+                    builtin.name(),
+                    builtin.arity()
+                ),
+            );
+            return None;
+        }
+        let vals: Vec<Val> = args
+            .iter()
+            .map(|a| self.value(a))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect::<Option<_>>()?;
+        let classes: Vec<Class> = vals.iter().map(|v| val_class(self, v)).collect();
+        let class = self.builtin_class(builtin, &classes, span)?;
+        if vals.iter().all(|v| matches!(v, Val::Scalar(_))) {
+            let ids = vals
+                .into_iter()
+                .filter_map(|v| match v {
+                    Val::Scalar(e) => Some(e),
+                    Val::Array(_) => None,
+                })
+                .collect();
+            return Some(Val::Scalar(self.new_expr(
+                ExprKind::Call(builtin, ids),
+                Type::scalar(class),
+                span,
+            )));
+        }
+        self.elementwise_call(builtin, vals, class, span)
+    }
+
+    fn elementwise_call(
+        &mut self,
+        builtin: Builtin,
+        vals: Vec<Val>,
+        class: Class,
+        span: Span,
+    ) -> Option<Val> {
+        let arrays: Vec<&ArrayVal> = vals
+            .iter()
+            .filter_map(|v| match v {
+                Val::Array(a) => Some(a),
+                Val::Scalar(_) => None,
+            })
+            .collect();
+        let first = arrays[0].clone();
+        for other in arrays[1..].iter().map(|a| (*a).clone()).collect::<Vec<_>>() {
+            self.check_same_size(&first, &other, span)?;
+        }
+        let operands = vals
+            .into_iter()
+            .map(|v| match v {
+                Val::Scalar(e) => Operand::Scalar(e),
+                Val::Array(a) => Operand::Array(Box::new(a)),
+            })
+            .collect();
+        let (rows, cols) = (self.copy_expr(first.rows), self.copy_expr(first.cols));
+        Some(Val::Array(ArrayVal {
+            class,
+            shape: first.shape,
+            rows,
+            cols,
+            node: Node::Call(builtin, operands),
+            span,
+        }))
+    }
+
+    fn builtin_class(&mut self, builtin: Builtin, args: &[Class], span: Span) -> Option<Class> {
+        let first = arithmetic_class(args[0]);
+        match builtin {
+            Builtin::Sqrt | Builtin::Exp | Builtin::Log if first.is_integer() => {
+                self.error(
+                    "E0106",
+                    span,
+                    format!(
+                        "`{}` is not defined for integer class {first}",
+                        builtin.name()
+                    ),
+                    format!("convert first: `{}(double(x))`", builtin.name()),
+                );
+                None
+            }
+            _ if builtin.arity() == 2 => self.combine(args[0], args[1], span),
+            _ => Some(first),
+        }
+    }
+
+    fn conversion(&mut self, class: Class, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [arg] = args else {
+            self.error(
+                "E0105",
+                span,
+                format!("`{class}` takes one argument"),
+                format!("write `{class}(x)`"),
+            );
+            return None;
+        };
+        Some(match self.value(arg)? {
+            Val::Scalar(e) => {
+                Val::Scalar(self.new_expr(ExprKind::Convert(e), Type::scalar(class), span))
+            }
+            Val::Array(a) => Val::Array(ArrayVal {
+                class,
+                shape: a.shape,
+                rows: a.rows,
+                cols: a.cols,
+                span,
+                node: Node::Convert(Box::new(a)),
+            }),
+        })
+    }
+
+    fn size_query(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<ExprId> {
+        let (array_arg, dim_arg) = match (name, args) {
+            ("numel" | "length", [a]) => (a, None),
+            ("size", [a, d]) => (a, Some(d)),
+            _ => {
+                let help = if name == "size" {
+                    "write size(A, 1) or size(A, 2), or `[m, n] = size(A)`"
+                } else {
+                    "pass exactly one array"
+                };
+                self.error(
+                    "E0105",
+                    span,
+                    format!("unsupported arguments to `{name}`"),
+                    help.into(),
+                );
+                return None;
+            }
+        };
+        let target = self.value(array_arg)?;
+        let query = match dim_arg {
+            None if name == "numel" => SizeQuery::Numel,
+            None => SizeQuery::Length,
+            Some(d) => self.size_dim(d)?,
+        };
+        let Val::Array(a) = target else {
+            return Some(self.constant_expr(1.0, Class::Double, span));
+        };
+        if let (Node::Whole(array), SizeQuery::Numel | SizeQuery::Length | SizeQuery::Dim(1 | 2)) =
+            (&a.node, query)
+        {
+            return Some(self.new_expr(
+                ExprKind::Size(*array, query),
+                Type::scalar(Class::Double),
+                span,
+            ));
+        }
+        Some(self.extent_query(&a, query, span))
+    }
+
+    /// A size query on an array value that is not a plain local, from its extents.
+    fn extent_query(&mut self, a: &ArrayVal, query: SizeQuery, span: Span) -> ExprId {
+        let (rows, cols) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
+        match query {
+            SizeQuery::Dim(1) => rows,
+            SizeQuery::Dim(2) => cols,
+            SizeQuery::Dim(_) => self.constant_expr(1.0, Class::Double, span),
+            SizeQuery::Numel => self.binary_expr(BinOp::Mul, rows, cols, Class::Double, span),
+            SizeQuery::Length => {
+                // 0 for an empty array, else the larger extent.
+                let longest = self.new_expr(
+                    ExprKind::Call(Builtin::Max, vec![rows, cols]),
+                    Type::scalar(Class::Double),
+                    span,
+                );
+                let (r, c) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
+                let n = self.binary_expr(BinOp::Mul, r, c, Class::Double, span);
+                let zero = self.constant_expr(0.0, Class::Double, span);
+                let nonempty = self.binary_expr(BinOp::Ne, n, zero, Class::Logical, span);
+                self.binary_expr(BinOp::Mul, nonempty, longest, Class::Double, span)
+            }
+        }
+    }
+
+    fn size_dim(&mut self, d: &ast::Expr) -> Option<SizeQuery> {
+        match d.kind {
+            AstExpr::Number { value, .. }
+                if (1.0..=8.0).contains(&value) && value.fract() == 0.0 =>
+            {
+                Some(SizeQuery::Dim(value as u8))
+            }
+            _ => {
+                self.error(
+                    "E0105",
+                    d.span,
+                    "the dimension of `size(A, k)` must be a positive integer literal".into(),
+                    "write size(A, 1) for rows or size(A, 2) for columns".into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// `a:b` or `a:s:b` used as a value: a lazy row vector when start and step are integral,
+    /// else written out by a `for` loop over the range, which follows the colon rule exactly.
+    fn range_value(
+        &mut self,
+        start: &ast::Expr,
+        step: Option<&ast::Expr>,
+        stop: &ast::Expr,
+        span: Span,
+    ) -> Option<Val> {
+        let a = self.scalar_expr(start, "a range bound");
+        let s = step.map(|s| self.scalar_expr(s, "a range step"));
+        let b = self.scalar_expr(stop, "a range bound");
+        let (a, b) = (a?, b?);
+        let s = match s {
+            Some(s) => s?,
+            None => self.constant_expr(1.0, Class::Double, span),
+        };
+        if let Some(range) = self.integral_range(a, s, b, span) {
+            return Some(Val::Array(range));
+        }
+        Some(Val::Array(self.fractional_range(a, s, b, span)))
+    }
+
+    fn fractional_range(&mut self, a: ExprId, s: ExprId, b: ExprId, span: Span) -> ArrayVal {
+        let double = Type::scalar(Class::Double);
+        let (a2, s2, b2) = (self.copy_expr(a), self.copy_expr(s), self.copy_expr(b));
+        let count = self.new_expr(ExprKind::RangeCount(a2, s2, b2), double, span);
+        let temp = self.temp(
+            "t",
+            Type::array(Class::Double, Shape::new(Dim::Known(1), Dim::Var)),
+            span,
+        );
+        let one = self.constant_expr(1.0, Class::Double, span);
+        self.push(
+            StmtKind::Alloc {
+                target: temp,
+                fill: Fill::Zeros,
+                rows: one,
+                cols: count,
+            },
+            span,
+        );
+        let counter = self.temp("n", double, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        self.push(
+            StmtKind::Assign {
+                target: counter,
+                value: zero,
+            },
+            span,
+        );
+        let var = self.temp("v", double, span);
+        self.open_block();
+        let (c, one) = (
+            self.new_expr(ExprKind::Local(counter), double, span),
+            self.constant_expr(1.0, Class::Double, span),
+        );
+        let next = self.binary_expr(BinOp::Add, c, one, Class::Double, span);
+        self.push(
+            StmtKind::Assign {
+                target: counter,
+                value: next,
+            },
+            span,
+        );
+        let at = self.new_expr(ExprKind::Local(counter), double, span);
+        let v = self.new_expr(ExprKind::Local(var), double, span);
+        self.push(
+            StmtKind::Store {
+                array: temp,
+                indices: vec![at],
+                value: v,
+            },
+            span,
+        );
+        let body = self.close_block();
+        self.push(
+            StmtKind::For {
+                var,
+                start: a,
+                step: Some(s),
+                stop: b,
+                body,
+            },
+            span,
+        );
+        self.whole(temp, span)
+    }
+
+    /// `zeros(...)`/`ones(...)` inside an expression: allocated into a temporary.
+    fn allocated_temp(&mut self, alloc: Allocation, span: Span) -> Option<Val> {
+        let shape = Shape::new(self.dim_of_expr(alloc.rows), self.dim_of_expr(alloc.cols));
+        if shape.is_scalar() {
+            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
+            return Some(Val::Scalar(value));
+        }
+        let temp = self.temp("t", Type::array(alloc.class, shape), span);
+        self.push(
+            StmtKind::Alloc {
+                target: temp,
+                fill: alloc.fill,
+                rows: alloc.rows,
+                cols: alloc.cols,
+            },
+            span,
+        );
+        Some(Val::Array(self.whole(temp, span)))
+    }
+}
+
+/// The class of a value.
+pub(super) fn val_class(l: &Lowerer<'_>, v: &Val) -> Class {
+    match v {
+        Val::Scalar(e) => l.exprs[*e].ty.class,
+        Val::Array(a) => a.class,
+    }
+}

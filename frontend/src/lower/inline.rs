@@ -1,0 +1,201 @@
+//! Calls to local (and nested) functions, inlined at the call site.
+//!
+//! Every call lowers the callee's body again with the argument types of that call, in a fresh
+//! scope whose locals are named `_<callee>_<name>` (no MATLAB identifier starts with `_`).
+//! MATLAB passes arrays by value: an array argument is shared with the caller only when the
+//! callee never assigns to that parameter, otherwise it is copied. Recursion and `return` inside
+//! a callee are reported as unsupported.
+
+use std::collections::HashMap;
+
+use super::array::Val;
+use super::*;
+
+/// The caller's state, saved while a callee's body is lowered.
+struct Saved {
+    scope: HashMap<String, LocalId>,
+    loop_vars: Vec<LocalId>,
+    loop_depth: usize,
+    index_context: Vec<IndexContext>,
+    prefix: String,
+}
+
+impl<'a> Lowerer<'a> {
+    /// The local or nested function named `name`, other than the entry function.
+    pub(super) fn local_function(&self, name: &str) -> Option<&'a ast::Function> {
+        fn find<'f>(fs: &'f [ast::Function], name: &str) -> Option<&'f ast::Function> {
+            fs.iter().find_map(|f| {
+                if f.name.name == name {
+                    Some(f)
+                } else {
+                    find(&f.nested, name)
+                }
+            })
+        }
+        find(&self.file.functions, name).filter(|f| f.name.name != self.name)
+    }
+
+    /// Inlines `callee(args)` and returns its first `nargout` outputs.
+    pub(super) fn inline_call(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Val>> {
+        let function = self.local_function(&callee.name)?;
+        self.check_call_shape(callee, function, args.len(), nargout, span)?;
+        let vals: Vec<Val> = args
+            .iter()
+            .map(|a| self.value(a))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect::<Option<_>>()?;
+        let saved = self.enter(&callee.name);
+        self.inlining.push(callee.name.clone());
+        for (param, val) in function.params.iter().zip(vals) {
+            self.bind_param(function, param, val, span);
+        }
+        for stmt in &function.body {
+            self.stmt(stmt);
+        }
+        let outputs = self.callee_outputs(function, nargout);
+        self.inlining.pop();
+        self.leave(saved);
+        let outputs = outputs?;
+        Some(
+            outputs
+                .into_iter()
+                .map(|id| self.local_val(id, span))
+                .collect(),
+        )
+    }
+
+    fn check_call_shape(
+        &mut self,
+        callee: &ast::Ident,
+        function: &ast::Function,
+        nargin: usize,
+        nargout: usize,
+        span: Span,
+    ) -> Option<()> {
+        let name = &callee.name;
+        if self.inlining.contains(name) {
+            self.unsupported(
+                callee.span,
+                &format!("a recursive call to `{name}`"),
+                "write the recursion as a loop",
+            );
+            return None;
+        }
+        let (params, outputs) = (function.params.len(), function.outputs.len());
+        if nargin != params || nargout > outputs {
+            self.error(
+                "E0105",
+                span,
+                format!(
+                    "`{name}` is called with {nargin} input(s) and {nargout} output(s) but declares {params} and {outputs}"
+                ),
+                format!("pass all {params} inputs; fewer inputs (nargin) are not supported"),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    fn enter(&mut self, callee: &str) -> Saved {
+        let prefix = format!("_{callee}_");
+        Saved {
+            scope: std::mem::take(&mut self.scope),
+            loop_vars: std::mem::take(&mut self.loop_vars),
+            loop_depth: std::mem::take(&mut self.loop_depth),
+            index_context: std::mem::take(&mut self.index_context),
+            prefix: std::mem::replace(&mut self.prefix, prefix),
+        }
+    }
+
+    fn leave(&mut self, saved: Saved) {
+        self.scope = saved.scope;
+        self.loop_vars = saved.loop_vars;
+        self.loop_depth = saved.loop_depth;
+        self.index_context = saved.index_context;
+        self.prefix = saved.prefix;
+    }
+
+    fn bind_param(&mut self, function: &ast::Function, param: &ast::Ident, val: Val, span: Span) {
+        match val {
+            Val::Scalar(e) => {
+                let ty = self.exprs[e].ty;
+                let id = self.new_local(&param.name, ty, param.span);
+                self.push(
+                    StmtKind::Assign {
+                        target: id,
+                        value: e,
+                    },
+                    span,
+                );
+            }
+            Val::Array(a) => {
+                if let array::Node::Whole(src) = a.node {
+                    if !assigns(&function.body, &param.name) {
+                        self.scope.insert(param.name.clone(), src);
+                        return;
+                    }
+                }
+                let id = self.new_local(&param.name, Type::array(a.class, a.shape), param.span);
+                self.alloc_for(id, &a);
+                let place = self.whole_place(id, span);
+                self.write_loop(&place, &Val::Array(a), span);
+            }
+        }
+    }
+
+    fn callee_outputs(&mut self, function: &ast::Function, nargout: usize) -> Option<Vec<LocalId>> {
+        let mut out = Vec::new();
+        for output in function.outputs.iter().take(nargout) {
+            match self.scope.get(&output.name) {
+                Some(&id) => out.push(id),
+                None => {
+                    self.error(
+                        "E0102",
+                        output.span,
+                        format!(
+                            "output `{}` of `{}` is never assigned",
+                            output.name, function.name.name
+                        ),
+                        format!(
+                            "assign `{}` in the body of `{}`",
+                            output.name, function.name.name
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+/// Whether a statement list assigns to `name` (as a whole, by index, or as a loop variable).
+pub(super) fn assigns(body: &[ast::Stmt], name: &str) -> bool {
+    body.iter().any(|s| match &s.kind {
+        AstStmt::Assign { targets, .. } => targets.iter().any(|t| match t {
+            ast::LValue::Var(v) => v.name == name,
+            ast::LValue::Index { base, .. } => base.name == name,
+            ast::LValue::Ignore(_) => false,
+        }),
+        AstStmt::For { var, body, .. } => var.name == name || assigns(body, name),
+        AstStmt::While { body, .. } => assigns(body, name),
+        AstStmt::If { clauses, else_body } => {
+            clauses.iter().any(|(_, b)| assigns(b, name))
+                || else_body.as_deref().is_some_and(|b| assigns(b, name))
+        }
+        AstStmt::Switch {
+            cases, otherwise, ..
+        } => {
+            cases.iter().any(|c| assigns(&c.body, name))
+                || otherwise.as_deref().is_some_and(|b| assigns(b, name))
+        }
+        AstStmt::Expr(_) | AstStmt::Break | AstStmt::Continue | AstStmt::Return => false,
+    })
+}

@@ -1,0 +1,557 @@
+//! Whole-array reductions (`sum prod max min any all mean`, and `[m, k] = max(v)`), lowered to
+//! loops with an accumulator in exactly the forms that the analysis recognizes as reductions, so
+//! that a vectorized reduction becomes a reduction kernel like a hand-written loop.
+//!
+//! Semantics follow MATLAB and Octave where they agree: NaN is skipped by `max`/`min` and by
+//! `any`, ties give the first index, the default dimension is the first that is not 1. Integer
+//! `sum`/`prod` are rejected because MATLAB returns the integer class and Octave double.
+
+use super::array::{ArrayVal, Pos, Val};
+use super::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reduction {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Any,
+    All,
+    Mean,
+}
+
+impl Reduction {
+    pub(super) fn from_name(name: &str) -> Option<Reduction> {
+        Some(match name {
+            "sum" => Reduction::Sum,
+            "prod" => Reduction::Prod,
+            "max" => Reduction::Max,
+            "min" => Reduction::Min,
+            "any" => Reduction::Any,
+            "all" => Reduction::All,
+            "mean" => Reduction::Mean,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Prod => "prod",
+            Reduction::Max => "max",
+            Reduction::Min => "min",
+            Reduction::Any => "any",
+            Reduction::All => "all",
+            Reduction::Mean => "mean",
+        }
+    }
+}
+
+impl Lowerer<'_> {
+    pub(super) fn reduction(
+        &mut self,
+        kind: Reduction,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let (x, dim) = self.reduction_args(kind, args, span)?;
+        match self.value(x)? {
+            Val::Scalar(e) => self.scalar_reduction(kind, e, span).map(Val::Scalar),
+            Val::Array(a) => {
+                let class = self.accumulator_class(kind, a.class, span)?;
+                let dim = self.reduction_dim(kind, &a, dim, span)?;
+                if self.reduces_to_scalar(&a, dim) {
+                    Some(Val::Scalar(self.vector_reduction(kind, &a, class, span)))
+                } else {
+                    self.matrix_reduction(kind, &a, class, dim, span)
+                }
+            }
+        }
+    }
+
+    /// Splits `f(x)`, `f(x, dim)` and `max(x, [], dim)` into the operand and the dimension.
+    fn reduction_args<'e>(
+        &mut self,
+        kind: Reduction,
+        args: &'e [ast::Expr],
+        span: Span,
+    ) -> Option<(&'e ast::Expr, Option<u8>)> {
+        let is_empty = |e: &ast::Expr| matches!(&e.kind, AstExpr::Matrix(rows) if rows.is_empty());
+        let minmax = matches!(kind, Reduction::Max | Reduction::Min);
+        let (x, d) = match args {
+            [x] => return Some((x, None)),
+            [x, empty, d] if minmax && is_empty(empty) => (x, d),
+            [x, d] if !minmax => (x, d),
+            _ => {
+                let form = if minmax {
+                    format!("{0}(v), {0}(a, b) or {0}(A, [], dim)", kind.name())
+                } else {
+                    format!("{0}(v) or {0}(A, dim)", kind.name())
+                };
+                self.error(
+                    "E0105",
+                    span,
+                    format!("unsupported arguments to `{}`", kind.name()),
+                    format!("write {form}"),
+                );
+                return None;
+            }
+        };
+        match d.kind {
+            AstExpr::Number { value, .. } if value == 1.0 || value == 2.0 => {
+                Some((x, Some(value as u8)))
+            }
+            _ => {
+                self.error(
+                    "E0105",
+                    d.span,
+                    "the dimension must be the literal 1 or 2".into(),
+                    format!(
+                        "write {}(A, 1) for columns or {}(A, 2) for rows",
+                        kind.name(),
+                        kind.name()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// The class the accumulator has, which is also the class of the result.
+    fn accumulator_class(&mut self, kind: Reduction, class: Class, span: Span) -> Option<Class> {
+        match kind {
+            Reduction::Sum | Reduction::Prod if class.is_integer() => {
+                self.error(
+                    "E0106",
+                    span,
+                    format!("`{}` of an integer array", kind.name()),
+                    format!(
+                        "MATLAB returns {class} and Octave double here; write `{}(double(x))` or accumulate in a loop",
+                        kind.name()
+                    ),
+                );
+                None
+            }
+            Reduction::Any | Reduction::All => Some(Class::Logical),
+            Reduction::Max | Reduction::Min if class == Class::Logical => Some(Class::Double),
+            Reduction::Mean if class.is_integer() => Some(Class::Double),
+            _ => Some(arithmetic_class(class)),
+        }
+    }
+
+    fn reduction_dim(
+        &mut self,
+        kind: Reduction,
+        a: &ArrayVal,
+        dim: Option<u8>,
+        span: Span,
+    ) -> Option<u8> {
+        if let Some(d) = dim {
+            return Some(d);
+        }
+        if a.shape.rows == Dim::Known(1) {
+            return Some(2);
+        }
+        if a.shape.cols == Dim::Known(1) || matches!(a.shape.rows, Dim::Known(_)) {
+            return Some(1);
+        }
+        self.error(
+            "E0105",
+            span,
+            format!(
+                "cannot tell which dimension `{}` reduces: the value is {}",
+                kind.name(),
+                Type::array(a.class, a.shape)
+            ),
+            format!(
+                "pass the dimension, `{0}(A, 1)` or `{0}(A, 2)`, or declare the input as a row (1,:) or column (:,1)",
+                kind.name()
+            ),
+        );
+        None
+    }
+
+    fn reduces_to_scalar(&self, a: &ArrayVal, dim: u8) -> bool {
+        (dim == 2 && a.shape.rows == Dim::Known(1)) || (dim == 1 && a.shape.cols == Dim::Known(1))
+    }
+
+    fn scalar_reduction(&mut self, kind: Reduction, e: ExprId, span: Span) -> Option<ExprId> {
+        let class = self.exprs[e].ty.class;
+        let class = self.accumulator_class(kind, class, span)?;
+        Some(match kind {
+            Reduction::Any | Reduction::All => self.truth(kind, e, span),
+            _ => self.convert_to(e, class),
+        })
+    }
+
+    /// Whether one element counts as true: nonzero, and for `any` not NaN.
+    fn truth(&mut self, kind: Reduction, e: ExprId, span: Span) -> ExprId {
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let e2 = self.copy_expr(e);
+        let nonzero = self.binary_expr(BinOp::Ne, e, zero, Class::Logical, span);
+        if kind == Reduction::All || !self.exprs[e2].ty.class.is_float() {
+            return nonzero;
+        }
+        let e3 = self.copy_expr(e2);
+        let not_nan = self.binary_expr(BinOp::Eq, e2, e3, Class::Logical, span);
+        self.binary_expr(BinOp::And, nonzero, not_nan, Class::Logical, span)
+    }
+
+    fn identity(&mut self, kind: Reduction, class: Class, span: Span) -> ExprId {
+        let value = match kind {
+            Reduction::Sum | Reduction::Mean => 0.0,
+            Reduction::Prod | Reduction::All => 1.0,
+            Reduction::Any => 0.0,
+            Reduction::Max => class.int_range().map_or(f64::NAN, |(lo, _)| lo),
+            Reduction::Min => class.int_range().map_or(f64::NAN, |(_, hi)| hi),
+        };
+        self.constant_expr(value, class, span)
+    }
+
+    /// `acc = acc op element`, in the form the reduction recognizer expects.
+    fn accumulate(&mut self, kind: Reduction, acc: LocalId, element: ExprId, span: Span) {
+        let class = self.locals[acc].ty.class;
+        let acc_expr = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
+        let value = match kind {
+            Reduction::Sum | Reduction::Mean | Reduction::Prod => {
+                let op = if kind == Reduction::Prod {
+                    BinOp::Mul
+                } else {
+                    BinOp::Add
+                };
+                let element = self.convert_to(element, class);
+                self.binary_expr(op, acc_expr, element, class, span)
+            }
+            Reduction::Max | Reduction::Min => {
+                let b = if kind == Reduction::Max {
+                    Builtin::Max
+                } else {
+                    Builtin::Min
+                };
+                let element = self.convert_to(element, class);
+                self.new_expr(
+                    ExprKind::Call(b, vec![acc_expr, element]),
+                    Type::scalar(class),
+                    span,
+                )
+            }
+            Reduction::Any | Reduction::All => {
+                let op = if kind == Reduction::Any {
+                    BinOp::OrOr
+                } else {
+                    BinOp::AndAnd
+                };
+                let t = self.truth(kind, element, span);
+                self.binary_expr(op, acc_expr, t, Class::Logical, span)
+            }
+        };
+        self.push(StmtKind::Assign { target: acc, value }, span);
+    }
+
+    /// Reduces every element of `a`, in column-major order, to one logical (`any`/`all`).
+    pub(super) fn all_elements(&mut self, kind: Reduction, a: &ArrayVal, span: Span) -> ExprId {
+        self.vector_reduction(kind, a, Class::Logical, span)
+    }
+
+    /// Reduces a vector to a scalar temporary; returns its value.
+    fn vector_reduction(
+        &mut self,
+        kind: Reduction,
+        a: &ArrayVal,
+        class: Class,
+        span: Span,
+    ) -> ExprId {
+        let acc = self.temp(kind.name(), Type::scalar(class), span);
+        let init = self.identity(kind, class, span);
+        self.push(
+            StmtKind::Assign {
+                target: acc,
+                value: init,
+            },
+            span,
+        );
+        let k = self.counting_loop_var("k", span);
+        self.open_block();
+        let element = self.element(a, Pos::Linear(k));
+        self.accumulate(kind, acc, element, span);
+        let body = self.close_block();
+        let n = self.numel_expr(a, span);
+        self.emit_for(k, n, body, span);
+        let result = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
+        self.finish_reduction(kind, result, a, 0, span)
+    }
+
+    /// The result from the accumulator: `mean` divides by the count along `dim` (0: all).
+    fn finish_reduction(
+        &mut self,
+        kind: Reduction,
+        acc: ExprId,
+        a: &ArrayVal,
+        dim: u8,
+        span: Span,
+    ) -> ExprId {
+        if kind != Reduction::Mean {
+            return acc;
+        }
+        let n = match dim {
+            1 => self.copy_expr(a.rows),
+            2 => self.copy_expr(a.cols),
+            _ => self.numel_expr(a, span),
+        };
+        let class = self.exprs[acc].ty.class;
+        self.binary_expr(BinOp::Div, acc, n, class, span)
+    }
+
+    /// Reduces along `dim` into a row (dim 1) or column (dim 2) temporary.
+    fn matrix_reduction(
+        &mut self,
+        kind: Reduction,
+        a: &ArrayVal,
+        class: Class,
+        dim: u8,
+        span: Span,
+    ) -> Option<Val> {
+        let (out_shape, kept, along) = if dim == 1 {
+            (Shape::new(Dim::Known(1), a.shape.cols), a.cols, a.rows)
+        } else {
+            (Shape::new(a.shape.rows, Dim::Known(1)), a.rows, a.cols)
+        };
+        let out = self.temp("t", Type::array(class, out_shape), span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let kept_n = self.copy_expr(kept);
+        let (rows, cols) = if dim == 1 {
+            (one, kept_n)
+        } else {
+            (kept_n, one)
+        };
+        self.push(
+            StmtKind::Alloc {
+                target: out,
+                fill: Fill::Zeros,
+                rows,
+                cols,
+            },
+            span,
+        );
+        let (o, i) = (
+            self.counting_loop_var("o", span),
+            self.counting_loop_var("i", span),
+        );
+        let acc = self.temp(kind.name(), Type::scalar(class), span);
+        self.open_block();
+        let init = self.identity(kind, class, span);
+        self.push(
+            StmtKind::Assign {
+                target: acc,
+                value: init,
+            },
+            span,
+        );
+        self.open_block();
+        let pos = if dim == 1 {
+            Pos::Grid(i, o)
+        } else {
+            Pos::Grid(o, i)
+        };
+        let element = self.element(a, pos);
+        self.accumulate(kind, acc, element, span);
+        let inner = self.close_block();
+        let along_n = self.copy_expr(along);
+        self.emit_for(i, along_n, inner, span);
+        let result = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
+        let value = self.finish_reduction(kind, result, a, dim, span);
+        let at = self.new_expr(ExprKind::Local(o), Type::scalar(Class::Double), span);
+        self.push(
+            StmtKind::Store {
+                array: out,
+                indices: vec![at],
+                value,
+            },
+            span,
+        );
+        let body = self.close_block();
+        let kept_n = self.copy_expr(kept);
+        self.emit_for(o, kept_n, body, span);
+        Some(Val::Array(self.whole(out, span)))
+    }
+
+    /// `[m, k] = max(v)` / `min(v)`: the extreme value and the first index where it occurs,
+    /// skipping NaN.
+    pub(super) fn located_extreme(
+        &mut self,
+        kind: Reduction,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<(ExprId, ExprId)> {
+        let [x] = args else {
+            self.error(
+                "E0105",
+                span,
+                format!("`[m, k] = {}(...)` takes one vector", kind.name()),
+                format!("write `[m, k] = {}(v)`", kind.name()),
+            );
+            return None;
+        };
+        let a = match self.value(x)? {
+            Val::Array(a)
+                if a.is_vector() && a.class != Class::Logical && a.class != Class::Char =>
+            {
+                a
+            }
+            other => {
+                let what = match other {
+                    Val::Scalar(_) => "a scalar".to_string(),
+                    Val::Array(a) => format!("{}", Type::array(a.class, a.shape)),
+                };
+                self.unsupported(
+                    x.span,
+                    &format!("`[m, k] = {}(...)` of {what}", kind.name()),
+                    "pass a numeric row or column vector (declare the input as (1,:) or (:,1))",
+                );
+                return None;
+            }
+        };
+        let class = a.class;
+        let m = self.temp("m", Type::scalar(class), span);
+        let k = self.temp("k", Type::scalar(Class::Double), span);
+        let (lo, hi) = class
+            .int_range()
+            .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let (start, op) = if kind == Reduction::Max {
+            (lo, BinOp::Gt)
+        } else {
+            (hi, BinOp::Lt)
+        };
+        let init = self.constant_expr(start, class, span);
+        self.push(
+            StmtKind::Assign {
+                target: m,
+                value: init,
+            },
+            span,
+        );
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        self.push(
+            StmtKind::Assign {
+                target: k,
+                value: zero,
+            },
+            span,
+        );
+        self.location_loop(&a, m, k, op, span);
+        self.location_fixup(&a, m, k, start, span);
+        let mv = self.new_expr(ExprKind::Local(m), Type::scalar(class), span);
+        let kv = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+        Some((mv, kv))
+    }
+
+    /// `for i: if v(i) op m, m = v(i); k = i; end`: strict comparison keeps the first index.
+    fn location_loop(&mut self, a: &ArrayVal, m: LocalId, k: LocalId, op: BinOp, span: Span) {
+        let class = a.class;
+        let i = self.counting_loop_var("i", span);
+        self.open_block();
+        let e = self.element(a, Pos::Linear(i));
+        let mv = self.new_expr(ExprKind::Local(m), Type::scalar(class), span);
+        let cond = self.binary_expr(op, e, mv, Class::Logical, span);
+        self.open_block();
+        let e = self.element(a, Pos::Linear(i));
+        self.push(
+            StmtKind::Assign {
+                target: m,
+                value: e,
+            },
+            span,
+        );
+        let iv = self.new_expr(ExprKind::Local(i), Type::scalar(Class::Double), span);
+        self.push(
+            StmtKind::Assign {
+                target: k,
+                value: iv,
+            },
+            span,
+        );
+        let then_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body: Block::default(),
+            },
+            span,
+        );
+        let body = self.close_block();
+        let n = self.numel_expr(a, span);
+        self.emit_for(i, n, body, span);
+    }
+
+    /// When no element beat the starting value, every element is NaN or equals it: the answer
+    /// is the first element equal to the starting value, else NaN at index 1.
+    fn location_fixup(&mut self, a: &ArrayVal, m: LocalId, k: LocalId, start: f64, span: Span) {
+        let class = a.class;
+        let kv = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let none = self.binary_expr(BinOp::Eq, kv, zero, Class::Logical, span);
+        self.open_block();
+        let nan = if class.is_float() { f64::NAN } else { start };
+        let nan = self.constant_expr(nan, class, span);
+        self.push(
+            StmtKind::Assign {
+                target: m,
+                value: nan,
+            },
+            span,
+        );
+        let one = self.constant_expr(1.0, Class::Double, span);
+        self.push(
+            StmtKind::Assign {
+                target: k,
+                value: one,
+            },
+            span,
+        );
+        let i = self.counting_loop_var("i", span);
+        self.open_block();
+        let e = self.element(a, Pos::Linear(i));
+        let edge = self.constant_expr(start, class, span);
+        let cond = self.binary_expr(BinOp::Eq, e, edge, Class::Logical, span);
+        self.open_block();
+        let e = self.element(a, Pos::Linear(i));
+        self.push(
+            StmtKind::Assign {
+                target: m,
+                value: e,
+            },
+            span,
+        );
+        let iv = self.new_expr(ExprKind::Local(i), Type::scalar(Class::Double), span);
+        self.push(
+            StmtKind::Assign {
+                target: k,
+                value: iv,
+            },
+            span,
+        );
+        self.push(StmtKind::Break, span);
+        let found = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond,
+                then_body: found,
+                else_body: Block::default(),
+            },
+            span,
+        );
+        let body = self.close_block();
+        let n = self.numel_expr(a, span);
+        self.emit_for(i, n, body, span);
+        let then_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond: none,
+                then_body,
+                else_body: Block::default(),
+            },
+            span,
+        );
+    }
+}
