@@ -282,8 +282,10 @@ pub fn run(
     let start = Instant::now();
     let ast = parse(source, options)?;
     check_inputs_given(&ast, options, inputs)?;
+    let declared = declared_inputs(&ast, options);
     let types = inputs
         .iter()
+        .filter(|(n, _)| !declared.contains(n))
         .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
         .collect::<Result<Vec<_>, Error>>()?;
     let t = compile_parsed(source, &ast, options, types)?;
@@ -369,8 +371,21 @@ fn order_inputs(params: &[String], inputs: &[(String, Value)]) -> Result<Vec<Val
         .collect()
 }
 
+/// The inputs of the entry function that its `arguments` block declares: their declared types
+/// stand, and the program checks the values against them when it is called.
+fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<String> {
+    let entry = match &options.entry {
+        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
+        None => ast.functions.first(),
+    };
+    entry.map_or_else(Vec::new, |f| {
+        f.arguments.iter().map(|a| a.name.name.clone()).collect()
+    })
+}
+
 /// The IR type of an actual input: its class, and a shape that keeps the program general
-/// (only scalars and the unit extent of vectors are fixed).
+/// (scalars, the unit extent of vectors and the row count of matrices are fixed, so that
+/// reductions know their default dimension).
 fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
     let class = Class::from_name(v.class().name())
         .filter(|c| *c != Class::Char)
@@ -383,7 +398,7 @@ fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
         (1, 1) => Shape::SCALAR,
         (1, _) => Shape::new(Dim::Known(1), Dim::Var),
         (_, 1) => Shape::new(Dim::Var, Dim::Known(1)),
-        _ => Shape::new(Dim::Var, Dim::Var),
+        (rows, _) => Shape::new(Dim::Known(rows as u64), Dim::Var),
     };
     Ok(Type { class, shape })
 }

@@ -11,10 +11,10 @@ impl Lowerer<'_> {
     pub(super) fn condition(&mut self, e: &ast::Expr) -> Option<ExprId> {
         if let AstExpr::Binary { op, lhs, rhs } = &strip_parens(e).kind {
             if matches!(op, BinaryOp::And | BinaryOp::AndAnd) {
-                return self.short_circuit(BinOp::AndAnd, lhs, rhs, e.span);
+                return self.short_circuit(BinOp::AndAnd, (lhs, rhs), Self::condition, e.span);
             }
             if matches!(op, BinaryOp::Or | BinaryOp::OrOr) {
-                return self.short_circuit(BinOp::OrOr, lhs, rhs, e.span);
+                return self.short_circuit(BinOp::OrOr, (lhs, rhs), Self::condition, e.span);
             }
         }
         match self.value(e)? {
@@ -23,28 +23,56 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `a && b`, where `b` may not need statements before it: they would run even when `a`
-    /// decides the result.
-    fn short_circuit(
+    /// `a && b` / `a || b`. When `b` needs statements before it (a reduction, an inlined
+    /// call), they run only when `a` does not decide the result:
+    /// `_c = a; if _c (or ~_c), ...; _c = b; end`.
+    pub(super) fn short_circuit(
         &mut self,
         op: BinOp,
-        lhs: &ast::Expr,
-        rhs: &ast::Expr,
+        (lhs, rhs): (&ast::Expr, &ast::Expr),
+        operand: fn(&mut Self, &ast::Expr) -> Option<ExprId>,
         span: Span,
     ) -> Option<ExprId> {
-        let a = self.condition(lhs);
+        let a = operand(self, lhs);
         self.open_block();
-        let b = self.condition(rhs);
+        let b = operand(self, rhs);
         let pre = self.close_block();
-        if !pre.0.is_empty() {
-            self.unsupported(
-                rhs.span,
-                "a whole-array operation or local function call on the right of `&&`/`||`",
-                "compute it into a variable before the condition",
-            );
-            return None;
+        let (a, b) = (a?, b?);
+        if pre.0.is_empty() {
+            return Some(self.binary_expr(op, a, b, Class::Logical, span));
         }
-        Some(self.binary_expr(op, a?, b?, Class::Logical, span))
+        let logical = Type::scalar(Class::Logical);
+        let c = self.temp("c", logical, span);
+        self.push(
+            StmtKind::Assign {
+                target: c,
+                value: a,
+            },
+            span,
+        );
+        let mut guard = self.new_expr(ExprKind::Local(c), logical, span);
+        if op == BinOp::OrOr {
+            guard = self.new_expr(ExprKind::Unary(UnOp::Not, guard), logical, span);
+        }
+        self.open_block();
+        self.emitted.last_mut()?.extend(pre.0);
+        self.push(
+            StmtKind::Assign {
+                target: c,
+                value: b,
+            },
+            span,
+        );
+        let then_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond: guard,
+                then_body,
+                else_body: Block::default(),
+            },
+            span,
+        );
+        Some(self.new_expr(ExprKind::Local(c), logical, span))
     }
 
     /// MATLAB's truth of an array: nonempty and every element nonzero.

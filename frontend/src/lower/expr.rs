@@ -176,10 +176,9 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         if matches!(op, BinaryOp::AndAnd | BinaryOp::OrOr) {
-            let what = "an operand of `&&`/`||`";
-            let a = self.scalar_expr(lhs, what);
-            let b = self.scalar_expr(rhs, what);
-            let e = self.binary_expr(scalar_op(op), a?, b?, Class::Logical, span);
+            let operand: fn(&mut Self, &ast::Expr) -> Option<ExprId> =
+                |me, e| me.scalar_expr(e, "an operand of `&&`/`||`");
+            let e = self.short_circuit(scalar_op(op), (lhs, rhs), operand, span)?;
             return Some(Val::Scalar(e));
         }
         let a = self.value(lhs);
