@@ -98,7 +98,7 @@ pub fn arg_spec(name: &str, v: &Value) -> String {
         (1, 1) => String::new(),
         (1, _) => "(1,:)".into(),
         (_, 1) => "(:,1)".into(),
-        _ => "(:,:)".into(),
+        (rows, _) => format!("({rows},:)"),
     };
     format!("{name}={}{dims}", v.class().name())
 }
