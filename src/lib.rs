@@ -37,6 +37,9 @@ pub struct Options {
     /// Entry-point input types, as `name=class(rows,cols)` (`:` for a size known only at run
     /// time), e.g. `v=double(1,:)`. They override an `arguments` block.
     pub args: Vec<String>,
+    /// Leave out the index checks (`--no-bounds-check`): faster, but an out-of-range index is
+    /// undefined behaviour instead of MATLAB's error.
+    pub no_bounds_check: bool,
 }
 
 /// Everything `translate` produces.
@@ -123,6 +126,7 @@ fn compile_parsed(
     let codegen_options = CodegenOptions {
         file_name: display_name(options),
         source,
+        bounds_checks: !options.no_bounds_check,
     };
     let name = |l: m2cu_frontend::ir::LocalId| f.locals[l].name.clone();
     let class_id = |l: m2cu_frontend::ir::LocalId| {

@@ -36,6 +36,10 @@ struct Common {
     /// 'n=int32' for a scalar. Overrides the function's `arguments` block. Repeatable.
     #[arg(long = "args", value_name = "SPEC")]
     args: Vec<String>,
+    /// Leave out index checks in the generated code: faster, but an out-of-range index is
+    /// undefined behaviour instead of MATLAB's "Index exceeds the number of array elements".
+    #[arg(long)]
+    no_bounds_check: bool,
 }
 
 #[derive(Subcommand)]
@@ -141,6 +145,7 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
         file_name: common.file.display().to_string(),
         entry: common.entry.clone(),
         args: common.args.clone(),
+        no_bounds_check: common.no_bounds_check,
     };
     Ok((source, options))
 }

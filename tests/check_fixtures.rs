@@ -25,7 +25,7 @@ fn options(path: &std::path::Path, source: &str) -> m2cu::Options {
     m2cu::Options {
         file_name: path.file_name().unwrap().to_string_lossy().into_owned(),
         entry,
-        args: vec![],
+        ..Default::default()
     }
 }
 

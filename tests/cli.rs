@@ -72,6 +72,50 @@ fn translate_writes_four_files() {
 }
 
 #[test]
+fn no_bounds_check_removes_the_index_checks() {
+    let translate = |extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().to_str().unwrap();
+        let mut args = vec![
+            "translate",
+            "fixtures/e2e/vecsum.m",
+            "--args",
+            "v=double(1,:)",
+            "-o",
+            out_dir,
+        ];
+        args.extend_from_slice(extra);
+        let o = m2cu(&args);
+        assert!(o.status.success(), "{:?}", text(&o));
+        let read = |ext: &str| std::fs::read_to_string(dir.path().join(format!("vecsum.{ext}")));
+        (read("c").unwrap(), read("kernels.cu").unwrap())
+    };
+    // The lines that read `v`: checked by default, direct with --no-bounds-check.
+    let reads = |code: &str| -> Vec<String> {
+        code.lines()
+            .filter(|l| l.contains("v["))
+            .map(str::to_string)
+            .collect()
+    };
+    let (c, cu) = translate(&[]);
+    for code in [&c, &cu] {
+        let lines = reads(code);
+        assert!(
+            !lines.is_empty() && lines.iter().all(|l| l.contains("m2cu_idx")),
+            "{lines:?}"
+        );
+    }
+    let (c, cu) = translate(&["--no-bounds-check"]);
+    for code in [&c, &cu] {
+        let lines = reads(code);
+        assert!(
+            !lines.is_empty() && lines.iter().all(|l| l.contains("v[((i) - 1)]")),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
 fn run_with_set_prints_outputs_like_matlab() {
     let o = m2cu(&[
         "run",

@@ -18,6 +18,8 @@ pub struct ExprWriter<'a> {
     /// The C expression of the `int *` error status: `&m2cu_status` on the host, `m2cu_err` in
     /// kernels.
     pub err: &'a str,
+    /// See `CodegenOptions::bounds_checks`.
+    pub bounds_checks: bool,
 }
 
 /// The C type that holds a local: its class's type, or `int64_t` for an integral loop variable.
@@ -317,6 +319,12 @@ impl ExprWriter<'_> {
     }
 
     fn checked(&self, index: ExprId, extent: &str) -> String {
+        if !self.bounds_checks {
+            return match self.int_expr(index) {
+                Some(i) => format!("(({i}) - 1)"),
+                None => format!("((int64_t)({}) - 1)", self.double(index)),
+            };
+        }
         match self.int_expr(index) {
             Some(i) => format!("m2cu_idxi({i}, {extent}, {})", self.err),
             None => format!("m2cu_idx({}, {extent}, {})", self.double(index), self.err),

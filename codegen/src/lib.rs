@@ -43,6 +43,9 @@ pub struct CodegenOptions<'a> {
     pub file_name: &'a str,
     /// The MATLAB source, for line numbers in comments.
     pub source: &'a str,
+    /// Check every index against the array's extents (MATLAB's behaviour); `false` trusts the
+    /// program's indices, which is faster and undefined when an index is out of range.
+    pub bounds_checks: bool,
 }
 
 /// The generated program.
@@ -88,6 +91,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         kernel_loops: KernelLoops::OpenMp,
         source: Some(options.source),
         location_hooks: HashMap::new(),
+        bounds_checks: options.bounds_checks,
     };
     let kernels: Vec<String> = analysis
         .plan

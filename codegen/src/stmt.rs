@@ -40,6 +40,8 @@ pub struct Context<'a> {
     pub source: Option<&'a str>,
     /// Extra statements appended to the `then` branch of location-reduction updates.
     pub location_hooks: HashMap<StmtId, String>,
+    /// Whether element reads and writes check their indices (MATLAB's errors) or trust them.
+    pub bounds_checks: bool,
 }
 
 impl<'a> Context<'a> {
@@ -48,6 +50,7 @@ impl<'a> Context<'a> {
             f: self.f,
             names: self.names,
             err: self.err,
+            bounds_checks: self.bounds_checks,
         }
     }
 
@@ -301,6 +304,7 @@ impl<'a> Context<'a> {
             kernel_loops: self.kernel_loops,
             source: self.source,
             location_hooks: HashMap::new(),
+            bounds_checks: self.bounds_checks,
         }
     }
 

@@ -86,8 +86,8 @@ pub fn translate_fixture(name: &str) -> m2cu::Translation {
     let args = inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect();
     let options = m2cu::Options {
         file_name: format!("{name}.m"),
-        entry: None,
         args,
+        ..Default::default()
     };
     m2cu::translate(&source(&path), &options).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
