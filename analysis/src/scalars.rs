@@ -123,7 +123,9 @@ pub fn arrays_used(f: &Function, block: &Block) -> (BTreeSet<LocalId>, BTreeSet<
     let (mut read, mut written) = (BTreeSet::new(), BTreeSet::new());
     f.walk_stmts(block, &mut |s| {
         match &f.stmts[s].kind {
-            StmtKind::Store { array, .. } | StmtKind::Alloc { target: array, .. } => {
+            StmtKind::Store { array, .. }
+            | StmtKind::Alloc { target: array, .. }
+            | StmtKind::Resize { array, .. } => {
                 written.insert(*array);
             }
             StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => {

@@ -160,7 +160,9 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
         let creates = match &f.stmts[s].kind {
-            StmtKind::Alloc { target, .. } => Some(*target),
+            StmtKind::Alloc { target, .. } | StmtKind::Resize { array: target, .. } => {
+                Some(*target)
+            }
             StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
             _ => None,
         };
@@ -171,7 +173,9 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
     found.map(|(target, span)| {
         let name = f.locals[target].name.clone();
         sequential(
-            format!("array `{name}` is created inside the loop; create it before the loop"),
+            format!(
+                "array `{name}` is created or resized inside the loop; create it before the loop"
+            ),
             Some(Witness {
                 var: name,
                 write: span,

@@ -102,6 +102,7 @@ fn borrowed(f: &Function) -> BTreeSet<LocalId> {
     f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
         StmtKind::Assign { target, .. }
         | StmtKind::Alloc { target, .. }
+        | StmtKind::Resize { array: target, .. }
         | StmtKind::Store { array: target, .. } => {
             written.insert(*target);
         }

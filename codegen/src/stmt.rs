@@ -97,6 +97,7 @@ impl<'a> Context<'a> {
                 code.close("}");
             }
             StmtKind::If { .. } => self.if_chain(code, s, false),
+            StmtKind::Resize { array, rows, cols } => self.resize(code, *array, *rows, *cols),
             StmtKind::Check { cond, error } => {
                 let code_name = match error {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
@@ -192,6 +193,42 @@ impl<'a> Context<'a> {
         if fill == Fill::Ones {
             code.line(format!("for (int64_t m2cu_k = 0; m2cu_k < m2cu_r * m2cu_c; m2cu_k++) {t}[m2cu_k] = ({ty})1;"));
         }
+        code.close("}");
+    }
+
+    /// Grows `array` in place (`realloc`), zeroing the new elements; shrinking only changes the
+    /// extents.
+    fn resize(&self, code: &mut Code, array: LocalId, rows: ExprId, cols: ExprId) {
+        let ew = self.exprs();
+        let t = self.name(array);
+        let ty = self.f.locals[array].ty.class.c_type();
+        let err = self.err;
+        code.open("{");
+        code.line(format!(
+            "int64_t m2cu_r = m2cu_size({}, {err});",
+            ew.double(rows)
+        ));
+        code.line(format!(
+            "int64_t m2cu_c = m2cu_size({}, {err});",
+            ew.double(cols)
+        ));
+        code.line(format!(
+            "int64_t m2cu_old = {t}_d0 * {t}_d1, m2cu_new = m2cu_r * m2cu_c;"
+        ));
+        code.open("if (m2cu_new > m2cu_old) {");
+        code.line(format!(
+            "{ty} *m2cu_grown = ({ty} *)realloc({t}, (size_t)m2cu_new * sizeof({ty}));"
+        ));
+        code.line(format!(
+            "if (!m2cu_grown) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
+            self.status
+        ));
+        code.line(format!(
+            "memset(m2cu_grown + m2cu_old, 0, (size_t)(m2cu_new - m2cu_old) * sizeof({ty}));"
+        ));
+        code.line(format!("{t} = m2cu_grown;"));
+        code.close("}");
+        code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
         code.close("}");
     }
 

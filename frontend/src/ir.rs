@@ -272,6 +272,13 @@ pub enum StmtKind {
         rows: ExprId,
         cols: ExprId,
     },
+    /// Sets the extents of the vector `array` to `rows` x `cols`, keeping its elements and
+    /// appending zeros when it grows (`x(end+1) = v` in MATLAB).
+    Resize {
+        array: LocalId,
+        rows: ExprId,
+        cols: ExprId,
+    },
     /// `A(i) = e` or `A(i, j) = e`.
     Store {
         array: LocalId,
@@ -379,7 +386,9 @@ impl Function {
     pub fn stmt_exprs(&self, stmt: StmtId) -> Vec<ExprId> {
         match &self.stmts[stmt].kind {
             StmtKind::Assign { value, .. } => vec![*value],
-            StmtKind::Alloc { rows, cols, .. } => vec![*rows, *cols],
+            StmtKind::Alloc { rows, cols, .. } | StmtKind::Resize { rows, cols, .. } => {
+                vec![*rows, *cols]
+            }
             StmtKind::Store { indices, value, .. } => indices
                 .iter()
                 .copied()

@@ -136,6 +136,15 @@ impl Printer<'_> {
                 }
                 self.line(depth, "end");
             }
+            StmtKind::Resize { array, rows, cols } => {
+                let text = format!(
+                    "resize {}({}, {})",
+                    self.name(*array),
+                    self.expr(*rows),
+                    self.expr(*cols)
+                );
+                self.line(depth, &text)
+            }
             StmtKind::Check { cond, error } => {
                 let text = format!("check {} else {error:?}", self.expr(*cond));
                 self.line(depth, &text)

@@ -67,7 +67,9 @@ impl Validator<'_> {
                         .push("array-valued expression other than a local".into());
                 }
             }
-            StmtKind::Alloc { target, .. } | StmtKind::Store { array: target, .. }
+            StmtKind::Alloc { target, .. }
+            | StmtKind::Store { array: target, .. }
+            | StmtKind::Resize { array: target, .. }
                 if !self.is_array(*target) =>
             {
                 self.problems

@@ -108,11 +108,16 @@ impl Lowerer<'_> {
             );
             return None;
         };
+        if let [arg] = args {
+            if grows(arg) && self.is_vector_local(array) {
+                return self.grow(array, arg, value, span);
+            }
+        }
         if self.locals[array].ty.is_scalar() || args.iter().any(grows) {
             self.unsupported(
                 target_span,
                 &format!("growing `{}` by assigning past its end", base.name),
-                "preallocate the array with zeros(rows, cols) and write its elements by index",
+                "only vectors grow with `x(end+1) = v`; preallocate with zeros(rows, cols) and write by index",
             );
             return None;
         }
@@ -192,6 +197,61 @@ impl Lowerer<'_> {
             cols: slice.cols,
         };
         self.write_loop(&place, &value, span)
+    }
+
+    fn is_vector_local(&self, array: LocalId) -> bool {
+        let ty = self.locals[array].ty;
+        !ty.is_scalar() && (ty.shape.rows == Dim::Known(1) || ty.shape.cols == Dim::Known(1))
+    }
+
+    /// `x(end+k) = v` on a vector: the index and the value are computed with the old extents,
+    /// then the vector grows to hold the index (zeros in between), then the element is stored.
+    fn grow(
+        &mut self,
+        array: LocalId,
+        index: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let subs = self.subscripts(array, std::slice::from_ref(index))?;
+        let [Sub::Scalar(at)] = subs.as_slice() else {
+            return None;
+        };
+        let at = *at;
+        let double = Type::scalar(Class::Double);
+        let k = self.temp("g", double, span);
+        self.push(
+            StmtKind::Assign {
+                target: k,
+                value: at,
+            },
+            span,
+        );
+        let class = self.locals[array].ty.class;
+        let value = self.scalar_expr(value, "an element value")?;
+        let value = self.convert_to(value, class);
+        let v = self.temp("t", Type::scalar(class), span);
+        self.push(StmtKind::Assign { target: v, value }, span);
+        let numel = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
+        let kv = self.new_expr(ExprKind::Local(k), double, span);
+        let n = self.new_expr(ExprKind::Call(Builtin::Max, vec![numel, kv]), double, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let (rows, cols) = if self.locals[array].ty.shape.rows == Dim::Known(1) {
+            (one, n)
+        } else {
+            (n, one)
+        };
+        self.push(StmtKind::Resize { array, rows, cols }, span);
+        let kv = self.new_expr(ExprKind::Local(k), double, span);
+        let vv = self.new_expr(ExprKind::Local(v), Type::scalar(class), span);
+        self.push(
+            StmtKind::Store {
+                array,
+                indices: vec![kv],
+                value: vv,
+            },
+            span,
+        )
     }
 
     /// MATLAB lets a vector go into a vector slice of the same length whatever the
@@ -305,6 +365,25 @@ impl Lowerer<'_> {
             }
         }
     }
+}
+
+/// The names that some function of the file grows with `x(end+k) = v`.
+pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for_each_function(&file.functions, &mut |f| {
+        walk_stmts(&f.body, &mut |s| {
+            if let AstStmt::Assign { targets, .. } = &s.kind {
+                for t in targets {
+                    if let ast::LValue::Index { base, args, .. } = t {
+                        if args.iter().any(grows) {
+                            out.insert(base.name.clone());
+                        }
+                    }
+                }
+            }
+        })
+    });
+    out
 }
 
 /// Whether a subscript reaches past the end: `end + k`.

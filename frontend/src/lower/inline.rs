@@ -178,24 +178,17 @@ impl<'a> Lowerer<'a> {
 
 /// Whether a statement list assigns to `name` (as a whole, by index, or as a loop variable).
 pub(super) fn assigns(body: &[ast::Stmt], name: &str) -> bool {
-    body.iter().any(|s| match &s.kind {
-        AstStmt::Assign { targets, .. } => targets.iter().any(|t| match t {
-            ast::LValue::Var(v) => v.name == name,
-            ast::LValue::Index { base, .. } => base.name == name,
-            ast::LValue::Ignore(_) => false,
-        }),
-        AstStmt::For { var, body, .. } => var.name == name || assigns(body, name),
-        AstStmt::While { body, .. } => assigns(body, name),
-        AstStmt::If { clauses, else_body } => {
-            clauses.iter().any(|(_, b)| assigns(b, name))
-                || else_body.as_deref().is_some_and(|b| assigns(b, name))
+    let mut found = false;
+    walk_stmts(body, &mut |s| {
+        found |= match &s.kind {
+            AstStmt::Assign { targets, .. } => targets.iter().any(|t| match t {
+                ast::LValue::Var(v) => v.name == name,
+                ast::LValue::Index { base, .. } => base.name == name,
+                ast::LValue::Ignore(_) => false,
+            }),
+            AstStmt::For { var, .. } => var.name == name,
+            _ => false,
         }
-        AstStmt::Switch {
-            cases, otherwise, ..
-        } => {
-            cases.iter().any(|c| assigns(&c.body, name))
-                || otherwise.as_deref().is_some_and(|b| assigns(b, name))
-        }
-        AstStmt::Expr(_) | AstStmt::Break | AstStmt::Continue | AstStmt::Return => false,
-    })
+    });
+    found
 }

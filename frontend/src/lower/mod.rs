@@ -157,6 +157,8 @@ struct Lowerer<'a> {
     prefix: String,
     /// The local functions being inlined, outermost first.
     inlining: Vec<String>,
+    /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
+    grown: std::collections::HashSet<String>,
     name: String,
     span: Span,
 }
@@ -179,6 +181,7 @@ impl<'a> Lowerer<'a> {
             temps: 0,
             prefix: String::new(),
             inlining: Vec::new(),
+            grown: assign::grown_names(file),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -310,7 +313,12 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn new_local(&mut self, name: &str, ty: Type, span: Span) -> LocalId {
+    fn new_local(&mut self, name: &str, mut ty: Type, span: Span) -> LocalId {
+        if self.grown.contains(name) {
+            // `x(end+1) = v` somewhere: the length is known only at run time.
+            let open = |d: Dim| if d == Dim::Known(1) { d } else { Dim::Var };
+            ty.shape = Shape::new(open(ty.shape.rows), open(ty.shape.cols));
+        }
         let id = self.locals.alloc(Local {
             name: format!("{}{name}", self.prefix),
             ty,
@@ -719,6 +727,43 @@ fn scalar_op(op: BinaryOp) -> BinOp {
         BinaryOp::Or => BinOp::Or,
         BinaryOp::AndAnd => BinOp::AndAnd,
         BinaryOp::OrOr => BinOp::OrOr,
+    }
+}
+
+/// Calls `f` on every statement of `body` and of the blocks nested in it, parents first.
+fn walk_stmts<'s>(body: &'s [ast::Stmt], f: &mut impl FnMut(&'s ast::Stmt)) {
+    for s in body {
+        f(s);
+        match &s.kind {
+            AstStmt::For { body, .. } | AstStmt::While { body, .. } => walk_stmts(body, f),
+            AstStmt::If { clauses, else_body } => {
+                for (_, b) in clauses {
+                    walk_stmts(b, f);
+                }
+                walk_stmts(else_body.as_deref().unwrap_or_default(), f);
+            }
+            AstStmt::Switch {
+                cases, otherwise, ..
+            } => {
+                for c in cases {
+                    walk_stmts(&c.body, f);
+                }
+                walk_stmts(otherwise.as_deref().unwrap_or_default(), f);
+            }
+            AstStmt::Expr(_)
+            | AstStmt::Assign { .. }
+            | AstStmt::Break
+            | AstStmt::Continue
+            | AstStmt::Return => {}
+        }
+    }
+}
+
+/// Calls `f` on every function of the file, nested ones included.
+fn for_each_function<'f>(fs: &'f [ast::Function], f: &mut impl FnMut(&'f ast::Function)) {
+    for function in fs {
+        f(function);
+        for_each_function(&function.nested, f);
     }
 }
 
