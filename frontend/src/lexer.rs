@@ -11,7 +11,7 @@
 //!   lexer already spoke);
 //! - the token list depends on the [`Dialect`] only inside block comments (where `#{`/`#}`
 //!   lines nest under Octave only); otherwise only the diagnostics do: Octave-only
-//!   spellings (`#` comments, `!=`, `**`, `+=`, `x++`, `"strings"`) always lex to their tokens
+//!   spellings (`#` comments, `!=`, `**`, `.**`, `+=`, `x++`, `"strings"`) always lex to their tokens
 //!   (`!=` to [`TokKind::Ne`], `"a\n"` to a [`TokKind::Str`] with its escapes processed), and
 //!   under [`Dialect::Matlab`] each is also reported with its MATLAB spelling;
 //! - a dotted name `s.field` or `gpucoder.reduce` is one [`TokKind::Ident`] holding the dots
@@ -794,6 +794,14 @@ fn octave_operator(rest: &str) -> Option<OctaveOp> {
             "E0006",
             "MATLAB writes logical not as `~`, e.g. `~x`",
             TokKind::Not,
+        );
+    }
+    if rest.starts_with(".**") {
+        return op(
+            ".**",
+            "E0006",
+            "MATLAB writes elementwise powers as `.^`",
+            TokKind::DotCaret,
         );
     }
     if rest.starts_with("**") {

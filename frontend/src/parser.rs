@@ -33,7 +33,7 @@
 //! | E0003 | unterminated block comment `%{` |
 //! | E0004 | malformed number (`1e`, `2x`, complex `3i`) |
 //! | E0005 | Octave-only `#` comment or `#{` block comment |
-//! | E0006 | Octave-only operator with a MATLAB spelling (`!=`, `!x`, `**`) |
+//! | E0006 | Octave-only operator with a MATLAB spelling (`!=`, `!x`, `**`, `.**`) |
 //! | E0007 | Octave-only compound assignment or increment (`+=`, `-=`, `*=`, `/=`, `^=`, `x++`, `x--`) |
 //! | E0008 | Octave-only double-quoted string |
 //! | E0010 | cell array braces `{}` (not supported; accepted only as `case {1, 2}` labels) |
