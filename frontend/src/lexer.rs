@@ -21,7 +21,8 @@
 //!
 //! Whether `'` is a transpose or starts a char literal is decided here: it is a transpose right
 //! after a value (identifier, number, closing bracket, transpose, char literal, or `end` inside
-//! brackets), unless whitespace separates the two inside `[]` or `{}`.
+//! brackets), unless whitespace separates the two inside `[]` or `{}`, or the closing bracket
+//! ends an anonymous function's parameters (`@(x) 'text'`).
 //!
 //! Error codes produced here are listed in the table at the top of [`crate::parser`].
 
@@ -270,6 +271,7 @@ pub fn lex_with(source: &str, dialect: Dialect) -> Lexed {
         pos: 0,
         space: false,
         brackets: Vec::new(),
+        anon_params_end: None,
         out: Lexed::default(),
     };
     lexer.run();
@@ -283,8 +285,11 @@ struct Lexer<'s> {
     pos: usize,
     /// Whitespace was skipped since the last token.
     space: bool,
-    /// Open brackets: `(`, `[` or `{`.
+    /// Open brackets: `(`, `[` or `{`, and `@` for the `(` of an anonymous function's parameters.
     brackets: Vec<u8>,
+    /// The index of the last `)` token that closed an anonymous function's parameters: a `'`
+    /// right after it starts the body's char literal (`@(x) 'text'`), not a transpose.
+    anon_params_end: Option<usize>,
     out: Lexed,
 }
 
@@ -368,7 +373,7 @@ impl Lexer<'_> {
 
     /// A newline ends the statement; unclosed `(` cannot span lines, so they are dropped here.
     fn newline(&mut self) {
-        while self.brackets.last() == Some(&b'(') {
+        while matches!(self.brackets.last(), Some(b'(' | b'@')) {
             self.brackets.pop();
         }
         self.push(TokKind::Newline, 1);
@@ -556,11 +561,11 @@ impl Lexer<'_> {
             TokKind::Ident(_)
             | TokKind::Number(_)
             | TokKind::Str(_)
-            | TokKind::RParen
             | TokKind::RBracket
             | TokKind::RBrace
             | TokKind::Quote
             | TokKind::DotQuote => true,
+            TokKind::RParen => self.anon_params_end != Some(self.out.tokens.len() - 1),
             TokKind::Kw(Keyword::End) => !self.brackets.is_empty(),
             _ => false,
         }
@@ -640,23 +645,39 @@ impl Lexer<'_> {
         self.unexpected_char(c);
     }
 
+    /// Called before `kind` is pushed.
     fn track_bracket(&mut self, kind: &TokKind) {
+        let after_at = self.out.tokens.last().map(|t| &t.kind) == Some(&TokKind::At);
         match kind {
+            TokKind::LParen if after_at => self.brackets.push(b'@'),
             TokKind::LParen => self.brackets.push(b'('),
             TokKind::LBracket => self.brackets.push(b'['),
             TokKind::LBrace => self.brackets.push(b'{'),
-            TokKind::RParen => self.close_bracket(b'('),
-            TokKind::RBracket => self.close_bracket(b'['),
-            TokKind::RBrace => self.close_bracket(b'{'),
+            TokKind::RParen => self.close_paren(),
+            TokKind::RBracket => {
+                self.close_bracket(b"[");
+            }
+            TokKind::RBrace => {
+                self.close_bracket(b"{");
+            }
             _ => {}
         }
     }
 
-    /// Pops up to and including the matching opener, if there is one.
-    fn close_bracket(&mut self, open: u8) {
-        if let Some(at) = self.brackets.iter().rposition(|b| *b == open) {
-            self.brackets.truncate(at);
+    /// A `)`, which may end an anonymous function's parameters.
+    fn close_paren(&mut self) {
+        if self.close_bracket(b"(@") == Some(b'@') {
+            self.anon_params_end = Some(self.out.tokens.len());
         }
+    }
+
+    /// Pops up to and including the innermost opener among `openers`, if there is one, and
+    /// says which it was.
+    fn close_bracket(&mut self, openers: &[u8]) -> Option<u8> {
+        let at = self.brackets.iter().rposition(|b| openers.contains(b))?;
+        let open = self.brackets.get(at).copied();
+        self.brackets.truncate(at);
+        open
     }
 
     fn octave_operator(&mut self, op: OctaveOp) {
