@@ -74,6 +74,12 @@ impl Printer {
             }
         }
         self.body(d + 1, "body:", &f.body);
+        if !f.nested.is_empty() {
+            self.line(d + 1, "nested:", "");
+            for n in &f.nested {
+                self.function(d + 2, n);
+            }
+        }
     }
 
     fn body(&mut self, d: usize, role: &str, stmts: &[Stmt]) {

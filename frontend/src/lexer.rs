@@ -8,18 +8,37 @@
 //!   swallows its newline (so the next line continues the statement);
 //! - every problem found is reported in the returned [`Diagnostics`]; where a token could not be
 //!   formed the lexer emits [`TokKind::Error`] so that the parser stays silent about it (the
-//!   lexer already spoke), except for Octave spellings with a clear MATLAB equivalent (`!=`,
-//!   `!x`), which are reported and then lexed as that equivalent;
+//!   lexer already spoke);
+//! - the token list depends on the [`Dialect`] only inside block comments (where `#{`/`#}`
+//!   lines nest under Octave only); otherwise only the diagnostics do: Octave-only
+//!   spellings (`#` comments, `!=`, `**`, `.**`, `+=`, `x++`, `"strings"`) always lex to their tokens
+//!   (`!=` to [`TokKind::Ne`], `"a\n"` to a [`TokKind::Str`] with its escapes processed), and
+//!   under [`Dialect::Matlab`] each is also reported with its MATLAB spelling;
+//! - a dotted name `s.field` or `gpucoder.reduce` is one [`TokKind::Ident`] holding the dots
+//!   (a `.` directly between two words); `a.*b`, `a.'`, `1.5` and `1./b` are unaffected;
 //! - [`Token::space_before`] records whether whitespace (or a continuation) separated the token
 //!   from the previous one: inside `[]` it decides `[a -b]` (two elements) versus `[a - b]`.
 //!
 //! Whether `'` is a transpose or starts a char literal is decided here: it is a transpose right
 //! after a value (identifier, number, closing bracket, transpose, char literal, or `end` inside
-//! brackets), unless whitespace separates the two inside `[]` or `{}`.
+//! brackets), unless whitespace separates the two inside `[]` or `{}`, or the closing bracket
+//! ends an anonymous function's parameters (`@(x) 'text'`).
 //!
 //! Error codes produced here are listed in the table at the top of [`crate::parser`].
 
+use crate::ast::BinaryOp;
 use crate::diag::{Diagnostic, Diagnostics, Span};
+
+/// Which language the source is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// MATLAB: Octave-only spellings are errors (`E0005`–`E0008`, `E0024`).
+    #[default]
+    Matlab,
+    /// GNU Octave: also accepts `#` comments, `!=`, `!x`, `**`, `x += e`, `x++`,
+    /// double-quoted strings and `endfor`-style block terminators.
+    Octave,
+}
 
 /// One lexical token.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +62,10 @@ pub enum Keyword {
     Break,
     Continue,
     Return,
-    /// A MATLAB keyword whose construct m2cu does not support (`switch`, `try`, ...).
+    Switch,
+    Case,
+    Otherwise,
+    /// A MATLAB keyword whose construct m2cu does not support (`try`, `parfor`, ...).
     Unsupported(&'static str),
 }
 
@@ -86,6 +108,14 @@ pub enum TokKind {
     Not,
     /// `=`
     Assign,
+    /// Octave's `+=`, `-=`, `*=`, `/=`, `^=`: the operator applied before assigning.
+    OpAssign(BinaryOp),
+    /// Octave's `++` ending a statement.
+    Incr,
+    /// Octave's `--` ending a statement.
+    Decr,
+    /// `@`
+    At,
     Colon,
     Comma,
     Semi,
@@ -144,6 +174,10 @@ impl TokKind {
             OrOr => "||",
             Not => "~",
             Assign => "=",
+            OpAssign(op) => compound_spelling(*op),
+            Incr => "++",
+            Decr => "--",
+            At => "@",
             Colon => ":",
             Comma => ",",
             Semi => ";",
@@ -171,15 +205,15 @@ impl Keyword {
             Keyword::Break => "break",
             Keyword::Continue => "continue",
             Keyword::Return => "return",
+            Keyword::Switch => "switch",
+            Keyword::Case => "case",
+            Keyword::Otherwise => "otherwise",
             Keyword::Unsupported(word) => word,
         }
     }
 
     fn from_word(word: &str) -> Option<Keyword> {
-        const UNSUPPORTED: [&str; 10] = [
-            "switch",
-            "case",
-            "otherwise",
+        const UNSUPPORTED: [&str; 7] = [
             "try",
             "catch",
             "parfor",
@@ -199,6 +233,9 @@ impl Keyword {
             "break" => Keyword::Break,
             "continue" => Keyword::Continue,
             "return" => Keyword::Return,
+            "switch" => Keyword::Switch,
+            "case" => Keyword::Case,
+            "otherwise" => Keyword::Otherwise,
             _ => {
                 return UNSUPPORTED
                     .iter()
@@ -221,13 +258,20 @@ pub struct Lexed {
     pub diagnostics: Diagnostics,
 }
 
-/// Splits `source` into tokens. Never fails: problems go into [`Lexed::diagnostics`].
+/// Splits MATLAB `source` into tokens. Never fails: problems go into [`Lexed::diagnostics`].
 pub fn lex(source: &str) -> Lexed {
+    lex_with(source, Dialect::Matlab)
+}
+
+/// Splits `source` into tokens, reporting what `dialect` does not accept.
+pub fn lex_with(source: &str, dialect: Dialect) -> Lexed {
     let mut lexer = Lexer {
         src: source,
+        dialect,
         pos: 0,
         space: false,
         brackets: Vec::new(),
+        anon_params_end: None,
         out: Lexed::default(),
     };
     lexer.run();
@@ -236,12 +280,16 @@ pub fn lex(source: &str) -> Lexed {
 
 struct Lexer<'s> {
     src: &'s str,
+    dialect: Dialect,
     /// Byte offset of the next unread char; always a char boundary.
     pos: usize,
     /// Whitespace was skipped since the last token.
     space: bool,
-    /// Open brackets: `(`, `[` or `{`.
+    /// Open brackets: `(`, `[` or `{`, and `@` for the `(` of an anonymous function's parameters.
     brackets: Vec<u8>,
+    /// The index of the last `)` token that closed an anonymous function's parameters: a `'`
+    /// right after it starts the body's char literal (`@(x) 'text'`), not a transpose.
+    anon_params_end: Option<usize>,
     out: Lexed,
 }
 
@@ -280,7 +328,7 @@ impl Lexer<'_> {
             }
             '\n' => self.newline(),
             '%' => self.percent(),
-            '#' => self.hash_comment(),
+            '#' => self.hash(),
             '.' if self.rest().starts_with("...") => self.continuation(),
             '.' if self.peek_at(1).is_some_and(|d| d.is_ascii_digit()) => self.number(),
             '0'..='9' => self.number(),
@@ -288,6 +336,7 @@ impl Lexer<'_> {
             '\'' if self.quote_is_transpose() => self.push(TokKind::Quote, 1),
             '\'' => self.char_literal(),
             '"' => self.double_quoted(),
+            '@' => self.push(TokKind::At, 1),
             _ => self.operator(c),
         }
     }
@@ -311,13 +360,20 @@ impl Lexer<'_> {
         self.out.diagnostics.push(diag);
     }
 
+    /// Reports `diag` about an Octave-only spelling, unless the dialect is Octave.
+    fn octave_only(&mut self, diag: Diagnostic) {
+        if self.dialect == Dialect::Matlab {
+            self.error(diag);
+        }
+    }
+
     fn in_brackets(&self) -> bool {
         matches!(self.brackets.last(), Some(b'[' | b'{'))
     }
 
     /// A newline ends the statement; unclosed `(` cannot span lines, so they are dropped here.
     fn newline(&mut self) {
-        while self.brackets.last() == Some(&b'(') {
+        while matches!(self.brackets.last(), Some(b'(' | b'@')) {
             self.brackets.pop();
         }
         self.push(TokKind::Newline, 1);
@@ -336,7 +392,7 @@ impl Lexer<'_> {
     }
 
     fn percent(&mut self) {
-        if self.at_block_comment_open() {
+        if block_comment_marker(self.dialect, self.current_line(), false) == Some(true) {
             self.block_comment();
             return;
         }
@@ -348,11 +404,10 @@ impl Lexer<'_> {
         self.pos = end;
     }
 
-    /// `%{` alone on its line (surrounding whitespace allowed).
-    fn at_block_comment_open(&self) -> bool {
+    /// The whole line the next char is on.
+    fn current_line(&self) -> &str {
         let line_start = self.src[..self.pos].rfind('\n').map_or(0, |n| n + 1);
-        let line = &self.src[line_start..self.line_end()];
-        line.trim() == "%{"
+        &self.src[line_start..self.line_end()]
     }
 
     /// Skips a (nestable) block comment; the newline after the closing `%}` is lexed normally.
@@ -361,10 +416,10 @@ impl Lexer<'_> {
         let mut depth = 0usize;
         loop {
             let end = self.line_end();
-            match self.src[self.pos..end].trim() {
-                "%{" => depth += 1,
-                "%}" => depth -= 1,
-                _ => {}
+            match block_comment_marker(self.dialect, &self.src[self.pos..end], depth > 0) {
+                Some(true) => depth += 1,
+                Some(false) => depth -= 1,
+                None => {}
             }
             if depth == 0 {
                 self.pos = end;
@@ -383,14 +438,25 @@ impl Lexer<'_> {
         }
     }
 
-    fn hash_comment(&mut self) {
+    /// An Octave `#` comment or `#{` block comment.
+    fn hash(&mut self) {
         let span = Span::new(self.pos, self.pos + 1);
-        self.error(
+        let block = block_comment_marker(self.dialect, self.current_line(), false) == Some(true);
+        let help = if block {
+            "MATLAB block comments are `%{` and `%}`, each on a line by itself"
+        } else {
+            "MATLAB comments start with `%`: write `% ...`"
+        };
+        self.octave_only(
             Diagnostic::error("E0005", span, "`#` comments are Octave-only")
                 .with_label("Octave comment")
-                .with_help("MATLAB comments start with `%`: write `% ...`"),
+                .with_help(help),
         );
-        self.pos = self.line_end();
+        if block {
+            self.block_comment();
+        } else {
+            self.pos = self.line_end();
+        }
     }
 
     /// `1`, `1e-3`, `.5`, `3.`, `1E+4`; in `1./b` the number ends before the dot.
@@ -433,12 +499,7 @@ impl Lexer<'_> {
     /// A number glued to letters (`2x`, `1e`, `3i`) is malformed.
     fn number_suffix(&mut self, start: usize) {
         let suffix_start = self.pos;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            self.pos += 1;
-        }
+        self.skip_word_chars();
         if self.pos == suffix_start {
             return;
         }
@@ -463,18 +524,30 @@ impl Lexer<'_> {
         }
     }
 
+    /// A keyword, a name, or a dotted name (`s.field`, `gpucoder.reduce`): the dots must sit
+    /// directly between two words.
     fn word(&mut self) {
         let start = self.pos;
+        self.skip_word_chars();
+        if let Some(kw) = Keyword::from_word(&self.src[start..self.pos]) {
+            self.push_span(TokKind::Kw(kw), Span::new(start, self.pos));
+            return;
+        }
+        while self.peek() == Some('.') && self.peek_at(1).is_some_and(|c| c.is_ascii_alphabetic()) {
+            self.pos += 1;
+            self.skip_word_chars();
+        }
+        let name = self.src[start..self.pos].to_string();
+        self.push_span(TokKind::Ident(name), Span::new(start, self.pos));
+    }
+
+    fn skip_word_chars(&mut self) {
         while self
             .peek()
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
         {
             self.pos += 1;
         }
-        let word = &self.src[start..self.pos];
-        let kind =
-            Keyword::from_word(word).map_or_else(|| TokKind::Ident(word.to_string()), TokKind::Kw);
-        self.push_span(kind, Span::new(start, self.pos));
     }
 
     fn quote_is_transpose(&self) -> bool {
@@ -488,11 +561,11 @@ impl Lexer<'_> {
             TokKind::Ident(_)
             | TokKind::Number(_)
             | TokKind::Str(_)
-            | TokKind::RParen
             | TokKind::RBracket
             | TokKind::RBrace
             | TokKind::Quote
             | TokKind::DotQuote => true,
+            TokKind::RParen => self.anon_params_end != Some(self.out.tokens.len() - 1),
             TokKind::Kw(Keyword::End) => !self.brackets.is_empty(),
             _ => false,
         }
@@ -530,29 +603,32 @@ impl Lexer<'_> {
         self.push_span(TokKind::Error, Span::new(start, i));
     }
 
+    /// `"text"`: Octave's string, lexed as a [`TokKind::Str`] (reported under MATLAB); like a
+    /// char literal it must close on the same line.
     fn double_quoted(&mut self) {
         let start = self.pos;
-        let end = self.line_end();
-        let mut i = start + 1;
-        while i < end {
-            match self.src.as_bytes().get(i) {
-                Some(b'"') if self.src.as_bytes().get(i + 1) == Some(&b'"') => i += 2,
-                Some(b'"') => {
-                    i += 1;
-                    break;
-                }
-                _ => i += 1,
+        match double_quoted_value(&self.src[start + 1..]) {
+            Ok((value, len)) => {
+                let span = Span::new(start, start + 1 + len);
+                self.octave_only(
+                    Diagnostic::error("E0008", span, "double-quoted strings are Octave-only")
+                        .with_label("string in double quotes")
+                        .with_help("MATLAB char literals use single quotes: 'text' (write a quote inside as '')"),
+                );
+                self.pos = span.end as usize;
+                self.push_span(TokKind::Str(value), span);
+            }
+            Err(len) => {
+                let span = Span::new(start, start + 1 + len);
+                self.error(
+                    Diagnostic::error("E0001", Span::new(start, start + 1), "unterminated string")
+                        .with_label("this quote opens a string that is never closed")
+                        .with_help("close it with `\"` on the same line"),
+                );
+                self.pos = span.end as usize;
+                self.push_span(TokKind::Error, span);
             }
         }
-        let i = i.min(end);
-        let span = Span::new(start, i);
-        self.error(
-            Diagnostic::error("E0008", span, "double-quoted strings are not supported")
-                .with_label("string in double quotes")
-                .with_help("use a char literal in single quotes: 'text'"),
-        );
-        self.pos = i;
-        self.push_span(TokKind::Error, span);
     }
 
     fn operator(&mut self, c: char) {
@@ -569,28 +645,44 @@ impl Lexer<'_> {
         self.unexpected_char(c);
     }
 
+    /// Called before `kind` is pushed.
     fn track_bracket(&mut self, kind: &TokKind) {
+        let after_at = self.out.tokens.last().map(|t| &t.kind) == Some(&TokKind::At);
         match kind {
+            TokKind::LParen if after_at => self.brackets.push(b'@'),
             TokKind::LParen => self.brackets.push(b'('),
             TokKind::LBracket => self.brackets.push(b'['),
             TokKind::LBrace => self.brackets.push(b'{'),
-            TokKind::RParen => self.close_bracket(b'('),
-            TokKind::RBracket => self.close_bracket(b'['),
-            TokKind::RBrace => self.close_bracket(b'{'),
+            TokKind::RParen => self.close_paren(),
+            TokKind::RBracket => {
+                self.close_bracket(b"[");
+            }
+            TokKind::RBrace => {
+                self.close_bracket(b"{");
+            }
             _ => {}
         }
     }
 
-    /// Pops up to and including the matching opener, if there is one.
-    fn close_bracket(&mut self, open: u8) {
-        if let Some(at) = self.brackets.iter().rposition(|b| *b == open) {
-            self.brackets.truncate(at);
+    /// A `)`, which may end an anonymous function's parameters.
+    fn close_paren(&mut self) {
+        if self.close_bracket(b"(@") == Some(b'@') {
+            self.anon_params_end = Some(self.out.tokens.len());
         }
+    }
+
+    /// Pops up to and including the innermost opener among `openers`, if there is one, and
+    /// says which it was.
+    fn close_bracket(&mut self, openers: &[u8]) -> Option<u8> {
+        let at = self.brackets.iter().rposition(|b| openers.contains(b))?;
+        let open = self.brackets.get(at).copied();
+        self.brackets.truncate(at);
+        open
     }
 
     fn octave_operator(&mut self, op: OctaveOp) {
         let span = Span::new(self.pos, self.pos + op.spelling.len());
-        self.error(
+        self.octave_only(
             Diagnostic::error(
                 op.code,
                 span,
@@ -605,13 +697,12 @@ impl Lexer<'_> {
     fn unexpected_char(&mut self, c: char) {
         let span = Span::new(self.pos, self.pos + c.len_utf8());
         let help = match c {
-            '@' => "function handles and anonymous functions are not supported; call the function directly",
-            '.' => "struct fields are not supported; use separate variables or arrays",
+            '.' => "only plain dotted names `s.field` are understood; dynamic fields `s.(name)` and fields of indexed values `a(i).x` are not supported",
             '_' => "identifiers must start with a letter",
             _ => "remove this character; m2cu accepts MATLAB operators, names, numbers and 'char literals'",
         };
         let message = match c {
-            '.' => "struct field access is not supported".to_string(),
+            '.' => "unexpected `.`: not a field name".to_string(),
             _ => format!("unexpected character `{}`", c.escape_default()),
         };
         self.error(
@@ -623,20 +714,90 @@ impl Lexer<'_> {
     }
 }
 
-/// An Octave-only operator spelling, reported and then lexed as `replacement`.
+/// The value of the double-quoted string whose text follows the opening `"` at the start of
+/// `text`, and the bytes it takes up to and including its closing `"`; `Err(bytes)` when the line
+/// ends first. `""` stands for `"`, and the escapes `\n \t \r \\ \" \'` are processed; any
+/// other backslash is kept as written.
+fn double_quoted_value(text: &str) -> Result<(String, usize), usize> {
+    let mut value = String::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        match c {
+            '"' if next == Some('"') => {
+                chars.next();
+                value.push('"');
+            }
+            '"' => return Ok((value, at + 1)),
+            '\n' => return Err(at),
+            '\\' => match next.and_then(escaped) {
+                Some(e) => {
+                    chars.next();
+                    value.push(e);
+                }
+                None => value.push('\\'),
+            },
+            c => value.push(c),
+        }
+    }
+    Err(text.len())
+}
+
+/// The char that `\c` stands for in a double-quoted string.
+fn escaped(c: char) -> Option<char> {
+    match c {
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        '\\' | '"' | '\'' => Some(c),
+        _ => None,
+    }
+}
+
+/// `Some(true)` for a line that opens a block comment (`%{` alone on it, surrounding whitespace
+/// allowed), `Some(false)` for one that closes it (`%}`). `#{` and `#}` count too, but `inside`
+/// a block only under Octave (MATLAB sees them as comment text; a `#{` block is an error there).
+fn block_comment_marker(dialect: Dialect, line: &str, inside: bool) -> Option<bool> {
+    let hash_counts = dialect == Dialect::Octave || !inside;
+    match line.trim() {
+        "%{" => Some(true),
+        "%}" => Some(false),
+        "#{" if hash_counts => Some(true),
+        "#}" if hash_counts => Some(false),
+        _ => None,
+    }
+}
+
+/// An Octave-only operator spelling, lexed as `replacement` (and reported under MATLAB).
 struct OctaveOp {
     spelling: &'static str,
     code: &'static str,
-    help: &'static str,
+    help: String,
     replacement: TokKind,
 }
 
+/// The Octave compound assignments and the operator each applies.
+const COMPOUND: [(&str, BinaryOp); 5] = [
+    ("+=", BinaryOp::Add),
+    ("-=", BinaryOp::Sub),
+    ("*=", BinaryOp::Mul),
+    ("/=", BinaryOp::Div),
+    ("^=", BinaryOp::Pow),
+];
+
+fn compound_spelling(op: BinaryOp) -> &'static str {
+    COMPOUND
+        .iter()
+        .find(|(_, o)| *o == op)
+        .map_or("=", |(spelling, _)| spelling)
+}
+
 fn octave_operator(rest: &str) -> Option<OctaveOp> {
-    let op = |spelling, code, help, replacement| {
+    let op = |spelling, code, help: &str, replacement| {
         Some(OctaveOp {
             spelling,
             code,
-            help,
+            help: help.to_string(),
             replacement,
         })
     };
@@ -656,6 +817,14 @@ fn octave_operator(rest: &str) -> Option<OctaveOp> {
             TokKind::Not,
         );
     }
+    if rest.starts_with(".**") {
+        return op(
+            ".**",
+            "E0006",
+            "MATLAB writes elementwise powers as `.^`",
+            TokKind::DotCaret,
+        );
+    }
     if rest.starts_with("**") {
         return op(
             "**",
@@ -664,16 +833,17 @@ fn octave_operator(rest: &str) -> Option<OctaveOp> {
             TokKind::Caret,
         );
     }
-    for spelling in ["+=", "-=", "*=", "/=", "^="] {
-        if rest.starts_with(spelling) {
-            let help = "MATLAB has no compound assignment: write `x = x + y` (with the operator you meant)";
-            return op(spelling, "E0007", help, TokKind::Error);
-        }
+    if let Some((spelling, bin)) = COMPOUND.iter().find(|(s, _)| rest.starts_with(s)) {
+        let help = format!(
+            "MATLAB has no compound assignment: write `x = x {} (e)` for `x {spelling} e`",
+            bin.symbol()
+        );
+        return op(spelling, "E0007", &help, TokKind::OpAssign(*bin));
     }
-    for spelling in ["++", "--"] {
+    for (spelling, kind, sign) in [("++", TokKind::Incr, "+"), ("--", TokKind::Decr, "-")] {
         if rest.starts_with(spelling) && ends_statement(&rest[2..]) {
-            let help = "MATLAB has no increment operators: write `x = x + 1` or `x = x - 1`";
-            return op(spelling, "E0007", help, TokKind::Error);
+            let help = format!("MATLAB has no increment operators: write `x = x {sign} 1`");
+            return op(spelling, "E0007", &help, kind);
         }
     }
     None
@@ -682,7 +852,7 @@ fn octave_operator(rest: &str) -> Option<OctaveOp> {
 /// Only blanks, then a statement end (newline, `;`, `,`, comment or end of file).
 fn ends_statement(rest: &str) -> bool {
     let rest = rest.trim_start_matches([' ', '\t', '\r']);
-    rest.is_empty() || rest.starts_with(['\n', ';', ',', '%'])
+    rest.is_empty() || rest.starts_with(['\n', ';', ',', '%', '#'])
 }
 
 fn punctuation(rest: &str) -> Option<(TokKind, usize)> {

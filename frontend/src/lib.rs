@@ -3,10 +3,11 @@
 //! Phases, each a module: [`lexer`] (text → tokens), [`parser`] (tokens → [`ast`]),
 //! [`lower`] (AST → [`ir`], inferring [`types`]), [`validate`] (IR invariants, checked once).
 //! Every phase has a stable text form ([`ast_print`], [`ir_print`]) and reports problems as
-//! [`diag::Diagnostic`] values.
+//! [`diag::Diagnostic`] values; [`ast_source`] prints an AST back as MATLAB source.
 
 pub mod ast;
 pub mod ast_print;
+pub mod ast_source;
 pub mod diag;
 pub mod ir;
 pub mod ir_print;

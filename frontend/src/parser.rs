@@ -3,48 +3,61 @@
 //! Invariants:
 //! - no input panics: every token access goes through `Input::tok`, which yields the final
 //!   `Eof` token past the end, and the `Eof` token is never consumed;
-//! - recursion is bounded: each nested bracket, index or block goes through `deeper`, which
-//!   turns more than [`MAX_DEPTH`] levels into error `E0029`; chains of prefix operators and of
-//!   binary operators are parsed with loops;
+//! - recursion is bounded: each nested bracket, index, block, nested function or anonymous
+//!   function body goes through `deeper`, which turns more than [`MAX_DEPTH`] levels into error
+//!   `E0029`; chains of prefix operators and of binary operators are parsed with loops;
 //! - trees are bounded: no expression taller than [`MAX_HEIGHT`] is built (`E0029` again), so
 //!   later phases may walk (and drop) the AST recursively on an ordinary stack;
 //! - errors are collected, not thrown: a statement that fails is reported and skipped (to the
 //!   end of its line, or its `;`/`,`), and parsing goes on, so one run reports several errors;
 //! - an error found at a [`TokKind::Error`] token is not reported again (the lexer already did);
-//! - every statement's span covers its tokens, from the first to the last (terminator excluded).
+//! - every statement's span covers its tokens, from the first to the last (terminator excluded);
+//! - the dialect changes what is accepted, never the tree: Octave-only forms are desugared into
+//!   the MATLAB tree they stand for (see [`parse_file_with`]), and are errors under MATLAB;
+//! - whether functions end with `end` is decided for the whole file before parsing (see
+//!   `functions_end_with_end`); in a file where they do, a `function` inside a function body
+//!   is a nested function ([`Function::nested`]), in any other it starts the next function.
 //!
 //! Operator precedence, lowest first: `||`, `&&`, `|`, `&`, comparisons, `:`, `+ -`,
 //! `* / \ .* ./ .\`, prefix `+ - ~`, then `^ .^` and the postfix transposes (left to right at one
 //! level; the exponent may carry prefix operators, so `2^-1` is `2^(-1)` and `-2^2` is `-(2^2)`).
+//! An anonymous function's body `@(x) ...` extends as far as an expression can.
 //!
-//! Error codes (lexer and parser):
+//! Error codes (lexer and parser). "Octave-only" codes are reported under [`Dialect::Matlab`]
+//! only; the help line gives the MATLAB spelling.
 //!
 //! | code  | meaning |
 //! |-------|---------|
-//! | E0001 | unterminated char literal |
-//! | E0002 | unexpected character (`$`, `@`, a lone `.` for struct fields, ...) |
+//! | E0001 | unterminated char literal or double-quoted string |
+//! | E0002 | unexpected character (`$`, a `.` that is not inside a dotted name: `s.(name)`, `a(1).x`) |
 //! | E0003 | unterminated block comment `%{` |
 //! | E0004 | malformed number (`1e`, `2x`, complex `3i`) |
-//! | E0005 | Octave `#` comment |
-//! | E0006 | Octave-only operator with a MATLAB spelling (`!=`, `!x`, `**`) |
-//! | E0007 | Octave compound assignment or increment (`+=`, `-=`, `*=`, `/=`, `^=`, `x++`, `x--`) |
-//! | E0008 | double-quoted string |
-//! | E0010 | cell array braces `{}` (not supported) |
-//! | E0020 | unexpected token: expected something else |
-//! | E0021 | `for`/`while`/`if`/`arguments` without a matching `end` |
-//! | E0022 | function without `end` in a file whose other functions have one |
+//! | E0005 | Octave-only `#` comment or `#{` block comment |
+//! | E0006 | Octave-only operator with a MATLAB spelling (`!=`, `!x`, `**`, `.**`) |
+//! | E0007 | Octave-only compound assignment or increment (`+=`, `-=`, `*=`, `/=`, `^=`, `x++`, `x--`) |
+//! | E0008 | Octave-only double-quoted string |
+//! | E0010 | cell array braces `{}` (not supported; accepted only as `case {1, 2}` labels) |
+//! | E0020 | unexpected token: expected something else (also a misplaced `else`/`case`, a statement before a `switch`'s first `case`, a `case` after `otherwise`) |
+//! | E0021 | `for`/`while`/`if`/`switch`/`arguments` without a matching `end` |
+//! | E0022 | function without `end` in a file whose functions end with `end` |
 //! | E0023 | `=` in a condition where `==` is meant |
-//! | E0024 | Octave block terminator (`endfor`, `endif`, `endwhile`, `endfunction`) |
+//! | E0024 | Octave-only block terminator (`endfor`, `endif`, `endwhile`, `endfunction`, `endswitch`) |
 //! | E0025 | code outside any function (script files are not supported) |
 //! | E0026 | the file has no function |
 //! | E0027 | invalid assignment target |
 //! | E0028 | `end` outside an index |
 //! | E0029 | nesting too deep (brackets/blocks beyond `MAX_DEPTH`, expression beyond `MAX_HEIGHT`) |
-//! | E0030 | unsupported statement keyword (`switch`, `try`, `parfor`, `global`, ...) |
+//! | E0030 | unsupported statement keyword without a code of its own (`spmd`) |
 //! | E0031 | invalid line in an `arguments` block |
-//! | E0032 | trailing input after an expression ([`parse_expr`]) |
+//! | E0032 | trailing input after an expression ([`parse_expr`] only, so no file fixture: the unit test `parse_expr_for_cli_values` covers it) |
 //! | E0033 | `end` with no block to close |
-//! | E0034 | unclosed `(` or `[` |
+//! | E0034 | unclosed `(`, `[` or `{` |
+//! | E0035 | command syntax (`hold on`, `format long`): a name followed by a word or number |
+//! | E0036 | `global` variables |
+//! | E0037 | `persistent` variables |
+//! | E0038 | `classdef` files |
+//! | E0039 | `try`/`catch` |
+//! | E0040 | `parfor` (write `for`) |
 
 use std::cell::RefCell;
 
@@ -56,11 +69,12 @@ use nom::sequence::{delimited, preceded, separated_pair, terminated};
 use nom::{IResult, InputLength};
 
 use crate::ast::{
-    ArgDecl, BinaryOp, DimSpec, Expr, ExprKind, File, Function, Ident, LValue, PostfixOp, Stmt,
-    StmtKind, UnaryOp,
+    ArgDecl, BinaryOp, CaseLabels, DimSpec, Expr, ExprKind, File, Function, Ident, LValue,
+    PostfixOp, Stmt, StmtKind, SwitchCase, UnaryOp,
 };
 use crate::diag::{Diagnostic, Diagnostics, Span};
-use crate::lexer::{lex, Keyword, TokKind, Token};
+pub use crate::lexer::Dialect;
+use crate::lexer::{lex_with, Keyword, TokKind, Token};
 
 /// Deepest nesting of brackets, indexes and blocks accepted.
 pub const MAX_DEPTH: u16 = 200;
@@ -68,12 +82,26 @@ pub const MAX_DEPTH: u16 = 200;
 /// Tallest expression tree accepted (each operator application, call, bracket is a level).
 pub const MAX_HEIGHT: u32 = 500;
 
-/// Parses a whole function file.
-pub fn parse_file(source: &str) -> Result<File, Diagnostics> {
-    with_parser_stack(|| parse_file_here(source))
+/// How to parse.
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    pub dialect: Dialect,
 }
 
-/// Parses one expression (used for `--set NAME=EXPR` values); anything after it is an error.
+/// Parses a whole MATLAB function file.
+pub fn parse_file(source: &str) -> Result<File, Diagnostics> {
+    parse_file_with(source, &ParseOptions::default())
+}
+
+/// Parses a whole function file written in `options.dialect`. Octave-only forms are desugared
+/// into the MATLAB tree they stand for: `x += e` is `x = x + (e)` (the `Paren` only where the
+/// tree needs it to print back), `x++` is `x = x + 1`, `!x` is `~x`, `"a\n"` is a char literal.
+pub fn parse_file_with(source: &str, options: &ParseOptions) -> Result<File, Diagnostics> {
+    with_parser_stack(|| parse_file_here(source, options.dialect))
+}
+
+/// Parses one MATLAB expression (used for `--set NAME=EXPR` values); anything after it is an
+/// error.
 pub fn parse_expr(source: &str) -> Result<Expr, Diagnostics> {
     with_parser_stack(|| parse_expr_here(source))
 }
@@ -98,11 +126,15 @@ fn with_parser_stack<T: Send>(f: impl Fn() -> T + Sync) -> T {
     })
 }
 
-fn parse_file_here(source: &str) -> Result<File, Diagnostics> {
-    let lexed = lex(source);
-    let sink = RefCell::new(Vec::new());
-    let functions = file(Input::new(&lexed.tokens, &sink));
-    let diags = merge(lexed.diagnostics, sink);
+fn parse_file_here(source: &str, dialect: Dialect) -> Result<File, Diagnostics> {
+    let lexed = lex_with(source, dialect);
+    let shared = Shared {
+        sink: RefCell::new(Vec::new()),
+        dialect,
+        end_style: functions_end_with_end(&lexed.tokens),
+    };
+    let functions = file(Input::new(&lexed.tokens, &shared));
+    let diags = merge(lexed.diagnostics, shared);
     if diags.has_errors() {
         return Err(diags);
     }
@@ -113,9 +145,13 @@ fn parse_file_here(source: &str) -> Result<File, Diagnostics> {
 }
 
 fn parse_expr_here(source: &str) -> Result<Expr, Diagnostics> {
-    let lexed = lex(source);
-    let sink = RefCell::new(Vec::new());
-    let input = Input::new(&lexed.tokens, &sink);
+    let lexed = lex_with(source, Dialect::Matlab);
+    let shared = Shared {
+        sink: RefCell::new(Vec::new()),
+        dialect: Dialect::Matlab,
+        end_style: false,
+    };
+    let input = Input::new(&lexed.tokens, &shared);
     let parsed = expr(skip_newlines(input));
     let result = match parsed {
         Ok((rest, e)) => trailing_input(skip_newlines(rest)).map(|()| e),
@@ -124,15 +160,15 @@ fn parse_expr_here(source: &str) -> Result<Expr, Diagnostics> {
     if let Err(e) = &result {
         input.report(e.clone());
     }
-    let diags = merge(lexed.diagnostics, sink);
+    let diags = merge(lexed.diagnostics, shared);
     match result {
         Ok(e) if !diags.has_errors() => Ok(e),
         _ => Err(diags),
     }
 }
 
-fn merge(mut diags: Diagnostics, sink: RefCell<Vec<Diagnostic>>) -> Diagnostics {
-    diags.0.extend(sink.into_inner());
+fn merge(mut diags: Diagnostics, shared: Shared) -> Diagnostics {
+    diags.0.extend(shared.sink.into_inner());
     diags.0.sort_by_key(|d| d.span.start);
     diags
 }
@@ -174,13 +210,21 @@ struct Ctx {
     index: bool,
 }
 
+/// What every part of one parse shares: where reported diagnostics go, and facts about the file.
+struct Shared {
+    sink: RefCell<Vec<Diagnostic>>,
+    dialect: Dialect,
+    /// The file's functions end with `end`, so a `function` inside a body is a nested one.
+    end_style: bool,
+}
+
 /// The parser's input: the remaining tokens (always ending with `Eof`), the bracket context,
-/// and where reported diagnostics go.
+/// and what the whole parse shares.
 #[derive(Clone, Copy)]
 struct Input<'a> {
     toks: &'a [Token],
     ctx: Ctx,
-    sink: &'a RefCell<Vec<Diagnostic>>,
+    shared: &'a Shared,
 }
 
 impl InputLength for Input<'_> {
@@ -190,12 +234,16 @@ impl InputLength for Input<'_> {
 }
 
 impl<'a> Input<'a> {
-    fn new(toks: &'a [Token], sink: &'a RefCell<Vec<Diagnostic>>) -> Input<'a> {
+    fn new(toks: &'a [Token], shared: &'a Shared) -> Input<'a> {
         Input {
             toks,
             ctx: Ctx::default(),
-            sink,
+            shared,
         }
+    }
+
+    fn octave(&self) -> bool {
+        self.shared.dialect == Dialect::Octave
     }
 
     fn tok(&self) -> &'a Token {
@@ -246,7 +294,7 @@ impl<'a> Input<'a> {
 
     fn report(&self, e: PError) {
         let Some(d) = e.diag else { return };
-        let mut sink = self.sink.borrow_mut();
+        let mut sink = self.shared.sink.borrow_mut();
         let repeated_depth = d.code == "E0029" && sink.iter().any(|old| old.code == "E0029");
         if !repeated_depth {
             sink.push(d);
@@ -384,6 +432,19 @@ fn ident(i: Input) -> PResult<Ident> {
     }
 }
 
+/// A name without dots: function names, parameters, outputs, loop variables.
+fn plain_ident(i: Input) -> PResult<Ident> {
+    let (rest, id) = ident(i)?;
+    if id.name.contains('.') {
+        return error(expected(
+            &i,
+            "a name without `.`",
+            "function names, parameters, outputs and loop variables cannot be struct fields",
+        ));
+    }
+    Ok((rest, id))
+}
+
 fn is_terminator(kind: &TokKind) -> bool {
     matches!(
         kind,
@@ -473,33 +534,45 @@ fn bracket_delta(kind: &TokKind) -> i64 {
     }
 }
 
-/// A token that ends a statement list: `end`, `else`, `elseif`, `function`, or an Octave
-/// block terminator.
+/// A token that ends a statement list: `end`, `else`, `elseif`, `case`, `otherwise`,
+/// `function`, or an Octave block terminator.
 fn closes_block(i: &Input) -> bool {
     matches!(
         i.kind(),
-        TokKind::Kw(Keyword::End | Keyword::Else | Keyword::Elseif | Keyword::Function)
+        TokKind::Kw(
+            Keyword::End
+                | Keyword::Else
+                | Keyword::Elseif
+                | Keyword::Case
+                | Keyword::Otherwise
+                | Keyword::Function
+        )
     ) || octave_end(i).is_some()
 }
 
+const OCTAVE_ENDS: [&str; 6] = [
+    "endfor",
+    "endif",
+    "endwhile",
+    "endfunction",
+    "endswitch",
+    "end_try_catch",
+];
+
 /// `endfor`, `endif`, ... standing alone as a statement.
 fn octave_end(i: &Input) -> Option<&'static str> {
-    const OCTAVE_ENDS: [&str; 6] = [
-        "endfor",
-        "endif",
-        "endwhile",
-        "endfunction",
-        "endswitch",
-        "end_try_catch",
-    ];
-    let TokKind::Ident(name) = i.kind() else {
+    octave_end_word(i.tok(), i.nth(1))
+}
+
+fn octave_end_word(tok: &Token, next: &Token) -> Option<&'static str> {
+    let TokKind::Ident(name) = &tok.kind else {
         return None;
     };
     let found = OCTAVE_ENDS.iter().find(|w| *w == name)?;
-    is_terminator(&i.nth(1).kind).then_some(*found)
+    is_terminator(&next.kind).then_some(*found)
 }
 
-/// Skips a whole unsupported block (`switch ... end`), counting nested blocks.
+/// Skips a whole unsupported block (`try ... end`), counting nested blocks.
 fn skip_block(start: Input) -> Input {
     let mut i = start;
     let mut open = 0usize;
@@ -520,27 +593,50 @@ fn skip_block(start: Input) -> Input {
     }
 }
 
+/// A keyword whose block `end` closes (functions aside).
 fn opens_block(kw: Keyword) -> bool {
     match kw {
-        Keyword::For | Keyword::While | Keyword::If => true,
-        Keyword::Unsupported(word) => matches!(word, "switch" | "try" | "parfor" | "spmd"),
+        Keyword::For | Keyword::While | Keyword::If | Keyword::Switch => true,
+        Keyword::Unsupported(word) => matches!(word, "try" | "parfor" | "spmd"),
         _ => false,
     }
+}
+
+/// Whether the file's functions end with `end`: it has more `end`s (outside brackets; Octave's
+/// `endfor`-style words count too) than blocks other than functions. Decided before parsing,
+/// because a `function` inside a body is a nested function in such a file, and where the
+/// previous function ends in any other.
+fn functions_end_with_end(toks: &[Token]) -> bool {
+    let mut open: Vec<&TokKind> = Vec::new();
+    let (mut blocks, mut ends) = (0usize, 0usize);
+    for (n, t) in toks.iter().enumerate() {
+        match &t.kind {
+            kind @ (TokKind::LParen | TokKind::LBracket | TokKind::LBrace) => open.push(kind),
+            TokKind::RParen | TokKind::RBracket | TokKind::RBrace => {
+                open.pop();
+            }
+            TokKind::Newline => {
+                while open.last() == Some(&&TokKind::LParen) {
+                    open.pop();
+                }
+            }
+            TokKind::Kw(Keyword::End) if open.is_empty() => ends += 1,
+            TokKind::Kw(kw) if opens_block(*kw) => blocks += 1,
+            _ => {
+                let next = toks.get(n + 1).unwrap_or(&EOF_TOKEN);
+                ends += usize::from(octave_end_word(t, next).is_some());
+            }
+        }
+    }
+    ends > blocks
 }
 
 // ---------------------------------------------------------------------------------------------
 // Files and functions
 // ---------------------------------------------------------------------------------------------
 
-/// A parsed function and whether an `end` closed it.
-struct Parsed {
-    function: Function,
-    keyword: Span,
-    closed: bool,
-}
-
 fn file(mut i: Input) -> Vec<Function> {
-    let mut parsed: Vec<Parsed> = Vec::new();
+    let mut functions = Vec::new();
     let (mut saw_function, mut saw_code) = (false, false);
     loop {
         i = skip_terminators(i);
@@ -549,8 +645,8 @@ fn file(mut i: Input) -> Vec<Function> {
             TokKind::Kw(Keyword::Function) => {
                 saw_function = true;
                 i = match function(i) {
-                    Ok((rest, p)) => {
-                        parsed.push(p);
+                    Ok((rest, f)) => {
+                        functions.push(f);
                         rest
                     }
                     Err(e) => report_and_recover(i, into_error(e)),
@@ -560,6 +656,10 @@ fn file(mut i: Input) -> Vec<Function> {
                 i.report(stray_end(&i));
                 i = i.bump();
             }
+            TokKind::Kw(Keyword::Unsupported("classdef")) => {
+                i.report(unsupported(&i, "classdef"));
+                return functions;
+            }
             _ => {
                 saw_code = true;
                 i.report(outside_function(&i, !saw_function));
@@ -567,11 +667,10 @@ fn file(mut i: Input) -> Vec<Function> {
             }
         }
     }
-    check_end_style(&i, &parsed);
     if !saw_function && !saw_code {
         i.report(PError::at(&i, no_function(&i)));
     }
-    parsed.into_iter().map(|p| p.function).collect()
+    functions
 }
 
 /// Skips code outside functions, up to the next `function` keyword.
@@ -621,55 +720,63 @@ fn no_function(i: &Input) -> Diagnostic {
         .with_help("write a function, e.g. `function y = f(x)` ... `end`")
 }
 
-/// Either every function is closed by `end` or none is.
-fn check_end_style(i: &Input, parsed: &[Parsed]) {
-    if !parsed.iter().any(|p| p.closed) {
-        return;
-    }
-    for p in parsed.iter().filter(|p| !p.closed) {
-        let name = &p.function.name.name;
-        let diag = Diagnostic::error(
-            "E0022",
-            p.keyword,
-            format!("function `{name}` has no `end`"),
-        )
-        .with_label("this function is not closed")
-        .with_help("other functions in this file end with `end`: close this one with `end` too");
-        i.report(PError {
-            diag: Some(diag),
-            remaining: 0,
-        });
-    }
-}
-
-fn function(i: Input) -> PResult<Parsed> {
+fn function(i: Input) -> PResult<Function> {
     let start = i;
     let (i, keyword_span) = keyword(Keyword::Function)(i)?;
     let (i, head) = header(start, i, terminated(spanned(function_header), terminator))?;
     let (i, arguments) = arguments_block(i)?;
-    let (i, body) = stmt_list(i, false);
+    let (i, (body, nested)) = function_body(i)?;
     let (i, closed) = function_end(i);
     let Some(((outputs, name, params), head_span)) = head else {
         return error(PError::silent(&i));
     };
-    let span = keyword_span.to(head_span);
+    if i.shared.end_style && !closed {
+        i.report(unclosed_function(&i, keyword_span, &name.name));
+    }
     let function = Function {
         name,
         params,
         outputs,
         arguments,
         body,
-        nested: Vec::new(),
-        span,
+        nested,
+        span: keyword_span.to(head_span),
     };
-    Ok((
-        i,
-        Parsed {
-            function,
-            keyword: keyword_span,
-            closed,
-        },
-    ))
+    Ok((i, function))
+}
+
+/// The statements of a function and, in a file whose functions end with `end`, the functions
+/// nested among them (each one level deeper).
+fn function_body(mut i: Input) -> PResult<(Vec<Stmt>, Vec<Function>)> {
+    let (mut body, mut nested) = (Vec::new(), Vec::new());
+    loop {
+        let (rest, stmts) = stmt_list(i, Arms::None);
+        body.extend(stmts);
+        i = rest;
+        if !(i.shared.end_style && *i.kind() == TokKind::Kw(Keyword::Function)) {
+            return Ok((i, (body, nested)));
+        }
+        let inner = deeper(i, i.ctx)?;
+        let rest = match function(inner) {
+            Ok((rest, f)) => {
+                nested.push(f);
+                rest
+            }
+            Err(e) => report_and_recover(inner, into_error(e)),
+        };
+        i = rest.with_ctx(i.ctx);
+    }
+}
+
+/// `E0022`: in a file whose functions end with `end`, this one has none.
+fn unclosed_function(i: &Input, keyword: Span, name: &str) -> PError {
+    let diag = Diagnostic::error("E0022", keyword, format!("function `{name}` has no `end`"))
+        .with_label("this function is not closed")
+        .with_help("other functions in this file end with `end`: close this one with `end` too");
+    PError {
+        diag: Some(diag),
+        remaining: i.toks.len(),
+    }
 }
 
 /// Consumes the function's `end` (or Octave `endfunction`) if there is one.
@@ -678,7 +785,7 @@ fn function_end(i: Input) -> (Input, bool) {
         return (i.bump(), true);
     }
     if let Some(word) = octave_end(&i) {
-        i.report(octave_end_error(&i, word));
+        report_octave_end(&i, word);
         return (i.bump(), true);
     }
     (i, false)
@@ -712,7 +819,7 @@ fn function_header(i: Input) -> PResult<Header> {
 }
 
 fn function_name(i: Input) -> PResult<Ident> {
-    ident(i).map_err(|_| {
+    plain_ident(i).map_err(|_| {
         nom::Err::Error(expected(
             &i,
             "a function name",
@@ -724,7 +831,7 @@ fn function_name(i: Input) -> PResult<Ident> {
 fn output_list(i: Input) -> PResult<Vec<Ident>> {
     delimited(
         token(TokKind::LBracket),
-        many0(terminated(ident, opt(token(TokKind::Comma)))),
+        many0(terminated(plain_ident, opt(token(TokKind::Comma)))),
         token(TokKind::RBracket),
     )(i)
 }
@@ -746,7 +853,7 @@ fn param(i: Input) -> PResult<Ident> {
                 span: i.tok().span,
             },
         )),
-        _ => ident(i),
+        _ => plain_ident(i),
     }
 }
 
@@ -873,14 +980,34 @@ fn bad_dim(i: &Input) -> Diagnostic {
 // Statements
 // ---------------------------------------------------------------------------------------------
 
-/// Statements up to (not including) a block-closing keyword or the end of the file. `else`
-/// and `elseif` end the list only when `allow_else`; elsewhere they are errors.
-fn stmt_list(mut i: Input, allow_else: bool) -> (Input, Vec<Stmt>) {
+/// Which keywords besides `end` and `function` end a statement list: the next arm's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arms {
+    None,
+    /// `else` and `elseif`
+    If,
+    /// `case` and `otherwise`
+    Switch,
+}
+
+impl Arms {
+    fn ends_at(self, i: &Input) -> bool {
+        match i.kind() {
+            TokKind::Kw(Keyword::Else | Keyword::Elseif) => self == Arms::If,
+            TokKind::Kw(Keyword::Case | Keyword::Otherwise) => self == Arms::Switch,
+            _ => closes_block(i),
+        }
+    }
+}
+
+/// Statements up to (not including) a block-closing keyword or the end of the file. An arm
+/// keyword (`else`, `case`, ...) ends the list only where `arms` allows it; elsewhere it is an
+/// error.
+fn stmt_list(mut i: Input, arms: Arms) -> (Input, Vec<Stmt>) {
     let mut stmts = Vec::new();
     loop {
         i = skip_terminators(i);
-        let at_else = matches!(i.kind(), TokKind::Kw(Keyword::Else | Keyword::Elseif));
-        if *i.kind() == TokKind::Eof || (closes_block(&i) && (allow_else || !at_else)) {
+        if *i.kind() == TokKind::Eof || arms.ends_at(&i) {
             return (i, stmts);
         }
         match statement(i) {
@@ -894,9 +1021,9 @@ fn stmt_list(mut i: Input, allow_else: bool) -> (Input, Vec<Stmt>) {
 }
 
 /// A nested block body: one level deeper, then back to the outer context.
-fn block_body(i: Input, allow_else: bool) -> PResult<Vec<Stmt>> {
+fn block_body(i: Input, arms: Arms) -> PResult<Vec<Stmt>> {
     let inner = deeper(i, i.ctx)?;
-    let (rest, body) = stmt_list(inner, allow_else);
+    let (rest, body) = stmt_list(inner, arms);
     Ok((rest.with_ctx(i.ctx), body))
 }
 
@@ -928,7 +1055,7 @@ fn close_block<'a>(i: Input<'a>, opener: Span, name: &str) -> PResult<'a, Span> 
         return Ok((i.bump(), i.tok().span));
     }
     if let Some(word) = octave_end(&i) {
-        i.report(octave_end_error(&i, word));
+        report_octave_end(&i, word);
         return Ok((i.bump(), i.tok().span));
     }
     failure(missing_end(&i, opener, name))
@@ -948,13 +1075,17 @@ fn missing_end(i: &Input, opener: Span, name: &str) -> PError {
     }
 }
 
-fn octave_end_error(i: &Input, word: &str) -> PError {
-    PError::at(
+/// `E0024`, unless the dialect is Octave.
+fn report_octave_end(i: &Input, word: &str) {
+    if i.octave() {
+        return;
+    }
+    i.report(PError::at(
         i,
         Diagnostic::error("E0024", i.tok().span, format!("`{word}` is Octave-only"))
             .with_label("Octave block terminator")
             .with_help("MATLAB closes every block with plain `end`"),
-    )
+    ));
 }
 
 fn statement(i: Input) -> PResult<Stmt> {
@@ -963,12 +1094,14 @@ fn statement(i: Input) -> PResult<Stmt> {
         TokKind::Kw(Keyword::For) => for_stmt(i)?,
         TokKind::Kw(Keyword::While) => while_stmt(i)?,
         TokKind::Kw(Keyword::If) => if_stmt(i)?,
+        TokKind::Kw(Keyword::Switch) => switch_stmt(i)?,
         TokKind::Kw(Keyword::Break) => (i.bump(), StmtKind::Break),
         TokKind::Kw(Keyword::Continue) => (i.bump(), StmtKind::Continue),
         TokKind::Kw(Keyword::Return) => (i.bump(), StmtKind::Return),
         TokKind::Kw(Keyword::Unsupported(word)) => return unsupported_stmt(i, word),
         TokKind::Kw(kw) => return error(misplaced_keyword(&i, *kw)),
         TokKind::LBracket if is_multi_assign(&i) => multi_assign(i)?,
+        TokKind::Ident(_) if is_command_syntax(&i) => return error(command_syntax(&i)),
         _ => expr_statement(i)?,
     };
     let span = i.span_since(&start);
@@ -978,34 +1111,68 @@ fn statement(i: Input) -> PResult<Stmt> {
 
 fn misplaced_keyword(i: &Input, kw: Keyword) -> PError {
     let word = kw.spelling();
+    let help = match kw {
+        Keyword::Case | Keyword::Otherwise => {
+            format!("`{word}` must be inside a `switch` block; check the `switch` and its `end`s")
+        }
+        _ => format!("`{word}` must follow an `if` block's body; check the `if` and its `end`s"),
+    };
     PError::at(
         i,
         Diagnostic::error("E0020", i.tok().span, format!("unexpected `{word}`"))
             .with_label(format!("`{word}` does not belong here"))
-            .with_help(format!(
-                "`{word}` must follow an `if` block's body; check the `if` and its `end`s"
-            )),
+            .with_help(help),
     )
 }
 
-/// `switch`, `try`, `parfor`, ...: reported, and the whole block skipped.
-fn unsupported_stmt<'a>(i: Input<'a>, word: &str) -> PResult<'a, Stmt> {
-    let help = match word {
-        "switch" | "case" | "otherwise" => "rewrite the `switch` as `if`/`elseif`/`else`",
-        "try" | "catch" => "remove the `try`/`catch`; error handling is not supported",
-        "parfor" => "write a plain `for`; m2cu finds the loops that can run in parallel",
-        "global" | "persistent" => "pass the value in as an argument and return it as an output",
-        _ => "rewrite this without that construct",
+/// An unsupported construct's diagnostic: its code, what it is, and what to do instead.
+fn unsupported(i: &Input, word: &str) -> PError {
+    let (code, message, help) = match word {
+        "global" => (
+            "E0036",
+            "global variables are not supported",
+            "pass the value in as an argument and return it as an output",
+        ),
+        "persistent" => (
+            "E0037",
+            "persistent variables are not supported",
+            "keep the state in the caller: pass it in as an argument and return the new state as an output",
+        ),
+        "classdef" => (
+            "E0038",
+            "classdef files are not supported",
+            "write the computation as plain functions, passing properties as arguments",
+        ),
+        "try" | "catch" => (
+            "E0039",
+            "`try`/`catch` is not supported",
+            "remove the `try`/`catch` and keep the code of the `try` part; errors cannot be caught",
+        ),
+        "parfor" => (
+            "E0040",
+            "`parfor` is not supported",
+            "write a plain `for`; m2cu finds the loops that can run in parallel",
+        ),
+        _ => ("E0030", "", "write the code with ordinary statements"),
     };
-    let diag = Diagnostic::error("E0030", i.tok().span, format!("`{word}` is not supported"))
-        .with_label("unsupported construct")
-        .with_help(help);
-    i.report(PError::at(&i, diag));
-    let opens = matches!(word, "switch" | "try" | "parfor" | "spmd");
-    let rest = if opens {
-        skip_block(i)
-    } else {
-        recover(i, &PError::silent(&i))
+    let message = match message {
+        "" => format!("`{word}` is not supported"),
+        _ => message.to_string(),
+    };
+    PError::at(
+        i,
+        Diagnostic::error(code, i.tok().span, message)
+            .with_label("unsupported construct")
+            .with_help(help),
+    )
+}
+
+/// `try`, `parfor`, `global`, ...: reported, and the whole block (or the line) skipped.
+fn unsupported_stmt<'a>(i: Input<'a>, word: &str) -> PResult<'a, Stmt> {
+    i.report(unsupported(&i, word));
+    let rest = match i.kind() {
+        TokKind::Kw(kw) if opens_block(*kw) => skip_block(i),
+        _ => recover(i, &PError::silent(&i)),
     };
     error(PError::silent(&rest))
 }
@@ -1019,7 +1186,7 @@ fn for_stmt(i: Input) -> PResult<StmtKind> {
         i,
         block_header(alt((binding_in_parens, loop_binding))),
     )?;
-    let (i, body) = block_body(i, false)?;
+    let (i, body) = block_body(i, Arms::None)?;
     let (i, _) = close_block(i, for_span, "for")?;
     match binding {
         Some((var, range)) => Ok((i, StmtKind::For { var, range, body })),
@@ -1028,14 +1195,14 @@ fn for_stmt(i: Input) -> PResult<StmtKind> {
 }
 
 fn loop_binding(i: Input) -> PResult<(Ident, Expr)> {
-    separated_pair(ident, token(TokKind::Assign), cut(expr))(i)
+    separated_pair(plain_ident, token(TokKind::Assign), cut(expr))(i)
 }
 
 fn while_stmt(i: Input) -> PResult<StmtKind> {
     let start = i;
     let (i, while_span) = keyword(Keyword::While)(i)?;
     let (i, cond) = header(start, i, block_header(condition))?;
-    let (i, body) = block_body(i, false)?;
+    let (i, body) = block_body(i, Arms::None)?;
     let (i, _) = close_block(i, while_span, "while")?;
     match cond {
         Some(cond) => Ok((i, StmtKind::While { cond, body })),
@@ -1057,7 +1224,9 @@ fn if_stmt(i: Input) -> PResult<StmtKind> {
             Err(_) => break,
         }
     }
-    let (i, else_body) = opt(preceded(keyword(Keyword::Else), |i| block_body(i, false)))(i)?;
+    let (i, else_body) = opt(preceded(keyword(Keyword::Else), |i| {
+        block_body(i, Arms::None)
+    }))(i)?;
     let (i, _) = close_block(i, if_span, "if")?;
     if !ok {
         return error(PError::silent(&i));
@@ -1068,8 +1237,97 @@ fn if_stmt(i: Input) -> PResult<StmtKind> {
 /// A condition and its body; the condition is `None` when it failed (and was reported).
 fn if_clause(i: Input) -> PResult<Option<(Expr, Vec<Stmt>)>> {
     let (i, cond) = header(i, i, block_header(condition))?;
-    let (i, body) = block_body(i, true)?;
+    let (i, body) = block_body(i, Arms::If)?;
     Ok((i, cond.map(|c| (c, body))))
+}
+
+fn switch_stmt(i: Input) -> PResult<StmtKind> {
+    let start = i;
+    let (i, switch_span) = keyword(Keyword::Switch)(i)?;
+    let (i, subject) = header(start, i, block_header(expr))?;
+    let (mut i, before_cases) = block_body(i, Arms::Switch)?;
+    if let Some(first) = before_cases.first() {
+        i.report(code_before_case(&i, first.span));
+    }
+    let (mut cases, mut otherwise) = (Vec::new(), None);
+    loop {
+        let at_arm = matches!(i.kind(), TokKind::Kw(Keyword::Case | Keyword::Otherwise));
+        if !at_arm {
+            break;
+        }
+        if otherwise.is_some() {
+            i.report(after_otherwise(&i));
+        }
+        if *i.kind() == TokKind::Kw(Keyword::Otherwise) {
+            let (rest, body) = block_body(i.bump(), Arms::Switch)?;
+            otherwise = Some(body);
+            i = rest;
+        } else {
+            let (rest, case) = case_arm(i)?;
+            cases.extend(case);
+            i = rest;
+        }
+    }
+    let (i, _) = close_block(i, switch_span, "switch")?;
+    match subject {
+        Some(subject) => Ok((
+            i,
+            StmtKind::Switch {
+                subject,
+                cases,
+                otherwise,
+            },
+        )),
+        None => error(PError::silent(&i)),
+    }
+}
+
+fn code_before_case(i: &Input, span: Span) -> PError {
+    let diag = Diagnostic::error("E0020", span, "statement before the first `case`")
+        .with_label("not inside any `case`")
+        .with_help("start each part of a `switch` with `case VALUE` or `otherwise`");
+    PError {
+        diag: Some(diag),
+        remaining: i.toks.len(),
+    }
+}
+
+fn after_otherwise(i: &Input) -> PError {
+    let word = i.kind().describe();
+    PError::at(
+        i,
+        Diagnostic::error("E0020", i.tok().span, format!("{word} after `otherwise`"))
+            .with_label("`otherwise` must be the last part of a `switch`")
+            .with_help("move the `otherwise` part after the last `case`"),
+    )
+}
+
+/// `case LABELS` and its body; `None` when the labels failed (and were reported).
+fn case_arm(i: Input) -> PResult<Option<SwitchCase>> {
+    let start = i;
+    let (i, case_span) = keyword(Keyword::Case)(i)?;
+    let (i, labels) = header(start, i, block_header(spanned(case_labels)))?;
+    let (i, body) = block_body(i, Arms::Switch)?;
+    let case = labels.map(|(labels, span)| SwitchCase {
+        labels,
+        body,
+        span: case_span.to(span),
+    });
+    Ok((i, case))
+}
+
+/// One value, or a cell list of values `{1, 2}` (the only braces accepted).
+fn case_labels(i: Input) -> PResult<CaseLabels> {
+    if *i.kind() != TokKind::LBrace {
+        return map(expr, CaseLabels::Single)(i);
+    }
+    let open = i.tok().span;
+    let (rest, rows) = bracketed(i, TokKind::RBrace)?;
+    if *rest.kind() != TokKind::RBrace {
+        return failure(unclosed(&rest, open, "{", "add `}` after the last value"));
+    }
+    let labels = rows.into_iter().flatten().map(|n| n.expr).collect();
+    Ok((rest.bump().with_ctx(i.ctx), CaseLabels::Cell(labels)))
 }
 
 /// An `if`/`elseif`/`while` condition; `=` right after it is the `==` typo.
@@ -1135,15 +1393,33 @@ fn lvalue(i: Input) -> PResult<LValue> {
     Ok((rest, LValue::Index { base, args, span }))
 }
 
-/// An expression statement, or a single assignment `x = e` / `A(i) = e`.
+/// An expression statement, or a single assignment `x = e` / `A(i) = e`, or (Octave) a
+/// compound assignment `x += e` or increment `x++`.
 fn expr_statement(i: Input) -> PResult<StmtKind> {
-    let (i, e) = expr(i)?;
-    if *i.kind() != TokKind::Assign {
-        command_syntax(&i, &e)?;
-        return Ok((i, StmtKind::Expr(e)));
-    }
-    let target = assign_target(&i, e)?;
-    let (i, value) = cut(expr)(i.bump())?;
+    let (i, current) = tree(i)?;
+    let at = i;
+    let (i, value) = match i.kind() {
+        TokKind::Assign => cut(expr)(i.bump())?,
+        TokKind::OpAssign(op) => {
+            let (rest, rhs) = cut(tree)(i.bump())?;
+            (rest, compound(&rest, *op, &current, rhs)?)
+        }
+        TokKind::Incr | TokKind::Decr => {
+            let op = if *i.kind() == TokKind::Incr {
+                BinaryOp::Add
+            } else {
+                BinaryOp::Sub
+            };
+            let one = ExprKind::Number {
+                value: 1.0,
+                text: "1".to_string(),
+            };
+            let rhs = Node::leaf(one, i.tok().span);
+            (i.bump(), compound(&i, op, &current, rhs)?)
+        }
+        _ => return Ok((i, StmtKind::Expr(current.expr))),
+    };
+    let target = assign_target(&at, current.expr)?;
     Ok((
         i,
         StmtKind::Assign {
@@ -1153,19 +1429,69 @@ fn expr_statement(i: Input) -> PResult<StmtKind> {
     ))
 }
 
-/// `hold on`: a name followed by a word is MATLAB command syntax, which is not supported.
-fn command_syntax(i: &Input, e: &Expr) -> Result<(), nom::Err<PError>> {
-    let (ExprKind::Ident(name), TokKind::Ident(word)) = (&e.kind, i.kind()) else {
-        return Ok(());
+/// The value `x op rhs` assigned by `x op= rhs`, with `rhs` in parentheses where the tree needs
+/// them to mean the same when printed (`x *= a + b` is `x * (a + b)`).
+fn compound(i: &Input, op: BinaryOp, current: &Node, rhs: Node) -> Result<Expr, nom::Err<PError>> {
+    let rhs = if rhs_needs_parens(op, &rhs.expr) {
+        let (span, below) = (rhs.expr.span, rhs.height);
+        Node::grow(i, ExprKind::Paren(rhs.boxed()), span, below)?
+    } else {
+        rhs
     };
-    let diag = Diagnostic::error(
-        "E0020",
-        i.tok().span,
-        "expected the end of the statement, found a word",
-    )
-    .with_label("command syntax is not supported")
-    .with_help(format!("call it as a function instead: `{name}('{word}')`"));
-    error(PError::at(i, diag))
+    let lhs = Node {
+        expr: current.expr.clone(),
+        height: current.height,
+    };
+    Ok(binary_node(i, op, lhs, rhs)?.expr)
+}
+
+/// Whether `lhs op rhs` needs `rhs` in parentheses to keep this tree when printed as source.
+fn rhs_needs_parens(op: BinaryOp, rhs: &Expr) -> bool {
+    let primary = matches!(
+        rhs.kind,
+        ExprKind::Number { .. }
+            | ExprKind::Str(_)
+            | ExprKind::Ident(_)
+            | ExprKind::Call { .. }
+            | ExprKind::Paren(_)
+            | ExprKind::Matrix(_)
+            | ExprKind::FuncHandle(_)
+    );
+    match &rhs.kind {
+        _ if primary => false,
+        _ if matches!(op, BinaryOp::Pow | BinaryOp::ElemPow) => true,
+        ExprKind::Binary { op: inner, .. } => precedence(*inner) <= precedence(op),
+        ExprKind::Unary { .. } | ExprKind::Postfix { .. } => false,
+        _ => true,
+    }
+}
+
+/// `hold on`: a name followed on its line by another name or a number is MATLAB command syntax.
+fn is_command_syntax(i: &Input) -> bool {
+    let next = i.nth(1);
+    next.space_before && matches!(next.kind, TokKind::Ident(_) | TokKind::Number(_))
+}
+
+fn command_syntax(i: &Input) -> PError {
+    let words: Vec<String> = i
+        .toks
+        .iter()
+        .skip(1)
+        .map_while(|t| match &t.kind {
+            TokKind::Ident(w) | TokKind::Number(w) => Some(format!("'{w}'")),
+            _ => None,
+        })
+        .collect();
+    let TokKind::Ident(name) = i.kind() else {
+        return expected(i, "a statement", "write a statement here");
+    };
+    let diag = Diagnostic::error("E0035", i.tok().span, "command syntax is not supported")
+        .with_label(format!("`{name}` used as a command"))
+        .with_help(format!(
+            "call it as a function instead, `{name}({})`, or remove it if it only changes the display",
+            words.join(", ")
+        ));
+    PError::at(i, diag)
 }
 
 fn assign_target(at: &Input, e: Expr) -> Result<LValue, nom::Err<PError>> {
@@ -1195,31 +1521,48 @@ fn assign_target(at: &Input, e: Expr) -> Result<LValue, nom::Err<PError>> {
 const PREC_RANGE: u8 = 6;
 const PREC_ADD: u8 = 7;
 
-/// A binary operator token and its precedence (higher binds tighter).
-fn binary_op(kind: &TokKind) -> Option<(BinaryOp, u8)> {
+/// The binary operator a token spells (`^` and `.^` aside: they bind tighter than prefix
+/// operators and are parsed by [`power`]).
+fn binary_op(kind: &TokKind) -> Option<BinaryOp> {
     use BinaryOp::*;
     let op = match kind {
-        TokKind::OrOr => (OrOr, 1),
-        TokKind::AndAnd => (AndAnd, 2),
-        TokKind::Or => (Or, 3),
-        TokKind::And => (And, 4),
-        TokKind::EqEq => (Eq, 5),
-        TokKind::Ne => (Ne, 5),
-        TokKind::Lt => (Lt, 5),
-        TokKind::Le => (Le, 5),
-        TokKind::Gt => (Gt, 5),
-        TokKind::Ge => (Ge, 5),
-        TokKind::Plus => (Add, PREC_ADD),
-        TokKind::Minus => (Sub, PREC_ADD),
-        TokKind::Star => (Mul, 8),
-        TokKind::Slash => (Div, 8),
-        TokKind::Backslash => (LeftDiv, 8),
-        TokKind::DotStar => (ElemMul, 8),
-        TokKind::DotSlash => (ElemDiv, 8),
-        TokKind::DotBackslash => (ElemLeftDiv, 8),
+        TokKind::OrOr => OrOr,
+        TokKind::AndAnd => AndAnd,
+        TokKind::Or => Or,
+        TokKind::And => And,
+        TokKind::EqEq => Eq,
+        TokKind::Ne => Ne,
+        TokKind::Lt => Lt,
+        TokKind::Le => Le,
+        TokKind::Gt => Gt,
+        TokKind::Ge => Ge,
+        TokKind::Plus => Add,
+        TokKind::Minus => Sub,
+        TokKind::Star => Mul,
+        TokKind::Slash => Div,
+        TokKind::Backslash => LeftDiv,
+        TokKind::DotStar => ElemMul,
+        TokKind::DotSlash => ElemDiv,
+        TokKind::DotBackslash => ElemLeftDiv,
         _ => return None,
     };
     Some(op)
+}
+
+/// How tightly `op` binds (higher binds tighter); `:` sits at [`PREC_RANGE`], prefix operators
+/// between `*` and `^`.
+fn precedence(op: BinaryOp) -> u8 {
+    use BinaryOp::*;
+    match op {
+        OrOr => 1,
+        AndAnd => 2,
+        Or => 3,
+        And => 4,
+        Eq | Ne | Lt | Le | Gt | Ge => 5,
+        Add | Sub => PREC_ADD,
+        Mul | Div | LeftDiv | ElemMul | ElemDiv | ElemLeftDiv => 8,
+        Pow | ElemPow => 10,
+    }
 }
 
 /// An expression being built, with its height (a leaf is 1). Every node is built through
@@ -1284,9 +1627,10 @@ fn binary(i: Input, min_prec: u8) -> PResult<Node> {
             (i, lhs) = range_rest(i, lhs)?;
             continue;
         }
-        let Some((op, prec)) = binary_op(i.kind()) else {
+        let Some(op) = binary_op(i.kind()) else {
             break;
         };
+        let prec = precedence(op);
         if prec < min_prec || matrix_element_boundary(&i) {
             break;
         }
@@ -1428,6 +1772,7 @@ fn primary(i: Input) -> PResult<Node> {
         TokKind::Ident(name) => ident_or_call(i, name),
         TokKind::LParen => paren(i),
         TokKind::LBracket => matrix(i),
+        TokKind::At => handle(i),
         TokKind::Kw(Keyword::End) if i.ctx.index => leaf(ExprKind::End),
         TokKind::Kw(Keyword::End) => error(end_outside_index(&i)),
         TokKind::LBrace | TokKind::RBrace => error(cell_array(&i)),
@@ -1459,6 +1804,49 @@ fn number<'a>(i: Input<'a>, text: &str) -> PResult<'a, Node> {
                 .with_help("write numbers like `1`, `2.5`, `.5` or `1e-3`"),
         )),
     }
+}
+
+/// `@name` or `@(params) body`.
+fn handle(i: Input) -> PResult<Node> {
+    let at = i.tok().span;
+    let after = i.bump();
+    match after.kind() {
+        TokKind::Ident(name) => {
+            let name = Ident {
+                name: name.clone(),
+                span: after.tok().span,
+            };
+            let span = at.to(name.span);
+            Ok((after.bump(), Node::leaf(ExprKind::FuncHandle(name), span)))
+        }
+        TokKind::LParen => anon_fn(after, at),
+        _ => error(expected(
+            &after,
+            "a function name or `(` after `@`",
+            "write a function handle `@name` or an anonymous function `@(x) x + 1`",
+        )),
+    }
+}
+
+/// `(params) body` of an anonymous function whose `@` is at `at`; the body extends as far as
+/// an expression can.
+fn anon_fn<'a>(i: Input<'a>, at: Span) -> PResult<'a, Node> {
+    let (i, params) = delimited(token(TokKind::LParen), param_list, token(TokKind::RParen))(i)?;
+    let inner = deeper(
+        i,
+        Ctx {
+            index: false,
+            ..i.ctx
+        },
+    )?;
+    let (rest, body) = tree(inner)?;
+    let span = at.to(body.expr.span);
+    let below = body.height;
+    let kind = ExprKind::AnonFn {
+        params,
+        body: body.boxed(),
+    };
+    Ok((rest.with_ctx(i.ctx), Node::grow(&rest, kind, span, below)?))
 }
 
 /// `E0028`; recovery resumes after this `end`, which belongs to the broken expression.
@@ -1581,14 +1969,7 @@ fn unclosed(i: &Input, open: Span, opener: &str, help: &str) -> PError {
 /// `[a, b; c d]`, `[]`.
 fn matrix(i: Input) -> PResult<Node> {
     let open = i.tok().span;
-    let inner = deeper(
-        i.bump(),
-        Ctx {
-            matrix: true,
-            ..i.ctx
-        },
-    )?;
-    let (rest, rows) = matrix_rows(inner)?;
+    let (rest, rows) = bracketed(i, TokKind::RBracket)?;
     if *rest.kind() != TokKind::RBracket {
         return failure(unclosed(&rest, open, "[", "add `]` after the last element"));
     }
@@ -1601,8 +1982,21 @@ fn matrix(i: Input) -> PResult<Node> {
     ))
 }
 
+/// The rows after the opening bracket at `i`, up to (not consuming) `close`, parsed one level
+/// deeper with whitespace separating elements; the input stays in the inner context.
+fn bracketed(i: Input, close: TokKind) -> PResult<Vec<Vec<Node>>> {
+    let inner = deeper(
+        i.bump(),
+        Ctx {
+            matrix: true,
+            ..i.ctx
+        },
+    )?;
+    matrix_rows(inner, &close)
+}
+
 /// Rows separated by `;` or newlines; elements by `,` or whitespace. Empty rows are dropped.
-fn matrix_rows(mut i: Input) -> PResult<Vec<Vec<Node>>> {
+fn matrix_rows<'a>(mut i: Input<'a>, close: &TokKind) -> PResult<'a, Vec<Vec<Node>>> {
     let mut rows = Vec::new();
     let mut row = Vec::new();
     loop {
@@ -1613,11 +2007,12 @@ fn matrix_rows(mut i: Input) -> PResult<Vec<Vec<Node>>> {
                 }
                 i = i.bump();
             }
-            TokKind::RBracket | TokKind::Eof => break,
+            TokKind::Eof => break,
+            kind if kind == close => break,
             _ => {
                 let (rest, e) = tree(i)?;
                 row.push(e);
-                i = element_separator(rest)?;
+                i = element_separator(rest, close)?;
             }
         }
     }
@@ -1628,10 +2023,11 @@ fn matrix_rows(mut i: Input) -> PResult<Vec<Vec<Node>>> {
 }
 
 /// After a matrix element: `,` (consumed), a row end, `]`, or whitespace before the next element.
-fn element_separator(i: Input) -> Result<Input, nom::Err<PError>> {
+fn element_separator<'a>(i: Input<'a>, close: &TokKind) -> Result<Input<'a>, nom::Err<PError>> {
     match i.kind() {
         TokKind::Comma => Ok(i.bump()),
-        TokKind::Semi | TokKind::Newline | TokKind::RBracket | TokKind::Eof => Ok(i),
+        TokKind::Semi | TokKind::Newline | TokKind::Eof => Ok(i),
+        kind if kind == close => Ok(i),
         kind if i.tok().space_before && starts_expr(kind) => Ok(i),
         _ => error(expected(
             &i,
@@ -1653,6 +2049,7 @@ fn starts_expr(kind: &TokKind) -> bool {
             | TokKind::Plus
             | TokKind::Minus
             | TokKind::Not
+            | TokKind::At
             | TokKind::Error
             | TokKind::Kw(Keyword::End)
     )

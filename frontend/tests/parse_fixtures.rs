@@ -1,6 +1,7 @@
 //! Parser fixtures: every `fixtures/parse/ok/*.m` parses without errors and its AST tree is
-//! snapshotted; every `fixtures/parse/err/*.m` fails and its rendered diagnostics are
-//! snapshotted. A mutation test checks that no input makes the lexer or parser panic.
+//! snapshotted (`octave_*.m` ones under the Octave dialect, and they must fail under MATLAB's);
+//! every `fixtures/parse/err/*.m` fails and its rendered diagnostics are snapshotted. A mutation
+//! test checks that no input makes the lexer or parser panic.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -8,7 +9,9 @@ use std::path::{Path, PathBuf};
 use m2cu_frontend::ast_print::{print_expr_tree, print_tree};
 use m2cu_frontend::diag::render;
 use m2cu_frontend::lexer::lex;
-use m2cu_frontend::parser::{parse_expr, parse_file, MAX_DEPTH, MAX_HEIGHT};
+use m2cu_frontend::parser::{
+    parse_expr, parse_file, parse_file_with, Dialect, ParseOptions, MAX_DEPTH, MAX_HEIGHT,
+};
 
 fn fixtures(kind: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -43,7 +46,20 @@ fn ok_fixtures_parse_and_match_snapshots() {
     assert!(files.len() >= 12, "expected at least 12 ok fixtures");
     for path in files {
         let source = fs::read_to_string(&path).expect("read fixture");
-        let file = match parse_file(&source) {
+        let octave = stem(&path).starts_with("octave_");
+        let dialect = if octave {
+            Dialect::Octave
+        } else {
+            Dialect::Matlab
+        };
+        if octave {
+            assert!(
+                parse_file(&source).is_err(),
+                "{} is Octave-only but parses as MATLAB",
+                path.display()
+            );
+        }
+        let file = match parse_file_with(&source, &ParseOptions { dialect }) {
             Ok(file) => file,
             Err(diags) => panic!(
                 "{} failed to parse:\n{}",
@@ -350,4 +366,50 @@ fn mutated_inputs_never_panic() {
         });
         assert!(result.is_ok(), "panic on input {text:?}");
     }
+}
+
+fn kinds(source: &str) -> Vec<String> {
+    lex(source)
+        .tokens
+        .iter()
+        .map(|t| match &t.kind {
+            m2cu_frontend::lexer::TokKind::Ident(name) => name.clone(),
+            m2cu_frontend::lexer::TokKind::Number(text) => text.clone(),
+            other => other.symbol().to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn dotted_names_leave_dot_operators_alone() {
+    let cases: [(&str, &[&str]); 10] = [
+        ("s.x", &["s.x", ""]),
+        (
+            "gpucoder.reduce(v)",
+            &["gpucoder.reduce", "(", "v", ")", ""],
+        ),
+        ("a.*b", &["a", ".*", "b", ""]),
+        ("a./b", &["a", "./", "b", ""]),
+        ("a.^b", &["a", ".^", "b", ""]),
+        ("a.\\b", &["a", ".\\", "b", ""]),
+        ("x.'", &["x", ".'", ""]),
+        ("1.5", &["1.5", ""]),
+        ("1./b", &["1", "./", "b", ""]),
+        ("s.x.'", &["s.x", ".'", ""]),
+    ];
+    for (source, want) in cases {
+        assert_eq!(kinds(source), want, "{source:?}");
+    }
+}
+
+#[test]
+fn power_and_transpose_share_a_level() {
+    assert_eq!(
+        expr_tree("a^b'"),
+        "Postfix '\n  Binary ^\n    Ident a\n    Ident b\n"
+    );
+    assert_eq!(
+        expr_tree("a'^b"),
+        "Binary ^\n  Postfix '\n    Ident a\n  Ident b\n"
+    );
 }
