@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 use m2cu_analysis::Analysis;
 use m2cu_codegen::{CodegenOptions, Generated};
 use m2cu_frontend::diag::{render, Diagnostics};
+pub use m2cu_frontend::lexer::Dialect;
 use m2cu_frontend::lower::LowerOptions;
+use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
 pub use m2cu_runtime::{BuildOptions, ClassId, Value};
 use m2cu_runtime::{CpuLibrary, GpuProgram, GpuStatus, OutputSpec};
@@ -40,6 +42,9 @@ pub struct Options {
     /// Leave out the index checks (`--no-bounds-check`): faster, but an out-of-range index is
     /// undefined behaviour instead of MATLAB's error.
     pub no_bounds_check: bool,
+    /// The language of the source: MATLAB (the default) or GNU Octave, whose spellings
+    /// (`endfor`, `!=`, `#` comments, `x += 1`, ...) are then accepted.
+    pub dialect: Dialect,
 }
 
 /// Everything `translate` produces.
@@ -96,7 +101,11 @@ fn source_error(source: &str, options: &Options, diagnostics: Diagnostics) -> Er
 }
 
 fn parse(source: &str, options: &Options) -> Result<m2cu_frontend::ast::File, Error> {
-    m2cu_frontend::parser::parse_file(source).map_err(|d| source_error(source, options, d))
+    let parse_options = ParseOptions {
+        dialect: options.dialect,
+    };
+    m2cu_frontend::parser::parse_file_with(source, &parse_options)
+        .map_err(|d| source_error(source, options, d))
 }
 
 /// The phases after parsing; see [`compile`].

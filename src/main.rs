@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use m2cu::{Backend, Error, Options, RunOptions};
+use m2cu::{Backend, Dialect, Error, Options, RunOptions};
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +40,31 @@ struct Common {
     /// undefined behaviour instead of MATLAB's "Index exceeds the number of array elements".
     #[arg(long)]
     no_bounds_check: bool,
+    #[command(flatten)]
+    dialect: DialectArg,
+}
+
+#[derive(clap::Args)]
+struct DialectArg {
+    /// The language of the file: matlab, or octave to also accept Octave's spellings
+    /// (`endfor`, `!=`, `#` comments, `x += 1`, double-quoted strings).
+    #[arg(long, value_enum, default_value = "matlab")]
+    dialect: DialectName,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DialectName {
+    Matlab,
+    Octave,
+}
+
+impl DialectArg {
+    fn dialect(&self) -> Dialect {
+        match self.dialect {
+            DialectName::Matlab => Dialect::Matlab,
+            DialectName::Octave => Dialect::Octave,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -64,6 +89,8 @@ enum Command {
     Parse {
         /// The MATLAB file.
         file: PathBuf,
+        #[command(flatten)]
+        dialect: DialectArg,
     },
     /// Translate, build and run a function on the GPU (or the CPU), and print its outputs.
     Run {
@@ -146,6 +173,7 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
         entry: common.entry.clone(),
         args: common.args.clone(),
         no_bounds_check: common.no_bounds_check,
+        dialect: common.dialect.dialect(),
     };
     Ok((source, options))
 }
@@ -154,7 +182,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
         Command::Translate { common, out_dir } => translate(&common, &out_dir),
         Command::Check { common, emit } => check(&common, emit),
-        Command::Parse { file } => parse(&file),
+        Command::Parse { file, dialect } => parse(&file, dialect.dialect()),
         Command::Run {
             common,
             inputs,
@@ -204,10 +232,11 @@ fn check(common: &Common, emit: Option<Emit>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn parse(file: &Path) -> Result<(), Failure> {
+fn parse(file: &Path, dialect: Dialect) -> Result<(), Failure> {
     let source = std::fs::read_to_string(file)
         .map_err(|e| Failure::File(format!("cannot read {}: {e}", file.display())))?;
-    match m2cu_frontend::parser::parse_file(&source) {
+    let options = m2cu_frontend::parser::ParseOptions { dialect };
+    match m2cu_frontend::parser::parse_file_with(&source, &options) {
         Ok(ast) => {
             print!("{}", m2cu_frontend::ast_print::print_tree(&ast));
             Ok(())

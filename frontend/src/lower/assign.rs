@@ -16,6 +16,14 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
+        if let Some(field) = targets.iter().find_map(dotted_target) {
+            self.unsupported(
+                field.span,
+                &format!("assigning the struct field `{}`", field.name),
+                "structs are not supported: use a separate variable for each field",
+            );
+            return None;
+        }
         match targets {
             [ast::LValue::Var(name)] => self.assign_var(name, value, span),
             [ast::LValue::Index {
@@ -384,6 +392,16 @@ pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String>
         })
     });
     out
+}
+
+/// A target whose name has a dot (`s.x = ...`, `s.x(2) = ...`).
+fn dotted_target(t: &ast::LValue) -> Option<&ast::Ident> {
+    match t {
+        ast::LValue::Var(name) | ast::LValue::Index { base: name, .. } => {
+            name.name.contains('.').then_some(name)
+        }
+        ast::LValue::Ignore(_) => None,
+    }
 }
 
 /// Whether a subscript reaches past the end: `end + k`.

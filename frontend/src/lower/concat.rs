@@ -1,8 +1,8 @@
-//! Matrix literals and concatenation: `[a, b; c, d]` of scalars, `[u, v, 0]` of row vectors and
-//! scalars, `[u; v]` of column vectors and scalars. The result is written into a temporary.
+//! Matrix literals and concatenation: `[a, b; c, d]` of scalars and of arrays. Each row is
+//! joined side by side, then the rows on top of each other; the result is a temporary.
 //!
 //! Class rule (MATLAB's): an integer class wins, then single, then double; all-logical stays
-//! logical. Block matrices of matrices are reported as unsupported.
+//! logical. Extents that must agree are checked statically where known, else at run time.
 
 use super::array::{ArrayVal, Place, Sub, Val};
 use super::expr::val_class;
@@ -34,20 +34,19 @@ impl Lowerer<'_> {
         if all_scalar {
             return self.scalar_grid(vals, class, span);
         }
-        if vals.len() == 1 {
-            let items = vals.into_iter().next().unwrap_or_default();
-            return self.join(items, class, true, span);
+        let mut row_vals = Vec::with_capacity(vals.len());
+        for row in vals {
+            let joined = if row.len() == 1 {
+                row.into_iter().next()
+            } else {
+                self.join(row, class, true, span)
+            };
+            row_vals.push(joined?);
         }
-        if vals.iter().all(|row| row.len() == 1) {
-            let items = vals.into_iter().flatten().collect();
-            return self.join(items, class, false, span);
+        if row_vals.len() == 1 {
+            return row_vals.pop();
         }
-        self.unsupported(
-            span,
-            "a block matrix of arrays",
-            "concatenate vectors in one row `[u, v]` or one column `[u; v]`, or fill the matrix in a loop",
-        );
-        None
+        self.join(row_vals, class, false, span)
     }
 
     fn concat_class(&mut self, vals: &[Vec<Val>], span: Span) -> Option<Class> {
@@ -115,47 +114,17 @@ impl Lowerer<'_> {
         Some(Val::Array(self.whole(temp, span)))
     }
 
-    /// Joins scalars and vectors along a row (`horizontal`) or a column.
+    /// Joins scalars and arrays side by side (`horizontal`) or on top of each other; every
+    /// item must have the same extent across the joining direction.
     fn join(&mut self, items: Vec<Val>, class: Class, horizontal: bool, span: Span) -> Option<Val> {
-        for item in &items {
-            if let Val::Array(a) = item {
-                let fits = if horizontal {
-                    a.shape.rows == Dim::Known(1)
-                } else {
-                    a.shape.cols == Dim::Known(1)
-                };
-                if !fits {
-                    let (what, want) = if horizontal {
-                        ("a row", "(1,:)")
-                    } else {
-                        ("a column", "(:,1)")
-                    };
-                    self.unsupported(
-                        a.span,
-                        &format!(
-                            "concatenating {} into {what}",
-                            Type::array(a.class, a.shape)
-                        ),
-                        &format!("only vectors of shape {want} and scalars can be joined this way"),
-                    );
-                    return None;
-                }
-            }
-        }
+        let (across, across_dim) = self.common_extent(&items, horizontal, span)?;
         let (total, known) = self.total_extent(&items, horizontal, span);
-        let one = Dim::Known(1);
-        let shape = if horizontal {
-            Shape::new(one, known)
+        let (rows, cols, shape) = if horizontal {
+            (across, total, Shape::new(across_dim, known))
         } else {
-            Shape::new(known, one)
+            (total, across, Shape::new(known, across_dim))
         };
         let temp = self.temp("t", Type::array(class, shape), span);
-        let one_e = self.constant_expr(1.0, Class::Double, span);
-        let (rows, cols) = if horizontal {
-            (one_e, total)
-        } else {
-            (total, one_e)
-        };
         self.push(
             StmtKind::Alloc {
                 target: temp,
@@ -167,9 +136,51 @@ impl Lowerer<'_> {
         );
         let mut offset = self.constant_expr(0.0, Class::Double, span);
         for item in items {
-            offset = self.place_item(temp, item, offset, span);
+            offset = self.place_item(temp, item, offset, horizontal, span);
         }
         Some(Val::Array(self.whole(temp, span)))
+    }
+
+    /// The extent that all items share across the joining direction (rows when joining
+    /// horizontally), checked statically where known and at run time otherwise.
+    fn common_extent(
+        &mut self,
+        items: &[Val],
+        horizontal: bool,
+        span: Span,
+    ) -> Option<(ExprId, Dim)> {
+        let (first, first_dim) = self.item_extent(&items[0], !horizontal, span);
+        for item in &items[1..] {
+            let (e, d) = self.item_extent(item, !horizontal, span);
+            match (first_dim, d) {
+                (Dim::Known(a), Dim::Known(b)) if a != b => {
+                    self.error(
+                        "E0111",
+                        span,
+                        "dimensions of arrays being concatenated are not consistent".into(),
+                        format!(
+                            "every item of a {} needs the same number of {} ({a} and {b} here)",
+                            if horizontal { "row" } else { "column" },
+                            if horizontal { "rows" } else { "columns" }
+                        ),
+                    );
+                    return None;
+                }
+                (Dim::Known(_), Dim::Known(_)) => {}
+                _ => {
+                    let f = self.copy_expr(first);
+                    let cond = self.binary_expr(BinOp::Eq, f, e, Class::Logical, span);
+                    self.push(
+                        StmtKind::Check {
+                            cond,
+                            error: crate::ir::RuntimeError::SizeMismatch,
+                        },
+                        span,
+                    );
+                }
+            }
+        }
+        Some((first, first_dim))
     }
 
     fn total_extent(&mut self, items: &[Val], horizontal: bool, span: Span) -> (ExprId, Dim) {
@@ -186,32 +197,41 @@ impl Lowerer<'_> {
         (total, known.map_or(Dim::Var, Dim::Known))
     }
 
-    fn item_extent(&mut self, item: &Val, horizontal: bool, span: Span) -> (ExprId, Dim) {
+    /// The number of columns (`columns`) or rows of an item.
+    fn item_extent(&mut self, item: &Val, columns: bool, span: Span) -> (ExprId, Dim) {
         match item {
             Val::Scalar(_) => (self.constant_expr(1.0, Class::Double, span), Dim::Known(1)),
-            Val::Array(a) if horizontal => (self.copy_expr(a.cols), a.shape.cols),
+            Val::Array(a) if columns => (self.copy_expr(a.cols), a.shape.cols),
             Val::Array(a) => (self.copy_expr(a.rows), a.shape.rows),
         }
     }
 
-    /// Writes one item at positions `offset+1 ...` of `temp`; returns the next offset.
-    fn place_item(&mut self, temp: LocalId, item: Val, offset: ExprId, span: Span) -> ExprId {
-        let class = self.locals[temp].ty.class;
-        let (n, _) = self.item_extent(&item, true, span);
-        let n = match &item {
-            Val::Array(a) => self.numel_expr(a, span),
-            Val::Scalar(_) => n,
-        };
+    /// Writes one item after `offset` columns (or rows) of `temp`; returns the next offset.
+    fn place_item(
+        &mut self,
+        temp: LocalId,
+        item: Val,
+        offset: ExprId,
+        horizontal: bool,
+        span: Span,
+    ) -> ExprId {
+        let (n, _) = self.item_extent(&item, horizontal, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let start = self.copy_expr(offset);
         let first = self.binary_expr(BinOp::Add, start, one, Class::Double, span);
         match item {
             Val::Scalar(e) => {
-                let value = self.convert_to(e, class);
+                let value = self.convert_to(e, self.locals[temp].ty.class);
+                let one = self.constant_expr(1.0, Class::Double, span);
+                let indices = if horizontal {
+                    vec![one, first]
+                } else {
+                    vec![first, one]
+                };
                 self.push(
                     StmtKind::Store {
                         array: temp,
-                        indices: vec![first],
+                        indices,
                         value,
                     },
                     span,
@@ -221,13 +241,19 @@ impl Lowerer<'_> {
                 let (base, count) = (self.copy_expr(offset), self.copy_expr(n));
                 let last = self.binary_expr(BinOp::Add, base, count, Class::Double, span);
                 let step = self.constant_expr(1.0, Class::Double, span);
+                let along = Sub::Range {
+                    start: first,
+                    step,
+                    stop: last,
+                };
+                let subs = if horizontal {
+                    vec![Sub::All, along]
+                } else {
+                    vec![along, Sub::All]
+                };
                 let place = Place {
                     array: temp,
-                    subs: Some(vec![Sub::Range {
-                        start: first,
-                        step,
-                        stop: last,
-                    }]),
+                    subs: Some(subs),
                     shape: a.shape,
                     rows: a.rows,
                     cols: a.cols,

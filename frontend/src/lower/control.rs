@@ -120,8 +120,8 @@ impl Lowerer<'_> {
         )
     }
 
-    /// `for v = values`: one iteration per element of a row vector (MATLAB iterates over
-    /// columns, which for a row vector are its elements).
+    /// `for v = values`: one iteration per column of `values` (MATLAB's rule): the elements of
+    /// a row vector, the columns of a matrix, the value itself for a scalar.
     fn for_each(
         &mut self,
         var: &ast::Ident,
@@ -130,38 +130,71 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let a = match self.value(values)? {
-            Val::Array(a) if a.shape.rows == Dim::Known(1) => a,
-            other => {
-                let what = match &other {
-                    Val::Scalar(_) => "a scalar".to_string(),
-                    Val::Array(a) => format!("{}", Type::array(a.class, a.shape)),
-                };
-                self.unsupported(
-                    values.span,
-                    &format!("a `for` loop over {what}"),
-                    "loop over a range or a row vector; for the columns of a matrix write `for j = 1:size(M, 2)` and read `M(:, j)`",
-                );
-                return None;
+            Val::Array(a) => a,
+            Val::Scalar(e) => {
+                let ty = self.exprs[e].ty;
+                let var_id = self.loop_var(var, ty)?;
+                let one = self.constant_expr(1.0, Class::Double, span);
+                return self.each_iteration(var_id, one, body, span, |me, _| {
+                    let e = me.copy_expr(e);
+                    me.push(
+                        StmtKind::Assign {
+                            target: var_id,
+                            value: e,
+                        },
+                        span,
+                    );
+                });
             }
         };
-        let a = if self.may_change(&a, body) {
+        let a = if self.may_change(&a, body) || !matches!(a.node, array::Node::Whole(_)) {
             let temp = self.materialize(&a);
             self.whole(temp, span)
         } else {
             a
         };
-        let var_id = self.loop_var(var, Type::scalar(a.class))?;
+        let array::Node::Whole(source) = a.node else {
+            return None;
+        };
+        if a.shape.rows == Dim::Known(1) {
+            let var_id = self.loop_var(var, Type::scalar(a.class))?;
+            let n = self.numel_expr(&a, span);
+            return self.each_iteration(var_id, n, body, span, |me, k| {
+                let element = me.element(&a, Pos::Linear(k));
+                me.push(
+                    StmtKind::Assign {
+                        target: var_id,
+                        value: element,
+                    },
+                    span,
+                );
+            });
+        }
+        let column = Type::array(a.class, Shape::new(a.shape.rows, Dim::Known(1)));
+        let var_id = self.loop_var(var, column)?;
+        let n = self.copy_expr(a.cols);
+        self.each_iteration(var_id, n, body, span, |me, k| {
+            let at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            let col = me.slice(source, vec![array::Sub::All, array::Sub::Scalar(at)], span);
+            me.alloc_for(var_id, &col);
+            let place = me.whole_place(var_id, span);
+            me.write_loop(&place, &Val::Array(col), span);
+        })
+    }
+
+    /// `for _k = 1:n`, whose body first sets the loop variable (`set`), then runs `body`.
+    fn each_iteration(
+        &mut self,
+        var_id: LocalId,
+        n: ExprId,
+        body: &[ast::Stmt],
+        span: Span,
+        set: impl FnOnce(&mut Self, LocalId),
+    ) -> Option<StmtId> {
         let k = self.counting_loop_var("k", span);
         self.loop_vars.push(var_id);
         self.open_block();
-        let element = self.element(&a, Pos::Linear(k));
-        self.push(
-            StmtKind::Assign {
-                target: var_id,
-                value: element,
-            },
-            span,
-        );
+        set(self, k);
         self.loop_depth += 1;
         for s in body {
             self.stmt(s);
@@ -169,7 +202,6 @@ impl Lowerer<'_> {
         self.loop_depth -= 1;
         let body = self.close_block();
         self.loop_vars.pop();
-        let n = self.numel_expr(&a, span);
         self.emit_for(k, n, body, span)
     }
 

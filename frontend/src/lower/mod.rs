@@ -395,7 +395,13 @@ impl<'a> Lowerer<'a> {
             AstExpr::Ident(n) => Some(n.as_str()),
             _ => None,
         };
-        if let Some(n) = name.filter(|n| IO_FUNCTIONS.contains(n)) {
+        if let Some(n) = name.filter(|n| self.local_function(n).is_some()) {
+            self.unsupported(
+                e.span,
+                &format!("calling `{n}` as a statement, for its effect on shared variables"),
+                "nested functions that change the caller's variables are not supported: return the new values as outputs, `total = add(total, x)`",
+            );
+        } else if let Some(n) = name.filter(|n| IO_FUNCTIONS.contains(n)) {
             self.unsupported(
                 e.span,
                 &format!("`{n}` (I/O, plotting or timing)"),
