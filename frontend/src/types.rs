@@ -160,31 +160,53 @@ impl fmt::Display for Dim {
 pub struct Shape {
     pub rows: Dim,
     pub cols: Dim,
+    /// The third extent; `Known(1)` for every 2-D value.
+    pub pages: Dim,
 }
 
 impl Shape {
     pub const SCALAR: Shape = Shape {
         rows: Dim::Known(1),
         cols: Dim::Known(1),
+        pages: Dim::Known(1),
     };
 
+    /// A 2-D shape.
     pub fn new(rows: Dim, cols: Dim) -> Shape {
-        Shape { rows, cols }
+        Shape {
+            rows,
+            cols,
+            pages: Dim::Known(1),
+        }
+    }
+
+    /// A 3-D shape.
+    pub fn new3(rows: Dim, cols: Dim, pages: Dim) -> Shape {
+        Shape { rows, cols, pages }
     }
 
     pub fn is_scalar(self) -> bool {
         self == Shape::SCALAR
     }
 
-    /// Whether one of the extents is known to be 1.
+    /// Whether the value may have a third extent other than 1.
+    pub fn is_3d(self) -> bool {
+        self.pages != Dim::Known(1)
+    }
+
+    /// Whether the value is 2-D with one of its extents known to be 1.
     pub fn is_vector(self) -> bool {
-        self.rows == Dim::Known(1) || self.cols == Dim::Known(1)
+        !self.is_3d() && (self.rows == Dim::Known(1) || self.cols == Dim::Known(1))
     }
 }
 
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({},{})", self.rows, self.cols)
+        if self.is_3d() {
+            write!(f, "({},{},{})", self.rows, self.cols, self.pages)
+        } else {
+            write!(f, "({},{})", self.rows, self.cols)
+        }
     }
 }
 
