@@ -205,7 +205,7 @@ pub fn parse_arg_specs(specs: &[String]) -> Result<Vec<(String, Type)>, Error> {
 fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
     let bad = |why: &str| {
         Error::Usage(format!(
-            "bad --args value `{spec}`: {why}\nhelp: write NAME=CLASS(ROWS,COLS), e.g. v=double(1,:) or n=int32 (a scalar); `:` means any size"
+            "bad --args value `{spec}`: {why}\nhelp: write NAME=CLASS(ROWS,COLS) or NAME=CLASS(ROWS,COLS,PAGES), e.g. v=double(1,:) or n=int32 (a scalar); `:` means any size"
         ))
     };
     let (name, ty) = spec.split_once('=').ok_or_else(|| bad("missing `=`"))?;
@@ -237,7 +237,8 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
             };
             match parts.as_slice() {
                 [r, c] => Shape::new(dim(r)?, dim(c)?),
-                _ => return Err(bad("give two sizes")),
+                [r, c, p] => Shape::new3(dim(r)?, dim(c)?, dim(p)?),
+                _ => return Err(bad("give two or three sizes")),
             }
         }
     };
@@ -407,6 +408,10 @@ fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
                 "input `{name}` is a char array, which m2cu does not support"
             ))
         })?;
+    if v.dims.len() == 3 {
+        let shape = Shape::new3(Dim::Known(v.rows() as u64), Dim::Var, Dim::Var);
+        return Ok(Type { class, shape });
+    }
     let shape = match (v.rows(), v.cols()) {
         (1, 1) => Shape::SCALAR,
         (1, _) => Shape::new(Dim::Known(1), Dim::Var),

@@ -292,9 +292,15 @@ impl ExprWriter<'_> {
     pub fn size(&self, array: LocalId, query: SizeQuery) -> String {
         let (d0, d1) = (self.names.dim(array, 0), self.names.dim(array, 1));
         match query {
-            SizeQuery::Numel => format!("({d0} * {d1})"),
+            SizeQuery::Numel => self.names.numel(array),
             SizeQuery::Dim(1) => d0,
-            SizeQuery::Dim(_) => d1,
+            SizeQuery::Dim(2) => d1,
+            SizeQuery::Dim(3) => self.names.dim(array, 2),
+            SizeQuery::Dim(_) => "1".into(),
+            SizeQuery::Length if self.names.is_3d(array) => {
+                let (d2, n) = (self.names.dim(array, 2), self.names.numel(array));
+                format!("({n} == 0 ? 0 : m2cu_max3({d0}, {d1}, {d2}))")
+            }
             SizeQuery::Length => {
                 format!("(({d0} == 0 || {d1} == 0) ? 0 : ({d0} > {d1} ? {d0} : {d1}))")
             }
@@ -314,7 +320,18 @@ impl ExprWriter<'_> {
                     self.checked(*j, &d1)
                 )
             }
-            _ => unreachable!("the validator allows one or two subscripts"),
+            [i, j, k] => {
+                let d0 = self.names.dim(array, 0);
+                let d1 = self.names.dim(array, 1);
+                let d2 = self.names.dim(array, 2);
+                format!(
+                    "({} + {d0} * ({} + {d1} * {}))",
+                    self.checked(*i, &d0),
+                    self.checked(*j, &d1),
+                    self.checked(*k, &d2)
+                )
+            }
+            _ => unreachable!("the validator allows one to three subscripts"),
         }
     }
 

@@ -158,7 +158,13 @@ fn declarations(ctx: &Context, code: &mut Code) {
             code.line(format!("{} {name} = 0;", local_c_type(ctx.f, id)));
         } else {
             code.line(format!("{} *{name} = NULL;", local.ty.class.c_type()));
-            code.line(format!("int64_t {name}_d0 = 0, {name}_d1 = 0;"));
+            if ctx.names.is_3d(id) {
+                code.line(format!(
+                    "int64_t {name}_d0 = 0, {name}_d1 = 0, {name}_d2 = 0;"
+                ));
+            } else {
+                code.line(format!("int64_t {name}_d0 = 0, {name}_d1 = 0;"));
+            }
         }
     }
 }
@@ -168,7 +174,8 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     for (k, &p) in f.params.iter().enumerate() {
         let local = &f.locals[p];
         let (name, ty) = (ctx.name(p), local.ty.class.c_type());
-        let checks: Vec<String> = [(0, local.ty.shape.rows), (1, local.ty.shape.cols)]
+        let shape = local.ty.shape;
+        let checks: Vec<String> = [(0, shape.rows), (1, shape.cols), (2, shape.pages)]
             .into_iter()
             .filter_map(|(d, dim)| match dim {
                 Dim::Known(n) => Some(format!("m2cu_in[{k}].dims[{d}] != {n}")),
@@ -188,13 +195,17 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
         code.line(format!(
             "{name}_d0 = m2cu_in[{k}].dims[0];\n{name}_d1 = m2cu_in[{k}].dims[1];"
         ));
+        if ctx.names.is_3d(p) {
+            code.line(format!("{name}_d2 = m2cu_in[{k}].dims[2];"));
+        }
+        let numel = ctx.names.numel(p);
         if borrowed.contains(&p) {
             code.line(format!(
-                "{name} = ({ty} *)({name}_d0 * {name}_d1 > 0 ? m2cu_in[{k}].data : (void *)m2cu_empty);"
+                "{name} = ({ty} *)({numel} > 0 ? m2cu_in[{k}].data : (void *)m2cu_empty);"
             ));
         } else {
             code.line(format!(
-                "{name} = ({ty} *)m2cu_dup(m2cu_in[{k}].data, (size_t)({name}_d0 * {name}_d1) * sizeof({ty}));"
+                "{name} = ({ty} *)m2cu_dup(m2cu_in[{k}].data, (size_t){numel} * sizeof({ty}));"
             ));
             code.line(format!(
                 "if ({name} == NULL) {{ m2cu_status = M2CU_E_NOMEM; goto m2cu_done; }}"
@@ -215,17 +226,18 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
                 "if (m2cu_out[{k}].data != NULL) *({ty} *)m2cu_out[{k}].data = ({ty}){name};"
             ));
             code.line(format!(
-                "m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1;"
+                "m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1; m2cu_out[{k}].dims[2] = 1;"
             ));
         } else {
-            let bytes = format!("(size_t)({name}_d0 * {name}_d1) * sizeof({ty})");
+            let bytes = format!("(size_t){} * sizeof({ty})", ctx.names.numel(o));
             if borrowed.contains(&o) || f.outputs[..k].contains(&o) {
                 code.line(format!("m2cu_out[{k}].data = m2cu_dup({name}, {bytes});"));
             } else {
                 code.line(format!("m2cu_out[{k}].data = {name}; {name} = NULL;"));
             }
             code.line(format!(
-                "m2cu_out[{k}].dims[0] = {name}_d0; m2cu_out[{k}].dims[1] = {name}_d1;"
+                "m2cu_out[{k}].dims[0] = {name}_d0; m2cu_out[{k}].dims[1] = {name}_d1; m2cu_out[{k}].dims[2] = {};",
+                ctx.names.dim(o, 2)
             ));
         }
         code.line(format!(

@@ -69,6 +69,9 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
         out.push(format!("{constness}{ty} *__restrict__ {name}"));
         out.push(format!("int64_t {name}_d0"));
         out.push(format!("int64_t {name}_d1"));
+        if ctx.names.is_3d(a.local) {
+            out.push(format!("int64_t {name}_d2"));
+        }
     }
     for &x in &kernel.inputs {
         out.push(format!("{} {}", local_c_type(f, x), ctx.name(x)));

@@ -87,9 +87,10 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
         let ty = f.locals[a.local].ty.class.c_type();
         out.push(Buffer {
             var: format!("m2cu_d_{name}"),
-            bytes: format!(
-                "(uint64_t)({name}_d0 * {name}_d1 > 0 ? {name}_d0 * {name}_d1 : 1) * sizeof({ty})"
-            ),
+            bytes: {
+                let n = ctx.names.numel(a.local);
+                format!("(uint64_t)({n} > 0 ? {n} : 1) * sizeof({ty})")
+            },
             upload: Some(name.to_string()),
             download: a.written.then(|| name.to_string()),
             download_bytes: None,
@@ -160,6 +161,9 @@ fn args(ctx: &Context, kernel: &Kernel, k: &str) -> Vec<String> {
             format!("&{name}_d0"),
             format!("&{name}_d1"),
         ]);
+        if ctx.names.is_3d(a.local) {
+            out.push(format!("&{name}_d2"));
+        }
     }
     out.extend(kernel.inputs.iter().map(|&x| format!("&{}", ctx.name(x))));
     out.extend([

@@ -2,7 +2,8 @@
 //! CUDA reserved words and of the `m2cu_` prefix that generated temporaries use.
 //!
 //! Invariant: every local gets one name, used by every backend; an array local `A` also owns
-//! `A_d0` and `A_d1` (its extents), which no other local's name collides with.
+//! `A_d0` and `A_d1` (its extents) and, when it may be 3-D, `A_d2`, which no other local's name
+//! collides with.
 
 use std::collections::HashSet;
 
@@ -122,6 +123,8 @@ const RESERVED: &[&str] = &[
 #[derive(Clone, Debug)]
 pub struct Names {
     names: ArenaMap<LocalId, String>,
+    /// The array locals that may have a third extent other than 1.
+    three_d: HashSet<LocalId>,
 }
 
 impl Names {
@@ -138,13 +141,20 @@ impl Names {
             }
             taken.insert(name.clone());
             if !local.ty.is_scalar() {
-                taken.insert(format!("{name}_d0"));
-                taken.insert(format!("{name}_d1"));
+                for d in 0..3 {
+                    taken.insert(format!("{name}_d{d}"));
+                }
             }
             names.insert(id, name);
         }
+        let three_d = f
+            .locals
+            .iter()
+            .filter(|(_, l)| l.ty.shape.is_3d())
+            .map(|(id, _)| id)
+            .collect();
         // A later array's extents may collide with an earlier scalar's name; rename the scalar.
-        Names { names }.resolve_extent_collisions(f)
+        Names { names, three_d }.resolve_extent_collisions(f)
     }
 
     fn resolve_extent_collisions(mut self, f: &Function) -> Names {
@@ -152,12 +162,8 @@ impl Names {
             .locals
             .iter()
             .filter(|(_, l)| !l.ty.is_scalar())
-            .flat_map(|(id, _)| {
-                [
-                    format!("{}_d0", self.names[id]),
-                    format!("{}_d1", self.names[id]),
-                ]
-            })
+            .flat_map(|(id, _)| (0..3).map(move |d| (id, d)))
+            .map(|(id, d)| format!("{}_d{d}", self.names[id]))
             .collect();
         let mut taken: HashSet<String> = self
             .names
@@ -182,8 +188,27 @@ impl Names {
         &self.names[id]
     }
 
-    /// The C expression for extent `k` (0 rows, 1 columns) of an array local.
+    /// The C expression for extent `k` (0 rows, 1 columns, 2 pages) of an array local; the
+    /// pages of a 2-D array are the constant 1.
     pub fn dim(&self, id: LocalId, k: usize) -> String {
+        if k >= 2 && !self.is_3d(id) {
+            return "1".into();
+        }
         format!("{}_d{k}", self.names[id])
+    }
+
+    /// Whether the local carries a third extent `A_d2`.
+    pub fn is_3d(&self, id: LocalId) -> bool {
+        self.three_d.contains(&id)
+    }
+
+    /// The C expression for the element count of an array local.
+    pub fn numel(&self, id: LocalId) -> String {
+        let n = &self.names[id];
+        if self.is_3d(id) {
+            format!("({n}_d0 * {n}_d1 * {n}_d2)")
+        } else {
+            format!("({n}_d0 * {n}_d1)")
+        }
     }
 }

@@ -122,6 +122,12 @@ M2CU_FN int64_t m2cu_size(double x, int *err)
     return x < 0.0 ? 0 : (int64_t)x;
 }
 
+M2CU_FN int64_t m2cu_max3(int64_t a, int64_t b, int64_t c)
+{
+    int64_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
 M2CU_FN double m2cu_sqrt(double x, int *err)
 {
     if (x < 0.0) M2CU_FAIL(err, M2CU_E_COMPLEX);

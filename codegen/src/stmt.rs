@@ -77,7 +77,8 @@ impl<'a> Context<'a> {
                 fill,
                 rows,
                 cols,
-            } => self.alloc(code, *target, *fill, *rows, *cols),
+                pages,
+            } => self.alloc(code, *target, *fill, [*rows, *cols], *pages),
             StmtKind::Store {
                 array,
                 indices,
@@ -156,7 +157,8 @@ impl<'a> Context<'a> {
         let ty = self.f.locals[target].ty.class.c_type();
         code.open("{");
         code.line(format!(
-            "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t)({src}_d0 * {src}_d1) * sizeof({ty}));"
+            "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t){} * sizeof({ty}));",
+            self.names.numel(source)
         ));
         code.line(format!(
             "if (!m2cu_copy) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
@@ -166,10 +168,20 @@ impl<'a> Context<'a> {
         code.line(format!(
             "{t} = m2cu_copy; {t}_d0 = {src}_d0; {t}_d1 = {src}_d1;"
         ));
+        if self.names.is_3d(target) {
+            code.line(format!("{t}_d2 = {};", self.names.dim(source, 2)));
+        }
         code.close("}");
     }
 
-    fn alloc(&self, code: &mut Code, target: LocalId, fill: Fill, rows: ExprId, cols: ExprId) {
+    fn alloc(
+        &self,
+        code: &mut Code,
+        target: LocalId,
+        fill: Fill,
+        [rows, cols]: [ExprId; 2],
+        pages: Option<ExprId>,
+    ) {
         let ew = self.exprs();
         let t = self.name(target);
         let ty = self.f.locals[target].ty.class.c_type();
@@ -183,15 +195,33 @@ impl<'a> Context<'a> {
             "int64_t m2cu_c = m2cu_size({}, {err});",
             ew.double(cols)
         ));
+        let numel = match pages {
+            Some(p) => {
+                code.line(format!(
+                    "int64_t m2cu_p = m2cu_size({}, {err});",
+                    ew.double(p)
+                ));
+                "m2cu_r * m2cu_c * m2cu_p"
+            }
+            None => "m2cu_r * m2cu_c",
+        };
         code.line(format!("free({t});"));
-        code.line(format!("{t} = ({ty} *)calloc((size_t)(m2cu_r * m2cu_c > 0 ? m2cu_r * m2cu_c : 1), sizeof({ty}));"));
+        code.line(format!(
+            "{t} = ({ty} *)calloc((size_t)({numel} > 0 ? {numel} : 1), sizeof({ty}));"
+        ));
         code.line(format!(
             "if (!{t}) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
             self.status
         ));
         code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
+        if self.names.is_3d(target) {
+            let p = if pages.is_some() { "m2cu_p" } else { "1" };
+            code.line(format!("{t}_d2 = {p};"));
+        }
         if fill == Fill::Ones {
-            code.line(format!("for (int64_t m2cu_k = 0; m2cu_k < m2cu_r * m2cu_c; m2cu_k++) {t}[m2cu_k] = ({ty})1;"));
+            code.line(format!(
+                "for (int64_t m2cu_k = 0; m2cu_k < {numel}; m2cu_k++) {t}[m2cu_k] = ({ty})1;"
+            ));
         }
         code.close("}");
     }

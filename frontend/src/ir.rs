@@ -265,12 +265,14 @@ pub enum StmtKind {
         target: LocalId,
         value: ExprId,
     },
-    /// `A = zeros(rows, cols)` / `ones(...)`; the class is the target's.
+    /// `A = zeros(rows, cols)` / `zeros(rows, cols, pages)` / `ones(...)`; the class is the
+    /// target's.
     Alloc {
         target: LocalId,
         fill: Fill,
         rows: ExprId,
         cols: ExprId,
+        pages: Option<ExprId>,
     },
     /// Sets the extents of the vector `array` to `rows` x `cols`, keeping its elements and
     /// appending zeros when it grows (`x(end+1) = v` in MATLAB).
@@ -386,9 +388,13 @@ impl Function {
     pub fn stmt_exprs(&self, stmt: StmtId) -> Vec<ExprId> {
         match &self.stmts[stmt].kind {
             StmtKind::Assign { value, .. } => vec![*value],
-            StmtKind::Alloc { rows, cols, .. } | StmtKind::Resize { rows, cols, .. } => {
-                vec![*rows, *cols]
-            }
+            StmtKind::Alloc {
+                rows, cols, pages, ..
+            } => [Some(*rows), Some(*cols), *pages]
+                .into_iter()
+                .flatten()
+                .collect(),
+            StmtKind::Resize { rows, cols, .. } => vec![*rows, *cols],
             StmtKind::Store { indices, value, .. } => indices
                 .iter()
                 .copied()

@@ -69,17 +69,21 @@ impl Printer<'_> {
                 fill,
                 rows,
                 cols,
+                pages,
             } => {
                 let func = match fill {
                     Fill::Zeros => "zeros",
                     Fill::Ones => "ones",
                 };
                 let class = self.f.locals[*target].ty.class;
+                let extents: Vec<ExprId> = [Some(*rows), Some(*cols), *pages]
+                    .into_iter()
+                    .flatten()
+                    .collect();
                 let text = format!(
-                    "{} = {func}({}, {}, '{class}')",
+                    "{} = {func}({}, '{class}')",
                     self.name(*target),
-                    self.expr(*rows),
-                    self.expr(*cols)
+                    self.list(&extents)
                 );
                 self.line(depth, &text);
             }

@@ -105,7 +105,7 @@ pub(super) struct Place {
 
 impl ArrayVal {
     pub fn is_vector(&self) -> bool {
-        self.shape.rows == Dim::Known(1) || self.shape.cols == Dim::Known(1)
+        self.shape.is_vector()
     }
 
     /// Calls `f` on every node of the tree.
@@ -131,15 +131,56 @@ impl ArrayVal {
 impl Lowerer<'_> {
     // ----- building values ----------------------------------------------------------------
 
+    /// Every element of an array local. A 3-D array's `cols` extent counts its columns of all
+    /// pages together, as MATLAB's two-subscript view does.
     pub(super) fn whole(&mut self, array: LocalId, span: Span) -> ArrayVal {
         let ty = self.locals[array].ty;
+        let mut cols = self.size_of(array, 2, span);
+        if ty.shape.is_3d() {
+            let pages = self.size_of(array, 3, span);
+            cols = self.binary_expr(BinOp::Mul, cols, pages, Class::Double, span);
+        }
         ArrayVal {
             class: ty.class,
             shape: ty.shape,
             rows: self.size_of(array, 1, span),
-            cols: self.size_of(array, 2, span),
+            cols,
             node: Node::Whole(array),
             span,
+        }
+    }
+
+    /// Reports `what` on a 3-D value; 3-D arrays support element access, `A(:)`, elementwise
+    /// operations and `zeros`/`ones` only.
+    pub(super) fn reject_3d(&mut self, a: &ArrayVal, what: &str) -> Option<()> {
+        if !a.shape.is_3d() {
+            return Some(());
+        }
+        self.unsupported(
+            a.span,
+            &format!("{what} of a 3-D array"),
+            "3-D arrays support A(i, j, k), A(k), A(:), elementwise operations and zeros/ones(m, n, p); loop over the pages for the rest",
+        );
+        None
+    }
+
+    /// The 3-D array local a 3-D value reads (its pages give the value's pages).
+    fn pages_source(&self, val: &ArrayVal) -> Option<LocalId> {
+        let mut found = None;
+        val.visit(&mut |n| {
+            if let Node::Whole(a) = n {
+                if found.is_none() && self.locals[*a].ty.shape.is_3d() {
+                    found = Some(*a);
+                }
+            }
+        });
+        found
+    }
+
+    fn pages_of(&mut self, val: &ArrayVal, span: Span) -> ExprId {
+        match self.pages_source(val) {
+            Some(a) => self.size_of(a, 3, span),
+            None => self.constant_expr(1.0, Class::Double, span),
         }
     }
 
@@ -378,7 +419,10 @@ impl Lowerer<'_> {
     /// Reports sizes that differ statically, and emits a run-time check for sizes that may.
     pub(super) fn check_same_size(&mut self, x: &ArrayVal, y: &ArrayVal, span: Span) -> Option<()> {
         let differ = |p: Dim, q: Dim| matches!((p, q), (Dim::Known(a), Dim::Known(b)) if a != b);
-        if differ(x.shape.rows, y.shape.rows) || differ(x.shape.cols, y.shape.cols) {
+        if differ(x.shape.rows, y.shape.rows)
+            || differ(x.shape.cols, y.shape.cols)
+            || differ(x.shape.pages, y.shape.pages)
+        {
             self.error(
                 "E0110",
                 span,
@@ -397,7 +441,12 @@ impl Lowerer<'_> {
         }
         let rows_equal = self.equal_extents(x.rows, y.rows, span);
         let cols_equal = self.equal_extents(x.cols, y.cols, span);
-        let cond = self.binary_expr(BinOp::And, rows_equal, cols_equal, Class::Logical, span);
+        let mut cond = self.binary_expr(BinOp::And, rows_equal, cols_equal, Class::Logical, span);
+        if x.shape.is_3d() || y.shape.is_3d() {
+            let (px, py) = (self.pages_of(x, span), self.pages_of(y, span));
+            let pages_equal = self.binary_expr(BinOp::Eq, px, py, Class::Logical, span);
+            cond = self.binary_expr(BinOp::And, cond, pages_equal, Class::Logical, span);
+        }
         self.push(
             StmtKind::Check {
                 cond,
@@ -673,35 +722,44 @@ impl Lowerer<'_> {
 
     /// Emits `array = zeros(rows, cols)` with the extents of `val`.
     pub(super) fn alloc_for(&mut self, array: LocalId, val: &ArrayVal) {
+        let span = val.span;
         let rows = self.copy_expr(val.rows);
-        let cols = self.copy_expr(val.cols);
+        let (cols, pages) = match self.pages_source(val) {
+            Some(source) if val.shape.is_3d() => (
+                self.size_of(source, 2, span),
+                Some(self.size_of(source, 3, span)),
+            ),
+            _ => (self.copy_expr(val.cols), None),
+        };
         self.push(
             StmtKind::Alloc {
                 target: array,
                 fill: Fill::Zeros,
                 rows,
                 cols,
+                pages,
             },
-            val.span,
+            span,
         );
     }
 
     pub(super) fn whole_place(&mut self, array: LocalId, span: Span) -> Place {
-        let shape = self.locals[array].ty.shape;
+        let whole = self.whole(array, span);
         Place {
             array,
             subs: None,
-            shape,
-            rows: self.size_of(array, 1, span),
-            cols: self.size_of(array, 2, span),
+            shape: whole.shape,
+            rows: whole.rows,
+            cols: whole.cols,
         }
     }
 
     /// Emits the loop `place(p) = value(p)` over every position of `place`.
     pub(super) fn write_loop(&mut self, place: &Place, value: &Val, span: Span) -> Option<StmtId> {
-        let vector = place.shape.rows == Dim::Known(1)
-            || place.shape.cols == Dim::Known(1)
-            || matches!(value, Val::Array(v) if v.is_vector());
+        // Vectors and 3-D arrays are written in one linear loop; matrices row by column.
+        let vector = place.shape.is_vector()
+            || place.shape.is_3d()
+            || matches!(value, Val::Array(v) if v.is_vector() || v.shape.is_3d());
         if vector {
             let rows = self.copy_expr(place.rows);
             let cols = self.copy_expr(place.cols);

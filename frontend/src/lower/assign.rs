@@ -209,7 +209,7 @@ impl Lowerer<'_> {
 
     fn is_vector_local(&self, array: LocalId) -> bool {
         let ty = self.locals[array].ty;
-        !ty.is_scalar() && (ty.shape.rows == Dim::Known(1) || ty.shape.cols == Dim::Known(1))
+        !ty.is_scalar() && ty.shape.is_vector()
     }
 
     /// `x(end+k) = v` on a vector: the index and the value are computed with the old extents,

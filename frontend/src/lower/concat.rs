@@ -29,6 +29,11 @@ impl Lowerer<'_> {
         if vals.len() == 1 && vals[0].len() == 1 {
             return vals.into_iter().flatten().next();
         }
+        for v in vals.iter().flatten() {
+            if let Val::Array(a) = v {
+                self.reject_3d(a, "concatenation")?;
+            }
+        }
         let class = self.concat_class(&vals, span)?;
         let all_scalar = vals.iter().flatten().all(|v| matches!(v, Val::Scalar(_)));
         if all_scalar {
@@ -92,6 +97,7 @@ impl Lowerer<'_> {
                 fill: Fill::Zeros,
                 rows: rows_e,
                 cols: cols_e,
+                pages: None,
             },
             span,
         );
@@ -131,6 +137,7 @@ impl Lowerer<'_> {
                 fill: Fill::Zeros,
                 rows,
                 cols,
+                pages: None,
             },
             span,
         );

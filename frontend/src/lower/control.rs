@@ -130,7 +130,10 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let a = match self.value(values)? {
-            Val::Array(a) => a,
+            Val::Array(a) => {
+                self.reject_3d(&a, "a `for` loop over the columns")?;
+                a
+            }
             Val::Scalar(e) => {
                 let ty = self.exprs[e].ty;
                 let var_id = self.loop_var(var, ty)?;

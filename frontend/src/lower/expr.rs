@@ -158,8 +158,11 @@ impl Lowerer<'_> {
         Some(match self.value(operand)? {
             Val::Scalar(e) => Val::Scalar(e),
             Val::Array(a) => Val::Array(ArrayVal {
+                shape: {
+                    self.reject_3d(&a, "the transpose")?;
+                    Shape::new(a.shape.cols, a.shape.rows)
+                },
                 class: a.class,
-                shape: Shape::new(a.shape.cols, a.shape.rows),
                 rows: a.cols,
                 cols: a.rows,
                 span: a.span,
@@ -382,12 +385,19 @@ impl Lowerer<'_> {
 
     /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes.
     pub(super) fn subscripts(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<Sub>> {
-        if args.is_empty() || args.len() > 2 {
+        let three_d = self.locals[array].ty.shape.is_3d();
+        let allowed = if three_d { [1, 3] } else { [1, 2] };
+        if !allowed.contains(&args.len()) {
             let span = args.first().map_or(self.locals[array].span, |a| a.span);
+            let help = if three_d {
+                "index a 3-D array with A(k) or A(i, j, k)"
+            } else {
+                "use A(k) or A(i, j)"
+            };
             self.unsupported(
                 span,
                 &format!("indexing with {} subscripts", args.len()),
-                "use A(k) or A(i, j)",
+                help,
             );
             return None;
         }
@@ -402,7 +412,18 @@ impl Lowerer<'_> {
             self.index_context.pop();
             out.push(sub);
         }
-        out.into_iter().collect()
+        let subs: Vec<Sub> = out.into_iter().collect::<Option<_>>()?;
+        let elementwise = subs.iter().all(|s| matches!(s, Sub::Scalar(_)));
+        if three_d && !elementwise && !matches!(subs.as_slice(), [Sub::All]) {
+            let span = args[0].span.to(args[args.len() - 1].span);
+            self.unsupported(
+                span,
+                "a slice of a 3-D array",
+                "index 3-D arrays one element at a time, A(i, j, k), or all at once, A(:)",
+            );
+            return None;
+        }
+        Some(subs)
     }
 
     fn subscript(&mut self, arg: &ast::Expr) -> Option<Sub> {
@@ -607,9 +628,7 @@ impl Lowerer<'_> {
         let Val::Array(a) = target else {
             return Some(self.constant_expr(1.0, Class::Double, span));
         };
-        if let (Node::Whole(array), SizeQuery::Numel | SizeQuery::Length | SizeQuery::Dim(1 | 2)) =
-            (&a.node, query)
-        {
+        if let Node::Whole(array) = &a.node {
             return Some(self.new_expr(
                 ExprKind::Size(*array, query),
                 Type::scalar(Class::Double),
@@ -701,6 +720,7 @@ impl Lowerer<'_> {
                 fill: Fill::Zeros,
                 rows: one,
                 cols: count,
+                pages: None,
             },
             span,
         );
@@ -753,21 +773,13 @@ impl Lowerer<'_> {
 
     /// `zeros(...)`/`ones(...)` inside an expression: allocated into a temporary.
     fn allocated_temp(&mut self, alloc: Allocation, span: Span) -> Option<Val> {
-        let shape = Shape::new(self.dim_of_expr(alloc.rows), self.dim_of_expr(alloc.cols));
+        let shape = self.allocation_shape(&alloc);
         if shape.is_scalar() {
             let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
             return Some(Val::Scalar(value));
         }
         let temp = self.temp("t", Type::array(alloc.class, shape), span);
-        self.push(
-            StmtKind::Alloc {
-                target: temp,
-                fill: alloc.fill,
-                rows: alloc.rows,
-                cols: alloc.cols,
-            },
-            span,
-        );
+        self.push_alloc(temp, alloc, span);
         Some(Val::Array(self.whole(temp, span)))
     }
 }

@@ -283,15 +283,16 @@ impl<'a> Lowerer<'a> {
         let shape = match decl.dims.as_deref() {
             None => Shape::SCALAR,
             Some([r, c]) => Shape::new(dim_of(*r), dim_of(*c)),
+            Some([r, c, p]) => Shape::new3(dim_of(*r), dim_of(*c), dim_of(*p)),
             Some(_) => {
                 self.error(
                     "E0109",
                     decl.span,
                     format!(
-                        "input `{}` must be declared with two dimensions",
+                        "input `{}` must be declared with two or three dimensions",
                         decl.name.name
                     ),
-                    "write the size as (rows,cols), for example (1,:)".into(),
+                    "write the size as (rows,cols) or (rows,cols,pages), for example (1,:)".into(),
                 );
                 return None;
             }
@@ -574,18 +575,33 @@ impl<'a> Lowerer<'a> {
     }
 
     fn alloc(&mut self, name: &ast::Ident, alloc: Allocation, span: Span) -> Option<StmtId> {
-        let shape = Shape::new(self.dim_of_expr(alloc.rows), self.dim_of_expr(alloc.cols));
+        let shape = self.allocation_shape(&alloc);
         if shape.is_scalar() {
             let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
             let target = self.define(name, Type::scalar(alloc.class))?;
             return self.push(StmtKind::Assign { target, value }, span);
         }
         let target = self.define(name, Type::array(alloc.class, shape))?;
+        self.push_alloc(target, alloc, span)
+    }
+
+    /// The static shape of a `zeros`/`ones` call: known where its sizes are constants.
+    fn allocation_shape(&self, alloc: &Allocation) -> Shape {
+        let pages = alloc.pages.map_or(Dim::Known(1), |p| self.dim_of_expr(p));
+        Shape::new3(
+            self.dim_of_expr(alloc.rows),
+            self.dim_of_expr(alloc.cols),
+            pages,
+        )
+    }
+
+    fn push_alloc(&mut self, target: LocalId, alloc: Allocation, span: Span) -> Option<StmtId> {
         let kind = StmtKind::Alloc {
             target,
             fill: alloc.fill,
             rows: alloc.rows,
             cols: alloc.cols,
+            pages: alloc.pages,
         };
         self.push(kind, span)
     }
@@ -642,15 +658,16 @@ impl<'a> Lowerer<'a> {
             .iter()
             .map(|d| self.scalar_expr(d, "a size"))
             .collect::<Option<_>>()?;
-        let (rows, cols) = match dims.as_slice() {
-            [n] => (*n, *n),
-            [r, c] => (*r, *c),
+        let (rows, cols, pages) = match dims.as_slice() {
+            [n] => (*n, self.copy_expr(*n), None),
+            [r, c] => (*r, *c, None),
+            [r, c, p] => (*r, *c, Some(*p)),
             _ => {
                 self.error(
                     "E0105",
                     span,
-                    "`zeros`/`ones` take one or two sizes".into(),
-                    "write zeros(n) or zeros(rows, cols), optionally with a class: zeros(1, n, 'int32')"
+                    "`zeros`/`ones` take one, two or three sizes".into(),
+                    "write zeros(n), zeros(rows, cols) or zeros(rows, cols, pages), optionally with a class: zeros(1, n, 'int32')"
                         .into(),
                 );
                 return None;
@@ -661,6 +678,7 @@ impl<'a> Lowerer<'a> {
             class,
             rows,
             cols,
+            pages,
         })
     }
 
@@ -685,6 +703,7 @@ struct Allocation {
     class: Class,
     rows: ExprId,
     cols: ExprId,
+    pages: Option<ExprId>,
 }
 
 impl Allocation {
@@ -705,7 +724,11 @@ fn dim_of(d: ast::DimSpec) -> Dim {
 
 fn join_shapes(a: Shape, b: Shape) -> Shape {
     let join = |x: Dim, y: Dim| if x == y { x } else { Dim::Var };
-    Shape::new(join(a.rows, b.rows), join(a.cols, b.cols))
+    Shape::new3(
+        join(a.rows, b.rows),
+        join(a.cols, b.cols),
+        join(a.pages, b.pages),
+    )
 }
 
 /// Logical and char operands of arithmetic behave as double.

@@ -58,6 +58,7 @@ impl Lowerer<'_> {
         match self.value(x)? {
             Val::Scalar(e) => self.scalar_reduction(kind, e, span).map(Val::Scalar),
             Val::Array(a) => {
+                self.reject_3d(&a, &format!("`{}` along a dimension", kind.name()))?;
                 let class = self.accumulator_class(kind, a.class, span)?;
                 let dim = self.reduction_dim(kind, &a, dim, span)?;
                 if self.reduces_to_scalar(&a, dim) {
@@ -330,6 +331,7 @@ impl Lowerer<'_> {
                 fill: Fill::Zeros,
                 rows,
                 cols,
+                pages: None,
             },
             span,
         );
