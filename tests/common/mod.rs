@@ -94,6 +94,9 @@ pub fn translate_fixture(name: &str) -> m2cu::Translation {
 
 /// The `--args` spec `run` would derive from an actual input.
 pub fn arg_spec(name: &str, v: &Value) -> String {
+    if v.dims.len() == 3 {
+        return format!("{name}={}({},:,:)", v.class().name(), v.rows());
+    }
     let dims = match (v.rows(), v.cols()) {
         (1, 1) => String::new(),
         (1, _) => "(1,:)".into(),
