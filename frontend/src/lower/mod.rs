@@ -20,6 +20,8 @@
 //! | E0107 | indexed assignment to an array that was not preallocated |
 //! | E0108 | `break`/`continue` outside a loop, or `end` outside an index |
 //! | E0109 | an invalid `arguments` block entry |
+//! | E0110 | operands or assignment sides whose sizes are known to differ |
+//! | E0111 | concatenation of items whose extents do not line up |
 
 mod array;
 mod assign;
