@@ -1,10 +1,12 @@
 //! MATLAB constant expressions for `--set NAME=EXPR`: numbers, `[1 2; 3 4]`, `a:b`, `a:s:b`,
-//! `zeros/ones/rand/randn(m, n)`, class conversions such as `int8([1 2])`, `pi`, `inf`, `nan`,
-//! `true`, `false`, unary minus and the arithmetic operators on scalars and arrays.
+//! `zeros/ones/rand/randn(m, n)` and `(m, n, p)`, `reshape(x, m, n)` and `(x, m, n, p)` (one
+//! size may be `[]`), class conversions such as `int8([1 2])`, `pi`, `inf`, `nan`, `true`,
+//! `false`, unary minus and the arithmetic operators on scalars and arrays.
 //!
-//! Values are computed in double and converted at the end by class conversions, with MATLAB's
-//! rounding and saturation. `rand`/`randn` draw from a generator seeded by the caller, so a run
-//! is repeatable.
+//! Values are 2-D or 3-D, like [`Value`]s; a third extent of 1 is dropped when the value is
+//! made. Concatenation and transposition take 2-D operands only. Values are computed in double
+//! and converted at the end by class conversions, with MATLAB's rounding and saturation.
+//! `rand`/`randn` draw from a generator seeded by the caller, so a run is repeatable.
 
 use m2cu_frontend::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use m2cu_runtime::{ClassId, Data, Value};
@@ -12,27 +14,48 @@ use rand::rngs::StdRng;
 use rand::Rng;
 use rand_distr::StandardNormal;
 
-/// A matrix under evaluation: doubles plus the class they will have.
+/// An array under evaluation: extents, column-major doubles, and the class they will have.
+/// `data.len()` is `rows * cols * pages`.
 #[derive(Clone, Debug)]
 struct Mat {
     rows: usize,
     cols: usize,
+    pages: usize,
     data: Vec<f64>,
     class: ClassId,
 }
 
 impl Mat {
     fn scalar(v: f64) -> Mat {
+        Mat::double(1, 1, vec![v])
+    }
+
+    /// A 2-D double matrix.
+    fn double(rows: usize, cols: usize, data: Vec<f64>) -> Mat {
         Mat {
-            rows: 1,
-            cols: 1,
-            data: vec![v],
+            rows,
+            cols,
+            pages: 1,
+            data,
             class: ClassId::Double,
         }
     }
 
     fn is_scalar(&self) -> bool {
-        self.rows == 1 && self.cols == 1
+        self.data.len() == 1
+    }
+
+    fn is_2d(&self) -> bool {
+        self.pages == 1
+    }
+
+    /// `2x3` or `2x3x4`, as MATLAB writes sizes in error messages.
+    fn size_text(&self) -> String {
+        let mut text = format!("{}x{}", self.rows, self.cols);
+        if !self.is_2d() {
+            text += &format!("x{}", self.pages);
+        }
+        text
     }
 }
 
@@ -73,6 +96,9 @@ fn eval(expr: &Expr, rng: &mut StdRng) -> Result<Mat, String> {
         ExprKind::Call { callee, args } => call(&callee.name, args, rng),
         ExprKind::Postfix { operand, .. } => {
             let m = eval(operand, rng)?;
+            if !m.is_2d() {
+                return Err("Transpose on ND array is not defined. Use PERMUTE instead.".into());
+            }
             let mut data = vec![0.0; m.data.len()];
             for i in 0..m.rows {
                 for j in 0..m.cols {
@@ -82,6 +108,7 @@ fn eval(expr: &Expr, rng: &mut StdRng) -> Result<Mat, String> {
             Ok(Mat {
                 rows: m.cols,
                 cols: m.rows,
+                pages: 1,
                 data,
                 class: m.class,
             })
@@ -123,12 +150,7 @@ fn range(start: f64, step: f64, stop: f64) -> Result<Mat, String> {
     };
     check_size(n)?;
     let data = (0..n).map(|k| start + k as f64 * step).collect();
-    Ok(Mat {
-        rows: 1,
-        cols: n,
-        data,
-        class: ClassId::Double,
-    })
+    Ok(Mat::double(1, n, data))
 }
 
 fn check_size(n: usize) -> Result<(), String> {
@@ -157,24 +179,27 @@ fn binary(op: BinaryOp, a: Mat, b: Mat) -> Result<Mat, String> {
             ))
         }
     };
-    let (rows, cols) = match (a.is_scalar(), b.is_scalar()) {
-        (true, _) => (b.rows, b.cols),
-        (_, true) => (a.rows, a.cols),
-        _ if a.rows == b.rows && a.cols == b.cols => (a.rows, a.cols),
+    let shape = |m: &Mat| (m.rows, m.cols, m.pages);
+    let (rows, cols, pages) = match (a.is_scalar(), b.is_scalar()) {
+        (true, _) => shape(&b),
+        (_, true) => shape(&a),
+        _ if shape(&a) == shape(&b) => shape(&a),
         _ => {
             return Err(format!(
-                "sizes {}x{} and {}x{} do not match",
-                a.rows, a.cols, b.rows, b.cols
+                "sizes {} and {} do not match",
+                a.size_text(),
+                b.size_text()
             ))
         }
     };
     let get = |m: &Mat, k: usize| if m.is_scalar() { m.data[0] } else { m.data[k] };
-    let data = (0..rows * cols)
+    let data = (0..rows * cols * pages)
         .map(|k| f(get(&a, k), get(&b, k)))
         .collect();
     Ok(Mat {
         rows,
         cols,
+        pages,
         data,
         class: ClassId::Double,
     })
@@ -185,6 +210,9 @@ fn matrix(rows: &[Vec<Expr>], rng: &mut StdRng) -> Result<Mat, String> {
     for row in rows {
         let parts: Vec<Mat> = row.iter().map(|e| eval(e, rng)).collect::<Result<_, _>>()?;
         let parts: Vec<Mat> = parts.into_iter().filter(|m| !m.data.is_empty()).collect();
+        if parts.iter().any(|m| !m.is_2d()) {
+            return Err("concatenation of 3-D arrays is not supported in --set values".into());
+        }
         if parts.is_empty() {
             continue;
         }
@@ -197,20 +225,10 @@ fn matrix(rows: &[Vec<Expr>], rng: &mut StdRng) -> Result<Mat, String> {
             data.extend_from_slice(&p.data);
         }
         let cols = parts.iter().map(|m| m.cols).sum();
-        blocks.push(Mat {
-            rows: height,
-            cols,
-            data,
-            class: ClassId::Double,
-        });
+        blocks.push(Mat::double(height, cols, data));
     }
     let Some(first) = blocks.first() else {
-        return Ok(Mat {
-            rows: 0,
-            cols: 0,
-            data: vec![],
-            class: ClassId::Double,
-        });
+        return Ok(Mat::double(0, 0, vec![]));
     };
     let cols = first.cols;
     if blocks.iter().any(|b| b.cols != cols) {
@@ -227,12 +245,7 @@ fn matrix(rows: &[Vec<Expr>], rng: &mut StdRng) -> Result<Mat, String> {
         }
         r0 += b.rows;
     }
-    Ok(Mat {
-        rows,
-        cols,
-        data,
-        class: ClassId::Double,
-    })
+    Ok(Mat::double(rows, cols, data))
 }
 
 fn call(name: &str, args: &[Expr], rng: &mut StdRng) -> Result<Mat, String> {
@@ -247,39 +260,100 @@ fn call(name: &str, args: &[Expr], rng: &mut StdRng) -> Result<Mat, String> {
     if let Some(v) = constant(name).filter(|_| args.is_empty()) {
         return Ok(Mat::scalar(v));
     }
+    if name == "reshape" {
+        return reshape(args, rng);
+    }
     let fill: Box<dyn FnMut(&mut StdRng) -> f64> = match name {
         "zeros" => Box::new(|_| 0.0),
         "ones" => Box::new(|_| 1.0),
         "rand" => Box::new(|r: &mut StdRng| r.gen::<f64>()),
         "randn" => Box::new(|r: &mut StdRng| r.sample(StandardNormal)),
-        _ => return Err(format!("`{name}` is not available in --set values (use zeros, ones, rand, randn, a class conversion, ranges or [..])")),
+        _ => return Err(format!("`{name}` is not available in --set values (use zeros, ones, rand, randn, reshape, a class conversion, ranges or [..])")),
     };
-    let dims: Vec<f64> = args
+    let sizes: Vec<usize> = args
         .iter()
-        .map(|a| scalar(a, rng))
+        .map(|a| extent(scalar(a, rng)?))
         .collect::<Result<_, _>>()?;
-    let (rows, cols) = match dims.as_slice() {
-        [] => (1.0, 1.0),
-        [n] => (*n, *n),
-        [r, c] => (*r, *c),
-        _ => return Err(format!("`{name}` takes at most two sizes here")),
-    };
-    let size = |x: f64| {
-        if x.fract() == 0.0 && x >= 0.0 {
-            Ok(x as usize)
-        } else {
-            Err(format!("size {x} is not a nonnegative integer"))
+    let (rows, cols, pages) = match *sizes.as_slice() {
+        [] => (1, 1, 1),
+        [n] => (n, n, 1),
+        [r, c] => (r, c, 1),
+        [r, c, p] => (r, c, p),
+        _ => {
+            return Err(format!(
+                "`{name}` takes at most three sizes here (m2cu values are 2-D or 3-D)"
+            ))
         }
     };
-    let (rows, cols) = (size(rows)?, size(cols)?);
-    check_size(rows.saturating_mul(cols))?;
+    let n = product(&[rows, cols, pages]);
+    check_size(n)?;
     let mut fill = fill;
-    let data = (0..rows * cols).map(|_| fill(rng)).collect();
+    let data = (0..n).map(|_| fill(rng)).collect();
     Ok(Mat {
         rows,
         cols,
+        pages,
         data,
         class: ClassId::Double,
+    })
+}
+
+/// A size argument: a nonnegative integer.
+fn extent(x: f64) -> Result<usize, String> {
+    if x.fract() == 0.0 && x >= 0.0 {
+        Ok(x as usize)
+    } else {
+        Err(format!("size {x} is not a nonnegative integer"))
+    }
+}
+
+/// The product of extents, saturating at `usize::MAX` (which no real element count reaches).
+fn product(extents: &[usize]) -> usize {
+    extents.iter().fold(1, |n, &d| n.saturating_mul(d))
+}
+
+/// `reshape(x, m, n)` and `reshape(x, m, n, p)`: the same elements and class under new extents;
+/// one size may be `[]`, computed from the others. Errors use MATLAB's wording.
+fn reshape(args: &[Expr], rng: &mut StdRng) -> Result<Mat, String> {
+    let usage = || "`reshape` takes an array and two or three sizes".to_string();
+    let [x, size_args @ ..] = args else {
+        return Err(usage());
+    };
+    if !(2..=3).contains(&size_args.len()) {
+        return Err(usage());
+    }
+    let m = eval(x, rng)?;
+    // `[]` (any 0×0 value) stands for the size that makes the element count right.
+    let mut sizes: Vec<Option<usize>> = Vec::new();
+    for e in size_args {
+        let size = eval(e, rng)?;
+        sizes.push(match (size.rows, size.cols, size.pages) {
+            (0, 0, 1) => None,
+            _ if size.is_scalar() => Some(extent(size.data[0])?),
+            _ => return Err("size arguments must be integer scalars or []".into()),
+        });
+    }
+    let known: Vec<usize> = sizes.iter().flatten().copied().collect();
+    let numel = m.data.len();
+    let sizes: Vec<usize> = match sizes.len() - known.len() {
+        0 => known,
+        1 => {
+            let partial = product(&known);
+            if partial == 0 || numel % partial != 0 {
+                return Err(format!("Product of known dimensions, {partial}, not divisible into total number of elements, {numel}."));
+            }
+            sizes.iter().map(|s| s.unwrap_or(numel / partial)).collect()
+        }
+        _ => return Err("Size can only have one unknown dimension.".into()),
+    };
+    if product(&sizes) != numel {
+        return Err("Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.".into());
+    }
+    Ok(Mat {
+        rows: sizes[0],
+        cols: sizes[1],
+        pages: sizes.get(2).copied().unwrap_or(1),
+        ..m
     })
 }
 
@@ -299,7 +373,7 @@ fn to_value(m: Mat) -> Result<Value, String> {
         ClassId::Uint64 => Data::Uint64(d.iter().map(|&x| saturate(x) as u64).collect()),
         ClassId::Char => return Err("char values are not supported".into()),
     };
-    Value::new(vec![m.rows, m.cols], data).map_err(|e| e.to_string())
+    Value::new(vec![m.rows, m.cols, m.pages], data).map_err(|e| e.to_string())
 }
 
 /// MATLAB's conversion to an integer class: NaN to 0, halves away from zero. Rust's `as`
@@ -309,5 +383,109 @@ fn saturate(x: f64) -> f64 {
         0.0
     } else {
         x.round()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn value(text: &str) -> Result<Value, String> {
+        let expr = m2cu_frontend::parser::parse_expr(text).expect("parses");
+        evaluate(&expr, &mut StdRng::seed_from_u64(7))
+    }
+
+    #[test]
+    fn fills_make_2d_and_3d_values() {
+        let z = value("zeros(2, 3, 4)").unwrap();
+        assert_eq!(
+            (z.dims.clone(), z.class()),
+            (vec![2, 3, 4], ClassId::Double)
+        );
+        assert_eq!(z.as_slice::<f64>().unwrap(), &[0.0; 24]);
+        assert_eq!(
+            value("ones(2, 3, 1)").unwrap(),
+            value("ones(2, 3)").unwrap()
+        );
+        assert_eq!(value("ones(2)").unwrap().dims, vec![2, 2]);
+        assert_eq!(value("zeros()").unwrap(), Value::scalar(0.0));
+        let r = value("rand(2, 2, 3)").unwrap();
+        assert_eq!(r.dims, vec![2, 2, 3]);
+        assert!(r
+            .as_slice::<f64>()
+            .unwrap()
+            .iter()
+            .all(|x| (0.0..1.0).contains(x)));
+        assert_eq!(value("randn(1, 2, 5)").unwrap().dims, vec![1, 2, 5]);
+        assert_eq!(value("zeros(2, 0, 3)").unwrap().dims, vec![2, 0, 3]);
+        let saturated = Value::new(vec![1, 1, 2], Data::Int8(vec![127, 127])).unwrap();
+        assert_eq!(value("int8(ones(1, 1, 2) * 300)").unwrap(), saturated);
+        let err = value("zeros(1, 2, 3, 4)").unwrap_err();
+        assert!(err.contains("at most three sizes"), "{err}");
+        let err = value("zeros(2, 1.5, 2)").unwrap_err();
+        assert!(
+            err.contains("size 1.5 is not a nonnegative integer"),
+            "{err}"
+        );
+        let err = value("zeros(65536, 65536, 2)").unwrap_err();
+        assert!(err.contains("more than m2cu accepts"), "{err}");
+    }
+
+    #[test]
+    fn reshape_is_column_major_and_checks_counts() {
+        let a = value("reshape(int16(1:24), 2, 3, 4)").unwrap();
+        let want = Value::new(vec![2, 3, 4], Data::Int16((1..=24).collect())).unwrap();
+        assert_eq!(a, want);
+        let m = value("reshape([1 2 3; 4 5 6], 3, 2)").unwrap();
+        assert_eq!(
+            m,
+            Value::matrix(3, 2, vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]).unwrap()
+        );
+        assert_eq!(value("reshape(1:6, 2, [], 3)").unwrap().dims, vec![2, 1, 3]);
+        assert_eq!(value("reshape(1:6, [], 2)").unwrap().dims, vec![3, 2]);
+        assert_eq!(value("reshape(1:6, 6, 1, 1)").unwrap().dims, vec![6, 1]);
+        assert_eq!(
+            value("reshape(1:6, 4, 2)").unwrap_err(),
+            "Number of elements must not change. Use [] as one of the size inputs to \
+             automatically calculate the appropriate size for that dimension."
+        );
+        assert_eq!(
+            value("reshape(1:6, 4, [])").unwrap_err(),
+            "Product of known dimensions, 4, not divisible into total number of elements, 6."
+        );
+        assert_eq!(
+            value("reshape(1:6, [], [], 1)").unwrap_err(),
+            "Size can only have one unknown dimension."
+        );
+        assert!(value("reshape(1:6, 6)")
+            .unwrap_err()
+            .contains("two or three sizes"));
+        assert!(value("reshape(1:6, [1 2], 3)")
+            .unwrap_err()
+            .contains("integer scalars or []"));
+    }
+
+    #[test]
+    fn three_d_operands() {
+        let doubled = value("2 * reshape(1:8, 2, 2, 2) + 1").unwrap();
+        let want: Vec<f64> = (1..=8).map(|k| f64::from(2 * k + 1)).collect();
+        assert_eq!(
+            doubled,
+            Value::new(vec![2, 2, 2], Data::Double(want)).unwrap()
+        );
+        let err = value("zeros(2, 2, 2) + zeros(2, 2)").unwrap_err();
+        assert_eq!(err, "sizes 2x2x2 and 2x2 do not match");
+        let err = value("zeros(2, 2, 2)'").unwrap_err();
+        assert!(
+            err.starts_with("Transpose on ND array is not defined"),
+            "{err}"
+        );
+        let err = value("[zeros(1, 1, 2), 1]").unwrap_err();
+        assert!(err.contains("concatenation of 3-D arrays"), "{err}");
+        assert_eq!(
+            value("[1 2; 3 4]'").unwrap(),
+            Value::matrix(2, 2, vec![1.0, 2.0, 3.0, 4.0]).unwrap()
+        );
     }
 }

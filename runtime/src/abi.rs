@@ -1,8 +1,10 @@
-//! The m2cu C ABI (`codegen/src/c/m2cu_abi.h`, version 1) seen from Rust: `#[repr(C)]` mirrors
+//! The m2cu C ABI (`codegen/src/c/m2cu_abi.h`, version 2) seen from Rust: `#[repr(C)]` mirrors
 //! of its structs, the entry-point signatures, and the marshaling of [`Value`]s in and out.
 //!
+//! Every value crosses with three extents `[rows, cols, pages]`; a 2-D value has `pages == 1`.
 //! Inputs are passed as pointers into the values' own storage (the C side never writes them).
-//! Outputs start zeroed; after the call each is copied into a [`Value`] of the declared class
+//! Outputs start zeroed (NULL data, all three extents 0); after the call each is copied into a
+//! [`Value`] of the declared class, 2-D when its third extent is 1 and 3-D otherwise,
 //! and every non-NULL `data` is handed to `m2cu_release`, on success and on error alike, so
 //! generated code must leave `data` NULL (or valid) in outputs it did not fill.
 
@@ -16,12 +18,12 @@ pub(crate) const HEADER: &str = include_str!("../../codegen/src/c/m2cu_abi.h");
 /// The file name generated C includes.
 pub(crate) const HEADER_NAME: &str = "m2cu_abi.h";
 
-/// `m2cu_array`: column-major elements and two extents.
+/// `m2cu_array`: column-major elements and three extents (rows, columns, pages).
 #[repr(C)]
 #[derive(Debug)]
 pub(crate) struct M2cuArray {
     pub data: *mut c_void,
-    pub dims: [i64; 2],
+    pub dims: [i64; 3],
 }
 
 /// `m2cu_gpu`: the services a GPU host entry calls.
@@ -91,7 +93,7 @@ pub(crate) fn invoke(
         .iter()
         .map(|_| M2cuArray {
             data: std::ptr::null_mut(),
-            dims: [0, 0],
+            dims: [0; 3],
         })
         .collect();
     let mut err = [0 as c_char; ERR_LEN];
@@ -114,11 +116,11 @@ fn error_message(err: &[c_char; ERR_LEN], status: c_int) -> String {
     }
 }
 
-/// Char has no C type in ABI version 1.
+/// Char has no C type in ABI version 2.
 fn check_class(class: ClassId, what: &str) -> Result<()> {
     if class == ClassId::Char {
         return Err(Error::Value(format!(
-            "{what} is char, which cannot cross the m2cu C ABI (version 1)"
+            "{what} is char, which cannot cross the m2cu C ABI (version 2)"
         )));
     }
     Ok(())
@@ -128,7 +130,7 @@ fn input_array(k: usize, value: &Value) -> Result<M2cuArray> {
     check_class(value.class(), &format!("input {}", k + 1))?;
     Ok(M2cuArray {
         data: value.data.as_ptr() as *mut c_void,
-        dims: [value.rows() as i64, value.cols() as i64],
+        dims: [value.rows(), value.cols(), value.pages()].map(|d| d as i64),
     })
 }
 
@@ -136,7 +138,7 @@ fn input_array(k: usize, value: &Value) -> Result<M2cuArray> {
 /// malformed output is the error.
 ///
 /// # Safety
-/// Each non-NULL `data` must point to at least `dims[0] * dims[1]` elements of the declared
+/// Each non-NULL `data` must point to at least `dims[0] * dims[1] * dims[2]` elements of the declared
 /// class's C type, allocated so that `release` frees it.
 unsafe fn take_outputs(
     arrays: &[M2cuArray],
@@ -158,15 +160,24 @@ unsafe fn take_outputs(
 /// As for [`take_outputs`].
 unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
     let bad = |why: String| Error::Call(format!("output '{}': {why}", spec.name));
-    let [rows, cols] = array.dims;
-    let (Ok(r), Ok(c)) = (usize::try_from(rows), usize::try_from(cols)) else {
-        return Err(bad(format!("negative extents {rows}×{cols}")));
-    };
-    let numel = r
-        .checked_mul(c)
-        .ok_or_else(|| bad(format!("extents {rows}×{cols} overflow")))?;
+    let raw = || format!("{}×{}×{}", array.dims[0], array.dims[1], array.dims[2]);
+    let dims = array
+        .dims
+        .iter()
+        .map(|&d| usize::try_from(d))
+        .collect::<std::result::Result<Vec<usize>, _>>()
+        .map_err(|_| bad(format!("negative extents {}", raw())))?;
+    let numel = dims
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .filter(|&n| {
+            // A Rust allocation holds at most isize::MAX bytes.
+            n.checked_mul(spec.class.element_size())
+                .is_some_and(|bytes| isize::try_from(bytes).is_ok())
+        })
+        .ok_or_else(|| bad(format!("extents {} overflow", raw())))?;
     if numel > 0 && array.data.is_null() {
-        return Err(bad(format!("{} result has NULL data", dims_text(&[r, c]))));
+        return Err(bad(format!("{} result has NULL data", dims_text(&dims))));
     }
     let data = if numel == 0 {
         Data::zeros(spec.class, 0)
@@ -179,8 +190,68 @@ unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
         std::ptr::copy_nonoverlapping(array.data as *const u8, data.as_mut_ptr(), bytes);
         data
     };
-    Ok(Value {
-        dims: vec![r, c],
-        data,
-    })
+    Value::new(dims, data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    unsafe extern "C" fn keep(_: *mut c_void) {}
+
+    /// Reads an output whose `data` points at `elements`, with extents `dims`.
+    fn output(dims: [i64; 3], elements: &mut [i16]) -> Result<Value> {
+        let array = M2cuArray {
+            data: elements.as_mut_ptr().cast(),
+            dims,
+        };
+        let spec = OutputSpec::new("y", ClassId::Int16);
+        // SAFETY: `elements` holds every element the extents that the tests pass describe.
+        unsafe { take_outputs(std::slice::from_ref(&array), &[spec], keep) }
+            .map(|mut v| v.remove(0))
+    }
+
+    #[test]
+    fn outputs_are_2d_or_3d_by_their_pages() {
+        let mut elements: Vec<i16> = (1..=24).collect();
+        let cube = output([2, 3, 4], &mut elements).unwrap();
+        assert_eq!(
+            cube,
+            Value::new(vec![2, 3, 4], Data::Int16(elements.clone())).unwrap()
+        );
+        let matrix = output([4, 6, 1], &mut elements).unwrap();
+        assert_eq!(matrix.dims, vec![4, 6]);
+        let empty = output([2, 0, 3], &mut []).unwrap();
+        assert_eq!(empty.dims, vec![2, 0, 3]);
+    }
+
+    #[test]
+    fn bad_output_extents_are_errors() {
+        let err = output([2, -1, 3], &mut []).unwrap_err().to_string();
+        assert_eq!(err, "output 'y': negative extents 2×-1×3");
+        let err = output([1 << 40, 1 << 40, 2], &mut [])
+            .unwrap_err()
+            .to_string();
+        assert!(err.ends_with("overflow"), "{err}");
+        let err = output([i64::MAX, 1, 1], &mut []).unwrap_err().to_string();
+        assert!(err.ends_with("overflow"), "{err}");
+        let null = M2cuArray {
+            data: std::ptr::null_mut(),
+            dims: [1, 2, 2],
+        };
+        // SAFETY: NULL data is never read.
+        let err = unsafe { take_outputs(&[null], &[OutputSpec::new("z", ClassId::Double)], keep) }
+            .unwrap_err();
+        assert_eq!(err.to_string(), "output 'z': 1×2×2 result has NULL data");
+    }
+
+    #[test]
+    fn inputs_carry_three_extents() {
+        let v = Value::new(vec![2, 1, 3], Data::Double(vec![0.0; 6])).unwrap();
+        assert_eq!(input_array(0, &v).unwrap().dims, [2, 1, 3]);
+        assert_eq!(
+            input_array(0, &Value::row(vec![1u8, 2])).unwrap().dims,
+            [1, 2, 1]
+        );
+    }
 }

@@ -5,7 +5,12 @@
 //! - arrays up to [`MAX_SHOWN`] elements print row by row in right-aligned columns, preceded by
 //!   a `  1×3 int8 row vector` line for every class but double;
 //! - larger arrays print a summary line, the first [`SUMMARY_COUNT`] elements and a note;
-//! - char rows print quoted; empty arrays print `[]` (double 0×0) or `0×3 empty int8 matrix`.
+//! - char rows print quoted; empty arrays print `[]` (double 0×0), `0×3 empty int8 matrix` or
+//!   `2×0×3 empty double array`;
+//! - 3-D arrays print page by page, like Octave, after the `name =` line (and the
+//!   `  2×2×2 int16 array` line for every class but double): each page is labelled
+//!   `name(:,:,k) =` — Octave writes `ans(:,:,k) =` there — and pages are separated by a blank
+//!   line. All pages share one column width.
 //!
 //! Number format: integer-valued doubles below 1e9 print as integers; other finite values print
 //! with four decimals when every nonzero magnitude is in [0.001, 1000), else as `1.2345e+03`.
@@ -35,24 +40,47 @@ pub fn display(name: &str, value: &Value) -> String {
         return format!("{name} = {}\n", cells[0]);
     }
     let width = column_width(&value.data, &cells);
-    let mut out = format!("{name} =\n\n");
-    if class != ClassId::Double {
-        out += &format!("  {}\n\n", header(value));
-    }
-    for i in 0..value.rows() {
-        for j in 0..value.cols() {
-            out += &format!("{:>width$}", cells[i + j * value.rows()]);
+    let intro = if class == ClassId::Double {
+        String::new()
+    } else {
+        format!("  {}\n\n", header(value))
+    };
+    with_pages(name, value, &intro, |page| {
+        let mut out = String::new();
+        for i in 0..value.rows() {
+            for j in 0..value.cols() {
+                out += &format!("{:>width$}", cells[element(value, i, j, page)]);
+            }
+            out.push('\n');
         }
-        out.push('\n');
+        out
+    })
+}
+
+/// `name =`, a blank line and `intro`, then the text of each page as `page(k)` (0-based) writes
+/// it: the only page of a 2-D value as is, the pages of a 3-D value each under a
+/// `name(:,:,k) =` label (1-based) and separated by blank lines.
+fn with_pages(name: &str, value: &Value, intro: &str, page: impl Fn(usize) -> String) -> String {
+    let head = format!("{name} =\n\n{intro}");
+    if value.dims.len() == 2 {
+        return head + &page(0);
     }
-    out
+    let pages: Vec<String> = (0..value.pages())
+        .map(|k| format!("{name}(:,:,{}) =\n\n{}", k + 1, page(k)))
+        .collect();
+    head + &pages.join("\n")
+}
+
+/// The column-major index of element `(i, j, page)`, all 0-based.
+fn element(value: &Value, i: usize, j: usize, page: usize) -> usize {
+    i + value.rows() * (j + value.cols() * page)
 }
 
 fn display_empty(name: &str, value: &Value) -> String {
     if value.class() == ClassId::Double && value.dims == [0, 0] {
         return format!("{name} =\n\n     []\n");
     }
-    let kind = if value.class() == ClassId::Char {
+    let kind = if value.class() == ClassId::Char || value.dims.len() == 3 {
         "array"
     } else {
         "matrix"
@@ -68,14 +96,16 @@ fn display_char(name: &str, value: &Value) -> String {
     let Data::Char(units) = &value.data else {
         unreachable!("display_char is only called for char values")
     };
-    let mut out = format!("{name} =\n\n");
-    for i in 0..value.rows() {
-        let row: Vec<u16> = (0..value.cols())
-            .map(|j| units[i + j * value.rows()])
-            .collect();
-        out += &format!("    '{}'\n", String::from_utf16_lossy(&row));
-    }
-    out
+    with_pages(name, value, "", |page| {
+        let mut out = String::new();
+        for i in 0..value.rows() {
+            let row: Vec<u16> = (0..value.cols())
+                .map(|j| units[element(value, i, j, page)])
+                .collect();
+            out += &format!("    '{}'\n", String::from_utf16_lossy(&row));
+        }
+        out
+    })
 }
 
 fn display_summary(name: &str, value: &Value, cells: &[String]) -> String {
@@ -90,12 +120,13 @@ fn display_summary(name: &str, value: &Value, cells: &[String]) -> String {
     )
 }
 
-/// `1×3 int8 row vector`, `3×1 single column vector`, `2×2 uint8 matrix`, `1×1 logical` ...
+/// `1×3 int8 row vector`, `3×1 single column vector`, `2×2 uint8 matrix`, `1×1 logical`,
+/// `2×2×2 int16 array` ...
 fn header(value: &Value) -> String {
     if value.is_scalar() {
         return value.class().name().to_string();
     }
-    let shape = if value.class() == ClassId::Logical {
+    let shape = if value.class() == ClassId::Logical || value.dims.len() == 3 {
         "array"
     } else if value.rows() == 1 {
         "row vector"
@@ -254,6 +285,41 @@ mod tests {
             display("e", &Value::zeros(ClassId::Int8, 0, 3)),
             "e =\n\n  0×3 empty int8 matrix\n"
         );
+    }
+
+    #[test]
+    fn three_d_arrays_print_page_by_page() {
+        let a = Value::new(
+            vec![2, 2, 2],
+            Data::Double((1..=8).map(f64::from).collect()),
+        )
+        .unwrap();
+        assert_eq!(
+            display("A", &a),
+            "A =\n\nA(:,:,1) =\n\n     1     3\n     2     4\n\n\
+             A(:,:,2) =\n\n     5     7\n     6     8\n"
+        );
+        let b = Value::new(vec![1, 2, 3], Data::Int16(vec![1, -2, 3, 40, 5, 6])).unwrap();
+        assert_eq!(
+            display("B", &b),
+            "B =\n\n  1×2×3 int16 array\n\nB(:,:,1) =\n\n    1   -2\n\n\
+             B(:,:,2) =\n\n    3   40\n\nB(:,:,3) =\n\n    5    6\n"
+        );
+        let l = Value::new(vec![2, 1, 2], Data::Logical(vec![true, false, false, true])).unwrap();
+        assert_eq!(
+            display("L", &l),
+            "L =\n\n  2×1×2 logical array\n\nL(:,:,1) =\n\n   1\n   0\n\n\
+             L(:,:,2) =\n\n   0\n   1\n"
+        );
+        let c = Value::new(vec![1, 2, 2], Data::Char("abcd".encode_utf16().collect())).unwrap();
+        assert_eq!(
+            display("c", &c),
+            "c =\n\nc(:,:,1) =\n\n    'ab'\n\nc(:,:,2) =\n\n    'cd'\n"
+        );
+        let e = Value::new(vec![2, 0, 3], Data::Double(vec![])).unwrap();
+        assert_eq!(display("e", &e), "e =\n\n  2×0×3 empty double array\n");
+        let big = Value::new(vec![10, 10, 2], Data::Uint8(vec![7; 200])).unwrap();
+        assert!(display("g", &big).starts_with("g = 10×10×2 uint8\n\n  first 10 of 200"));
     }
 
     #[test]

@@ -261,7 +261,7 @@ mod tests {
 void m2cu_release(void *data) {{ free(data); }}
 int gsum_gpu(const m2cu_array *in, m2cu_array *out, const m2cu_gpu *gpu, char *err,
              size_t err_len) {{
-    long long n = in[0].dims[0] * in[0].dims[1];
+    long long n = in[0].dims[0] * in[0].dims[1] * in[0].dims[2];
     uint64_t dx = 0, dsum = 0;
     double zero = 0, s = 0;
     void *args[] = {{&dx, &n, &dsum}};
@@ -278,6 +278,7 @@ int gsum_gpu(const m2cu_array *in, m2cu_array *out, const m2cu_gpu *gpu, char *e
     }}
     out[0].dims[0] = 1;
     out[0].dims[1] = 1;
+    out[0].dims[2] = 1;
     out[0].data = malloc(sizeof(double));
     *(double *)out[0].data = s;
     return 0;

@@ -2,7 +2,7 @@
 //!
 //! The runtime takes generated artifacts (C source, CUDA source, kernel names), never the IR:
 //!
-//! - [`value`]: MATLAB values — [`ClassId`], column-major [`Data`], 2-D [`Value`].
+//! - [`value`]: MATLAB values — [`ClassId`], column-major [`Data`], 2-D or 3-D [`Value`].
 //! - [`mat`]: MAT-file version 5 read and write (`save -v6` / `save -v7` files).
 //! - [`mod@display`]: a value printed like MATLAB's command window (`format short`).
 //! - [`cpu`]: the CPU path — generated C built into a shared object ([`CpuLibrary`]), with the
@@ -12,9 +12,11 @@
 //!   the CUDA driver, generated host C driving it through the `m2cu_gpu` callback table.
 //!
 //! Invariants:
-//! - A [`Value`] always has two extents whose product is its element count.
+//! - A [`Value`] has two extents, or three with a third that is not 1, whose product is its
+//!   element count.
 //! - Values cross into generated code as `m2cu_array` (see `codegen/src/c/m2cu_abi.h`): a
-//!   pointer to column-major elements in the class's C type, and `int64_t dims[2]`. Output
+//!   pointer to column-major elements in the class's C type, and `int64_t dims[3]` (rows,
+//!   columns, pages; pages is 1 for a 2-D value) — ABI version 2. Output
 //!   memory allocated by generated code is copied into Rust and handed back to `m2cu_release`
 //!   (every non-NULL `outputs[k].data`, after a failed call too). `char` does not cross.
 //! - Builds (shared objects, CUBINs) live in a cache directory under a SHA-256 of everything

@@ -1,8 +1,13 @@
-//! MATLAB values: a class, two extents and column-major elements.
+//! MATLAB values: a class, two or three extents and column-major elements.
 //!
 //! A [`Value`] is what a MATLAB variable holds for the classes m2cu supports: real numeric arrays,
-//! logical arrays and char arrays, always 2-D (`dims` has exactly two entries). Elements are
-//! stored column-major, as MATLAB stores them, so `A(i, j)` is `data[(i-1) + (j-1) * rows]`.
+//! logical arrays and char arrays, 2-D or 3-D. Invariants kept by every constructor:
+//! - `dims` has two entries `[rows, cols]`, or three `[rows, cols, pages]` with `pages != 1`
+//!   (MATLAB drops trailing singleton dimensions, so a 2×3×1 value is the 2×3 value);
+//! - `data.len()` is the product of `dims`.
+//!
+//! Elements are stored column-major, as MATLAB stores them, so `A(i, j, k)` is
+//! `data[(i-1) + (j-1) * rows + (k-1) * rows * cols]`.
 //! Logical elements are Rust `bool`s (one byte, 0 or 1, like C's `bool`); char elements are
 //! UTF-16 code units, as in MATLAB.
 
@@ -220,27 +225,31 @@ element!(bool, Logical);
 /// A MATLAB value: extents plus column-major elements.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Value {
-    /// Extents, `[rows, cols]`.
+    /// Extents: `[rows, cols]`, or `[rows, cols, pages]` with `pages != 1`.
     pub dims: Vec<usize>,
     /// Elements, column-major; `data.len()` is the product of `dims`.
     pub data: Data,
 }
 
 impl Value {
-    /// A value with the given extents, checking that there are two and that they match the
-    /// number of elements.
-    pub fn new(dims: Vec<usize>, data: Data) -> Result<Value> {
-        if dims.len() != 2 {
+    /// A value with the given extents, checking that there are two or three and that they match
+    /// the number of elements. A third extent of 1 is dropped, as MATLAB drops it.
+    pub fn new(mut dims: Vec<usize>, data: Data) -> Result<Value> {
+        if !(2..=3).contains(&dims.len()) {
             return Err(Error::Value(format!(
-                "m2cu values are 2-D; got {} dimensions ({})",
+                "m2cu values are 2-D or 3-D; got {} dimensions ({})",
                 dims.len(),
                 dims_text(&dims)
             )));
         }
-        let numel = dims.iter().product::<usize>();
-        if numel != data.len() {
+        if dims.len() == 3 && dims[2] == 1 {
+            dims.pop();
+        }
+        let numel = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+        if numel != Some(data.len()) {
+            let needs = numel.map_or_else(|| "more than usize::MAX".to_string(), |n| n.to_string());
             return Err(Error::Value(format!(
-                "a {} {} value needs {numel} elements, got {}",
+                "a {} {} value needs {needs} elements, got {}",
                 dims_text(&dims),
                 data.class(),
                 data.len()
@@ -325,6 +334,11 @@ impl Value {
         self.dims[1]
     }
 
+    /// Number of pages (the third extent; 1 for a 2-D value).
+    pub fn pages(&self) -> usize {
+        self.dims.get(2).copied().unwrap_or(1)
+    }
+
     /// The elements as a slice of `T`, when `T` is this value's element type.
     pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
         T::slice(&self.data)
@@ -374,7 +388,31 @@ mod tests {
     fn new_rejects_mismatches() {
         let err = Value::matrix(2, 2, vec![1.0f64; 3]).unwrap_err();
         assert!(err.to_string().contains("needs 4 elements, got 3"), "{err}");
-        let err = Value::new(vec![1, 2, 2], Data::Double(vec![0.0; 4])).unwrap_err();
-        assert!(err.to_string().contains("2-D"), "{err}");
+        let err = Value::new(vec![1, 2, 2, 2], Data::Double(vec![0.0; 8])).unwrap_err();
+        assert!(
+            err.to_string().contains("got 4 dimensions (1×2×2×2)"),
+            "{err}"
+        );
+        let err = Value::new(vec![1], Data::Double(vec![0.0])).unwrap_err();
+        assert!(err.to_string().contains("got 1 dimensions (1)"), "{err}");
+        let err = Value::new(vec![usize::MAX, 2, 2], Data::Double(vec![])).unwrap_err();
+        assert!(err.to_string().contains("more than usize::MAX"), "{err}");
+    }
+
+    #[test]
+    fn three_d_values_keep_pages_and_drop_a_trailing_one() {
+        let v = Value::new(vec![2, 3, 4], Data::Int16((1..=24).collect())).unwrap();
+        assert_eq!((v.rows(), v.cols(), v.pages(), v.numel()), (2, 3, 4, 24));
+        assert!(!v.is_scalar());
+        let flat = Value::new(vec![2, 3, 1], Data::Double(vec![0.0; 6])).unwrap();
+        assert_eq!(flat.dims, vec![2, 3]);
+        assert_eq!(flat.pages(), 1);
+        assert_eq!(
+            Value::new(vec![1, 1, 1], Data::Double(vec![5.0])).unwrap(),
+            Value::scalar(5.0)
+        );
+        let empty = Value::new(vec![2, 3, 0], Data::Logical(vec![])).unwrap();
+        assert_eq!((empty.dims.clone(), empty.pages()), (vec![2, 3, 0], 0));
+        assert!(empty.is_empty());
     }
 }

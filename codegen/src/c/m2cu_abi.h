@@ -1,7 +1,10 @@
-/* m2cu ABI, version 1: how generated entry functions exchange MATLAB values with their caller.
+/* m2cu ABI, version 2: how generated entry functions exchange MATLAB values with their caller.
  *
  * Every value, scalar or array, crosses the boundary as an m2cu_array: a pointer to its elements
- * in column-major order plus its extents. Element types follow the MATLAB class of the value:
+ * in column-major order plus its extents. dims[0] is the number of rows, dims[1] of columns and
+ * dims[2] of pages; dims[2] is 1 for every 2-D value, scalars included. The element count is
+ * dims[0] * dims[1] * dims[2], and element (i, j, k), counted from 0, is at
+ * i + j * dims[0] + k * dims[0] * dims[1]. Element types follow the MATLAB class of the value:
  * double, float (single), int8_t ... uint64_t, and bool (logical, one byte).
  *
  * The CPU entry, in <entry>.c:
@@ -10,9 +13,11 @@
  *   int <entry>_gpu(const m2cu_array *inputs, m2cu_array *outputs, const m2cu_gpu *gpu,
  *                   char *err, size_t err_len);
  * inputs are in parameter order and are never modified. outputs are filled in output order; the
- * entry allocates each outputs[k].data with malloc, and the caller releases it with
- * m2cu_release(). The return value is 0 on success; otherwise a nonzero code, with a
- * NUL-terminated message (MATLAB's wording where MATLAB has one) written into err.
+ * entry allocates each outputs[k].data with malloc and sets all three outputs[k].dims (the caller
+ * zeroes them before the call), and the caller releases data with m2cu_release(). An output
+ * whose dims[2] is 1 is a 2-D value (MATLAB drops trailing singleton dimensions). The return
+ * value is 0 on success; otherwise a nonzero code, with a NUL-terminated message (MATLAB's
+ * wording where MATLAB has one) written into err.
  */
 #ifndef M2CU_ABI_H
 #define M2CU_ABI_H
@@ -22,7 +27,7 @@
 
 typedef struct m2cu_array {
     void *data;
-    int64_t dims[2];
+    int64_t dims[3];
 } m2cu_array;
 
 /* Services a GPU host entry calls; the m2cu runtime provides them over the CUDA driver API.

@@ -21,26 +21,27 @@ const PRELUDE: &str = r#"
 #include <string.h>
 #include "m2cu_abi.h"
 void m2cu_release(void *data) { free(data); }
-static m2cu_array make(int64_t r, int64_t c, size_t size) {
+static m2cu_array make(int64_t r, int64_t c, int64_t p, size_t size) {
     m2cu_array a;
-    a.dims[0] = r; a.dims[1] = c;
-    a.data = malloc((size_t)(r * c) * size);
+    a.dims[0] = r; a.dims[1] = c; a.dims[2] = p;
+    a.data = malloc((size_t)(r * c * p) * size);
     return a;
 }
+static int64_t numel(const m2cu_array *a) { return a->dims[0] * a->dims[1] * a->dims[2]; }
 "#;
 
 const SCALE_SUM: &str = r#"
 int scale_sum(const m2cu_array *in, m2cu_array *out, char *err, size_t err_len) {
-    if (in[1].dims[0] * in[1].dims[1] != 1) {
+    if (numel(&in[1]) != 1) {
         snprintf(err, err_len, "k must be a scalar");
         return 1;
     }
     const double *x = in[0].data;
     double k = *(const double *)in[1].data;
-    int64_t n = in[0].dims[0] * in[0].dims[1];
-    out[0] = make(in[0].dims[0], in[0].dims[1], sizeof(double));
-    out[1] = make(1, 1, sizeof(double));
-    out[2] = make(1, 1, sizeof(bool));
+    int64_t n = numel(&in[0]);
+    out[0] = make(in[0].dims[0], in[0].dims[1], in[0].dims[2], sizeof(double));
+    out[1] = make(1, 1, 1, sizeof(double));
+    out[2] = make(1, 1, 1, sizeof(bool));
     double *y = out[0].data, s = 0;
     #pragma omp parallel for reduction(+:s)
     for (int64_t i = 0; i < n; i++) { y[i] = x[i] * k; s += y[i]; }
@@ -86,6 +87,17 @@ fn builds_and_calls_with_openmp() {
         .unwrap();
     assert_eq!(empty[0], Value::zeros(ClassId::Double, 0, 3));
     assert_eq!(empty[1], Value::scalar(0.0));
+    let cube = |k: f64| {
+        Value::new(
+            vec![2, 1, 3],
+            Data::Double((1..=6).map(|i| k * f64::from(i)).collect()),
+        )
+        .unwrap()
+    };
+    let out = lib
+        .call(&[cube(1.0), Value::scalar(2.0)], &scale_sum_outputs())
+        .unwrap();
+    assert_eq!(out[..2], [cube(2.0), Value::scalar(42.0)]);
 }
 
 #[test]
@@ -148,8 +160,8 @@ fn every_class_crosses_the_abi() {
         static const size_t SIZES[11] = {{8, 4, 1, 2, 4, 8, 1, 2, 4, 8, 1}};
         int echo(const m2cu_array *in, m2cu_array *out, char *err, size_t err_len) {{
             for (int k = 0; k < 11; k++) {{
-                out[k] = make(in[k].dims[0], in[k].dims[1], SIZES[k]);
-                memcpy(out[k].data, in[k].data, (size_t)(in[k].dims[0] * in[k].dims[1]) * SIZES[k]);
+                out[k] = make(in[k].dims[0], in[k].dims[1], in[k].dims[2], SIZES[k]);
+                memcpy(out[k].data, in[k].data, (size_t)numel(&in[k]) * SIZES[k]);
             }}
             return 0;
         }}"
@@ -160,14 +172,14 @@ fn every_class_crosses_the_abi() {
         Value::row(vec![1.5, f64::NAN, -0.0]),
         Value::column(vec![1.5f32, -2.0]),
         Value::row(vec![i8::MIN, i8::MAX]),
-        Value::row(vec![i16::MIN, 7]),
+        Value::new(vec![1, 2, 2], Data::Int16(vec![i16::MIN, 7, 0, i16::MAX])).unwrap(),
         Value::matrix(2, 2, vec![i32::MIN, 1, 2, i32::MAX]).unwrap(),
         Value::row(vec![i64::MIN, i64::MAX]),
         Value::row(vec![0u8, 255]),
         Value::scalar(u16::MAX),
         Value::row(vec![u32::MAX, 0]),
         Value::row(vec![u64::MAX, 1]),
-        Value::row(vec![true, false, true]),
+        Value::new(vec![1, 1, 3], Data::Logical(vec![true, false, true])).unwrap(),
     ];
     let specs: Vec<OutputSpec> = inputs
         .iter()
@@ -186,7 +198,7 @@ fn rust_mirrors_match_the_c_layout() {
             int64_t v[] = {{sizeof(m2cu_array), offsetof(m2cu_array, dims), sizeof(m2cu_gpu),
                 offsetof(m2cu_gpu, sm_count), offsetof(m2cu_gpu, alloc),
                 offsetof(m2cu_gpu, launch), sizeof(bool)}};
-            out[0] = make(1, 7, sizeof(int64_t));
+            out[0] = make(1, 7, 1, sizeof(int64_t));
             memcpy(out[0].data, v, sizeof v);
             return 0;
         }}"

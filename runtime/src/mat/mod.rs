@@ -7,11 +7,13 @@
 //! complex bits), dimensions, the name, and the real part, whose stored type may be narrower than
 //! the class (MATLAB stores integer-valued doubles as `miUINT8` when they fit).
 //!
-//! Read: the numeric classes, logical and char, 2-D, real, both byte orders, regular and small
-//! element formats. Complex, N-D, sparse, cell, struct and object variables are reported as
-//! errors naming the variable. v7.3 (HDF5) and Octave's text format are recognized and refused
-//! with a hint. Write: little-endian, `-v6` or `-v7` style, every class exactly (logicals as
-//! `uint8` with the logical flag, chars as `miUTF8`).
+//! Read: the numeric classes, logical and char, 2-D and 3-D, real, both byte orders, regular and
+//! small element formats; the values satisfy [`Value`]'s invariants (a third extent of 1 is
+//! dropped). Complex, sparse, cell, struct and object variables, and arrays of more than three
+//! dimensions, are reported as errors naming the variable. v7.3 (HDF5) and Octave's text format are recognized and refused
+//! with a hint. Write: little-endian, `-v6` or `-v7` style, every class and both shapes exactly
+//! (the dimensions element holds the value's two or three extents; logicals as `uint8` with the
+//! logical flag, chars as `miUTF8`).
 
 mod read;
 mod write;

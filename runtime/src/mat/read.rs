@@ -3,7 +3,7 @@
 use std::io::Read;
 
 use super::*;
-use crate::value::Data;
+use crate::value::{dims_text, Data};
 
 /// Reads every variable from the bytes of a MAT-file, in file order.
 pub fn read_mat_bytes(bytes: &[u8]) -> Result<Vec<(String, Value)>> {
@@ -162,9 +162,10 @@ fn read_matrix(data: &[u8], big_endian: bool) -> Result<(String, Value)> {
     let class = value_class(&name, word)?;
     let dims = value_dims(&name, &dims)?;
     let real = cursor.element()?;
-    let data = decode_data(&real, big_endian, class, dims[0] * dims[1])
-        .map_err(|e| mat_err(format!("variable '{name}': {e}")))?;
-    Ok((name, Value { dims, data }))
+    let in_variable = |e: Error| mat_err(format!("variable '{name}': {e}"));
+    let data = decode_data(&real, big_endian, class, &dims).map_err(in_variable)?;
+    let value = Value::new(dims, data).map_err(in_variable)?;
+    Ok((name, value))
 }
 
 /// The class from the array-flags word, refusing complex and non-array classes.
@@ -193,11 +194,14 @@ fn value_class(name: &str, word: u32) -> Result<ClassId> {
     })
 }
 
+/// The extents of a 2-D or 3-D array; other dimension counts and negative extents are errors.
 fn value_dims(name: &str, dims: &[i64]) -> Result<Vec<usize>> {
-    if dims.len() != 2 {
+    if !(2..=3).contains(&dims.len()) {
+        let text: Vec<String> = dims.iter().map(i64::to_string).collect();
         return Err(mat_err(format!(
-            "variable '{name}' has {} dimensions; m2cu supports 2-D values only",
-            dims.len()
+            "variable '{name}' has {} dimensions ({}); m2cu supports 2-D and 3-D values only",
+            dims.len(),
+            text.join("×")
         )));
     }
     dims.iter()
@@ -309,12 +313,17 @@ fn convert<T: FromStored>(stored: Stored) -> Vec<T> {
     }
 }
 
-/// The real part of a matrix, converted to the elements of `class`.
-fn decode_data(element: &Element, big_endian: bool, class: ClassId, numel: usize) -> Result<Data> {
+/// The real part of a matrix with extents `dims`, converted to the elements of `class`.
+fn decode_data(
+    element: &Element,
+    big_endian: bool,
+    class: ClassId,
+    dims: &[usize],
+) -> Result<Data> {
     if class == ClassId::Char && element.ty == MI_UTF8 {
         let text = std::str::from_utf8(element.data)
             .map_err(|e| mat_err(format!("char data is not UTF-8: {e}")))?;
-        return check_len(Data::Char(text.encode_utf16().collect()), numel);
+        return check_len(Data::Char(text.encode_utf16().collect()), dims);
     }
     let stored = decode_stored(element, big_endian)?;
     let data = match class {
@@ -331,13 +340,15 @@ fn decode_data(element: &Element, big_endian: bool, class: ClassId, numel: usize
         ClassId::Logical => Data::Logical(convert(stored)),
         ClassId::Char => Data::Char(convert(stored)),
     };
-    check_len(data, numel)
+    check_len(data, dims)
 }
 
-fn check_len(data: Data, numel: usize) -> Result<Data> {
-    if data.len() != numel {
+fn check_len(data: Data, dims: &[usize]) -> Result<Data> {
+    let numel = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+    if numel != Some(data.len()) {
         return Err(mat_err(format!(
-            "dimensions say {numel} elements, the data holds {}",
+            "dimensions {} do not match the {} elements the data holds",
+            dims_text(dims),
             data.len()
         )));
     }

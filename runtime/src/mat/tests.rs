@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::testutil::{octave, octave_probe, tool_available};
-use crate::value::Data;
+use crate::value::{Data, Element};
 
 /// Six sample elements per class, with extremes, NaN and infinities where the class has them.
 fn samples() -> Vec<Data> {
@@ -96,13 +96,21 @@ fn cases() -> Vec<(String, String, Value)> {
     for data in samples() {
         let cls = data.class().name();
         let all: Vec<usize> = (0..6).collect();
-        let shapes: [(&str, &str, Vec<usize>, &[usize]); 6] = [
+        let shapes: [(&str, &str, Vec<usize>, &[usize]); 9] = [
             ("scalar", "v(1)", vec![1, 1], &[0]),
             ("row", "v", vec![1, 6], &all),
             ("col", "v(:)", vec![6, 1], &all),
             ("mat", "reshape(v, 2, 3)", vec![2, 3], &all),
             ("empty", "reshape(v(1:0), 0, 0)", vec![0, 0], &[]),
             ("empty03", "reshape(v(1:0), 0, 3)", vec![0, 3], &[]),
+            ("cube", "reshape(v, 1, 3, 2)", vec![1, 3, 2], &all),
+            (
+                "pages",
+                "reshape(v([6 1]), 1, 1, 2)",
+                vec![1, 1, 2],
+                &[5, 0],
+            ),
+            ("empty203", "reshape(v(1:0), 2, 0, 3)", vec![2, 0, 3], &[]),
         ];
         for (shape, expr, dims, idx) in shapes {
             let name = format!("x_{cls}_{shape}");
@@ -185,7 +193,7 @@ fn unsupported_octave_variables_are_named_in_errors() {
     let dir = tempfile::tempdir().unwrap();
     octave(
         dir.path(),
-        "z = [1+2i 3]; save('-v7', 'z.mat', 'z'); t = zeros(2,2,2); save('-v7', 't.mat', 't');
+        "z = [1+2i 3]; save('-v7', 'z.mat', 'z'); t = zeros(2,1,2,3); save('-v7', 't.mat', 't');
          c = {1, 2}; save('-v6', 'c.mat', 'c'); s.a = 1; save('-v7', 's.mat', 's');
          x = 1; save('x.txt', 'x');",
     );
@@ -196,7 +204,7 @@ fn unsupported_octave_variables_are_named_in_errors() {
         err("z.mat")
     );
     assert!(
-        err("t.mat").contains("variable 't' has 3 dimensions"),
+        err("t.mat").contains("variable 't' has 4 dimensions (2×1×2×3); m2cu supports 2-D and 3-D"),
         "{}",
         err("t.mat")
     );
@@ -215,6 +223,97 @@ fn unsupported_octave_variables_are_named_in_errors() {
         "{}",
         err("x.txt")
     );
+}
+
+/// The column-major elements 1..=n as `T`.
+fn counting<T: Element>(n: usize, from: fn(u8) -> T) -> Vec<T> {
+    (1..=n).map(|k| from(k as u8)).collect()
+}
+
+#[test]
+fn three_d_arrays_cross_with_octave() {
+    if !tool_available("mat::octave_3d", octave_probe()) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    octave(
+        dir.path(),
+        "A = reshape(int16(1:24), 2, 3, 4); B = reshape((1:12) / 4, 3, 1, 4);
+         save('-v7', 'a7.mat', 'A', 'B'); save('-v6', 'a6.mat', 'A', 'B');",
+    );
+    let a = Value::new(vec![2, 3, 4], Data::Int16(counting(24, i16::from))).unwrap();
+    let b_data = counting(12, |k| f64::from(k) / 4.0);
+    let b = Value::new(vec![3, 1, 4], Data::Double(b_data)).unwrap();
+    for file in ["a7.mat", "a6.mat"] {
+        let vars = read_mat(dir.path().join(file)).unwrap();
+        assert_eq!(
+            vars,
+            vec![("A".into(), a.clone()), ("B".into(), b.clone())],
+            "{file}"
+        );
+    }
+    // Written here: 3-D values, and a 2×3×1 value, which is 2-D.
+    let flat = Value::new(vec![2, 3, 1], Data::Uint8(counting(6, u8::from))).unwrap();
+    let vars = vec![
+        ("A".to_string(), a),
+        ("B".to_string(), b),
+        ("F".to_string(), flat),
+    ];
+    write_mat(dir.path().join("o7.mat"), &vars).unwrap();
+    let v6 = write_mat_bytes(&vars, MatFormat::V6).unwrap();
+    std::fs::write(dir.path().join("o6.mat"), v6).unwrap();
+    let report = octave(
+        dir.path(),
+        "for f = {'o7.mat', 'o6.mat'}
+           s = load(f{1});
+           a = isa(s.A, 'int16') && isequal(s.A, reshape(int16(1:24), 2, 3, 4));
+           b = isa(s.B, 'double') && isequal(s.B, reshape((1:12) / 4, 3, 1, 4));
+           c = isa(s.F, 'uint8') && isequal(s.F, uint8([1 3 5; 2 4 6]));
+           printf('%s %d %d %d %s\\n', f{1}, a, b, c, mat2str(size(s.F)));
+         end",
+    );
+    assert_eq!(report, "o7.mat 1 1 1 [2 3]\no6.mat 1 1 1 [2 3]\n");
+}
+
+#[test]
+fn bad_dimension_elements_are_errors() {
+    let file = |dims: &[i32], data: &[u8]| {
+        let mut body = Vec::new();
+        let put = |out: &mut Vec<u8>, ty: u32, payload: &[u8]| {
+            out.extend_from_slice(&ty.to_le_bytes());
+            out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            out.extend_from_slice(payload);
+            out.resize(out.len() + (8 - payload.len() % 8) % 8, 0);
+        };
+        put(&mut body, MI_UINT32, &[9, 0, 0, 0, 0, 0, 0, 0]); // mxUINT8_CLASS
+        let dims: Vec<u8> = dims.iter().flat_map(|d| d.to_le_bytes()).collect();
+        put(&mut body, MI_INT32, &dims);
+        put(&mut body, MI_INT8, b"v");
+        put(&mut body, MI_UINT8, data);
+        let mut bytes = write_mat_bytes(&[], MatFormat::V6).unwrap();
+        put(&mut bytes, MI_MATRIX, &body);
+        read_mat_bytes(&bytes)
+    };
+    let ok = file(&[1, 2, 2], &[1, 2, 3, 4]).unwrap();
+    assert_eq!(
+        ok[0].1,
+        Value::new(vec![1, 2, 2], Data::Uint8(vec![1, 2, 3, 4])).unwrap()
+    );
+    let flat = file(&[2, 2, 1], &[1, 2, 3, 4]).unwrap();
+    assert_eq!(flat[0].1.dims, vec![2, 2]);
+    let err = |dims: &[i32], data: &[u8]| file(dims, data).unwrap_err().to_string();
+    assert_eq!(
+        err(&[1, 2, 1, 2], &[1, 2, 3, 4]),
+        "variable 'v' has 4 dimensions (1×2×1×2); m2cu supports 2-D and 3-D values only"
+    );
+    assert!(err(&[4], &[1, 2, 3, 4]).contains("has 1 dimensions (4)"));
+    assert!(err(&[2, -1, 2], &[]).contains("dimension -1"));
+    assert_eq!(
+        err(&[2, 2, 2], &[1, 2, 3, 4]),
+        "variable 'v': dimensions 2×2×2 do not match the 4 elements the data holds"
+    );
+    let huge = err(&[i32::MAX, i32::MAX, i32::MAX], &[1]);
+    assert!(huge.contains("do not match"), "{huge}");
 }
 
 #[test]
