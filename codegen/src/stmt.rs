@@ -187,14 +187,7 @@ impl<'a> Context<'a> {
         let ty = self.f.locals[target].ty.class.c_type();
         let err = self.err;
         code.open("{");
-        code.line(format!(
-            "int64_t m2cu_r = m2cu_size({}, {err});",
-            ew.double(rows)
-        ));
-        code.line(format!(
-            "int64_t m2cu_c = m2cu_size({}, {err});",
-            ew.double(cols)
-        ));
+        self.extents(code, rows, cols);
         let numel = match pages {
             Some(p) => {
                 code.line(format!(
@@ -226,14 +219,9 @@ impl<'a> Context<'a> {
         code.close("}");
     }
 
-    /// Grows `array` in place (`realloc`), zeroing the new elements; shrinking only changes the
-    /// extents.
-    fn resize(&self, code: &mut Code, array: LocalId, rows: ExprId, cols: ExprId) {
-        let ew = self.exprs();
-        let t = self.name(array);
-        let ty = self.f.locals[array].ty.class.c_type();
-        let err = self.err;
-        code.open("{");
+    /// Declares `m2cu_r` and `m2cu_c`: `rows` and `cols` as checked sizes.
+    fn extents(&self, code: &mut Code, rows: ExprId, cols: ExprId) {
+        let (ew, err) = (self.exprs(), self.err);
         code.line(format!(
             "int64_t m2cu_r = m2cu_size({}, {err});",
             ew.double(rows)
@@ -242,6 +230,15 @@ impl<'a> Context<'a> {
             "int64_t m2cu_c = m2cu_size({}, {err});",
             ew.double(cols)
         ));
+    }
+
+    /// Grows `array` in place (`realloc`), zeroing the new elements; shrinking only changes the
+    /// extents.
+    fn resize(&self, code: &mut Code, array: LocalId, rows: ExprId, cols: ExprId) {
+        let t = self.name(array);
+        let ty = self.f.locals[array].ty.class.c_type();
+        code.open("{");
+        self.extents(code, rows, cols);
         code.line(format!(
             "int64_t m2cu_old = {t}_d0 * {t}_d1, m2cu_new = m2cu_r * m2cu_c;"
         ));

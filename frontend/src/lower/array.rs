@@ -103,7 +103,34 @@ pub(super) struct Place {
     pub cols: ExprId,
 }
 
+/// The index expressions of subscripts that are all scalars.
+pub(super) fn scalar_subs(subs: Vec<Sub>) -> Vec<ExprId> {
+    subs.into_iter()
+        .filter_map(|s| match s {
+            Sub::Scalar(e) => Some(e),
+            _ => None,
+        })
+        .collect()
+}
+
 impl ArrayVal {
+    /// The same extents with another class and node built around this value.
+    pub fn wrap(
+        self,
+        class: Class,
+        span: Span,
+        node: impl FnOnce(Box<ArrayVal>) -> Node,
+    ) -> ArrayVal {
+        ArrayVal {
+            class,
+            shape: self.shape,
+            rows: self.rows,
+            cols: self.cols,
+            span,
+            node: node(Box::new(self)),
+        }
+    }
+
     pub fn is_vector(&self) -> bool {
         self.shape.is_vector()
     }
@@ -447,6 +474,12 @@ impl Lowerer<'_> {
             let pages_equal = self.binary_expr(BinOp::Eq, px, py, Class::Logical, span);
             cond = self.binary_expr(BinOp::And, cond, pages_equal, Class::Logical, span);
         }
+        self.size_check(cond, span);
+        Some(())
+    }
+
+    /// Emits a run-time check that stops with MATLAB's size error unless `cond` holds.
+    pub(super) fn size_check(&mut self, cond: ExprId, span: Span) {
         self.push(
             StmtKind::Check {
                 cond,
@@ -454,7 +487,6 @@ impl Lowerer<'_> {
             },
             span,
         );
-        Some(())
     }
 
     fn equal_extents(&mut self, a: ExprId, b: ExprId, span: Span) -> ExprId {

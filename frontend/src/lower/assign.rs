@@ -4,10 +4,9 @@
 //! A variable keeps one class and one scalar-or-array kind for the whole function (MATLAB
 //! Coder's rule); an array value is written element by element by a loop (see `array`).
 
-use super::array::{ArrayVal, Node, Place, Sub, Val};
+use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
 use super::reduce::Reduction;
 use super::*;
-use crate::ir::RuntimeError;
 
 impl Lowerer<'_> {
     pub(super) fn assign(
@@ -145,13 +144,7 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
-        let indices = subs
-            .into_iter()
-            .filter_map(|s| match s {
-                Sub::Scalar(e) => Some(e),
-                _ => None,
-            })
-            .collect();
+        let indices = scalar_subs(subs);
         let value = self.scalar_expr(value, "an element value")?;
         let value = self.convert_to(value, self.locals[array].ty.class);
         self.push(
@@ -287,13 +280,7 @@ impl Lowerer<'_> {
                 let p = self.numel_expr(slice, span);
                 let q = self.numel_expr(a, span);
                 let cond = self.binary_expr(BinOp::Eq, p, q, Class::Logical, span);
-                self.push(
-                    StmtKind::Check {
-                        cond,
-                        error: RuntimeError::SizeMismatch,
-                    },
-                    span,
-                );
+                self.size_check(cond, span);
                 Some(())
             }
         }

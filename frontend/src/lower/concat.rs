@@ -177,13 +177,7 @@ impl Lowerer<'_> {
                 _ => {
                     let f = self.copy_expr(first);
                     let cond = self.binary_expr(BinOp::Eq, f, e, Class::Logical, span);
-                    self.push(
-                        StmtKind::Check {
-                            cond,
-                            error: crate::ir::RuntimeError::SizeMismatch,
-                        },
-                        span,
-                    );
+                    self.size_check(cond, span);
                 }
             }
         }

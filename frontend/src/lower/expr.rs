@@ -5,7 +5,7 @@
 //!
 //! Invariant: a function returning `None` has reported an error.
 
-use super::array::{ArrayVal, Node, Operand, Sub, Val};
+use super::array::{scalar_subs, ArrayVal, Node, Operand, Sub, Val};
 use super::*;
 
 impl Lowerer<'_> {
@@ -83,6 +83,13 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The values of several expressions; every one is lowered (so that all errors are
+    /// reported) before any failure is returned.
+    pub(super) fn values(&mut self, args: &[ast::Expr]) -> Option<Vec<Val>> {
+        let vals: Vec<Option<Val>> = args.iter().map(|a| self.value(a)).collect();
+        vals.into_iter().collect()
+    }
+
     pub(super) fn local_val(&mut self, id: LocalId, span: Span) -> Val {
         let ty = self.locals[id].ty;
         if ty.is_scalar() {
@@ -143,14 +150,7 @@ impl Lowerer<'_> {
             Val::Scalar(a) => {
                 Val::Scalar(self.new_expr(ExprKind::Unary(un, a), Type::scalar(class), span))
             }
-            Val::Array(a) => Val::Array(ArrayVal {
-                class,
-                shape: a.shape,
-                rows: a.rows,
-                cols: a.cols,
-                span,
-                node: Node::Unary(un, Box::new(a)),
-            }),
+            Val::Array(a) => Val::Array(a.wrap(class, span, |a| Node::Unary(un, a))),
         })
     }
 
@@ -366,13 +366,7 @@ impl Lowerer<'_> {
             return None;
         }
         if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {
-            let indices = subs
-                .into_iter()
-                .filter_map(|s| match s {
-                    Sub::Scalar(e) => Some(e),
-                    _ => None,
-                })
-                .collect();
+            let indices = scalar_subs(subs);
             let e = self.new_expr(
                 ExprKind::Index(array, indices),
                 Type::scalar(ty.class),
@@ -494,12 +488,7 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let vals: Vec<Val> = args
-            .iter()
-            .map(|a| self.value(a))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect::<Option<_>>()?;
+        let vals = self.values(args)?;
         let classes: Vec<Class> = vals.iter().map(|v| val_class(self, v)).collect();
         let class = self.builtin_class(builtin, &classes, span)?;
         if vals.iter().all(|v| matches!(v, Val::Scalar(_))) {
@@ -589,14 +578,7 @@ impl Lowerer<'_> {
             Val::Scalar(e) => {
                 Val::Scalar(self.new_expr(ExprKind::Convert(e), Type::scalar(class), span))
             }
-            Val::Array(a) => Val::Array(ArrayVal {
-                class,
-                shape: a.shape,
-                rows: a.rows,
-                cols: a.cols,
-                span,
-                node: Node::Convert(Box::new(a)),
-            }),
+            Val::Array(a) => Val::Array(a.wrap(class, span, Node::Convert)),
         })
     }
 

@@ -45,12 +45,7 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Vec<Val>> {
         let function = self.local_function(&callee.name)?;
         self.check_call_shape(callee, function, args.len(), nargout, span)?;
-        let vals: Vec<Val> = args
-            .iter()
-            .map(|a| self.value(a))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect::<Option<_>>()?;
+        let vals = self.values(args)?;
         let saved = self.enter(&callee.name);
         self.inlining.push(callee.name.clone());
         for (param, val) in function.params.iter().zip(vals) {

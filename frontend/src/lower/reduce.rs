@@ -456,6 +456,23 @@ impl Lowerer<'_> {
         let mv = self.new_expr(ExprKind::Local(m), Type::scalar(class), span);
         let cond = self.binary_expr(op, e, mv, Class::Logical, span);
         self.open_block();
+        self.record_location(a, m, k, i, span);
+        let then_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body: Block::default(),
+            },
+            span,
+        );
+        let body = self.close_block();
+        let n = self.numel_expr(a, span);
+        self.emit_for(i, n, body, span);
+    }
+
+    /// `m = v(i); k = i`.
+    fn record_location(&mut self, a: &ArrayVal, m: LocalId, k: LocalId, i: LocalId, span: Span) {
         let e = self.element(a, Pos::Linear(i));
         self.push(
             StmtKind::Assign {
@@ -472,18 +489,6 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let then_body = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond,
-                then_body,
-                else_body: Block::default(),
-            },
-            span,
-        );
-        let body = self.close_block();
-        let n = self.numel_expr(a, span);
-        self.emit_for(i, n, body, span);
     }
 
     /// When no element beat the starting value, every element is NaN or equals it: the answer
@@ -517,22 +522,7 @@ impl Lowerer<'_> {
         let edge = self.constant_expr(start, class, span);
         let cond = self.binary_expr(BinOp::Eq, e, edge, Class::Logical, span);
         self.open_block();
-        let e = self.element(a, Pos::Linear(i));
-        self.push(
-            StmtKind::Assign {
-                target: m,
-                value: e,
-            },
-            span,
-        );
-        let iv = self.new_expr(ExprKind::Local(i), Type::scalar(Class::Double), span);
-        self.push(
-            StmtKind::Assign {
-                target: k,
-                value: iv,
-            },
-            span,
-        );
+        self.record_location(a, m, k, i, span);
         self.push(StmtKind::Break, span);
         let found = self.close_block();
         self.push(
