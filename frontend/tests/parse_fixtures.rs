@@ -1,12 +1,14 @@
 //! Parser fixtures: every `fixtures/parse/ok/*.m` parses without errors and its AST tree is
 //! snapshotted (`octave_*.m` ones under the Octave dialect, and they must fail under MATLAB's);
 //! every `fixtures/parse/err/*.m` fails and its rendered diagnostics are snapshotted. A mutation
-//! test checks that no input makes the lexer or parser panic.
+//! test checks that no input makes the lexer or parser panic, and that what parses prints back
+//! (`print_source`) to the same tree.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use m2cu_frontend::ast_print::{print_expr_tree, print_tree};
+use m2cu_frontend::ast_source::print_source;
 use m2cu_frontend::diag::render;
 use m2cu_frontend::lexer::lex;
 use m2cu_frontend::parser::{
@@ -243,7 +245,17 @@ impl Rng {
     }
 }
 
-const SNIPPETS: [&str; 40] = [
+const SNIPPETS: [&str; 50] = [
+    "@(",
+    "@f",
+    "case {1, 2}\n",
+    "otherwise\n",
+    "+=",
+    "++\n",
+    "#{\n",
+    "s.x",
+    "endfunction\n",
+    "\"a\\t\"",
     "(",
     ")",
     "[",
@@ -363,6 +375,17 @@ fn mutated_inputs_never_panic() {
         let result = std::panic::catch_unwind(|| {
             let _ = parse_file(&text).map_err(|d| render("fuzz.m", &text, &d));
             let _ = parse_expr(&text);
+            let octave = ParseOptions {
+                dialect: Dialect::Octave,
+            };
+            for file in [parse_file(&text), parse_file_with(&text, &octave)]
+                .into_iter()
+                .flatten()
+            {
+                let printed = print_source(&file);
+                let again = parse_file(&printed).expect("printed source parses");
+                assert_eq!(print_tree(&file), print_tree(&again), "{printed}");
+            }
         });
         assert!(result.is_ok(), "panic on input {text:?}");
     }
