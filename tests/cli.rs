@@ -252,3 +252,31 @@ fn parse_prints_the_tree() {
     assert!(o.status.success(), "{err}");
     assert!(out.contains("vecsum"), "{out}");
 }
+
+#[test]
+fn dialect_octave_accepts_octave_spellings() {
+    let file = "fixtures/parse/ok/octave_end_keywords.m";
+    let o = m2cu(&["parse", file]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("E0024") && err.contains("help:"), "{err}");
+    let o = m2cu(&["parse", "--dialect", "octave", file]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("For i"), "{out}");
+    let o = m2cu(&[
+        "run",
+        file,
+        "--dialect",
+        "octave",
+        "--backend",
+        "cpu",
+        "--set",
+        "v=[1 -2 3 -4 5]",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("s = 9"), "{out}");
+    let o = m2cu(&["parse", "--dialect", "fortran", file]);
+    assert_eq!(o.status.code(), Some(2));
+}
