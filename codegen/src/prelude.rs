@@ -41,6 +41,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_SIZES",
         "Arrays have incompatible sizes for this operation.",
     ),
+    (
+        9,
+        "M2CU_E_EMPTY",
+        "max or min of an empty array is empty, which m2cu cannot return here.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -102,6 +102,7 @@ impl<'a> Context<'a> {
             StmtKind::Check { cond, error } => {
                 let code_name = match error {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
+                    RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -321,6 +321,8 @@ pub enum StmtKind {
 pub enum RuntimeError {
     /// MATLAB's "Arrays have incompatible sizes for this operation."
     SizeMismatch,
+    /// `max`/`min` over nothing: MATLAB returns an empty array, which a scalar cannot hold.
+    EmptyExtreme,
 }
 
 impl Function {

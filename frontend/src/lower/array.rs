@@ -489,6 +489,19 @@ impl Lowerer<'_> {
         );
     }
 
+    /// Emits a run-time check that `n` (a count) is positive, for `max`/`min`.
+    pub(super) fn nonempty_check(&mut self, n: ExprId, span: Span) {
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let cond = self.binary_expr(BinOp::Gt, n, zero, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::EmptyExtreme,
+            },
+            span,
+        );
+    }
+
     fn equal_extents(&mut self, a: ExprId, b: ExprId, span: Span) -> ExprId {
         let (a, b) = (self.copy_expr(a), self.copy_expr(b));
         self.binary_expr(BinOp::Eq, a, b, Class::Logical, span)

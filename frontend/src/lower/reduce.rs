@@ -61,6 +61,13 @@ impl Lowerer<'_> {
                 self.reject_3d(&a, &format!("`{}` along a dimension", kind.name()))?;
                 let class = self.accumulator_class(kind, a.class, span)?;
                 let dim = self.reduction_dim(kind, &a, dim, span)?;
+                if matches!(kind, Reduction::Max | Reduction::Min) {
+                    let along = match dim {
+                        1 => self.copy_expr(a.rows),
+                        _ => self.copy_expr(a.cols),
+                    };
+                    self.nonempty_check(along, span);
+                }
                 if self.reduces_to_scalar(&a, dim) {
                     Some(Val::Scalar(self.vector_reduction(kind, &a, class, span)))
                 } else {
@@ -414,6 +421,8 @@ impl Lowerer<'_> {
             }
         };
         let class = a.class;
+        let n = self.numel_expr(&a, span);
+        self.nonempty_check(n, span);
         let m = self.temp("m", Type::scalar(class), span);
         let k = self.temp("k", Type::scalar(Class::Double), span);
         let (lo, hi) = class
