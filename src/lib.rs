@@ -61,6 +61,10 @@ pub struct Translation {
     pub ir: String,
     /// The loop report: one line per loop with its verdict.
     pub report: String,
+    /// The same report as JSON (see `m2cu_analysis::report::json`).
+    pub report_json: serde_json::Value,
+    /// The same report as compiler notes with source snippets.
+    pub report_notes: String,
     pub generated: Generated,
 }
 
@@ -148,6 +152,12 @@ fn compile_parsed(
         ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
         report: m2cu_analysis::report::render(f, &analysis, source),
+        report_json: m2cu_analysis::report::json(f, &analysis, source),
+        report_notes: render(
+            &display_name(options),
+            source,
+            &m2cu_analysis::report::notes(f, &analysis, source),
+        ),
         generated: m2cu_codegen::generate(f, &analysis, &codegen_options),
     })
 }

@@ -53,6 +53,12 @@ struct DialectArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum ReportFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum DialectName {
     Matlab,
     Octave,
@@ -84,6 +90,10 @@ enum Command {
         /// Also print a phase's text form: the AST or the typed IR.
         #[arg(long, value_enum)]
         emit: Option<Emit>,
+        /// How to print the loop report: text (one line per loop, with witnesses) or json
+        /// (`{"functions": [{"name", "loops": [...]}]}`, for tools).
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
     },
     /// Print the AST of a file as an indented tree.
     Parse {
@@ -181,7 +191,11 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
 fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
         Command::Translate { common, out_dir } => translate(&common, &out_dir),
-        Command::Check { common, emit } => check(&common, emit),
+        Command::Check {
+            common,
+            emit,
+            format,
+        } => check(&common, emit, format),
         Command::Parse { file, dialect } => parse(&file, dialect.dialect()),
         Command::Run {
             common,
@@ -220,7 +234,7 @@ fn translate(common: &Common, out_dir: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn check(common: &Common, emit: Option<Emit>) -> Result<(), Failure> {
+fn check(common: &Common, emit: Option<Emit>, format: ReportFormat) -> Result<(), Failure> {
     let (source, options) = read_source(common)?;
     let t = m2cu::check(&source, &options)?;
     match emit {
@@ -228,7 +242,13 @@ fn check(common: &Common, emit: Option<Emit>) -> Result<(), Failure> {
         Some(Emit::Ir) => print!("{}", t.ir),
         None => {}
     }
-    print!("{}", t.report);
+    match format {
+        ReportFormat::Text => print!("{}", t.report_notes),
+        ReportFormat::Json => {
+            let report = serde_json::json!({ "functions": [t.report_json] });
+            println!("{report:#}");
+        }
+    }
     Ok(())
 }
 

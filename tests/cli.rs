@@ -28,10 +28,39 @@ fn check_prints_the_report() {
         out.contains("sequential: `c` is written in one iteration and read in another"),
         "{out}"
     );
+    // Compiler-style notes: the loop header and the two accesses, marked in the source.
     assert!(
-        out.contains("witness: `c` written at 6:3, read at 6:10, distance 1"),
+        out.contains("note[sequential]") && out.contains("runsum.m:5:1"),
         "{out}"
     );
+    assert!(
+        out.contains("`c` written here") && out.contains("read here"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_json_prints_one_object_per_function() {
+    let o = m2cu(&[
+        "check",
+        "fixtures/e2e/runsum.m",
+        "--args",
+        "v=double(1,:)",
+        "--format",
+        "json",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let lp = &v["functions"][0]["loops"][0];
+    assert_eq!(v["functions"][0]["name"], "runsum");
+    assert_eq!(lp["verdict"], "sequential");
+    assert_eq!(lp["line"], 5);
+    assert_eq!(lp["witness"]["var"], "c");
+    assert_eq!(lp["witness"]["write"], "6:3");
+    assert_eq!(lp["witness"]["read"], "6:10");
+    assert_eq!(lp["witness"]["distance"], "1");
+    assert_eq!(lp["kernel"], serde_json::Value::Null);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! The loop report: the stable text form of the analysis, one entry per loop.
+//! The loop report: the stable text form of the analysis, one entry per loop, and the same facts
+//! as JSON ([`json`]) for tools.
 //!
 //! ```text
 //! 3:5 for i (depth 1): reduction [s: sum] -> kernel vecsum_kernel1
@@ -8,11 +9,14 @@
 
 use std::fmt::Write;
 
-use m2cu_frontend::diag::line_col;
+use m2cu_frontend::diag::{line_col, Diagnostic, Diagnostics};
 use m2cu_frontend::ir::Function;
 use m2cu_frontend::Span;
 
-use crate::verdict::Verdict;
+use serde_json::{json, Value};
+
+use crate::reduction::{Reduction, ReductionKind};
+use crate::verdict::{Verdict, Witness};
 use crate::Analysis;
 
 /// Renders the report for `f`; positions are `line:col` in `source`.
@@ -26,81 +30,235 @@ pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
         let _ = writeln!(out, "{}: no loops", f.name);
     }
     for (id, info) in analysis.loops.loops.iter().enumerate() {
-        let head = match info.var {
-            Some(v) => format!("for {}", f.locals[v].name),
-            None => "while".to_string(),
-        };
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "{} {head} (depth {}): ",
+            "{} {}",
             at(f.stmts[info.stmt].span),
-            info.depth
+            loop_summary(f, analysis, id)
         );
-        let verdict = &analysis.verdicts[id];
-        match verdict {
-            Verdict::Parallel(_) => out.push_str("parallel"),
-            Verdict::Reduction(_, rs) => {
-                let list: Vec<String> = rs
-                    .iter()
-                    .map(|r| {
-                        let kind = if r.is_count { "count" } else { r.kind.name() };
-                        match r.location {
-                            Some(k) => {
-                                format!("{}: {kind} at {}", f.locals[r.var].name, f.locals[k].name)
-                            }
-                            None => format!("{}: {kind}", f.locals[r.var].name),
-                        }
-                    })
-                    .collect();
-                let _ = write!(out, "reduction [{}]", list.join(", "));
-            }
-            Verdict::Sequential { reason, .. } => {
-                let _ = write!(out, "sequential: {reason}");
-            }
-        }
-        let kernel = analysis.plan.kernels.iter().find(|k| k.loop_id == id);
-        let enclosing = analysis
-            .plan
-            .kernels
-            .iter()
-            .find(|k| k.loop_id != id && analysis.loops.is_within(id, k.loop_id));
-        match (kernel, enclosing) {
-            (Some(k), _) => {
-                let _ = write!(out, " -> kernel {}", k.name);
-            }
-            (None, Some(k)) => {
-                let _ = write!(out, " (runs inside kernel {})", k.name);
-            }
-            (None, None) if verdict.is_parallel() => {}
-            (None, None) => out.push_str(" (runs on the host)"),
-        }
-        out.push('\n');
-        if let Verdict::Sequential {
-            witness: Some(w), ..
-        } = verdict
-        {
-            let verb = if w.read_is_write {
-                "written again"
-            } else {
-                "read"
-            };
-            let read = w
-                .read
-                .map(|r| format!(", {verb} at {}", at(r)))
-                .unwrap_or_default();
-            let distance = match w.distance {
-                Some(d) => format!(", distance {d}"),
-                None if w.read.is_some() => ", distance unknown".to_string(),
-                None => String::new(),
-            };
-            let first = if w.read.is_some() { "written at" } else { "at" };
-            let _ = writeln!(
-                out,
-                "    witness: `{}` {first} {}{read}{distance}",
-                w.var,
-                at(w.write)
-            );
+        if let Some(w) = witness(&analysis.verdicts[id]) {
+            let _ = writeln!(out, "    witness: {}", witness_text(w, &at));
         }
     }
     out
+}
+
+/// The report as compiler notes with source snippets: one note per loop, its header marked with
+/// the verdict, and the witness accesses marked too.
+pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
+    let mut out = Diagnostics::default();
+    for (id, info) in analysis.loops.loops.iter().enumerate() {
+        let verdict = &analysis.verdicts[id];
+        let span = first_line(source, f.stmts[info.stmt].span);
+        let label = match verdict {
+            Verdict::Sequential { .. } => "stays sequential".to_string(),
+            _ => reason(verdict),
+        };
+        let mut note =
+            Diagnostic::note(verdict.name(), span, loop_summary(f, analysis, id)).with_label(label);
+        if let Some(w) = witness(verdict) {
+            let verb = if w.read.is_some() {
+                "written here"
+            } else {
+                "here"
+            };
+            note = note.with_secondary(w.write, format!("`{}` {verb}", w.var));
+            if let Some(r) = w.read {
+                let other = if w.read_is_write {
+                    "written again here"
+                } else {
+                    "read here"
+                };
+                note = note.with_secondary(r, other);
+            }
+        }
+        out.push(note);
+    }
+    out
+}
+
+/// The part of `span` on its first line.
+fn first_line(source: &str, span: Span) -> Span {
+    let start = span.start as usize;
+    let end = source
+        .get(start..)
+        .and_then(|rest| rest.find('\n'))
+        .map_or(span.end, |n| (start + n) as u32);
+    Span::new(span.start as usize, end.min(span.end) as usize)
+}
+
+/// `for i (depth 1): reduction [s: sum] -> kernel f_kernel1`.
+fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
+    let info = &analysis.loops.loops[id];
+    let head = match info.var {
+        // Loops that lowering made for a whole-array statement have `_` names.
+        Some(v) if f.locals[v].name.starts_with('_') => {
+            format!("implicit loop {}", f.locals[v].name)
+        }
+        Some(v) => format!("for {}", f.locals[v].name),
+        None => "while".to_string(),
+    };
+    let verdict = &analysis.verdicts[id];
+    let what = match verdict {
+        Verdict::Parallel(_) => "parallel".to_string(),
+        Verdict::Reduction(_, rs) => {
+            let list: Vec<String> = rs.iter().map(|r| reduction_text(f, r)).collect();
+            format!("reduction [{}]", list.join(", "))
+        }
+        Verdict::Sequential { reason, .. } => format!("sequential: {reason}"),
+    };
+    let place = match placement(analysis, id) {
+        (Some(k), "kernel") => format!(" -> kernel {k}"),
+        (Some(k), _) => format!(" (runs inside kernel {k})"),
+        (None, _) if verdict.is_parallel() => String::new(),
+        (None, _) => " (runs on the host)".to_string(),
+    };
+    format!("{head} (depth {}): {what}{place}", info.depth)
+}
+
+fn reduction_text(f: &Function, r: &Reduction) -> String {
+    let kind = if r.is_count { "count" } else { r.kind.name() };
+    match r.location {
+        Some(k) => format!("{}: {kind} at {}", f.locals[r.var].name, f.locals[k].name),
+        None => format!("{}: {kind}", f.locals[r.var].name),
+    }
+}
+
+fn witness(verdict: &Verdict) -> Option<&Witness> {
+    match verdict {
+        Verdict::Sequential {
+            witness: Some(w), ..
+        } => Some(w),
+        _ => None,
+    }
+}
+
+/// "`c` written at 6:3, read at 6:10, distance 1".
+fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
+    let verb = if w.read_is_write {
+        "written again"
+    } else {
+        "read"
+    };
+    let read = w
+        .read
+        .map(|r| format!(", {verb} at {}", at(r)))
+        .unwrap_or_default();
+    let distance = match w.distance {
+        Some(d) => format!(", distance {d}"),
+        None if w.read.is_some() => ", distance unknown".to_string(),
+        None => String::new(),
+    };
+    let first = if w.read.is_some() { "written at" } else { "at" };
+    format!("`{}` {first} {}{read}{distance}", w.var, at(w.write))
+}
+
+/// The report as one JSON object per function:
+/// `{"name", "loops": [{"line", "col", "var", "depth", "verdict", "reductions": [{"var", "kind",
+/// "location"}], "reason", "witness": {"var", "write", "read", "distance"} | null,
+/// "kernel", "placement"}]}`. `kernel` names the kernel the loop becomes or runs inside;
+/// `placement` is `kernel`, `in-kernel` or `host`.
+pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
+    let at = |span: Span| {
+        let (l, c) = line_col(source, span.start);
+        format!("{l}:{c}")
+    };
+    let loops: Vec<Value> = analysis
+        .loops
+        .loops
+        .iter()
+        .enumerate()
+        .map(|(id, info)| {
+            let (line, col) = line_col(source, f.stmts[info.stmt].span.start);
+            let verdict = &analysis.verdicts[id];
+            let (kernel, placement) = placement(analysis, id);
+            json!({
+                "line": line,
+                "col": col,
+                "var": info.var.map(|v| f.locals[v].name.clone()),
+                "depth": info.depth,
+                "verdict": verdict.name(),
+                "reductions": verdict
+                    .reductions()
+                    .iter()
+                    .map(|r| reduction_json(f, r))
+                    .collect::<Vec<_>>(),
+                "reason": reason(verdict),
+                "witness": witness_json(verdict, &at),
+                "kernel": kernel,
+                "placement": placement,
+            })
+        })
+        .collect();
+    json!({ "name": f.name, "loops": loops })
+}
+
+/// The kernel a loop becomes or runs inside, and where it runs.
+fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
+    let kernels = &analysis.plan.kernels;
+    if let Some(k) = kernels.iter().find(|k| k.loop_id == id) {
+        return (Some(k.name.clone()), "kernel");
+    }
+    match kernels
+        .iter()
+        .find(|k| analysis.loops.is_within(id, k.loop_id))
+    {
+        Some(k) => (Some(k.name.clone()), "in-kernel"),
+        None => (None, "host"),
+    }
+}
+
+fn reason(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Parallel(_) => "no dependence is carried by this loop".into(),
+        Verdict::Reduction(..) => {
+            "the only dependences carried by this loop are the reductions".into()
+        }
+        Verdict::Sequential { reason, .. } => reason.clone(),
+    }
+}
+
+fn witness_json(verdict: &Verdict, at: &impl Fn(Span) -> String) -> Value {
+    let Some(w) = witness(verdict) else {
+        return Value::Null;
+    };
+    json!({
+        "var": w.var,
+        "write": at(w.write),
+        "read": w.read.map(at),
+        "read_is_write": w.read_is_write,
+        "distance": match (w.distance, w.read) {
+            (Some(d), _) => Value::String(d.to_string()),
+            (None, Some(_)) => Value::String("unknown".into()),
+            (None, None) => Value::Null,
+        },
+    })
+}
+
+fn reduction_json(f: &Function, r: &Reduction) -> Value {
+    json!({
+        "var": f.locals[r.var].name,
+        "kind": json_kind(r),
+        "location": r.location.map(|k| f.locals[k].name.clone()),
+    })
+}
+
+/// The kind as the JSON report spells it.
+fn json_kind(r: &Reduction) -> &'static str {
+    if r.is_count {
+        return "count";
+    }
+    match r.kind {
+        ReductionKind::Sum => "sum",
+        ReductionKind::Prod => "prod",
+        ReductionKind::Min | ReductionKind::MinIf => "min",
+        ReductionKind::Max | ReductionKind::MaxIf => "max",
+        ReductionKind::MinLoc => "minloc",
+        ReductionKind::MaxLoc => "maxloc",
+        ReductionKind::And => "land",
+        ReductionKind::Or => "lor",
+        ReductionKind::BitAnd => "band",
+        ReductionKind::BitOr => "bor",
+        ReductionKind::BitXor => "bxor",
+    }
 }

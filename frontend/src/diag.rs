@@ -56,6 +56,8 @@ pub struct Diagnostic {
     pub label: String,
     /// What the user can do about it.
     pub help: String,
+    /// Other places that explain the diagnostic, each with its own label.
+    pub secondary: Vec<(Span, String)>,
 }
 
 impl Diagnostic {
@@ -67,6 +69,14 @@ impl Diagnostic {
             span,
             label: String::new(),
             help: String::new(),
+            secondary: Vec::new(),
+        }
+    }
+
+    pub fn note(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(code, span, message)
         }
     }
 
@@ -84,6 +94,11 @@ impl Diagnostic {
 
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = help.into();
+        self
+    }
+
+    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.secondary.push((span, label.into()));
         self
     }
 
@@ -155,8 +170,6 @@ pub fn render(file_name: &str, source: &str, diagnostics: &Diagnostics) -> Strin
 }
 
 fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
-    let start = (d.span.start as usize).min(len);
-    let end = (d.span.end as usize).clamp(start, len);
     let base = match d.severity {
         Severity::Error => CsDiagnostic::error(),
         Severity::Warning => CsDiagnostic::warning(),
@@ -166,8 +179,18 @@ fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
     if !d.help.is_empty() {
         notes.push(format!("help: {}", d.help));
     }
+    let clamp = |s: Span| {
+        let start = (s.start as usize).min(len);
+        start..(s.end as usize).clamp(start, len)
+    };
+    let mut labels = vec![Label::primary((), clamp(d.span)).with_message(&d.label)];
+    labels.extend(
+        d.secondary
+            .iter()
+            .map(|(s, l)| Label::secondary((), clamp(*s)).with_message(l)),
+    );
     base.with_code(d.code)
         .with_message(&d.message)
-        .with_labels(vec![Label::primary((), start..end).with_message(&d.label)])
+        .with_labels(labels)
         .with_notes(notes)
 }
