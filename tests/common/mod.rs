@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod runnable;
+
 use std::path::{Path, PathBuf};
 
 use m2cu::{Backend, RunOptions, Value};

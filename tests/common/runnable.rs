@@ -1,0 +1,136 @@
+//! Runnable fixtures: a fixture whose first function declares every input in an `arguments`
+//! block with a class and a fixed size can be run with deterministic inputs on the CPU path and
+//! in Octave, and the two results compared.
+
+use std::path::Path;
+
+use m2cu::{Backend, Options, RunOptions, Value};
+use m2cu_frontend::ast::{ArgDecl, DimSpec, File};
+
+/// The declared inputs of the entry function, when every one has a class and a fixed size.
+pub fn runnable_inputs(file: &File) -> Option<Vec<ArgDecl>> {
+    let entry = file.functions.first()?;
+    if entry.outputs.is_empty() {
+        return None;
+    }
+    entry
+        .params
+        .iter()
+        .map(|p| {
+            let decl = entry.arguments.iter().find(|a| a.name.name == p.name)?;
+            let fixed = match &decl.dims {
+                None => true,
+                Some(dims) => dims.iter().all(|d| matches!(d, DimSpec::Fixed(_))),
+            };
+            (fixed && decl.class.is_some()).then(|| decl.clone())
+        })
+        .collect()
+}
+
+/// A deterministic input: small positive integers for scalars (they often bound loops), mixed
+/// signs and fractions for arrays.
+pub fn input_value(decl: &ArgDecl, salt: usize) -> Value {
+    let (rows, cols) = match decl.dims.as_deref() {
+        Some([DimSpec::Fixed(r), DimSpec::Fixed(c)]) => (*r as usize, *c as usize),
+        _ => (1, 1),
+    };
+    let n = rows * cols;
+    let scalar = n == 1;
+    let number = |k: usize| -> f64 {
+        if scalar {
+            (2 + (salt * 3 + k) % 4) as f64
+        } else {
+            (((k + 1) * 7919 + salt * 131) % 23) as f64 / 2.0 - 5.0
+        }
+    };
+    let values: Vec<f64> = (0..n).map(number).collect();
+    let class = decl.class.as_ref().map_or("double", |c| c.name.as_str());
+    let built = match class {
+        "double" => Value::matrix(rows, cols, values),
+        "single" => Value::matrix(rows, cols, values.iter().map(|&x| x as f32).collect()),
+        "int32" => Value::matrix(
+            rows,
+            cols,
+            values.iter().map(|&x| x.round() as i32).collect(),
+        ),
+        "logical" => Value::matrix(rows, cols, values.iter().map(|&x| x > 0.0).collect()),
+        other => panic!(
+            "{}: add inputs of class {other} to this test",
+            decl.name.name
+        ),
+    };
+    built.expect("input value")
+}
+
+pub fn compare_with_octave(
+    name: &str,
+    path: &Path,
+    source: &str,
+    options: &Options,
+    decls: &[ArgDecl],
+    t: &m2cu::Translation,
+) -> Option<String> {
+    let inputs: Vec<(String, Value)> = decls
+        .iter()
+        .enumerate()
+        .map(|(k, d)| (d.name.name.clone(), input_value(d, k)))
+        .collect();
+    let run_options = RunOptions {
+        backend: Backend::Cpu,
+        ..Default::default()
+    };
+    let actual = match m2cu::run(source, &inputs, options, &run_options) {
+        Ok(r) => r.outputs,
+        Err(e) => return Some(format!("m2cu run failed: {e}")),
+    };
+    let outputs: Vec<String> = t.outputs.iter().map(|(n, _)| n.clone()).collect();
+    let expected = match octave_outputs(name, path, &inputs, &outputs) {
+        Ok(v) => v,
+        Err(e) => return Some(e),
+    };
+    let problems: Vec<String> = outputs
+        .iter()
+        .filter_map(|o| {
+            let want = expected.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
+            let got = actual.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
+            super::difference(want, got).map(|d| format!("{o}: {d}"))
+        })
+        .collect();
+    (!problems.is_empty()).then(|| problems.join("; "))
+}
+
+/// Runs the fixture in Octave on `inputs` (through a MAT-file) and reads its outputs back.
+fn octave_outputs(
+    name: &str,
+    path: &Path,
+    inputs: &[(String, Value)],
+    outputs: &[String],
+) -> Result<Vec<(String, Value)>, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    std::fs::copy(path, dir.path().join(format!("{name}.m"))).map_err(|e| e.to_string())?;
+    m2cu_runtime::write_mat(dir.path().join("in.mat"), inputs).map_err(|e| e.to_string())?;
+    let args: Vec<String> = inputs.iter().map(|(n, _)| format!("I.{n}")).collect();
+    let script = format!(
+        "warning('off', 'all'); I = load('in.mat'); [{outs}] = {name}({args}); save('-v7', 'out.mat', {quoted});",
+        outs = outputs.join(", "),
+        args = args.join(", "),
+        quoted = outputs
+            .iter()
+            .map(|o| format!("'{o}'"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let out = std::process::Command::new("octave-cli")
+        .args(["--no-gui", "--eval", &script])
+        .current_dir(dir.path())
+        .output()
+        .map_err(|e| format!("octave-cli: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "Octave failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    m2cu_runtime::read_mat(dir.path().join("out.mat")).map_err(|e| e.to_string())
+}
+
