@@ -12,14 +12,7 @@ use m2cu::Options;
 use m2cu_frontend::parser::parse_file;
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = common::root().join("fixtures/analysis");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures/analysis")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "m"))
-        .collect();
-    files.sort();
-    files
+    common::analysis_fixtures()
 }
 
 fn name_of(path: &std::path::Path) -> String {
@@ -54,8 +47,7 @@ fn reports_match_snapshots_and_families() {
     for path in files {
         let name = name_of(&path);
         let source = common::source(&path);
-        let t = m2cu::translate(&source, &options(&name))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let t = m2cu::translate(&source, &options(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let json = serde_json::json!({ "functions": [t.report_json] });
         let loops = json["functions"][0]["loops"]
             .as_array()

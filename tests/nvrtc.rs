@@ -1,16 +1,33 @@
-//! The generated code builds: every fixture's kernels compile with NVRTC to CUBIN for sm_80 and
-//! sm_90 (no GPU needed), and every GPU host program compiles with the C compiler and exports
-//! its `<entry>_gpu` symbol.
+//! The generated code builds: the kernels of every e2e and analysis fixture compile with NVRTC
+//! to CUBIN for sm_80 and sm_90 (no GPU needed), and every GPU host program compiles with the C
+//! compiler and exports its `<entry>_gpu` symbol.
 
 mod common;
+
+/// Every e2e fixture (typed by its inputs) and every analysis fixture (typed by its `arguments`).
+fn translations() -> Vec<(String, m2cu::Translation)> {
+    let e2e = common::e2e_fixtures()
+        .into_iter()
+        .map(|name| (name.clone(), common::translate_fixture(&name)));
+    let analysis = common::analysis_fixtures().into_iter().map(|path| {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let options = m2cu::Options {
+            file_name: format!("{name}.m"),
+            ..Default::default()
+        };
+        let t = m2cu::translate(&common::source(&path), &options)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        (name, t)
+    });
+    e2e.chain(analysis).collect()
+}
 
 #[test]
 fn every_kernel_file_compiles_to_cubin() {
     if !common::require(m2cu_runtime::nvrtc_available(), "libnvrtc") {
         return;
     }
-    for name in common::e2e_fixtures() {
-        let t = common::translate_fixture(&name);
+    for (name, t) in translations() {
         for arch in ["sm_80", "sm_90"] {
             let cubin = m2cu_runtime::compile_cubin(
                 &t.generated.kernels_cu,
@@ -29,8 +46,7 @@ fn every_kernel_file_compiles_to_cubin() {
 
 #[test]
 fn every_gpu_host_program_compiles() {
-    for name in common::e2e_fixtures() {
-        let t = common::translate_fixture(&name);
+    for (name, t) in translations() {
         let symbol = format!("{name}_gpu");
         m2cu_runtime::CpuLibrary::build(
             &t.generated.gpu_host_c,

@@ -3,7 +3,8 @@
 //! Phases, each a module: [`loops`] (the loop tree), [`access`] (affine summaries of array
 //! subscripts), [`deps`] (the dependence graph over array accesses), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
-//! [`verdict`] (combining the above into `parallel` / `reduction` / `sequential` with a witness),
+//! [`scatter`] (histogram updates that may run atomically), [`verdict`] (combining the above into
+//! `parallel` / `reduction` / `sequential` with a witness),
 //! [`plan`] (which loops become which kernels), and [`report`] (the stable text form).
 //!
 //! Analysis only reads the IR; its results are side tables keyed by IR handles.
@@ -15,6 +16,7 @@ pub mod plan;
 pub mod reduction;
 pub mod report;
 pub mod scalars;
+pub mod scatter;
 pub mod verdict;
 
 use m2cu_frontend::ir::Function;

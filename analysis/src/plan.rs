@@ -8,11 +8,12 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Function, LocalId, StmtId};
+use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
 
 use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::reduction::Reduction;
 use crate::scalars;
+use crate::scatter::{self, AtomicUpdate};
 use crate::verdict::Verdict;
 
 /// How a kernel uses one array.
@@ -37,6 +38,8 @@ pub struct Kernel {
     /// Privates whose last-iteration value is copied back.
     pub live_out: Vec<LocalId>,
     pub reductions: Vec<Reduction>,
+    /// Scatter-add statements of histogram arrays, which run as atomic updates.
+    pub atomic_updates: Vec<AtomicUpdate>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,6 +51,14 @@ impl KernelPlan {
     /// The kernel a loop statement became, if any.
     pub fn kernel_of(&self, stmt: StmtId) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.stmt == stmt)
+    }
+
+    /// The atomic update a store statement is, if a kernel made it one.
+    pub fn atomic_update(&self, stmt: StmtId) -> Option<&AtomicUpdate> {
+        self.kernels
+            .iter()
+            .flat_map(|k| &k.atomic_updates)
+            .find(|u| u.stmt == stmt)
     }
 }
 
@@ -116,5 +127,19 @@ fn kernel(
         privates: privates.all.clone(),
         live_out: privates.live_out.clone(),
         reductions: reductions.to_vec(),
+        atomic_updates: atomic_updates(f, body, &privates.histograms),
     }
+}
+
+/// The scatter-adds of the histogram arrays in `body`.
+fn atomic_updates(f: &Function, body: &Block, histograms: &[LocalId]) -> Vec<AtomicUpdate> {
+    let mut out = Vec::new();
+    f.walk_stmts(body, &mut |s| {
+        if let StmtKind::Store { array, .. } = &f.stmts[s].kind {
+            if histograms.contains(array) {
+                out.extend(scatter::update_of(f, s));
+            }
+        }
+    });
+    out
 }

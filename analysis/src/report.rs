@@ -100,12 +100,22 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
     };
     let verdict = &analysis.verdicts[id];
     let what = match verdict {
-        Verdict::Parallel(_) => "parallel".to_string(),
-        Verdict::Reduction(_, rs) => {
-            let list: Vec<String> = rs.iter().map(|r| reduction_text(f, r)).collect();
+        Verdict::Sequential { reason, .. } => format!("sequential: {reason}"),
+        _ if verdict.name() == "parallel" => "parallel".to_string(),
+        _ => {
+            let list: Vec<String> = verdict
+                .reductions()
+                .iter()
+                .map(|r| reduction_text(f, r))
+                .chain(
+                    verdict
+                        .histograms()
+                        .iter()
+                        .map(|&h| format!("{}: histogram", f.locals[h].name)),
+                )
+                .collect();
             format!("reduction [{}]", list.join(", "))
         }
-        Verdict::Sequential { reason, .. } => format!("sequential: {reason}"),
     };
     let place = match placement(analysis, id) {
         (Some(k), "kernel") => format!(" -> kernel {k}"),
@@ -182,6 +192,9 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
                     .reductions()
                     .iter()
                     .map(|r| reduction_json(f, r))
+                    .chain(verdict.histograms().iter().map(|&h| {
+                        json!({ "var": f.locals[h].name, "kind": "histogram", "location": null })
+                    }))
                     .collect::<Vec<_>>(),
                 "reason": reason(verdict),
                 "witness": witness_json(verdict, &at),
@@ -210,11 +223,12 @@ fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
 
 fn reason(verdict: &Verdict) -> String {
     match verdict {
-        Verdict::Parallel(_) => "no dependence is carried by this loop".into(),
-        Verdict::Reduction(..) => {
-            "the only dependences carried by this loop are the reductions".into()
-        }
         Verdict::Sequential { reason, .. } => reason.clone(),
+        _ if verdict.name() == "parallel" => "no dependence is carried by this loop".into(),
+        _ if !verdict.histograms().is_empty() => {
+            "the only dependences carried by this loop are reductions; histogram updates run atomically".into()
+        }
+        _ => "the only dependences carried by this loop are the reductions".into(),
     }
 }
 

@@ -14,7 +14,7 @@ use m2cu_frontend::Span;
 
 use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::reduction::{self, Reduction};
-use crate::{access, deps, scalars};
+use crate::{access, deps, scalars, scatter};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
@@ -26,12 +26,16 @@ pub enum Verdict {
     },
 }
 
-/// Scalars that each iteration has its own copy of.
+/// What each iteration owns: its copies of scalars, and the array elements it updates
+/// atomically.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Privates {
     pub all: Vec<LocalId>,
     /// Privates whose value after the loop is needed: the last iteration's.
     pub live_out: Vec<LocalId>,
+    /// Arrays that only scatter-adds (`h(b) = h(b) + e`) touch and that carry a dependence:
+    /// their updates run atomically (a histogram reduction, see [`crate::scatter`]).
+    pub histograms: Vec<LocalId>,
 }
 
 /// The evidence for a sequential verdict.
@@ -51,10 +55,15 @@ pub struct Witness {
 impl Verdict {
     pub fn name(&self) -> &'static str {
         match self {
-            Verdict::Parallel(_) => "parallel",
-            Verdict::Reduction(..) => "reduction",
+            Verdict::Parallel(p) if p.histograms.is_empty() => "parallel",
+            Verdict::Parallel(_) | Verdict::Reduction(..) => "reduction",
             Verdict::Sequential { .. } => "sequential",
         }
+    }
+
+    /// The histogram arrays (empty unless parallel).
+    pub fn histograms(&self) -> &[LocalId] {
+        self.privates().map_or(&[], |p| &p.histograms)
     }
 
     pub fn is_parallel(&self) -> bool {
@@ -90,10 +99,19 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
         return sequential("a `while` loop runs its iterations one after another", None);
     };
     let body = loop_body(f, info.stmt);
-    early_exit(f, body)
-        .or_else(|| array_creation(f, body))
-        .or_else(|| array_dependence(f, body, var, &tree.outer_vars(id), &tree.inner_vars(id)))
-        .unwrap_or_else(|| scalar_verdict(f, body, var))
+    if let Some(v) = early_exit(f, body).or_else(|| array_creation(f, body)) {
+        return v;
+    }
+    let (outer, inner) = (tree.outer_vars(id), tree.inner_vars(id));
+    let histograms = match array_dependence(f, body, var, &outer, &inner) {
+        Ok(h) => h,
+        Err(v) => return v,
+    };
+    let mut verdict = scalar_verdict(f, body, var);
+    if let Verdict::Parallel(p) | Verdict::Reduction(p, _) = &mut verdict {
+        p.histograms = histograms;
+    }
+    verdict
 }
 
 fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {
@@ -187,16 +205,41 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
     })
 }
 
+/// The carried array dependences of the loop: a sequential verdict for the first that is not on
+/// a scatter-added array, else the scatter-added arrays that carry one (the histograms).
 fn array_dependence(
     f: &Function,
     body: &Block,
     var: LocalId,
     outer: &[LocalId],
     inner: &[LocalId],
-) -> Option<Verdict> {
+) -> Result<Vec<LocalId>, Verdict> {
     let graph = deps::carried(f, body, var, outer, inner);
-    let edge = graph.edge_indices().next()?;
-    let (w, x) = graph.edge_endpoints(edge)?;
+    let scatter = scatter::candidates(f, body);
+    let mut histograms = Vec::new();
+    for edge in graph.edge_indices() {
+        let Some((w, _)) = graph.edge_endpoints(edge) else {
+            continue;
+        };
+        let array = graph[w].array;
+        if !scatter.contains_key(&array) {
+            return Err(carried_witness(&graph, edge, f));
+        }
+        if !histograms.contains(&array) {
+            histograms.push(array);
+        }
+    }
+    Ok(histograms)
+}
+
+fn carried_witness(
+    graph: &deps::DepGraph,
+    edge: petgraph::graph::EdgeIndex,
+    f: &Function,
+) -> Verdict {
+    let Some((w, x)) = graph.edge_endpoints(edge) else {
+        return sequential("a dependence between iterations", None);
+    };
     let dep = graph[edge];
     let (write, other) = (&graph[w], &graph[x]);
     let name = f.locals[write.array].name.clone();
@@ -210,7 +253,7 @@ fn array_dependence(
     } else {
         "read"
     };
-    Some(sequential(
+    sequential(
         format!("`{name}` is written in one iteration and {what} in another, {how}"),
         Some(Witness {
             var: name,
@@ -219,7 +262,7 @@ fn array_dependence(
             read_is_write: other.is_write,
             distance,
         }),
-    ))
+    )
 }
 
 fn scalar_verdict(f: &Function, body: &Block, var: LocalId) -> Verdict {

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use m2cu_analysis::scatter::AtomicUpdate;
 use m2cu_analysis::Analysis;
 use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, RuntimeError, StmtId, StmtKind};
 
@@ -85,11 +86,11 @@ impl<'a> Context<'a> {
                 value,
             } => {
                 let offset = ew.offset(*array, indices);
-                code.line(format!(
-                    "{}[{offset}] = {};",
-                    self.name(*array),
-                    ew.expr(*value)
-                ));
+                let element = format!("{}[{offset}]", self.name(*array));
+                match self.analysis.plan.atomic_update(s) {
+                    Some(u) => self.atomic_update(code, &element, u),
+                    None => code.line(format!("{element} = {};", ew.expr(*value))),
+                }
             }
             StmtKind::For { .. } => self.for_loop(code, s),
             StmtKind::While { cond, body } => {
@@ -113,6 +114,19 @@ impl<'a> Context<'a> {
             StmtKind::Break => code.line("break;"),
             StmtKind::Continue => code.line("continue;"),
             StmtKind::Return => code.line("goto m2cu_done;"),
+        }
+    }
+
+    /// A histogram update `element += addend` that other threads may update at the same time:
+    /// `atomicAdd` in a kernel, `omp atomic` on the CPU.
+    fn atomic_update(&self, code: &mut Code, element: &str, u: &AtomicUpdate) {
+        let addend = self.exprs().expr(u.addend);
+        let sign = if u.negate { "-" } else { "" };
+        if self.kernel_loops == KernelLoops::Inside {
+            code.line(format!("atomicAdd(&{element}, {sign}({addend}));"));
+        } else {
+            code.line("#pragma omp atomic");
+            code.line(format!("{element} += {sign}({addend});"));
         }
     }
 

@@ -14,6 +14,18 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The analysis fixtures, `fixtures/analysis/*.m`, sorted.
+pub fn analysis_fixtures() -> Vec<PathBuf> {
+    let dir = root().join("fixtures/analysis");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/analysis")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "m"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// The end-to-end fixtures: every `fixtures/e2e/NAME.m` that has a `NAME.in.mat`.
 pub fn e2e_fixtures() -> Vec<String> {
     let dir = root().join("fixtures/e2e");

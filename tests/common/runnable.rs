@@ -133,4 +133,3 @@ fn octave_outputs(
     }
     m2cu_runtime::read_mat(dir.path().join("out.mat")).map_err(|e| e.to_string())
 }
-
