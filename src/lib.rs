@@ -154,7 +154,7 @@ fn compile_parsed(
         report: m2cu_analysis::report::render(f, &analysis, source),
         report_json: m2cu_analysis::report::json(f, &analysis, source),
         report_notes: render(
-            &display_name(options),
+            display_name(options),
             source,
             &m2cu_analysis::report::notes(f, &analysis, source),
         ),

@@ -293,7 +293,7 @@ impl<'a> Input<'a> {
     }
 
     fn report(&self, e: PError) {
-        let Some(d) = e.diag else { return };
+        let Some(d) = e.diag.map(|d| *d) else { return };
         let mut sink = self.shared.sink.borrow_mut();
         let repeated_depth = d.code == "E0029" && sink.iter().any(|old| old.code == "E0029");
         if !repeated_depth {
@@ -305,14 +305,15 @@ impl<'a> Input<'a> {
 /// A parse error: the diagnostic (`None` when already reported) and where it happened.
 #[derive(Clone, Debug)]
 struct PError {
-    diag: Option<Diagnostic>,
+    /// Boxed so that parser results stay small.
+    diag: Option<Box<Diagnostic>>,
     /// Tokens left at the error; fewer means further into the file.
     remaining: usize,
 }
 
 impl PError {
     fn at(i: &Input, diag: Diagnostic) -> PError {
-        let diag = (*i.kind() != TokKind::Error).then_some(diag);
+        let diag = (*i.kind() != TokKind::Error).then(|| Box::new(diag));
         PError {
             diag,
             remaining: i.toks.len(),
@@ -774,7 +775,7 @@ fn unclosed_function(i: &Input, keyword: Span, name: &str) -> PError {
         .with_label("this function is not closed")
         .with_help("other functions in this file end with `end`: close this one with `end` too");
     PError {
-        diag: Some(diag),
+        diag: Some(Box::new(diag)),
         remaining: i.toks.len(),
     }
 }
@@ -1070,7 +1071,7 @@ fn missing_end(i: &Input, opener: Span, name: &str) -> PError {
     .with_label(format!("this `{name}` is never closed"))
     .with_help(format!("add `end` after the body of this `{name}`"));
     PError {
-        diag: Some(diag),
+        diag: Some(Box::new(diag)),
         remaining: i.toks.len(),
     }
 }
@@ -1287,7 +1288,7 @@ fn code_before_case(i: &Input, span: Span) -> PError {
         .with_label("not inside any `case`")
         .with_help("start each part of a `switch` with `case VALUE` or `otherwise`");
     PError {
-        diag: Some(diag),
+        diag: Some(Box::new(diag)),
         remaining: i.toks.len(),
     }
 }
@@ -1507,7 +1508,7 @@ fn assign_target(at: &Input, e: Expr) -> Result<LValue, nom::Err<PError>> {
                 .with_label("not a variable or an indexed variable")
                 .with_help("assign to a variable `x = ...` or an element `A(i) = ...`; to compare, use `==`");
             failure(PError {
-                diag: Some(diag),
+                diag: Some(Box::new(diag)),
                 remaining: at.toks.len(),
             })
         }
@@ -1590,7 +1591,7 @@ impl Node {
                 ))
                 .with_help("split the expression into smaller pieces with temporary variables");
             return failure(PError {
-                diag: Some(diag),
+                diag: Some(Box::new(diag)),
                 remaining: i.toks.len(),
             });
         }
@@ -1855,7 +1856,7 @@ fn end_outside_index(i: &Input) -> PError {
         .with_label("`end` here closes a block, not an index")
         .with_help("`end` means the last index only inside `A(...)`, e.g. `A(end)`; elsewhere use `numel(A)` or `size(A, k)`");
     PError {
-        diag: Some(diag),
+        diag: Some(Box::new(diag)),
         remaining: i.bump().toks.len(),
     }
 }
@@ -1961,7 +1962,7 @@ fn unclosed(i: &Input, open: Span, opener: &str, help: &str) -> PError {
         .with_label(format!("this `{opener}` is never closed"))
         .with_help(help.to_string());
     PError {
-        diag: Some(diag),
+        diag: Some(Box::new(diag)),
         remaining: i.toks.len(),
     }
 }
