@@ -123,7 +123,11 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
         (None, _) if verdict.is_parallel() => String::new(),
         (None, _) => " (runs on the host)".to_string(),
     };
-    format!("{head} (depth {}): {what}{place}", info.depth)
+    let forced = verdict
+        .overridden()
+        .map(|why| format!(" (forced by coder.gpu.kernel(), overriding: {why})"))
+        .unwrap_or_default();
+    format!("{head} (depth {}): {what}{forced}{place}", info.depth)
 }
 
 fn reduction_text(f: &Function, r: &Reduction) -> String {
@@ -197,6 +201,7 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
                     }))
                     .collect::<Vec<_>>(),
                 "reason": reason(verdict),
+                "overridden": verdict.overridden(),
                 "witness": witness_json(verdict, &at),
                 "kernel": kernel,
                 "placement": placement,
@@ -224,6 +229,7 @@ fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
 fn reason(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Sequential { reason, .. } => reason.clone(),
+        _ if verdict.overridden().is_some() => "forced parallel by coder.gpu.kernel()".into(),
         _ if verdict.name() == "parallel" => "no dependence is carried by this loop".into(),
         _ if !verdict.histograms().is_empty() => {
             "the only dependences carried by this loop are reductions; histogram updates run atomically".into()

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Block, Function, LocalId, StmtKind};
+use m2cu_frontend::ir::{Block, Function, LocalId, LoopPragma, StmtKind};
 use m2cu_frontend::Span;
 
 use crate::loops::{loop_body, LoopId, LoopTree};
@@ -36,6 +36,8 @@ pub struct Privates {
     /// Arrays that only scatter-adds (`h(b) = h(b) + e`) touch and that carry a dependence:
     /// their updates run atomically (a histogram reduction, see [`crate::scatter`]).
     pub histograms: Vec<LocalId>,
+    /// The reason the loop would have stayed sequential, when `coder.gpu.kernel()` overrode it.
+    pub overridden: Option<String>,
 }
 
 /// The evidence for a sequential verdict.
@@ -59,6 +61,11 @@ impl Verdict {
             Verdict::Parallel(_) | Verdict::Reduction(..) => "reduction",
             Verdict::Sequential { .. } => "sequential",
         }
+    }
+
+    /// What `coder.gpu.kernel()` overrode, if it forced this loop parallel.
+    pub fn overridden(&self) -> Option<&str> {
+        self.privates().and_then(|p| p.overridden.as_deref())
     }
 
     /// The histogram arrays (empty unless parallel).
@@ -99,6 +106,24 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
         return sequential("a `while` loop runs its iterations one after another", None);
     };
     let body = loop_body(f, info.stmt);
+    match f.pragma_of(info.stmt) {
+        Some((LoopPragma::NoKernel, at)) => sequential(
+            "`coder.gpu.nokernel()` keeps this loop on the CPU",
+            Some(Witness {
+                var: "coder.gpu.nokernel".into(),
+                write: at,
+                read: None,
+                read_is_write: false,
+                distance: None,
+            }),
+        ),
+        Some((LoopPragma::Kernel, _)) => forced(f, body, var, analyzed(f, tree, id, body, var)),
+        None => analyzed(f, tree, id, body, var),
+    }
+}
+
+/// The verdict from the loop's own dependences.
+fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, body: &Block, var: LocalId) -> Verdict {
     if let Some(v) = early_exit(f, body).or_else(|| array_creation(f, body)) {
         return v;
     }
@@ -112,6 +137,52 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
         p.histograms = histograms;
     }
     verdict
+}
+
+/// `coder.gpu.kernel()`: a loop kept sequential by a dependence runs in parallel anyway, its
+/// scalars private (or reductions where recognized), and the overridden reason is kept for the
+/// report. Early exits and arrays created inside the loop cannot be forced.
+fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict {
+    let Verdict::Sequential { reason, witness } = verdict else {
+        return verdict;
+    };
+    if early_exit(f, body).is_some() || array_creation(f, body).is_some() {
+        return Verdict::Sequential {
+            reason: format!("{reason}; `coder.gpu.kernel()` cannot make such a loop parallel"),
+            witness,
+        };
+    }
+    let written: BTreeSet<LocalId> = access::assigned_scalars(f, body)
+        .into_iter()
+        .filter(|l| f.locals[*l].ty.is_scalar())
+        .collect();
+    let mut reductions: Vec<Reduction> = Vec::new();
+    let mut privates = Privates {
+        overridden: Some(reason),
+        ..Privates::default()
+    };
+    for &s in &written {
+        if let Ok(r) = reduction::recognize(f, body, var, s) {
+            reductions.push(r);
+        }
+    }
+    for &s in &written {
+        if reductions
+            .iter()
+            .any(|r| r.var == s || r.location == Some(s))
+        {
+            continue;
+        }
+        privates.all.push(s);
+        if scalars::used_after(f, body, s) {
+            privates.live_out.push(s);
+        }
+    }
+    if reductions.is_empty() {
+        Verdict::Parallel(privates)
+    } else {
+        Verdict::Reduction(privates, reductions)
+    }
 }
 
 fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {

@@ -47,6 +47,18 @@ pub struct Function {
     pub outputs: Vec<LocalId>,
     pub body: Block,
     pub span: Span,
+    /// `coder.gpu.kernel()` / `coder.gpu.nokernel()` pragmas, each on the `for` loop it precedes,
+    /// with the pragma's span.
+    pub pragmas: Vec<(StmtId, LoopPragma, Span)>,
+}
+
+/// A loop pragma of MATLAB Coder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopPragma {
+    /// `coder.gpu.kernel()`: run the loop as a kernel even when a dependence seems to forbid it.
+    Kernel,
+    /// `coder.gpu.nokernel()`: keep the loop on the CPU.
+    NoKernel,
 }
 
 /// A named variable of the function.
@@ -332,6 +344,14 @@ impl Function {
             .iter()
             .find(|(_, l)| l.name == name)
             .map(|(id, _)| id)
+    }
+
+    /// The pragma written before the loop `stmt`, with its span.
+    pub fn pragma_of(&self, stmt: StmtId) -> Option<(LoopPragma, Span)> {
+        self.pragmas
+            .iter()
+            .find(|(s, _, _)| *s == stmt)
+            .map(|&(_, p, span)| (p, span))
     }
 
     pub fn is_param(&self, local: LocalId) -> bool {

@@ -108,6 +108,7 @@ fn octave_outputs(
 ) -> Result<Vec<(String, Value)>, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     std::fs::copy(path, dir.path().join(format!("{name}.m"))).map_err(|e| e.to_string())?;
+    coder_stubs(dir.path())?;
     m2cu_runtime::write_mat(dir.path().join("in.mat"), inputs).map_err(|e| e.to_string())?;
     let args: Vec<String> = inputs.iter().map(|(n, _)| format!("I.{n}")).collect();
     let script = format!(
@@ -132,4 +133,20 @@ fn octave_outputs(
         ));
     }
     m2cu_runtime::read_mat(dir.path().join("out.mat")).map_err(|e| e.to_string())
+}
+
+/// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing.
+fn coder_stubs(dir: &Path) -> Result<(), String> {
+    let package = dir.join("+coder").join("+gpu");
+    std::fs::create_dir_all(&package).map_err(|e| e.to_string())?;
+    for (name, params) in [
+        ("kernel", ""),
+        ("nokernel", ""),
+        ("kernelfun", ""),
+        ("constantMemory", "~"),
+    ] {
+        let text = format!("function {name}({params})\nend\n");
+        std::fs::write(package.join(format!("{name}.m")), text).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }

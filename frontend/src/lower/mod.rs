@@ -22,6 +22,7 @@
 //! | E0109 | an invalid `arguments` block entry |
 //! | E0110 | operands or assignment sides whose sizes are known to differ |
 //! | E0111 | concatenation of items whose extents do not line up |
+//! | E0112 | a loop pragma (`coder.gpu.kernel()`) not followed by a `for` loop |
 
 mod array;
 mod assign;
@@ -38,8 +39,8 @@ use la_arena::Arena;
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, StmtKind as AstStmt, UnaryOp};
 use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::ir::{
-    BinOp, Block, Builtin, Expr, ExprId, ExprKind, Fill, Function, Local, LocalId, Module,
-    SizeQuery, Stmt, StmtId, StmtKind, UnOp,
+    BinOp, Block, Builtin, Expr, ExprId, ExprKind, Fill, Function, Local, LocalId, LoopPragma,
+    Module, SizeQuery, Stmt, StmtId, StmtKind, UnOp,
 };
 use crate::types::{Class, Dim, Shape, Type};
 
@@ -159,6 +160,9 @@ struct Lowerer<'a> {
     prefix: String,
     /// The local functions being inlined, outermost first.
     inlining: Vec<String>,
+    /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
+    pending_pragma: Option<(LoopPragma, Span)>,
+    pragmas: Vec<(StmtId, LoopPragma, Span)>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
     name: String,
@@ -183,6 +187,8 @@ impl<'a> Lowerer<'a> {
             temps: 0,
             prefix: String::new(),
             inlining: Vec::new(),
+            pending_pragma: None,
+            pragmas: Vec::new(),
             grown: assign::grown_names(file),
             name: function.name.name.clone(),
             span: function.span,
@@ -199,6 +205,7 @@ impl<'a> Lowerer<'a> {
             outputs: self.outputs,
             body,
             span: self.span,
+            pragmas: self.pragmas,
         }
     }
 
@@ -339,6 +346,14 @@ impl<'a> Lowerer<'a> {
         for s in stmts {
             self.stmt(s);
         }
+        if let Some((_, at)) = self.pending_pragma.take() {
+            self.error(
+                "E0112",
+                at,
+                "a loop pragma must come right before a `for` loop".into(),
+                "this pragma ends its block; move it to the line before a `for`".into(),
+            );
+        }
         self.close_block()
     }
 
@@ -363,6 +378,21 @@ impl<'a> Lowerer<'a> {
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
         let span = stmt.span;
+        let pragma = self.pending_pragma.take();
+        if let (Some((_, at)), false) = (pragma, matches!(stmt.kind, AstStmt::For { .. })) {
+            self.error(
+                "E0112",
+                at,
+                "a loop pragma must come right before a `for` loop".into(),
+                "move `coder.gpu.kernel()` / `coder.gpu.nokernel()` to the line before the `for`"
+                    .into(),
+            );
+        }
+        if let (Some((p, at)), AstStmt::For { var, range, body }) = (pragma, &stmt.kind) {
+            let id = self.for_loop(var, range, body, span)?;
+            self.pragmas.push((id, p, at));
+            return Some(id);
+        }
         match &stmt.kind {
             AstStmt::Assign { targets, value } => self.assign(targets, value, span),
             AstStmt::For { var, range, body } => self.for_loop(var, range, body, span),
@@ -398,7 +428,9 @@ impl<'a> Lowerer<'a> {
             AstExpr::Ident(n) => Some(n.as_str()),
             _ => None,
         };
-        if let Some(n) = name.filter(|n| self.local_function(n).is_some()) {
+        if let Some(n) = name.filter(|n| n.starts_with("coder.")) {
+            self.coder_directive(n, e.span);
+        } else if let Some(n) = name.filter(|n| self.local_function(n).is_some()) {
             self.unsupported(
                 e.span,
                 &format!("calling `{n}` as a statement, for its effect on shared variables"),
@@ -416,6 +448,22 @@ impl<'a> Lowerer<'a> {
                 "an expression statement",
                 "assign the value to a variable, or return it as an output",
             );
+        }
+    }
+
+    /// MATLAB Coder directives written as statements.
+    fn coder_directive(&mut self, name: &str, span: Span) {
+        match name {
+            "coder.gpu.kernel" => self.pending_pragma = Some((LoopPragma::Kernel, span)),
+            "coder.gpu.nokernel" => self.pending_pragma = Some((LoopPragma::NoKernel, span)),
+            // Accepted: every function m2cu translates is a GPU entry, and read-only arrays
+            // already go through the read-only data cache (`const __restrict__`).
+            "coder.gpu.kernelfun" | "coder.gpu.constantMemory" | "coder.inline" => {}
+            _ => self.unsupported(
+                span,
+                &format!("the directive `{name}`"),
+                "m2cu knows coder.gpu.kernel, coder.gpu.nokernel, coder.gpu.kernelfun and coder.gpu.constantMemory",
+            ),
         }
     }
 
