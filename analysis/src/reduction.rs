@@ -116,7 +116,38 @@ pub fn recognize(
         updates: updates.iter().map(|u| u.stmt).collect(),
     };
     check_class(f, &reduction)?;
+    let class = f.locals[s].ty.class;
+    if class.is_integer() && reduction.kind == ReductionKind::Sum {
+        check_nonnegative_terms(f, &updates, class)?;
+    }
     Ok(reduction)
+}
+
+/// A saturating integer sum is order-independent when every term is non-negative: the partial
+/// sums only grow, and once one reaches the class maximum every order ends there. A term is
+/// non-negative when it is a non-negative constant or of an unsigned integer or logical class,
+/// and it is added (`s = s + e`), never subtracted.
+fn check_nonnegative_terms(f: &Function, updates: &[Update], class: Class) -> Result<(), String> {
+    let nonnegative = |u: &Update| {
+        let added = matches!(
+            &f.stmts[u.stmt].kind,
+            StmtKind::Assign { value, .. } if matches!(f.exprs[*value].kind, ExprKind::Binary(BinOp::Add, ..))
+        );
+        let term = u.operand.is_some_and(|e| match f.exprs[e].kind {
+            ExprKind::Const(v) => v >= 0.0,
+            _ => {
+                let class = f.class_of(e);
+                class == Class::Logical || (class.is_integer() && !class.is_signed_integer())
+            }
+        });
+        added && term
+    };
+    if updates.iter().all(nonnegative) {
+        return Ok(());
+    }
+    Err(format!(
+        "it is a sum of class {class} whose terms may be negative, and saturating integer arithmetic then gives a different result when the terms are reordered; add terms of an unsigned class or non-negative constants"
+    ))
 }
 
 fn is_one(f: &Function, e: ExprId) -> bool {
@@ -128,7 +159,7 @@ fn is_one(f: &Function, e: ExprId) -> bool {
 fn check_class(f: &Function, r: &Reduction) -> Result<(), String> {
     let class = f.locals[r.var].ty.class;
     let kind = r.kind;
-    if class.is_integer() && matches!(kind, ReductionKind::Sum | ReductionKind::Prod) {
+    if class.is_integer() && kind == ReductionKind::Prod {
         return Err(format!(
             "it is a {} of class {class}, and saturating integer arithmetic gives a different result when the terms are reordered",
             kind.name()

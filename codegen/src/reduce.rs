@@ -34,6 +34,23 @@ impl ReductionCode {
         }
     }
 
+    /// An integer sum, which the analysis allows only with non-negative terms: partials
+    /// saturate at the class maximum, exactly as the sequential loop would.
+    fn saturating(&self) -> bool {
+        self.kind == ReductionKind::Sum && self.class.is_integer()
+    }
+
+    /// The class maximum as a literal of the wide type.
+    fn wide_max(&self) -> String {
+        let (_, hi) = self.class.int_range().unwrap_or((0.0, 0.0));
+        let text = match self.class {
+            Class::Int64 => "9223372036854775807LL".to_string(),
+            Class::Uint64 => "18446744073709551615ULL".to_string(),
+            c => literal(hi, c),
+        };
+        format!("(({}){text})", self.wide_type())
+    }
+
     fn bitwise(&self) -> bool {
         matches!(
             self.kind,
@@ -93,6 +110,10 @@ impl ReductionCode {
     pub fn combine(&self, a: &str, b: &str) -> String {
         let float = self.class.is_float();
         match self.kind {
+            ReductionKind::Sum if self.saturating() => {
+                let max = self.wide_max();
+                format!("({a} > {max} - {b} ? {max} : {a} + {b})")
+            }
             ReductionKind::Sum => format!("({a} + {b})"),
             ReductionKind::Prod => format!("({a} * {b})"),
             ReductionKind::Min if float => format!("fmin({a}, {b})"),
@@ -118,6 +139,18 @@ impl ReductionCode {
             "d"
         };
         match self.kind {
+            ReductionKind::Sum if self.saturating() => {
+                let suffix = match self.wide_type() {
+                    "int" => "i",
+                    "unsigned int" => "u",
+                    "long long" => "ll",
+                    _ => "ull",
+                };
+                format!(
+                    "m2cu_atomic_satadd_{suffix}({ptr}, {v}, {});",
+                    self.wide_max()
+                )
+            }
             ReductionKind::Sum => format!("atomicAdd({ptr}, {v});"),
             ReductionKind::Prod if float => format!("m2cu_atomic_prod_{suffix}({ptr}, {v});"),
             ReductionKind::Min | ReductionKind::MinIf if float => {
@@ -145,6 +178,10 @@ impl ReductionCode {
         let ty = self.class.c_type();
         let float = self.class.is_float();
         match self.kind {
+            ReductionKind::Sum if self.saturating() => {
+                let (w, max) = (self.wide_type(), self.wide_max());
+                format!("{s} = ({ty})(({w}){s} > {max} - ({w}){r} ? {max} : ({w}){s} + ({w}){r});")
+            }
             ReductionKind::Sum => format!("{s} = ({ty})({s} + ({ty}){r});"),
             ReductionKind::Prod => format!("{s} = ({ty})({s} * ({ty}){r});"),
             ReductionKind::Min if float => format!("{s} = ({ty})fmin({s}, {r});"),
@@ -217,4 +254,22 @@ M2CU_CAS_ATOMIC(m2cu_atomic_prod_d, double, unsigned long long, __double_as_long
 M2CU_CAS_ATOMIC(m2cu_atomic_min_f, float, unsigned int, __float_as_uint, __uint_as_float, fminf(cur, v))
 M2CU_CAS_ATOMIC(m2cu_atomic_max_f, float, unsigned int, __float_as_uint, __uint_as_float, fmaxf(cur, v))
 M2CU_CAS_ATOMIC(m2cu_atomic_prod_f, float, unsigned int, __float_as_uint, __uint_as_float, cur * v)
+/* Saturating adds of non-negative partials, for integer sums (which saturate at the maximum). */
+#define M2CU_SAT_ATOMIC(name, T, U)                                                     \
+    static __device__ __forceinline__ void name(T *p, T v, T cap)                       \
+    {                                                                                   \
+        U *a = (U *)p;                                                                  \
+        U old = *a, assumed;                                                            \
+        do {                                                                            \
+            assumed = old;                                                              \
+            T cur = (T)assumed;                                                         \
+            T next = cur > cap - v ? cap : cur + v;                                     \
+            if ((U)next == assumed) break;                                              \
+            old = atomicCAS(a, assumed, (U)next);                                       \
+        } while (old != assumed);                                                       \
+    }
+M2CU_SAT_ATOMIC(m2cu_atomic_satadd_i, int, int)
+M2CU_SAT_ATOMIC(m2cu_atomic_satadd_u, unsigned int, unsigned int)
+M2CU_SAT_ATOMIC(m2cu_atomic_satadd_ll, long long, unsigned long long)
+M2CU_SAT_ATOMIC(m2cu_atomic_satadd_ull, unsigned long long, unsigned long long)
 "#;
