@@ -31,13 +31,13 @@ fn octave_agrees_and_reads_m2cu_output() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut script = String::from("failures = 0;\n");
+    let mut script = String::from("m2cu_failures = 0;\n");
     for name in common::e2e_fixtures() {
         let written = dir.path().join(format!("{name}.m2cu.mat"));
         m2cu_runtime::write_mat(&written, &run_cpu(&name)).expect("write outputs");
         script.push_str(&octave_check(&name, &written.display().to_string()));
     }
-    script.push_str("if failures > 0, exit(1); end\n");
+    script.push_str("if m2cu_failures > 0, exit(1); end\n");
     let out = std::process::Command::new("octave-cli")
         .args(["--no-gui", "--quiet", "--no-init-file", "--eval", &script])
         .current_dir(common::root().join("fixtures/e2e"))
@@ -65,13 +65,13 @@ fn octave_check(name: &str, written: &str) -> String {
         .iter()
         .map(|o| {
             format!(
-                "  if ~strcmp(class(E.{o}), class(M.{o})) || ~isequal(size(E.{o}), size(M.{o})) || ~isequal(class(L.{o}), class(E.{o})) || ~isequaln(L.{o}, E.{o}), bad = 1; printf('{name}.{o} differs\\n'); end\n  if isfloat(E.{o}) && any(abs(double(M.{o}(:)) - double(E.{o}(:))) > 1e-5 * max(1, abs(double(E.{o}(:))))), bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n  if ~isfloat(E.{o}) && ~isequal(M.{o}, E.{o}), bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n"
+                "  if ~strcmp(class(m2cu_E.{o}), class(m2cu_M.{o})) || ~isequal(size(m2cu_E.{o}), size(m2cu_M.{o})) || ~isequal(class(m2cu_L.{o}), class(m2cu_E.{o})) || ~isequaln(m2cu_L.{o}, m2cu_E.{o}), m2cu_bad = 1; printf('{name}.{o} differs\\n'); end\n  if isfloat(m2cu_E.{o}) && any(abs(double(m2cu_M.{o}(:)) - double(m2cu_E.{o}(:))) > 1e-5 * max(1, abs(double(m2cu_E.{o}(:))))), m2cu_bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n  if ~isfloat(m2cu_E.{o}) && ~isequal(m2cu_M.{o}, m2cu_E.{o}), m2cu_bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n"
             )
         })
         .collect();
     format!(
-        "bad = 0;\nI = load('{name}.in.mat'); E = load('{name}.out.mat'); M = load('{written}');\n{params_assign}[{list}] = {name}({params});\nL = struct();\n{store}{compare}if bad, failures = failures + 1; else printf('ok {name}\\n'); end\n",
-        params_assign = t.params.iter().map(|p| format!("{p} = I.{p}; ")).collect::<String>(),
-        store = outs.iter().map(|o| format!("L.{o} = {o}; ")).collect::<String>() + "\n",
+        "m2cu_bad = 0;\nm2cu_I = load('{name}.in.mat'); m2cu_E = load('{name}.out.mat'); m2cu_M = load('{written}');\n{params_assign}[{list}] = {name}({params});\nm2cu_L = struct();\n{store}{compare}if m2cu_bad, m2cu_failures = m2cu_failures + 1; else printf('ok {name}\\n'); end\n",
+        params_assign = t.params.iter().map(|p| format!("{p} = m2cu_I.{p}; ")).collect::<String>(),
+        store = outs.iter().map(|o| format!("m2cu_L.{o} = {o}; ")).collect::<String>() + "\n",
     )
 }

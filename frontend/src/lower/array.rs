@@ -1,5 +1,6 @@
-//! Array values: whole arrays, slices, integral ranges and elementwise operations on them, held
-//! as a tree ([`ArrayVal`]) until an assignment writes them out as a loop over their elements.
+//! Array values: whole arrays, slices, integral ranges and elementwise operations on them (with
+//! scalar and implicit expansion), held as a tree ([`ArrayVal`]) until an assignment writes them
+//! out as a loop over their elements.
 //!
 //! Invariants:
 //! - an array value is pure: its element at a position is computed from scalar expressions and
@@ -54,6 +55,12 @@ pub(super) enum Node {
     Call(Builtin, Vec<Operand>),
     Convert(Box<ArrayVal>),
     Transpose(Box<ArrayVal>),
+    /// An operand of implicit expansion, stretched along the extents marked `true` (which are 1).
+    Broadcast {
+        inner: Box<ArrayVal>,
+        rows: bool,
+        cols: bool,
+    },
 }
 
 #[derive(Clone)]
@@ -80,16 +87,43 @@ pub(super) enum Sub {
 #[derive(Clone, Copy)]
 pub(super) enum Pos {
     /// Element `k` of a vector, counted in column-major order.
-    Linear(LocalId),
+    Linear(Coord),
     /// Element `(r, c)` of a matrix.
-    Grid(LocalId, LocalId),
+    Grid(Coord, Coord),
+}
+
+/// One coordinate of a position: a loop variable, or the constant 1 (a broadcast extent).
+#[derive(Clone, Copy)]
+pub(super) enum Coord {
+    Var(LocalId),
+    One,
 }
 
 impl Pos {
+    pub fn linear(k: LocalId) -> Pos {
+        Pos::Linear(Coord::Var(k))
+    }
+
+    pub fn grid(r: LocalId, c: LocalId) -> Pos {
+        Pos::Grid(Coord::Var(r), Coord::Var(c))
+    }
+
     fn transposed(self) -> Pos {
         match self {
             Pos::Linear(k) => Pos::Linear(k),
             Pos::Grid(r, c) => Pos::Grid(c, r),
+        }
+    }
+
+    /// The position in an operand that implicit expansion stretches along its unit extents.
+    fn broadcast(self, rows: bool, cols: bool) -> Pos {
+        match self {
+            Pos::Linear(_) if rows && cols => Pos::Linear(Coord::One),
+            Pos::Linear(k) => Pos::Linear(k),
+            Pos::Grid(r, c) => Pos::Grid(
+                if rows { Coord::One } else { r },
+                if cols { Coord::One } else { c },
+            ),
         }
     }
 }
@@ -101,6 +135,25 @@ pub(super) struct Place {
     pub shape: Shape,
     pub rows: ExprId,
     pub cols: ExprId,
+}
+
+/// `val` stretched along the marked extents (unchanged when none is marked).
+fn broadcast(val: ArrayVal, rows: bool, cols: bool) -> ArrayVal {
+    if !(rows || cols) {
+        return val;
+    }
+    ArrayVal {
+        class: val.class,
+        shape: val.shape,
+        rows: val.rows,
+        cols: val.cols,
+        span: val.span,
+        node: Node::Broadcast {
+            inner: Box::new(val),
+            rows,
+            cols,
+        },
+    }
 }
 
 /// The index expressions of subscripts that are all scalars.
@@ -145,6 +198,7 @@ impl ArrayVal {
         };
         match &self.node {
             Node::Unary(_, a) | Node::Convert(a) | Node::Transpose(a) => a.visit(f),
+            Node::Broadcast { inner, .. } => inner.visit(f),
             Node::Binary(_, a, b) => {
                 operand(a);
                 operand(b);
@@ -422,6 +476,11 @@ impl Lowerer<'_> {
         class: Class,
         span: Span,
     ) -> Option<ArrayVal> {
+        if let (Operand::Array(x), Operand::Array(y)) = (&a, &b) {
+            if let Some(expanded) = self.implicit_expansion(op, x, y, class, span) {
+                return expanded;
+            }
+        }
         let (rows, cols, shape) = match (&a, &b) {
             (Operand::Array(x), Operand::Array(y)) => {
                 self.check_same_size(x, y, span)?;
@@ -441,6 +500,76 @@ impl Lowerer<'_> {
             node: Node::Binary(op, a, b),
             span,
         })
+    }
+
+    /// MATLAB's implicit expansion of two 2-D operands: an extent known to be 1 on one side
+    /// stretches to the other side's extent (`A - mean(A)`, `col + row`). `None` when neither
+    /// operand stretches; extents that are not 1 statically must still agree.
+    fn implicit_expansion(
+        &mut self,
+        op: BinOp,
+        x: &ArrayVal,
+        y: &ArrayVal,
+        class: Class,
+        span: Span,
+    ) -> Option<Option<ArrayVal>> {
+        let unit = |d: Dim| d == Dim::Known(1);
+        let stretch = |p: Dim, q: Dim| (unit(p) && !unit(q), unit(q) && !unit(p));
+        let (x_rows, y_rows) = stretch(x.shape.rows, y.shape.rows);
+        let (x_cols, y_cols) = stretch(x.shape.cols, y.shape.cols);
+        if x.shape.is_3d() || y.shape.is_3d() || !(x_rows || y_rows || x_cols || y_cols) {
+            return None;
+        }
+        let rows_from = if x_rows { y } else { x };
+        let cols_from = if x_cols { y } else { x };
+        let checked = (x_rows
+            || y_rows
+            || self.check_extent(x.shape.rows, y.shape.rows, (x.rows, y.rows), span))
+            && (x_cols
+                || y_cols
+                || self.check_extent(x.shape.cols, y.shape.cols, (x.cols, y.cols), span));
+        if !checked {
+            return Some(None);
+        }
+        let shape = Shape::new(rows_from.shape.rows, cols_from.shape.cols);
+        let (rows, cols) = (
+            self.copy_expr(rows_from.rows),
+            self.copy_expr(cols_from.cols),
+        );
+        let a = Operand::Array(Box::new(broadcast(x.clone(), x_rows, x_cols)));
+        let b = Operand::Array(Box::new(broadcast(y.clone(), y_rows, y_cols)));
+        Some(Some(ArrayVal {
+            class,
+            shape,
+            rows,
+            cols,
+            node: Node::Binary(op, a, b),
+            span,
+        }))
+    }
+
+    /// One extent that must agree: an error when it differs statically, a run-time check when
+    /// it may. Returns whether it may agree.
+    fn check_extent(&mut self, p: Dim, q: Dim, (e, f): (ExprId, ExprId), span: Span) -> bool {
+        match (p, q) {
+            (Dim::Known(a), Dim::Known(b)) if a != b => {
+                self.error(
+                    "E0110",
+                    span,
+                    format!(
+                        "arrays have incompatible sizes for this operation: extents {a} and {b}"
+                    ),
+                    "make the extents equal, or 1 on one side (implicit expansion)".into(),
+                );
+                false
+            }
+            (Dim::Known(_), Dim::Known(_)) => true,
+            _ => {
+                let cond = self.equal_extents(e, f, span);
+                self.size_check(cond, span);
+                true
+            }
+        }
     }
 
     /// Reports sizes that differ statically, and emits a run-time check for sizes that may.
@@ -567,6 +696,9 @@ impl Lowerer<'_> {
                 self.new_expr(ExprKind::Convert(a), scalar, span)
             }
             Node::Transpose(a) => self.element(a, pos.transposed()),
+            Node::Broadcast { inner, rows, cols } => {
+                self.element(inner, pos.broadcast(*rows, *cols))
+            }
         }
     }
 
@@ -577,9 +709,14 @@ impl Lowerer<'_> {
         }
     }
 
-    fn local_expr(&mut self, local: LocalId, span: Span) -> ExprId {
-        let ty = self.locals[local].ty;
-        self.new_expr(ExprKind::Local(local), ty, span)
+    fn local_expr(&mut self, coord: Coord, span: Span) -> ExprId {
+        match coord {
+            Coord::Var(local) => {
+                let ty = self.locals[local].ty;
+                self.new_expr(ExprKind::Local(local), ty, span)
+            }
+            Coord::One => self.constant_expr(1.0, Class::Double, span),
+        }
     }
 
     /// Indices of element `pos` of a whole array: `A(k)` or `A(r, c)`.
@@ -712,7 +849,10 @@ impl Lowerer<'_> {
                 *found |= scalar_mentions(*start) || scalar_mentions(*step)
             }
             Node::Unary(_, a) | Node::Convert(a) => self.scan_reads(a, array, transposed, found),
-            Node::Transpose(a) => self.scan_reads(a, array, true, found),
+            // Transposed or stretched, a read of the target meets other elements than the write.
+            Node::Transpose(a) | Node::Broadcast { inner: a, .. } => {
+                self.scan_reads(a, array, true, found)
+            }
             Node::Binary(_, a, b) => {
                 for o in [a, b] {
                     self.scan_operand(o, array, transposed, found);
@@ -811,7 +951,7 @@ impl Lowerer<'_> {
             let n = self.binary_expr(BinOp::Mul, rows, cols, Class::Double, span);
             let k = self.counting_loop_var("k", span);
             self.open_block();
-            self.store_element(place, value, Pos::Linear(k), span);
+            self.store_element(place, value, Pos::linear(k), span);
             let body = self.close_block();
             self.emit_for(k, n, body, span)
         } else {
@@ -821,7 +961,7 @@ impl Lowerer<'_> {
             );
             let rows = self.copy_expr(place.rows);
             self.open_block();
-            self.store_element(place, value, Pos::Grid(r, c), span);
+            self.store_element(place, value, Pos::grid(r, c), span);
             let inner = self.close_block();
             self.open_block();
             self.emit_for(r, rows, inner, span);

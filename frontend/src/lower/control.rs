@@ -163,7 +163,7 @@ impl Lowerer<'_> {
             let var_id = self.loop_var(var, Type::scalar(a.class))?;
             let n = self.numel_expr(&a, span);
             return self.each_iteration(var_id, n, body, span, |me, k| {
-                let element = me.element(&a, Pos::Linear(k));
+                let element = me.element(&a, Pos::linear(k));
                 me.push(
                     StmtKind::Assign {
                         target: var_id,

@@ -280,7 +280,7 @@ impl Lowerer<'_> {
         );
         let k = self.counting_loop_var("k", span);
         self.open_block();
-        let element = self.element(a, Pos::Linear(k));
+        let element = self.element(a, Pos::linear(k));
         self.accumulate(kind, acc, element, span);
         let body = self.close_block();
         let n = self.numel_expr(a, span);
@@ -358,9 +358,9 @@ impl Lowerer<'_> {
         );
         self.open_block();
         let pos = if dim == 1 {
-            Pos::Grid(i, o)
+            Pos::grid(i, o)
         } else {
-            Pos::Grid(o, i)
+            Pos::grid(o, i)
         };
         let element = self.element(a, pos);
         self.accumulate(kind, acc, element, span);
@@ -461,7 +461,7 @@ impl Lowerer<'_> {
         let class = a.class;
         let i = self.counting_loop_var("i", span);
         self.open_block();
-        let e = self.element(a, Pos::Linear(i));
+        let e = self.element(a, Pos::linear(i));
         let mv = self.new_expr(ExprKind::Local(m), Type::scalar(class), span);
         let cond = self.binary_expr(op, e, mv, Class::Logical, span);
         self.open_block();
@@ -482,7 +482,7 @@ impl Lowerer<'_> {
 
     /// `m = v(i); k = i`.
     fn record_location(&mut self, a: &ArrayVal, m: LocalId, k: LocalId, i: LocalId, span: Span) {
-        let e = self.element(a, Pos::Linear(i));
+        let e = self.element(a, Pos::linear(i));
         self.push(
             StmtKind::Assign {
                 target: m,
@@ -527,7 +527,7 @@ impl Lowerer<'_> {
         );
         let i = self.counting_loop_var("i", span);
         self.open_block();
-        let e = self.element(a, Pos::Linear(i));
+        let e = self.element(a, Pos::linear(i));
         let edge = self.constant_expr(start, class, span);
         let cond = self.binary_expr(BinOp::Eq, e, edge, Class::Logical, span);
         self.open_block();
