@@ -190,6 +190,8 @@ fn format_floats(v: &[f64]) -> Vec<String> {
             x if x.is_nan() => "NaN".to_string(),
             x if x.is_infinite() => if x > 0.0 { "Inf" } else { "-Inf" }.to_string(),
             x if integers => format!("{}", x as i64),
+            // MATLAB prints an exact zero among fractions as a bare 0.
+            0.0 => "0".to_string(),
             x if fixed => format!("{x:.4}"),
             x => scientific(x),
         })
@@ -246,6 +248,16 @@ mod tests {
         assert_eq!(
             display("f", &Value::scalar(2.5f32)),
             "f =\n\n  single\n\n    2.5000\n"
+        );
+    }
+
+    #[test]
+    fn exact_zeros_among_fractions_print_as_0() {
+        let v = Value::row(vec![0.5, 0.0, -0.0, 1.25]);
+        let text = display("v", &v);
+        assert!(
+            text.contains("0.5000         0         0    1.2500"),
+            "{text}"
         );
     }
 
