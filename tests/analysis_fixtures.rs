@@ -6,14 +6,8 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use m2cu::Options;
 use m2cu_frontend::parser::parse_file;
-
-fn fixtures() -> Vec<PathBuf> {
-    common::analysis_fixtures()
-}
 
 fn name_of(path: &std::path::Path) -> String {
     path.file_stem()
@@ -42,7 +36,7 @@ fn fits_family(name: &str, loops: &[serde_json::Value]) -> bool {
 
 #[test]
 fn reports_match_snapshots_and_families() {
-    let files = fixtures();
+    let files = common::analysis_fixtures();
     assert!(files.len() >= 18, "expected at least 18 analysis fixtures");
     for path in files {
         let name = name_of(&path);
@@ -67,7 +61,7 @@ fn results_match_octave() {
         return;
     }
     let mut failures = Vec::new();
-    for path in fixtures() {
+    for path in common::analysis_fixtures() {
         let name = name_of(&path);
         let source = common::source(&path);
         let file = parse_file(&source).expect("parses");

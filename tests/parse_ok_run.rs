@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use m2cu::{Dialect, Options};
 use m2cu_frontend::parser::{parse_file_with, ParseOptions};
@@ -19,17 +19,6 @@ const REJECTED: &[(&str, &str)] = &[
     ("nested_functions", "E0103"),
     ("octave_strings", "E0103"),
 ];
-
-fn ok_fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/parse/ok");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures/parse/ok")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "m"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn dialect_of(name: &str) -> Dialect {
     if name.starts_with("octave_") {
@@ -72,7 +61,7 @@ fn runnable_ok_fixtures_match_octave() {
     if !common::require(common::octave_available(), "octave-cli") {
         return;
     }
-    let outcomes: Vec<Outcome> = ok_fixtures()
+    let outcomes: Vec<Outcome> = common::fixture_files("parse/ok")
         .iter()
         .filter_map(|p| check_fixture(p))
         .collect();

@@ -16,9 +16,14 @@ pub fn root() -> PathBuf {
 
 /// The analysis fixtures, `fixtures/analysis/*.m`, sorted.
 pub fn analysis_fixtures() -> Vec<PathBuf> {
-    let dir = root().join("fixtures/analysis");
+    fixture_files("analysis")
+}
+
+/// The `.m` files of `fixtures/<subdir>`, sorted.
+pub fn fixture_files(subdir: &str) -> Vec<PathBuf> {
+    let dir = root().join("fixtures").join(subdir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures/analysis")
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "m"))
         .collect();

@@ -949,11 +949,9 @@ impl Lowerer<'_> {
             let rows = self.copy_expr(place.rows);
             let cols = self.copy_expr(place.cols);
             let n = self.binary_expr(BinOp::Mul, rows, cols, Class::Double, span);
-            let k = self.counting_loop_var("k", span);
-            self.open_block();
-            self.store_element(place, value, Pos::linear(k), span);
-            let body = self.close_block();
-            self.emit_for(k, n, body, span)
+            self.counted_loop("k", n, span, |me, k| {
+                me.store_element(place, value, Pos::linear(k), span)
+            })
         } else {
             let (r, c) = (
                 self.counting_loop_var("r", span),
@@ -1005,6 +1003,36 @@ impl Lowerer<'_> {
         let var = self.temp(stem, Type::scalar(Class::Double), span);
         self.locals[var].integral = true;
         var
+    }
+
+    /// Emits `for _<stem><n> = 1:n` around the statements `body` emits for the new variable.
+    pub(super) fn counted_loop(
+        &mut self,
+        stem: &str,
+        n: ExprId,
+        span: Span,
+        body: impl FnOnce(&mut Self, LocalId),
+    ) -> Option<StmtId> {
+        let var = self.counting_loop_var(stem, span);
+        self.open_block();
+        body(self, var);
+        let block = self.close_block();
+        self.emit_for(var, n, block, span)
+    }
+
+    /// Emits `if cond` around the statements `then` emits (no `else`).
+    pub(super) fn emit_if(&mut self, cond: ExprId, span: Span, then: impl FnOnce(&mut Self)) {
+        self.open_block();
+        then(self);
+        let then_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body: crate::ir::Block::default(),
+            },
+            span,
+        );
     }
 
     /// Emits `for var = 1:n, body, end`.

@@ -54,24 +54,18 @@ impl Lowerer<'_> {
         if op == BinOp::OrOr {
             guard = self.new_expr(ExprKind::Unary(UnOp::Not, guard), logical, span);
         }
-        self.open_block();
-        self.emitted.last_mut()?.extend(pre.0);
-        self.push(
-            StmtKind::Assign {
-                target: c,
-                value: b,
-            },
-            span,
-        );
-        let then_body = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond: guard,
-                then_body,
-                else_body: Block::default(),
-            },
-            span,
-        );
+        self.emit_if(guard, span, |me| {
+            if let Some(block) = me.emitted.last_mut() {
+                block.extend(pre.0);
+            }
+            me.push(
+                StmtKind::Assign {
+                    target: c,
+                    value: b,
+                },
+                span,
+            );
+        });
         Some(self.new_expr(ExprKind::Local(c), logical, span))
     }
 
@@ -194,18 +188,17 @@ impl Lowerer<'_> {
         span: Span,
         set: impl FnOnce(&mut Self, LocalId),
     ) -> Option<StmtId> {
-        let k = self.counting_loop_var("k", span);
         self.loop_vars.push(var_id);
-        self.open_block();
-        set(self, k);
-        self.loop_depth += 1;
-        for s in body {
-            self.stmt(s);
-        }
-        self.loop_depth -= 1;
-        let body = self.close_block();
+        let id = self.counted_loop("k", n, span, |me, k| {
+            set(me, k);
+            me.loop_depth += 1;
+            for s in body {
+                me.stmt(s);
+            }
+            me.loop_depth -= 1;
+        });
         self.loop_vars.pop();
-        self.emit_for(k, n, body, span)
+        id
     }
 
     /// Whether the loop body may assign an array that `a` reads (MATLAB evaluates the values

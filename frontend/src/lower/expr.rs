@@ -286,17 +286,12 @@ impl Lowerer<'_> {
         if let Some(class) = Class::from_name(name).filter(|c| *c != Class::Char) {
             return self.conversion(class, args, span);
         }
+        if let Some(fill) = fill_named(name) {
+            let alloc = self.allocation_args(fill, args, span)?;
+            return self.allocated_temp(alloc, span);
+        }
         match name {
             "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
-            "zeros" | "ones" => {
-                let fill = if name == "zeros" {
-                    Fill::Zeros
-                } else {
-                    Fill::Ones
-                };
-                let alloc = self.allocation_args(fill, args, span)?;
-                self.allocated_temp(alloc, span)
-            }
             _ if self.local_function(name).is_some() => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),

@@ -23,16 +23,13 @@ struct Saved {
 impl<'a> Lowerer<'a> {
     /// The local or nested function named `name`, other than the entry function.
     pub(super) fn local_function(&self, name: &str) -> Option<&'a ast::Function> {
-        fn find<'f>(fs: &'f [ast::Function], name: &str) -> Option<&'f ast::Function> {
-            fs.iter().find_map(|f| {
-                if f.name.name == name {
-                    Some(f)
-                } else {
-                    find(&f.nested, name)
-                }
-            })
-        }
-        find(&self.file.functions, name).filter(|f| f.name.name != self.name)
+        let mut found = None;
+        for_each_function(&self.file.functions, &mut |f| {
+            if found.is_none() && f.name.name == name {
+                found = Some(f);
+            }
+        });
+        found.filter(|f| f.name.name != self.name)
     }
 
     /// Inlines `callee(args)` and returns its first `nargout` outputs.

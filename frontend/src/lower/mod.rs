@@ -669,11 +669,7 @@ impl<'a> Lowerer<'a> {
         let AstExpr::Call { callee, args } = &value.kind else {
             return None;
         };
-        let fill = match callee.name.as_str() {
-            "zeros" if !self.scope.contains_key("zeros") => Fill::Zeros,
-            "ones" if !self.scope.contains_key("ones") => Fill::Ones,
-            _ => return None,
-        };
+        let fill = fill_named(&callee.name).filter(|_| !self.scope.contains_key(&callee.name))?;
         Some(self.allocation_args(fill, args, value.span))
     }
 
@@ -762,6 +758,15 @@ impl Allocation {
             Fill::Zeros => 0.0,
             Fill::Ones => 1.0,
         }
+    }
+}
+
+/// The fill of `zeros` / `ones`.
+fn fill_named(name: &str) -> Option<Fill> {
+    match name {
+        "zeros" => Some(Fill::Zeros),
+        "ones" => Some(Fill::Ones),
+        _ => None,
     }
 }
 

@@ -278,13 +278,11 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let k = self.counting_loop_var("k", span);
-        self.open_block();
-        let element = self.element(a, Pos::linear(k));
-        self.accumulate(kind, acc, element, span);
-        let body = self.close_block();
         let n = self.numel_expr(a, span);
-        self.emit_for(k, n, body, span);
+        self.counted_loop("k", n, span, |me, k| {
+            let element = me.element(a, Pos::linear(k));
+            me.accumulate(kind, acc, element, span);
+        });
         let result = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
         self.finish_reduction(kind, result, a, 0, span)
     }
@@ -459,25 +457,13 @@ impl Lowerer<'_> {
     /// `for i: if v(i) op m, m = v(i); k = i; end`: strict comparison keeps the first index.
     fn location_loop(&mut self, a: &ArrayVal, m: LocalId, k: LocalId, op: BinOp, span: Span) {
         let class = a.class;
-        let i = self.counting_loop_var("i", span);
-        self.open_block();
-        let e = self.element(a, Pos::linear(i));
-        let mv = self.new_expr(ExprKind::Local(m), Type::scalar(class), span);
-        let cond = self.binary_expr(op, e, mv, Class::Logical, span);
-        self.open_block();
-        self.record_location(a, m, k, i, span);
-        let then_body = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond,
-                then_body,
-                else_body: Block::default(),
-            },
-            span,
-        );
-        let body = self.close_block();
         let n = self.numel_expr(a, span);
-        self.emit_for(i, n, body, span);
+        self.counted_loop("i", n, span, |me, i| {
+            let e = me.element(a, Pos::linear(i));
+            let mv = me.new_expr(ExprKind::Local(m), Type::scalar(class), span);
+            let cond = me.binary_expr(op, e, mv, Class::Logical, span);
+            me.emit_if(cond, span, |me| me.record_location(a, m, k, i, span));
+        });
     }
 
     /// `m = v(i); k = i`.
@@ -503,11 +489,15 @@ impl Lowerer<'_> {
     /// When no element beat the starting value, every element is NaN or equals it: the answer
     /// is the first element equal to the starting value, else NaN at index 1.
     fn location_fixup(&mut self, a: &ArrayVal, m: LocalId, k: LocalId, start: f64, span: Span) {
-        let class = a.class;
         let kv = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let none = self.binary_expr(BinOp::Eq, kv, zero, Class::Logical, span);
-        self.open_block();
+        self.emit_if(none, span, |me| me.first_edge(a, m, k, start, span));
+    }
+
+    /// `m = NaN (or start); k = 1`, then the first element equal to `start`, if any.
+    fn first_edge(&mut self, a: &ArrayVal, m: LocalId, k: LocalId, start: f64, span: Span) {
+        let class = a.class;
         let nan = if class.is_float() { f64::NAN } else { start };
         let nan = self.constant_expr(nan, class, span);
         self.push(
@@ -525,34 +515,15 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let i = self.counting_loop_var("i", span);
-        self.open_block();
-        let e = self.element(a, Pos::linear(i));
-        let edge = self.constant_expr(start, class, span);
-        let cond = self.binary_expr(BinOp::Eq, e, edge, Class::Logical, span);
-        self.open_block();
-        self.record_location(a, m, k, i, span);
-        self.push(StmtKind::Break, span);
-        let found = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond,
-                then_body: found,
-                else_body: Block::default(),
-            },
-            span,
-        );
-        let body = self.close_block();
         let n = self.numel_expr(a, span);
-        self.emit_for(i, n, body, span);
-        let then_body = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond: none,
-                then_body,
-                else_body: Block::default(),
-            },
-            span,
-        );
+        self.counted_loop("i", n, span, |me, i| {
+            let e = me.element(a, Pos::linear(i));
+            let edge = me.constant_expr(start, class, span);
+            let cond = me.binary_expr(BinOp::Eq, e, edge, Class::Logical, span);
+            me.emit_if(cond, span, |me| {
+                me.record_location(a, m, k, i, span);
+                me.push(StmtKind::Break, span);
+            });
+        });
     }
 }
