@@ -4,12 +4,22 @@
 //! a kernel; loops inside it run within one thread; loops around it stay on the host and launch
 //! it. The loop's iterations are numbered `t = 0 .. count-1` and spread over a grid-stride loop.
 //!
+//! Perfect nests collapse: while the kernel's innermost level has a body that is exactly one
+//! `for` loop, that loop is parallel too (no histograms; any reductions are the kernel's own),
+//! and its range does not change inside the nest, it joins the kernel as another level. The
+//! iteration number `t` then counts the whole rectangular iteration space in mixed radix, and
+//! [`Kernel::order`] says which level varies fastest: the level whose variable indexes the
+//! first (column-major, contiguous) subscript of the most accesses (writes count twice), so that
+//! neighbouring threads touch neighbouring elements. The other levels keep source order (inner faster). A kernel with
+//! a location reduction keeps source order throughout, because its tie rule compares `t`.
+//!
 //! Invariant: kernels are numbered in source order and named `<function>_kernel<k>`, k from 1.
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, StmtId, StmtKind};
 
+use crate::access;
 use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::reduction::Reduction;
 use crate::scalars;
@@ -24,12 +34,24 @@ pub struct ArrayUse {
     pub written: bool,
 }
 
+/// One loop of a kernel's (collapsed) iteration space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub loop_id: LoopId,
+    pub stmt: StmtId,
+    pub var: LocalId,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
     pub name: String,
     pub loop_id: LoopId,
     pub stmt: StmtId,
     pub var: LocalId,
+    /// The collapsed loops, outermost first; the first is the kernel's own loop (`stmt`, `var`).
+    pub levels: Vec<Level>,
+    /// Indices into `levels` from the fastest-varying digit of `t` to the slowest.
+    pub order: Vec<usize>,
     pub arrays: Vec<ArrayUse>,
     /// Scalars defined outside the loop and only read inside: passed by value.
     pub inputs: Vec<LocalId>,
@@ -42,6 +64,13 @@ pub struct Kernel {
     pub atomic_updates: Vec<AtomicUpdate>,
 }
 
+impl Kernel {
+    /// The statements each iteration runs: the body of the innermost collapsed loop.
+    pub fn body<'f>(&self, f: &'f Function) -> &'f Block {
+        loop_body(f, self.levels[self.levels.len() - 1].stmt)
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KernelPlan {
     pub kernels: Vec<Kernel>,
@@ -51,6 +80,13 @@ impl KernelPlan {
     /// The kernel a loop statement became, if any.
     pub fn kernel_of(&self, stmt: StmtId) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.stmt == stmt)
+    }
+
+    /// The kernel whose iteration space a loop is part of (its own loop or a collapsed one).
+    pub fn kernel_spanning(&self, loop_id: LoopId) -> Option<&Kernel> {
+        self.kernels
+            .iter()
+            .find(|k| k.levels.iter().any(|l| l.loop_id == loop_id))
     }
 
     /// The atomic update a store statement is, if a kernel made it one.
@@ -74,12 +110,15 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
             continue;
         };
         let name = format!("{}_kernel{}", f.name, kernels.len() + 1);
+        let outer = Level {
+            loop_id: id,
+            stmt: info.stmt,
+            var,
+        };
         kernels.push(kernel(
             f,
             name,
-            id,
-            info.stmt,
-            var,
+            collapse(f, tree, verdicts, outer),
             privates,
             verdicts[id].reductions(),
         ));
@@ -87,16 +126,103 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
     KernelPlan { kernels }
 }
 
+/// The perfect nest that starts at `outer` and can run as one iteration space.
+fn collapse(f: &Function, tree: &LoopTree, verdicts: &[Verdict], outer: Level) -> Vec<Level> {
+    let mut levels = vec![outer];
+    let mut nest = access::assigned_scalars(f, loop_body(f, outer.stmt));
+    nest.insert(outer.var);
+    let (_, nest_arrays) = scalars::arrays_used(f, loop_body(f, outer.stmt));
+    loop {
+        let last = levels[levels.len() - 1];
+        let [only] = loop_body(f, last.stmt).0[..] else {
+            break;
+        };
+        let Some(inner) = (0..tree.loops.len()).find(|&l| tree.loops[l].stmt == only) else {
+            break;
+        };
+        let (Some(var), Some(privates)) = (tree.loops[inner].var, verdicts[inner].privates())
+        else {
+            break;
+        };
+        let own = verdicts[outer.loop_id].reductions();
+        let joins = privates.histograms.is_empty()
+            && verdicts[inner]
+                .reductions()
+                .iter()
+                .all(|r| own.iter().any(|o| o.var == r.var && o.kind == r.kind))
+            && f.stmt_exprs(only)
+                .into_iter()
+                .all(|e| invariant(f, e, &nest, &nest_arrays));
+        if !joins {
+            break;
+        }
+        levels.push(Level {
+            loop_id: inner,
+            stmt: only,
+            var,
+        });
+    }
+    levels
+}
+
+/// Whether `e` has the same value throughout the nest whose assigned scalars are `nest` and
+/// whose written arrays are `arrays`.
+fn invariant(
+    f: &Function,
+    e: m2cu_frontend::ir::ExprId,
+    nest: &BTreeSet<LocalId>,
+    arrays: &BTreeSet<LocalId>,
+) -> bool {
+    let mut ok = true;
+    f.walk_expr(e, &mut |x| match &f.exprs[x].kind {
+        ExprKind::Local(l) | ExprKind::Index(l, _) | ExprKind::Size(l, _) => {
+            ok &= !nest.contains(l) && !arrays.contains(l);
+        }
+        _ => {}
+    });
+    ok
+}
+
+/// The order of `levels` from fastest to slowest: the level that indexes the contiguous
+/// dimension most often first, then the others from innermost to outermost.
+fn fastest_first(f: &Function, levels: &[Level], keep_source_order: bool) -> Vec<usize> {
+    let source: Vec<usize> = (0..levels.len()).rev().collect();
+    if keep_source_order || levels.len() == 1 {
+        return source;
+    }
+    let vars: BTreeSet<LocalId> = levels.iter().map(|l| l.var).collect();
+    let accesses = access::collect(f, loop_body(f, levels[levels.len() - 1].stmt), &vars);
+    // Writes count twice: an uncoalesced store costs more than an uncoalesced load.
+    let contiguous = |var: LocalId| -> usize {
+        accesses
+            .iter()
+            .filter(|a| {
+                a.subscripts
+                    .first()
+                    .and_then(|s| s.as_ref())
+                    .is_some_and(|s| s.coeff(var).abs() == 1)
+            })
+            .map(|a| if a.is_write { 2 } else { 1 })
+            .sum()
+    };
+    // max_by_key keeps the last maximum: iterate outermost first so that ties go to the inner.
+    let best = (0..levels.len())
+        .max_by_key(|&l| contiguous(levels[l].var))
+        .unwrap_or(0);
+    std::iter::once(best)
+        .chain(source.into_iter().filter(|&l| l != best))
+        .collect()
+}
+
 fn kernel(
     f: &Function,
     name: String,
-    loop_id: LoopId,
-    stmt: StmtId,
-    var: LocalId,
+    levels: Vec<Level>,
     privates: &crate::verdict::Privates,
     reductions: &[Reduction],
 ) -> Kernel {
-    let body = loop_body(f, stmt);
+    let Level { loop_id, stmt, var } = levels[0];
+    let body = loop_body(f, levels[levels.len() - 1].stmt);
     let (read, written) = scalars::arrays_used(f, body);
     let arrays = read
         .union(&written)
@@ -111,20 +237,29 @@ fn kernel(
         .flat_map(|r| [Some(r.var), r.location])
         .flatten()
         .chain(privates.all.iter().copied())
-        .chain([var])
+        .chain(levels.iter().map(|l| l.var))
         .collect();
     let inputs = scalars::scalars_read(f, body)
         .into_iter()
         .filter(|l| !claimed.contains(l))
         .collect();
+    let order = fastest_first(f, &levels, reductions.iter().any(|r| r.location.is_some()));
+    let level_vars: Vec<LocalId> = levels.iter().map(|l| l.var).collect();
     Kernel {
         name,
         loop_id,
         stmt,
         var,
+        levels,
+        order,
         arrays,
         inputs,
-        privates: privates.all.clone(),
+        privates: privates
+            .all
+            .iter()
+            .copied()
+            .filter(|p| !level_vars.contains(p))
+            .collect(),
         live_out: privates.live_out.clone(),
         reductions: reductions.to_vec(),
         atomic_updates: atomic_updates(f, body, &privates.histograms),

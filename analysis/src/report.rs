@@ -118,7 +118,7 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
         }
     };
     let place = match placement(analysis, id) {
-        (Some(k), "kernel") => format!(" -> kernel {k}"),
+        (Some(k), "kernel") => format!(" -> kernel {k}{}", collapsed(f, analysis, id)),
         (Some(k), _) => format!(" (runs inside kernel {k})"),
         (None, _) if verdict.is_parallel() => String::new(),
         (None, _) => " (runs on the host)".to_string(),
@@ -128,6 +128,27 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
         .map(|why| format!(" (forced by coder.gpu.kernel(), overriding: {why})"))
         .unwrap_or_default();
     format!("{head} (depth {}): {what}{forced}{place}", info.depth)
+}
+
+/// ` (2-D iteration space over j, i; i fastest)` for a loop that is a level of a collapsed nest.
+fn collapsed(f: &Function, analysis: &Analysis, id: usize) -> String {
+    let Some(k) = analysis.plan.kernel_spanning(id) else {
+        return String::new();
+    };
+    if k.levels.len() == 1 {
+        return String::new();
+    }
+    let names: Vec<&str> = k
+        .levels
+        .iter()
+        .map(|l| f.locals[l.var].name.as_str())
+        .collect();
+    format!(
+        " ({}-D iteration space over {}; {} fastest)",
+        names.len(),
+        names.join(", "),
+        names[k.order[0]]
+    )
 }
 
 fn reduction_text(f: &Function, r: &Reduction) -> String {
@@ -214,7 +235,7 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
 /// The kernel a loop becomes or runs inside, and where it runs.
 fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
     let kernels = &analysis.plan.kernels;
-    if let Some(k) = kernels.iter().find(|k| k.loop_id == id) {
+    if let Some(k) = analysis.plan.kernel_spanning(id) {
         return (Some(k.name.clone()), "kernel");
     }
     match kernels

@@ -10,7 +10,6 @@
 
 use askama::Template;
 use m2cu_analysis::Kernel;
-use m2cu_frontend::ir::StmtKind;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
@@ -76,11 +75,16 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     for &x in &kernel.inputs {
         out.push(format!("{} {}", local_c_type(f, x), ctx.name(x)));
     }
-    let var_ty = local_c_type(f, kernel.var);
-    out.push(format!("{var_ty} m2cu_first"));
-    out.push(format!("{var_ty} m2cu_final"));
-    out.push(format!("{var_ty} m2cu_step"));
-    out.push("int64_t m2cu_n".into());
+    for (level, k) in kernel.levels.iter().zip(range_suffixes(kernel)) {
+        let ty = local_c_type(f, level.var);
+        out.push(format!("{ty} m2cu_first{k}"));
+        out.push(format!("{ty} m2cu_final{k}"));
+        out.push(format!("{ty} m2cu_step{k}"));
+        out.push(format!("int64_t m2cu_n{k}"));
+    }
+    if kernel.levels.len() > 1 {
+        out.push("int64_t m2cu_n".into());
+    }
     for &x in &kernel.live_out {
         out.push(format!("{} *m2cu_lo_{}", local_c_type(f, x), ctx.name(x)));
     }
@@ -100,12 +104,19 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     out
 }
 
+/// The suffixes of the range parameters of each level: none for a single loop, `_<level>` for a
+/// collapsed nest (whose total iteration count is `m2cu_n`).
+fn range_suffixes(kernel: &Kernel) -> Vec<String> {
+    match kernel.levels.len() {
+        1 => vec![String::new()],
+        n => (0..n).map(|l| format!("_{l}")).collect(),
+    }
+}
+
 /// The CUDA source of one kernel.
 pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
-    let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else {
-        unreachable!("kernels are for loops")
-    };
+    let body = kernel.body(f);
     let device = ctx.device().with_location_hooks(kernel, "m2cu_t");
     let mut setup = Code::new(1);
     ctx.declare_accumulators(&mut setup, kernel);
@@ -118,10 +129,10 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             x = ctx.name(x)
         ));
     }
-    let var = ctx.name(kernel.var);
     let template = KernelTemplate {
         comment: format!(
-            "for {var} (line {}): {}",
+            "{} (line {}): {}",
+            iteration_space(ctx, kernel),
             line_of(ctx, kernel),
             kernel_kind(kernel)
         ),
@@ -129,11 +140,11 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
         name: kernel.name.clone(),
         params: params(ctx, kernel),
         setup: setup.finish(),
-        var_decl: format!(
-            "{} {var} = {};",
-            local_c_type(f, kernel.var),
-            ctx.range_element(kernel.var, "", "m2cu_t")
-        ),
+        var_decl: {
+            let mut decl = Code::new(2);
+            decl.line(ctx.level_values(kernel, &range_suffixes(kernel), "m2cu_t"));
+            decl.finish()
+        },
         body: code.finish(),
         tails: kernel
             .reductions
@@ -143,6 +154,19 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             .collect(),
     };
     template.render().expect("kernel template renders")
+}
+
+/// `for i` for one loop; `for j, i (2-D, i fastest)` for a collapsed nest.
+fn iteration_space(ctx: &Context, kernel: &Kernel) -> String {
+    let names: Vec<&str> = kernel.levels.iter().map(|l| ctx.name(l.var)).collect();
+    match names.len() {
+        1 => format!("for {}", names[0]),
+        n => format!(
+            "for {} ({n}-D, {} fastest)",
+            names.join(", "),
+            names[kernel.order[0]]
+        ),
+    }
 }
 
 fn line_of(ctx: &Context, kernel: &Kernel) -> String {

@@ -12,7 +12,7 @@ use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
 use crate::openmp::finish_reductions;
 use crate::reduce::ReductionCode;
-use crate::stmt::Context;
+use crate::stmt::{Context, NestRanges};
 
 /// One device buffer: its variable, byte count, and the host data to upload (if any).
 struct Buffer {
@@ -25,16 +25,17 @@ struct Buffer {
 }
 
 pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
-    let (decls, k) = ctx.range_decls(kernel.stmt);
+    let ranges = ctx.nest_ranges(kernel);
+    let n = &ranges.total;
     code.open(format!(
         "{{ /* for {}: kernel {} */",
         ctx.name(kernel.var),
         kernel.name
     ));
-    code.line(decls);
-    code.open(format!("if (m2cu_n{k} > 0) {{"));
+    code.line(&ranges.decls);
+    code.open(format!("if ({n} > 0) {{"));
     code.line(format!(
-        "uint32_t m2cu_grid = m2cu_grid_size(m2cu_n{k}, {BLOCK}, M2CU_SM_COUNT);"
+        "uint32_t m2cu_grid = m2cu_grid_size({n}, {BLOCK}, M2CU_SM_COUNT);"
     ));
     code.line("int m2cu_kerr = 0;");
     let buffers = buffers(ctx, kernel, code);
@@ -52,7 +53,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     }
     code.line(format!(
         "void *m2cu_args[] = {{ {} }};",
-        args(ctx, kernel, &k).join(", ")
+        args(ctx, kernel, &ranges).join(", ")
     ));
     code.line(format!(
         "M2CU_CHECK(M2CU_LAUNCH(\"{n}\", {n}, m2cu_grid, {BLOCK}, 0, m2cu_args));",
@@ -72,9 +73,8 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     }
     finish_reductions(ctx, code, kernel);
     code.line(format!("if (m2cu_kerr != 0) {} = m2cu_kerr;", ctx.status));
-    let var = ctx.name(kernel.var);
-    code.line(format!("{var} = m2cu_final{k};"));
     code.close("}");
+    code.line(ctx.level_finals(kernel, &ranges));
     code.close("}");
 }
 
@@ -152,7 +152,7 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
 }
 
 /// Pointers to the kernel arguments, in the order of [`crate::kernel::params`].
-fn args(ctx: &Context, kernel: &Kernel, k: &str) -> Vec<String> {
+fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
     let mut out = Vec::new();
     for a in &kernel.arrays {
         let name = ctx.name(a.local);
@@ -166,12 +166,12 @@ fn args(ctx: &Context, kernel: &Kernel, k: &str) -> Vec<String> {
         }
     }
     out.extend(kernel.inputs.iter().map(|&x| format!("&{}", ctx.name(x))));
-    out.extend([
-        format!("&m2cu_first{k}"),
-        format!("&m2cu_final{k}"),
-        format!("&m2cu_step{k}"),
-        format!("&m2cu_n{k}"),
-    ]);
+    for k in &ranges.suffixes {
+        out.extend(["first", "final", "step", "n"].map(|p| format!("&m2cu_{p}{k}")));
+    }
+    if kernel.levels.len() > 1 {
+        out.push(format!("&{}", ranges.total));
+    }
     out.extend(
         kernel
             .live_out

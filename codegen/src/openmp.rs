@@ -8,7 +8,6 @@
 //! privates are copied out by the iteration that is last in sequential order.
 
 use m2cu_analysis::Kernel;
-use m2cu_frontend::ir::StmtKind;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
@@ -17,18 +16,13 @@ use crate::stmt::Context;
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let f = ctx.f;
-    let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else {
-        return;
-    };
-    let (decls, k) = ctx.range_decls(kernel.stmt);
+    let body = kernel.body(f);
+    let ranges = ctx.nest_ranges(kernel);
+    let n = &ranges.total;
     let var = ctx.name(kernel.var);
-    let var_decl = format!(
-        "{} {var} = {};",
-        local_c_type(f, kernel.var),
-        ctx.range_element(kernel.var, &k, "m2cu_t")
-    );
+    let var_decl = ctx.level_values(kernel, &ranges.suffixes, "m2cu_t");
     code.open(format!("{{ /* for {var}: {} on the CPU */", kernel.name));
-    code.line(decls);
+    code.line(&ranges.decls);
     for &x in &kernel.live_out {
         code.line(format!(
             "{} *m2cu_lo_{x} = &{x};",
@@ -39,20 +33,20 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let inner = ctx.with_location_hooks(kernel, "m2cu_t");
     if kernel.reductions.is_empty() {
         code.line(format!(
-            "#pragma omp parallel for schedule(static) if (m2cu_n{k} >= 4096)"
+            "#pragma omp parallel for schedule(static) if ({n} >= 4096)"
         ));
         code.open(format!(
-            "for (int64_t m2cu_t = 0; m2cu_t < m2cu_n{k}; m2cu_t++) {{"
+            "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
         ));
         code.line(&var_decl);
         ctx.declare(code, &kernel.privates);
         inner.block(code, body);
-        live_out_copy(ctx, code, kernel, &format!("m2cu_n{k}"));
+        live_out_copy(ctx, code, kernel, n);
         code.close("}");
     } else {
-        reduction_region(ctx, &inner, code, kernel, &k, &var_decl, body);
+        reduction_region(ctx, &inner, code, kernel, n, &var_decl, body);
     }
-    code.line(format!("if (m2cu_n{k} > 0) {var} = m2cu_final{k};"));
+    code.line(ctx.level_finals(kernel, &ranges));
     code.close("}");
 }
 
@@ -61,7 +55,7 @@ fn reduction_region(
     inner: &Context,
     code: &mut Code,
     kernel: &Kernel,
-    k: &str,
+    n: &str,
     var_decl: &str,
     body: &m2cu_frontend::ir::Block,
 ) {
@@ -80,17 +74,17 @@ fn reduction_region(
             ));
         }
     }
-    code.line(format!("#pragma omp parallel if (m2cu_n{k} >= 4096)"));
+    code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
     code.open("{");
     ctx.declare_accumulators(code, kernel);
     ctx.declare(code, &kernel.privates);
     code.line("#pragma omp for schedule(static) nowait");
     code.open(format!(
-        "for (int64_t m2cu_t = 0; m2cu_t < m2cu_n{k}; m2cu_t++) {{"
+        "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
     ));
     code.line(var_decl);
     inner.block(code, body);
-    live_out_copy(ctx, code, kernel, &format!("m2cu_n{k}"));
+    live_out_copy(ctx, code, kernel, n);
     code.close("}");
     code.line("#pragma omp critical");
     code.open("{");

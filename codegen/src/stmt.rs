@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use m2cu_analysis::scatter::AtomicUpdate;
-use m2cu_analysis::Analysis;
+use m2cu_analysis::{Analysis, Kernel};
 use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, RuntimeError, StmtId, StmtKind};
 
 use crate::code::Code;
@@ -26,6 +26,13 @@ pub enum KernelLoops {
     Launch,
     /// Never: we are inside a kernel.
     Inside,
+}
+
+/// The host-side names of a kernel's ranges; see [`Context::nest_ranges`].
+pub struct NestRanges {
+    pub decls: String,
+    pub suffixes: Vec<String>,
+    pub total: String,
 }
 
 pub struct Context<'a> {
@@ -325,6 +332,84 @@ impl<'a> Context<'a> {
         } else {
             format!("({t} == m2cu_n{k} - 1 ? m2cu_final{k} : m2cu_first{k} + (double){t} * m2cu_step{k})")
         }
+    }
+
+    /// The host declarations of the ranges of every level of `kernel`: the suffix of each
+    /// level's `m2cu_first<k>`, ... names, and the total iteration count's name (for a collapsed
+    /// nest, `m2cu_nn<k>`, the product of the levels' counts).
+    pub fn nest_ranges(&self, kernel: &Kernel) -> NestRanges {
+        let mut decls = Vec::new();
+        let mut suffixes = Vec::new();
+        for level in &kernel.levels {
+            let (d, k) = self.range_decls(level.stmt);
+            decls.push(d);
+            suffixes.push(k);
+        }
+        let total = if suffixes.len() == 1 {
+            format!("m2cu_n{}", suffixes[0])
+        } else {
+            let product: Vec<String> = suffixes.iter().map(|k| format!("m2cu_n{k}")).collect();
+            decls.push(format!(
+                "int64_t m2cu_nn{} = {};",
+                suffixes[0],
+                product.join(" * ")
+            ));
+            format!("m2cu_nn{}", suffixes[0])
+        };
+        NestRanges {
+            decls: decls.join("\n"),
+            suffixes,
+            total,
+        }
+    }
+
+    /// Declarations giving every level variable of `kernel` its value in iteration `t`, where
+    /// level `l`'s range names carry `suffixes[l]`: `t` is split into one digit `m2cu_l<l>` per
+    /// level in mixed radix, fastest level first.
+    pub fn level_values(&self, kernel: &Kernel, suffixes: &[String], t: &str) -> String {
+        let value = |l: usize, digit: &str| {
+            let var = kernel.levels[l].var;
+            format!(
+                "{} {} = {};",
+                local_c_type(self.f, var),
+                self.name(var),
+                self.range_element(var, &suffixes[l], digit)
+            )
+        };
+        if kernel.levels.len() == 1 {
+            return value(0, t);
+        }
+        let mut lines = vec![format!("int64_t m2cu_rest = {t};")];
+        let (slowest, faster) = kernel.order.split_last().expect("a kernel has a level");
+        for &l in faster {
+            let n = format!("m2cu_n{}", suffixes[l]);
+            lines.push(format!(
+                "const int64_t m2cu_l{l} = m2cu_rest % {n}; m2cu_rest /= {n};"
+            ));
+        }
+        lines.push(format!("const int64_t m2cu_l{slowest} = m2cu_rest;"));
+        lines.extend((0..kernel.levels.len()).map(|l| value(l, &format!("m2cu_l{l}"))));
+        lines.join("\n")
+    }
+
+    /// After the host ran `kernel`: every level variable keeps its last value, as after the
+    /// sequential nest.
+    pub fn level_finals(&self, kernel: &Kernel, ranges: &NestRanges) -> String {
+        kernel
+            .levels
+            .iter()
+            .zip(&ranges.suffixes)
+            .enumerate()
+            .map(|(l, (level, k))| {
+                let ran = if l == 0 {
+                    format!("m2cu_n{k}")
+                } else {
+                    ranges.total.clone()
+                };
+                format!("if ({ran} > 0) {} = m2cu_final{k};", self.name(level.var))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn for_loop(&self, code: &mut Code, s: StmtId) {

@@ -30,10 +30,18 @@ pub fn runnable_inputs(file: &File) -> Option<Vec<ArgDecl>> {
 /// A deterministic input: small positive integers for scalars (they often bound loops), mixed
 /// signs and fractions for arrays.
 pub fn input_value(decl: &ArgDecl, salt: usize) -> Value {
-    let (rows, cols) = match decl.dims.as_deref() {
-        Some([DimSpec::Fixed(r), DimSpec::Fixed(c)]) => (*r as usize, *c as usize),
-        _ => (1, 1),
+    let dims: Vec<usize> = match decl.dims.as_deref() {
+        Some(dims) => dims
+            .iter()
+            .map(|d| match d {
+                DimSpec::Fixed(n) => *n as usize,
+                _ => 1,
+            })
+            .collect(),
+        None => vec![1, 1],
     };
+    // A 3-D input is built as rows × (cols·pages) and then given its pages.
+    let (rows, cols) = (dims[0], dims[1..].iter().product::<usize>());
     let n = rows * cols;
     let scalar = n == 1;
     let number = |k: usize| -> f64 {
@@ -59,7 +67,11 @@ pub fn input_value(decl: &ArgDecl, salt: usize) -> Value {
             decl.name.name
         ),
     };
-    built.expect("input value")
+    let mut value = built.expect("input value");
+    if dims.len() == 3 {
+        value.dims = dims;
+    }
+    value
 }
 
 pub fn compare_with_octave(
