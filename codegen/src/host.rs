@@ -18,6 +18,7 @@ use m2cu_frontend::types::Dim;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
+use crate::residency;
 use crate::stmt::{Context, KernelLoops};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,13 +50,14 @@ impl Flavor {
     }
 }
 
-/// The `M2CU_*` macros a GPU host program launches kernels with.
-pub fn gpu_macros(flavor: Flavor) -> &'static str {
-    match flavor {
-        Flavor::Cpu => "",
+/// The `M2CU_*` macros a GPU host program launches kernels and moves arrays with.
+pub fn gpu_macros(flavor: Flavor) -> String {
+    let services = match flavor {
+        Flavor::Cpu => return String::new(),
         Flavor::GpuRuntime => GPU_RUNTIME_MACROS,
         Flavor::Standalone => CUDA_RUNTIME_MACROS,
-    }
+    };
+    format!("{services}{}", residency::MACROS)
 }
 
 const CHECK: &str = "#define M2CU_CHECK(call) do { if ((call) != 0) { m2cu_status = M2CU_E_GPU; goto m2cu_done; } } while (0)\n";
@@ -123,6 +125,9 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     code.open("{");
     code.line("int m2cu_status = 0;");
     declarations(ctx, &mut code);
+    if flavor != Flavor::Cpu {
+        residency::declare(ctx, &mut code);
+    }
     code.line(format!(
         "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) m2cu_out[m2cu_k].data = NULL;",
         f.outputs.len()
@@ -140,6 +145,9 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     body_ctx.block(&mut code, &f.body);
     code.close("m2cu_done:");
     code.indent_more();
+    if flavor != Flavor::Cpu {
+        residency::finish(ctx, &mut code);
+    }
     outputs(ctx, &mut code, &borrowed);
     for (id, local) in f.locals.iter() {
         if !local.ty.is_scalar() && !borrowed.contains(&id) {

@@ -2,8 +2,10 @@
 //! text serves the m2cu runtime (callbacks in `m2cu_gpu`) and the standalone `.cu` (the CUDA
 //! runtime API).
 //!
-//! Data movement: every array the kernel uses goes up before the launch and every array it writes
-//! comes back after it; reduction results, live-out values and the error status come back too.
+//! Data movement: arrays stay on the device between launches (see [`crate::residency`]): before
+//! a launch every array the kernel uses is made current on the device, and after it the arrays
+//! the kernel wrote are current only there. Reduction results, live-out values and the error
+//! status come back after every launch.
 
 use m2cu_analysis::Kernel;
 
@@ -12,6 +14,7 @@ use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
 use crate::openmp::finish_reductions;
 use crate::reduce::ReductionCode;
+use crate::residency;
 use crate::stmt::{Context, NestRanges};
 
 /// One device buffer: its variable, byte count, and the host data to upload (if any).
@@ -32,12 +35,25 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         ctx.name(kernel.var),
         kernel.name
     ));
+    let range_exprs: Vec<_> = kernel
+        .levels
+        .iter()
+        .flat_map(|l| ctx.f.stmt_exprs(l.stmt))
+        .collect();
+    residency::on_host(ctx, code, &residency::arrays_read(ctx.f, &range_exprs));
     code.line(&ranges.decls);
     code.open(format!("if ({n} > 0) {{"));
     code.line(format!(
         "uint32_t m2cu_grid = m2cu_grid_size({n}, {BLOCK}, M2CU_SM_COUNT);"
     ));
     code.line("int m2cu_kerr = 0;");
+    for a in &kernel.arrays {
+        code.line(format!(
+            "M2CU_ON_DEVICE({}, {});",
+            ctx.name(a.local),
+            array_bytes(ctx, a.local)
+        ));
+    }
     let buffers = buffers(ctx, kernel, code);
     for b in &buffers {
         code.line(format!("uint64_t {} = 0;", b.var));
@@ -71,6 +87,9 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for b in &buffers {
         code.line(format!("M2CU_FREE({});", b.var));
     }
+    for a in kernel.arrays.iter().filter(|a| a.written) {
+        code.line(format!("m2cu_at_{} = M2CU_DEVICE;", ctx.name(a.local)));
+    }
     finish_reductions(ctx, code, kernel);
     code.line(format!("if (m2cu_kerr != 0) {} = m2cu_kerr;", ctx.status));
     code.close("}");
@@ -82,20 +101,6 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
 fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
     let f = ctx.f;
     let mut out = Vec::new();
-    for a in &kernel.arrays {
-        let name = ctx.name(a.local);
-        let ty = f.locals[a.local].ty.class.c_type();
-        out.push(Buffer {
-            var: format!("m2cu_d_{name}"),
-            bytes: {
-                let n = ctx.names.numel(a.local);
-                format!("(uint64_t)({n} > 0 ? {n} : 1) * sizeof({ty})")
-            },
-            upload: Some(name.to_string()),
-            download: a.written.then(|| name.to_string()),
-            download_bytes: None,
-        });
-    }
     for &x in &kernel.live_out {
         let name = ctx.name(x);
         out.push(Buffer {
@@ -151,13 +156,19 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
     out
 }
 
+/// The bytes of `array`'s elements.
+fn array_bytes(ctx: &Context, array: m2cu_frontend::ir::LocalId) -> String {
+    let ty = ctx.f.locals[array].ty.class.c_type();
+    format!("(uint64_t){} * sizeof({ty})", ctx.names.numel(array))
+}
+
 /// Pointers to the kernel arguments, in the order of [`crate::kernel::params`].
 fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
     let mut out = Vec::new();
     for a in &kernel.arrays {
         let name = ctx.name(a.local);
         out.extend([
-            format!("&m2cu_d_{name}"),
+            format!("&m2cu_dev_{name}"),
             format!("&{name}_d0"),
             format!("&{name}_d1"),
         ]);

@@ -18,6 +18,7 @@ pub mod names;
 pub mod openmp;
 pub mod prelude;
 pub mod reduce;
+pub mod residency;
 pub mod stmt;
 
 use std::collections::HashMap;

@@ -16,6 +16,7 @@ use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, RuntimeError, St
 use crate::code::Code;
 use crate::expr::{local_c_type, ExprWriter};
 use crate::names::Names;
+use crate::residency;
 
 /// How loops that became kernels are written.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -73,6 +74,82 @@ impl<'a> Context<'a> {
     }
 
     fn stmt(&self, code: &mut Code, s: StmtId) {
+        if self.kernel_loops == KernelLoops::Launch {
+            return self.host_stmt(code, s);
+        }
+        self.plain_stmt(code, s);
+    }
+
+    /// A statement of a GPU host program: the arrays it touches are brought to the host first,
+    /// and an array it writes is current only there afterwards (see [`crate::residency`]).
+    fn host_stmt(&self, code: &mut Code, s: StmtId) {
+        let f = self.f;
+        let kind = &f.stmts[s].kind;
+        if matches!(kind, StmtKind::For { .. }) && self.analysis.plan.kernel_of(s).is_some() {
+            return self.plain_stmt(code, s);
+        }
+        let written = match kind {
+            StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
+            StmtKind::Alloc { target, .. } => Some(*target),
+            StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
+            _ => None,
+        };
+        let exprs = match kind {
+            StmtKind::While { .. } => return self.host_while(code, s),
+            StmtKind::If { .. } => self.chain_conds(s),
+            _ => f.stmt_exprs(s),
+        };
+        let mut touched = residency::arrays_read(f, &exprs);
+        // A partial write keeps the other elements: they must be current on the host.
+        if let StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } = kind {
+            touched.insert(*array);
+        }
+        residency::on_host(self, code, &touched);
+        self.plain_stmt(code, s);
+        if let Some(w) = written {
+            residency::written_on_host(self, code, w);
+        }
+    }
+
+    /// The conditions of an `if` / `elseif` chain.
+    fn chain_conds(&self, s: StmtId) -> Vec<ExprId> {
+        let mut conds = Vec::new();
+        let mut cur = Some(s);
+        while let Some(StmtKind::If {
+            cond, else_body, ..
+        }) = cur.map(|c| &self.f.stmts[c].kind)
+        {
+            conds.push(*cond);
+            cur = match else_body.0.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            };
+        }
+        conds
+    }
+
+    /// A `while` loop of a GPU host program whose condition reads arrays: the arrays are brought
+    /// to the host before every test, since kernels in the body may change them.
+    fn host_while(&self, code: &mut Code, s: StmtId) {
+        let StmtKind::While { cond, body } = &self.f.stmts[s].kind else {
+            return;
+        };
+        let read = residency::arrays_read(self.f, &[*cond]);
+        if read.is_empty() {
+            return self.plain_stmt(code, s);
+        }
+        code.open("for (;;) {");
+        residency::on_host(self, code, &read);
+        code.line(format!(
+            "if ({} || !{}) break;",
+            self.status,
+            self.exprs().cond(*cond)
+        ));
+        self.block(code, body);
+        code.close("}");
+    }
+
+    fn plain_stmt(&self, code: &mut Code, s: StmtId) {
         let f = self.f;
         let ew = self.exprs();
         match &f.stmts[s].kind {

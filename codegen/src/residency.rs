@@ -1,0 +1,112 @@
+//! Array residency in the GPU host programs: every array has a host copy and a device copy, and
+//! a flag word `m2cu_at_<x>` saying which of them is current (`M2CU_HOST`, `M2CU_DEVICE`, or
+//! both). Copies move only when a side needs an array whose current value lives on the other
+//! side, so arrays stay on the device across all kernels of a call (a host loop launching kernels
+//! moves nothing) and cross only at the call's boundaries or where host code touches them.
+//!
+//! Invariants: host code reads or writes an array only after `M2CU_ON_HOST`; a kernel launch is
+//! preceded by `M2CU_ON_DEVICE` for every array it uses; a write on one side makes that side the
+//! only current one. The device copy is reallocated when the host array's size changed.
+
+use std::collections::BTreeSet;
+
+use m2cu_frontend::ir::{ExprId, ExprKind, Function, LocalId};
+
+use crate::code::Code;
+use crate::stmt::Context;
+
+/// The residency macros, written against the `M2CU_*` device services of either GPU flavor.
+pub const MACROS: &str = r#"
+/* Array residency: which copies of an array (host, device) hold its current value. */
+#define M2CU_HOST 1
+#define M2CU_DEVICE 2
+/* Makes the device copy of x current: (re)allocated at its size, uploaded when stale. */
+#define M2CU_ON_DEVICE(x, bytes) do { \
+    uint64_t m2cu_b = (uint64_t)(bytes); \
+    if (m2cu_dev_##x == 0 || m2cu_devbytes_##x != m2cu_b) { \
+        if (m2cu_dev_##x != 0) M2CU_FREE(m2cu_dev_##x); \
+        m2cu_dev_##x = 0; \
+        m2cu_at_##x &= ~M2CU_DEVICE; \
+        M2CU_CHECK(M2CU_ALLOC(m2cu_dev_##x, m2cu_b > 0 ? m2cu_b : 1)); \
+        m2cu_devbytes_##x = m2cu_b; \
+    } \
+    if (!(m2cu_at_##x & M2CU_DEVICE)) { \
+        if (m2cu_b > 0) M2CU_CHECK(M2CU_UPLOAD(m2cu_dev_##x, x, m2cu_b)); \
+        m2cu_at_##x |= M2CU_DEVICE; \
+    } \
+} while (0)
+/* Makes the host copy of x current: downloaded when only the device copy is. */
+#define M2CU_HOST_SYNC(x) (!(m2cu_at_##x & M2CU_HOST) && m2cu_devbytes_##x > 0 \
+    ? M2CU_DOWNLOAD(x, m2cu_dev_##x, m2cu_devbytes_##x) : 0)
+#define M2CU_ON_HOST(x) do { M2CU_CHECK(M2CU_HOST_SYNC(x)); m2cu_at_##x |= M2CU_HOST; } while (0)
+"#;
+
+/// The arrays some kernel uses: the only ones with a device copy. Host code touching any other
+/// array needs no residency bookkeeping.
+fn device_arrays(ctx: &Context) -> BTreeSet<LocalId> {
+    ctx.analysis
+        .plan
+        .kernels
+        .iter()
+        .flat_map(|k| k.arrays.iter().map(|a| a.local))
+        .collect()
+}
+
+/// Declares the device copy of every array that some kernel uses.
+pub fn declare(ctx: &Context, code: &mut Code) {
+    for a in device_arrays(ctx) {
+        code.line(format!(
+            "uint64_t m2cu_dev_{x} = 0, m2cu_devbytes_{x} = 0;\nint m2cu_at_{x} = M2CU_HOST;",
+            x = ctx.name(a)
+        ));
+    }
+}
+
+/// The arrays whose elements `exprs` read (element reads and whole-array values; a size query
+/// reads only the extents, which always live on the host).
+pub fn arrays_read(f: &Function, exprs: &[ExprId]) -> BTreeSet<LocalId> {
+    let mut out = BTreeSet::new();
+    for &e in exprs {
+        f.walk_expr(e, &mut |x| match f.exprs[x].kind {
+            ExprKind::Index(a, _) => {
+                out.insert(a);
+            }
+            ExprKind::Local(l) if !f.locals[l].ty.is_scalar() => {
+                out.insert(l);
+            }
+            _ => {}
+        });
+    }
+    out
+}
+
+/// Brings `arrays` to the host before host code touches them.
+pub fn on_host(ctx: &Context, code: &mut Code, arrays: &BTreeSet<LocalId>) {
+    for &a in arrays.intersection(&device_arrays(ctx)) {
+        code.line(format!("M2CU_ON_HOST({});", ctx.name(a)));
+    }
+}
+
+/// After host code wrote `array`: the host copy is the only current one.
+pub fn written_on_host(ctx: &Context, code: &mut Code, array: LocalId) {
+    if device_arrays(ctx).contains(&array) {
+        code.line(format!("m2cu_at_{} = M2CU_HOST;", ctx.name(array)));
+    }
+}
+
+/// At the end of the call: the outputs' host copies are made current (when the call succeeded)
+/// and every device copy is released.
+pub fn finish(ctx: &Context, code: &mut Code) {
+    let on_device = device_arrays(ctx);
+    let outputs: BTreeSet<LocalId> = ctx.f.outputs.iter().copied().collect();
+    for o in outputs.intersection(&on_device) {
+        code.line(format!(
+            "if (m2cu_status == 0 && M2CU_HOST_SYNC({}) != 0) m2cu_status = M2CU_E_GPU;",
+            ctx.name(*o)
+        ));
+    }
+    for &a in &on_device {
+        let x = ctx.name(a);
+        code.line(format!("if (m2cu_dev_{x} != 0) M2CU_FREE(m2cu_dev_{x});"));
+    }
+}
