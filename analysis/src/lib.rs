@@ -5,12 +5,14 @@
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
 //! [`scatter`] (histogram updates that may run atomically), [`verdict`] (combining the above into
 //! `parallel` / `reduction` / `sequential` with a witness),
-//! [`plan`] (which loops become which kernels), and [`report`] (the stable text form).
+//! [`plan`] (which loops become which kernels, collapsing perfect nests), [`fusion`] (adjacent
+//! kernels over one iteration space become one), and [`report`] (the stable text form).
 //!
 //! Analysis only reads the IR; its results are side tables keyed by IR handles.
 
 pub mod access;
 pub mod deps;
+pub mod fusion;
 pub mod loops;
 pub mod plan;
 pub mod reduction;

@@ -20,6 +20,7 @@ use std::collections::BTreeSet;
 use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, StmtId, StmtKind};
 
 use crate::access;
+use crate::fusion;
 use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::reduction::Reduction;
 use crate::scalars;
@@ -52,6 +53,9 @@ pub struct Kernel {
     pub levels: Vec<Level>,
     /// Indices into `levels` from the fastest-varying digit of `t` to the slowest.
     pub order: Vec<usize>,
+    /// Later loops fused into this kernel (see [`crate::fusion`]), each with its levels, which
+    /// match `levels` one for one.
+    pub fused: Vec<Vec<Level>>,
     pub arrays: Vec<ArrayUse>,
     /// Scalars defined outside the loop and only read inside: passed by value.
     pub inputs: Vec<LocalId>,
@@ -65,9 +69,34 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// The statements each iteration runs: the body of the innermost collapsed loop.
-    pub fn body<'f>(&self, f: &'f Function) -> &'f Block {
-        loop_body(f, self.levels[self.levels.len() - 1].stmt)
+    /// The statements each iteration runs: the body of the innermost level of each loop of the
+    /// kernel (one loop, unless others were fused into it), in source order.
+    pub fn bodies<'f>(&self, f: &'f Function) -> Vec<&'f Block> {
+        self.loops()
+            .map(|levels| loop_body(f, levels[levels.len() - 1].stmt))
+            .collect()
+    }
+
+    /// The bodies of the outermost level of each loop of the kernel.
+    pub fn outer_bodies<'f>(&self, f: &'f Function) -> Vec<&'f Block> {
+        self.loops()
+            .map(|levels| loop_body(f, levels[0].stmt))
+            .collect()
+    }
+
+    /// The levels of each loop of the kernel: its own, then the fused ones.
+    pub fn loops(&self) -> impl Iterator<Item = &[Level]> {
+        std::iter::once(self.levels.as_slice()).chain(self.fused.iter().map(Vec::as_slice))
+    }
+
+    /// Every level of every loop of the kernel.
+    pub fn all_levels(&self) -> impl Iterator<Item = &Level> {
+        self.loops().flatten()
+    }
+
+    /// The loop statement that comes last in source order.
+    pub fn last_stmt(&self) -> StmtId {
+        self.fused.last().map_or(self.stmt, |levels| levels[0].stmt)
     }
 }
 
@@ -82,11 +111,19 @@ impl KernelPlan {
         self.kernels.iter().find(|k| k.stmt == stmt)
     }
 
-    /// The kernel whose iteration space a loop is part of (its own loop or a collapsed one).
+    /// The kernel whose iteration space a loop is part of (its own loop, a collapsed one, or
+    /// a fused one).
     pub fn kernel_spanning(&self, loop_id: LoopId) -> Option<&Kernel> {
         self.kernels
             .iter()
-            .find(|k| k.levels.iter().any(|l| l.loop_id == loop_id))
+            .find(|k| k.all_levels().any(|l| l.loop_id == loop_id))
+    }
+
+    /// The kernel a loop statement was fused into, if it was.
+    pub fn fused_into(&self, stmt: StmtId) -> Option<&Kernel> {
+        self.kernels
+            .iter()
+            .find(|k| k.fused.iter().any(|levels| levels[0].stmt == stmt))
     }
 
     /// The atomic update a store statement is, if a kernel made it one.
@@ -109,7 +146,6 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
         let Some(privates) = verdicts[id].privates() else {
             continue;
         };
-        let name = format!("{}_kernel{}", f.name, kernels.len() + 1);
         let outer = Level {
             loop_id: id,
             stmt: info.stmt,
@@ -117,11 +153,14 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
         };
         kernels.push(kernel(
             f,
-            name,
             collapse(f, tree, verdicts, outer),
             privates,
             verdicts[id].reductions(),
         ));
+    }
+    let mut kernels = fusion::fuse(f, kernels);
+    for (k, kernel) in kernels.iter_mut().enumerate() {
+        kernel.name = format!("{}_kernel{}", f.name, k + 1);
     }
     KernelPlan { kernels }
 }
@@ -214,9 +253,9 @@ fn fastest_first(f: &Function, levels: &[Level], keep_source_order: bool) -> Vec
         .collect()
 }
 
+/// The kernel of one (collapsed) loop; it is named once fusion is done.
 fn kernel(
     f: &Function,
-    name: String,
     levels: Vec<Level>,
     privates: &crate::verdict::Privates,
     reductions: &[Reduction],
@@ -246,12 +285,13 @@ fn kernel(
     let order = fastest_first(f, &levels, reductions.iter().any(|r| r.location.is_some()));
     let level_vars: Vec<LocalId> = levels.iter().map(|l| l.var).collect();
     Kernel {
-        name,
+        name: String::new(),
         loop_id,
         stmt,
         var,
         levels,
         order,
+        fused: Vec::new(),
         arrays,
         inputs,
         privates: privates

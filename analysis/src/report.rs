@@ -130,11 +130,16 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
     format!("{head} (depth {}): {what}{forced}{place}", info.depth)
 }
 
-/// ` (2-D iteration space over j, i; i fastest)` for a loop that is a level of a collapsed nest.
+/// ` (2-D iteration space over j, i; i fastest)` for a loop that is a level of a collapsed nest,
+/// and a note for a loop fused into the kernel of the loop before it.
 fn collapsed(f: &Function, analysis: &Analysis, id: usize) -> String {
     let Some(k) = analysis.plan.kernel_spanning(id) else {
         return String::new();
     };
+    let info = &analysis.loops.loops[id];
+    if analysis.plan.fused_into(info.stmt).is_some() {
+        return " (fused with the loop before it: one launch, one pass)".into();
+    }
     if k.levels.len() == 1 {
         return String::new();
     }

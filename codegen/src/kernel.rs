@@ -116,13 +116,15 @@ fn range_suffixes(kernel: &Kernel) -> Vec<String> {
 /// The CUDA source of one kernel.
 pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
-    let body = kernel.body(f);
+
     let device = ctx.device().with_location_hooks(kernel, "m2cu_t");
     let mut setup = Code::new(1);
     ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
-    device.block(&mut code, body);
+    for body in kernel.bodies(f) {
+        device.block(&mut code, body);
+    }
     for &x in &kernel.live_out {
         code.line(format!(
             "if (m2cu_t == m2cu_n - 1) *m2cu_lo_{x} = {x};",
@@ -159,6 +161,13 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
 /// `for i` for one loop; `for j, i (2-D, i fastest)` for a collapsed nest.
 fn iteration_space(ctx: &Context, kernel: &Kernel) -> String {
     let names: Vec<&str> = kernel.levels.iter().map(|l| ctx.name(l.var)).collect();
+    if !kernel.fused.is_empty() {
+        return format!(
+            "{} loops fused, for {}",
+            kernel.fused.len() + 1,
+            names.join(", ")
+        );
+    }
     match names.len() {
         1 => format!("for {}", names[0]),
         n => format!(

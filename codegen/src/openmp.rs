@@ -16,7 +16,7 @@ use crate::stmt::Context;
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let f = ctx.f;
-    let body = kernel.body(f);
+    let bodies = kernel.bodies(f);
     let ranges = ctx.nest_ranges(kernel);
     let n = &ranges.total;
     let var = ctx.name(kernel.var);
@@ -40,11 +40,13 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         ));
         code.line(&var_decl);
         ctx.declare(code, &kernel.privates);
-        inner.block(code, body);
+        for body in &bodies {
+            inner.block(code, body);
+        }
         live_out_copy(ctx, code, kernel, n);
         code.close("}");
     } else {
-        reduction_region(ctx, &inner, code, kernel, n, &var_decl, body);
+        reduction_region(ctx, &inner, code, kernel, n, &var_decl, &bodies);
     }
     code.line(ctx.level_finals(kernel, &ranges));
     code.close("}");
@@ -57,7 +59,7 @@ fn reduction_region(
     kernel: &Kernel,
     n: &str,
     var_decl: &str,
-    body: &m2cu_frontend::ir::Block,
+    bodies: &[&m2cu_frontend::ir::Block],
 ) {
     let f = ctx.f;
     for (j, r) in kernel.reductions.iter().enumerate() {
@@ -83,7 +85,9 @@ fn reduction_region(
         "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
     ));
     code.line(var_decl);
-    inner.block(code, body);
+    for body in bodies {
+        inner.block(code, body);
+    }
     live_out_copy(ctx, code, kernel, n);
     code.close("}");
     code.line("#pragma omp critical");

@@ -85,7 +85,8 @@ impl<'a> Context<'a> {
     fn host_stmt(&self, code: &mut Code, s: StmtId) {
         let f = self.f;
         let kind = &f.stmts[s].kind;
-        if matches!(kind, StmtKind::For { .. }) && self.analysis.plan.kernel_of(s).is_some() {
+        let plan = &self.analysis.plan;
+        if plan.kernel_of(s).is_some() || plan.fused_into(s).is_some() {
             return self.plain_stmt(code, s);
         }
         let written = match kind {
@@ -444,14 +445,25 @@ impl<'a> Context<'a> {
     /// level `l`'s range names carry `suffixes[l]`: `t` is split into one digit `m2cu_l<l>` per
     /// level in mixed radix, fastest level first.
     pub fn level_values(&self, kernel: &Kernel, suffixes: &[String], t: &str) -> String {
+        // Every distinct variable of level `l` across the kernel's (fused) loops.
         let value = |l: usize, digit: &str| {
-            let var = kernel.levels[l].var;
-            format!(
-                "{} {} = {};",
-                local_c_type(self.f, var),
-                self.name(var),
-                self.range_element(var, &suffixes[l], digit)
-            )
+            let mut vars: Vec<LocalId> = Vec::new();
+            for levels in kernel.loops() {
+                if !vars.contains(&levels[l].var) {
+                    vars.push(levels[l].var);
+                }
+            }
+            vars.iter()
+                .map(|&var| {
+                    format!(
+                        "{} {} = {};",
+                        local_c_type(self.f, var),
+                        self.name(var),
+                        self.range_element(var, &suffixes[l], digit)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
         };
         if kernel.levels.len() == 1 {
             return value(0, t);
@@ -473,10 +485,8 @@ impl<'a> Context<'a> {
     /// sequential nest.
     pub fn level_finals(&self, kernel: &Kernel, ranges: &NestRanges) -> String {
         kernel
-            .levels
-            .iter()
-            .zip(&ranges.suffixes)
-            .enumerate()
+            .loops()
+            .flat_map(|levels| levels.iter().zip(&ranges.suffixes).enumerate())
             .map(|(l, (level, k))| {
                 let ran = if l == 0 {
                     format!("m2cu_n{k}")
@@ -491,6 +501,14 @@ impl<'a> Context<'a> {
 
     fn for_loop(&self, code: &mut Code, s: StmtId) {
         if self.kernel_loops != KernelLoops::Inside {
+            if let Some(kernel) = self.analysis.plan.fused_into(s) {
+                code.line(format!(
+                    "/* for {}: runs in kernel {} */",
+                    self.name(kernel.var),
+                    kernel.name
+                ));
+                return;
+            }
             if let Some(kernel) = self.analysis.plan.kernel_of(s) {
                 return match self.kernel_loops {
                     KernelLoops::OpenMp => crate::openmp::parallel_loop(self, code, kernel),
