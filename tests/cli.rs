@@ -309,3 +309,43 @@ fn dialect_octave_accepts_octave_spellings() {
     let o = m2cu(&["parse", "--dialect", "fortran", file]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `fprintf` in a loop prints what Octave prints for the same call, NaN and Inf included.
+#[test]
+fn fprintf_prints_like_octave() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let values = "[1 -2.5 0 3 NaN 7]";
+    let o = m2cu(&[
+        "run",
+        "fixtures/analysis/seq_call.m",
+        "--backend",
+        "cpu",
+        "--set",
+        &format!("v={values}"),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let printed: String = out
+        .lines()
+        .take_while(|l| !l.starts_with("s ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let octave = Command::new("octave-cli")
+        .args([
+            "--no-gui",
+            "--quiet",
+            "--eval",
+            &format!("addpath('fixtures/analysis'); seq_call({values});"),
+        ])
+        .current_dir(common::root())
+        .output()
+        .expect("octave-cli runs");
+    let expected = String::from_utf8_lossy(&octave.stdout);
+    assert_eq!(printed.lines().count(), 6, "{out}");
+    assert_eq!(
+        printed, expected,
+        "m2cu printed:\n{printed}\nOctave printed:\n{expected}"
+    );
+}

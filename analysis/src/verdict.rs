@@ -2,7 +2,7 @@
 //! witness (the variable and the accesses that prevent parallel execution).
 //!
 //! Rules, in order: a `while` loop is sequential; an early exit (`break` of this loop, `return`)
-//! makes it sequential; so does allocating or copying an array inside it; then every
+//! makes it sequential; so does a call that must run on the host (`fprintf`); so does allocating or copying an array inside it; then every
 //! loop-carried array dependence (see [`crate::deps`]) is a witness; then every scalar written in
 //! the body must be a recognized reduction or private (live-out privates must be assigned in every
 //! iteration). Otherwise the loop is `reduction` when it has reductions and `parallel` when not.
@@ -124,7 +124,7 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
 
 /// The verdict from the loop's own dependences.
 fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, body: &Block, var: LocalId) -> Verdict {
-    if let Some(v) = early_exit(f, body).or_else(|| array_creation(f, body)) {
+    if let Some(v) = unforceable(f, body) {
         return v;
     }
     let (outer, inner) = (tree.outer_vars(id), tree.inner_vars(id));
@@ -146,7 +146,7 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
     let Verdict::Sequential { reason, witness } = verdict else {
         return verdict;
     };
-    if early_exit(f, body).is_some() || array_creation(f, body).is_some() {
+    if unforceable(f, body).is_some() {
         return Verdict::Sequential {
             reason: format!("{reason}; `coder.gpu.kernel()` cannot make such a loop parallel"),
             witness,
@@ -183,6 +183,36 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
     } else {
         Verdict::Reduction(privates, reductions)
     }
+}
+
+/// What keeps a loop sequential even under `coder.gpu.kernel()`: an early exit, a call that must
+/// run on the host, or an array created inside the loop.
+fn unforceable(f: &Function, body: &Block) -> Option<Verdict> {
+    early_exit(f, body)
+        .or_else(|| host_call(f, body))
+        .or_else(|| array_creation(f, body))
+}
+
+/// A call that only the host can make, in program order (`fprintf`).
+fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
+    let mut found = None;
+    f.walk_stmts(body, &mut |s| {
+        if found.is_none() && matches!(f.stmts[s].kind, StmtKind::Print { .. }) {
+            found = Some(f.stmts[s].span);
+        }
+    });
+    found.map(|span| {
+        sequential(
+            "it calls `fprintf`, which prints on the host in iteration order and cannot run in a kernel",
+            Some(Witness {
+                var: "fprintf".into(),
+                write: span,
+                read: None,
+                read_is_write: false,
+                distance: None,
+            }),
+        )
+    })
 }
 
 fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {

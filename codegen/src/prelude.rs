@@ -404,6 +404,17 @@ static void m2cu_message(int code, char *msg, size_t len)
     if (msg != NULL && len > 0) snprintf(msg, len, "%s", text);
 }}
 
+/* fprintf of one number: NaN and Inf print as MATLAB's words in `word` (width kept); `%d` of a
+ * non-integer prints with `fallback` (`%e`), as MATLAB does. */
+static void m2cu_print_number(double v, int integer, const char *spec, const char *word, const char *fallback)
+{{
+    if (isnan(v)) printf(word, "NaN");
+    else if (isinf(v)) printf(word, v > 0 ? "Inf" : "-Inf");
+    else if (!integer) printf(spec, v);
+    else if (v == floor(v) && fabs(v) < 9.2e18) printf(spec, (long long)v);
+    else printf(fallback, v);
+}}
+
 void m2cu_release(void *data)
 {{
     free(data);

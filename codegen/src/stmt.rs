@@ -11,7 +11,9 @@ use std::collections::HashMap;
 
 use m2cu_analysis::scatter::AtomicUpdate;
 use m2cu_analysis::{Analysis, Kernel};
-use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, RuntimeError, StmtId, StmtKind};
+use m2cu_frontend::ir::{
+    Block, ExprId, Fill, Function, LocalId, PrintPiece, RuntimeError, StmtId, StmtKind,
+};
 
 use crate::code::Code;
 use crate::expr::{local_c_type, ExprWriter};
@@ -27,6 +29,24 @@ pub enum KernelLoops {
     Launch,
     /// Never: we are inside a kernel.
     Inside,
+}
+
+/// `text` as a C string literal.
+fn c_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\{:03o}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The host-side names of a kernel's ranges; see [`Context::nest_ranges`].
@@ -196,10 +216,51 @@ impl<'a> Context<'a> {
                     self.err
                 ));
             }
+            StmtKind::Print { pieces } => self.print(code, pieces),
             StmtKind::Break => code.line("break;"),
             StmtKind::Continue => code.line("continue;"),
             StmtKind::Return => code.line("goto m2cu_done;"),
         }
+    }
+
+    /// `fprintf` on the host: each value through `m2cu_print_number` (MATLAB's spellings of NaN
+    /// and Inf, `%d` of a non-integer as `%e`), then a flush so that the output interleaves
+    /// with the caller's in program order.
+    fn print(&self, code: &mut Code, pieces: &[PrintPiece]) {
+        for piece in pieces {
+            match piece {
+                PrintPiece::Text(text) => code.line(format!("fputs({}, stdout);", c_string(text))),
+                PrintPiece::Value {
+                    modifiers,
+                    conversion,
+                    arg,
+                } => {
+                    let integer = matches!(conversion, 'd' | 'i' | 'u');
+                    let spec = if integer {
+                        format!("%{modifiers}lld")
+                    } else {
+                        format!("%{modifiers}{conversion}")
+                    };
+                    // Words take the width and the `-` flag, never a precision.
+                    let width: String = modifiers
+                        .split('.')
+                        .next()
+                        .unwrap_or("")
+                        .chars()
+                        .filter(|c| *c == '-' || c.is_ascii_digit())
+                        .collect();
+                    code.line(format!(
+                        "m2cu_print_number((double)({}), {}, {}, {}, {});",
+                        self.exprs().expr(*arg),
+                        integer as u8,
+                        c_string(&spec),
+                        c_string(&format!("%{width}s")),
+                        c_string(&format!("%{modifiers}e"))
+                    ));
+                }
+            }
+        }
+        code.line("fflush(stdout);");
     }
 
     /// A histogram update `element += addend` that other threads may update at the same time:

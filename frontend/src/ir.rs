@@ -270,6 +270,20 @@ pub struct Stmt {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Block(pub Vec<StmtId>);
 
+/// One piece of an `fprintf` format: literal text (escapes already processed) or one value with
+/// its conversion.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PrintPiece {
+    Text(String),
+    Value {
+        /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
+        modifiers: String,
+        /// One of `d i u f e g E G`.
+        conversion: char,
+        arg: ExprId,
+    },
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `x = e` for a scalar, or `B = A` (a copy) for an array.
@@ -316,6 +330,10 @@ pub enum StmtKind {
         cond: ExprId,
         then_body: Block,
         else_body: Block,
+    },
+    /// `fprintf(format, args...)`: prints on the host, in program order.
+    Print {
+        pieces: Vec<PrintPiece>,
     },
     /// Stops the program with `error` unless `cond` holds (sizes that only the running program
     /// knows, such as the operands of an elementwise operation).
@@ -431,6 +449,13 @@ impl Function {
             StmtKind::While { cond, .. }
             | StmtKind::If { cond, .. }
             | StmtKind::Check { cond, .. } => vec![*cond],
+            StmtKind::Print { pieces } => pieces
+                .iter()
+                .filter_map(|p| match p {
+                    PrintPiece::Value { arg, .. } => Some(*arg),
+                    PrintPiece::Text(_) => None,
+                })
+                .collect(),
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => vec![],
         }
     }

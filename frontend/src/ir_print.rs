@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::ir::{Block, ExprId, ExprKind, Fill, Function, SizeQuery, StmtKind, UnOp};
+use crate::ir::{Block, ExprId, ExprKind, Fill, Function, PrintPiece, SizeQuery, StmtKind, UnOp};
 use crate::types::Class;
 
 /// Prints a function of the IR.
@@ -152,6 +152,20 @@ impl Printer<'_> {
             StmtKind::Check { cond, error } => {
                 let text = format!("check {} else {error:?}", self.expr(*cond));
                 self.line(depth, &text)
+            }
+            StmtKind::Print { pieces } => {
+                let text: Vec<String> = pieces
+                    .iter()
+                    .map(|p| match p {
+                        PrintPiece::Text(t) => format!("{t:?}"),
+                        PrintPiece::Value {
+                            modifiers,
+                            conversion,
+                            arg,
+                        } => format!("%{modifiers}{conversion}({})", self.expr(*arg)),
+                    })
+                    .collect();
+                self.line(depth, &format!("fprintf {}", text.join(" ")))
             }
             StmtKind::Break => self.line(depth, "break"),
             StmtKind::Continue => self.line(depth, "continue"),

@@ -23,6 +23,7 @@
 //! | E0110 | operands or assignment sides whose sizes are known to differ |
 //! | E0111 | concatenation of items whose extents do not line up |
 //! | E0112 | a loop pragma (`coder.gpu.kernel()`) not followed by a `for` loop |
+//! | E0113 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
 
 mod array;
 mod assign;
@@ -30,6 +31,7 @@ mod concat;
 mod control;
 mod expr;
 mod inline;
+mod print;
 mod reduce;
 
 use std::collections::HashMap;
@@ -436,6 +438,8 @@ impl<'a> Lowerer<'a> {
                 &format!("calling `{n}` as a statement, for its effect on shared variables"),
                 "nested functions that change the caller's variables are not supported: return the new values as outputs, `total = add(total, x)`",
             );
+        } else if let (Some("fprintf"), AstExpr::Call { args, .. }) = (name, &e.kind) {
+            self.fprintf(args, e.span);
         } else if let Some(n) = name.filter(|n| IO_FUNCTIONS.contains(n)) {
             self.unsupported(
                 e.span,

@@ -1,0 +1,139 @@
+//! `fprintf(format, values...)` (and `fprintf(1, format, ...)`) as a statement: the format must be
+//! a char literal whose conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision)
+//! take one scalar value each, in order; `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
+//! processed here, so the IR holds the literal text. MATLAB's recycling of a format over extra
+//! values is not supported (E0113).
+
+use crate::ast::{self, ExprKind as AstExpr};
+use crate::diag::Span;
+use crate::ir::{PrintPiece, StmtKind};
+
+use super::Lowerer;
+
+/// A format piece before its value is lowered: text, or a conversion (modifiers, letter).
+enum FormatPiece {
+    Text(String),
+    Conversion(String, char),
+}
+
+impl Lowerer<'_> {
+    pub(super) fn fprintf(&mut self, args: &[ast::Expr], span: Span) {
+        let args = match args {
+            [fid, rest @ ..] if matches!(fid.kind, AstExpr::Number { value, .. } if value == 1.0) => {
+                rest
+            }
+            _ => args,
+        };
+        let Some((format, values)) = args.split_first() else {
+            return self.print_error(span, "`fprintf` needs a format".into());
+        };
+        let AstExpr::Str(text) = &format.kind else {
+            return self.print_error(
+                format.span,
+                "the format of `fprintf` must be a char literal".into(),
+            );
+        };
+        let pieces = match parse_format(text) {
+            Ok(p) => p,
+            Err(why) => return self.print_error(format.span, why),
+        };
+        let wanted = pieces
+            .iter()
+            .filter(|p| matches!(p, FormatPiece::Conversion(..)))
+            .count();
+        if wanted != values.len() {
+            return self.print_error(
+                span,
+                format!(
+                    "the format has {wanted} conversion(s) but {} value(s) follow it",
+                    values.len()
+                ),
+            );
+        }
+        let mut values = values.iter();
+        let mut lowered = Vec::new();
+        for piece in pieces {
+            lowered.push(match piece {
+                FormatPiece::Text(t) => PrintPiece::Text(t),
+                FormatPiece::Conversion(modifiers, conversion) => {
+                    let value = values.next().expect("counted above");
+                    let Some(arg) = self.scalar_expr(value, "a value printed by `fprintf`") else {
+                        return;
+                    };
+                    PrintPiece::Value {
+                        modifiers,
+                        conversion,
+                        arg,
+                    }
+                }
+            });
+        }
+        self.push(StmtKind::Print { pieces: lowered }, span);
+    }
+
+    fn print_error(&mut self, span: Span, message: String) {
+        self.error(
+            "E0113",
+            span,
+            message,
+            "write one conversion (%d, %f, %g, ...) per scalar value, e.g. fprintf('%d: %.3f\\n', i, x(i))"
+                .into(),
+        );
+    }
+}
+
+fn parse_format(text: &str) -> Result<Vec<FormatPiece>, String> {
+    let mut pieces = Vec::new();
+    let mut literal = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => literal.push(escape(chars.next())?),
+            '%' if chars.peek() == Some(&'%') => {
+                chars.next();
+                literal.push('%');
+            }
+            '%' => {
+                let mut modifiers = String::new();
+                while let Some(&m) = chars
+                    .peek()
+                    .filter(|m| "-+ 0#.".contains(**m) || m.is_ascii_digit())
+                {
+                    modifiers.push(m);
+                    chars.next();
+                }
+                let conversion = chars.next().filter(|c| "diufegEG".contains(*c)).ok_or_else(|| {
+                    format!("`%{modifiers}` is not a supported conversion: use %d, %i, %u, %f, %e, %g, %E or %G")
+                })?;
+                if !literal.is_empty() {
+                    pieces.push(FormatPiece::Text(std::mem::take(&mut literal)));
+                }
+                pieces.push(FormatPiece::Conversion(modifiers, conversion));
+            }
+            c => literal.push(c),
+        }
+    }
+    if !literal.is_empty() {
+        pieces.push(FormatPiece::Text(literal));
+    }
+    Ok(pieces)
+}
+
+fn escape(c: Option<char>) -> Result<char, String> {
+    Ok(match c {
+        Some('n') => '\n',
+        Some('t') => '\t',
+        Some('\\') => '\\',
+        Some('r') => '\r',
+        Some('a') => '\u{7}',
+        Some('b') => '\u{8}',
+        Some('f') => '\u{c}',
+        Some('v') => '\u{b}',
+        Some(other) => {
+            return Err(format!(
+                "the escape `\\{other}` is not supported in a format"
+            ))
+        }
+        None => return Err("a format cannot end with `\\`".into()),
+    })
+}
