@@ -1,7 +1,8 @@
 //! m2cu analysis: a verdict for every loop, and the kernel plan.
 //!
 //! Phases, each a module: [`loops`] (the loop tree), [`access`] (affine summaries of array
-//! subscripts), [`deps`] (the dependence graph over array accesses), [`scalars`] (private,
+//! subscripts), [`deps`] (the dependence graph over array accesses, with direction vectors),
+//! [`induction`] (induction variables and their closed forms), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
 //! [`scatter`] (histogram updates that may run atomically), [`verdict`] (combining the above into
 //! `parallel` / `reduction` / `sequential` with a witness),
@@ -11,6 +12,7 @@
 
 pub mod access;
 pub mod deps;
+pub mod induction;
 pub mod loops;
 pub mod plan;
 pub mod reduction;

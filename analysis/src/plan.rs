@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
 
+use crate::induction::Induction;
 use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::reduction::Reduction;
 use crate::scalars;
@@ -40,6 +41,9 @@ pub struct Kernel {
     pub reductions: Vec<Reduction>,
     /// Scatter-add statements of histogram arrays, which run as atomic updates.
     pub atomic_updates: Vec<AtomicUpdate>,
+    /// Induction variables: passed in with their value before the loop, computed per iteration
+    /// from the closed form, and advanced by the host after the loop.
+    pub inductions: Vec<Induction>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -111,6 +115,7 @@ fn kernel(
         .flat_map(|r| [Some(r.var), r.location])
         .flatten()
         .chain(privates.all.iter().copied())
+        .chain(privates.inductions.iter().map(|ind| ind.var))
         .chain([var])
         .collect();
     let inputs = scalars::scalars_read(f, body)
@@ -128,6 +133,7 @@ fn kernel(
         live_out: privates.live_out.clone(),
         reductions: reductions.to_vec(),
         atomic_updates: atomic_updates(f, body, &privates.histograms),
+        inductions: privates.inductions.clone(),
     }
 }
 

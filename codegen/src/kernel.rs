@@ -5,7 +5,8 @@
 //! across the block in shared memory, and merges the block's partial with one atomic (or, for
 //! min/max with location, writes it to a per-block slot and the last block to finish merges the
 //! slots). Parameter order, which [`crate::launch`] mirrors: arrays (pointer, rows, columns),
-//! scalar inputs, the range (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
+//! scalar inputs, the induction variables' values before the loop (`m2cu_iv_<k>`; each iteration
+//! declares its own `k` from the closed form), the range (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
 //! buffers, and the error status.
 
 use askama::Template;
@@ -14,6 +15,7 @@ use m2cu_frontend::ir::StmtKind;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
+use crate::openmp::induction_decls;
 use crate::reduce::ReductionCode;
 use crate::stmt::Context;
 
@@ -76,6 +78,13 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     for &x in &kernel.inputs {
         out.push(format!("{} {}", local_c_type(f, x), ctx.name(x)));
     }
+    for ind in &kernel.inductions {
+        out.push(format!(
+            "{} m2cu_iv_{}",
+            local_c_type(f, ind.var),
+            ctx.name(ind.var)
+        ));
+    }
     let var_ty = local_c_type(f, kernel.var);
     out.push(format!("{var_ty} m2cu_first"));
     out.push(format!("{var_ty} m2cu_final"));
@@ -111,6 +120,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
+    code.line(induction_decls(ctx, kernel, "m2cu_t"));
     device.block(&mut code, body);
     for &x in &kernel.live_out {
         code.line(format!(

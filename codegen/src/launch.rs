@@ -4,13 +4,15 @@
 //!
 //! Data movement: every array the kernel uses goes up before the launch and every array it writes
 //! comes back after it; reduction results, live-out values and the error status come back too.
+//! Induction variables go in by value (their value before the loop) and the host advances them
+//! to `k0 + c·n` after the launch.
 
 use m2cu_analysis::Kernel;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
-use crate::openmp::finish_reductions;
+use crate::openmp::{finish_reductions, induction_value};
 use crate::reduce::ReductionCode;
 use crate::stmt::Context;
 
@@ -74,6 +76,13 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     code.line(format!("if (m2cu_kerr != 0) {} = m2cu_kerr;", ctx.status));
     let var = ctx.name(kernel.var);
     code.line(format!("{var} = m2cu_final{k};"));
+    for ind in &kernel.inductions {
+        let x = ctx.name(ind.var);
+        code.line(format!(
+            "{x} = {};",
+            induction_value(ind, x, &format!("m2cu_n{k}"))
+        ));
+    }
     code.close("}");
     code.close("}");
 }
@@ -166,6 +175,12 @@ fn args(ctx: &Context, kernel: &Kernel, k: &str) -> Vec<String> {
         }
     }
     out.extend(kernel.inputs.iter().map(|&x| format!("&{}", ctx.name(x))));
+    out.extend(
+        kernel
+            .inductions
+            .iter()
+            .map(|ind| format!("&{}", ctx.name(ind.var))),
+    );
     out.extend([
         format!("&m2cu_first{k}"),
         format!("&m2cu_final{k}"),
