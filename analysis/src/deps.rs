@@ -633,3 +633,169 @@ fn gcd(a: i64, b: i64) -> i64 {
     }
     a
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::function;
+    use crate::{induction, loops};
+
+    /// The direction vectors of the dependences carried by each loop of `body`.
+    fn carried_by_loop(body: &str) -> Vec<Vec<String>> {
+        let f = function(body);
+        let tree = LoopTree::build(&f);
+        (0..tree.loops.len())
+            .map(|id| {
+                let info = &tree.loops[id];
+                let body = loop_body(&f, info.stmt);
+                let range = loops::range(&f, info.stmt, &access::assigned_scalars(&f, body));
+                let var = info.var.expect("a for loop");
+                let closed = induction::closed_forms(&induction::find(&f, body), var, &range);
+                let graph = carried(&f, &tree, id, &closed);
+                graph
+                    .edge_weights()
+                    .map(Dependence::direction_text)
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn none() -> Vec<String> {
+        Vec::new()
+    }
+
+    fn one(direction: &str) -> Vec<String> {
+        vec![direction.to_string()]
+    }
+
+    #[test]
+    fn strong_siv_gives_a_distance_and_respects_the_bounds() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 2:10\n y(i) = y(i-1);\nend"),
+            [one("(<)")]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:3\n y(i+5) = y(i);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:10\n y(i) = y(i) + 1;\nend"),
+            [none()]
+        );
+    }
+
+    #[test]
+    fn gcd_and_ziv_exclude_dependences() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:4\n y(2*i) = y(2*i+1);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:4\n y(1) = y(2) + i;\nend"),
+            [one("(<)")]
+        );
+    }
+
+    #[test]
+    fn weak_zero_siv_outside_the_bounds_is_independent() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 2:n\n y(i) = y(1);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(i) = y(7);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(i) = y(3);\nend"),
+            [one("(<)")]
+        );
+        // Every iteration writes y(5) (an output dependence); iteration 5 reads it.
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(5) = y(i);\nend"),
+            [vec!["(<)".to_string(), "(<)".to_string()]]
+        );
+    }
+
+    #[test]
+    fn weak_zero_directions_with_constant_bounds() {
+        let range = Range {
+            bounds: Some(&(Affine::constant(1), Affine::constant(5))),
+            floors: &BTreeMap::new(),
+        };
+        assert_eq!(weak_zero(Some(1), &range).map(|s| s.dirs), Some(EQ | GT));
+        assert_eq!(weak_zero(Some(5), &range).map(|s| s.dirs), Some(LT | EQ));
+        assert_eq!(weak_zero(Some(6), &range), None);
+        assert_eq!(weak_zero(None, &range), None);
+    }
+
+    #[test]
+    fn weak_crossing_siv() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:10\n y(i) = y(11 - i);\nend"),
+            [one("(<)")]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(i) = y(11 - i);\nend"),
+            [none()]
+        );
+        let range = Range {
+            bounds: Some(&(Affine::constant(1), Affine::constant(10))),
+            floors: &BTreeMap::new(),
+        };
+        assert_eq!(
+            weak_crossing(Some(11), &range).map(|s| s.dirs),
+            Some(LT | GT)
+        );
+        assert_eq!(weak_crossing(Some(2), &range).map(|s| s.dirs), Some(EQ));
+        assert_eq!(weak_crossing(Some(22), &range), None);
+    }
+
+    #[test]
+    fn banerjee_decides_symbolic_bounds() {
+        assert_eq!(
+            carried_by_loop("y = zeros(1, 2*n); for i = 1:n\n y(i+n) = y(i);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = zeros(1, 2*n); for i = 1:n\n y(i+n-1) = y(i);\nend"),
+            [one("(<)")]
+        );
+        // Sizes are never negative, so `i + n + numel(x)` lies beyond every `i'` in 1:n.
+        assert_eq!(
+            carried_by_loop("y = zeros(1, 3*n); for i = 1:n\n y(i + n + numel(x)) = y(i);\nend"),
+            [none()]
+        );
+    }
+
+    #[test]
+    fn direction_vectors_of_a_nest() {
+        let src = "y = zeros(4, 4);\nfor i = 1:4\n for j = 2:4\n  y(i, j) = y(i, j-1);\n end\nend";
+        assert_eq!(carried_by_loop(src), [none(), one("(=,<)")]);
+        let src =
+            "y = zeros(4, 4);\nfor i = 2:4\n for j = 1:3\n  y(i, j) = y(i-1, j+1);\n end\nend";
+        assert_eq!(carried_by_loop(src), [one("(<,>)"), none()]);
+    }
+
+    #[test]
+    fn negative_steps_run_backwards() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 9:-1:1\n y(i) = y(i+1);\nend"),
+            [one("(<)")]
+        );
+    }
+
+    #[test]
+    fn induction_variables_make_subscripts_affine() {
+        let src =
+            "y = zeros(1, 20); k = 0;\nfor i = 1:10\n k = k + 2;\n y(k) = x(i);\n y(k-1) = 0;\nend";
+        assert_eq!(carried_by_loop(src), [none()]);
+        // Before the update `k + 1` is the element that `k` is after it, in the same iteration.
+        let src =
+            "y = zeros(1, 20); k = 0;\nfor i = 1:10\n y(k+1) = x(i);\n k = k + 1;\n y(k) = 0;\nend";
+        assert_eq!(carried_by_loop(src), [none()]);
+        let src =
+            "y = zeros(1, 20); k = 0;\nfor i = 1:10\n y(k) = x(i);\n k = k + 1;\n y(k) = 0;\nend";
+        assert_eq!(carried_by_loop(src), [one("(<)")]);
+    }
+}

@@ -125,3 +125,44 @@ pub fn closed_forms(inductions: &[Induction], var: LocalId, range: &LoopRange) -
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loops::{loop_body, LoopTree};
+    use crate::test_util::function;
+
+    /// `(name, step)` of the inductions of the first loop of `body`.
+    fn inductions(body: &str) -> Vec<(String, i64)> {
+        let f = function(body);
+        let tree = LoopTree::build(&f);
+        find(&f, loop_body(&f, tree.loops[0].stmt))
+            .into_iter()
+            .map(|ind| (f.locals[ind.var].name.clone(), ind.step))
+            .collect()
+    }
+
+    #[test]
+    fn recognizes_unconditional_updates_read_elsewhere() {
+        let body = "y = x; k = 1;\nfor i = 1:4\n y(k) = i;\n k = k - 3;\nend";
+        assert_eq!(inductions(body), [("k".to_string(), -3)]);
+        let body = "y = x; k = 1;\nfor i = 1:4\n k = 2 + k;\n y(i) = k;\nend";
+        assert_eq!(inductions(body), [("k".to_string(), 2)]);
+    }
+
+    #[test]
+    fn rejects_other_updates() {
+        // Read nowhere else: a sum reduction.
+        assert!(inductions("k = 0;\nfor i = 1:4\n k = k + 1;\nend\ny = k;").is_empty());
+        // Conditional, fractional, assigned twice, or skippable by `continue`.
+        let cases = [
+            "y = x; k = 0;\nfor i = 1:4\n if x(i) > 0\n  k = k + 1;\n end\n y(i) = k;\nend",
+            "y = x; k = 0;\nfor i = 1:4\n k = k + 0.5;\n y(i) = k;\nend",
+            "y = x; k = 0;\nfor i = 1:4\n k = k + 1;\n y(i) = k;\n k = 0;\nend",
+            "y = x; k = 0;\nfor i = 1:4\n if x(i) > 0\n  continue;\n end\n k = k + 1;\n y(i) = k;\nend",
+        ];
+        for body in cases {
+            assert!(inductions(body).is_empty(), "{body}");
+        }
+    }
+}

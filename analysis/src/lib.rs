@@ -50,3 +50,20 @@ pub fn analyze(f: &Function) -> Analysis {
         plan,
     }
 }
+
+#[cfg(test)]
+mod test_util {
+    use m2cu_frontend::ir::Function;
+    use m2cu_frontend::lower::{lower, LowerOptions};
+    use m2cu_frontend::parser::parse_file;
+
+    /// Lowers `body` as the body of `function y = f(x, n)` with a double row `x` and scalar `n`.
+    pub fn function(body: &str) -> Function {
+        let src = format!(
+            "function y = f(x, n)\narguments\n  x (1,:) double\n  n (1,1) double\nend\n{body}\nend\n"
+        );
+        let file = parse_file(&src).expect("parses");
+        let module = lower(&file, &LowerOptions::default()).expect("lowers");
+        module.functions.into_iter().next().expect("one function")
+    }
+}

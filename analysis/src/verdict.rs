@@ -4,8 +4,8 @@
 //! Rules, in order: a `while` loop is sequential; an early exit (`break` of this loop, `return`)
 //! makes it sequential; so does allocating or copying an array inside it; then every
 //! loop-carried array dependence (see [`crate::deps`]) is a witness; then every scalar written in
-//! the body must be a recognized reduction or private (live-out privates must be assigned in every
-//! iteration). Otherwise the loop is `reduction` when it has reductions and `parallel` when not.
+//! the body must be a recognized reduction, an induction variable (see [`crate::induction`]) or
+//! private (live-out privates must be assigned in every iteration). Otherwise the loop is `reduction` when it has reductions and `parallel` when not.
 
 use std::collections::BTreeSet;
 
