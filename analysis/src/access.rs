@@ -1,8 +1,10 @@
 //! Access summaries: every array read and write in a block, with each subscript as an affine
 //! function of loop variables and loop-invariant symbols when it is one.
 //!
-//! Invariant: an [`Affine`] only mentions loop variables (in `vars`) and symbols that are not
-//! assigned inside the block being summarized; anything else makes the subscript unknown (`None`).
+//! Invariant: an [`Affine`] only mentions integral loop variables (in `vars`) and symbols that are
+//! not assigned inside the block being summarized; anything else makes the subscript unknown
+//! (`None`). The one exception is an induction variable of the summarized loop: its closed form
+//! ([`ClosedForm`]) stands for it, and there `Symbol::Local(k)` means its value before the loop.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -27,14 +29,14 @@ pub struct Affine {
 }
 
 impl Affine {
-    fn constant(c: i64) -> Affine {
+    pub fn constant(c: i64) -> Affine {
         Affine {
             constant: c,
             ..Affine::default()
         }
     }
 
-    fn term(map_var: Option<LocalId>, symbol: Option<Symbol>) -> Affine {
+    pub fn term(map_var: Option<LocalId>, symbol: Option<Symbol>) -> Affine {
         let mut a = Affine::default();
         if let Some(v) = map_var {
             a.vars.insert(v, 1);
@@ -45,7 +47,8 @@ impl Affine {
         a
     }
 
-    fn add(mut self, other: &Affine, sign: i64) -> Option<Affine> {
+    /// `self + sign·other`; `None` on overflow.
+    pub fn add(mut self, other: &Affine, sign: i64) -> Option<Affine> {
         self.constant = self
             .constant
             .checked_add(other.constant.checked_mul(sign)?)?;
@@ -60,7 +63,8 @@ impl Affine {
         Some(self)
     }
 
-    fn scale(mut self, k: i64) -> Option<Affine> {
+    /// `k·self`; `None` on overflow.
+    pub fn scale(mut self, k: i64) -> Option<Affine> {
         self.constant = self.constant.checked_mul(k)?;
         for v in self.vars.values_mut().chain(self.symbols.values_mut()) {
             *v = v.checked_mul(k)?;
@@ -70,7 +74,7 @@ impl Affine {
         Some(self)
     }
 
-    fn as_constant(&self) -> Option<i64> {
+    pub fn as_constant(&self) -> Option<i64> {
         (self.vars.is_empty() && self.symbols.is_empty()).then_some(self.constant)
     }
 
@@ -89,46 +93,61 @@ pub struct Access {
     pub subscripts: Vec<Option<Affine>>,
     /// The statement containing the access.
     pub stmt: StmtId,
+    /// The `for` statements inside the summarized block that enclose the access, outermost first.
+    pub loops: Vec<StmtId>,
     /// The span of the access (the element expression, or the whole store statement).
     pub span: Span,
 }
 
+/// The value of an induction variable `local` inside the summarized loop body, as an affine
+/// function of the loop variable: `before` its update (the top-level statement at position
+/// `update`), `after` it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosedForm {
+    pub local: LocalId,
+    pub update: usize,
+    pub before: Affine,
+    pub after: Affine,
+}
+
 /// Collects the accesses of `block` (and nested blocks). `vars` are the loop variables that may
-/// appear in affine subscripts; `assigned` are the scalars assigned inside the block, which
-/// cannot be symbols.
-pub fn collect(f: &Function, block: &Block, vars: &BTreeSet<LocalId>) -> Vec<Access> {
+/// appear in affine subscripts (only integral ones do); the scalars assigned inside the block
+/// cannot be symbols, except induction variables, which `closed` replaces by their closed forms.
+pub fn collect(
+    f: &Function,
+    block: &Block,
+    vars: &BTreeSet<LocalId>,
+    closed: &[ClosedForm],
+) -> Vec<Access> {
     let assigned = assigned_scalars(f, block);
-    let ctx = AffineCtx {
-        f,
-        vars,
-        assigned: &assigned,
+    let mut walker = Walker {
+        ctx: AffineCtx {
+            f,
+            vars,
+            assigned: &assigned,
+            closed,
+            position: 0,
+        },
+        loops: Vec::new(),
+        out: Vec::new(),
     };
-    let mut out = Vec::new();
-    f.walk_stmts(block, &mut |s| {
-        if let StmtKind::Store { array, indices, .. } = &f.stmts[s].kind {
-            out.push(Access {
-                array: *array,
-                is_write: true,
-                subscripts: indices.iter().map(|&i| ctx.affine(i)).collect(),
-                stmt: s,
-                span: f.stmts[s].span,
-            });
-        }
-        for e in f.stmt_exprs(s) {
-            f.walk_expr(e, &mut |x| {
-                if let ExprKind::Index(array, indices) = &f.exprs[x].kind {
-                    out.push(Access {
-                        array: *array,
-                        is_write: false,
-                        subscripts: indices.iter().map(|&i| ctx.affine(i)).collect(),
-                        stmt: s,
-                        span: f.exprs[x].span,
-                    });
-                }
-            });
-        }
-    });
-    out
+    for (position, &s) in block.0.iter().enumerate() {
+        walker.ctx.position = position;
+        walker.stmt(s);
+    }
+    walker.out
+}
+
+/// `e` as an affine function of symbols not in `assigned` (no loop variables).
+pub fn invariant(f: &Function, e: ExprId, assigned: &BTreeSet<LocalId>) -> Option<Affine> {
+    AffineCtx {
+        f,
+        vars: &BTreeSet::new(),
+        assigned,
+        closed: &[],
+        position: 0,
+    }
+    .affine(e)
 }
 
 /// The scalars assigned anywhere in `block`, including loop variables of nested loops.
@@ -143,10 +162,77 @@ pub fn assigned_scalars(f: &Function, block: &Block) -> BTreeSet<LocalId> {
     set
 }
 
+/// Walks one top-level statement of the summarized block, keeping the enclosing `for` loops.
+struct Walker<'a> {
+    ctx: AffineCtx<'a>,
+    loops: Vec<StmtId>,
+    out: Vec<Access>,
+}
+
+impl Walker<'_> {
+    fn stmt(&mut self, s: StmtId) {
+        let f = self.ctx.f;
+        if let StmtKind::Store { array, indices, .. } = &f.stmts[s].kind {
+            self.push(*array, true, indices, s, f.stmts[s].span);
+        }
+        for e in f.stmt_exprs(s) {
+            f.walk_expr(e, &mut |x| {
+                if let ExprKind::Index(array, indices) = &f.exprs[x].kind {
+                    self.push(*array, false, indices, s, f.exprs[x].span);
+                }
+            });
+        }
+        match &f.stmts[s].kind {
+            StmtKind::For { body, .. } => {
+                self.loops.push(s);
+                self.block(body);
+                self.loops.pop();
+            }
+            StmtKind::While { body, .. } => self.block(body),
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                self.block(then_body);
+                self.block(else_body);
+            }
+            _ => {}
+        }
+    }
+
+    fn block(&mut self, block: &Block) {
+        for &s in &block.0 {
+            self.stmt(s);
+        }
+    }
+
+    fn push(
+        &mut self,
+        array: LocalId,
+        is_write: bool,
+        indices: &[ExprId],
+        stmt: StmtId,
+        span: Span,
+    ) {
+        self.out.push(Access {
+            array,
+            is_write,
+            subscripts: indices.iter().map(|&i| self.ctx.affine(i)).collect(),
+            stmt,
+            loops: self.loops.clone(),
+            span,
+        });
+    }
+}
+
 struct AffineCtx<'a> {
     f: &'a Function,
     vars: &'a BTreeSet<LocalId>,
     assigned: &'a BTreeSet<LocalId>,
+    closed: &'a [ClosedForm],
+    /// The top-level statement of the summarized block being walked.
+    position: usize,
 }
 
 impl AffineCtx<'_> {
@@ -156,7 +242,17 @@ impl AffineCtx<'_> {
             ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
                 Some(Affine::constant(*v as i64))
             }
-            ExprKind::Local(l) if self.vars.contains(l) => Some(Affine::term(Some(*l), None)),
+            ExprKind::Local(l) if self.vars.contains(l) => {
+                f.locals[*l].integral.then(|| Affine::term(Some(*l), None))
+            }
+            ExprKind::Local(l) if self.closed.iter().any(|c| c.local == *l) => {
+                let c = self.closed.iter().find(|c| c.local == *l)?;
+                Some(if self.position > c.update {
+                    c.after.clone()
+                } else {
+                    c.before.clone()
+                })
+            }
             ExprKind::Local(l)
                 if !self.assigned.contains(l) && !f.locals[*l].ty.class.is_integer() =>
             {

@@ -1,20 +1,31 @@
-//! Array dependences carried by one loop, as a petgraph graph.
+//! Array dependences carried by one loop, as a petgraph graph labelled with direction vectors.
 //!
 //! Nodes are accesses (see [`crate::access`]); an edge `a → b` says that `b` may touch the
-//! element `a` wrote in another iteration of the loop, labelled with the dependence kind and the
-//! distance in iterations (`None` when unknown). Only loop-carried dependences are edges: a pair
-//! that can only meet in the same iteration is no obstacle to running iterations in parallel.
+//! element `a` wrote in another iteration of the loop. Only dependences carried by the loop are
+//! edges: the loops around it are held at one iteration (their direction is `=`), and a pair that
+//! can only meet in the same iteration of the loop is no obstacle to running its iterations in
+//! parallel, whatever the loops inside it do.
 //!
-//! Tests, per subscript position: ZIV (two constants that differ never meet), strong SIV (same
-//! coefficient on the loop variable: a distance, or "same iteration only" when the rest is
-//! identical), and the GCD test (no integer solution, no dependence).
+//! Each pair of accesses gets one subscript equation per position,
+//! `Σ a_k·i_k − Σ b_k·i'_k + Σ free terms = rhs`, over the *levels*: the loop itself and the
+//! loops inside it that enclose both accesses. Tests, per equation: ZIV and the GCD test (no
+//! integer solution), the exact SIV tests when one level is involved and the rest is constant
+//! (strong SIV: a distance; weak-zero SIV: one side is fixed at iteration `i0`, no dependence when
+//! `i0` is fractional or out of bounds; weak-crossing SIV: `i + i'` is fixed, the two cross at
+//! its half), and Banerjee's bounds test for every direction vector (the extremes of the left
+//! side over the loop bounds, with symbolic bounds decided only where the sign is certain).
+//!
+//! A direction vector has one entry per level of the nest, outermost first: `<` when the source
+//! (the write) runs in an earlier iteration than the sink, `=`, `>`, or `*` when several hold.
+//! Edges are reported in the textbook's orientation: the first entry that is not `=` is `<`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use m2cu_frontend::ir::{Function, LocalId};
+use m2cu_frontend::ir::{Function, LocalId, StmtId};
 use petgraph::graph::DiGraph;
 
-use crate::access::{self, Access, Affine};
+use crate::access::{self, Access, Affine, ClosedForm, Symbol};
+use crate::loops::{self, loop_body, LoopId, LoopTree};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DepKind {
@@ -26,40 +37,111 @@ pub enum DepKind {
     Output,
 }
 
+/// One entry of a direction vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    Lt,
+    Eq,
+    Gt,
+    Any,
+}
+
+impl Dir {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Dir::Lt => "<",
+            Dir::Eq => "=",
+            Dir::Gt => ">",
+            Dir::Any => "*",
+        }
+    }
+
+    fn flip(self) -> Dir {
+        match self {
+            Dir::Lt => Dir::Gt,
+            Dir::Gt => Dir::Lt,
+            d => d,
+        }
+    }
+
+    fn mask(self) -> u8 {
+        match self {
+            Dir::Lt => LT,
+            Dir::Eq => EQ,
+            Dir::Gt => GT,
+            Dir::Any => LT | EQ | GT,
+        }
+    }
+
+    fn of_mask(mask: u8) -> Dir {
+        match mask {
+            LT => Dir::Lt,
+            EQ => Dir::Eq,
+            GT => Dir::Gt,
+            _ => Dir::Any,
+        }
+    }
+}
+
+const LT: u8 = 1;
+const EQ: u8 = 2;
+const GT: u8 = 4;
+const SINGLE: [Dir; 3] = [Dir::Lt, Dir::Eq, Dir::Gt];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dependence {
     pub kind: DepKind,
-    /// Iterations between the two accesses; `None` when unknown.
+    /// Iterations between the two accesses, in values of the loop variable; `None` when unknown.
     pub distance: Option<i64>,
+    /// One entry per enclosing loop (outermost first), then per loop inside this one that
+    /// encloses both accesses.
+    pub direction: Vec<Dir>,
+}
+
+impl Dependence {
+    /// `(=,<)`.
+    pub fn direction_text(&self) -> String {
+        let parts: Vec<&str> = self.direction.iter().map(|d| d.symbol()).collect();
+        format!("({})", parts.join(","))
+    }
 }
 
 pub type DepGraph = DiGraph<Access, Dependence>;
 
-/// What one subscript position says about two accesses in iterations `i` and `i'` of the loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum DimTest {
-    /// The two never touch the same element.
-    Independent,
-    /// They meet only when `i == i'`.
-    SameIteration,
-    /// They meet when `i' - i == d`.
-    Distance(i64),
-    /// Nothing is known.
-    Unknown,
+/// What the tests know about the loop nest of one analyzed loop.
+struct Nest {
+    /// The analyzed loop's `for` statement.
+    stmt: StmtId,
+    /// Variables of the enclosing loops, held fixed.
+    outer: Vec<LocalId>,
+    /// Every `for` statement of the nest (the loop and those inside it): variable and range.
+    loops: HashMap<StmtId, (LocalId, loops::LoopRange)>,
 }
 
-/// Builds the graph of dependences carried by the loop over `var` whose body is `body`.
-/// `outer` are the variables of enclosing loops (fixed during the loop), `inner` those of nested
-/// loops (varying within one iteration).
-pub fn carried(
-    f: &Function,
-    body: &m2cu_frontend::ir::Block,
-    var: LocalId,
-    outer: &[LocalId],
-    inner: &[LocalId],
-) -> DepGraph {
-    let vars: BTreeSet<LocalId> = outer.iter().chain(inner).copied().chain([var]).collect();
-    let accesses = access::collect(f, body, &vars);
+/// Builds the graph of dependences carried by loop `id` of `tree`, whose induction variables
+/// have the closed forms `closed`.
+pub fn carried(f: &Function, tree: &LoopTree, id: LoopId, closed: &[ClosedForm]) -> DepGraph {
+    let info = &tree.loops[id];
+    let body = loop_body(f, info.stmt);
+    let assigned = access::assigned_scalars(f, body);
+    let mut nest = Nest {
+        stmt: info.stmt,
+        outer: tree.outer_vars(id),
+        loops: HashMap::new(),
+    };
+    for l in (0..tree.loops.len()).filter(|&l| tree.is_within(l, id)) {
+        if let Some(var) = tree.loops[l].var {
+            let range = loops::range(f, tree.loops[l].stmt, &assigned);
+            nest.loops.insert(tree.loops[l].stmt, (var, range));
+        }
+    }
+    let vars: BTreeSet<LocalId> = nest
+        .outer
+        .iter()
+        .copied()
+        .chain(nest.loops.values().map(|(v, _)| *v))
+        .collect();
+    let accesses = access::collect(f, body, &vars, closed);
     let mut graph = DepGraph::new();
     let nodes: Vec<_> = accesses.iter().map(|a| graph.add_node(a.clone())).collect();
     for (wi, w) in accesses.iter().enumerate().filter(|(_, a)| a.is_write) {
@@ -67,82 +149,481 @@ pub fn carried(
             if x.array != w.array || (x.is_write && xi < wi) {
                 continue;
             }
-            if let Some(distance) = carried_distance(w, x, var, inner) {
+            if let Some((distance, direction)) = nest.test_pair(w, x) {
                 let kind = match (x.is_write, xi < wi) {
                     (true, _) => DepKind::Output,
                     (false, true) => DepKind::Anti,
                     (false, false) => DepKind::Flow,
                 };
-                graph.add_edge(nodes[wi], nodes[xi], Dependence { kind, distance });
+                let dep = Dependence {
+                    kind,
+                    distance,
+                    direction,
+                };
+                graph.add_edge(nodes[wi], nodes[xi], dep);
             }
         }
     }
     graph
 }
 
-/// `None` when the two accesses cannot meet in different iterations; otherwise the distance
-/// (`Some(None)` when unknown).
-fn carried_distance(
-    w: &Access,
-    x: &Access,
-    var: LocalId,
-    inner: &[LocalId],
-) -> Option<Option<i64>> {
-    if w.subscripts.len() != x.subscripts.len() {
-        return Some(None);
-    }
-    let mut distance: Option<i64> = None;
-    let mut unknown = false;
-    for (a, b) in w.subscripts.iter().zip(&x.subscripts) {
-        match (a, b) {
-            (Some(a), Some(b)) => match test_dim(a, b, var, inner) {
-                DimTest::Independent | DimTest::SameIteration => return None,
-                DimTest::Distance(d) if distance.is_some_and(|e| e != d) => return None,
-                DimTest::Distance(d) => distance = Some(d),
-                DimTest::Unknown => unknown = true,
-            },
-            _ => unknown = true,
-        }
-    }
-    match distance {
-        Some(0) if !unknown => None,
-        Some(d) if !unknown => Some(Some(d)),
-        _ => Some(None),
-    }
+/// The constraints the exact tests put on one level: the directions that remain possible, and
+/// the distance `i' - i` when one is forced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LevelSet {
+    dirs: u8,
+    distance: Option<i64>,
 }
 
-fn test_dim(a: &Affine, b: &Affine, var: LocalId, inner: &[LocalId]) -> DimTest {
-    let varies_inside = |x: &Affine| inner.iter().any(|v| x.coeff(*v) != 0);
-    if varies_inside(a) || varies_inside(b) {
-        return DimTest::Unknown;
-    }
-    let (ca, cb) = (a.coeff(var), b.coeff(var));
-    let rest_equal = a.symbols == b.symbols && without(a, var).vars == without(b, var).vars;
-    if !rest_equal {
-        return DimTest::Unknown;
-    }
-    let diff = b.constant - a.constant; // a·i + ka = b·i' + kb  ⇒  a·i − b·i' = kb − ka
-    match (ca, cb) {
-        (0, 0) if diff == 0 => DimTest::Unknown,
-        (0, 0) => DimTest::Independent,
-        (ca, cb) if ca == cb => {
-            if diff % ca != 0 {
-                DimTest::Independent
-            } else if diff == 0 {
-                DimTest::SameIteration
-            } else {
-                DimTest::Distance(-diff / ca)
+const FREE: LevelSet = LevelSet {
+    dirs: LT | EQ | GT,
+    distance: None,
+};
+
+/// `Σ_k (pair[k].0·i_k − pair[k].1·i'_k) + Σ free = rhs`, where `rhs` holds only symbols.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Equation {
+    pair: Vec<(i64, i64)>,
+    /// Terms whose variables vary on their own: coefficient and bounds (`None`: unbounded).
+    free: Vec<(i64, Option<(Affine, Affine)>)>,
+    rhs: Affine,
+}
+
+impl Nest {
+    /// `None` when `w` and `x` cannot meet in different iterations of the loop; otherwise the
+    /// distance (when known) and the direction vector of the carried dependence.
+    fn test_pair(&self, w: &Access, x: &Access) -> Option<(Option<i64>, Vec<Dir>)> {
+        let levels: Vec<StmtId> = std::iter::once(self.stmt)
+            .chain(
+                w.loops
+                    .iter()
+                    .zip(&x.loops)
+                    .take_while(|(a, b)| a == b)
+                    .map(|(a, _)| *a),
+            )
+            .collect();
+        let equations: Vec<Equation> = if w.subscripts.len() == x.subscripts.len() {
+            w.subscripts
+                .iter()
+                .zip(&x.subscripts)
+                .filter_map(|(a, b)| self.equation(a.as_ref()?, b.as_ref()?, &levels, w, x))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let bounds: Vec<Option<(Affine, Affine)>> =
+            levels.iter().map(|s| self.loops[s].1.bounds()).collect();
+        let lower = self.symbol_floors(w, x);
+        let mut sets = vec![FREE; levels.len()];
+        let mut inexact = Vec::new();
+        for eq in &equations {
+            if gcd_excludes(eq) {
+                return None;
+            }
+            match exact_siv(eq, &bounds, &lower) {
+                Some(Some((k, set))) => sets[k] = intersect(sets[k], set)?,
+                Some(None) => return None,
+                None => inexact.push(eq),
             }
         }
-        (ca, cb) if diff % gcd(ca, cb) != 0 => DimTest::Independent,
-        _ => DimTest::Unknown,
+        let steps: Vec<Option<i64>> = levels.iter().map(|s| self.loops[s].1.step).collect();
+        // Only directions carried by this loop matter: the first entry is `<` or `>`.
+        let carried: Vec<Vec<Dir>> = combinations(levels.len())
+            .into_iter()
+            .filter(|combo| combo[0] != Dir::Eq)
+            .filter(|combo| {
+                values_of(combo, &steps).iter().any(|values| {
+                    values
+                        .iter()
+                        .zip(&sets)
+                        .all(|(d, set)| set.dirs & d.mask() != 0)
+                        && inexact
+                            .iter()
+                            .all(|eq| !banerjee_excludes(eq, values, &bounds, &lower))
+                })
+            })
+            .map(|combo| match combo[0] {
+                Dir::Gt => combo.into_iter().map(Dir::flip).collect(),
+                _ => combo,
+            })
+            .collect();
+        if carried.is_empty() {
+            return None;
+        }
+        let direction = std::iter::repeat_n(Dir::Eq, self.outer.len())
+            .chain(
+                (0..levels.len())
+                    .map(|k| Dir::of_mask(carried.iter().fold(0, |m, combo| m | combo[k].mask()))),
+            )
+            .collect();
+        Some((sets[0].distance, direction))
+    }
+
+    /// The equation of one subscript position, `a` on `w`'s side and `b` on `x`'s.
+    fn equation(
+        &self,
+        a: &Affine,
+        b: &Affine,
+        levels: &[StmtId],
+        w: &Access,
+        x: &Access,
+    ) -> Option<Equation> {
+        let mut eq = Equation {
+            pair: vec![(0, 0); levels.len()],
+            free: Vec::new(),
+            rhs: Affine {
+                vars: BTreeMap::new(),
+                ..b.clone()
+            }
+            .add(
+                &Affine {
+                    vars: BTreeMap::new(),
+                    ..a.clone()
+                },
+                -1,
+            )?,
+        };
+        let all: BTreeSet<LocalId> = a.vars.keys().chain(b.vars.keys()).copied().collect();
+        for v in all {
+            let (ca, cb) = (a.coeff(v), b.coeff(v));
+            let (bw, bx) = (self.binding(v, w), self.binding(v, x));
+            match (bw, bx) {
+                (Some(sw), Some(sx)) if sw == sx && levels.contains(&sw) => {
+                    let k = levels.iter().position(|&s| s == sw)?;
+                    eq.pair[k] = (ca, cb);
+                }
+                (None, None) if self.outer.contains(&v) => eq.free.push((ca - cb, None)),
+                _ => {
+                    let bounds = |s: Option<StmtId>| s.and_then(|s| self.loops[&s].1.bounds());
+                    eq.free.push((ca, bounds(bw)));
+                    eq.free.push((-cb, bounds(bx)));
+                }
+            }
+        }
+        eq.free.retain(|(c, _)| *c != 0);
+        Some(eq)
+    }
+
+    /// The innermost loop of the nest around access `acc` whose variable is `v`.
+    fn binding(&self, v: LocalId, acc: &Access) -> Option<StmtId> {
+        std::iter::once(&self.stmt)
+            .chain(&acc.loops)
+            .rev()
+            .find(|s| self.loops[*s].0 == v)
+            .copied()
+    }
+
+    /// Lower bounds of symbols that hold whenever both accesses run in different iterations of
+    /// the loop: the loop has `hi - lo >= 1` (`1:n` gives `n >= 2`), and a loop inside it around
+    /// either access runs only when its `hi - lo >= 0`.
+    fn symbol_floors(&self, w: &Access, x: &Access) -> BTreeMap<Symbol, i64> {
+        let mut lower = BTreeMap::new();
+        let own = std::iter::once((&self.stmt, 1));
+        let around = own.chain(w.loops.iter().chain(&x.loops).map(|s| (s, 0)));
+        for (s, least) in around {
+            let Some((lo, hi)) = self.loops[s].1.bounds() else {
+                continue;
+            };
+            let Some(span) = hi
+                .add(&lo, -1)
+                .and_then(|d| d.add(&Affine::constant(least), -1))
+            else {
+                continue;
+            };
+            if let ([(&sym, 1)], true) = (
+                span.symbols.iter().collect::<Vec<_>>().as_slice(),
+                span.vars.is_empty(),
+            ) {
+                lower
+                    .entry(sym)
+                    .and_modify(|f: &mut i64| *f = (*f).max(-span.constant))
+                    .or_insert(-span.constant);
+            }
+        }
+        lower
     }
 }
 
-fn without(a: &Affine, var: LocalId) -> Affine {
-    let mut a = a.clone();
-    a.vars.remove(&var);
-    a
+fn intersect(a: LevelSet, b: LevelSet) -> Option<LevelSet> {
+    let distance = match (a.distance, b.distance) {
+        (Some(x), Some(y)) if x != y => return None,
+        (x, y) => x.or(y),
+    };
+    let dirs = a.dirs & b.dirs;
+    (dirs != 0).then_some(LevelSet { dirs, distance })
+}
+
+/// Every vector of single directions (`<`, `=`, `>`) over `n` levels.
+fn combinations(n: usize) -> Vec<Vec<Dir>> {
+    (0..n).fold(vec![Vec::new()], |acc, _| {
+        acc.into_iter()
+            .flat_map(|v| {
+                SINGLE.map(|d| {
+                    let mut v = v.clone();
+                    v.push(d);
+                    v
+                })
+            })
+            .collect()
+    })
+}
+
+/// The directions in values of the loop variables that iteration directions `combo` mean: a
+/// loop with a negative step runs its values backwards, and one with an unknown step either way.
+fn values_of(combo: &[Dir], steps: &[Option<i64>]) -> Vec<Vec<Dir>> {
+    combo
+        .iter()
+        .zip(steps)
+        .fold(vec![Vec::new()], |acc, (d, step)| {
+            let options = match (d, step) {
+                (Dir::Eq, _) => vec![Dir::Eq],
+                (_, Some(s)) if *s > 0 => vec![*d],
+                (_, Some(_)) => vec![d.flip()],
+                (_, None) => vec![Dir::Lt, Dir::Gt],
+            };
+            acc.into_iter()
+                .flat_map(|v| {
+                    options.iter().map(move |o| {
+                        let mut v = v.clone();
+                        v.push(*o);
+                        v
+                    })
+                })
+                .collect()
+        })
+}
+
+/// ZIV and the GCD test: no integer solution at all.
+fn gcd_excludes(eq: &Equation) -> bool {
+    let Some(c) = eq.rhs.as_constant() else {
+        return false;
+    };
+    let g = eq
+        .pair
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .chain(eq.free.iter().map(|(c, _)| *c))
+        .fold(0, gcd);
+    if g == 0 {
+        c != 0
+    } else {
+        c % g != 0
+    }
+}
+
+/// The exact SIV tests, for an equation over one level `k` with a constant right side:
+/// `Some(None)` when there is no dependence, `Some(Some((k, set)))` with what is possible,
+/// `None` when the equation is not of that shape. Symbolic bounds decide independence where the
+/// sign is certain; directions are narrowed only with constant bounds.
+fn exact_siv(
+    eq: &Equation,
+    bounds: &[Option<(Affine, Affine)>],
+    floors: &BTreeMap<Symbol, i64>,
+) -> Option<Option<(usize, LevelSet)>> {
+    let c = eq.rhs.as_constant()?;
+    let mut involved = eq.pair.iter().enumerate().filter(|(_, p)| **p != (0, 0));
+    let (k, &(a, b)) = involved.next()?;
+    if involved.next().is_some() || !eq.free.is_empty() {
+        return None;
+    }
+    let range = Range {
+        bounds: bounds[k].as_ref(),
+        floors,
+    };
+    let set = if a == b {
+        strong_siv(a, c, &range)
+    } else if a == 0 {
+        // −b·i' = c: the sink is fixed at i0 and the source runs over the range.
+        weak_zero(exact_div(-c, b), &range)
+    } else if b == 0 {
+        // a·i = c: the source is fixed at i0; `<` now means the sink comes later.
+        weak_zero(exact_div(c, a), &range).map(|s| LevelSet {
+            dirs: mirror(s.dirs),
+            ..s
+        })
+    } else if a == -b {
+        weak_crossing(exact_div(c, a), &range)
+    } else {
+        return None;
+    };
+    Some(set.map(|s| (k, s)))
+}
+
+/// One level's bounds, for the exact tests.
+struct Range<'a> {
+    bounds: Option<&'a (Affine, Affine)>,
+    floors: &'a BTreeMap<Symbol, i64>,
+}
+
+impl Range<'_> {
+    /// Whether what `pick` makes of `(lo, hi)` is certainly positive.
+    fn exceeds(&self, pick: impl Fn(&(Affine, Affine)) -> Option<Affine>) -> bool {
+        self.bounds
+            .and_then(pick)
+            .is_some_and(|e| positive(&e, self.floors))
+    }
+
+    fn constant(&self) -> Option<(i64, i64)> {
+        let (lo, hi) = self.bounds?;
+        Some((lo.as_constant()?, hi.as_constant()?))
+    }
+}
+
+fn exact_div(c: i64, a: i64) -> Option<i64> {
+    (c % a == 0).then(|| c / a)
+}
+
+/// `a·i − a·i' = c`: the distance `i' − i = −c/a`, unless it exceeds `hi − lo`.
+fn strong_siv(a: i64, c: i64, range: &Range) -> Option<LevelSet> {
+    let d = -exact_div(c, a)?;
+    if range.exceeds(|(lo, hi)| Affine::constant(d.abs()).add(hi, -1)?.add(lo, 1)) {
+        return None;
+    }
+    let dirs = match d {
+        0 => EQ,
+        d if d > 0 => LT,
+        _ => GT,
+    };
+    Some(LevelSet {
+        dirs,
+        distance: Some(d),
+    })
+}
+
+/// One side fixed at `i0` (no dependence unless an integer in the range), the other free in the
+/// range: the directions of the free side's `i` relative to `i0` (`<` for `i < i0`).
+fn weak_zero(i0: Option<i64>, range: &Range) -> Option<LevelSet> {
+    let i0 = i0?;
+    let at = Affine::constant(i0);
+    if range.exceeds(|(lo, _)| lo.clone().add(&at, -1))
+        || range.exceeds(|(_, hi)| at.clone().add(hi, -1))
+    {
+        return None;
+    }
+    let dirs = match range.constant() {
+        Some((lo, hi)) => (if lo < i0 { LT } else { 0 }) | EQ | (if hi > i0 { GT } else { 0 }),
+        None => LT | EQ | GT,
+    };
+    Some(LevelSet {
+        dirs,
+        distance: None,
+    })
+}
+
+/// `<` and `>` swapped.
+fn mirror(dirs: u8) -> u8 {
+    (dirs & EQ) | (if dirs & LT != 0 { GT } else { 0 }) | (if dirs & GT != 0 { LT } else { 0 })
+}
+
+/// `i + i' = s`: the two cross at `s/2`. No dependence when `s/2` lies outside the range; `=`
+/// only when `s` is even; `<`/`>` when an `i < s/2` pairs with an `i' = s − i` in the range.
+fn weak_crossing(s: Option<i64>, range: &Range) -> Option<LevelSet> {
+    let s = s?;
+    let sum = Affine::constant(s);
+    if range.exceeds(|(lo, _)| lo.clone().scale(2)?.add(&sum, -1))
+        || range.exceeds(|(_, hi)| sum.clone().add(&hi.clone().scale(2)?, -1))
+    {
+        return None;
+    }
+    let eq = if s % 2 == 0 { EQ } else { 0 };
+    let apart = match range.constant() {
+        Some((lo, hi)) if 2 * lo.max(s - hi) >= s => 0,
+        _ => LT | GT,
+    };
+    Some(LevelSet {
+        dirs: apart | eq,
+        distance: None,
+    })
+}
+
+/// Banerjee's test for one direction vector in values (`values`, one per level): whether the
+/// left side's extremes over the bounds certainly miss `rhs`. The extremes of a linear function
+/// over each level's region (a box for `*`, a segment for `=`, a triangle for `<` and `>`) are
+/// at its vertices; every sum of vertex values must lie on the same side of `rhs`.
+fn banerjee_excludes(
+    eq: &Equation,
+    values: &[Dir],
+    bounds: &[Option<(Affine, Affine)>],
+    lower: &BTreeMap<Symbol, i64>,
+) -> bool {
+    let mut terms: Vec<Vec<Affine>> = Vec::new();
+    for (k, (&(a, b), d)) in eq.pair.iter().zip(values).enumerate() {
+        if (a, b) == (0, 0) || (*d == Dir::Eq && a == b) {
+            continue;
+        }
+        let Some((lo, hi)) = &bounds[k] else {
+            return false;
+        };
+        let Some(vertices) = vertices(a, b, *d, lo, hi) else {
+            return false;
+        };
+        terms.push(vertices);
+    }
+    for (c, range) in &eq.free {
+        let Some((lo, hi)) = range else {
+            return false;
+        };
+        let (Some(x), Some(y)) = (lo.clone().scale(*c), hi.clone().scale(*c)) else {
+            return false;
+        };
+        terms.push(vec![x, y]);
+    }
+    let Some(sums) = terms
+        .iter()
+        .try_fold(vec![Affine::default()], |sums, vertices| {
+            let next: Option<Vec<Affine>> = sums
+                .iter()
+                .flat_map(|s| vertices.iter().map(move |v| s.clone().add(v, 1)))
+                .collect();
+            next.filter(|n| n.len() <= 4096)
+        })
+    else {
+        return false;
+    };
+    let gaps: Option<Vec<Affine>> = sums.into_iter().map(|s| s.add(&eq.rhs, -1)).collect();
+    let Some(gaps) = gaps else { return false };
+    let above = gaps.iter().all(|g| positive(g, lower));
+    let below = gaps
+        .iter()
+        .all(|g| g.clone().scale(-1).is_some_and(|n| positive(&n, lower)));
+    above || below
+}
+
+/// The values of `a·i − b·i'` at the vertices of the region of direction `d` in `[lo, hi]²`.
+fn vertices(a: i64, b: i64, d: Dir, lo: &Affine, hi: &Affine) -> Option<Vec<Affine>> {
+    let at = |i: &Affine, di: i64, i2: &Affine, di2: i64| -> Option<Affine> {
+        let i = i.clone().add(&Affine::constant(di), 1)?.scale(a)?;
+        let i2 = i2.clone().add(&Affine::constant(di2), 1)?.scale(b)?;
+        i.add(&i2, -1)
+    };
+    let points = match d {
+        Dir::Eq => vec![at(lo, 0, lo, 0), at(hi, 0, hi, 0)],
+        Dir::Lt => vec![at(lo, 0, lo, 1), at(lo, 0, hi, 0), at(hi, -1, hi, 0)],
+        Dir::Gt => vec![at(lo, 1, lo, 0), at(hi, 0, lo, 0), at(hi, 0, hi, -1)],
+        Dir::Any => return None,
+    };
+    points.into_iter().collect()
+}
+
+/// Whether `e > 0` certainly: no loop variables, no symbol with a negative coefficient, and
+/// positive with every symbol at its lower bound (`lower`, and 0 for sizes).
+fn positive(e: &Affine, lower: &BTreeMap<Symbol, i64>) -> bool {
+    if !e.vars.is_empty() {
+        return false;
+    }
+    let mut least = e.constant as i128;
+    for (s, &c) in &e.symbols {
+        let size_floor = matches!(s, Symbol::Size(..)).then_some(0);
+        let floor = match (lower.get(s).copied(), size_floor) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        match floor {
+            Some(floor) if c > 0 => least += c as i128 * floor as i128,
+            _ => return false,
+        }
+    }
+    least > 0
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
@@ -150,5 +631,171 @@ fn gcd(a: i64, b: i64) -> i64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    a.max(1)
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::function;
+    use crate::{induction, loops};
+
+    /// The direction vectors of the dependences carried by each loop of `body`.
+    fn carried_by_loop(body: &str) -> Vec<Vec<String>> {
+        let f = function(body);
+        let tree = LoopTree::build(&f);
+        (0..tree.loops.len())
+            .map(|id| {
+                let info = &tree.loops[id];
+                let body = loop_body(&f, info.stmt);
+                let range = loops::range(&f, info.stmt, &access::assigned_scalars(&f, body));
+                let var = info.var.expect("a for loop");
+                let closed = induction::closed_forms(&induction::find(&f, body), var, &range);
+                let graph = carried(&f, &tree, id, &closed);
+                graph
+                    .edge_weights()
+                    .map(Dependence::direction_text)
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn none() -> Vec<String> {
+        Vec::new()
+    }
+
+    fn one(direction: &str) -> Vec<String> {
+        vec![direction.to_string()]
+    }
+
+    #[test]
+    fn strong_siv_gives_a_distance_and_respects_the_bounds() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 2:10\n y(i) = y(i-1);\nend"),
+            [one("(<)")]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:3\n y(i+5) = y(i);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:10\n y(i) = y(i) + 1;\nend"),
+            [none()]
+        );
+    }
+
+    #[test]
+    fn gcd_and_ziv_exclude_dependences() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:4\n y(2*i) = y(2*i+1);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:4\n y(1) = y(2) + i;\nend"),
+            [one("(<)")]
+        );
+    }
+
+    #[test]
+    fn weak_zero_siv_outside_the_bounds_is_independent() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 2:n\n y(i) = y(1);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(i) = y(7);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(i) = y(3);\nend"),
+            [one("(<)")]
+        );
+        // Every iteration writes y(5) (an output dependence); iteration 5 reads it.
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(5) = y(i);\nend"),
+            [vec!["(<)".to_string(), "(<)".to_string()]]
+        );
+    }
+
+    #[test]
+    fn weak_zero_directions_with_constant_bounds() {
+        let range = Range {
+            bounds: Some(&(Affine::constant(1), Affine::constant(5))),
+            floors: &BTreeMap::new(),
+        };
+        assert_eq!(weak_zero(Some(1), &range).map(|s| s.dirs), Some(EQ | GT));
+        assert_eq!(weak_zero(Some(5), &range).map(|s| s.dirs), Some(LT | EQ));
+        assert_eq!(weak_zero(Some(6), &range), None);
+        assert_eq!(weak_zero(None, &range), None);
+    }
+
+    #[test]
+    fn weak_crossing_siv() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:10\n y(i) = y(11 - i);\nend"),
+            [one("(<)")]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for i = 1:5\n y(i) = y(11 - i);\nend"),
+            [none()]
+        );
+        let range = Range {
+            bounds: Some(&(Affine::constant(1), Affine::constant(10))),
+            floors: &BTreeMap::new(),
+        };
+        assert_eq!(
+            weak_crossing(Some(11), &range).map(|s| s.dirs),
+            Some(LT | GT)
+        );
+        assert_eq!(weak_crossing(Some(2), &range).map(|s| s.dirs), Some(EQ));
+        assert_eq!(weak_crossing(Some(22), &range), None);
+    }
+
+    #[test]
+    fn banerjee_decides_symbolic_bounds() {
+        assert_eq!(
+            carried_by_loop("y = zeros(1, 2*n); for i = 1:n\n y(i+n) = y(i);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = zeros(1, 2*n); for i = 1:n\n y(i+n-1) = y(i);\nend"),
+            [one("(<)")]
+        );
+        // Sizes are never negative, so `i + n + numel(x)` lies beyond every `i'` in 1:n.
+        assert_eq!(
+            carried_by_loop("y = zeros(1, 3*n); for i = 1:n\n y(i + n + numel(x)) = y(i);\nend"),
+            [none()]
+        );
+    }
+
+    #[test]
+    fn direction_vectors_of_a_nest() {
+        let src = "y = zeros(4, 4);\nfor i = 1:4\n for j = 2:4\n  y(i, j) = y(i, j-1);\n end\nend";
+        assert_eq!(carried_by_loop(src), [none(), one("(=,<)")]);
+        let src =
+            "y = zeros(4, 4);\nfor i = 2:4\n for j = 1:3\n  y(i, j) = y(i-1, j+1);\n end\nend";
+        assert_eq!(carried_by_loop(src), [one("(<,>)"), none()]);
+    }
+
+    #[test]
+    fn negative_steps_run_backwards() {
+        assert_eq!(
+            carried_by_loop("y = x; for i = 9:-1:1\n y(i) = y(i+1);\nend"),
+            [one("(<)")]
+        );
+    }
+
+    #[test]
+    fn induction_variables_make_subscripts_affine() {
+        let src =
+            "y = zeros(1, 20); k = 0;\nfor i = 1:10\n k = k + 2;\n y(k) = x(i);\n y(k-1) = 0;\nend";
+        assert_eq!(carried_by_loop(src), [none()]);
+        // Before the update `k + 1` is the element that `k` is after it, in the same iteration.
+        let src =
+            "y = zeros(1, 20); k = 0;\nfor i = 1:10\n y(k+1) = x(i);\n k = k + 1;\n y(k) = 0;\nend";
+        assert_eq!(carried_by_loop(src), [none()]);
+        let src =
+            "y = zeros(1, 20); k = 0;\nfor i = 1:10\n y(k) = x(i);\n k = k + 1;\n y(k) = 0;\nend";
+        assert_eq!(carried_by_loop(src), [one("(<)")]);
+    }
 }

@@ -10,7 +10,8 @@
 //! - every array written by one loop and touched by the other is accessed with one and the same
 //!   affine subscript everywhere in both, which names a distinct element in every iteration: then
 //!   iteration `t` of the second loop only sees what iteration `t` of the first produced;
-//! - neither loop updates histograms (their atomics are left alone).
+//! - neither loop updates histograms (their atomics are left alone) or has induction variables
+//!   (their closed forms count the iterations of one loop).
 //!
 //! Invariant: a fused kernel's `fused` loops have the same number of levels, level ranges and
 //! level order as its own loop.
@@ -61,6 +62,8 @@ fn fusable(f: &Function, a: &Kernel, b: &Kernel) -> bool {
         && a.order == b.order
         && a.atomic_updates.is_empty()
         && b.atomic_updates.is_empty()
+        && a.inductions.is_empty()
+        && b.inductions.is_empty()
         && same_ranges(f, a, b)
         && scalars_apart(f, a, b)
         && arrays_aligned(f, a, b)
@@ -210,7 +213,7 @@ fn accesses_of(f: &Function, k: &Kernel) -> Vec<Access> {
     let vars: BTreeSet<LocalId> = k.all_levels().map(|l| l.var).collect();
     k.outer_bodies(f)
         .into_iter()
-        .flat_map(|body| access::collect(f, body, &vars))
+        .flat_map(|body| access::collect(f, body, &vars, &[]))
         .collect()
 }
 

@@ -1,7 +1,8 @@
 //! m2cu analysis: a verdict for every loop, and the kernel plan.
 //!
 //! Phases, each a module: [`loops`] (the loop tree), [`access`] (affine summaries of array
-//! subscripts), [`deps`] (the dependence graph over array accesses), [`scalars`] (private,
+//! subscripts), [`deps`] (the dependence graph over array accesses, with direction vectors),
+//! [`induction`] (induction variables and their closed forms), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
 //! [`scatter`] (histogram updates that may run atomically), [`verdict`] (combining the above into
 //! `parallel` / `reduction` / `sequential` with a witness),
@@ -13,6 +14,7 @@
 pub mod access;
 pub mod deps;
 pub mod fusion;
+pub mod induction;
 pub mod loops;
 pub mod plan;
 pub mod reduction;
@@ -48,5 +50,22 @@ pub fn analyze(f: &Function) -> Analysis {
         loops,
         verdicts,
         plan,
+    }
+}
+
+#[cfg(test)]
+mod test_util {
+    use m2cu_frontend::ir::Function;
+    use m2cu_frontend::lower::{lower, LowerOptions};
+    use m2cu_frontend::parser::parse_file;
+
+    /// Lowers `body` as the body of `function y = f(x, n)` with a double row `x` and scalar `n`.
+    pub fn function(body: &str) -> Function {
+        let src = format!(
+            "function y = f(x, n)\narguments\n  x (1,:) double\n  n (1,1) double\nend\n{body}\nend\n"
+        );
+        let file = parse_file(&src).expect("parses");
+        let module = lower(&file, &LowerOptions::default()).expect("lowers");
+        module.functions.into_iter().next().expect("one function")
     }
 }

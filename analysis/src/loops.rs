@@ -3,7 +3,11 @@
 //!
 //! Invariant: a parent loop always comes before its children in `loops`.
 
+use std::collections::BTreeSet;
+
 use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
+
+use crate::access::{self, Affine};
 
 /// Index into [`LoopTree::loops`].
 pub type LoopId = usize;
@@ -81,14 +85,6 @@ impl LoopTree {
         false
     }
 
-    /// The variables of the `for` loops strictly inside `outer`.
-    pub fn inner_vars(&self, outer: LoopId) -> Vec<LocalId> {
-        (0..self.loops.len())
-            .filter(|&l| l != outer && self.is_within(l, outer))
-            .filter_map(|l| self.loops[l].var)
-            .collect()
-    }
-
     /// The variables of the `for` loops strictly enclosing `inner`.
     pub fn outer_vars(&self, inner: LoopId) -> Vec<LocalId> {
         let mut vars = Vec::new();
@@ -106,5 +102,66 @@ pub fn loop_body(f: &Function, stmt: StmtId) -> &Block {
     match &f.stmts[stmt].kind {
         StmtKind::For { body, .. } | StmtKind::While { body, .. } => body,
         _ => unreachable!("loop_body called on a statement that is not a loop"),
+    }
+}
+
+/// Whether a `continue` of this loop (not of a nested one) may skip the rest of an iteration.
+pub fn continues(f: &Function, block: &Block) -> bool {
+    block.0.iter().any(|&s| match &f.stmts[s].kind {
+        StmtKind::Continue => true,
+        StmtKind::If {
+            then_body,
+            else_body,
+            ..
+        } => continues(f, then_body) || continues(f, else_body),
+        _ => false,
+    })
+}
+
+/// What the analysis knows of a `for` loop's range `first:step:last`, as affine functions of
+/// loop-invariant symbols (`None` where a part is not one, or the variable is not integral).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoopRange {
+    pub first: Option<Affine>,
+    pub last: Option<Affine>,
+    pub step: Option<i64>,
+}
+
+impl LoopRange {
+    /// `(lo, hi)` such that every value of the loop variable lies in `[lo, hi]`.
+    pub fn bounds(&self) -> Option<(Affine, Affine)> {
+        let (first, last) = (self.first.clone()?, self.last.clone()?);
+        match self.step? {
+            s if s > 0 => Some((first, last)),
+            s if s < 0 => Some((last, first)),
+            _ => None,
+        }
+    }
+}
+
+/// The range of the `for` statement `stmt` of an integral variable; symbols in it must not be
+/// among `assigned` (the scalars the analyzed loop body assigns).
+pub fn range(f: &Function, stmt: StmtId, assigned: &BTreeSet<LocalId>) -> LoopRange {
+    let StmtKind::For {
+        var,
+        start,
+        step,
+        stop,
+        ..
+    } = &f.stmts[stmt].kind
+    else {
+        return LoopRange::default();
+    };
+    if !f.locals[*var].integral {
+        return LoopRange::default();
+    }
+    let invariant = |e| access::invariant(f, e, assigned);
+    LoopRange {
+        first: invariant(*start),
+        last: invariant(*stop),
+        step: match step {
+            None => Some(1),
+            Some(e) => invariant(*e).and_then(|a| a.as_constant()),
+        },
     }
 }

@@ -5,8 +5,9 @@
 //! it. The loop's iterations are numbered `t = 0 .. count-1` and spread over a grid-stride loop.
 //!
 //! Perfect nests collapse: while the kernel's innermost level has a body that is exactly one
-//! `for` loop, that loop is parallel too (no histograms; any reductions are the kernel's own),
-//! and its range does not change inside the nest, it joins the kernel as another level. The
+//! `for` loop, that loop is parallel too (no histograms or inductions; any reductions are the
+//! kernel's own), and its range does not change inside the nest, it joins the kernel as another
+//! level. The
 //! iteration number `t` then counts the whole rectangular iteration space in mixed radix, and
 //! [`Kernel::order`] says which level varies fastest: the level whose variable indexes the
 //! first (column-major, contiguous) subscript of the most accesses (writes count twice), so that
@@ -21,6 +22,7 @@ use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, StmtId, StmtKind};
 
 use crate::access;
 use crate::fusion;
+use crate::induction::Induction;
 use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::reduction::Reduction;
 use crate::scalars;
@@ -66,6 +68,9 @@ pub struct Kernel {
     pub reductions: Vec<Reduction>,
     /// Scatter-add statements of histogram arrays, which run as atomic updates.
     pub atomic_updates: Vec<AtomicUpdate>,
+    /// Induction variables: passed in with their value before the loop, computed per iteration
+    /// from the closed form, and advanced by the host after the loop.
+    pub inductions: Vec<Induction>,
 }
 
 impl Kernel {
@@ -185,6 +190,7 @@ fn collapse(f: &Function, tree: &LoopTree, verdicts: &[Verdict], outer: Level) -
         };
         let own = verdicts[outer.loop_id].reductions();
         let joins = privates.histograms.is_empty()
+            && privates.inductions.is_empty()
             && verdicts[inner]
                 .reductions()
                 .iter()
@@ -230,7 +236,7 @@ fn fastest_first(f: &Function, levels: &[Level], keep_source_order: bool) -> Vec
         return source;
     }
     let vars: BTreeSet<LocalId> = levels.iter().map(|l| l.var).collect();
-    let accesses = access::collect(f, loop_body(f, levels[levels.len() - 1].stmt), &vars);
+    let accesses = access::collect(f, loop_body(f, levels[levels.len() - 1].stmt), &vars, &[]);
     // Writes count twice: an uncoalesced store costs more than an uncoalesced load.
     let contiguous = |var: LocalId| -> usize {
         accesses
@@ -276,6 +282,7 @@ fn kernel(
         .flat_map(|r| [Some(r.var), r.location])
         .flatten()
         .chain(privates.all.iter().copied())
+        .chain(privates.inductions.iter().map(|ind| ind.var))
         .chain(levels.iter().map(|l| l.var))
         .collect();
     let inputs = scalars::scalars_read(f, body)
@@ -303,6 +310,7 @@ fn kernel(
         live_out: privates.live_out.clone(),
         reductions: reductions.to_vec(),
         atomic_updates: atomic_updates(f, body, &privates.histograms),
+        inductions: privates.inductions.clone(),
     }
 }
 

@@ -15,6 +15,7 @@ use m2cu_frontend::Span;
 
 use serde_json::{json, Value};
 
+use crate::induction::Induction;
 use crate::reduction::{Reduction, ReductionKind};
 use crate::verdict::{Verdict, Witness};
 use crate::Analysis;
@@ -69,7 +70,12 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
                 } else {
                     "read here"
                 };
-                note = note.with_secondary(r, other);
+                let direction = w
+                    .direction
+                    .as_ref()
+                    .map(|d| format!(", direction {d}"))
+                    .unwrap_or_default();
+                note = note.with_secondary(r, format!("{other}{direction}"));
             }
         }
         out.push(note);
@@ -99,9 +105,14 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
         None => "while".to_string(),
     };
     let verdict = &analysis.verdicts[id];
+    let inductions: Vec<String> = inductions_of(verdict)
+        .iter()
+        .map(|ind| format!("{}: induction {:+}", f.locals[ind.var].name, ind.step))
+        .collect();
     let what = match verdict {
         Verdict::Sequential { reason, .. } => format!("sequential: {reason}"),
-        _ if verdict.name() == "parallel" => "parallel".to_string(),
+        _ if verdict.name() == "parallel" && inductions.is_empty() => "parallel".to_string(),
+        _ if verdict.name() == "parallel" => format!("parallel [{}]", inductions.join(", ")),
         _ => {
             let list: Vec<String> = verdict
                 .reductions()
@@ -113,6 +124,7 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
                         .iter()
                         .map(|&h| format!("{}: histogram", f.locals[h].name)),
                 )
+                .chain(inductions)
                 .collect();
             format!("reduction [{}]", list.join(", "))
         }
@@ -156,6 +168,11 @@ fn collapsed(f: &Function, analysis: &Analysis, id: usize) -> String {
     )
 }
 
+/// The induction variables of a parallel loop.
+fn inductions_of(verdict: &Verdict) -> &[Induction] {
+    verdict.privates().map_or(&[], |p| &p.inductions)
+}
+
 fn reduction_text(f: &Function, r: &Reduction) -> String {
     let kind = if r.is_count { "count" } else { r.kind.name() };
     match r.location {
@@ -173,7 +190,7 @@ fn witness(verdict: &Verdict) -> Option<&Witness> {
     }
 }
 
-/// "`c` written at 6:3, read at 6:10, distance 1".
+/// "`c` written at 6:3, read at 6:10, distance 1, direction (<)".
 fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
     let verb = if w.read_is_write {
         "written again"
@@ -189,14 +206,23 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
         None if w.read.is_some() => ", distance unknown".to_string(),
         None => String::new(),
     };
+    let direction = w
+        .direction
+        .as_ref()
+        .map(|d| format!(", direction {d}"))
+        .unwrap_or_default();
     let first = if w.read.is_some() { "written at" } else { "at" };
-    format!("`{}` {first} {}{read}{distance}", w.var, at(w.write))
+    format!(
+        "`{}` {first} {}{read}{distance}{direction}",
+        w.var,
+        at(w.write)
+    )
 }
 
 /// The report as one JSON object per function:
 /// `{"name", "loops": [{"line", "col", "var", "depth", "verdict", "reductions": [{"var", "kind",
-/// "location"}], "reason", "witness": {"var", "write", "read", "distance"} | null,
-/// "kernel", "placement"}]}`. `kernel` names the kernel the loop becomes or runs inside;
+/// "location"}], "inductions": [{"var", "step"}], "reason", "witness": {"var", "write", "read",
+/// "distance", "direction"} | null, "kernel", "placement"}]}`. `kernel` names the kernel the loop becomes or runs inside;
 /// `placement` is `kernel`, `in-kernel` or `host`.
 pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
     let at = |span: Span| {
@@ -225,6 +251,10 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
                     .chain(verdict.histograms().iter().map(|&h| {
                         json!({ "var": f.locals[h].name, "kind": "histogram", "location": null })
                     }))
+                    .collect::<Vec<_>>(),
+                "inductions": inductions_of(verdict)
+                    .iter()
+                    .map(|ind| json!({ "var": f.locals[ind.var].name, "step": ind.step.to_string() }))
                     .collect::<Vec<_>>(),
                 "reason": reason(verdict),
                 "overridden": verdict.overridden(),
@@ -256,6 +286,9 @@ fn reason(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Sequential { reason, .. } => reason.clone(),
         _ if verdict.overridden().is_some() => "forced parallel by coder.gpu.kernel()".into(),
+        _ if verdict.name() == "parallel" && !inductions_of(verdict).is_empty() => {
+            "no dependence is carried by this loop; induction variables take their values from the iteration number".into()
+        }
         _ if verdict.name() == "parallel" => "no dependence is carried by this loop".into(),
         _ if !verdict.histograms().is_empty() => {
             "the only dependences carried by this loop are reductions; histogram updates run atomically".into()
@@ -278,6 +311,7 @@ fn witness_json(verdict: &Verdict, at: &impl Fn(Span) -> String) -> Value {
             (None, Some(_)) => Value::String("unknown".into()),
             (None, None) => Value::Null,
         },
+        "direction": w.direction,
     })
 }
 

@@ -2,17 +2,20 @@
 //! witness (the variable and the accesses that prevent parallel execution).
 //!
 //! Rules, in order: a `while` loop is sequential; an early exit (`break` of this loop, `return`)
-//! makes it sequential; so does a call that must run on the host (`fprintf`); so does allocating or copying an array inside it; then every
-//! loop-carried array dependence (see [`crate::deps`]) is a witness; then every scalar written in
-//! the body must be a recognized reduction or private (live-out privates must be assigned in every
-//! iteration). Otherwise the loop is `reduction` when it has reductions and `parallel` when not.
+//! makes it sequential; so does a call that must run on the host (`fprintf`); so does allocating
+//! or copying an array inside it; then every loop-carried array dependence (see [`crate::deps`])
+//! is a witness; then every scalar written in the body must be a recognized reduction, an
+//! induction variable (see [`crate::induction`]) or private (live-out privates must be assigned
+//! in every iteration). Otherwise the loop is `reduction` when it has reductions and `parallel`
+//! when not.
 
 use std::collections::BTreeSet;
 
 use m2cu_frontend::ir::{Block, Function, LocalId, LoopPragma, StmtKind};
 use m2cu_frontend::Span;
 
-use crate::loops::{loop_body, LoopId, LoopTree};
+use crate::induction::{self, Induction};
+use crate::loops::{self, loop_body, LoopId, LoopTree};
 use crate::reduction::{self, Reduction};
 use crate::{access, deps, scalars, scatter};
 
@@ -38,6 +41,9 @@ pub struct Privates {
     pub histograms: Vec<LocalId>,
     /// The reason the loop would have stayed sequential, when `coder.gpu.kernel()` overrode it.
     pub overridden: Option<String>,
+    /// Induction variables (`k = k + c`): each iteration computes its own value from the closed
+    /// form (see [`crate::induction`]), and the value after the loop is `k0 + c·n`.
+    pub inductions: Vec<Induction>,
 }
 
 /// The evidence for a sequential verdict.
@@ -52,6 +58,8 @@ pub struct Witness {
     pub read_is_write: bool,
     /// Iterations between the two accesses; `None` when unknown.
     pub distance: Option<i64>,
+    /// The direction vector of an array dependence, `(=,<)` (see [`crate::deps`]).
+    pub direction: Option<String>,
 }
 
 impl Verdict {
@@ -115,26 +123,32 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
                 read: None,
                 read_is_write: false,
                 distance: None,
+                direction: None,
             }),
         ),
-        Some((LoopPragma::Kernel, _)) => forced(f, body, var, analyzed(f, tree, id, body, var)),
-        None => analyzed(f, tree, id, body, var),
+        Some((LoopPragma::Kernel, _)) => forced(f, body, var, analyzed(f, tree, id, var)),
+        None => analyzed(f, tree, id, var),
     }
 }
 
 /// The verdict from the loop's own dependences.
-fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, body: &Block, var: LocalId) -> Verdict {
+fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, var: LocalId) -> Verdict {
+    let stmt = tree.loops[id].stmt;
+    let body = loop_body(f, stmt);
     if let Some(v) = unforceable(f, body) {
         return v;
     }
-    let (outer, inner) = (tree.outer_vars(id), tree.inner_vars(id));
-    let histograms = match array_dependence(f, body, var, &outer, &inner) {
+    let inductions = induction::find(f, body);
+    let range = loops::range(f, stmt, &access::assigned_scalars(f, body));
+    let closed = induction::closed_forms(&inductions, var, &range);
+    let histograms = match array_dependence(f, tree, id, &closed) {
         Ok(h) => h,
-        Err(v) => return v,
+        Err(v) => return *v,
     };
-    let mut verdict = scalar_verdict(f, body, var);
+    let mut verdict = scalar_verdict(f, body, var, &inductions);
     if let Verdict::Parallel(p) | Verdict::Reduction(p, _) = &mut verdict {
         p.histograms = histograms;
+        p.inductions = inductions;
     }
     verdict
 }
@@ -152,13 +166,16 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
             witness,
         };
     }
+    let inductions = induction::find(f, body);
     let written: BTreeSet<LocalId> = access::assigned_scalars(f, body)
         .into_iter()
         .filter(|l| f.locals[*l].ty.is_scalar())
+        .filter(|l| !inductions.iter().any(|ind| ind.var == *l))
         .collect();
     let mut reductions: Vec<Reduction> = Vec::new();
     let mut privates = Privates {
         overridden: Some(reason),
+        inductions,
         ..Privates::default()
     };
     for &s in &written {
@@ -210,6 +227,7 @@ fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
                 read: None,
                 read_is_write: false,
                 distance: None,
+                direction: None,
             }),
         )
     })
@@ -227,6 +245,7 @@ fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {
                 read: None,
                 read_is_write: false,
                 distance: None,
+                direction: None,
             }),
         )
     })
@@ -262,19 +281,6 @@ fn find_exit(
     }
 }
 
-/// Whether a `continue` of this loop (not of a nested one) may skip the rest of an iteration.
-fn continues(f: &Function, block: &Block) -> bool {
-    block.0.iter().any(|&s| match &f.stmts[s].kind {
-        StmtKind::Continue => true,
-        StmtKind::If {
-            then_body,
-            else_body,
-            ..
-        } => continues(f, then_body) || continues(f, else_body),
-        _ => false,
-    })
-}
-
 fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
@@ -301,6 +307,7 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
                 read: None,
                 read_is_write: false,
                 distance: None,
+                direction: None,
             }),
         )
     })
@@ -310,13 +317,12 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
 /// a scatter-added array, else the scatter-added arrays that carry one (the histograms).
 fn array_dependence(
     f: &Function,
-    body: &Block,
-    var: LocalId,
-    outer: &[LocalId],
-    inner: &[LocalId],
-) -> Result<Vec<LocalId>, Verdict> {
-    let graph = deps::carried(f, body, var, outer, inner);
-    let scatter = scatter::candidates(f, body);
+    tree: &LoopTree,
+    id: LoopId,
+    closed: &[access::ClosedForm],
+) -> Result<Vec<LocalId>, Box<Verdict>> {
+    let graph = deps::carried(f, tree, id, closed);
+    let scatter = scatter::candidates(f, loop_body(f, tree.loops[id].stmt));
     let mut histograms = Vec::new();
     for edge in graph.edge_indices() {
         let Some((w, _)) = graph.edge_endpoints(edge) else {
@@ -324,7 +330,7 @@ fn array_dependence(
         };
         let array = graph[w].array;
         if !scatter.contains_key(&array) {
-            return Err(carried_witness(&graph, edge, f));
+            return Err(Box::new(carried_witness(&graph, edge, f)));
         }
         if !histograms.contains(&array) {
             histograms.push(array);
@@ -341,7 +347,7 @@ fn carried_witness(
     let Some((w, x)) = graph.edge_endpoints(edge) else {
         return sequential("a dependence between iterations", None);
     };
-    let dep = graph[edge];
+    let dep = &graph[edge];
     let (write, other) = (&graph[w], &graph[x]);
     let name = f.locals[write.array].name.clone();
     let distance = dep.distance.map(i64::abs);
@@ -362,14 +368,16 @@ fn carried_witness(
             read: Some(other.span),
             read_is_write: other.is_write,
             distance,
+            direction: Some(dep.direction_text()),
         }),
     )
 }
 
-fn scalar_verdict(f: &Function, body: &Block, var: LocalId) -> Verdict {
+fn scalar_verdict(f: &Function, body: &Block, var: LocalId, inductions: &[Induction]) -> Verdict {
     let written: BTreeSet<LocalId> = access::assigned_scalars(f, body)
         .into_iter()
         .filter(|l| f.locals[*l].ty.is_scalar())
+        .filter(|l| !inductions.iter().any(|ind| ind.var == *l))
         .collect();
     let mut reductions: Vec<Reduction> = Vec::new();
     let mut privates = Privates::default();
@@ -385,7 +393,7 @@ fn scalar_verdict(f: &Function, body: &Block, var: LocalId) -> Verdict {
                     privates.live_out.push(s);
                 }
             }
-            Err(v) => return v,
+            Err(v) => return *v,
         }
     }
     // A location variable classified as private before its reduction was found is not private.
@@ -413,31 +421,32 @@ fn classify(
     var: LocalId,
     s: LocalId,
     written: &BTreeSet<LocalId>,
-) -> Result<Role, Verdict> {
+) -> Result<Role, Box<Verdict>> {
     let name = &f.locals[s].name;
     let Some(read) = scalars::exposed_read(f, body, s) else {
         let live_out = scalars::used_after(f, body, s);
-        let every_iteration = scalars::definitely_assigned(f, body, s) && !continues(f, body);
+        let every_iteration =
+            scalars::definitely_assigned(f, body, s) && !loops::continues(f, body);
         if live_out && !every_iteration && written.contains(&s) {
             let write = first_assignment(f, body, s);
-            return Err(sequential(
+            return Err(Box::new(sequential(
                 format!("`{name}` is assigned only in some iterations and its value is used after the loop"),
-                Some(Witness { var: name.clone(), write, read: None, read_is_write: false, distance: None }),
-            ));
+                Some(Witness { var: name.clone(), write, read: None, read_is_write: false, distance: None, direction: None }),
+            )));
         }
         return Ok(Role::Private { live_out });
     };
     match reduction::recognize(f, body, var, s) {
         Ok(r) => check_location(f, body, &r).map(|()| Role::Reduction(r)),
-        Err(why) => Err(sequential(
+        Err(why) => Err(Box::new(sequential(
             format!("`{name}` carries a value from one iteration to the next and is not a reduction: {why}"),
-            Some(Witness { var: name.clone(), write: first_assignment(f, body, s), read: Some(read), read_is_write: false, distance: Some(1) }),
-        )),
+            Some(Witness { var: name.clone(), write: first_assignment(f, body, s), read: Some(read), read_is_write: false, distance: Some(1), direction: None }),
+        ))),
     }
 }
 
 /// The location variable of a min/max-with-location must be written only by the updates.
-fn check_location(f: &Function, body: &Block, r: &Reduction) -> Result<(), Verdict> {
+fn check_location(f: &Function, body: &Block, r: &Reduction) -> Result<(), Box<Verdict>> {
     let Some(k) = r.location else { return Ok(()) };
     let mut assignments = 0;
     f.walk_stmts(body, &mut |s| {
@@ -449,7 +458,7 @@ fn check_location(f: &Function, body: &Block, r: &Reduction) -> Result<(), Verdi
         return Ok(());
     }
     let name = f.locals[k].name.clone();
-    Err(sequential(
+    Err(Box::new(sequential(
         format!("`{name}` records a location but is also used in other ways inside the loop"),
         Some(Witness {
             var: name,
@@ -457,8 +466,9 @@ fn check_location(f: &Function, body: &Block, r: &Reduction) -> Result<(), Verdi
             read: None,
             read_is_write: false,
             distance: None,
+            direction: None,
         }),
-    ))
+    )))
 }
 
 fn first_assignment(f: &Function, body: &Block, s: LocalId) -> Span {

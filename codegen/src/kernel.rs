@@ -5,7 +5,8 @@
 //! across the block in shared memory, and merges the block's partial with one atomic (or, for
 //! min/max with location, writes it to a per-block slot and the last block to finish merges the
 //! slots). Parameter order, which [`crate::launch`] mirrors: arrays (pointer, rows, columns),
-//! scalar inputs, the range (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
+//! scalar inputs, the induction variables' values before the loop (`m2cu_iv_<k>`; each iteration
+//! declares its own `k` from the closed form), the range (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
 //! buffers, and the error status.
 
 use askama::Template;
@@ -13,6 +14,7 @@ use m2cu_analysis::Kernel;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
+use crate::openmp::induction_decls;
 use crate::reduce::ReductionCode;
 use crate::stmt::Context;
 
@@ -75,6 +77,13 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     for &x in &kernel.inputs {
         out.push(format!("{} {}", local_c_type(f, x), ctx.name(x)));
     }
+    for ind in &kernel.inductions {
+        out.push(format!(
+            "{} m2cu_iv_{}",
+            local_c_type(f, ind.var),
+            ctx.name(ind.var)
+        ));
+    }
     for (level, k) in kernel.levels.iter().zip(range_suffixes(kernel)) {
         let ty = local_c_type(f, level.var);
         out.push(format!("{ty} m2cu_first{k}"));
@@ -122,6 +131,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
+    code.line(induction_decls(ctx, kernel, "m2cu_t"));
     for body in kernel.bodies(f) {
         device.block(&mut code, body);
     }

@@ -5,14 +5,15 @@
 //! Data movement: arrays stay on the device between launches (see [`crate::residency`]): before
 //! a launch every array the kernel uses is made current on the device, and after it the arrays
 //! the kernel wrote are current only there. Reduction results, live-out values and the error
-//! status come back after every launch.
+//! status come back after every launch. Induction variables go in by value (their value before
+//! the loop) and the host advances them to `k0 + c·n` after the launch.
 
 use m2cu_analysis::Kernel;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
-use crate::openmp::finish_reductions;
+use crate::openmp::{finish_reductions, induction_value};
 use crate::reduce::ReductionCode;
 use crate::residency;
 use crate::stmt::{Context, NestRanges};
@@ -92,6 +93,10 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     }
     finish_reductions(ctx, code, kernel);
     code.line(format!("if (m2cu_kerr != 0) {} = m2cu_kerr;", ctx.status));
+    for ind in &kernel.inductions {
+        let x = ctx.name(ind.var);
+        code.line(format!("{x} = {};", induction_value(ind, x, n)));
+    }
     code.close("}");
     code.line(ctx.level_finals(kernel, &ranges));
     code.close("}");
@@ -177,6 +182,12 @@ fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
         }
     }
     out.extend(kernel.inputs.iter().map(|&x| format!("&{}", ctx.name(x))));
+    out.extend(
+        kernel
+            .inductions
+            .iter()
+            .map(|ind| format!("&{}", ctx.name(ind.var))),
+    );
     for k in &ranges.suffixes {
         out.extend(["first", "final", "step", "n"].map(|p| format!("&m2cu_{p}{k}")));
     }

@@ -5,8 +5,11 @@
 //! identity), then merges it into a shared partial under `omp critical`; after the region the
 //! partial is merged into the variable's value from before the loop with the same rule the GPU
 //! path uses ([`ReductionCode::finish`]). Privates are declared inside the region; live-out
-//! privates are copied out by the iteration that is last in sequential order.
+//! privates are copied out by the iteration that is last in sequential order. An induction
+//! variable `k` is declared in each iteration from its closed form over `m2cu_iv_<k>` (its value
+//! before the loop), and set to `k0 + c·n` after the loop.
 
+use m2cu_analysis::induction::Induction;
 use m2cu_analysis::Kernel;
 
 use crate::code::Code;
@@ -20,9 +23,20 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let ranges = ctx.nest_ranges(kernel);
     let n = &ranges.total;
     let var = ctx.name(kernel.var);
-    let var_decl = ctx.level_values(kernel, &ranges.suffixes, "m2cu_t");
+    let var_decl = format!(
+        "{}\n{}",
+        ctx.level_values(kernel, &ranges.suffixes, "m2cu_t"),
+        induction_decls(ctx, kernel, "m2cu_t")
+    );
     code.open(format!("{{ /* for {var}: {} on the CPU */", kernel.name));
     code.line(&ranges.decls);
+    for ind in &kernel.inductions {
+        code.line(format!(
+            "const {} m2cu_iv_{x} = {x};",
+            local_c_type(f, ind.var),
+            x = ctx.name(ind.var)
+        ));
+    }
     for &x in &kernel.live_out {
         code.line(format!(
             "{} *m2cu_lo_{x} = &{x};",
@@ -49,7 +63,37 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         reduction_region(ctx, &inner, code, kernel, n, &var_decl, &bodies);
     }
     code.line(ctx.level_finals(kernel, &ranges));
+    for ind in &kernel.inductions {
+        let x = ctx.name(ind.var);
+        code.line(format!(
+            "{x} = {};",
+            induction_value(ind, &format!("m2cu_iv_{x}"), n)
+        ));
+    }
     code.close("}");
+}
+
+/// Declarations of `kernel`'s induction variables at the top of iteration `t`, each from its
+/// value before the loop, `m2cu_iv_<k>`.
+pub fn induction_decls(ctx: &Context, kernel: &Kernel, t: &str) -> String {
+    let lines: Vec<String> = kernel
+        .inductions
+        .iter()
+        .map(|ind| {
+            let x = ctx.name(ind.var);
+            format!(
+                "{} {x} = {};",
+                local_c_type(ctx.f, ind.var),
+                induction_value(ind, &format!("m2cu_iv_{x}"), t)
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// The value of induction variable `ind` after `t` iterations, from its value `k0` before them.
+pub fn induction_value(ind: &Induction, k0: &str, t: &str) -> String {
+    format!("{k0} + {}.0 * (double){t}", ind.step)
 }
 
 fn reduction_region(
