@@ -108,8 +108,7 @@ fn kernel(
         .collect();
     let claimed: BTreeSet<LocalId> = reductions
         .iter()
-        .flat_map(|r| [Some(r.var), r.location])
-        .flatten()
+        .flat_map(Reduction::locals)
         .chain(privates.all.iter().copied())
         .chain([var])
         .collect();

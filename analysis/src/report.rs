@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use m2cu_frontend::diag::{line_col, Diagnostic, Diagnostics};
-use m2cu_frontend::ir::Function;
+use m2cu_frontend::ir::{Function, LocalId};
 use m2cu_frontend::Span;
 
 use serde_json::{json, Value};
@@ -130,11 +130,36 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
     format!("{head} (depth {}): {what}{forced}{place}", info.depth)
 }
 
+/// `s: sum`, `m: maxloc at k`, `m: maxloc at (r, c)`,
+/// `mn: minmaxloc at kmin, max mx at kmax`.
 fn reduction_text(f: &Function, r: &Reduction) -> String {
     let kind = if r.is_count { "count" } else { r.kind.name() };
-    match r.location {
-        Some(k) => format!("{}: {kind} at {}", f.locals[r.var].name, f.locals[k].name),
-        None => format!("{}: {kind}", f.locals[r.var].name),
+    let mut text = format!(
+        "{}: {kind}{}",
+        f.locals[r.var].name,
+        at_text(f, &r.locations)
+    );
+    if let Some(max) = &r.max {
+        let _ = write!(
+            text,
+            ", max {}{}",
+            f.locals[max.var].name,
+            at_text(f, &max.locations)
+        );
+    }
+    text
+}
+
+/// ` at k`, ` at (r, c)`, or nothing.
+fn at_text(f: &Function, locations: &[LocalId]) -> String {
+    let names: Vec<&str> = locations
+        .iter()
+        .map(|&k| f.locals[k].name.as_str())
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(" at {one}"),
+        many => format!(" at ({})", many.join(", ")),
     }
 }
 
@@ -169,7 +194,7 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 
 /// The report as one JSON object per function:
 /// `{"name", "loops": [{"line", "col", "var", "depth", "verdict", "reductions": [{"var", "kind",
-/// "location"}], "reason", "witness": {"var", "write", "read", "distance"} | null,
+/// "locations"}], "reason", "witness": {"var", "write", "read", "distance"} | null,
 /// "kernel", "placement"}]}`. `kernel` names the kernel the loop becomes or runs inside;
 /// `placement` is `kernel`, `in-kernel` or `host`.
 pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
@@ -197,7 +222,7 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
                     .iter()
                     .map(|r| reduction_json(f, r))
                     .chain(verdict.histograms().iter().map(|&h| {
-                        json!({ "var": f.locals[h].name, "kind": "histogram", "location": null })
+                        json!({ "var": f.locals[h].name, "kind": "histogram", "locations": [] })
                     }))
                     .collect::<Vec<_>>(),
                 "reason": reason(verdict),
@@ -255,12 +280,20 @@ fn witness_json(verdict: &Verdict, at: &impl Fn(Span) -> String) -> Value {
     })
 }
 
+/// `{"var", "kind", "locations": [names]}`; a minmaxloc adds `"max"` and `"max_locations"`.
 fn reduction_json(f: &Function, r: &Reduction) -> Value {
-    json!({
+    let names =
+        |ls: &[LocalId]| -> Vec<String> { ls.iter().map(|&k| f.locals[k].name.clone()).collect() };
+    let mut value = json!({
         "var": f.locals[r.var].name,
         "kind": json_kind(r),
-        "location": r.location.map(|k| f.locals[k].name.clone()),
-    })
+        "locations": names(&r.locations),
+    });
+    if let Some(max) = &r.max {
+        value["max"] = json!(f.locals[max.var].name);
+        value["max_locations"] = json!(names(&max.locations));
+    }
+    value
 }
 
 /// The kind as the JSON report spells it.
@@ -275,6 +308,7 @@ fn json_kind(r: &Reduction) -> &'static str {
         ReductionKind::Max | ReductionKind::MaxIf => "max",
         ReductionKind::MinLoc => "minloc",
         ReductionKind::MaxLoc => "maxloc",
+        ReductionKind::MinMaxLoc => "minmaxloc",
         ReductionKind::And => "land",
         ReductionKind::Or => "lor",
         ReductionKind::BitAnd => "band",

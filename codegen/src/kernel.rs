@@ -9,12 +9,12 @@
 //! buffers, and the error status.
 
 use askama::Template;
-use m2cu_analysis::Kernel;
+use m2cu_analysis::{Kernel, Reduction};
 use m2cu_frontend::ir::StmtKind;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
-use crate::reduce::ReductionCode;
+use crate::reduce::{accumulators, Located, ReductionCode};
 use crate::stmt::Context;
 
 /// Threads per block of every kernel.
@@ -50,12 +50,18 @@ struct ReduceTail {
 struct LocationTail {
     j: usize,
     var: String,
-    loc: String,
-    loc_type: &'static str,
+    loc_names: String,
+    locs: Vec<Loc>,
     kind: &'static str,
     wide: &'static str,
     identity: String,
     combine_shuffled: String,
+}
+
+/// One location variable of a location tail.
+struct Loc {
+    name: String,
+    ty: &'static str,
 }
 
 /// The parameters of `kernel`, in launch order, as C declarations.
@@ -84,17 +90,18 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     for &x in &kernel.live_out {
         out.push(format!("{} *m2cu_lo_{}", local_c_type(f, x), ctx.name(x)));
     }
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(f, r);
-        match r.location {
-            Some(loc) => {
-                out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
-                out.push(format!("{} *m2cu_pk{j}", local_c_type(f, loc)));
-                out.push(format!("long long *m2cu_pi{j}"));
-                out.push(format!("unsigned int *m2cu_pc{j}"));
-            }
-            None => out.push(format!("{} *m2cu_red{j}", rc.wide_type())),
+        if r.locations.is_empty() {
+            out.push(format!("{} *m2cu_red{j}", rc.wide_type()));
+            continue;
         }
+        out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
+        for (q, &loc) in r.locations.iter().enumerate() {
+            out.push(format!("{} *m2cu_pk{j}_{q}", local_c_type(f, loc)));
+        }
+        out.push(format!("long long *m2cu_pi{j}"));
+        out.push(format!("unsigned int *m2cu_pc{j}"));
     }
     out.push("int *m2cu_err".into());
     out
@@ -135,11 +142,10 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             ctx.range_element(kernel.var, "", "m2cu_t")
         ),
         body: code.finish(),
-        tails: kernel
-            .reductions
+        tails: accumulators(kernel)
             .iter()
             .enumerate()
-            .map(|(j, _)| tail(ctx, kernel, j))
+            .map(|(j, r)| tail(ctx, r, j))
             .collect(),
     };
     template.render().expect("kernel template renders")
@@ -161,13 +167,13 @@ fn kernel_kind(kernel: &Kernel) -> String {
     format!("reduction ({})", kinds.join(", "))
 }
 
-fn tail(ctx: &Context, kernel: &Kernel, j: usize) -> String {
+fn tail(ctx: &Context, r: &Reduction, j: usize) -> String {
     let f = ctx.f;
-    let r = &kernel.reductions[j];
     let rc = ReductionCode::new(f, r);
     let var = ctx.name(r.var).to_string();
-    let rendered = match r.location {
-        None => ReduceTail {
+    let n = r.locations.len();
+    let rendered = if n == 0 {
+        ReduceTail {
             j,
             var,
             kind: r.kind.name(),
@@ -176,21 +182,30 @@ fn tail(ctx: &Context, kernel: &Kernel, j: usize) -> String {
             identity: rc.wide_identity(),
             atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
         }
-        .render(),
-        Some(loc) => LocationTail {
+        .render()
+    } else {
+        let names: Vec<&str> = r.locations.iter().map(|&l| ctx.name(l)).collect();
+        LocationTail {
             j,
             var,
-            loc: ctx.name(loc).to_string(),
-            loc_type: local_c_type(f, loc),
+            loc_names: names.join(", "),
+            locs: r
+                .locations
+                .iter()
+                .map(|&l| Loc {
+                    name: ctx.name(l).to_string(),
+                    ty: local_c_type(f, l),
+                })
+                .collect(),
             kind: r.kind.name(),
             wide: rc.wide_type(),
             identity: rc.wide_identity(),
             combine_shuffled: rc.combine_location(
-                ["m2cu_v", "m2cu_k", "m2cu_i"],
-                ["m2cu_yv", "m2cu_yk", "m2cu_yi"],
+                &Located::numbered("m2cu_v", "m2cu_k", n, "m2cu_i"),
+                &Located::numbered("m2cu_yv", "m2cu_yk", n, "m2cu_yi"),
             ),
         }
-        .render(),
+        .render()
     };
     rendered.expect("reduction tail template renders") + "\n"
 }

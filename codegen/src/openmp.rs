@@ -7,12 +7,12 @@
 //! path uses ([`ReductionCode::finish`]). Privates are declared inside the region; live-out
 //! privates are copied out by the iteration that is last in sequential order.
 
-use m2cu_analysis::Kernel;
+use m2cu_analysis::{Kernel, Reduction};
 use m2cu_frontend::ir::StmtKind;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
-use crate::reduce::ReductionCode;
+use crate::reduce::{accumulators, Located, ReductionCode};
 use crate::stmt::Context;
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
@@ -66,18 +66,19 @@ fn reduction_region(
     body: &m2cu_frontend::ir::Block,
 ) {
     let f = ctx.f;
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    let accumulators = accumulators(kernel);
+    for (j, r) in accumulators.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
         code.line(format!(
             "{} m2cu_r{j} = {};",
             rc.wide_type(),
             rc.wide_identity()
         ));
-        if let Some(loc) = r.location {
-            code.line(format!(
-                "{} m2cu_rk{j} = 0;\nint64_t m2cu_rt{j} = -1;",
-                local_c_type(f, loc)
-            ));
+        for (q, &loc) in r.locations.iter().enumerate() {
+            code.line(format!("{} m2cu_rk{j}_{q} = 0;", local_c_type(f, loc)));
+        }
+        if !r.locations.is_empty() {
+            code.line(format!("int64_t m2cu_rt{j} = -1;"));
         }
     }
     code.line(format!("#pragma omp parallel if (m2cu_n{k} >= 4096)"));
@@ -94,22 +95,25 @@ fn reduction_region(
     code.close("}");
     code.line("#pragma omp critical");
     code.open("{");
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    for (j, r) in accumulators.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
         let mine = format!("(({}){})", rc.wide_type(), ctx.name(r.var));
-        match r.location {
-            Some(loc) => code.line(rc.combine_location(
-                [
-                    &format!("m2cu_r{j}"),
-                    &format!("m2cu_rk{j}"),
-                    &format!("m2cu_rt{j}"),
-                ],
-                [&mine, ctx.name(loc), &format!("m2cu_lt{j}")],
-            )),
-            None => code.line(format!(
+        if r.locations.is_empty() {
+            code.line(format!(
                 "m2cu_r{j} = {};",
                 rc.combine(&format!("m2cu_r{j}"), &mine)
-            )),
+            ));
+        } else {
+            let thread = Located {
+                v: mine,
+                ks: r
+                    .locations
+                    .iter()
+                    .map(|&l| ctx.name(l).to_string())
+                    .collect(),
+                t: format!("m2cu_lt{j}"),
+            };
+            code.line(rc.combine_location(&result(j, r), &thread));
         }
     }
     code.close("}");
@@ -117,23 +121,27 @@ fn reduction_region(
     finish_reductions(ctx, code, kernel);
 }
 
-/// Merges each reduction's result `m2cu_r<j>` (and `m2cu_rk<j>`, `m2cu_rt<j>` for locations)
-/// into the variable.
+/// The names of reduction `j`'s result: `m2cu_r<j>`, and for locations `m2cu_rk<j>_<q>` and
+/// `m2cu_rt<j>`.
+fn result(j: usize, r: &Reduction) -> Located {
+    Located::numbered(
+        &format!("m2cu_r{j}"),
+        &format!("m2cu_rk{j}_"),
+        r.locations.len(),
+        &format!("m2cu_rt{j}"),
+    )
+}
+
+/// Merges each reduction's result (see [`result`]) into the variable.
 pub fn finish_reductions(ctx: &Context, code: &mut Code, kernel: &Kernel) {
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(ctx.f, r);
         let s = ctx.name(r.var);
-        match r.location {
-            Some(loc) => code.line(rc.finish_location(
-                s,
-                ctx.name(loc),
-                [
-                    &format!("m2cu_r{j}"),
-                    &format!("m2cu_rk{j}"),
-                    &format!("m2cu_rt{j}"),
-                ],
-            )),
-            None => code.line(rc.finish(s, &format!("m2cu_r{j}"))),
+        if r.locations.is_empty() {
+            code.line(rc.finish(s, &format!("m2cu_r{j}")));
+        } else {
+            let ks: Vec<&str> = r.locations.iter().map(|&l| ctx.name(l)).collect();
+            code.line(rc.finish_location(s, &ks, &result(j, r)));
         }
     }
 }

@@ -357,11 +357,10 @@ impl<'a> Context<'a> {
     /// also records the iteration number `t` of the element it takes.
     pub fn with_location_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
         let mut hooks = HashMap::new();
-        for (j, r) in kernel
-            .reductions
+        for (j, r) in crate::reduce::accumulators(kernel)
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.location.is_some())
+            .filter(|(_, r)| !r.locations.is_empty())
         {
             for &u in &r.updates {
                 hooks.insert(u, format!("m2cu_lt{j} = {t};"));
@@ -410,7 +409,7 @@ impl<'a> Context<'a> {
     /// location reduction also keeps its location and the iteration `m2cu_lt<j>` it came from
     /// (-1: none yet).
     pub fn declare_accumulators(&self, code: &mut Code, kernel: &m2cu_analysis::Kernel) {
-        for (j, r) in kernel.reductions.iter().enumerate() {
+        for (j, r) in crate::reduce::accumulators(kernel).iter().enumerate() {
             let rc = crate::reduce::ReductionCode::new(self.f, r);
             let class = self.f.locals[r.var].ty.class;
             code.line(format!(
@@ -419,12 +418,12 @@ impl<'a> Context<'a> {
                 self.name(r.var),
                 rc.identity()
             ));
-            if let Some(loc) = r.location {
+            for &loc in &r.locations {
                 let ty = local_c_type(self.f, loc);
-                code.line(format!(
-                    "{ty} {} = 0;\nlong long m2cu_lt{j} = -1;",
-                    self.name(loc)
-                ));
+                code.line(format!("{ty} {} = 0;", self.name(loc)));
+            }
+            if !r.locations.is_empty() {
+                code.line(format!("long long m2cu_lt{j} = -1;"));
             }
         }
     }
