@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 
 use m2cu_frontend::ir::{
-    BinOp, Block, Builtin, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
+    BinOp, Block, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
 };
 use m2cu_frontend::types::Class;
 
@@ -41,6 +41,9 @@ pub enum ReductionKind {
     /// A `MinLoc` and a `MaxLoc` over the same value, in one pass: the reduction's own fields
     /// describe the min half, [`Reduction::max`] the max half.
     MinMaxLoc,
+    /// `s = f(s, e)` with a user function of `gpucoder.reduce` (`Function::combiners[c]`),
+    /// whose associativity and commutativity the user vouches for; no identity.
+    Custom(CombinerId),
     And,
     Or,
     BitAnd,
@@ -59,6 +62,7 @@ impl ReductionKind {
             ReductionKind::MinLoc => "minloc",
             ReductionKind::MaxLoc => "maxloc",
             ReductionKind::MinMaxLoc => "minmaxloc",
+            ReductionKind::Custom(_) => "custom",
             ReductionKind::And => "and",
             ReductionKind::Or => "or",
             ReductionKind::BitAnd => "bitand",
@@ -161,9 +165,10 @@ pub fn recognize(
         kind: first.kind,
         locations: first.locations.clone(),
         ties: first.ties,
-        is_count: updates
-            .iter()
-            .all(|u| u.operand.is_some_and(|e| is_one(f, e))),
+        is_count: first.kind == ReductionKind::Sum
+            && updates
+                .iter()
+                .all(|u| u.operand.is_some_and(|e| is_one(f, e))),
         updates: updates.iter().map(|u| u.stmt).collect(),
         operand: first.operand,
         max: None,
@@ -302,6 +307,15 @@ fn check_class(f: &Function, r: &Reduction) -> Result<(), String> {
             "it is a bitwise reduction on {class}; use an unsigned integer class"
         ));
     }
+    let cas_width = matches!(
+        class,
+        Class::Double | Class::Single | Class::Int32 | Class::Uint32 | Class::Int64 | Class::Uint64
+    );
+    if matches!(kind, ReductionKind::Custom(_)) && !cas_width {
+        return Err(format!(
+            "it is a custom reduction of class {class}, and no 32- or 64-bit compare-and-swap holds its partial results"
+        ));
+    }
     let logical = matches!(kind, ReductionKind::And | ReductionKind::Or);
     if logical && class != Class::Logical {
         return Err(format!(
@@ -399,6 +413,9 @@ fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(ReductionKin
                 _ => return None,
             };
             Some((kind, other(*a, *b, *op != BinOp::Sub)?))
+        }
+        ExprKind::Combine(c, a, b) if is_s(*a) && !mentions(f, *b, s) => {
+            Some((ReductionKind::Custom(*c), *b))
         }
         ExprKind::Call(builtin, args) if args.len() == 2 => {
             let kind = match builtin {

@@ -52,7 +52,7 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
         let span = first_line(source, f.stmts[info.stmt].span);
         let label = match verdict {
             Verdict::Sequential { .. } => "stays sequential".to_string(),
-            _ => reason(verdict),
+            _ => reason(f, verdict),
         };
         let mut note =
             Diagnostic::note(verdict.name(), span, loop_summary(f, analysis, id)).with_label(label);
@@ -131,9 +131,13 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
 }
 
 /// `s: sum`, `m: maxloc at k`, `m: maxloc at (r, c)`,
-/// `mn: minmaxloc at kmin, max mx at kmax`.
+/// `mn: minmaxloc at kmin, max mx at kmax`, `s: custom `f``.
 fn reduction_text(f: &Function, r: &Reduction) -> String {
-    let kind = if r.is_count { "count" } else { r.kind.name() };
+    let kind = match r.kind {
+        ReductionKind::Custom(c) => format!("custom `{}`", f.combiners[c].name),
+        _ if r.is_count => "count".into(),
+        kind => kind.name().into(),
+    };
     let mut text = format!(
         "{}: {kind}{}",
         f.locals[r.var].name,
@@ -225,7 +229,7 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
                         json!({ "var": f.locals[h].name, "kind": "histogram", "locations": [] })
                     }))
                     .collect::<Vec<_>>(),
-                "reason": reason(verdict),
+                "reason": reason(f, verdict),
                 "overridden": verdict.overridden(),
                 "witness": witness_json(verdict, &at),
                 "kernel": kernel,
@@ -251,7 +255,22 @@ fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
     }
 }
 
-fn reason(verdict: &Verdict) -> String {
+/// Why the loop got its verdict; a custom reduction adds what the user vouches for.
+fn reason(f: &Function, verdict: &Verdict) -> String {
+    let mut text = verdict_reason(verdict);
+    for r in verdict.reductions() {
+        if let ReductionKind::Custom(c) = r.kind {
+            let _ = write!(
+                text,
+                "; custom reduction `{}`: associativity and commutativity are assumed, as `gpucoder.reduce` requires",
+                f.combiners[c].name
+            );
+        }
+    }
+    text
+}
+
+fn verdict_reason(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Sequential { reason, .. } => reason.clone(),
         _ if verdict.overridden().is_some() => "forced parallel by coder.gpu.kernel()".into(),
@@ -280,7 +299,8 @@ fn witness_json(verdict: &Verdict, at: &impl Fn(Span) -> String) -> Value {
     })
 }
 
-/// `{"var", "kind", "locations": [names]}`; a minmaxloc adds `"max"` and `"max_locations"`.
+/// `{"var", "kind", "locations": [names]}`; a minmaxloc adds `"max"` and `"max_locations"`, a
+/// custom reduction `"function"`.
 fn reduction_json(f: &Function, r: &Reduction) -> Value {
     let names =
         |ls: &[LocalId]| -> Vec<String> { ls.iter().map(|&k| f.locals[k].name.clone()).collect() };
@@ -292,6 +312,9 @@ fn reduction_json(f: &Function, r: &Reduction) -> Value {
     if let Some(max) = &r.max {
         value["max"] = json!(f.locals[max.var].name);
         value["max_locations"] = json!(names(&max.locations));
+    }
+    if let ReductionKind::Custom(c) = r.kind {
+        value["function"] = json!(f.combiners[c].name);
     }
     value
 }
@@ -309,6 +332,7 @@ fn json_kind(r: &Reduction) -> &'static str {
         ReductionKind::MinLoc => "minloc",
         ReductionKind::MaxLoc => "maxloc",
         ReductionKind::MinMaxLoc => "minmaxloc",
+        ReductionKind::Custom(_) => "custom",
         ReductionKind::And => "land",
         ReductionKind::Or => "lor",
         ReductionKind::BitAnd => "band",

@@ -4,7 +4,8 @@
 //! reduction (starting at the identity), then reduces it across its warp with `__shfl_down_sync`,
 //! across the block in shared memory, and merges the block's partial with one atomic (or, for
 //! min/max with location, writes it to a per-block slot and the last block to finish merges the
-//! slots). Parameter order, which [`crate::launch`] mirrors: arrays (pointer, rows, columns),
+//! slots; a custom reduction has no identity, so each partial carries a "has a value" flag and
+//! the block's partial is folded into the result by a compare-and-swap loop). Parameter order, which [`crate::launch`] mirrors: arrays (pointer, rows, columns),
 //! scalar inputs, the range (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
 //! buffers, and the error status.
 
@@ -56,6 +57,17 @@ struct LocationTail {
     wide: &'static str,
     identity: String,
     combine_shuffled: String,
+}
+
+#[derive(Template)]
+#[template(path = "custom_tail.cu.txt", escape = "none")]
+struct CustomTail {
+    j: usize,
+    var: String,
+    function: String,
+    ty: &'static str,
+    merge: String,
+    atomic: String,
 }
 
 /// One location variable of a location tail.
@@ -113,7 +125,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let StmtKind::For { body, .. } = &f.stmts[kernel.stmt].kind else {
         unreachable!("kernels are for loops")
     };
-    let device = ctx.device().with_location_hooks(kernel, "m2cu_t");
+    let device = ctx.device().with_reduction_hooks(kernel, "m2cu_t");
     let mut setup = Code::new(1);
     ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
@@ -172,7 +184,22 @@ fn tail(ctx: &Context, r: &Reduction, j: usize) -> String {
     let rc = ReductionCode::new(f, r);
     let var = ctx.name(r.var).to_string();
     let n = r.locations.len();
-    let rendered = if n == 0 {
+    let rendered = if let Some(c) = rc.custom() {
+        CustomTail {
+            j,
+            var,
+            function: f.combiners[c].name.clone(),
+            ty: rc.wide_type(),
+            // Only a lane that reads another lane's partial merges: lanes past the warp's
+            // end read their own, which must not be combined with itself.
+            merge: format!(
+                "if (m2cu_yh && (threadIdx.x & 31) + m2cu_o < 32) {{ m2cu_v = m2cu_h ? {} : m2cu_y; m2cu_h = 1; }}",
+                rc.combine("m2cu_v", "m2cu_y")
+            ),
+            atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
+        }
+        .render()
+    } else if n == 0 {
         ReduceTail {
             j,
             var,

@@ -109,7 +109,10 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
     for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(f, r);
         let wide = rc.wide_type();
-        code.line(format!("{wide} m2cu_r{j} = {};", rc.wide_identity()));
+        code.line(format!(
+            "{wide} m2cu_r{j} = {};",
+            rc.initial(ctx.name(r.var))
+        ));
         if r.locations.is_empty() {
             out.push(Buffer {
                 var: format!("m2cu_d_red{j}"),

@@ -2,7 +2,9 @@
 //!
 //! A map is `#pragma omp parallel for`. A reduction runs the loop in a parallel region in which
 //! every thread accumulates into its own copy of each reduction variable (starting from the
-//! identity), then merges it into a shared partial under `omp critical`; after the region the
+//! identity; a custom reduction's copy is seeded by the thread's first element and flagged), then
+//! merges it into a shared partial under `omp critical` (a custom reduction's shared partial
+//! starts from the variable's value before the loop); after the region the
 //! partial is merged into the variable's value from before the loop with the same rule the GPU
 //! path uses ([`ReductionCode::finish`]). Privates are declared inside the region; live-out
 //! privates are copied out by the iteration that is last in sequential order.
@@ -12,7 +14,7 @@ use m2cu_frontend::ir::StmtKind;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
-use crate::reduce::{accumulators, Located, ReductionCode};
+use crate::reduce::{accumulators, combine_call, Located, ReductionCode};
 use crate::stmt::Context;
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
@@ -36,7 +38,7 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             x = ctx.name(x)
         ));
     }
-    let inner = ctx.with_location_hooks(kernel, "m2cu_t");
+    let inner = ctx.with_reduction_hooks(kernel, "m2cu_t");
     if kernel.reductions.is_empty() {
         code.line(format!(
             "#pragma omp parallel for schedule(static) if (m2cu_n{k} >= 4096)"
@@ -72,7 +74,7 @@ fn reduction_region(
         code.line(format!(
             "{} m2cu_r{j} = {};",
             rc.wide_type(),
-            rc.wide_identity()
+            rc.initial(ctx.name(r.var))
         ));
         for (q, &loc) in r.locations.iter().enumerate() {
             code.line(format!("{} m2cu_rk{j}_{q} = 0;", local_c_type(f, loc)));
@@ -98,7 +100,10 @@ fn reduction_region(
     for (j, r) in accumulators.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
         let mine = format!("(({}){})", rc.wide_type(), ctx.name(r.var));
-        if r.locations.is_empty() {
+        if let Some(c) = rc.custom() {
+            let merged = combine_call(c, &format!("m2cu_r{j}"), &mine, ctx.err);
+            code.line(format!("if (m2cu_has{j}) m2cu_r{j} = {merged};"));
+        } else if r.locations.is_empty() {
             code.line(format!(
                 "m2cu_r{j} = {};",
                 rc.combine(&format!("m2cu_r{j}"), &mine)

@@ -13,7 +13,7 @@
 //! break ties on the iteration number by the comparison's tie rule.
 
 use m2cu_analysis::{Kernel, Reduction, ReductionKind, Ties};
-use m2cu_frontend::ir::Function;
+use m2cu_frontend::ir::{CombinerId, Function};
 use m2cu_frontend::types::Class;
 
 use crate::expr::literal;
@@ -88,8 +88,19 @@ impl ReductionCode {
         )
     }
 
-    /// The wide C type of partials.
+    /// The user function of a custom reduction.
+    pub fn custom(&self) -> Option<CombinerId> {
+        match self.kind {
+            ReductionKind::Custom(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The wide C type of partials (a custom reduction keeps the class's type).
     pub fn wide_type(&self) -> &'static str {
+        if self.custom().is_some() {
+            return self.class.c_type();
+        }
         let unsigned = self.bitwise() || !self.class.is_signed_integer();
         match self.class {
             Class::Double => "double",
@@ -103,7 +114,17 @@ impl ReductionCode {
         }
     }
 
-    /// The identity as a C literal of the variable's class.
+    /// The value a partial starts from: the identity, or for a custom reduction (which has
+    /// none) the variable's value `s` before the loop, which every partial is folded into.
+    pub fn initial(&self, s: &str) -> String {
+        match self.custom() {
+            Some(_) => s.to_string(),
+            None => self.wide_identity(),
+        }
+    }
+
+    /// The identity as a C literal of the variable's class; a custom reduction has none, and
+    /// its per-thread accumulators start at 0 with their "has a value" flag clear.
     pub fn identity(&self) -> String {
         let (lo, hi) = self
             .class
@@ -113,7 +134,8 @@ impl ReductionCode {
             ReductionKind::Sum
             | ReductionKind::Or
             | ReductionKind::BitOr
-            | ReductionKind::BitXor => 0.0,
+            | ReductionKind::BitXor
+            | ReductionKind::Custom(_) => 0.0,
             ReductionKind::Prod | ReductionKind::And => 1.0,
             ReductionKind::Min | ReductionKind::Max if self.class.is_float() => f64::NAN,
             ReductionKind::Min
@@ -163,6 +185,7 @@ impl ReductionCode {
             ReductionKind::And | ReductionKind::BitAnd => format!("({a} & {b})"),
             ReductionKind::Or | ReductionKind::BitOr => format!("({a} | {b})"),
             ReductionKind::BitXor => format!("({a} ^ {b})"),
+            ReductionKind::Custom(c) => combine_call(c, a, b, "m2cu_err"),
         }
     }
 
@@ -200,6 +223,7 @@ impl ReductionCode {
             ReductionKind::And | ReductionKind::BitAnd => format!("atomicAnd({ptr}, {v});"),
             ReductionKind::Or | ReductionKind::BitOr => format!("atomicOr({ptr}, {v});"),
             ReductionKind::BitXor => format!("atomicXor({ptr}, {v});"),
+            ReductionKind::Custom(c) => format!("m2cu_atomic_combine{c}({ptr}, {v}, m2cu_err);"),
             ReductionKind::Prod
             | ReductionKind::MinLoc
             | ReductionKind::MaxLoc
@@ -232,6 +256,8 @@ impl ReductionCode {
             ReductionKind::BitAnd => format!("{s} = ({ty})({s} & ({ty}){r});"),
             ReductionKind::BitOr => format!("{s} = ({ty})({s} | ({ty}){r});"),
             ReductionKind::BitXor => format!("{s} = ({ty})({s} ^ ({ty}){r});"),
+            // The result already folds in the value from before the loop (see `initial`).
+            ReductionKind::Custom(_) => format!("{s} = {r};"),
             ReductionKind::MinLoc | ReductionKind::MaxLoc | ReductionKind::MinMaxLoc => {
                 unreachable!("see finish_location")
             }
@@ -281,6 +307,12 @@ impl ReductionCode {
             rt = r.t
         )
     }
+}
+
+/// A call of the C function of combiner `c` (see [`crate::combine`]); `err` is the `int *`
+/// error status.
+pub fn combine_call(c: CombinerId, a: &str, b: &str, err: &str) -> String {
+    format!("m2cu_combine{c}({a}, {b}, {err})")
 }
 
 /// CAS loops for the float atomics CUDA does not have.

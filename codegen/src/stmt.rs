@@ -11,7 +11,9 @@ use std::collections::HashMap;
 
 use m2cu_analysis::scatter::AtomicUpdate;
 use m2cu_analysis::Analysis;
-use m2cu_frontend::ir::{Block, ExprId, Fill, Function, LocalId, RuntimeError, StmtId, StmtKind};
+use m2cu_frontend::ir::{
+    Block, ExprId, ExprKind, Fill, Function, LocalId, RuntimeError, StmtId, StmtKind,
+};
 
 use crate::code::Code;
 use crate::expr::{local_c_type, ExprWriter};
@@ -41,6 +43,9 @@ pub struct Context<'a> {
     pub source: Option<&'a str>,
     /// Extra statements appended to the `then` branch of location-reduction updates.
     pub location_hooks: HashMap<StmtId, String>,
+    /// Updates `acc = f(acc, e)` of custom reductions, with the flag saying whether the
+    /// thread's accumulator holds a value yet; the first `e` seeds it.
+    pub seeded_updates: HashMap<StmtId, String>,
     /// Whether element reads and writes check their indices (MATLAB's errors) or trust them.
     pub bounds_checks: bool,
 }
@@ -70,7 +75,12 @@ impl<'a> Context<'a> {
         let ew = self.exprs();
         match &f.stmts[s].kind {
             StmtKind::Assign { target, value } if f.locals[*target].ty.is_scalar() => {
-                code.line(format!("{} = {};", self.name(*target), ew.expr(*value)));
+                match (self.seeded_updates.get(&s), &f.exprs[*value].kind) {
+                    (Some(flag), ExprKind::Combine(_, _, e)) => {
+                        self.seeded_update(code, *target, *value, *e, flag)
+                    }
+                    _ => code.line(format!("{} = {};", self.name(*target), ew.expr(*value))),
+                }
             }
             StmtKind::Assign { target, value } => self.copy_array(code, *target, *value),
             StmtKind::Alloc {
@@ -115,6 +125,17 @@ impl<'a> Context<'a> {
             StmtKind::Continue => code.line("continue;"),
             StmtKind::Return => code.line("goto m2cu_done;"),
         }
+    }
+
+    /// `acc = f(acc, e)` when the accumulator holds a value, else `acc = e`.
+    fn seeded_update(&self, code: &mut Code, acc: LocalId, value: ExprId, e: ExprId, flag: &str) {
+        let (ew, acc) = (self.exprs(), self.name(acc));
+        code.open(format!("if ({flag}) {{"));
+        code.line(format!("{acc} = {};", ew.expr(value)));
+        code.close_open("} else {");
+        code.line(format!("{acc} = {};", ew.expr(e)));
+        code.line(format!("{flag} = 1;"));
+        code.close("}");
     }
 
     /// A histogram update `element += addend` that other threads may update at the same time:
@@ -354,20 +375,24 @@ impl<'a> Context<'a> {
     }
 
     /// The same context for the body of `kernel`'s loop, where each location-reduction update
-    /// also records the iteration number `t` of the element it takes.
-    pub fn with_location_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
+    /// also records the iteration number `t` of the element it takes, and each custom-reduction
+    /// update seeds the thread's accumulator with its first element (flag `m2cu_has<j>`).
+    pub fn with_reduction_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
         let mut hooks = HashMap::new();
-        for (j, r) in crate::reduce::accumulators(kernel)
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| !r.locations.is_empty())
-        {
+        let mut seeded = HashMap::new();
+        for (j, r) in crate::reduce::accumulators(kernel).iter().enumerate() {
             for &u in &r.updates {
-                hooks.insert(u, format!("m2cu_lt{j} = {t};"));
+                if !r.locations.is_empty() {
+                    hooks.insert(u, format!("m2cu_lt{j} = {t};"));
+                }
+                if matches!(r.kind, m2cu_analysis::ReductionKind::Custom(_)) {
+                    seeded.insert(u, format!("m2cu_has{j}"));
+                }
             }
         }
         Context {
             location_hooks: hooks,
+            seeded_updates: seeded,
             ..self.clone_base()
         }
     }
@@ -382,6 +407,7 @@ impl<'a> Context<'a> {
             kernel_loops: self.kernel_loops,
             source: self.source,
             location_hooks: HashMap::new(),
+            seeded_updates: HashMap::new(),
             bounds_checks: self.bounds_checks,
         }
     }
@@ -424,6 +450,9 @@ impl<'a> Context<'a> {
             }
             if !r.locations.is_empty() {
                 code.line(format!("long long m2cu_lt{j} = -1;"));
+            }
+            if rc.custom().is_some() {
+                code.line(format!("int m2cu_has{j} = 0;"));
             }
         }
     }
