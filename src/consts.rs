@@ -117,6 +117,7 @@ fn eval(expr: &Expr, rng: &mut StdRng) -> Result<Mat, String> {
         | ExprKind::Colon
         | ExprKind::End
         | ExprKind::FuncHandle(_)
+        | ExprKind::HandleCell(_)
         | ExprKind::AnonFn { .. } => Err("not a constant value".into()),
     }
 }

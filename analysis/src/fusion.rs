@@ -22,7 +22,7 @@ use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
 
 use crate::access::{self, Access};
 use crate::plan::{ArrayUse, Kernel};
-use crate::reduction::same_expr;
+use crate::reduction::{same_expr, Reduction};
 use crate::scalars;
 
 /// Fuses each kernel into the one before it where legal.
@@ -258,8 +258,7 @@ fn absorb(a: &mut Kernel, b: Kernel) {
             a.reductions
                 .iter()
                 .chain(&b.reductions)
-                .flat_map(|r| [Some(r.var), r.location])
-                .flatten(),
+                .flat_map(Reduction::locals),
         )
         .collect();
     let inputs: BTreeSet<LocalId> = a.inputs.iter().chain(&b.inputs).copied().collect();

@@ -279,8 +279,7 @@ fn kernel(
         .collect();
     let claimed: BTreeSet<LocalId> = reductions
         .iter()
-        .flat_map(|r| [Some(r.var), r.location])
-        .flatten()
+        .flat_map(Reduction::locals)
         .chain(privates.all.iter().copied())
         .chain(privates.inductions.iter().map(|ind| ind.var))
         .chain(levels.iter().map(|l| l.var))
@@ -289,7 +288,8 @@ fn kernel(
         .into_iter()
         .filter(|l| !claimed.contains(l))
         .collect();
-    let order = fastest_first(f, &levels, reductions.iter().any(|r| r.location.is_some()));
+    let located = reductions.iter().any(|r| r.locals().len() > 1);
+    let order = fastest_first(f, &levels, located);
     let level_vars: Vec<LocalId> = levels.iter().map(|l| l.var).collect();
     Kernel {
         name: String::new(),

@@ -6,9 +6,19 @@
 //! (function form), `if e > s, s = e; end` (if form, optionally with `k = i` recording the
 //! location), `s = s && e` / `s & e` (all), `s = s || e` / `s | e` (any), `s = bitand(s, e)` /
 //! `bitor` / `bitxor`. `e` never mentions `s`. Every other use of `s` disqualifies it.
+//!
+//! Locations: the `then` branch of an if-form may record several locations together
+//! (`r = i; c = j;`), each the variable of the analyzed loop, of a loop inside it, or a scalar
+//! the body never assigns. Ties go to the first (strict comparison) or last (non-strict)
+//! element in iteration order, where a nest's order is the analyzed loop's iteration number
+//! first and the order inside one iteration second (for `for j, for i` that is MATLAB's
+//! column-major linear index). A min-with-location and a max-with-location over the same
+//! compared value pair into one `minmaxloc` reduction ([`pair_min_max`]).
+
+use std::collections::BTreeSet;
 
 use m2cu_frontend::ir::{
-    BinOp, Block, Builtin, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
+    BinOp, Block, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
 };
 use m2cu_frontend::types::Class;
 
@@ -28,6 +38,12 @@ pub enum ReductionKind {
     MinLoc,
     /// `if e > s, s = e; k = i; end`
     MaxLoc,
+    /// A `MinLoc` and a `MaxLoc` over the same value, in one pass: the reduction's own fields
+    /// describe the min half, [`Reduction::max`] the max half.
+    MinMaxLoc,
+    /// `s = f(s, e)` with a user function of `gpucoder.reduce` (`Function::combiners[c]`),
+    /// whose associativity and commutativity the user vouches for; no identity.
+    Custom(CombinerId),
     And,
     Or,
     BitAnd,
@@ -45,6 +61,8 @@ impl ReductionKind {
             ReductionKind::Max | ReductionKind::MaxIf => "max",
             ReductionKind::MinLoc => "minloc",
             ReductionKind::MaxLoc => "maxloc",
+            ReductionKind::MinMaxLoc => "minmaxloc",
+            ReductionKind::Custom(_) => "custom",
             ReductionKind::And => "and",
             ReductionKind::Or => "or",
             ReductionKind::BitAnd => "bitand",
@@ -54,7 +72,10 @@ impl ReductionKind {
     }
 
     pub fn has_location(self) -> bool {
-        matches!(self, ReductionKind::MinLoc | ReductionKind::MaxLoc)
+        matches!(
+            self,
+            ReductionKind::MinLoc | ReductionKind::MaxLoc | ReductionKind::MinMaxLoc
+        )
     }
 }
 
@@ -71,19 +92,52 @@ pub enum Ties {
 pub struct Reduction {
     pub var: LocalId,
     pub kind: ReductionKind,
-    /// The variable recording the location (`k` in `k = i`), for MinLoc/MaxLoc.
-    pub location: Option<LocalId>,
+    /// The variables recording the location (`k` in `k = i`; `r, c` in `r = i; c = j`), in the
+    /// order the update assigns them; empty unless MinLoc/MaxLoc/MinMaxLoc.
+    pub locations: Vec<LocalId>,
     pub ties: Ties,
     /// The statements that update the variable (assignments, or the `if` of an if-form).
     pub updates: Vec<StmtId>,
     /// `true` when every update adds the constant 1 (a count).
     pub is_count: bool,
+    /// The operand `e` of the first update (the compared value of an if-form).
+    pub operand: Option<ExprId>,
+    /// MinMaxLoc: the max half, a MaxLoc.
+    pub max: Option<Box<Reduction>>,
+}
+
+impl Reduction {
+    /// Every variable the reduction owns: the accumulators and their locations.
+    pub fn locals(&self) -> Vec<LocalId> {
+        let mut out = vec![self.var];
+        out.extend(&self.locations);
+        if let Some(max) = &self.max {
+            out.extend(max.locals());
+        }
+        out
+    }
+
+    /// The single-accumulator reductions this one combines: a MinMaxLoc is its min half and
+    /// its max half (one pass, two accumulators); any other kind is itself.
+    pub fn parts(&self) -> Vec<Reduction> {
+        match &self.max {
+            Some(max) if self.kind == ReductionKind::MinMaxLoc => vec![
+                Reduction {
+                    kind: ReductionKind::MinLoc,
+                    max: None,
+                    ..self.clone()
+                },
+                (**max).clone(),
+            ],
+            _ => vec![self.clone()],
+        }
+    }
 }
 
 /// One matched update.
 struct Update {
     kind: ReductionKind,
-    location: Option<LocalId>,
+    locations: Vec<LocalId>,
     ties: Ties,
     stmt: StmtId,
     operand: Option<ExprId>,
@@ -97,23 +151,27 @@ pub fn recognize(
     s: LocalId,
 ) -> Result<Reduction, String> {
     let mut updates = Vec::new();
-    scan_block(f, body, var, s, &mut updates)?;
+    let sources = LocationSources::new(f, body, var);
+    scan_block(f, body, &sources, s, &mut updates)?;
     let first = updates.first().ok_or("it is never updated")?;
     if updates
         .iter()
-        .any(|u| u.kind != first.kind || u.location != first.location || u.ties != first.ties)
+        .any(|u| u.kind != first.kind || u.locations != first.locations || u.ties != first.ties)
     {
         return Err("it is updated in different ways".into());
     }
     let reduction = Reduction {
         var: s,
         kind: first.kind,
-        location: first.location,
+        locations: first.locations.clone(),
         ties: first.ties,
-        is_count: updates
-            .iter()
-            .all(|u| u.operand.is_some_and(|e| is_one(f, e))),
+        is_count: first.kind == ReductionKind::Sum
+            && updates
+                .iter()
+                .all(|u| u.operand.is_some_and(|e| is_one(f, e))),
         updates: updates.iter().map(|u| u.stmt).collect(),
+        operand: first.operand,
+        max: None,
     };
     check_class(f, &reduction)?;
     let class = f.locals[s].ty.class;
@@ -121,6 +179,81 @@ pub fn recognize(
         check_nonnegative_terms(f, &updates, class)?;
     }
     Ok(reduction)
+}
+
+/// Pairs min-with-location and max-with-location reductions over the same compared value
+/// (each updated by one `if`) into MinMaxLocs, in list order; a pair takes the place of its
+/// earlier half.
+pub fn pair_min_max(f: &Function, reductions: Vec<Reduction>) -> Vec<Reduction> {
+    let mut slots: Vec<Option<Reduction>> = reductions.into_iter().map(Some).collect();
+    let mut out = Vec::new();
+    for i in 0..slots.len() {
+        let Some(r) = slots[i].take() else {
+            continue;
+        };
+        let want = match r.kind {
+            ReductionKind::MinLoc => ReductionKind::MaxLoc,
+            ReductionKind::MaxLoc => ReductionKind::MinLoc,
+            _ => {
+                out.push(r);
+                continue;
+            }
+        };
+        let pairs = |q: &Reduction| {
+            q.kind == want
+                && r.updates.len() == 1
+                && q.updates.len() == 1
+                && matches!((r.operand, q.operand), (Some(a), Some(b)) if same_expr(f, a, b))
+        };
+        let partner = slots
+            .iter()
+            .position(|q| q.as_ref().is_some_and(pairs))
+            .and_then(|j| slots[j].take());
+        out.push(match partner {
+            None => r,
+            Some(q) => {
+                let (min, max) = if want == ReductionKind::MaxLoc {
+                    (r, q)
+                } else {
+                    (q, r)
+                };
+                Reduction {
+                    kind: ReductionKind::MinMaxLoc,
+                    max: Some(Box::new(max)),
+                    ..min
+                }
+            }
+        });
+    }
+    out
+}
+
+/// What a location may record: the analyzed loop's variable, the variable of a loop inside
+/// it, or a scalar that the body never assigns (the same in every iteration).
+struct LocationSources {
+    var: LocalId,
+    assigned: BTreeSet<LocalId>,
+    inner_vars: BTreeSet<LocalId>,
+}
+
+impl LocationSources {
+    fn new(f: &Function, body: &Block, var: LocalId) -> LocationSources {
+        let mut inner_vars = BTreeSet::new();
+        f.walk_stmts(body, &mut |st| {
+            if let StmtKind::For { var, .. } = f.stmts[st].kind {
+                inner_vars.insert(var);
+            }
+        });
+        LocationSources {
+            var,
+            assigned: crate::access::assigned_scalars(f, body),
+            inner_vars,
+        }
+    }
+
+    fn allows(&self, l: LocalId) -> bool {
+        l == self.var || self.inner_vars.contains(&l) || !self.assigned.contains(&l)
+    }
 }
 
 /// A saturating integer sum is order-independent when every term is non-negative: the partial
@@ -174,6 +307,15 @@ fn check_class(f: &Function, r: &Reduction) -> Result<(), String> {
             "it is a bitwise reduction on {class}; use an unsigned integer class"
         ));
     }
+    let cas_width = matches!(
+        class,
+        Class::Double | Class::Single | Class::Int32 | Class::Uint32 | Class::Int64 | Class::Uint64
+    );
+    if matches!(kind, ReductionKind::Custom(_)) && !cas_width {
+        return Err(format!(
+            "it is a custom reduction of class {class}, and no 32- or 64-bit compare-and-swap holds its partial results"
+        ));
+    }
     let logical = matches!(kind, ReductionKind::And | ReductionKind::Or);
     if logical && class != Class::Logical {
         return Err(format!(
@@ -190,20 +332,20 @@ fn mentions(f: &Function, e: ExprId, s: LocalId) -> bool {
 fn scan_block(
     f: &Function,
     block: &Block,
-    var: LocalId,
+    sources: &LocationSources,
     s: LocalId,
     out: &mut Vec<Update>,
 ) -> Result<(), String> {
     block
         .0
         .iter()
-        .try_for_each(|&st| scan_stmt(f, st, var, s, out))
+        .try_for_each(|&st| scan_stmt(f, st, sources, s, out))
 }
 
 fn scan_stmt(
     f: &Function,
     st: StmtId,
-    var: LocalId,
+    sources: &LocationSources,
     s: LocalId,
     out: &mut Vec<Update>,
 ) -> Result<(), String> {
@@ -213,7 +355,7 @@ fn scan_stmt(
                 .ok_or("it is assigned a value that is not a reduction update")?;
             out.push(Update {
                 kind,
-                location: None,
+                locations: Vec::new(),
                 ties: Ties::First,
                 stmt: st,
                 operand: Some(operand),
@@ -222,7 +364,7 @@ fn scan_stmt(
         }
         StmtKind::If { cond, .. } if mentions(f, *cond, s) => {
             out.push(
-                match_if_form(f, st, var, s)
+                match_if_form(f, st, sources, s)
                     .ok_or("it is compared in an `if` that is not a min/max update")?,
             );
             Ok(())
@@ -233,15 +375,15 @@ fn scan_stmt(
             }
             match kind {
                 StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-                    scan_block(f, body, var, s, out)
+                    scan_block(f, body, sources, s, out)
                 }
                 StmtKind::If {
                     then_body,
                     else_body,
                     ..
                 } => {
-                    scan_block(f, then_body, var, s, out)?;
-                    scan_block(f, else_body, var, s, out)
+                    scan_block(f, then_body, sources, s, out)?;
+                    scan_block(f, else_body, sources, s, out)
                 }
                 _ => Ok(()),
             }
@@ -272,6 +414,9 @@ fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(ReductionKin
             };
             Some((kind, other(*a, *b, *op != BinOp::Sub)?))
         }
+        ExprKind::Combine(c, a, b) if is_s(*a) && !mentions(f, *b, s) => {
+            Some((ReductionKind::Custom(*c), *b))
+        }
         ExprKind::Call(builtin, args) if args.len() == 2 => {
             let kind = match builtin {
                 Builtin::Min => ReductionKind::Min,
@@ -287,8 +432,13 @@ fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(ReductionKin
     }
 }
 
-/// `if e < s, s = e; [k = i;] end` and its mirror images.
-fn match_if_form(f: &Function, st: StmtId, var: LocalId, s: LocalId) -> Option<Update> {
+/// `if e < s, s = e; [k = i; ...] end` and its mirror images.
+fn match_if_form(
+    f: &Function,
+    st: StmtId,
+    sources: &LocationSources,
+    s: LocalId,
+) -> Option<Update> {
     let StmtKind::If {
         cond,
         then_body,
@@ -320,7 +470,7 @@ fn match_if_form(f: &Function, st: StmtId, var: LocalId, s: LocalId) -> Option<U
         _ => return None,
     };
     let mut assigned_value = false;
-    let mut location = None;
+    let mut locations = Vec::new();
     for &t in &then_body.0 {
         match &f.stmts[t].kind {
             StmtKind::Assign { target, value }
@@ -328,9 +478,14 @@ fn match_if_form(f: &Function, st: StmtId, var: LocalId, s: LocalId) -> Option<U
             {
                 assigned_value = true;
             }
-            StmtKind::Assign { target, value } if *target != s && location.is_none() => {
-                matches!(f.exprs[*value].kind, ExprKind::Local(l) if l == var).then_some(())?;
-                location = Some(*target);
+            StmtKind::Assign { target, value }
+                if *target != s
+                    && !locations.contains(target)
+                    && f.locals[*target].ty.is_scalar() =>
+            {
+                matches!(f.exprs[*value].kind, ExprKind::Local(l) if sources.allows(l) && l != *target)
+                    .then_some(())?;
+                locations.push(*target);
             }
             _ => return None,
         }
@@ -338,21 +493,18 @@ fn match_if_form(f: &Function, st: StmtId, var: LocalId, s: LocalId) -> Option<U
     if !assigned_value {
         return None;
     }
-    let kind = match (is_min, location.is_some()) {
+    let located = !locations.is_empty();
+    let kind = match (is_min, located) {
         (true, false) => ReductionKind::MinIf,
         (false, false) => ReductionKind::MaxIf,
         (true, true) => ReductionKind::MinLoc,
         (false, true) => ReductionKind::MaxLoc,
     };
     // Ties only matter when a location is recorded.
-    let ties = if location.is_some() {
-        ties
-    } else {
-        Ties::First
-    };
+    let ties = if located { ties } else { Ties::First };
     Some(Update {
         kind,
-        location,
+        locations,
         ties,
         stmt: st,
         operand: Some(e),

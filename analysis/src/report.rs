@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use m2cu_frontend::diag::{line_col, Diagnostic, Diagnostics};
-use m2cu_frontend::ir::Function;
+use m2cu_frontend::ir::{Function, LocalId};
 use m2cu_frontend::Span;
 
 use serde_json::{json, Value};
@@ -53,7 +53,7 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
         let span = first_line(source, f.stmts[info.stmt].span);
         let label = match verdict {
             Verdict::Sequential { .. } => "stays sequential".to_string(),
-            _ => reason(verdict),
+            _ => reason(f, verdict),
         };
         let mut note =
             Diagnostic::note(verdict.name(), span, loop_summary(f, analysis, id)).with_label(label);
@@ -173,11 +173,40 @@ fn inductions_of(verdict: &Verdict) -> &[Induction] {
     verdict.privates().map_or(&[], |p| &p.inductions)
 }
 
+/// `s: sum`, `m: maxloc at k`, `m: maxloc at (r, c)`,
+/// `mn: minmaxloc at kmin, max mx at kmax`, `s: custom `f``.
 fn reduction_text(f: &Function, r: &Reduction) -> String {
-    let kind = if r.is_count { "count" } else { r.kind.name() };
-    match r.location {
-        Some(k) => format!("{}: {kind} at {}", f.locals[r.var].name, f.locals[k].name),
-        None => format!("{}: {kind}", f.locals[r.var].name),
+    let kind = match r.kind {
+        ReductionKind::Custom(c) => format!("custom `{}`", f.combiners[c].name),
+        _ if r.is_count => "count".into(),
+        kind => kind.name().into(),
+    };
+    let mut text = format!(
+        "{}: {kind}{}",
+        f.locals[r.var].name,
+        at_text(f, &r.locations)
+    );
+    if let Some(max) = &r.max {
+        let _ = write!(
+            text,
+            ", max {}{}",
+            f.locals[max.var].name,
+            at_text(f, &max.locations)
+        );
+    }
+    text
+}
+
+/// ` at k`, ` at (r, c)`, or nothing.
+fn at_text(f: &Function, locations: &[LocalId]) -> String {
+    let names: Vec<&str> = locations
+        .iter()
+        .map(|&k| f.locals[k].name.as_str())
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(" at {one}"),
+        many => format!(" at ({})", many.join(", ")),
     }
 }
 
@@ -221,8 +250,9 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 
 /// The report as one JSON object per function:
 /// `{"name", "loops": [{"line", "col", "var", "depth", "verdict", "reductions": [{"var", "kind",
-/// "location"}], "inductions": [{"var", "step"}], "reason", "witness": {"var", "write", "read",
-/// "distance", "direction"} | null, "kernel", "placement"}]}`. `kernel` names the kernel the loop becomes or runs inside;
+/// "locations"}], "inductions": [{"var", "step"}], "reason", "witness": {"var", "write",
+/// "read", "distance", "direction"} | null, "kernel", "placement"}]}`. `kernel` names the kernel
+/// the loop becomes or runs inside;
 /// `placement` is `kernel`, `in-kernel` or `host`.
 pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
     let at = |span: Span| {
@@ -249,14 +279,14 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
                     .iter()
                     .map(|r| reduction_json(f, r))
                     .chain(verdict.histograms().iter().map(|&h| {
-                        json!({ "var": f.locals[h].name, "kind": "histogram", "location": null })
+                        json!({ "var": f.locals[h].name, "kind": "histogram", "locations": [] })
                     }))
                     .collect::<Vec<_>>(),
                 "inductions": inductions_of(verdict)
                     .iter()
                     .map(|ind| json!({ "var": f.locals[ind.var].name, "step": ind.step.to_string() }))
                     .collect::<Vec<_>>(),
-                "reason": reason(verdict),
+                "reason": reason(f, verdict),
                 "overridden": verdict.overridden(),
                 "witness": witness_json(verdict, &at),
                 "kernel": kernel,
@@ -282,7 +312,22 @@ fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
     }
 }
 
-fn reason(verdict: &Verdict) -> String {
+/// Why the loop got its verdict; a custom reduction adds what the user vouches for.
+fn reason(f: &Function, verdict: &Verdict) -> String {
+    let mut text = verdict_reason(verdict);
+    for r in verdict.reductions() {
+        if let ReductionKind::Custom(c) = r.kind {
+            let _ = write!(
+                text,
+                "; custom reduction `{}`: associativity and commutativity are assumed, as `gpucoder.reduce` requires",
+                f.combiners[c].name
+            );
+        }
+    }
+    text
+}
+
+fn verdict_reason(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Sequential { reason, .. } => reason.clone(),
         _ if verdict.overridden().is_some() => "forced parallel by coder.gpu.kernel()".into(),
@@ -315,12 +360,24 @@ fn witness_json(verdict: &Verdict, at: &impl Fn(Span) -> String) -> Value {
     })
 }
 
+/// `{"var", "kind", "locations": [names]}`; a minmaxloc adds `"max"` and `"max_locations"`, a
+/// custom reduction `"function"`.
 fn reduction_json(f: &Function, r: &Reduction) -> Value {
-    json!({
+    let names =
+        |ls: &[LocalId]| -> Vec<String> { ls.iter().map(|&k| f.locals[k].name.clone()).collect() };
+    let mut value = json!({
         "var": f.locals[r.var].name,
         "kind": json_kind(r),
-        "location": r.location.map(|k| f.locals[k].name.clone()),
-    })
+        "locations": names(&r.locations),
+    });
+    if let Some(max) = &r.max {
+        value["max"] = json!(f.locals[max.var].name);
+        value["max_locations"] = json!(names(&max.locations));
+    }
+    if let ReductionKind::Custom(c) = r.kind {
+        value["function"] = json!(f.combiners[c].name);
+    }
+    value
 }
 
 /// The kind as the JSON report spells it.
@@ -335,6 +392,8 @@ fn json_kind(r: &Reduction) -> &'static str {
         ReductionKind::Max | ReductionKind::MaxIf => "max",
         ReductionKind::MinLoc => "minloc",
         ReductionKind::MaxLoc => "maxloc",
+        ReductionKind::MinMaxLoc => "minmaxloc",
+        ReductionKind::Custom(_) => "custom",
         ReductionKind::And => "land",
         ReductionKind::Or => "lor",
         ReductionKind::BitAnd => "band",

@@ -183,11 +183,9 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
             reductions.push(r);
         }
     }
+    let reductions = reduction::pair_min_max(f, reductions);
     for &s in &written {
-        if reductions
-            .iter()
-            .any(|r| r.var == s || r.location == Some(s))
-        {
+        if reductions.iter().any(|r| r.locals().contains(&s)) {
             continue;
         }
         privates.all.push(s);
@@ -379,12 +377,15 @@ fn scalar_verdict(f: &Function, body: &Block, var: LocalId, inductions: &[Induct
         .filter(|l| f.locals[*l].ty.is_scalar())
         .filter(|l| !inductions.iter().any(|ind| ind.var == *l))
         .collect();
+    // Location variables belong to their reduction, whichever order the scalars come in.
+    let located: BTreeSet<LocalId> = written
+        .iter()
+        .filter_map(|&s| reduction::recognize(f, body, var, s).ok())
+        .flat_map(|r| r.locations)
+        .collect();
     let mut reductions: Vec<Reduction> = Vec::new();
     let mut privates = Privates::default();
-    for &s in &written {
-        if reductions.iter().any(|r| r.location == Some(s)) {
-            continue;
-        }
+    for &s in written.difference(&located) {
         match classify(f, body, var, s, &written) {
             Ok(Role::Reduction(r)) => reductions.push(r),
             Ok(Role::Private { live_out }) => {
@@ -396,13 +397,7 @@ fn scalar_verdict(f: &Function, body: &Block, var: LocalId, inductions: &[Induct
             Err(v) => return *v,
         }
     }
-    // A location variable classified as private before its reduction was found is not private.
-    privates
-        .all
-        .retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
-    privates
-        .live_out
-        .retain(|p| !reductions.iter().any(|r| r.location == Some(*p)));
+    let reductions = reduction::pair_min_max(f, reductions);
     if reductions.is_empty() {
         Verdict::Parallel(privates)
     } else {
@@ -445,9 +440,19 @@ fn classify(
     }
 }
 
-/// The location variable of a min/max-with-location must be written only by the updates.
+/// The location variables of a min/max-with-location must be written only by the updates.
 fn check_location(f: &Function, body: &Block, r: &Reduction) -> Result<(), Box<Verdict>> {
-    let Some(k) = r.location else { return Ok(()) };
+    r.locations
+        .iter()
+        .try_for_each(|&k| check_location_var(f, body, r, k))
+}
+
+fn check_location_var(
+    f: &Function,
+    body: &Block,
+    r: &Reduction,
+    k: LocalId,
+) -> Result<(), Box<Verdict>> {
     let mut assignments = 0;
     f.walk_stmts(body, &mut |s| {
         if matches!(f.stmts[s].kind, StmtKind::Assign { target, .. } if target == k) {

@@ -82,6 +82,9 @@ impl ExprWriter<'_> {
             ),
             ExprKind::Call(builtin, args) => self.builtin(*builtin, args, class),
             ExprKind::Convert(a) => self.convert(*a, class),
+            ExprKind::Combine(c, a, b) => {
+                crate::reduce::combine_call(*c, &self.expr(*a), &self.expr(*b), self.err)
+            }
             ExprKind::Size(array, query) => format!("((double){})", self.size(*array, *query)),
             ExprKind::RangeCount(first, step, last) => format!(
                 "((double)m2cu_count({}, {}, {}))",

@@ -160,7 +160,8 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
 }
 
 fn declarations(ctx: &Context, code: &mut Code) {
-    for (id, local) in ctx.f.locals.iter() {
+    let own = crate::combine::locals(ctx.f);
+    for (id, local) in ctx.f.locals.iter().filter(|(id, _)| !own.contains(id)) {
         let name = ctx.name(id);
         if local.ty.is_scalar() {
             code.line(format!("{} {name} = 0;", local_c_type(ctx.f, id)));

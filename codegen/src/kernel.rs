@@ -4,18 +4,20 @@
 //! reduction (starting at the identity), then reduces it across its warp with `__shfl_down_sync`,
 //! across the block in shared memory, and merges the block's partial with one atomic (or, for
 //! min/max with location, writes it to a per-block slot and the last block to finish merges the
-//! slots). Parameter order, which [`crate::launch`] mirrors: arrays (pointer, rows, columns),
-//! scalar inputs, the induction variables' values before the loop (`m2cu_iv_<k>`; each iteration
-//! declares its own `k` from the closed form), the range (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`), live-out pointers, reduction
-//! buffers, and the error status.
+//! slots; a custom reduction has no identity, so each partial carries a "has a value" flag and
+//! the block's partial is folded into the result by a compare-and-swap loop). Parameter order,
+//! which [`crate::launch`] mirrors: arrays (pointer, rows, columns), scalar inputs, the induction
+//! variables' values before the loop (`m2cu_iv_<k>`; each iteration declares its own `k` from the
+//! closed form), the ranges (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`, one set per
+//! level of a collapsed nest), live-out pointers, reduction buffers, and the error status.
 
 use askama::Template;
-use m2cu_analysis::Kernel;
+use m2cu_analysis::{Kernel, Reduction};
 
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::openmp::induction_decls;
-use crate::reduce::ReductionCode;
+use crate::reduce::{accumulators, Located, ReductionCode};
 use crate::stmt::Context;
 
 /// Threads per block of every kernel.
@@ -51,12 +53,29 @@ struct ReduceTail {
 struct LocationTail {
     j: usize,
     var: String,
-    loc: String,
-    loc_type: &'static str,
+    loc_names: String,
+    locs: Vec<Loc>,
     kind: &'static str,
     wide: &'static str,
     identity: String,
     combine_shuffled: String,
+}
+
+#[derive(Template)]
+#[template(path = "custom_tail.cu.txt", escape = "none")]
+struct CustomTail {
+    j: usize,
+    var: String,
+    function: String,
+    ty: &'static str,
+    merge: String,
+    atomic: String,
+}
+
+/// One location variable of a location tail.
+struct Loc {
+    name: String,
+    ty: &'static str,
 }
 
 /// The parameters of `kernel`, in launch order, as C declarations.
@@ -97,17 +116,18 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     for &x in &kernel.live_out {
         out.push(format!("{} *m2cu_lo_{}", local_c_type(f, x), ctx.name(x)));
     }
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(f, r);
-        match r.location {
-            Some(loc) => {
-                out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
-                out.push(format!("{} *m2cu_pk{j}", local_c_type(f, loc)));
-                out.push(format!("long long *m2cu_pi{j}"));
-                out.push(format!("unsigned int *m2cu_pc{j}"));
-            }
-            None => out.push(format!("{} *m2cu_red{j}", rc.wide_type())),
+        if r.locations.is_empty() {
+            out.push(format!("{} *m2cu_red{j}", rc.wide_type()));
+            continue;
         }
+        out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
+        for (q, &loc) in r.locations.iter().enumerate() {
+            out.push(format!("{} *m2cu_pk{j}_{q}", local_c_type(f, loc)));
+        }
+        out.push(format!("long long *m2cu_pi{j}"));
+        out.push(format!("unsigned int *m2cu_pc{j}"));
     }
     out.push("int *m2cu_err".into());
     out
@@ -125,8 +145,7 @@ fn range_suffixes(kernel: &Kernel) -> Vec<String> {
 /// The CUDA source of one kernel.
 pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
-
-    let device = ctx.device().with_location_hooks(kernel, "m2cu_t");
+    let device = ctx.device().with_reduction_hooks(kernel, "m2cu_t");
     let mut setup = Code::new(1);
     ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
@@ -158,11 +177,10 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             decl.finish()
         },
         body: code.finish(),
-        tails: kernel
-            .reductions
+        tails: accumulators(kernel)
             .iter()
             .enumerate()
-            .map(|(j, _)| tail(ctx, kernel, j))
+            .map(|(j, r)| tail(ctx, r, j))
             .collect(),
     };
     template.render().expect("kernel template renders")
@@ -204,13 +222,28 @@ fn kernel_kind(kernel: &Kernel) -> String {
     format!("reduction ({})", kinds.join(", "))
 }
 
-fn tail(ctx: &Context, kernel: &Kernel, j: usize) -> String {
+fn tail(ctx: &Context, r: &Reduction, j: usize) -> String {
     let f = ctx.f;
-    let r = &kernel.reductions[j];
     let rc = ReductionCode::new(f, r);
     let var = ctx.name(r.var).to_string();
-    let rendered = match r.location {
-        None => ReduceTail {
+    let n = r.locations.len();
+    let rendered = if let Some(c) = rc.custom() {
+        CustomTail {
+            j,
+            var,
+            function: f.combiners[c].name.clone(),
+            ty: rc.wide_type(),
+            // Only a lane that reads another lane's partial merges: lanes past the warp's
+            // end read their own, which must not be combined with itself.
+            merge: format!(
+                "if (m2cu_yh && (threadIdx.x & 31) + m2cu_o < 32) {{ m2cu_v = m2cu_h ? {} : m2cu_y; m2cu_h = 1; }}",
+                rc.combine("m2cu_v", "m2cu_y")
+            ),
+            atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
+        }
+        .render()
+    } else if n == 0 {
+        ReduceTail {
             j,
             var,
             kind: r.kind.name(),
@@ -219,21 +252,30 @@ fn tail(ctx: &Context, kernel: &Kernel, j: usize) -> String {
             identity: rc.wide_identity(),
             atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
         }
-        .render(),
-        Some(loc) => LocationTail {
+        .render()
+    } else {
+        let names: Vec<&str> = r.locations.iter().map(|&l| ctx.name(l)).collect();
+        LocationTail {
             j,
             var,
-            loc: ctx.name(loc).to_string(),
-            loc_type: local_c_type(f, loc),
+            loc_names: names.join(", "),
+            locs: r
+                .locations
+                .iter()
+                .map(|&l| Loc {
+                    name: ctx.name(l).to_string(),
+                    ty: local_c_type(f, l),
+                })
+                .collect(),
             kind: r.kind.name(),
             wide: rc.wide_type(),
             identity: rc.wide_identity(),
             combine_shuffled: rc.combine_location(
-                ["m2cu_v", "m2cu_k", "m2cu_i"],
-                ["m2cu_yv", "m2cu_yk", "m2cu_yi"],
+                &Located::numbered("m2cu_v", "m2cu_k", n, "m2cu_i"),
+                &Located::numbered("m2cu_yv", "m2cu_yk", n, "m2cu_yi"),
             ),
         }
-        .render(),
+        .render()
     };
     rendered.expect("reduction tail template renders") + "\n"
 }

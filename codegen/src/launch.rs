@@ -8,13 +8,13 @@
 //! status come back after every launch. Induction variables go in by value (their value before
 //! the loop) and the host advances them to `k0 + c·n` after the launch.
 
-use m2cu_analysis::Kernel;
+use m2cu_analysis::{Kernel, Reduction};
 
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
 use crate::openmp::{finish_reductions, induction_value};
-use crate::reduce::ReductionCode;
+use crate::reduce::{accumulators, ReductionCode};
 use crate::residency;
 use crate::stmt::{Context, NestRanges};
 
@@ -116,39 +116,23 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
             download_bytes: None,
         });
     }
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(f, r);
         let wide = rc.wide_type();
-        code.line(format!("{wide} m2cu_r{j} = {};", rc.wide_identity()));
-        match r.location {
-            None => out.push(Buffer {
+        code.line(format!(
+            "{wide} m2cu_r{j} = {};",
+            rc.initial(ctx.name(r.var))
+        ));
+        if r.locations.is_empty() {
+            out.push(Buffer {
                 var: format!("m2cu_d_red{j}"),
                 bytes: format!("sizeof({wide})"),
                 upload: Some(format!("&m2cu_r{j}")),
                 download: Some(format!("&m2cu_r{j}")),
                 download_bytes: None,
-            }),
-            Some(loc) => {
-                let loc_ty = local_c_type(f, loc);
-                code.line(format!("{loc_ty} m2cu_rk{j} = 0;\nlong long m2cu_rt{j} = -1;\nunsigned int m2cu_zero{j} = 0;"));
-                let slot = |var: &str, ty: &str, download: String| Buffer {
-                    var: format!("m2cu_d_{var}{j}"),
-                    bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
-                    upload: None,
-                    download: Some(download),
-                    download_bytes: Some(format!("sizeof({ty})")),
-                };
-                out.push(slot("pv", wide, format!("&m2cu_r{j}")));
-                out.push(slot("pk", loc_ty, format!("&m2cu_rk{j}")));
-                out.push(slot("pi", "long long", format!("&m2cu_rt{j}")));
-                out.push(Buffer {
-                    var: format!("m2cu_d_pc{j}"),
-                    bytes: "sizeof(unsigned int)".into(),
-                    upload: Some(format!("&m2cu_zero{j}")),
-                    download: None,
-                    download_bytes: None,
-                });
-            }
+            });
+        } else {
+            location_buffers(ctx, code, r, j, &mut out);
         }
     }
     out.push(Buffer {
@@ -165,6 +149,46 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
 fn array_bytes(ctx: &Context, array: m2cu_frontend::ir::LocalId) -> String {
     let ty = ctx.f.locals[array].ty.class.c_type();
     format!("(uint64_t){} * sizeof({ty})", ctx.names.numel(array))
+}
+
+/// The per-block slots of location reduction `j` (value, each location, iteration; the first
+/// slot comes back), and its counter of finished blocks.
+fn location_buffers(
+    ctx: &Context,
+    code: &mut Code,
+    r: &Reduction,
+    j: usize,
+    out: &mut Vec<Buffer>,
+) {
+    let slot = |var: String, ty: &str, download: String| Buffer {
+        var: format!("m2cu_d_{var}"),
+        bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
+        upload: None,
+        download: Some(download),
+        download_bytes: Some(format!("sizeof({ty})")),
+    };
+    let wide = ReductionCode::new(ctx.f, r).wide_type();
+    out.push(slot(format!("pv{j}"), wide, format!("&m2cu_r{j}")));
+    for (q, &loc) in r.locations.iter().enumerate() {
+        let loc_ty = local_c_type(ctx.f, loc);
+        code.line(format!("{loc_ty} m2cu_rk{j}_{q} = 0;"));
+        out.push(slot(
+            format!("pk{j}_{q}"),
+            loc_ty,
+            format!("&m2cu_rk{j}_{q}"),
+        ));
+    }
+    code.line(format!(
+        "long long m2cu_rt{j} = -1;\nunsigned int m2cu_zero{j} = 0;"
+    ));
+    out.push(slot(format!("pi{j}"), "long long", format!("&m2cu_rt{j}")));
+    out.push(Buffer {
+        var: format!("m2cu_d_pc{j}"),
+        bytes: "sizeof(unsigned int)".into(),
+        upload: Some(format!("&m2cu_zero{j}")),
+        download: None,
+        download_bytes: None,
+    });
 }
 
 /// Pointers to the kernel arguments, in the order of [`crate::kernel::params`].
@@ -200,11 +224,14 @@ fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
             .iter()
             .map(|&x| format!("&m2cu_d_lo_{}", ctx.name(x))),
     );
-    for (j, r) in kernel.reductions.iter().enumerate() {
-        match r.location {
-            None => out.push(format!("&m2cu_d_red{j}")),
-            Some(_) => out.extend(["pv", "pk", "pi", "pc"].map(|p| format!("&m2cu_d_{p}{j}"))),
+    for (j, r) in accumulators(kernel).iter().enumerate() {
+        if r.locations.is_empty() {
+            out.push(format!("&m2cu_d_red{j}"));
+            continue;
         }
+        out.push(format!("&m2cu_d_pv{j}"));
+        out.extend((0..r.locations.len()).map(|q| format!("&m2cu_d_pk{j}_{q}")));
+        out.extend(["pi", "pc"].map(|p| format!("&m2cu_d_{p}{j}")));
     }
     out.push("&m2cu_d_err".into());
     out

@@ -10,6 +10,7 @@
 //! program and the GPU program differ only in how a planned loop runs.
 
 pub mod code;
+pub mod combine;
 pub mod expr;
 pub mod host;
 pub mod kernel;
@@ -92,6 +93,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         kernel_loops: KernelLoops::OpenMp,
         source: Some(options.source),
         location_hooks: HashMap::new(),
+        seeded_updates: HashMap::new(),
         bounds_checks: options.bounds_checks,
     };
     let kernels: Vec<String> = analysis
@@ -100,18 +102,26 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         .iter()
         .map(|k| kernel::kernel(&ctx, k))
         .collect();
+    let combiners = combine::functions(&ctx);
     let device_code = format!(
-        "{}{}\n{GENERATED_MARKER}{}",
+        "{}{}\n{GENERATED_MARKER}{combiners}{}{}",
         prelude::prelude(),
         reduce::CAS_ATOMICS,
+        combine::atomics(f),
         kernels.join("\n")
     );
+    // The standalone `.cu` has the combiners in its device code already.
+    let host_combiners = |flavor: Flavor| match flavor {
+        Flavor::Standalone => "",
+        _ => combiners.as_str(),
+    };
     let host_code = |flavor: Flavor| {
         format!(
-            "{}{}{}\n{GENERATED_MARKER}{}",
+            "{}{}{}\n{GENERATED_MARKER}{}{}",
             prelude::host_helpers(),
             host::gpu_macros(flavor),
             host::check_macro(flavor),
+            host_combiners(flavor),
             host::entry_function(&ctx, flavor)
         )
     };

@@ -2,7 +2,9 @@
 //!
 //! A map is `#pragma omp parallel for`. A reduction runs the loop in a parallel region in which
 //! every thread accumulates into its own copy of each reduction variable (starting from the
-//! identity), then merges it into a shared partial under `omp critical`; after the region the
+//! identity; a custom reduction's copy is seeded by the thread's first element and flagged), then
+//! merges it into a shared partial under `omp critical` (a custom reduction's shared partial
+//! starts from the variable's value before the loop); after the region the
 //! partial is merged into the variable's value from before the loop with the same rule the GPU
 //! path uses ([`ReductionCode::finish`]). Privates are declared inside the region; live-out
 //! privates are copied out by the iteration that is last in sequential order. An induction
@@ -10,11 +12,11 @@
 //! before the loop), and set to `k0 + c·n` after the loop.
 
 use m2cu_analysis::induction::Induction;
-use m2cu_analysis::Kernel;
+use m2cu_analysis::{Kernel, Reduction};
 
 use crate::code::Code;
 use crate::expr::local_c_type;
-use crate::reduce::ReductionCode;
+use crate::reduce::{accumulators, combine_call, Located, ReductionCode};
 use crate::stmt::Context;
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
@@ -44,7 +46,7 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             x = ctx.name(x)
         ));
     }
-    let inner = ctx.with_location_hooks(kernel, "m2cu_t");
+    let inner = ctx.with_reduction_hooks(kernel, "m2cu_t");
     if kernel.reductions.is_empty() {
         code.line(format!(
             "#pragma omp parallel for schedule(static) if ({n} >= 4096)"
@@ -106,18 +108,19 @@ fn reduction_region(
     bodies: &[&m2cu_frontend::ir::Block],
 ) {
     let f = ctx.f;
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    let accumulators = accumulators(kernel);
+    for (j, r) in accumulators.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
         code.line(format!(
             "{} m2cu_r{j} = {};",
             rc.wide_type(),
-            rc.wide_identity()
+            rc.initial(ctx.name(r.var))
         ));
-        if let Some(loc) = r.location {
-            code.line(format!(
-                "{} m2cu_rk{j} = 0;\nint64_t m2cu_rt{j} = -1;",
-                local_c_type(f, loc)
-            ));
+        for (q, &loc) in r.locations.iter().enumerate() {
+            code.line(format!("{} m2cu_rk{j}_{q} = 0;", local_c_type(f, loc)));
+        }
+        if !r.locations.is_empty() {
+            code.line(format!("int64_t m2cu_rt{j} = -1;"));
         }
     }
     code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
@@ -136,22 +139,28 @@ fn reduction_region(
     code.close("}");
     code.line("#pragma omp critical");
     code.open("{");
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    for (j, r) in accumulators.iter().enumerate() {
         let rc = ReductionCode::new(f, r);
         let mine = format!("(({}){})", rc.wide_type(), ctx.name(r.var));
-        match r.location {
-            Some(loc) => code.line(rc.combine_location(
-                [
-                    &format!("m2cu_r{j}"),
-                    &format!("m2cu_rk{j}"),
-                    &format!("m2cu_rt{j}"),
-                ],
-                [&mine, ctx.name(loc), &format!("m2cu_lt{j}")],
-            )),
-            None => code.line(format!(
+        if let Some(c) = rc.custom() {
+            let merged = combine_call(c, &format!("m2cu_r{j}"), &mine, ctx.err);
+            code.line(format!("if (m2cu_has{j}) m2cu_r{j} = {merged};"));
+        } else if r.locations.is_empty() {
+            code.line(format!(
                 "m2cu_r{j} = {};",
                 rc.combine(&format!("m2cu_r{j}"), &mine)
-            )),
+            ));
+        } else {
+            let thread = Located {
+                v: mine,
+                ks: r
+                    .locations
+                    .iter()
+                    .map(|&l| ctx.name(l).to_string())
+                    .collect(),
+                t: format!("m2cu_lt{j}"),
+            };
+            code.line(rc.combine_location(&result(j, r), &thread));
         }
     }
     code.close("}");
@@ -159,23 +168,27 @@ fn reduction_region(
     finish_reductions(ctx, code, kernel);
 }
 
-/// Merges each reduction's result `m2cu_r<j>` (and `m2cu_rk<j>`, `m2cu_rt<j>` for locations)
-/// into the variable.
+/// The names of reduction `j`'s result: `m2cu_r<j>`, and for locations `m2cu_rk<j>_<q>` and
+/// `m2cu_rt<j>`.
+fn result(j: usize, r: &Reduction) -> Located {
+    Located::numbered(
+        &format!("m2cu_r{j}"),
+        &format!("m2cu_rk{j}_"),
+        r.locations.len(),
+        &format!("m2cu_rt{j}"),
+    )
+}
+
+/// Merges each reduction's result (see [`result`]) into the variable.
 pub fn finish_reductions(ctx: &Context, code: &mut Code, kernel: &Kernel) {
-    for (j, r) in kernel.reductions.iter().enumerate() {
+    for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(ctx.f, r);
         let s = ctx.name(r.var);
-        match r.location {
-            Some(loc) => code.line(rc.finish_location(
-                s,
-                ctx.name(loc),
-                [
-                    &format!("m2cu_r{j}"),
-                    &format!("m2cu_rk{j}"),
-                    &format!("m2cu_rt{j}"),
-                ],
-            )),
-            None => code.line(rc.finish(s, &format!("m2cu_r{j}"))),
+        if r.locations.is_empty() {
+            code.line(rc.finish(s, &format!("m2cu_r{j}")));
+        } else {
+            let ks: Vec<&str> = r.locations.iter().map(|&l| ctx.name(l)).collect();
+            code.line(rc.finish_location(s, &ks, &result(j, r)));
         }
     }
 }

@@ -44,7 +44,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         9,
         "M2CU_E_EMPTY",
-        "max or min of an empty array is empty, which m2cu cannot return here.",
+        "max, min or gpucoder.reduce of an empty array is empty, which m2cu cannot return here.",
     ),
 ];
 

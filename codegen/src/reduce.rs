@@ -12,11 +12,41 @@
 //! on every value a partial can hold. Min/max with location keep (value, location, iteration) and
 //! break ties on the iteration number by the comparison's tie rule.
 
-use m2cu_analysis::{Reduction, ReductionKind, Ties};
-use m2cu_frontend::ir::Function;
+use m2cu_analysis::{Kernel, Reduction, ReductionKind, Ties};
+use m2cu_frontend::ir::{CombinerId, Function};
 use m2cu_frontend::types::Class;
 
 use crate::expr::literal;
+
+/// The single-accumulator reductions of `kernel`, in the order of every per-reduction name
+/// (`m2cu_red<j>`, `m2cu_r<j>`, `m2cu_lt<j>`, ...): a MinMaxLoc contributes its min and its max
+/// half, which then run in the same pass over the data.
+pub fn accumulators(kernel: &Kernel) -> Vec<Reduction> {
+    kernel
+        .reductions
+        .iter()
+        .flat_map(Reduction::parts)
+        .collect()
+}
+
+/// A located partial as C names: its value, its location variables, and the iteration it
+/// came from (`< 0`: no element yet).
+pub struct Located {
+    pub v: String,
+    pub ks: Vec<String>,
+    pub t: String,
+}
+
+impl Located {
+    /// Value `v`, locations `k0, k1, ...` (`k` followed by the position), iteration `t`.
+    pub fn numbered(v: &str, k: &str, n: usize, t: &str) -> Located {
+        Located {
+            v: v.into(),
+            ks: (0..n).map(|q| format!("{k}{q}")).collect(),
+            t: t.into(),
+        }
+    }
+}
 
 /// The code pieces of one reduction.
 pub struct ReductionCode {
@@ -58,8 +88,19 @@ impl ReductionCode {
         )
     }
 
-    /// The wide C type of partials.
+    /// The user function of a custom reduction.
+    pub fn custom(&self) -> Option<CombinerId> {
+        match self.kind {
+            ReductionKind::Custom(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The wide C type of partials (a custom reduction keeps the class's type).
     pub fn wide_type(&self) -> &'static str {
+        if self.custom().is_some() {
+            return self.class.c_type();
+        }
         let unsigned = self.bitwise() || !self.class.is_signed_integer();
         match self.class {
             Class::Double => "double",
@@ -73,7 +114,17 @@ impl ReductionCode {
         }
     }
 
-    /// The identity as a C literal of the variable's class.
+    /// The value a partial starts from: the identity, or for a custom reduction (which has
+    /// none) the variable's value `s` before the loop, which every partial is folded into.
+    pub fn initial(&self, s: &str) -> String {
+        match self.custom() {
+            Some(_) => s.to_string(),
+            None => self.wide_identity(),
+        }
+    }
+
+    /// The identity as a C literal of the variable's class; a custom reduction has none, and
+    /// its per-thread accumulators start at 0 with their "has a value" flag clear.
     pub fn identity(&self) -> String {
         let (lo, hi) = self
             .class
@@ -83,10 +134,14 @@ impl ReductionCode {
             ReductionKind::Sum
             | ReductionKind::Or
             | ReductionKind::BitOr
-            | ReductionKind::BitXor => 0.0,
+            | ReductionKind::BitXor
+            | ReductionKind::Custom(_) => 0.0,
             ReductionKind::Prod | ReductionKind::And => 1.0,
             ReductionKind::Min | ReductionKind::Max if self.class.is_float() => f64::NAN,
-            ReductionKind::Min | ReductionKind::MinIf | ReductionKind::MinLoc => hi,
+            ReductionKind::Min
+            | ReductionKind::MinIf
+            | ReductionKind::MinLoc
+            | ReductionKind::MinMaxLoc => hi,
             ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => lo,
             ReductionKind::BitAnd => {
                 return format!("(({})~({})0)", self.class.c_type(), self.class.c_type())
@@ -118,7 +173,10 @@ impl ReductionCode {
             ReductionKind::Prod => format!("({a} * {b})"),
             ReductionKind::Min if float => format!("fmin({a}, {b})"),
             ReductionKind::Max if float => format!("fmax({a}, {b})"),
-            ReductionKind::Min | ReductionKind::MinIf | ReductionKind::MinLoc => {
+            ReductionKind::Min
+            | ReductionKind::MinIf
+            | ReductionKind::MinLoc
+            | ReductionKind::MinMaxLoc => {
                 format!("({b} < {a} ? {b} : {a})")
             }
             ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => {
@@ -127,6 +185,7 @@ impl ReductionCode {
             ReductionKind::And | ReductionKind::BitAnd => format!("({a} & {b})"),
             ReductionKind::Or | ReductionKind::BitOr => format!("({a} | {b})"),
             ReductionKind::BitXor => format!("({a} ^ {b})"),
+            ReductionKind::Custom(c) => combine_call(c, a, b, "m2cu_err"),
         }
     }
 
@@ -164,7 +223,11 @@ impl ReductionCode {
             ReductionKind::And | ReductionKind::BitAnd => format!("atomicAnd({ptr}, {v});"),
             ReductionKind::Or | ReductionKind::BitOr => format!("atomicOr({ptr}, {v});"),
             ReductionKind::BitXor => format!("atomicXor({ptr}, {v});"),
-            ReductionKind::Prod | ReductionKind::MinLoc | ReductionKind::MaxLoc => {
+            ReductionKind::Custom(c) => format!("m2cu_atomic_combine{c}({ptr}, {v}, m2cu_err);"),
+            ReductionKind::Prod
+            | ReductionKind::MinLoc
+            | ReductionKind::MaxLoc
+            | ReductionKind::MinMaxLoc => {
                 unreachable!(
                     "integer products are sequential; locations use the last-block combine"
                 )
@@ -193,7 +256,11 @@ impl ReductionCode {
             ReductionKind::BitAnd => format!("{s} = ({ty})({s} & ({ty}){r});"),
             ReductionKind::BitOr => format!("{s} = ({ty})({s} | ({ty}){r});"),
             ReductionKind::BitXor => format!("{s} = ({ty})({s} ^ ({ty}){r});"),
-            ReductionKind::MinLoc | ReductionKind::MaxLoc => unreachable!("see finish_location"),
+            // The result already folds in the value from before the loop (see `initial`).
+            ReductionKind::Custom(_) => format!("{s} = {r};"),
+            ReductionKind::MinLoc | ReductionKind::MaxLoc | ReductionKind::MinMaxLoc => {
+                unreachable!("see finish_location")
+            }
         }
     }
 
@@ -205,32 +272,47 @@ impl ReductionCode {
         }
     }
 
-    /// Statement: if the partial (bv, bk, bt) beats (av, ak, at), copy it over. `at < 0` means
-    /// "no element found yet".
-    pub fn combine_location(&self, a: [&str; 3], b: [&str; 3]) -> String {
+    /// Statement: if the partial `b` beats `a`, copy it over (value, every location, and
+    /// iteration). Ties go by the iteration number and the comparison's tie rule.
+    pub fn combine_location(&self, a: &Located, b: &Located) -> String {
         let tie = if self.ties == Ties::First { "<" } else { ">" };
         let op = self.better();
+        let copies: String =
+            a.ks.iter()
+                .zip(&b.ks)
+                .map(|(ak, bk)| format!(" {ak} = {bk};"))
+                .collect();
         format!(
-            "if ({bt} >= 0 && ({at} < 0 || {bv} {op} {av} || ({bv} == {av} && {bt} {tie} {at}))) {{ {av} = {bv}; {ak} = {bk}; {at} = {bt}; }}",
-            av = a[0], ak = a[1], at = a[2], bv = b[0], bk = b[1], bt = b[2]
+            "if ({bt} >= 0 && ({at} < 0 || {bv} {op} {av} || ({bv} == {av} && {bt} {tie} {at}))) {{ {av} = {bv};{copies} {at} = {bt}; }}",
+            av = a.v, at = a.t, bv = b.v, bt = b.t
         )
     }
 
-    /// Host statement merging the located result (rv, rk, rt) into `s` and its location `k`.
-    pub fn finish_location(&self, s: &str, k: &str, r: [&str; 3]) -> String {
+    /// Host statement merging the located result `r` into `s` and its location variables `ks`.
+    pub fn finish_location(&self, s: &str, ks: &[&str], r: &Located) -> String {
         let op = if self.ties == Ties::First {
             self.better().to_string()
         } else {
             format!("{}=", self.better())
         };
         let ty = self.class.c_type();
+        let copies: String = ks
+            .iter()
+            .zip(&r.ks)
+            .map(|(k, rk)| format!(" {k} = {rk};"))
+            .collect();
         format!(
-            "if ({rt} >= 0 && {rv} {op} {s}) {{ {s} = ({ty}){rv}; {k} = {rk}; }}",
-            rv = r[0],
-            rk = r[1],
-            rt = r[2]
+            "if ({rt} >= 0 && {rv} {op} {s}) {{ {s} = ({ty}){rv};{copies} }}",
+            rv = r.v,
+            rt = r.t
         )
     }
+}
+
+/// A call of the C function of combiner `c` (see [`crate::combine`]); `err` is the `int *`
+/// error status.
+pub fn combine_call(c: CombinerId, a: &str, b: &str, err: &str) -> String {
+    format!("m2cu_combine{c}({a}, {b}, {err})")
 }
 
 /// CAS loops for the float atomics CUDA does not have.

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use m2cu_analysis::scatter::AtomicUpdate;
 use m2cu_analysis::{Analysis, Kernel};
 use m2cu_frontend::ir::{
-    Block, ExprId, Fill, Function, LocalId, PrintPiece, RuntimeError, StmtId, StmtKind,
+    Block, ExprId, ExprKind, Fill, Function, LocalId, PrintPiece, RuntimeError, StmtId, StmtKind,
 };
 
 use crate::code::Code;
@@ -69,6 +69,9 @@ pub struct Context<'a> {
     pub source: Option<&'a str>,
     /// Extra statements appended to the `then` branch of location-reduction updates.
     pub location_hooks: HashMap<StmtId, String>,
+    /// Updates `acc = f(acc, e)` of custom reductions, with the flag saying whether the
+    /// thread's accumulator holds a value yet; the first `e` seeds it.
+    pub seeded_updates: HashMap<StmtId, String>,
     /// Whether element reads and writes check their indices (MATLAB's errors) or trust them.
     pub bounds_checks: bool,
 }
@@ -175,7 +178,12 @@ impl<'a> Context<'a> {
         let ew = self.exprs();
         match &f.stmts[s].kind {
             StmtKind::Assign { target, value } if f.locals[*target].ty.is_scalar() => {
-                code.line(format!("{} = {};", self.name(*target), ew.expr(*value)));
+                match (self.seeded_updates.get(&s), &f.exprs[*value].kind) {
+                    (Some(flag), ExprKind::Combine(_, _, e)) => {
+                        self.seeded_update(code, *target, *value, *e, flag)
+                    }
+                    _ => code.line(format!("{} = {};", self.name(*target), ew.expr(*value))),
+                }
             }
             StmtKind::Assign { target, value } => self.copy_array(code, *target, *value),
             StmtKind::Alloc {
@@ -261,6 +269,17 @@ impl<'a> Context<'a> {
             }
         }
         code.line("fflush(stdout);");
+    }
+
+    /// `acc = f(acc, e)` when the accumulator holds a value, else `acc = e`.
+    fn seeded_update(&self, code: &mut Code, acc: LocalId, value: ExprId, e: ExprId, flag: &str) {
+        let (ew, acc) = (self.exprs(), self.name(acc));
+        code.open(format!("if ({flag}) {{"));
+        code.line(format!("{acc} = {};", ew.expr(value)));
+        code.close_open("} else {");
+        code.line(format!("{acc} = {};", ew.expr(e)));
+        code.line(format!("{flag} = 1;"));
+        code.close("}");
     }
 
     /// A histogram update `element += addend` that other threads may update at the same time:
@@ -595,21 +614,24 @@ impl<'a> Context<'a> {
     }
 
     /// The same context for the body of `kernel`'s loop, where each location-reduction update
-    /// also records the iteration number `t` of the element it takes.
-    pub fn with_location_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
+    /// also records the iteration number `t` of the element it takes, and each custom-reduction
+    /// update seeds the thread's accumulator with its first element (flag `m2cu_has<j>`).
+    pub fn with_reduction_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
         let mut hooks = HashMap::new();
-        for (j, r) in kernel
-            .reductions
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.location.is_some())
-        {
+        let mut seeded = HashMap::new();
+        for (j, r) in crate::reduce::accumulators(kernel).iter().enumerate() {
             for &u in &r.updates {
-                hooks.insert(u, format!("m2cu_lt{j} = {t};"));
+                if !r.locations.is_empty() {
+                    hooks.insert(u, format!("m2cu_lt{j} = {t};"));
+                }
+                if matches!(r.kind, m2cu_analysis::ReductionKind::Custom(_)) {
+                    seeded.insert(u, format!("m2cu_has{j}"));
+                }
             }
         }
         Context {
             location_hooks: hooks,
+            seeded_updates: seeded,
             ..self.clone_base()
         }
     }
@@ -624,6 +646,7 @@ impl<'a> Context<'a> {
             kernel_loops: self.kernel_loops,
             source: self.source,
             location_hooks: HashMap::new(),
+            seeded_updates: HashMap::new(),
             bounds_checks: self.bounds_checks,
         }
     }
@@ -651,7 +674,7 @@ impl<'a> Context<'a> {
     /// location reduction also keeps its location and the iteration `m2cu_lt<j>` it came from
     /// (-1: none yet).
     pub fn declare_accumulators(&self, code: &mut Code, kernel: &m2cu_analysis::Kernel) {
-        for (j, r) in kernel.reductions.iter().enumerate() {
+        for (j, r) in crate::reduce::accumulators(kernel).iter().enumerate() {
             let rc = crate::reduce::ReductionCode::new(self.f, r);
             let class = self.f.locals[r.var].ty.class;
             code.line(format!(
@@ -660,12 +683,15 @@ impl<'a> Context<'a> {
                 self.name(r.var),
                 rc.identity()
             ));
-            if let Some(loc) = r.location {
+            for &loc in &r.locations {
                 let ty = local_c_type(self.f, loc);
-                code.line(format!(
-                    "{ty} {} = 0;\nlong long m2cu_lt{j} = -1;",
-                    self.name(loc)
-                ));
+                code.line(format!("{ty} {} = 0;", self.name(loc)));
+            }
+            if !r.locations.is_empty() {
+                code.line(format!("long long m2cu_lt{j} = -1;"));
+            }
+            if rc.custom().is_some() {
+                code.line(format!("int m2cu_has{j} = 0;"));
             }
         }
     }

@@ -172,6 +172,9 @@ pub enum ExprKind {
     },
     /// `@name`: a handle to a named function.
     FuncHandle(Ident),
+    /// `{@f, @g}`: a cell array of function handles, the operator list of `gpucoder.reduce`
+    /// (no other cell array is parsed).
+    HandleCell(Vec<Expr>),
     /// `@(a, b) a + b`: an anonymous function.
     AnonFn {
         params: Vec<Ident>,

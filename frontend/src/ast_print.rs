@@ -211,6 +211,12 @@ impl Printer {
                 self.expr(d + 1, "", operand);
             }
             ExprKind::FuncHandle(name) => self.line(d, role, &format!("FuncHandle @{}", name.name)),
+            ExprKind::HandleCell(handles) => {
+                self.line(d, role, "HandleCell");
+                for h in handles {
+                    self.expr(d + 1, "", h);
+                }
+            }
             ExprKind::AnonFn { params, body } => {
                 let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
                 self.line(d, role, &format!("AnonFn @({})", names.join(", ")));

@@ -229,6 +229,7 @@ fn expr(e: &Expr, brackets: bool) -> String {
         ExprKind::Paren(inner) => format!("({})", expr(inner, false)),
         ExprKind::Postfix { op, operand } => postfix(*op, operand, brackets),
         ExprKind::FuncHandle(name) => format!("@{}", name.name),
+        ExprKind::HandleCell(handles) => format!("{{{}}}", list(handles, true)),
         ExprKind::AnonFn { params, body } => {
             format!("@({}) {}", names(params), expr(body, brackets))
         }

@@ -50,6 +50,8 @@ pub struct Function {
     /// `coder.gpu.kernel()` / `coder.gpu.nokernel()` pragmas, each on the `for` loop it precedes,
     /// with the pragma's span.
     pub pragmas: Vec<(StmtId, LoopPragma, Span)>,
+    /// The functions of `gpucoder.reduce` calls ([`ExprKind::Combine`]).
+    pub combiners: Vec<Combiner>,
 }
 
 /// A loop pragma of MATLAB Coder.
@@ -100,6 +102,25 @@ pub enum ExprKind {
     Size(LocalId, SizeQuery),
     /// The number of elements of `first:step:last` by MATLAB's colon rule, always double.
     RangeCount(ExprId, ExprId, ExprId),
+    /// `f(a, b)` for the user's binary function `f` = `Function::combiners[c]` of
+    /// `gpucoder.reduce`; both operands and the result have class `ty.class`.
+    Combine(CombinerId, ExprId, ExprId),
+}
+
+/// An index into [`Function::combiners`].
+pub type CombinerId = usize;
+
+/// A user function that `gpucoder.reduce` folds with: `output = name(params[0], params[1])`,
+/// lowered once into `body`, which lies outside the function's body and assigns only scalar
+/// locals of its own (the parameters, the output and temporaries). Every value it touches
+/// has one class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Combiner {
+    /// The MATLAB name of the function.
+    pub name: String,
+    pub params: [LocalId; 2],
+    pub output: LocalId,
+    pub body: Block,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,7 +428,7 @@ impl Function {
         match &self.exprs[expr].kind {
             ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Size(..) => {}
             ExprKind::Unary(_, a) | ExprKind::Convert(a) => self.walk_expr(*a, f),
-            ExprKind::Binary(_, a, b) => {
+            ExprKind::Binary(_, a, b) | ExprKind::Combine(_, a, b) => {
                 self.walk_expr(*a, f);
                 self.walk_expr(*b, f);
             }

@@ -18,6 +18,9 @@ pub fn print_function(f: &Function) -> String {
     p.header();
     p.block(&f.body, 1);
     p.out.push_str("end\n");
+    for c in &f.combiners {
+        p.combiner(c);
+    }
     p.out
 }
 
@@ -46,6 +49,15 @@ impl Printer<'_> {
             let integral = if local.integral { " integral" } else { "" };
             let _ = writeln!(self.out, "  local {}: {}{}", local.name, local.ty, integral);
         }
+    }
+
+    /// `combiner out = name(a, b)`, its body, `end`.
+    fn combiner(&mut self, c: &crate::ir::Combiner) {
+        let [a, b] = c.params.map(|p| self.name(p).to_string());
+        let out = self.name(c.output).to_string();
+        self.line(0, &format!("combiner {out} = {}({a}, {b})", c.name));
+        self.block(&c.body, 1);
+        self.line(0, "end");
     }
 
     fn line(&mut self, depth: usize, text: &str) {
@@ -224,6 +236,12 @@ impl Printer<'_> {
                 suffix(format!("{}({})", b.name(), self.list(args)), Class::Double)
             }
             ExprKind::Convert(a) => format!("{class}({})", self.expr(*a)),
+            ExprKind::Combine(c, a, b) => format!(
+                "{}({}, {})",
+                self.f.combiners[*c].name,
+                self.expr(*a),
+                self.expr(*b)
+            ),
             ExprKind::Size(array, q) => match q {
                 SizeQuery::Numel => format!("numel({})", self.name(*array)),
                 SizeQuery::Length => format!("length({})", self.name(*array)),

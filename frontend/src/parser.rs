@@ -1457,6 +1457,7 @@ fn rhs_needs_parens(op: BinaryOp, rhs: &Expr) -> bool {
             | ExprKind::Paren(_)
             | ExprKind::Matrix(_)
             | ExprKind::FuncHandle(_)
+            | ExprKind::HandleCell(_)
     );
     match &rhs.kind {
         _ if primary => false,
@@ -1776,7 +1777,8 @@ fn primary(i: Input) -> PResult<Node> {
         TokKind::At => handle(i),
         TokKind::Kw(Keyword::End) if i.ctx.index => leaf(ExprKind::End),
         TokKind::Kw(Keyword::End) => error(end_outside_index(&i)),
-        TokKind::LBrace | TokKind::RBrace => error(cell_array(&i)),
+        TokKind::LBrace => handle_cell(i),
+        TokKind::RBrace => error(cell_array(&i)),
         _ => error(expected(
             &i,
             "an expression",
@@ -1965,6 +1967,28 @@ fn unclosed(i: &Input, open: Span, opener: &str, help: &str) -> PError {
         diag: Some(Box::new(diag)),
         remaining: i.toks.len(),
     }
+}
+
+/// `{@f, @g}`: a cell of function handles; any other cell array is E0010.
+fn handle_cell(i: Input) -> PResult<Node> {
+    let open = i.tok().span;
+    let not_handles = || error(cell_array(&i));
+    let Ok((rest, rows)) = bracketed(i, TokKind::RBrace) else {
+        return not_handles();
+    };
+    let handles: Vec<Node> = rows.into_iter().flatten().collect();
+    let all_handles = handles
+        .iter()
+        .all(|n| matches!(n.expr.kind, ExprKind::FuncHandle(_)));
+    if *rest.kind() != TokKind::RBrace || handles.is_empty() || !all_handles {
+        return not_handles();
+    }
+    let span = open.to(rest.tok().span);
+    let (handles, below) = unzip(handles);
+    Ok((
+        rest.bump().with_ctx(i.ctx),
+        Node::grow(&rest, ExprKind::HandleCell(handles), span, below)?,
+    ))
 }
 
 /// `[a, b; c d]`, `[]`.

@@ -147,8 +147,29 @@ fn octave_outputs(
     m2cu_runtime::read_mat(dir.path().join("out.mat")).map_err(|e| e.to_string())
 }
 
-/// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing.
+/// GPU Coder's `gpucoder.reduce` for Octave: every function folds `A(:)` from left to right,
+/// seeded with the first element; the results form a row.
+const GPUCODER_REDUCE: &str = "function r = reduce(A, fs)
+if ~iscell(fs)
+  fs = {fs};
+end
+r = zeros(1, numel(fs), class(A));
+for q = 1:numel(fs)
+  acc = A(1);
+  for k = 2:numel(A)
+    acc = fs{q}(acc, A(k));
+  end
+  r(q) = acc;
+end
+end
+";
+
+/// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing,
+/// and `gpucoder.reduce` a sequential fold.
 fn coder_stubs(dir: &Path) -> Result<(), String> {
+    let gpucoder = dir.join("+gpucoder");
+    std::fs::create_dir_all(&gpucoder).map_err(|e| e.to_string())?;
+    std::fs::write(gpucoder.join("reduce.m"), GPUCODER_REDUCE).map_err(|e| e.to_string())?;
     let package = dir.join("+coder").join("+gpu");
     std::fs::create_dir_all(&package).map_err(|e| e.to_string())?;
     for (name, params) in [

@@ -651,6 +651,9 @@ impl Lowerer<'_> {
                 ExprKind::Call(b, args.into_iter().map(|a| self.copy_expr(a)).collect())
             }
             ExprKind::Convert(a) => ExprKind::Convert(self.copy_expr(a)),
+            ExprKind::Combine(c, a, b) => {
+                ExprKind::Combine(c, self.copy_expr(a), self.copy_expr(b))
+            }
             ExprKind::RangeCount(a, s, b) => {
                 ExprKind::RangeCount(self.copy_expr(a), self.copy_expr(s), self.copy_expr(b))
             }
@@ -881,7 +884,9 @@ impl Lowerer<'_> {
             }
             ExprKind::Local(l) => *l == array,
             ExprKind::Unary(_, a) | ExprKind::Convert(a) => self.mentions(*a, array),
-            ExprKind::Binary(_, a, b) => self.mentions(*a, array) || self.mentions(*b, array),
+            ExprKind::Binary(_, a, b) | ExprKind::Combine(_, a, b) => {
+                self.mentions(*a, array) || self.mentions(*b, array)
+            }
             ExprKind::Call(_, args) => args.iter().any(|&x| self.mentions(x, array)),
             ExprKind::RangeCount(a, s, b) => [a, s, b].iter().any(|&&x| self.mentions(x, array)),
             ExprKind::Const(_) | ExprKind::Size(..) => false,

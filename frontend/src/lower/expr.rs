@@ -64,7 +64,7 @@ impl Lowerer<'_> {
                 );
                 None
             }
-            AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } => {
+            AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } | AstExpr::HandleCell(_) => {
                 self.unsupported(
                     span,
                     "a function handle",
@@ -272,6 +272,9 @@ impl Lowerer<'_> {
         if let Some(&array) = self.scope.get(name) {
             return self.index(array, args, span);
         }
+        if name == "gpucoder.reduce" {
+            return self.gpucoder_reduce(args, span);
+        }
         if name.contains('.') {
             return self.dotted_name(callee);
         }
@@ -300,15 +303,10 @@ impl Lowerer<'_> {
     }
 
     fn dotted_name(&mut self, callee: &ast::Ident) -> Option<Val> {
-        let help = if callee.name == "gpucoder.reduce" {
-            "`gpucoder.reduce` is not supported yet: write the reduction as a loop (`s = s + v(i)`), which m2cu turns into a reduction kernel"
-        } else {
-            "structs and package functions are not supported: use separate variables"
-        };
         self.unsupported(
             callee.span,
             &format!("`{}` (struct field or package function)", callee.name),
-            help,
+            "structs and package functions are not supported: use separate variables",
         );
         None
     }

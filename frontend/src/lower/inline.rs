@@ -43,18 +43,15 @@ impl<'a> Lowerer<'a> {
         let function = self.local_function(&callee.name)?;
         self.check_call_shape(callee, function, args.len(), nargout, span)?;
         let vals = self.values(args)?;
-        let saved = self.enter(&callee.name);
-        self.inlining.push(callee.name.clone());
-        for (param, val) in function.params.iter().zip(vals) {
-            self.bind_param(function, param, val, span);
-        }
-        for stmt in &function.body {
-            self.stmt(stmt);
-        }
-        let outputs = self.callee_outputs(function, nargout);
-        self.inlining.pop();
-        self.leave(saved);
-        let outputs = outputs?;
+        let outputs = self.in_callee_scope(callee, |me| {
+            for (param, val) in function.params.iter().zip(vals) {
+                me.bind_param(function, param, val, span);
+            }
+            for stmt in &function.body {
+                me.stmt(stmt);
+            }
+            me.callee_outputs(function, nargout)
+        })??;
         Some(
             outputs
                 .into_iter()
@@ -72,14 +69,6 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<()> {
         let name = &callee.name;
-        if self.inlining.contains(name) {
-            self.unsupported(
-                callee.span,
-                &format!("a recursive call to `{name}`"),
-                "write the recursion as a loop",
-            );
-            return None;
-        }
         let (params, outputs) = (function.params.len(), function.outputs.len());
         if nargin != params || nargout > outputs {
             self.error(
@@ -93,6 +82,30 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         Some(())
+    }
+
+    /// Runs `body` in a fresh scope for `callee`, whose new locals are named `_<callee>_x`;
+    /// `None` (with a diagnostic) for a recursive use.
+    pub(super) fn in_callee_scope<T>(
+        &mut self,
+        callee: &ast::Ident,
+        body: impl FnOnce(&mut Self) -> T,
+    ) -> Option<T> {
+        let name = &callee.name;
+        if self.inlining.contains(name) {
+            self.unsupported(
+                callee.span,
+                &format!("a recursive call to `{name}`"),
+                "write the recursion as a loop",
+            );
+            return None;
+        }
+        let saved = self.enter(name);
+        self.inlining.push(name.clone());
+        let out = body(self);
+        self.inlining.pop();
+        self.leave(saved);
+        Some(out)
     }
 
     fn enter(&mut self, callee: &str) -> Saved {
@@ -142,7 +155,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn callee_outputs(&mut self, function: &ast::Function, nargout: usize) -> Option<Vec<LocalId>> {
+    pub(super) fn callee_outputs(
+        &mut self,
+        function: &ast::Function,
+        nargout: usize,
+    ) -> Option<Vec<LocalId>> {
         let mut out = Vec::new();
         for output in function.outputs.iter().take(nargout) {
             match self.scope.get(&output.name) {

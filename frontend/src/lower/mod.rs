@@ -23,12 +23,15 @@
 //! | E0110 | operands or assignment sides whose sizes are known to differ |
 //! | E0111 | concatenation of items whose extents do not line up |
 //! | E0112 | a loop pragma (`coder.gpu.kernel()`) not followed by a `for` loop |
-//! | E0113 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
+//! | E0113 | a `gpucoder.reduce` operator that is not a handle to a local function |
+//! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
+//! | E0115 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
 
 mod array;
 mod assign;
 mod concat;
 mod control;
+mod custom;
 mod expr;
 mod inline;
 mod print;
@@ -165,6 +168,8 @@ struct Lowerer<'a> {
     /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
     pending_pragma: Option<(LoopPragma, Span)>,
     pragmas: Vec<(StmtId, LoopPragma, Span)>,
+    /// The functions `gpucoder.reduce` folds with.
+    combiners: Vec<crate::ir::Combiner>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
     name: String,
@@ -191,6 +196,7 @@ impl<'a> Lowerer<'a> {
             inlining: Vec::new(),
             pending_pragma: None,
             pragmas: Vec::new(),
+            combiners: Vec::new(),
             grown: assign::grown_names(file),
             name: function.name.name.clone(),
             span: function.span,
@@ -208,6 +214,7 @@ impl<'a> Lowerer<'a> {
             body,
             span: self.span,
             pragmas: self.pragmas,
+            combiners: self.combiners,
         }
     }
 

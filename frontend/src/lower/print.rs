@@ -2,7 +2,7 @@
 //! a char literal whose conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision)
 //! take one scalar value each, in order; `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
 //! processed here, so the IR holds the literal text. MATLAB's recycling of a format over extra
-//! values is not supported (E0113).
+//! values is not supported (E0115).
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
@@ -73,7 +73,7 @@ impl Lowerer<'_> {
 
     fn print_error(&mut self, span: Span, message: String) {
         self.error(
-            "E0113",
+            "E0115",
             span,
             message,
             "write one conversion (%d, %f, %g, ...) per scalar value, e.g. fprintf('%d: %.3f\\n', i, x(i))"

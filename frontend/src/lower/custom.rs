@@ -1,0 +1,261 @@
+//! `gpucoder.reduce(A, @f)` and `gpucoder.reduce(A, {@f, @g})`: every element of `A` folded
+//! with each of the user's functions, as GPU Coder's reduction with user-written operators.
+//!
+//! Each handle must name a local function of the file (E0113) with two inputs and one output
+//! that returns a scalar of `A`'s class when both inputs are scalars of that class (E0114). The
+//! function is lowered once, with scalar parameters of `A`'s class, into a [`Combiner`] that lies
+//! outside the function body; the fold becomes
+//! `acc = A(1); for k = 2:numel(A), acc = f(acc, A(k)); end` with [`ExprKind::Combine`], the
+//! accumulator form the analysis recognizes as a custom reduction. No identity is needed: the
+//! first element seeds the accumulator. The user vouches that every function is associative and
+//! commutative, as `gpucoder.reduce` requires, which lets the kernel combine partial results in
+//! any order. The value is the 1-by-k row of the k results (a scalar for one function); an empty
+//! `A` stops the program with an error, since there is nothing to seed the fold with.
+
+use super::array::{ArrayVal, Coord, Pos, Val};
+use super::*;
+use crate::ir::{Combiner, CombinerId};
+
+impl Lowerer<'_> {
+    pub(super) fn gpucoder_reduce(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [x, op] = args else {
+            self.error(
+                "E0105",
+                span,
+                "`gpucoder.reduce` takes an array and its functions".into(),
+                "write `gpucoder.reduce(A, @f)` or `gpucoder.reduce(A, {@f, @g})`".into(),
+            );
+            return None;
+        };
+        let handles = self.reduce_handles(op)?;
+        let a = match self.value(x)? {
+            Val::Array(a) => a,
+            Val::Scalar(_) => {
+                self.error(
+                    "E0105",
+                    x.span,
+                    "`gpucoder.reduce` of a scalar".into(),
+                    "pass a vector or a matrix; a scalar is its own reduction".into(),
+                );
+                return None;
+            }
+        };
+        self.reject_3d(&a, "`gpucoder.reduce`")?;
+        let combiners: Vec<Option<CombinerId>> =
+            handles.iter().map(|h| self.combiner(h, a.class)).collect();
+        let combiners: Vec<CombinerId> = combiners.into_iter().collect::<Option<_>>()?;
+        let accs = self.fold(&a, &combiners, span);
+        Some(self.row_of(&accs, a.class, span))
+    }
+
+    /// The function names of `@f` or `{@f, @g}`.
+    fn reduce_handles<'e>(&mut self, op: &'e ast::Expr) -> Option<Vec<&'e ast::Ident>> {
+        let handle = |e: &'e ast::Expr| match &e.kind {
+            AstExpr::FuncHandle(name) => Some(name),
+            _ => None,
+        };
+        let handles: Option<Vec<&ast::Ident>> = match &op.kind {
+            AstExpr::HandleCell(items) => items.iter().map(handle).collect(),
+            _ => handle(op).map(|h| vec![h]),
+        };
+        if handles.is_none() {
+            self.error(
+                "E0113",
+                op.span,
+                "the functions of `gpucoder.reduce` must be handles to local functions".into(),
+                "write `@name` or `{@f, @g}` naming functions defined in this file; anonymous functions are not supported".into(),
+            );
+        }
+        handles
+    }
+
+    /// Lowers the function named by `handle` for two scalars of `class` into a combiner.
+    fn combiner(&mut self, handle: &ast::Ident, class: Class) -> Option<CombinerId> {
+        let name = &handle.name;
+        let Some(function) = self.local_function(name) else {
+            self.error(
+                "E0113",
+                handle.span,
+                format!("`@{name}` does not name a local function of this file"),
+                format!(
+                    "define `function c = {name}(a, b)` in this file; builtins and other files are not supported"
+                ),
+            );
+            return None;
+        };
+        let (params, outputs) = (function.params.len(), function.outputs.len());
+        if params != 2 || outputs != 1 {
+            self.error(
+                "E0114",
+                handle.span,
+                format!("`{name}` takes {params} input(s) and returns {outputs} output(s), but `gpucoder.reduce` needs a binary function"),
+                format!("declare it as `function c = {name}(a, b)`"),
+            );
+            return None;
+        }
+        let callee = ast::Ident {
+            name: name.clone(),
+            span: handle.span,
+        };
+        let (params, output, body) = self.lower_combiner(&callee, function, class)?;
+        let ty = self.locals[output].ty;
+        if ty != Type::scalar(class) {
+            self.error(
+                "E0114",
+                handle.span,
+                format!("`{name}` returns {ty} from two {class} scalars, but `gpucoder.reduce` needs a function that keeps the class"),
+                format!("make `{name}` return a {class} scalar, e.g. `c = {class}(...)`"),
+            );
+            return None;
+        }
+        self.combiners.push(Combiner {
+            name: name.clone(),
+            params,
+            output,
+            body,
+        });
+        Some(self.combiners.len() - 1)
+    }
+
+    /// The function's body with its two parameters bound to scalars of `class`, in a scope of
+    /// its own; its parameters, output and body.
+    fn lower_combiner(
+        &mut self,
+        callee: &ast::Ident,
+        function: &ast::Function,
+        class: Class,
+    ) -> Option<([LocalId; 2], LocalId, Block)> {
+        let (params, body, outputs) = self.in_callee_scope(callee, |me| {
+            let params = [0, 1].map(|k| {
+                let p = &function.params[k];
+                me.new_local(&p.name, Type::scalar(class), p.span)
+            });
+            let body = me.block(&function.body);
+            (params, body, me.callee_outputs(function, 1))
+        })?;
+        let output = outputs?[0];
+        if let Some(array) = self.array_assigned(&body) {
+            self.unsupported(
+                callee.span,
+                &format!(
+                    "`{}` creates the array `{}`, but a `gpucoder.reduce` function may use only scalars",
+                    callee.name, self.locals[array].name
+                ),
+                "compute the result from the two scalar inputs",
+            );
+            return None;
+        }
+        Some((params, output, body))
+    }
+
+    /// An array that `block` creates or writes, if any.
+    fn array_assigned(&self, block: &Block) -> Option<LocalId> {
+        let mut found = None;
+        for &s in &block.0 {
+            let target = match &self.stmts[s].kind {
+                StmtKind::Assign { target, .. } if !self.locals[*target].ty.is_scalar() => {
+                    Some(*target)
+                }
+                StmtKind::Alloc { target, .. }
+                | StmtKind::Store { array: target, .. }
+                | StmtKind::Resize { array: target, .. } => Some(*target),
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+                    self.array_assigned(body)
+                }
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => self
+                    .array_assigned(then_body)
+                    .or_else(|| self.array_assigned(else_body)),
+                _ => None,
+            };
+            found = found.or(target);
+        }
+        found
+    }
+
+    /// `acc = A(1)` for each combiner, then one loop `for k = 2:numel(A)` updating every
+    /// accumulator with `acc = f(acc, A(k))`; returns the accumulators.
+    fn fold(&mut self, a: &ArrayVal, combiners: &[CombinerId], span: Span) -> Vec<LocalId> {
+        let class = a.class;
+        let n = self.numel_expr(a, span);
+        self.nonempty_check(n, span);
+        let accs: Vec<LocalId> = combiners
+            .iter()
+            .map(|_| {
+                let acc = self.temp("red", Type::scalar(class), span);
+                let first = self.element(a, Pos::Linear(Coord::One));
+                self.push(
+                    StmtKind::Assign {
+                        target: acc,
+                        value: first,
+                    },
+                    span,
+                );
+                acc
+            })
+            .collect();
+        let k = self.counting_loop_var("k", span);
+        self.open_block();
+        for (&c, &acc) in combiners.iter().zip(&accs) {
+            let element = self.element(a, Pos::linear(k));
+            let current = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
+            let value = self.new_expr(
+                ExprKind::Combine(c, current, element),
+                Type::scalar(class),
+                span,
+            );
+            self.push(StmtKind::Assign { target: acc, value }, span);
+        }
+        let body = self.close_block();
+        let start = self.constant_expr(2.0, Class::Double, span);
+        let stop = self.numel_expr(a, span);
+        self.push(
+            StmtKind::For {
+                var: k,
+                start,
+                step: None,
+                stop,
+                body,
+            },
+            span,
+        );
+        accs
+    }
+
+    /// The accumulators as one value: a scalar, or a 1-by-k row.
+    fn row_of(&mut self, accs: &[LocalId], class: Class, span: Span) -> Val {
+        if let [one] = accs {
+            return self.local_val(*one, span);
+        }
+        let shape = Shape::new(Dim::Known(1), Dim::Known(accs.len() as u64));
+        let out = self.temp("row", Type::array(class, shape), span);
+        let rows = self.constant_expr(1.0, Class::Double, span);
+        let cols = self.constant_expr(accs.len() as f64, Class::Double, span);
+        self.push(
+            StmtKind::Alloc {
+                target: out,
+                fill: Fill::Zeros,
+                rows,
+                cols,
+                pages: None,
+            },
+            span,
+        );
+        for (q, &acc) in accs.iter().enumerate() {
+            let at = self.constant_expr((q + 1) as f64, Class::Double, span);
+            let value = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
+            self.push(
+                StmtKind::Store {
+                    array: out,
+                    indices: vec![at],
+                    value,
+                },
+                span,
+            );
+        }
+        Val::Array(self.whole(out, span))
+    }
+}
