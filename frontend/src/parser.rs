@@ -868,7 +868,7 @@ fn arguments_block(i: Input) -> PResult<Vec<ArgDecl>> {
     let is_block = matches!(i.kind(), TokKind::Ident(w) if w == "arguments")
         && matches!(
             i.nth(1).kind,
-            TokKind::Newline | TokKind::Semi | TokKind::Comma | TokKind::LParen
+            TokKind::Newline | TokKind::Semi | TokKind::Comma | TokKind::LParen | TokKind::Eof
         );
     if !is_block {
         return Ok((i, Vec::new()));
