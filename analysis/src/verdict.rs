@@ -62,6 +62,21 @@ pub struct Witness {
     pub direction: Option<String>,
 }
 
+impl Witness {
+    /// Evidence that is one place in the source (a statement, an assignment), with no second
+    /// access.
+    fn at(var: impl Into<String>, span: Span) -> Witness {
+        Witness {
+            var: var.into(),
+            write: span,
+            read: None,
+            read_is_write: false,
+            distance: None,
+            direction: None,
+        }
+    }
+}
+
 impl Verdict {
     pub fn name(&self) -> &'static str {
         match self {
@@ -117,14 +132,7 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
     match f.pragma_of(info.stmt) {
         Some((LoopPragma::NoKernel, at)) => sequential(
             "`coder.gpu.nokernel()` keeps this loop on the CPU",
-            Some(Witness {
-                var: "coder.gpu.nokernel".into(),
-                write: at,
-                read: None,
-                read_is_write: false,
-                distance: None,
-                direction: None,
-            }),
+            Some(Witness::at("coder.gpu.nokernel", at)),
         ),
         Some((LoopPragma::Kernel, _)) => forced(f, body, var, analyzed(f, tree, id, var)),
         None => analyzed(f, tree, id, var),
@@ -219,14 +227,7 @@ fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
     found.map(|span| {
         sequential(
             "it calls `fprintf`, which prints on the host in iteration order and cannot run in a kernel",
-            Some(Witness {
-                var: "fprintf".into(),
-                write: span,
-                read: None,
-                read_is_write: false,
-                distance: None,
-                direction: None,
-            }),
+            Some(Witness::at("fprintf", span)),
         )
     })
 }
@@ -237,14 +238,7 @@ fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {
     exit.map(|(word, span)| {
         sequential(
             format!("`{word}` leaves the loop early, so later iterations depend on earlier ones"),
-            Some(Witness {
-                var: word.to_string(),
-                write: span,
-                read: None,
-                read_is_write: false,
-                distance: None,
-                direction: None,
-            }),
+            Some(Witness::at(word, span)),
         )
     })
 }
@@ -299,14 +293,7 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
             format!(
                 "array `{name}` is created or resized inside the loop; create it before the loop"
             ),
-            Some(Witness {
-                var: name,
-                write: span,
-                read: None,
-                read_is_write: false,
-                distance: None,
-                direction: None,
-            }),
+            Some(Witness::at(name, span)),
         )
     })
 }
@@ -426,7 +413,7 @@ fn classify(
             let write = first_assignment(f, body, s);
             return Err(Box::new(sequential(
                 format!("`{name}` is assigned only in some iterations and its value is used after the loop"),
-                Some(Witness { var: name.clone(), write, read: None, read_is_write: false, distance: None, direction: None }),
+                Some(Witness::at(name.clone(), write)),
             )));
         }
         return Ok(Role::Private { live_out });
@@ -465,14 +452,7 @@ fn check_location_var(
     let name = f.locals[k].name.clone();
     Err(Box::new(sequential(
         format!("`{name}` records a location but is also used in other ways inside the loop"),
-        Some(Witness {
-            var: name,
-            write: first_assignment(f, body, k),
-            read: None,
-            read_is_write: false,
-            distance: None,
-            direction: None,
-        }),
+        Some(Witness::at(name, first_assignment(f, body, k))),
     )))
 }
 
