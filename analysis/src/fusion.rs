@@ -18,10 +18,10 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::ir::{Block, ExprId, Function, LocalId, StmtId, StmtKind};
 
 use crate::access::{self, Access};
-use crate::plan::{ArrayUse, Kernel};
+use crate::plan::{self, ArrayUse, Kernel};
 use crate::reduction::{same_expr, Reduction};
 use crate::scalars;
 
@@ -58,88 +58,87 @@ fn follows(f: &Function, block: &Block, first: StmtId, second: StmtId) -> bool {
 }
 
 fn fusable(f: &Function, a: &Kernel, b: &Kernel) -> bool {
-    a.levels.len() == b.levels.len()
-        && a.order == b.order
-        && a.atomic_updates.is_empty()
-        && b.atomic_updates.is_empty()
-        && a.inductions.is_empty()
-        && b.inductions.is_empty()
-        && same_ranges(f, a, b)
-        && scalars_apart(f, a, b)
-        && arrays_aligned(f, a, b)
+    if a.levels.len() != b.levels.len()
+        || a.order != b.order
+        || !a.atomic_updates.is_empty()
+        || !b.atomic_updates.is_empty()
+        || !a.inductions.is_empty()
+        || !b.inductions.is_empty()
+    {
+        return false;
+    }
+    let (fa, fb) = (Footprint::of(f, a), Footprint::of(f, b));
+    same_ranges(f, a, b, &fa) && scalars_apart(a, b, &fa, &fb) && arrays_aligned(f, a, b, &fa, &fb)
 }
 
-fn range_of(
-    f: &Function,
-    s: StmtId,
-) -> Option<(
-    m2cu_frontend::ir::ExprId,
-    Option<m2cu_frontend::ir::ExprId>,
-    m2cu_frontend::ir::ExprId,
-)> {
-    match &f.stmts[s].kind {
-        StmtKind::For {
-            start, step, stop, ..
-        } => Some((*start, *step, *stop)),
-        _ => None,
+/// What a kernel's loops read and write.
+struct Footprint {
+    /// Scalars assigned, level variables included.
+    scalars_written: BTreeSet<LocalId>,
+    /// Scalars read or assigned.
+    scalars_mentioned: BTreeSet<LocalId>,
+    arrays_read: BTreeSet<LocalId>,
+    arrays_written: BTreeSet<LocalId>,
+}
+
+impl Footprint {
+    fn of(f: &Function, k: &Kernel) -> Footprint {
+        let mut out = Footprint {
+            scalars_written: k.all_levels().map(|l| l.var).collect(),
+            scalars_mentioned: BTreeSet::new(),
+            arrays_read: BTreeSet::new(),
+            arrays_written: BTreeSet::new(),
+        };
+        for body in k.outer_bodies(f) {
+            out.scalars_written
+                .extend(access::assigned_scalars(f, body));
+            out.scalars_mentioned.extend(scalars::scalars_read(f, body));
+            let (read, written) = scalars::arrays_used(f, body);
+            out.arrays_read.extend(read);
+            out.arrays_written.extend(written);
+        }
+        out.scalars_mentioned.extend(&out.scalars_written);
+        out
     }
 }
 
 /// Same range expressions level by level, and `b`'s ranges read nothing `a` writes.
-fn same_ranges(f: &Function, a: &Kernel, b: &Kernel) -> bool {
-    let (written_scalars, written_arrays) = writes(f, a);
+fn same_ranges(f: &Function, a: &Kernel, b: &Kernel, fa: &Footprint) -> bool {
+    let same = |p: ExprId, q: ExprId| same_expr(f, p, q);
     a.levels.iter().zip(&b.levels).all(|(x, y)| {
-        let (Some((s1, st1, e1)), Some((s2, st2, e2))) = (range_of(f, x.stmt), range_of(f, y.stmt))
+        let (
+            StmtKind::For {
+                start: s1,
+                step: st1,
+                stop: e1,
+                ..
+            },
+            StmtKind::For {
+                start: s2,
+                step: st2,
+                stop: e2,
+                ..
+            },
+        ) = (&f.stmts[x.stmt].kind, &f.stmts[y.stmt].kind)
         else {
             return false;
         };
         let steps = match (st1, st2) {
             (None, None) => true,
-            (Some(p), Some(q)) => same_expr(f, p, q),
+            (Some(p), Some(q)) => same(*p, *q),
             _ => false,
         };
-        let untouched = f.stmt_exprs(y.stmt).into_iter().all(|e| {
-            let mut ok = true;
-            f.walk_expr(e, &mut |x| {
-                if let Some(l) = mentioned_local(f, x) {
-                    ok &= !written_scalars.contains(&l) && !written_arrays.contains(&l);
-                }
-            });
-            ok
-        });
-        steps && same_expr(f, s1, s2) && same_expr(f, e1, e2) && untouched
+        let untouched = f
+            .stmt_exprs(y.stmt)
+            .into_iter()
+            .all(|e| plan::invariant(f, e, &fa.scalars_written, &fa.arrays_written));
+        steps && same(*s1, *s2) && same(*e1, *e2) && untouched
     })
 }
 
-fn mentioned_local(f: &Function, e: m2cu_frontend::ir::ExprId) -> Option<LocalId> {
-    use m2cu_frontend::ir::ExprKind;
-    match &f.exprs[e].kind {
-        ExprKind::Local(l) | ExprKind::Index(l, _) | ExprKind::Size(l, _) => Some(*l),
-        _ => None,
-    }
-}
-
-/// The scalars (level variables and reduction variables included) and arrays a kernel writes.
-fn writes(f: &Function, k: &Kernel) -> (BTreeSet<LocalId>, BTreeSet<LocalId>) {
-    let mut scalars_written: BTreeSet<LocalId> = k.all_levels().map(|l| l.var).collect();
-    let mut arrays_written = BTreeSet::new();
-    for body in k.outer_bodies(f) {
-        scalars_written.extend(access::assigned_scalars(f, body));
-        arrays_written.extend(scalars::arrays_used(f, body).1);
-    }
-    (scalars_written, arrays_written)
-}
-
-/// The scalars a kernel reads or writes.
-fn scalars_mentioned(f: &Function, k: &Kernel) -> BTreeSet<LocalId> {
-    let mut out = writes(f, k).0;
-    for body in k.outer_bodies(f) {
-        out.extend(scalars::scalars_read(f, body));
-    }
-    out
-}
-
-fn scalars_apart(f: &Function, a: &Kernel, b: &Kernel) -> bool {
+/// Scalars written by one kernel are not mentioned by the other, except a loop variable both
+/// share at the same level.
+fn scalars_apart(a: &Kernel, b: &Kernel, fa: &Footprint, fb: &Footprint) -> bool {
     let shared: BTreeSet<LocalId> = a
         .levels
         .iter()
@@ -147,24 +146,24 @@ fn scalars_apart(f: &Function, a: &Kernel, b: &Kernel) -> bool {
         .filter(|(x, y)| x.var == y.var)
         .map(|(x, _)| x.var)
         .collect();
-    let apart = |x: &Kernel, y: &Kernel| {
-        writes(f, x)
-            .0
-            .intersection(&scalars_mentioned(f, y))
+    let apart = |x: &Footprint, y: &Footprint| {
+        x.scalars_written
+            .intersection(&y.scalars_mentioned)
             .all(|l| shared.contains(l))
     };
-    apart(a, b) && apart(b, a)
+    apart(fa, fb) && apart(fb, fa)
 }
 
 /// Every array written by one kernel and touched by the other is accessed through one
 /// subscript that is the same in both (after renaming `b`'s level variables to `a`'s) and
 /// names a distinct element per iteration.
-fn arrays_aligned(f: &Function, a: &Kernel, b: &Kernel) -> bool {
-    let (ra, wa) = arrays_of(f, a);
-    let (rb, wb) = arrays_of(f, b);
-    let conflicting: BTreeSet<LocalId> = wa
-        .intersection(&rb.union(&wb).copied().collect())
-        .chain(wb.intersection(&ra))
+fn arrays_aligned(f: &Function, a: &Kernel, b: &Kernel, fa: &Footprint, fb: &Footprint) -> bool {
+    let touched_by_b: BTreeSet<LocalId> =
+        fb.arrays_read.union(&fb.arrays_written).copied().collect();
+    let conflicting: BTreeSet<LocalId> = fa
+        .arrays_written
+        .intersection(&touched_by_b)
+        .chain(fb.arrays_written.intersection(&fa.arrays_read))
         .copied()
         .collect();
     if conflicting.is_empty() {
@@ -196,16 +195,6 @@ fn arrays_aligned(f: &Function, a: &Kernel, b: &Kernel) -> bool {
         one_element_per_iteration(first, &vars)
             && of_array.all(|x| x.subscripts == first.subscripts)
     })
-}
-
-fn arrays_of(f: &Function, k: &Kernel) -> (BTreeSet<LocalId>, BTreeSet<LocalId>) {
-    let (mut read, mut written) = (BTreeSet::new(), BTreeSet::new());
-    for body in k.outer_bodies(f) {
-        let (r, w) = scalars::arrays_used(f, body);
-        read.extend(r);
-        written.extend(w);
-    }
-    (read, written)
 }
 
 /// The accesses of every loop of `k`, with affine subscripts in its level variables.

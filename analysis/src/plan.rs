@@ -212,7 +212,7 @@ fn collapse(f: &Function, tree: &LoopTree, verdicts: &[Verdict], outer: Level) -
 
 /// Whether `e` has the same value throughout the nest whose assigned scalars are `nest` and
 /// whose written arrays are `arrays`.
-fn invariant(
+pub(crate) fn invariant(
     f: &Function,
     e: m2cu_frontend::ir::ExprId,
     nest: &BTreeSet<LocalId>,
