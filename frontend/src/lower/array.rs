@@ -911,6 +911,27 @@ impl Lowerer<'_> {
     }
 
     /// Emits `array = zeros(rows, cols)` with the extents of `val`.
+    /// `target = zeros(rows, cols[, pages])`.
+    pub(super) fn alloc_zeros(
+        &mut self,
+        target: LocalId,
+        rows: ExprId,
+        cols: ExprId,
+        pages: Option<ExprId>,
+        span: Span,
+    ) {
+        self.push(
+            StmtKind::Alloc {
+                target,
+                fill: Fill::Zeros,
+                rows,
+                cols,
+                pages,
+            },
+            span,
+        );
+    }
+
     pub(super) fn alloc_for(&mut self, array: LocalId, val: &ArrayVal) {
         let span = val.span;
         let rows = self.copy_expr(val.rows);
@@ -921,16 +942,7 @@ impl Lowerer<'_> {
             ),
             _ => (self.copy_expr(val.cols), None),
         };
-        self.push(
-            StmtKind::Alloc {
-                target: array,
-                fill: Fill::Zeros,
-                rows,
-                cols,
-                pages,
-            },
-            span,
-        );
+        self.alloc_zeros(array, rows, cols, pages, span);
     }
 
     pub(super) fn whole_place(&mut self, array: LocalId, span: Span) -> Place {

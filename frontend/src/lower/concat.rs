@@ -91,16 +91,7 @@ impl Lowerer<'_> {
         let temp = self.temp("t", Type::array(class, shape), span);
         let rows_e = self.constant_expr(vals.len() as f64, Class::Double, span);
         let cols_e = self.constant_expr(cols as f64, Class::Double, span);
-        self.push(
-            StmtKind::Alloc {
-                target: temp,
-                fill: Fill::Zeros,
-                rows: rows_e,
-                cols: cols_e,
-                pages: None,
-            },
-            span,
-        );
+        self.alloc_zeros(temp, rows_e, cols_e, None, span);
         for (i, row) in vals.into_iter().enumerate() {
             for (j, v) in row.into_iter().enumerate() {
                 let Val::Scalar(e) = v else { continue };
@@ -131,16 +122,7 @@ impl Lowerer<'_> {
             (total, across, Shape::new(known, across_dim))
         };
         let temp = self.temp("t", Type::array(class, shape), span);
-        self.push(
-            StmtKind::Alloc {
-                target: temp,
-                fill: Fill::Zeros,
-                rows,
-                cols,
-                pages: None,
-            },
-            span,
-        );
+        self.alloc_zeros(temp, rows, cols, None, span);
         let mut offset = self.constant_expr(0.0, Class::Double, span);
         for item in items {
             offset = self.place_item(temp, item, offset, horizontal, span);

@@ -234,16 +234,7 @@ impl Lowerer<'_> {
         let out = self.temp("row", Type::array(class, shape), span);
         let rows = self.constant_expr(1.0, Class::Double, span);
         let cols = self.constant_expr(accs.len() as f64, Class::Double, span);
-        self.push(
-            StmtKind::Alloc {
-                target: out,
-                fill: Fill::Zeros,
-                rows,
-                cols,
-                pages: None,
-            },
-            span,
-        );
+        self.alloc_zeros(out, rows, cols, None, span);
         for (q, &acc) in accs.iter().enumerate() {
             let at = self.constant_expr((q + 1) as f64, Class::Double, span);
             let value = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);

@@ -689,16 +689,7 @@ impl Lowerer<'_> {
             span,
         );
         let one = self.constant_expr(1.0, Class::Double, span);
-        self.push(
-            StmtKind::Alloc {
-                target: temp,
-                fill: Fill::Zeros,
-                rows: one,
-                cols: count,
-                pages: None,
-            },
-            span,
-        );
+        self.alloc_zeros(temp, one, count, None, span);
         let counter = self.temp("n", double, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         self.push(

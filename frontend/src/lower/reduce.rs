@@ -330,16 +330,7 @@ impl Lowerer<'_> {
         } else {
             (kept_n, one)
         };
-        self.push(
-            StmtKind::Alloc {
-                target: out,
-                fill: Fill::Zeros,
-                rows,
-                cols,
-                pages: None,
-            },
-            span,
-        );
+        self.alloc_zeros(out, rows, cols, None, span);
         let (o, i) = (
             self.counting_loop_var("o", span),
             self.counting_loop_var("i", span),
