@@ -16,6 +16,7 @@ pub mod deps;
 pub mod fusion;
 pub mod induction;
 pub mod loops;
+pub mod per_output;
 pub mod plan;
 pub mod reduction;
 pub mod report;
@@ -26,6 +27,7 @@ pub mod verdict;
 use m2cu_frontend::ir::Function;
 
 pub use loops::{LoopId, LoopInfo, LoopTree};
+pub use per_output::PerOutput;
 pub use plan::{ArrayUse, Kernel, KernelPlan};
 pub use reduction::{Reduction, ReductionKind, Ties};
 pub use verdict::{Verdict, Witness};

@@ -24,6 +24,7 @@ use crate::access;
 use crate::fusion;
 use crate::induction::Induction;
 use crate::loops::{loop_body, LoopId, LoopTree};
+use crate::per_output::{self, PerOutput};
 use crate::reduction::Reduction;
 use crate::scalars;
 use crate::scatter::{self, AtomicUpdate};
@@ -71,6 +72,9 @@ pub struct Kernel {
     /// Induction variables: passed in with their value before the loop, computed per iteration
     /// from the closed form, and advanced by the host after the loop.
     pub inductions: Vec<Induction>,
+    /// The reduction loop inside each iteration that a warp or block may share per output
+    /// (see [`crate::per_output`]).
+    pub per_output: Option<PerOutput>,
 }
 
 impl Kernel {
@@ -166,6 +170,7 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
     let mut kernels = fusion::fuse(f, kernels);
     for (k, kernel) in kernels.iter_mut().enumerate() {
         kernel.name = format!("{}_kernel{}", f.name, k + 1);
+        kernel.per_output = per_output::find(f, tree, verdicts, kernel);
     }
     KernelPlan { kernels }
 }
@@ -311,6 +316,7 @@ fn kernel(
         reductions: reductions.to_vec(),
         atomic_updates: atomic_updates(f, body, &privates.histograms),
         inductions: privates.inductions.clone(),
+        per_output: None,
     }
 }
 

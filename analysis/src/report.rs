@@ -131,6 +131,9 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
     };
     let place = match placement(analysis, id) {
         (Some(k), "kernel") => format!(" -> kernel {k}{}", collapsed(f, analysis, id)),
+        (Some(k), "per-output") => format!(
+            " (runs inside kernel {k}; a thread, a warp or a block per output, chosen at run time)"
+        ),
         (Some(k), _) => format!(" (runs inside kernel {k})"),
         (None, _) if verdict.is_parallel() => String::new(),
         (None, _) => " (runs on the host)".to_string(),
@@ -253,7 +256,8 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 /// "locations"}], "inductions": [{"var", "step"}], "reason", "witness": {"var", "write",
 /// "read", "distance", "direction"} | null, "kernel", "placement"}]}`. `kernel` names the kernel
 /// the loop becomes or runs inside;
-/// `placement` is `kernel`, `in-kernel` or `host`.
+/// `placement` is `kernel`, `in-kernel`, `per-output` (a reduction inside a kernel's iteration
+/// that a thread, a warp or a block computes, chosen at run time) or `host`.
 pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
     let at = |span: Span| {
         let (l, c) = line_col(source, span.start);
@@ -307,6 +311,9 @@ fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
         .iter()
         .find(|k| analysis.loops.is_within(id, k.loop_id))
     {
+        Some(k) if k.per_output.as_ref().is_some_and(|p| p.loop_id == id) => {
+            (Some(k.name.clone()), "per-output")
+        }
         Some(k) => (Some(k.name.clone()), "in-kernel"),
         None => (None, "host"),
     }

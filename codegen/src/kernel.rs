@@ -135,7 +135,7 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
 
 /// The suffixes of the range parameters of each level: none for a single loop, `_<level>` for a
 /// collapsed nest (whose total iteration count is `m2cu_n`).
-fn range_suffixes(kernel: &Kernel) -> Vec<String> {
+pub(crate) fn range_suffixes(kernel: &Kernel) -> Vec<String> {
     match kernel.levels.len() {
         1 => vec![String::new()],
         n => (0..n).map(|l| format!("_{l}")).collect(),
@@ -161,12 +161,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
         ));
     }
     let template = KernelTemplate {
-        comment: format!(
-            "{} (line {}): {}",
-            iteration_space(ctx, kernel),
-            line_of(ctx, kernel),
-            kernel_kind(kernel)
-        ),
+        comment: comment(ctx, kernel),
         block: BLOCK,
         name: kernel.name.clone(),
         params: params(ctx, kernel),
@@ -184,6 +179,16 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             .collect(),
     };
     template.render().expect("kernel template renders")
+}
+
+/// What the kernel's leading comment says: its loops, their line, and map or reduction.
+pub(crate) fn comment(ctx: &Context, kernel: &Kernel) -> String {
+    format!(
+        "{} (line {}): {}",
+        iteration_space(ctx, kernel),
+        line_of(ctx, kernel),
+        kernel_kind(kernel)
+    )
 }
 
 /// `for i` for one loop; `for j, i (2-D, i fastest)` for a collapsed nest.

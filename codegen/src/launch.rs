@@ -44,8 +44,17 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     residency::on_host(ctx, code, &residency::arrays_read(ctx.f, &range_exprs));
     code.line(&ranges.decls);
     code.open(format!("if ({n} > 0) {{"));
+    let lanes = kernel.per_output.as_ref().map(|p| {
+        let (range, k) = ctx.range_decls(p.stmt);
+        code.line(range);
+        code.line(format!(
+            "int m2cu_lanes = m2cu_lanes_per_output({n}, m2cu_n{k}, M2CU_SM_COUNT, {BLOCK});"
+        ));
+        "m2cu_lanes"
+    });
+    let threads = lanes.map_or(n.clone(), |l| format!("{n} * {l}"));
     code.line(format!(
-        "uint32_t m2cu_grid = m2cu_grid_size({n}, {BLOCK}, M2CU_SM_COUNT);"
+        "uint32_t m2cu_grid = m2cu_grid_size({threads}, {BLOCK}, M2CU_SM_COUNT);"
     ));
     code.line("int m2cu_kerr = 0;");
     for a in &kernel.arrays {
@@ -68,14 +77,21 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             ));
         }
     }
-    code.line(format!(
-        "void *m2cu_args[] = {{ {} }};",
-        args(ctx, kernel, &ranges).join(", ")
-    ));
-    code.line(format!(
-        "M2CU_CHECK(M2CU_LAUNCH(\"{n}\", {n}, m2cu_grid, {BLOCK}, 0, m2cu_args));",
-        n = kernel.name
-    ));
+    let mut args = args(ctx, kernel, &ranges);
+    args.extend(lanes.map(|l| format!("&{l}")));
+    code.line(format!("void *m2cu_args[] = {{ {} }};", args.join(", ")));
+    let launch = |name: &str| {
+        format!("M2CU_CHECK(M2CU_LAUNCH(\"{name}\", {name}, m2cu_grid, {BLOCK}, 0, m2cu_args));")
+    };
+    match lanes {
+        // The thread kernel reads only its own parameters: the trailing `m2cu_lanes` is ignored.
+        Some(l) => code.line(format!(
+            "if ({l} == 1) {}\nelse {}",
+            launch(&kernel.name),
+            launch(&crate::per_output::variant_name(kernel))
+        )),
+        None => code.line(launch(&kernel.name)),
+    }
     for b in &buffers {
         if let Some(dst) = &b.download {
             let bytes = b.download_bytes.as_ref().unwrap_or(&b.bytes);

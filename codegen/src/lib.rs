@@ -17,6 +17,7 @@ pub mod kernel;
 pub mod launch;
 pub mod names;
 pub mod openmp;
+pub mod per_output;
 pub mod prelude;
 pub mod reduce;
 pub mod residency;
@@ -100,7 +101,13 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         .plan
         .kernels
         .iter()
-        .map(|k| kernel::kernel(&ctx, k))
+        .flat_map(|k| {
+            let variant = k
+                .per_output
+                .as_ref()
+                .map(|p| per_output::kernel(&ctx, k, p));
+            std::iter::once(kernel::kernel(&ctx, k)).chain(variant)
+        })
         .collect();
     let combiners = combine::functions(&ctx);
     let device_code = format!(
@@ -187,7 +194,10 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             .plan
             .kernels
             .iter()
-            .map(|k| k.name.clone())
+            .flat_map(|k| {
+                let variant = k.per_output.as_ref().map(|_| per_output::variant_name(k));
+                std::iter::once(k.name.clone()).chain(variant)
+            })
             .collect(),
     }
 }
