@@ -12,6 +12,7 @@
 //! Analysis only reads the IR; its results are side tables keyed by IR handles.
 
 pub mod access;
+pub mod constant;
 pub mod deps;
 pub mod fusion;
 pub mod induction;
@@ -39,6 +40,8 @@ pub struct Analysis {
     /// One verdict per loop, indexed like `loops.loops`.
     pub verdicts: Vec<Verdict>,
     pub plan: KernelPlan,
+    /// Where the inputs of `coder.gpu.constantMemory` directives live.
+    pub constants: constant::ConstantPlacement,
 }
 
 /// Analyzes every loop of `f` and plans its kernels.
@@ -48,10 +51,12 @@ pub fn analyze(f: &Function) -> Analysis {
         .map(|id| verdict::judge(f, &loops, id))
         .collect();
     let plan = plan::plan(f, &loops, &verdicts);
+    let constants = constant::place(f, &plan);
     Analysis {
         loops,
         verdicts,
         plan,
+        constants,
     }
 }
 

@@ -41,7 +41,39 @@ pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
             let _ = writeln!(out, "    witness: {}", witness_text(w, &at));
         }
     }
+    for (span, text, _) in constant_lines(f, analysis) {
+        let _ = writeln!(out, "{} {text}", at(span));
+    }
     out
+}
+
+/// One line per `coder.gpu.constantMemory` input: placed (with its size) or kept in global
+/// memory (with why), with the directive's span and whether it was placed.
+fn constant_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String, bool)> {
+    let placement = &analysis.constants;
+    let placed = placement.placed.iter().map(|c| {
+        (
+            c.span,
+            format!(
+                "constant memory: `{}` ({} elements, {} bytes) is read from __constant__ memory",
+                f.locals[c.local].name, c.elements, c.bytes
+            ),
+            true,
+        )
+    });
+    let kept = placement.kept.iter().map(|k| {
+        (
+            k.span,
+            format!(
+                "constant memory: `{}` stays in global memory: {}",
+                f.locals[k.local].name, k.why
+            ),
+            false,
+        )
+    });
+    let mut lines: Vec<(Span, String, bool)> = placed.chain(kept).collect();
+    lines.sort_by_key(|(span, _, _)| span.start);
+    lines
 }
 
 /// The report as compiler notes with source snippets: one note per loop, its header marked with
@@ -79,6 +111,12 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
             }
         }
         out.push(note);
+    }
+    for (span, text, placed) in constant_lines(f, analysis) {
+        out.push(match placed {
+            true => Diagnostic::note("constant-memory", span, text),
+            false => Diagnostic::warning("constant-memory", span, text),
+        });
     }
     out
 }
@@ -257,7 +295,9 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 /// "read", "distance", "direction"} | null, "kernel", "placement"}]}`. `kernel` names the kernel
 /// the loop becomes or runs inside;
 /// `placement` is `kernel`, `in-kernel`, `per-output` (a reduction inside a kernel's iteration
-/// that a thread, a warp or a block computes, chosen at run time) or `host`.
+/// that a thread, a warp or a block computes, chosen at run time) or `host`. The function's
+/// `"constant_memory": [{"var", "placed", "bytes", "reason"}]` lists the inputs of
+/// `coder.gpu.constantMemory` directives.
 pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
     let at = |span: Span| {
         let (l, c) = line_col(source, span.start);
@@ -298,7 +338,16 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
             })
         })
         .collect();
-    json!({ "name": f.name, "loops": loops })
+    let constants: Vec<Value> = analysis
+        .constants
+        .placed
+        .iter()
+        .map(|c| json!({ "var": f.locals[c.local].name, "placed": true, "bytes": c.bytes, "reason": null }))
+        .chain(analysis.constants.kept.iter().map(|k| {
+            json!({ "var": f.locals[k.local].name, "placed": false, "bytes": null, "reason": k.why })
+        }))
+        .collect();
+    json!({ "name": f.name, "loops": loops, "constant_memory": constants })
 }
 
 /// The kernel a loop becomes or runs inside, and where it runs.

@@ -86,7 +86,9 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
         let ty = f.locals[a.local].ty.class.c_type();
         let constness = if a.written { "" } else { "const " };
         let name = ctx.name(a.local);
-        out.push(format!("{constness}{ty} *__restrict__ {name}"));
+        if !ctx.analysis.constants.contains(a.local) {
+            out.push(format!("{constness}{ty} *__restrict__ {name}"));
+        }
         out.push(format!("int64_t {name}_d0"));
         out.push(format!("int64_t {name}_d1"));
         if ctx.names.is_3d(a.local) {
@@ -147,6 +149,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
     let device = ctx.device().with_reduction_hooks(kernel, "m2cu_t");
     let mut setup = Code::new(1);
+    constant_aliases(ctx, &mut setup, kernel);
     ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
@@ -179,6 +182,18 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             .collect(),
     };
     template.render().expect("kernel template renders")
+}
+
+/// Local names for the arrays the kernel reads from `__constant__` memory, which are not
+/// parameters.
+pub(crate) fn constant_aliases(ctx: &Context, code: &mut Code, kernel: &Kernel) {
+    for a in &kernel.arrays {
+        if ctx.analysis.constants.contains(a.local) {
+            let ty = ctx.f.locals[a.local].ty.class.c_type();
+            let x = ctx.name(a.local);
+            code.line(format!("const {ty} *{x} = m2cu_const_{x};"));
+        }
+    }
 }
 
 /// What the kernel's leading comment says: its loops, their line, and map or reduction.

@@ -57,7 +57,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         "uint32_t m2cu_grid = m2cu_grid_size({threads}, {BLOCK}, M2CU_SM_COUNT);"
     ));
     code.line("int m2cu_kerr = 0;");
-    for a in &kernel.arrays {
+    for a in device_arrays(ctx, kernel) {
         code.line(format!(
             "M2CU_ON_DEVICE({}, {});",
             ctx.name(a.local),
@@ -161,6 +161,16 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
     out
 }
 
+/// The arrays of `kernel` that live in global memory (not `__constant__`).
+fn device_arrays<'k>(ctx: &Context, kernel: &'k Kernel) -> Vec<&'k m2cu_analysis::ArrayUse> {
+    let constants = &ctx.analysis.constants;
+    kernel
+        .arrays
+        .iter()
+        .filter(|a| !constants.contains(a.local))
+        .collect()
+}
+
 /// The bytes of `array`'s elements.
 fn array_bytes(ctx: &Context, array: m2cu_frontend::ir::LocalId) -> String {
     let ty = ctx.f.locals[array].ty.class.c_type();
@@ -212,11 +222,10 @@ fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
     let mut out = Vec::new();
     for a in &kernel.arrays {
         let name = ctx.name(a.local);
-        out.extend([
-            format!("&m2cu_dev_{name}"),
-            format!("&{name}_d0"),
-            format!("&{name}_d1"),
-        ]);
+        if !ctx.analysis.constants.contains(a.local) {
+            out.push(format!("&m2cu_dev_{name}"));
+        }
+        out.extend([format!("&{name}_d0"), format!("&{name}_d1")]);
         if ctx.names.is_3d(a.local) {
             out.push(format!("&{name}_d2"));
         }

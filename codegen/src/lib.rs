@@ -111,10 +111,11 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         .collect();
     let combiners = combine::functions(&ctx);
     let device_code = format!(
-        "{}{}\n{GENERATED_MARKER}{combiners}{}{}",
+        "{}{}\n{GENERATED_MARKER}{combiners}{}{}{}",
         prelude::prelude(),
         reduce::CAS_ATOMICS,
         combine::atomics(f),
+        residency::constant_declarations(&ctx),
         kernels.join("\n")
     );
     // The standalone `.cu` has the combiners in its device code already.

@@ -67,6 +67,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
         code.finish()
     };
     let mut setup = Code::new(1);
+    kernel::constant_aliases(ctx, &mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let suffixes = kernel::range_suffixes(kernel);
     let mut var_decl = Code::new(2);

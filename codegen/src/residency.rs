@@ -41,14 +41,45 @@ pub const MACROS: &str = r#"
 #define M2CU_ON_HOST(x) do { M2CU_CHECK(M2CU_HOST_SYNC(x)); m2cu_at_##x |= M2CU_HOST; } while (0)
 "#;
 
-/// The arrays some kernel uses: the only ones with a device copy. Host code touching any other
-/// array needs no residency bookkeeping.
+/// The arrays some kernel uses, except those in constant memory: the only ones with a device
+/// copy. Host code touching any other array needs no residency bookkeeping.
 fn device_arrays(ctx: &Context) -> BTreeSet<LocalId> {
     ctx.analysis
         .plan
         .kernels
         .iter()
         .flat_map(|k| k.arrays.iter().map(|a| a.local))
+        .filter(|&a| !ctx.analysis.constants.contains(a))
+        .collect()
+}
+
+/// Copies every input placed in `__constant__` memory there, once, when the call begins (the
+/// function never writes them).
+pub fn upload_constants(ctx: &Context, code: &mut Code) {
+    for c in &ctx.analysis.constants.placed {
+        let x = ctx.name(c.local);
+        let ty = ctx.f.locals[c.local].ty.class.c_type();
+        code.line(format!(
+            "M2CU_CHECK(M2CU_TO_CONSTANT(\"m2cu_const_{x}\", m2cu_const_{x}, {x}, {} * sizeof({ty})));",
+            c.elements
+        ));
+    }
+}
+
+/// The file-scope `__constant__` arrays of the device code.
+pub fn constant_declarations(ctx: &Context) -> String {
+    ctx.analysis
+        .constants
+        .placed
+        .iter()
+        .map(|c| {
+            let ty = ctx.f.locals[c.local].ty.class.c_type();
+            format!(
+                "/* coder.gpu.constantMemory({x}) */\n__constant__ {ty} m2cu_const_{x}[{}];\n",
+                c.elements,
+                x = ctx.name(c.local)
+            )
+        })
         .collect()
 }
 

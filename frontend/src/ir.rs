@@ -50,6 +50,9 @@ pub struct Function {
     /// `coder.gpu.kernel()` / `coder.gpu.nokernel()` pragmas, each on the `for` loop it precedes,
     /// with the pragma's span.
     pub pragmas: Vec<(StmtId, LoopPragma, Span)>,
+    /// Inputs named by `coder.gpu.constantMemory(x)`, with the directive's span; the analysis
+    /// decides whether each fits in `__constant__` memory.
+    pub constant_memory: Vec<(LocalId, Span)>,
     /// The functions of `gpucoder.reduce` calls ([`ExprKind::Combine`]).
     pub combiners: Vec<Combiner>,
 }

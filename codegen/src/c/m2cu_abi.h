@@ -43,6 +43,8 @@ typedef struct m2cu_gpu {
     /* args is a kernelParams array as for cuLaunchKernel: one pointer per kernel parameter. */
     int (*launch)(void *ctx, const char *kernel, uint32_t grid, uint32_t block,
                   uint32_t shared_bytes, void **args);
+    /* Copies bytes into the module's __constant__ variable named symbol. */
+    int (*to_constant)(void *ctx, const char *symbol, const void *src, uint64_t bytes);
 } m2cu_gpu;
 
 void m2cu_release(void *data);

@@ -26,6 +26,7 @@
 //! | E0113 | a `gpucoder.reduce` operator that is not a handle to a local function |
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
 //! | E0115 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
+//! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 
 mod array;
 mod assign;
@@ -168,6 +169,8 @@ struct Lowerer<'a> {
     /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
     pending_pragma: Option<(LoopPragma, Span)>,
     pragmas: Vec<(StmtId, LoopPragma, Span)>,
+    /// Inputs named by `coder.gpu.constantMemory(x)`, with the directive's span.
+    constant_memory: Vec<(LocalId, Span)>,
     /// The functions `gpucoder.reduce` folds with.
     combiners: Vec<crate::ir::Combiner>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
@@ -196,6 +199,7 @@ impl<'a> Lowerer<'a> {
             inlining: Vec::new(),
             pending_pragma: None,
             pragmas: Vec::new(),
+            constant_memory: Vec::new(),
             combiners: Vec::new(),
             grown: assign::grown_names(file),
             name: function.name.name.clone(),
@@ -214,6 +218,7 @@ impl<'a> Lowerer<'a> {
             body,
             span: self.span,
             pragmas: self.pragmas,
+            constant_memory: self.constant_memory,
             combiners: self.combiners,
         }
     }
@@ -438,7 +443,11 @@ impl<'a> Lowerer<'a> {
             _ => None,
         };
         if let Some(n) = name.filter(|n| n.starts_with("coder.")) {
-            self.coder_directive(n, e.span);
+            let args = match &e.kind {
+                AstExpr::Call { args, .. } => args.as_slice(),
+                _ => &[],
+            };
+            self.coder_directive(n, args, e.span);
         } else if let Some(n) = name.filter(|n| self.local_function(n).is_some()) {
             self.unsupported(
                 e.span,
@@ -463,17 +472,45 @@ impl<'a> Lowerer<'a> {
     }
 
     /// MATLAB Coder directives written as statements.
-    fn coder_directive(&mut self, name: &str, span: Span) {
+    fn coder_directive(&mut self, name: &str, args: &[ast::Expr], span: Span) {
         match name {
             "coder.gpu.kernel" => self.pending_pragma = Some((LoopPragma::Kernel, span)),
             "coder.gpu.nokernel" => self.pending_pragma = Some((LoopPragma::NoKernel, span)),
-            // Accepted: every function m2cu translates is a GPU entry, and read-only arrays
-            // already go through the read-only data cache (`const __restrict__`).
-            "coder.gpu.kernelfun" | "coder.gpu.constantMemory" | "coder.inline" => {}
+            "coder.gpu.constantMemory" => self.constant_memory(args, span),
+            // Accepted: every function m2cu translates is a GPU entry.
+            "coder.gpu.kernelfun" | "coder.inline" => {}
             _ => self.unsupported(
                 span,
                 &format!("the directive `{name}`"),
                 "m2cu knows coder.gpu.kernel, coder.gpu.nokernel, coder.gpu.kernelfun and coder.gpu.constantMemory",
+            ),
+        }
+    }
+
+    /// `coder.gpu.constantMemory(x)` in the entry function: `x` must name one of its inputs.
+    /// Inside an inlined local function the hint is ignored (the callee's inputs are copies).
+    fn constant_memory(&mut self, args: &[ast::Expr], span: Span) {
+        if !self.inlining.is_empty() {
+            return;
+        }
+        let input = match args {
+            [ast::Expr {
+                kind: AstExpr::Ident(name),
+                ..
+            }] => self
+                .scope
+                .get(name)
+                .copied()
+                .filter(|id| self.params.contains(id)),
+            _ => None,
+        };
+        match input {
+            Some(id) => self.constant_memory.push((id, span)),
+            None => self.error(
+                "E0116",
+                span,
+                "`coder.gpu.constantMemory` must name an input of the entry function".into(),
+                "write `coder.gpu.constantMemory(x)` where `x` is one of the function's inputs; it places `x` in the GPU's `__constant__` memory".into(),
             ),
         }
     }

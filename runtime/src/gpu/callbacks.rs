@@ -98,6 +98,7 @@ impl GpuState {
             upload: gpu_upload,
             download: gpu_download,
             launch: gpu_launch,
+            to_constant: gpu_to_constant,
         }
     }
 
@@ -186,6 +187,31 @@ impl GpuState {
             .result()
             .map_err(|e| cuda_error(&format!("cuMemcpyDtoHAsync({bytes} bytes)"), e))?;
         self.synchronize()
+    }
+
+    /// Copies `bytes` bytes from `src` into the module's `__constant__` variable `symbol`.
+    fn to_constant(
+        &mut self,
+        symbol: *const c_char,
+        src: *const c_void,
+        bytes: u64,
+    ) -> Result<(), String> {
+        if symbol.is_null() {
+            return Err("to_constant: NULL symbol name".into());
+        }
+        // SAFETY: the host code passes a NUL-terminated symbol name.
+        let name = unsafe { CStr::from_ptr(symbol) }.to_string_lossy();
+        let (mut dptr, mut size) = (0u64, 0usize);
+        // SAFETY: `module` is loaded in the current context; the out-pointers are valid.
+        unsafe { sys::cuModuleGetGlobal_v2(&mut dptr, &mut size, self.module, symbol) }
+            .result()
+            .map_err(|e| cuda_error(&format!("cuModuleGetGlobal({name})"), e))?;
+        if bytes > size as u64 {
+            return Err(format!(
+                "to_constant: {bytes} bytes do not fit `{name}` ({size} bytes)"
+            ));
+        }
+        self.upload(dptr, src, bytes)
     }
 
     fn launch(
@@ -316,4 +342,13 @@ unsafe extern "C" fn gpu_launch(
     args: *mut *mut c_void,
 ) -> c_int {
     with_state(ctx, |s| s.launch(kernel, grid, block, shared, args))
+}
+
+unsafe extern "C" fn gpu_to_constant(
+    ctx: *mut c_void,
+    name: *const c_char,
+    src: *const c_void,
+    bytes: u64,
+) -> c_int {
+    with_state(ctx, |s| s.to_constant(name, src, bytes))
 }
