@@ -190,7 +190,7 @@ impl GpuState {
     }
 
     /// Copies `bytes` bytes from `src` into the module's `__constant__` variable `symbol`.
-    fn to_constant(
+    fn copy_to_constant(
         &mut self,
         symbol: *const c_char,
         src: *const c_void,
@@ -350,5 +350,5 @@ unsafe extern "C" fn gpu_to_constant(
     src: *const c_void,
     bytes: u64,
 ) -> c_int {
-    with_state(ctx, |s| s.to_constant(name, src, bytes))
+    with_state(ctx, |s| s.copy_to_constant(name, src, bytes))
 }
