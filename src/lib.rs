@@ -25,8 +25,8 @@ pub use m2cu_frontend::lexer::Dialect;
 use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
-pub use m2cu_runtime::{BuildOptions, ClassId, Value};
-use m2cu_runtime::{CpuLibrary, GpuProgram, GpuStatus, OutputSpec};
+pub use m2cu_runtime::{BuildOptions, ClassId, EmuOptions, Value};
+use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec};
 use rand::SeedableRng;
 
 /// Options shared by every operation.
@@ -263,6 +263,8 @@ pub enum Backend {
     Auto,
     Cpu,
     Gpu,
+    /// The CUDA kernels emulated on CPU threads (needs a C++ compiler; slow, for testing).
+    Emu,
 }
 
 /// Options of [`run`].
@@ -270,6 +272,8 @@ pub enum Backend {
 pub struct RunOptions {
     pub backend: Backend,
     pub build: BuildOptions,
+    /// The emulated device of [`Backend::Emu`].
+    pub emu: EmuOptions,
 }
 
 /// What [`run`] returns.
@@ -277,7 +281,7 @@ pub struct RunOptions {
 pub struct RunResult {
     /// Outputs by name, in the function's output order.
     pub outputs: Vec<(String, Value)>,
-    /// `"gpu"` or `"cpu"`.
+    /// `"gpu"`, `"cpu"` or `"emu"`.
     pub backend: &'static str,
     /// A one-line notice for the user (e.g. the GPU fallback), if any.
     pub notice: Option<String>,
@@ -332,6 +336,18 @@ pub fn run(
         let built = start.elapsed();
         let values = program.call(&ordered, &specs)?;
         (values, built, start.elapsed() - built)
+    } else if backend == "emu" {
+        let program = EmuProgram::load(
+            &g.kernels_cu,
+            &g.kernel_names,
+            &g.gpu_host_c,
+            &g.entry,
+            &run_options.build,
+            &run_options.emu,
+        )?;
+        let built = start.elapsed();
+        let values = program.call(&ordered, &specs)?;
+        (values, built, start.elapsed() - built)
     } else {
         let library = CpuLibrary::build(&g.c_source, &g.entry, &run_options.build)?;
         let built = start.elapsed();
@@ -356,6 +372,7 @@ pub fn run(
 fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), Error> {
     match (requested, m2cu_runtime::gpu_status()) {
         (Backend::Cpu, _) => Ok(("cpu", None)),
+        (Backend::Emu, _) => Ok(("emu", None)),
         (_, GpuStatus::Available { .. }) => Ok(("gpu", None)),
         (Backend::Gpu, GpuStatus::Unavailable(why)) => Err(Error::Usage(format!(
             "--backend gpu: no usable GPU ({why})\nhelp: use --backend cpu, or --backend auto to fall back to the CPU"

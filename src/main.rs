@@ -113,7 +113,9 @@ enum Command {
         /// 'x=0:0.5:10'. Repeatable; overrides --inputs.
         #[arg(long = "set", value_name = "NAME=EXPR")]
         set: Vec<String>,
-        /// Where to run: auto (GPU if usable, else CPU with a notice), cpu, or gpu.
+        /// Where to run: auto (GPU if usable, else CPU with a notice), cpu, gpu, or emu (the CUDA
+        /// kernels emulated on CPU threads, to check the GPU code without a GPU; needs a C++
+        /// compiler, slow).
         #[arg(long, value_enum, default_value = "auto")]
         backend: BackendArg,
         /// Save the outputs under their names and MATLAB classes to a MAT-file (-v7).
@@ -136,6 +138,7 @@ enum BackendArg {
     Auto,
     Cpu,
     Gpu,
+    Emu,
 }
 
 fn main() -> ExitCode {
@@ -209,6 +212,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 BackendArg::Auto => Backend::Auto,
                 BackendArg::Cpu => Backend::Cpu,
                 BackendArg::Gpu => Backend::Gpu,
+                BackendArg::Emu => Backend::Emu,
             };
             run(
                 &common,

@@ -320,15 +320,74 @@ M2CU_FN uint64_t m2cu_wide_to_uint64(M2CU_WIDE x)
     return (uint64_t)x;
 }
 
+/* Adding a non-integer double f = i + g (|f| < 2^52, so i fits; |g| < 1) to an integer exactly,
+ * with no wider type: the integer part in checked integer arithmetic (an overflow there already
+ * decides the saturated result), then the step round(r + g) - r, half away from zero, which
+ * depends only on the sign of r + g. */
+M2CU_FN int m2cu_frac_step(int sign, double g)
+{
+    if (sign > 0 || (sign == 0 && g > 0)) return g >= 0.5 ? 1 : (g < -0.5 ? -1 : 0);
+    if (sign < 0 || (sign == 0 && g < 0)) return g <= -0.5 ? -1 : (g > 0.5 ? 1 : 0);
+    return 0;
+}
+
+M2CU_FN int64_t m2cu_int64_plus_frac(int64_t r, double g)
+{
+    return m2cu_add_int64(r, (int64_t)m2cu_frac_step(r > 0 ? 1 : (r < 0 ? -1 : 0), g));
+}
+
+M2CU_FN uint64_t m2cu_uint64_plus_frac(uint64_t r, double g)
+{
+    int step = m2cu_frac_step(r > 0 ? 1 : 0, g);
+    if (step > 0) return m2cu_add_uint64(r, 1);
+    return step < 0 && r > 0 ? r - 1 : (step < 0 ? 0 : r);
+}
+
+/* a + f and f - a, f a finite non-integer double with |f| < 2^52. */
+M2CU_FN int64_t m2cu_addf_int64(int64_t a, double f)
+{
+    double fi = trunc(f);
+    int64_t i = (int64_t)fi;
+    if (i > 0 && a > M2CU_I64_MAX - i) return M2CU_I64_MAX;
+    if (i < 0 && a < M2CU_I64_MIN - i) return M2CU_I64_MIN;
+    return m2cu_int64_plus_frac(a + i, f - fi);
+}
+
+M2CU_FN int64_t m2cu_fsub_int64(double f, int64_t a)
+{
+    double fi = trunc(f);
+    int64_t i = (int64_t)fi;
+    if (a < 0 && i > M2CU_I64_MAX + a) return M2CU_I64_MAX;
+    if (a > 0 && i < M2CU_I64_MIN + a) return M2CU_I64_MIN;
+    return m2cu_int64_plus_frac(i - a, f - fi);
+}
+
+M2CU_FN uint64_t m2cu_addf_uint64(uint64_t a, double f)
+{
+    double fi = trunc(f);
+    uint64_t i = (uint64_t)fabs(fi);
+    if (fi >= 0) return a > M2CU_U64_MAX - i ? M2CU_U64_MAX : m2cu_uint64_plus_frac(a + i, f - fi);
+    return a < i ? 0 : m2cu_uint64_plus_frac(a - i, f - fi);
+}
+
+M2CU_FN uint64_t m2cu_fsub_uint64(double f, uint64_t a)
+{
+    double fi = trunc(f);
+    if (fi < 0 || (uint64_t)fi < a) return 0;
+    return m2cu_uint64_plus_frac((uint64_t)fi - a, f - fi);
+}
+
 M2CU_FN int64_t m2cu_abs_int64(int64_t x) { return x < 0 ? m2cu_sub_int64(0, x) : x; }
 M2CU_FN int64_t m2cu_uint64_to_int64(uint64_t x) { return x > (uint64_t)M2CU_I64_MAX ? M2CU_I64_MAX : (int64_t)x; }
 M2CU_FN uint64_t m2cu_int64_to_uint64(int64_t x) { return x < 0 ? 0 : (uint64_t)x; }
 "#;
 
 /// `m2cu_<op>_<class>_id(T a, double b)` and `_di(double a, T b)`: a 64-bit integer and a double.
-/// An integer-valued double in range takes the exact integer path; any other double goes through
-/// `M2CU_WIDE` (`long double` on the host, exact for 64-bit integers on x86-64; `double` on the
-/// GPU), then rounds and saturates.
+/// An integer-valued double in range takes the exact integer path. A sum or difference with a
+/// finite non-integer double (below 2^52 in magnitude) is exact too, on the host and the GPU
+/// (`m2cu_addf_<class>`, `m2cu_fsub_<class>`). Other doubles (NaN, infinities, products and
+/// quotients with fractions) go through `M2CU_WIDE` (`long double` on the host, exact for 64-bit
+/// integers on x86-64; `double` on the GPU), then round and saturate.
 fn mixed_int64_ops() -> String {
     let mut out = String::new();
     for (class, ty, lo, hi) in [
@@ -341,18 +400,33 @@ fn mixed_int64_ops() -> String {
         ("uint64", "uint64_t", "0.0", "18446744073709551616.0"),
     ] {
         for (op, sym) in [("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")] {
+            // `double` names the double operand, the one whose size decides.
+            let exact = |double: &str, call: String| {
+                format!("\n    if (fabs({double}) < 4503599627370496.0) return {call};")
+            };
+            let (fraction_id, fraction_di) = match op {
+                "add" => (
+                    exact("b", format!("m2cu_addf_{class}(a, b)")),
+                    exact("a", format!("m2cu_addf_{class}(b, a)")),
+                ),
+                "sub" => (
+                    exact("b", format!("m2cu_addf_{class}(a, -b)")),
+                    exact("a", format!("m2cu_fsub_{class}(a, b)")),
+                ),
+                _ => (String::new(), String::new()),
+            };
             let _ = write!(
                 out,
                 "
 M2CU_FN {ty} m2cu_{op}_{class}_id({ty} a, double b)
 {{
-    if (b == trunc(b) && b >= {lo} && b < {hi}) return m2cu_{op}_{class}(a, ({ty})b);
+    if (b == trunc(b) && b >= {lo} && b < {hi}) return m2cu_{op}_{class}(a, ({ty})b);{fraction_id}
     return m2cu_wide_to_{class}((M2CU_WIDE)a {sym} (M2CU_WIDE)b);
 }}
 
 M2CU_FN {ty} m2cu_{op}_{class}_di(double a, {ty} b)
 {{
-    if (a == trunc(a) && a >= {lo} && a < {hi}) return m2cu_{op}_{class}(({ty})a, b);
+    if (a == trunc(a) && a >= {lo} && a < {hi}) return m2cu_{op}_{class}(({ty})a, b);{fraction_di}
     return m2cu_wide_to_{class}((M2CU_WIDE)a {sym} (M2CU_WIDE)b);
 }}
 "

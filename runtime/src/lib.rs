@@ -8,6 +8,8 @@
 //! - [`cpu`]: the CPU path — generated C built into a shared object ([`CpuLibrary`]), with the
 //!   compile cache shared by the GPU host library.
 //! - [`nvrtc`]: CUDA source → CUBIN or PTX with NVRTC, no GPU needed.
+//! - [`emu`]: the GPU path on CPU threads ([`EmuProgram`]): the kernels as C++ behind a shim of
+//!   the CUDA execution model, driven by the same host program; for testing without a GPU.
 //! - [`gpu`]: device probe ([`gpu_status`]) and the GPU path ([`GpuProgram`]): CUBIN loaded with
 //!   the CUDA driver, generated host C driving it through the `m2cu_gpu` callback table.
 //!
@@ -28,6 +30,7 @@
 
 pub mod cpu;
 pub mod display;
+pub mod emu;
 pub mod gpu;
 pub mod mat;
 pub mod nvrtc;
@@ -41,6 +44,7 @@ mod testutil;
 
 pub use cpu::{BuildOptions, CpuLibrary, OutputSpec};
 pub use display::display;
+pub use emu::{EmuOptions, EmuProgram};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};
 pub use mat::{read_mat, read_mat_bytes, write_mat, write_mat_bytes, MatFormat};
 pub use nvrtc::{compile_cubin, compile_ptx, nvrtc_available, nvrtc_version};

@@ -48,25 +48,46 @@ pub(crate) struct SharedObject {
     library: &'static libloading::Library,
 }
 
-impl SharedObject {
-    /// Builds `source` (cached) and loads it; `stem` names the source file in compiler messages.
-    pub(crate) fn build(source: &str, stem: &str, opts: &BuildOptions) -> Result<SharedObject> {
-        let compiler = compiler_command(opts);
-        let mut flags: Vec<&str> = BASE_FLAGS.to_vec();
-        if opts.openmp && openmp_supported(&compiler) {
-            flags.push("-fopenmp");
-        }
+/// How one kind of generated source becomes a shared object.
+struct Recipe {
+    compiler: Vec<String>,
+    flags: Vec<&'static str>,
+    /// The source file's extension, which tells the compiler the language.
+    extension: &'static str,
+}
+
+impl Recipe {
+    /// Builds `source` (cached) into a shared object; `stem` names the source file in compiler
+    /// messages.
+    fn build(&self, source: &str, stem: &str, opts: &BuildOptions) -> Result<PathBuf> {
         let dir = cache::cache_dir(opts.cache_dir.as_deref())?;
         let key = cache::key(&[
             source.as_bytes(),
             HEADER.as_bytes(),
-            compiler.join(" ").as_bytes(),
-            flags.join(" ").as_bytes(),
+            self.compiler.join(" ").as_bytes(),
+            self.flags.join(" ").as_bytes(),
         ]);
-        let path = cache::cached(&dir, &format!("{key}.so"), |scratch| {
-            compile(&compiler, &flags, source, stem, scratch)
-        })?;
-        load(path)
+        cache::cached(&dir, &format!("{key}.so"), |scratch| {
+            compile(self, source, stem, scratch)
+        })
+    }
+}
+
+impl SharedObject {
+    /// Builds C `source` (cached) and loads it; `stem` names the source file in compiler
+    /// messages.
+    pub(crate) fn build(source: &str, stem: &str, opts: &BuildOptions) -> Result<SharedObject> {
+        let compiler = compiler_command(opts.compiler.clone(), "CC", "cc");
+        let mut flags: Vec<&str> = BASE_FLAGS.to_vec();
+        if opts.openmp && openmp_supported(&compiler) {
+            flags.push("-fopenmp");
+        }
+        let recipe = Recipe {
+            compiler,
+            flags,
+            extension: "c",
+        };
+        load(recipe.build(source, stem, opts)?)
     }
 
     pub(crate) fn path(&self) -> &Path {
@@ -120,7 +141,11 @@ fn open_forever(path: &Path) -> Result<&'static libloading::Library> {
 
 /// # Safety
 /// `F` must be the true type of the exported function.
-unsafe fn function<F: Copy>(library: &libloading::Library, path: &Path, name: &str) -> Result<F> {
+pub(crate) unsafe fn function<F: Copy>(
+    library: &libloading::Library,
+    path: &Path,
+    name: &str,
+) -> Result<F> {
     let symbol = library.get::<F>(name.as_bytes()).map_err(|e| {
         Error::Load(format!(
             "{} does not export `{name}` (is the entry name right?): {e}",
@@ -130,40 +155,51 @@ unsafe fn function<F: Copy>(library: &libloading::Library, path: &Path, name: &s
     Ok(*symbol)
 }
 
-/// The compiler program and its leading arguments.
-fn compiler_command(opts: &BuildOptions) -> Vec<String> {
-    let text = opts
-        .compiler
-        .clone()
-        .or_else(|| std::env::var("CC").ok())
+/// Builds C++ `source` (cached) into a shared object and loads it for good; for the CUDA
+/// emulation, whose library exports no `m2cu_release`. The compiler is `$CXX`, else `c++`.
+pub(crate) fn build_cxx(
+    source: &str,
+    stem: &str,
+    opts: &BuildOptions,
+) -> Result<(PathBuf, &'static libloading::Library)> {
+    let recipe = Recipe {
+        compiler: compiler_command(None, "CXX", "c++"),
+        flags: vec!["-std=c++20", "-O1", "-fPIC", "-shared", "-pthread"],
+        extension: "cpp",
+    };
+    let path = recipe.build(source, stem, opts)?;
+    let library = open_forever(&path)?;
+    Ok((path, library))
+}
+
+/// The compiler program and its leading arguments: `chosen`, else `$<variable>`, else
+/// `fallback`.
+fn compiler_command(chosen: Option<String>, variable: &str, fallback: &str) -> Vec<String> {
+    let text = chosen
+        .or_else(|| std::env::var(variable).ok())
         .filter(|c| !c.trim().is_empty())
-        .unwrap_or_else(|| "cc".to_string());
+        .unwrap_or_else(|| fallback.to_string());
     text.split_whitespace().map(str::to_string).collect()
 }
 
 /// Writes the source and header into `scratch` and builds `scratch/<stem>.so`.
-fn compile(
-    compiler: &[String],
-    flags: &[&str],
-    source: &str,
-    stem: &str,
-    scratch: &Path,
-) -> Result<PathBuf> {
+fn compile(recipe: &Recipe, source: &str, stem: &str, scratch: &Path) -> Result<PathBuf> {
     let write = |name: &str, text: &str| {
         std::fs::write(scratch.join(name), text)
             .map_err(|e| Error::io(format!("cannot write {name} into {}", scratch.display()), e))
     };
-    let c_file = format!("{stem}.c");
-    write(&c_file, source)?;
+    let file = format!("{stem}.{}", recipe.extension);
+    write(&file, source)?;
     write(HEADER_NAME, HEADER)?;
     let out = scratch.join(format!("{stem}.so"));
+    let compiler = &recipe.compiler;
     let mut cmd = Command::new(&compiler[0]);
     cmd.args(&compiler[1..])
-        .args(flags)
+        .args(&recipe.flags)
         .arg("-I.")
         .arg("-o")
         .arg(&out)
-        .arg(&c_file)
+        .arg(&file)
         .arg("-lm")
         .current_dir(scratch);
     run_compiler(cmd)?;

@@ -1,0 +1,342 @@
+//! The emulated GPU path: generated CUDA kernels run on CPU threads, driven by the same generated
+//! GPU host program and the same `m2cu_gpu` callback table as on a real GPU. Slow; meant for
+//! testing the CUDA side without a GPU.
+//!
+//! [`EmuProgram::load`] compiles the `.kernels.cu` as C++20 behind `emu/shim.h` (the CUDA
+//! execution model on OS threads: see the header) together with a launcher that maps kernel
+//! names to their functions, and builds the GPU host program exactly as [`crate::GpuProgram`]
+//! does. "Device memory" is host memory the emulator allocates and tracks: uploads, downloads
+//! and frees of addresses it did not hand out (or past an allocation's end) are errors, as are
+//! barriers that some thread never reaches. `__constant__` arrays are globals of the kernel
+//! library, found by name.
+//!
+//! Invariant: the host program sees the same launch configuration logic as on a GPU; only the
+//! multiprocessor count is chosen ([`EmuOptions::sm_count`]), which bounds the grid at
+//! `8 × sm_count` blocks of 256 threads.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::fmt::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+
+use crate::abi::{self, GpuEntry, M2cuGpu, OutputSpec};
+use crate::native::{self, BuildOptions, SharedObject};
+use crate::value::Value;
+use crate::{Error, Result};
+
+/// The CUDA execution model on CPU threads, put in front of the kernels.
+const SHIM: &str = include_str!("emu/shim.h");
+
+/// How the emulated device looks to the host program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmuOptions {
+    /// Multiprocessors reported to the host program: grids have at most `8 × sm_count` blocks.
+    pub sm_count: i32,
+}
+
+impl Default for EmuOptions {
+    fn default() -> Self {
+        EmuOptions { sm_count: 2 }
+    }
+}
+
+/// `int m2cu_emu_launch(name, grid, block, args, err, err_len)` of the kernel library.
+type LaunchFn =
+    unsafe extern "C" fn(*const c_char, u32, u32, *mut *mut c_void, *mut c_char, usize) -> c_int;
+
+/// Generated kernels and host code, built for the emulator and ready to call.
+pub struct EmuProgram {
+    entry_name: String,
+    entry: GpuEntry,
+    host: SharedObject,
+    state: RefCell<EmuState>,
+}
+
+impl EmuProgram {
+    /// Builds the kernels (as C++ behind the shim) and the host program, and binds them.
+    pub fn load(
+        kernels_cu: &str,
+        kernel_names: &[String],
+        host_c: &str,
+        entry: &str,
+        opts: &BuildOptions,
+        emu: &EmuOptions,
+    ) -> Result<EmuProgram> {
+        let source = format!("{SHIM}\n{kernels_cu}\n{}", launcher(kernel_names));
+        let (path, library) = native::build_cxx(&source, &format!("{entry}_emu"), opts)?;
+        // SAFETY: `launcher` defines `m2cu_emu_launch` with exactly this signature.
+        let launch = unsafe { native::function::<LaunchFn>(library, &path, "m2cu_emu_launch") }?;
+        let host = SharedObject::build(host_c, entry, opts)?;
+        // SAFETY: the ABI declares the GPU entry with exactly this signature.
+        let entry_fn = unsafe { host.function::<GpuEntry>(&format!("{entry}_gpu")) }?;
+        Ok(EmuProgram {
+            entry_name: entry.to_string(),
+            entry: entry_fn,
+            host,
+            state: RefCell::new(EmuState {
+                library,
+                path,
+                launch,
+                sm_count: emu.sm_count,
+                allocations: BTreeMap::new(),
+                first_error: None,
+            }),
+        })
+    }
+
+    /// Runs `<entry>_gpu` on `inputs` with the emulated device and returns its outputs.
+    pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
+        let mut state = self.state.borrow_mut();
+        state.first_error = None;
+        let table = state.table();
+        let result = abi::invoke(
+            inputs,
+            outputs,
+            self.host.release_fn(),
+            |ins, outs, err, len| {
+                // SAFETY: pointers come from `invoke`; `table.ctx` points at `state`, which is
+                // borrowed for this whole call and only used through that pointer meanwhile.
+                unsafe { (self.entry)(ins, outs, &table, err, len) }
+            },
+        );
+        state.allocations.clear();
+        match (state.first_error.take(), result) {
+            (Some(emu), Err(Error::Call(host))) => Err(Error::Cuda(format!(
+                "{emu}\n(the host code then reported: {host})"
+            ))),
+            (Some(emu), _) => Err(Error::Cuda(emu)),
+            (None, result) => result,
+        }
+    }
+
+    /// The entry's name (without the `_gpu` suffix).
+    pub fn entry(&self) -> &str {
+        &self.entry_name
+    }
+}
+
+/// `m2cu_emu_launch`: finds the kernel by name, binds the argument array to its parameters, and
+/// runs the grid; an emulation failure (a deadlock) becomes status 1 and a message.
+fn launcher(kernel_names: &[String]) -> String {
+    let mut out = String::from(
+        "extern \"C\" int m2cu_emu_launch(const char *name, unsigned grid, unsigned block, void **args, char *err, size_t err_len)\n{\n    try {\n        std::function<void()> run;\n",
+    );
+    for (k, name) in kernel_names.iter().enumerate() {
+        let keyword = if k == 0 { "if" } else { "else if" };
+        let _ = writeln!(
+            out,
+            "        {keyword} (!strcmp(name, \"{name}\")) run = m2cu_emu::bind({name}, args);"
+        );
+    }
+    out.push_str(
+        "        if (!run) { snprintf(err, err_len, \"no kernel named %s\", name); return 1; }\n        m2cu_emu::run_grid(run, grid, block);\n        return 0;\n    } catch (const std::exception &e) {\n        snprintf(err, err_len, \"%s\", e.what());\n        return 1;\n    }\n}\n",
+    );
+    out
+}
+
+/// The emulated device: its allocations, and the first error of the current call.
+struct EmuState {
+    library: &'static libloading::Library,
+    path: PathBuf,
+    launch: LaunchFn,
+    sm_count: i32,
+    /// Base address → the allocation (8-byte words, so any element type is aligned).
+    allocations: BTreeMap<u64, Box<[u64]>>,
+    first_error: Option<String>,
+}
+
+impl EmuState {
+    fn table(&mut self) -> M2cuGpu {
+        M2cuGpu {
+            ctx: (self as *mut EmuState).cast(),
+            sm_count: self.sm_count,
+            reserved: 0,
+            alloc: emu_alloc,
+            release: emu_release,
+            upload: emu_upload,
+            download: emu_download,
+            launch: emu_launch,
+            to_constant: emu_to_constant,
+        }
+    }
+
+    fn alloc(&mut self, dptr: *mut u64, bytes: u64) -> Result<(), String> {
+        if dptr.is_null() {
+            return Err("alloc: NULL result pointer".into());
+        }
+        let words = (bytes as usize).div_ceil(8).max(1);
+        let block = vec![0u64; words].into_boxed_slice();
+        let address = block.as_ptr() as u64;
+        self.allocations.insert(address, block);
+        // SAFETY: non-null out-pointer from the host code.
+        unsafe { *dptr = address };
+        Ok(())
+    }
+
+    fn release(&mut self, dptr: u64) -> Result<(), String> {
+        if dptr != 0 && self.allocations.remove(&dptr).is_none() {
+            return Err(format!("release: {dptr:#x} was not allocated by alloc"));
+        }
+        Ok(())
+    }
+
+    /// Checks that `bytes` bytes from `address` lie inside one allocation.
+    fn check_range(&self, what: &str, address: u64, bytes: u64) -> Result<(), String> {
+        let inside = self
+            .allocations
+            .range(..=address)
+            .next_back()
+            .is_some_and(|(&base, block)| address + bytes <= base + 8 * block.len() as u64);
+        match inside {
+            true => Ok(()),
+            false => Err(format!(
+                "{what}: {bytes} bytes at {address:#x} are not inside one device allocation"
+            )),
+        }
+    }
+
+    fn upload(&mut self, dst: u64, src: *const c_void, bytes: u64) -> Result<(), String> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.check_range("upload", dst, bytes)?;
+        // SAFETY: `dst` lies in one of our allocations (checked); the host code passes `bytes`
+        // readable bytes at `src`.
+        unsafe { std::ptr::copy(src.cast::<u8>(), dst as *mut u8, bytes as usize) };
+        Ok(())
+    }
+
+    fn download(&mut self, dst: *mut c_void, src: u64, bytes: u64) -> Result<(), String> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.check_range("download", src, bytes)?;
+        // SAFETY: `src` lies in one of our allocations (checked); the host code passes `bytes`
+        // writable bytes at `dst`.
+        unsafe { std::ptr::copy(src as *const u8, dst.cast::<u8>(), bytes as usize) };
+        Ok(())
+    }
+
+    fn launch(
+        &mut self,
+        kernel: *const c_char,
+        grid: u32,
+        block: u32,
+        args: *mut *mut c_void,
+    ) -> Result<(), String> {
+        let mut message = [0 as c_char; 512];
+        // SAFETY: the launcher reads the kernel name and the argument array the host code
+        // passes (its contract, as for cuLaunchKernel) and writes at most `message.len()` bytes.
+        let status = unsafe {
+            (self.launch)(
+                kernel,
+                grid,
+                block,
+                args,
+                message.as_mut_ptr(),
+                message.len(),
+            )
+        };
+        if status == 0 {
+            return Ok(());
+        }
+        // SAFETY: the launcher NUL-terminates its message (snprintf).
+        let text = unsafe { CStr::from_ptr(message.as_ptr()) }.to_string_lossy();
+        // SAFETY: as above, the host code passes a NUL-terminated kernel name.
+        let name = unsafe { CStr::from_ptr(kernel) }.to_string_lossy();
+        Err(format!(
+            "emulated launch of {name} (grid {grid}, block {block}): {text}"
+        ))
+    }
+
+    fn copy_to_constant(
+        &mut self,
+        symbol: *const c_char,
+        src: *const c_void,
+        bytes: u64,
+    ) -> Result<(), String> {
+        // SAFETY: the host code passes a NUL-terminated symbol name.
+        let name = unsafe { CStr::from_ptr(symbol) }
+            .to_string_lossy()
+            .into_owned();
+        // SAFETY: `__constant__` arrays are plain globals of the kernel library; the host code
+        // copies exactly the array's bytes.
+        unsafe {
+            let target = native::function::<*mut u8>(self.library, &self.path, &name)
+                .map_err(|e| e.to_string())?;
+            std::ptr::copy(src.cast::<u8>(), target, bytes as usize);
+        }
+        Ok(())
+    }
+}
+
+/// Runs `f` on the state behind `ctx`, turning an error or a panic into status 1.
+///
+/// # Safety
+/// `ctx` must be the `ctx` of a table made by [`EmuState::table`] during the current call.
+unsafe fn with_state(
+    ctx: *mut c_void,
+    f: impl FnOnce(&mut EmuState) -> Result<(), String>,
+) -> c_int {
+    if ctx.is_null() {
+        return 1;
+    }
+    let state = &mut *ctx.cast::<EmuState>();
+    let outcome = catch_unwind(AssertUnwindSafe(|| f(state)))
+        .unwrap_or_else(|_| Err("internal error: an emulator callback panicked".to_string()));
+    match outcome {
+        Ok(()) => 0,
+        Err(message) => {
+            state.first_error.get_or_insert(message);
+            1
+        }
+    }
+}
+
+unsafe extern "C" fn emu_alloc(ctx: *mut c_void, dptr: *mut u64, bytes: u64) -> c_int {
+    with_state(ctx, |s| s.alloc(dptr, bytes))
+}
+
+unsafe extern "C" fn emu_release(ctx: *mut c_void, dptr: u64) -> c_int {
+    with_state(ctx, |s| s.release(dptr))
+}
+
+unsafe extern "C" fn emu_upload(
+    ctx: *mut c_void,
+    dst: u64,
+    src: *const c_void,
+    bytes: u64,
+) -> c_int {
+    with_state(ctx, |s| s.upload(dst, src, bytes))
+}
+
+unsafe extern "C" fn emu_download(
+    ctx: *mut c_void,
+    dst: *mut c_void,
+    src: u64,
+    bytes: u64,
+) -> c_int {
+    with_state(ctx, |s| s.download(dst, src, bytes))
+}
+
+unsafe extern "C" fn emu_launch(
+    ctx: *mut c_void,
+    kernel: *const c_char,
+    grid: u32,
+    block: u32,
+    _shared: u32,
+    args: *mut *mut c_void,
+) -> c_int {
+    with_state(ctx, |s| s.launch(kernel, grid, block, args))
+}
+
+unsafe extern "C" fn emu_to_constant(
+    ctx: *mut c_void,
+    symbol: *const c_char,
+    src: *const c_void,
+    bytes: u64,
+) -> c_int {
+    with_state(ctx, |s| s.copy_to_constant(symbol, src, bytes))
+}
