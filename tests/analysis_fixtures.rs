@@ -2,11 +2,11 @@
 //! sequential. For each, the loop report is snapshotted as compiler notes and as JSON; the
 //! verdicts must fit the fixture's family (`red_*` has a reduction loop that becomes a kernel,
 //! `plan_*` has a kernel, `seq_*` has a loop that stays on the host); and the CPU-path result
-//! must equal what Octave computes from the same inputs.
+//! must equal what Octave computes from the same inputs, on the CPU path and on the emulated GPU.
 
 mod common;
 
-use m2cu::Options;
+use m2cu::{Backend, Options};
 use m2cu_frontend::parser::parse_file;
 
 fn name_of(path: &std::path::Path) -> String {
@@ -69,9 +69,15 @@ fn results_match_octave() {
             .unwrap_or_else(|| panic!("{name}: declare every input with a class and a fixed size"));
         let options = options(&name);
         let t = m2cu::translate(&source, &options).expect("translates");
-        if let Some(problem) =
-            common::runnable::compare_with_octave(&name, &path, &source, &options, &decls, &t)
-        {
+        if let Some(problem) = common::runnable::compare_with_octave(
+            &name,
+            &path,
+            &source,
+            &options,
+            &decls,
+            &t,
+            &[Backend::Cpu, Backend::Emu],
+        ) {
             failures.push(format!("{name}: {problem}"));
         }
     }

@@ -49,9 +49,15 @@ fn check_fixture(path: &Path) -> Option<Outcome> {
         (Err(e), Some((_, code))) if e.to_string().contains(code) => None,
         (Err(e), _) => Some(format!("translation failed:\n{e}")),
         (Ok(_), Some((_, code))) => Some(format!("expected {code}, but it translated")),
-        (Ok(t), None) => {
-            common::runnable::compare_with_octave(&name, path, &source, &options, &decls, &t)
-        }
+        (Ok(t), None) => common::runnable::compare_with_octave(
+            &name,
+            path,
+            &source,
+            &options,
+            &decls,
+            &t,
+            &[m2cu::Backend::Cpu],
+        ),
     };
     Some(Outcome { name, problem })
 }

@@ -81,31 +81,38 @@ pub fn compare_with_octave(
     options: &Options,
     decls: &[ArgDecl],
     t: &m2cu::Translation,
+    backends: &[Backend],
 ) -> Option<String> {
     let inputs: Vec<(String, Value)> = decls
         .iter()
         .enumerate()
         .map(|(k, d)| (d.name.name.clone(), input_value(d, k)))
         .collect();
-    let run_options = RunOptions {
-        backend: Backend::Cpu,
-        ..Default::default()
-    };
-    let actual = match m2cu::run(source, &inputs, options, &run_options) {
-        Ok(r) => r.outputs,
-        Err(e) => return Some(format!("m2cu run failed: {e}")),
-    };
     let outputs: Vec<String> = t.outputs.iter().map(|(n, _)| n.clone()).collect();
     let expected = match octave_outputs(name, path, &inputs, &outputs) {
         Ok(v) => v,
         Err(e) => return Some(e),
     };
-    let problems: Vec<String> = outputs
+    let problems: Vec<String> = backends
         .iter()
-        .filter_map(|o| {
-            let want = expected.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
-            let got = actual.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
-            super::difference(want, got).map(|d| format!("{o}: {d}"))
+        .filter_map(|&backend| {
+            let run_options = RunOptions {
+                backend,
+                ..Default::default()
+            };
+            let actual = match m2cu::run(source, &inputs, options, &run_options) {
+                Ok(r) => r.outputs,
+                Err(e) => return Some(format!("{backend:?}: m2cu run failed: {e}")),
+            };
+            let wrong: Vec<String> = outputs
+                .iter()
+                .filter_map(|o| {
+                    let want = expected.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
+                    let got = actual.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
+                    super::difference(want, got).map(|d| format!("{backend:?}: {o}: {d}"))
+                })
+                .collect();
+            (!wrong.is_empty()).then(|| wrong.join("; "))
         })
         .collect();
     (!problems.is_empty()).then(|| problems.join("; "))
