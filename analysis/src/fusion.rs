@@ -72,17 +72,17 @@ fn fusable(f: &Function, a: &Kernel, b: &Kernel) -> bool {
 }
 
 /// What a kernel's loops read and write.
-struct Footprint {
+pub(crate) struct Footprint {
     /// Scalars assigned, level variables included.
-    scalars_written: BTreeSet<LocalId>,
+    pub(crate) scalars_written: BTreeSet<LocalId>,
     /// Scalars read or assigned.
-    scalars_mentioned: BTreeSet<LocalId>,
-    arrays_read: BTreeSet<LocalId>,
-    arrays_written: BTreeSet<LocalId>,
+    pub(crate) scalars_mentioned: BTreeSet<LocalId>,
+    pub(crate) arrays_read: BTreeSet<LocalId>,
+    pub(crate) arrays_written: BTreeSet<LocalId>,
 }
 
 impl Footprint {
-    fn of(f: &Function, k: &Kernel) -> Footprint {
+    pub(crate) fn of(f: &Function, k: &Kernel) -> Footprint {
         let mut out = Footprint {
             scalars_written: k.all_levels().map(|l| l.var).collect(),
             scalars_mentioned: BTreeSet::new(),

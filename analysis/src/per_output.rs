@@ -15,15 +15,12 @@
 //! and never leaves the iteration early, so every thread of a group runs it identically and
 //! reaches the group's barriers.
 
-use std::collections::BTreeSet;
-
 use m2cu_frontend::ir::{ExprKind, Function, LocalId, StmtId, StmtKind};
 
-use crate::access;
+use crate::fusion::Footprint;
 use crate::loops::{loop_body, LoopId, LoopTree};
 use crate::plan::{invariant, Kernel};
 use crate::reduction::{Reduction, ReductionKind};
-use crate::scalars;
 use crate::verdict::Verdict;
 
 /// The inner reduction loop of a kernel that threads may share per output.
@@ -106,15 +103,12 @@ fn only_assigns_scalars(f: &Function, s: StmtId) -> bool {
 /// Whether the range of inner loop `stmt` is the same in every iteration of `kernel` and reads
 /// no array element (the host evaluates it before choosing the launch shape).
 fn range_known_before_launch(f: &Function, kernel: &Kernel, stmt: StmtId) -> bool {
-    let outer = loop_body(f, kernel.stmt);
-    let mut nest: BTreeSet<LocalId> = access::assigned_scalars(f, outer);
-    nest.extend(kernel.levels.iter().map(|l| l.var));
-    let (_, written) = scalars::arrays_used(f, outer);
+    let nest = Footprint::of(f, kernel);
     f.stmt_exprs(stmt).into_iter().all(|e| {
         let mut reads_element = false;
         f.walk_expr(e, &mut |x| {
             reads_element |= matches!(f.exprs[x].kind, ExprKind::Index(..));
         });
-        !reads_element && invariant(f, e, &nest, &written)
+        !reads_element && invariant(f, e, &nest.scalars_written, &nest.arrays_written)
     })
 }
