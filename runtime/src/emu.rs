@@ -18,13 +18,13 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::fmt::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-use crate::abi::{self, GpuEntry, M2cuGpu, OutputSpec};
+use crate::abi::{GpuEntry, OutputSpec};
 use crate::native::{self, BuildOptions, SharedObject};
+use crate::services::{self, DeviceServices};
 use crate::value::Value;
-use crate::{Error, Result};
+use crate::Result;
 
 /// The CUDA execution model on CPU threads, put in front of the kernels.
 const SHIM: &str = include_str!("emu/shim.h");
@@ -90,25 +90,17 @@ impl EmuProgram {
     pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
         let mut state = self.state.borrow_mut();
         state.first_error = None;
-        let table = state.table();
-        let result = abi::invoke(
+        services::call_entry(
+            self.entry,
+            self.host.release_fn(),
+            &mut *state,
             inputs,
             outputs,
-            self.host.release_fn(),
-            |ins, outs, err, len| {
-                // SAFETY: pointers come from `invoke`; `table.ctx` points at `state`, which is
-                // borrowed for this whole call and only used through that pointer meanwhile.
-                unsafe { (self.entry)(ins, outs, &table, err, len) }
+            |state| {
+                state.allocations.clear();
+                state.first_error.take()
             },
-        );
-        state.allocations.clear();
-        match (state.first_error.take(), result) {
-            (Some(emu), Err(Error::Call(host))) => Err(Error::Cuda(format!(
-                "{emu}\n(the host code then reported: {host})"
-            ))),
-            (Some(emu), _) => Err(Error::Cuda(emu)),
-            (None, result) => result,
-        }
+        )
     }
 
     /// The entry's name (without the `_gpu` suffix).
@@ -148,18 +140,29 @@ struct EmuState {
 }
 
 impl EmuState {
-    fn table(&mut self) -> M2cuGpu {
-        M2cuGpu {
-            ctx: (self as *mut EmuState).cast(),
-            sm_count: self.sm_count,
-            reserved: 0,
-            alloc: emu_alloc,
-            release: emu_release,
-            upload: emu_upload,
-            download: emu_download,
-            launch: emu_launch,
-            to_constant: emu_to_constant,
+    /// Checks that `bytes` bytes from `address` lie inside one allocation.
+    fn check_range(&self, what: &str, address: u64, bytes: u64) -> Result<(), String> {
+        let inside = self
+            .allocations
+            .range(..=address)
+            .next_back()
+            .is_some_and(|(&base, block)| address + bytes <= base + 8 * block.len() as u64);
+        match inside {
+            true => Ok(()),
+            false => Err(format!(
+                "{what}: {bytes} bytes at {address:#x} are not inside one device allocation"
+            )),
         }
+    }
+}
+
+impl DeviceServices for EmuState {
+    fn sm_count(&self) -> i32 {
+        self.sm_count
+    }
+
+    fn record(&mut self, message: String) {
+        self.first_error.get_or_insert(message);
     }
 
     fn alloc(&mut self, dptr: *mut u64, bytes: u64) -> Result<(), String> {
@@ -180,21 +183,6 @@ impl EmuState {
             return Err(format!("release: {dptr:#x} was not allocated by alloc"));
         }
         Ok(())
-    }
-
-    /// Checks that `bytes` bytes from `address` lie inside one allocation.
-    fn check_range(&self, what: &str, address: u64, bytes: u64) -> Result<(), String> {
-        let inside = self
-            .allocations
-            .range(..=address)
-            .next_back()
-            .is_some_and(|(&base, block)| address + bytes <= base + 8 * block.len() as u64);
-        match inside {
-            true => Ok(()),
-            false => Err(format!(
-                "{what}: {bytes} bytes at {address:#x} are not inside one device allocation"
-            )),
-        }
     }
 
     fn upload(&mut self, dst: u64, src: *const c_void, bytes: u64) -> Result<(), String> {
@@ -224,6 +212,7 @@ impl EmuState {
         kernel: *const c_char,
         grid: u32,
         block: u32,
+        _shared: u32,
         args: *mut *mut c_void,
     ) -> Result<(), String> {
         let mut message = [0 as c_char; 512];
@@ -270,73 +259,4 @@ impl EmuState {
         }
         Ok(())
     }
-}
-
-/// Runs `f` on the state behind `ctx`, turning an error or a panic into status 1.
-///
-/// # Safety
-/// `ctx` must be the `ctx` of a table made by [`EmuState::table`] during the current call.
-unsafe fn with_state(
-    ctx: *mut c_void,
-    f: impl FnOnce(&mut EmuState) -> Result<(), String>,
-) -> c_int {
-    if ctx.is_null() {
-        return 1;
-    }
-    let state = &mut *ctx.cast::<EmuState>();
-    let outcome = catch_unwind(AssertUnwindSafe(|| f(state)))
-        .unwrap_or_else(|_| Err("internal error: an emulator callback panicked".to_string()));
-    match outcome {
-        Ok(()) => 0,
-        Err(message) => {
-            state.first_error.get_or_insert(message);
-            1
-        }
-    }
-}
-
-unsafe extern "C" fn emu_alloc(ctx: *mut c_void, dptr: *mut u64, bytes: u64) -> c_int {
-    with_state(ctx, |s| s.alloc(dptr, bytes))
-}
-
-unsafe extern "C" fn emu_release(ctx: *mut c_void, dptr: u64) -> c_int {
-    with_state(ctx, |s| s.release(dptr))
-}
-
-unsafe extern "C" fn emu_upload(
-    ctx: *mut c_void,
-    dst: u64,
-    src: *const c_void,
-    bytes: u64,
-) -> c_int {
-    with_state(ctx, |s| s.upload(dst, src, bytes))
-}
-
-unsafe extern "C" fn emu_download(
-    ctx: *mut c_void,
-    dst: *mut c_void,
-    src: u64,
-    bytes: u64,
-) -> c_int {
-    with_state(ctx, |s| s.download(dst, src, bytes))
-}
-
-unsafe extern "C" fn emu_launch(
-    ctx: *mut c_void,
-    kernel: *const c_char,
-    grid: u32,
-    block: u32,
-    _shared: u32,
-    args: *mut *mut c_void,
-) -> c_int {
-    with_state(ctx, |s| s.launch(kernel, grid, block, args))
-}
-
-unsafe extern "C" fn emu_to_constant(
-    ctx: *mut c_void,
-    symbol: *const c_char,
-    src: *const c_void,
-    bytes: u64,
-) -> c_int {
-    with_state(ctx, |s| s.copy_to_constant(symbol, src, bytes))
 }

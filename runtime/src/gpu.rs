@@ -24,10 +24,10 @@ use std::ffi::CString;
 use cudarc::driver::result::{self as cu, DriverError};
 use cudarc::driver::sys;
 
-use crate::abi::{self, GpuEntry, OutputSpec};
+use crate::abi::{GpuEntry, OutputSpec};
 use crate::native::{BuildOptions, SharedObject};
 use crate::value::Value;
-use crate::{cache, nvrtc, Error, Result};
+use crate::{cache, nvrtc, services, Error, Result};
 use callbacks::GpuState;
 
 /// Whether a CUDA GPU can be used here.
@@ -164,24 +164,14 @@ impl GpuProgram {
     pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
         let mut state = self.state.borrow_mut();
         state.begin_call()?;
-        let table = state.table();
-        let result = abi::invoke(
+        services::call_entry(
+            self.entry,
+            self.host.release_fn(),
+            &mut *state,
             inputs,
             outputs,
-            self.host.release_fn(),
-            |ins, outs, err, len| {
-                // SAFETY: pointers come from `invoke`; `table.ctx` points at `state`, which is
-                // borrowed for this whole call and only used through that pointer meanwhile.
-                unsafe { (self.entry)(ins, outs, &table, err, len) }
-            },
-        );
-        match (state.end_call(), result) {
-            (Some(cuda), Err(Error::Call(host))) => Err(Error::Cuda(format!(
-                "{cuda}\n(the host code then reported: {host})"
-            ))),
-            (Some(cuda), _) => Err(Error::Cuda(cuda)),
-            (None, result) => result,
-        }
+            GpuState::end_call,
+        )
     }
 
     /// The entry's name (without the `_gpu` suffix).

@@ -39,6 +39,7 @@ pub mod value;
 mod abi;
 mod cache;
 mod native;
+mod services;
 #[cfg(test)]
 mod testutil;
 

@@ -3,21 +3,18 @@
 //! All work goes to one non-blocking stream on device 0's primary context. `upload` copies
 //! asynchronously (pageable host memory is staged before the call returns, so the caller may
 //! reuse it at once); `download` synchronizes the stream so the bytes are there on return;
-//! `release` synchronizes before freeing, so no queued kernel still uses the memory. Every
-//! callback returns 0 on success; on failure it returns 1 and the state keeps the first error
-//! message (driver call, CUDA error name, and the last kernel launched), which
-//! [`GpuProgram::call`](super::GpuProgram::call) turns into its error. Callbacks never unwind
-//! into C: a panic becomes an error too.
+//! `release` synchronizes before freeing, so no queued kernel still uses the memory. The state
+//! keeps the first error message of a call (driver call, CUDA error name, and the last kernel
+//! launched); the table and its error handling are [`crate::services`].
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::{c_char, c_int, c_void, CStr};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ffi::{c_char, c_void, CStr};
 
 use cudarc::driver::result::{self as cu, stream::StreamKind};
 use cudarc::driver::sys;
 
 use super::{c_name, cuda_error};
-use crate::abi::M2cuGpu;
+use crate::services::DeviceServices;
 use crate::{Error, Result};
 
 /// Dynamic shared memory a kernel may use without opting in.
@@ -86,22 +83,6 @@ impl GpuState {
         self.make_current()
     }
 
-    /// The callback table, pointing at `self`; valid while `self` is neither moved nor
-    /// otherwise used.
-    pub(super) fn table(&mut self) -> M2cuGpu {
-        M2cuGpu {
-            ctx: (self as *mut GpuState).cast(),
-            sm_count: self.sm_count,
-            reserved: 0,
-            alloc: gpu_alloc,
-            release: gpu_release,
-            upload: gpu_upload,
-            download: gpu_download,
-            launch: gpu_launch,
-            to_constant: gpu_to_constant,
-        }
-    }
-
     /// Waits for the stream, frees what the host code left allocated, and returns the first
     /// error of the call.
     pub(super) fn end_call(&mut self) -> Option<String> {
@@ -130,6 +111,12 @@ impl GpuState {
                 self.record(cuda_error("cuMemFree", e));
             }
         }
+    }
+}
+
+impl DeviceServices for GpuState {
+    fn sm_count(&self) -> i32 {
+        self.sm_count
     }
 
     fn record(&mut self, message: String) {
@@ -189,7 +176,6 @@ impl GpuState {
         self.synchronize()
     }
 
-    /// Copies `bytes` bytes from `src` into the module's `__constant__` variable `symbol`.
     fn copy_to_constant(
         &mut self,
         symbol: *const c_char,
@@ -282,73 +268,4 @@ impl Drop for GpuState {
             let _ = cu::primary_ctx::release(self.device);
         }
     }
-}
-
-/// Runs `f` on the state behind `ctx`, turning an error or a panic into status 1.
-///
-/// # Safety
-/// `ctx` must be the `ctx` of a table made by [`GpuState::table`] during the current call.
-unsafe fn with_state(
-    ctx: *mut c_void,
-    f: impl FnOnce(&mut GpuState) -> Result<(), String>,
-) -> c_int {
-    if ctx.is_null() {
-        return 1;
-    }
-    let state = &mut *ctx.cast::<GpuState>();
-    let outcome = catch_unwind(AssertUnwindSafe(|| f(state)))
-        .unwrap_or_else(|_| Err("internal error: a GPU callback panicked".to_string()));
-    match outcome {
-        Ok(()) => 0,
-        Err(message) => {
-            state.record(message);
-            1
-        }
-    }
-}
-
-unsafe extern "C" fn gpu_alloc(ctx: *mut c_void, dptr: *mut u64, bytes: u64) -> c_int {
-    with_state(ctx, |s| s.alloc(dptr, bytes))
-}
-
-unsafe extern "C" fn gpu_release(ctx: *mut c_void, dptr: u64) -> c_int {
-    with_state(ctx, |s| s.release(dptr))
-}
-
-unsafe extern "C" fn gpu_upload(
-    ctx: *mut c_void,
-    dst: u64,
-    src: *const c_void,
-    bytes: u64,
-) -> c_int {
-    with_state(ctx, |s| s.upload(dst, src, bytes))
-}
-
-unsafe extern "C" fn gpu_download(
-    ctx: *mut c_void,
-    dst: *mut c_void,
-    src: u64,
-    bytes: u64,
-) -> c_int {
-    with_state(ctx, |s| s.download(dst, src, bytes))
-}
-
-unsafe extern "C" fn gpu_launch(
-    ctx: *mut c_void,
-    kernel: *const c_char,
-    grid: u32,
-    block: u32,
-    shared: u32,
-    args: *mut *mut c_void,
-) -> c_int {
-    with_state(ctx, |s| s.launch(kernel, grid, block, shared, args))
-}
-
-unsafe extern "C" fn gpu_to_constant(
-    ctx: *mut c_void,
-    name: *const c_char,
-    src: *const c_void,
-    bytes: u64,
-) -> c_int {
-    with_state(ctx, |s| s.copy_to_constant(name, src, bytes))
 }
