@@ -291,6 +291,24 @@ pub struct RunResult {
     pub run_time: Duration,
 }
 
+/// Translates `source` for the given input values: their classes and shapes are the input
+/// types (an `arguments` block's declarations stand for the inputs it declares).
+pub fn translate_for(
+    source: &str,
+    inputs: &[(String, Value)],
+    options: &Options,
+) -> Result<Translation, Error> {
+    let ast = parse(source, options)?;
+    check_inputs_given(&ast, options, inputs)?;
+    let declared = declared_inputs(&ast, options);
+    let types = inputs
+        .iter()
+        .filter(|(n, _)| !declared.contains(n))
+        .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    compile_parsed(source, &ast, options, types)
+}
+
 /// Translates `source` for the given inputs (their classes and shapes are the input types),
 /// builds it for the chosen backend and runs it.
 ///
@@ -308,15 +326,7 @@ pub fn run(
     run_options: &RunOptions,
 ) -> Result<RunResult, Error> {
     let start = Instant::now();
-    let ast = parse(source, options)?;
-    check_inputs_given(&ast, options, inputs)?;
-    let declared = declared_inputs(&ast, options);
-    let types = inputs
-        .iter()
-        .filter(|(n, _)| !declared.contains(n))
-        .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
-        .collect::<Result<Vec<_>, Error>>()?;
-    let t = compile_parsed(source, &ast, options, types)?;
+    let t = translate_for(source, inputs, options)?;
     let ordered = order_inputs(&t.params, inputs)?;
     let specs: Vec<OutputSpec> = t
         .outputs

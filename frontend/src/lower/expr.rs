@@ -295,6 +295,7 @@ impl Lowerer<'_> {
         }
         match name {
             "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
+            "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             _ if self.local_function(name).is_some() => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
@@ -573,6 +574,37 @@ impl Lowerer<'_> {
             }
             Val::Array(a) => Val::Array(a.wrap(class, span, Node::Convert)),
         })
+    }
+
+    /// `intmax(cls)` / `intmin(cls)` (`'int32'` when no class is given): the class's limit,
+    /// written as the conversion of a double that saturates to it, since a double cannot hold
+    /// every 64-bit limit exactly.
+    fn class_limit(&mut self, max: bool, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let name = if max { "intmax" } else { "intmin" };
+        let class = match args {
+            [] => Some(Class::Int32),
+            [ast::Expr {
+                kind: AstExpr::Str(c),
+                ..
+            }] => Class::from_name(c).filter(|c| c.is_integer()),
+            _ => None,
+        };
+        let Some(class) = class else {
+            self.error(
+                "E0105",
+                span,
+                format!("unsupported arguments to `{name}`"),
+                format!("write {name}('int8'), {name}('uint64') or another integer class name"),
+            );
+            return None;
+        };
+        let (lo, hi) = class.int_range()?;
+        let limit = self.constant_expr(if max { hi } else { lo }, Class::Double, span);
+        Some(Val::Scalar(self.new_expr(
+            ExprKind::Convert(limit),
+            Type::scalar(class),
+            span,
+        )))
     }
 
     fn size_query(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<ExprId> {

@@ -1,0 +1,346 @@
+//! A differential campaign: generate cases, get Octave's outputs for all of them, translate and
+//! run them in batches on each m2cu backend, and compare bit for bit.
+//!
+//! A batch is several cases concatenated into one function (see `program::batch_source`), so
+//! one C and one C++ build serve many programs. When a batch fails to translate, each case is
+//! translated alone: the ones m2cu rejects with a diagnostic are counted by code and left out
+//! (rejecting is allowed; answering differently is not). A difference is confirmed on the case
+//! alone before it is reported, and then minimized.
+//!
+//! Invariant: every case counted in `Summary::compared` had each of its outputs compared on
+//! every backend of the run, and agreed.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use m2cu::{Backend, Value};
+
+use crate::compare::difference;
+use crate::gen;
+use crate::minimize;
+use crate::oracle;
+use crate::program::{batch_prefix, batch_source, Case};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub seed: u64,
+    /// Index of the first case (to resume or split a long run).
+    pub first: u64,
+    pub count: u64,
+    /// Cases per translation unit.
+    pub batch: usize,
+    /// Batches built and run at the same time.
+    pub jobs: usize,
+    /// Cases given to one Octave session.
+    pub round: usize,
+    pub backends: Vec<Backend>,
+    /// Shrink each confirmed difference before reporting it.
+    pub minimize: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seed: 1,
+            first: 0,
+            count: 100,
+            batch: 20,
+            jobs: 2,
+            round: 400,
+            backends: vec![Backend::Cpu, Backend::Emu],
+            minimize: true,
+        }
+    }
+}
+
+/// A program on which m2cu and Octave disagree.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The case as generated.
+    pub case: Case,
+    /// The smallest variant found that still disagrees (the case itself when not minimized).
+    pub minimized: Case,
+    pub backend: Backend,
+    /// What differs, on `minimized`.
+    pub detail: String,
+    /// Octave's outputs for `minimized`.
+    pub expected: Vec<(String, Value)>,
+}
+
+/// What a campaign saw.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub generated: u64,
+    /// Cases whose every output equals Octave's on every backend.
+    pub compared: u64,
+    /// Cases m2cu rejected at translate time, by diagnostic code: how many, and the first
+    /// one's rendered diagnostic.
+    pub rejected: BTreeMap<String, (u64, String)>,
+    /// Cases Octave itself could not run (a generator bug): name and message.
+    pub octave_errors: Vec<(String, String)>,
+    pub findings: Vec<Finding>,
+    /// Batches that disagree or fail although each of their cases alone is fine.
+    pub batch_only: Vec<String>,
+}
+
+/// Runs the campaign; `progress` gets one line per round.
+pub fn run(config: &Config, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+    let mut summary = Summary::default();
+    let start = Instant::now();
+    let end = config.first + config.count;
+    let mut next = config.first;
+    while next < end {
+        let upto = (next + config.round as u64).min(end);
+        let cases: Vec<Case> = (next..upto).map(|k| gen::case(config.seed, k)).collect();
+        round(config, &cases, &mut summary)?;
+        next = upto;
+        progress(&format!(
+            "{} of {} programs: {} agree, {} rejected, {} Octave errors, {} differences, {} batch-only ({:.0} s)",
+            next - config.first,
+            config.count,
+            summary.compared,
+            summary.rejected.values().map(|(n, _)| n).sum::<u64>(),
+            summary.octave_errors.len(),
+            summary.findings.len(),
+            summary.batch_only.len(),
+            start.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(summary)
+}
+
+/// A case with Octave's outputs for it.
+type Oracled = (Case, Vec<(String, Value)>);
+
+fn round(config: &Config, cases: &[Case], summary: &mut Summary) -> Result<(), String> {
+    summary.generated += cases.len() as u64;
+    let refs: Vec<&Case> = cases.iter().collect();
+    let outcomes = oracle::run(&refs)?;
+    let mut runnable: Vec<Oracled> = Vec::new();
+    for (case, outcome) in cases.iter().zip(outcomes) {
+        match outcome {
+            Ok(outputs) => runnable.push((case.clone(), outputs)),
+            Err(message) => summary.octave_errors.push((case.name.clone(), message)),
+        }
+    }
+    let batches: Vec<&[Oracled]> = runnable.chunks(config.batch.max(1)).collect();
+    let results = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..config.jobs.max(1) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                let Some(batch) = batches.get(k) else { break };
+                let result = check_batch(config, batch);
+                results.lock().expect("results lock").push(result);
+            });
+        }
+    });
+    for result in results.into_inner().expect("results lock") {
+        summary.compared += result.agreed;
+        for (code, rendered) in result.rejected {
+            let entry = summary.rejected.entry(code).or_insert((0, rendered));
+            entry.0 += 1;
+        }
+        summary.batch_only.extend(result.batch_only);
+        for (case, expected, backend, detail) in result.differences {
+            summary.findings.push(finding(config, case, expected, backend, detail));
+        }
+    }
+    Ok(())
+}
+
+fn finding(
+    config: &Config,
+    case: Case,
+    expected: Vec<(String, Value)>,
+    backend: Backend,
+    detail: String,
+) -> Finding {
+    let shrunk = config
+        .minimize
+        .then(|| minimize::minimize(&case, backend))
+        .flatten();
+    match shrunk {
+        Some((minimized, expected, detail)) => Finding {
+            case,
+            minimized,
+            backend,
+            detail,
+            expected,
+        },
+        None => Finding {
+            minimized: case.clone(),
+            case,
+            backend,
+            detail,
+            expected,
+        },
+    }
+}
+
+#[derive(Default)]
+struct BatchResult {
+    agreed: u64,
+    rejected: Vec<(String, String)>,
+    differences: Vec<(Case, Vec<(String, Value)>, Backend, String)>,
+    batch_only: Vec<String>,
+}
+
+fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
+    let mut result = BatchResult::default();
+    let accepted: Vec<&Oracled> = batch
+        .iter()
+        .filter(|(case, _)| match verdict_alone(case) {
+            Ok(()) => true,
+            Err(rejection) => {
+                result.rejected.push(rejection);
+                false
+            }
+        })
+        .collect();
+    if accepted.is_empty() {
+        return result;
+    }
+    let cases: Vec<&Case> = accepted.iter().map(|(c, _)| c).collect();
+    let name = format!("{}_batch", cases[0].name);
+    let source = batch_source(&name, &cases);
+    let inputs = batch_inputs(&cases);
+    let mut wrong = vec![false; cases.len()];
+    for &backend in &config.backends {
+        match run_on(&source, &name, &inputs, backend) {
+            Ok(outputs) => {
+                for (k, (case, expected)) in accepted.iter().enumerate() {
+                    let got = rename(&outputs, &batch_prefix(k), case);
+                    if let Some(detail) = first_difference(expected, &got) {
+                        wrong[k] = true;
+                        confirm(&mut result, case, expected, backend, detail, &source);
+                    }
+                }
+            }
+            Err(e) => {
+                // Find the cases that fail alone; if none does, the batch is the finding.
+                let before = result.differences.len();
+                for (k, (case, expected)) in accepted.iter().enumerate() {
+                    if let Some(detail) = alone(case, expected, backend) {
+                        wrong[k] = true;
+                        result.differences.push(((*case).clone(), expected.clone(), backend, detail));
+                    }
+                }
+                if result.differences.len() == before {
+                    result.batch_only.push(format!("{name} on {backend:?}: {e}\n{source}"));
+                    wrong.iter_mut().for_each(|w| *w = true);
+                }
+            }
+        }
+    }
+    result.agreed = wrong.iter().filter(|w| !**w).count() as u64;
+    result
+}
+
+/// A difference seen in a batch: reported for the case when the case alone reproduces it.
+fn confirm(
+    result: &mut BatchResult,
+    case: &Case,
+    expected: &[(String, Value)],
+    backend: Backend,
+    detail: String,
+    source: &str,
+) {
+    if result.differences.iter().any(|(c, _, b, _)| c.name == case.name && *b == backend) {
+        return;
+    }
+    match alone(case, expected, backend) {
+        Some(detail) => result.differences.push((case.clone(), expected.to_vec(), backend, detail)),
+        None => result.batch_only.push(format!(
+            "{} on {backend:?} differs only inside its batch: {detail}\n{source}",
+            case.name
+        )),
+    }
+}
+
+/// How `case` alone differs from Octave's `expected` on `backend`, if it does.
+pub fn alone(case: &Case, expected: &[(String, Value)], backend: Backend) -> Option<String> {
+    match run_on(&case.standalone(), &case.name, &case.inputs, backend) {
+        Ok(outputs) => first_difference(expected, &outputs),
+        Err(e) => Some(format!("{}: {e}", crate::minimize::FAILED)),
+    }
+}
+
+/// `Ok` when m2cu translates the case alone, else the code of its first diagnostic and the
+/// rendered diagnostics (`Err`).
+fn verdict_alone(case: &Case) -> Result<(), (String, String)> {
+    let options = options(&case.name);
+    match m2cu::translate_for(&case.standalone(), &case.inputs, &options) {
+        Ok(_) => Ok(()),
+        Err(m2cu::Error::Source {
+            diagnostics,
+            rendered,
+        }) => Err((
+            diagnostics
+                .iter()
+                .next()
+                .map_or("source".to_string(), |d| d.code.to_string()),
+            rendered,
+        )),
+        Err(other) => Err(("other".into(), other.to_string())),
+    }
+}
+
+fn options(name: &str) -> m2cu::Options {
+    m2cu::Options {
+        file_name: format!("{name}.m"),
+        ..Default::default()
+    }
+}
+
+/// Runs `source` on `backend` with `inputs`.
+pub fn run_on(
+    source: &str,
+    name: &str,
+    inputs: &[(String, Value)],
+    backend: Backend,
+) -> Result<Vec<(String, Value)>, String> {
+    let run_options = m2cu::RunOptions {
+        backend,
+        ..Default::default()
+    };
+    m2cu::run(source, inputs, &options(name), &run_options)
+        .map(|r| r.outputs)
+        .map_err(|e| e.to_string())
+}
+
+/// The first output of `got` that differs from `expected`, named.
+pub fn first_difference(expected: &[(String, Value)], got: &[(String, Value)]) -> Option<String> {
+    expected.iter().find_map(|(name, want)| {
+        match got.iter().find(|(n, _)| n == name) {
+            None => Some(format!("`{name}` is missing")),
+            Some((_, value)) => difference(want, value).map(|d| format!("`{name}`: {d}")),
+        }
+    })
+}
+
+fn batch_inputs(cases: &[&Case]) -> Vec<(String, Value)> {
+    cases
+        .iter()
+        .enumerate()
+        .flat_map(|(k, c)| {
+            let prefix = batch_prefix(k);
+            c.inputs.iter().map(move |(n, v)| (format!("{prefix}{n}"), v.clone()))
+        })
+        .collect()
+}
+
+/// The outputs of case `case` among a batch's outputs, under their own names.
+fn rename(outputs: &[(String, Value)], prefix: &str, case: &Case) -> Vec<(String, Value)> {
+    case.outputs
+        .iter()
+        .filter_map(|o| {
+            let batched = format!("{prefix}{o}");
+            outputs.iter().find(|(n, _)| *n == batched).map(|(_, v)| (o.clone(), v.clone()))
+        })
+        .collect()
+}

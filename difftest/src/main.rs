@@ -1,0 +1,138 @@
+//! `m2cu-difftest`: the differential run from the command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use m2cu::Backend;
+use m2cu_difftest::{campaign, fixture, Config};
+
+/// Generate random MATLAB loop programs, run each in GNU Octave, on m2cu's C path and on its
+/// emulated CUDA path, and report every program whose outputs differ (bit for bit, NaN equal
+/// to NaN), minimized.
+///
+/// Case K of seed S is always the same program: `--seed S --first K --count 1` reproduces it.
+/// Needs octave-cli, a C compiler and a C++ compiler.
+///
+/// Example: m2cu-difftest --seed 7 --count 2000 --save-fixtures fixtures/e2e
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Cli {
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Index of the first program.
+    #[arg(long, default_value_t = 0)]
+    first: u64,
+    /// Number of programs.
+    #[arg(long, default_value_t = 200)]
+    count: u64,
+    /// Programs per translation unit (one C and one C++ build each).
+    #[arg(long, default_value_t = 20)]
+    batch: usize,
+    /// Batches built and run at once.
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+    /// Backends to compare with Octave: cpu, emu or both.
+    #[arg(long, value_delimiter = ',', default_value = "cpu,emu")]
+    backends: Vec<String>,
+    /// Report differences as found, without shrinking them.
+    #[arg(long)]
+    no_minimize: bool,
+    /// Write each minimized difference as an e2e fixture in this directory.
+    #[arg(long)]
+    save_fixtures: Option<PathBuf>,
+    /// Also print the first rejection of each diagnostic code.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Print the program with this index and exit.
+    #[arg(long)]
+    show: Option<u64>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(k) = cli.show {
+        print!("{}", m2cu_difftest::gen::case(cli.seed, k).standalone());
+        return ExitCode::SUCCESS;
+    }
+    let backends = match cli.backends.iter().map(|b| parse_backend(b)).collect() {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = Config {
+        seed: cli.seed,
+        first: cli.first,
+        count: cli.count,
+        batch: cli.batch,
+        jobs: cli.jobs,
+        backends,
+        minimize: !cli.no_minimize,
+        ..Config::default()
+    };
+    let summary = match campaign::run(&config, &mut |line| eprintln!("m2cu-difftest: {line}")) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    report(&cli, &summary)
+}
+
+fn parse_backend(name: &str) -> Result<Backend, String> {
+    match name {
+        "cpu" => Ok(Backend::Cpu),
+        "emu" => Ok(Backend::Emu),
+        other => Err(format!("unknown backend `{other}`\nhelp: use cpu, emu or cpu,emu")),
+    }
+}
+
+fn report(cli: &Cli, summary: &m2cu_difftest::Summary) -> ExitCode {
+    println!(
+        "seed {}, programs {}..{}: {} generated, {} agree with Octave on every backend",
+        cli.seed,
+        cli.first,
+        cli.first + cli.count,
+        summary.generated,
+        summary.compared
+    );
+    for (code, (n, first)) in &summary.rejected {
+        println!("  rejected at translate time with {code}: {n}");
+        if cli.verbose {
+            println!("{first}");
+        }
+    }
+    for (name, message) in &summary.octave_errors {
+        println!("  Octave error (generator bug) in {name}: {message}");
+    }
+    for batch in &summary.batch_only {
+        println!("BATCH-ONLY DIFFERENCE: {batch}");
+    }
+    for f in &summary.findings {
+        println!(
+            "DIFFERENCE on {:?} in {} (minimized from {} to {} statements): {}\n{}",
+            f.backend,
+            f.case.name,
+            f.case.size(),
+            f.minimized.size(),
+            f.detail,
+            f.minimized.standalone()
+        );
+        if let Some(dir) = &cli.save_fixtures {
+            match fixture::save(dir, f, cli.seed) {
+                Ok(path) => println!("  saved {}", path.display()),
+                Err(e) => println!("  could not save the fixture: {e}"),
+            }
+        }
+    }
+    let clean = summary.findings.is_empty() && summary.batch_only.is_empty() && summary.octave_errors.is_empty();
+    if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
