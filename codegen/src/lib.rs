@@ -176,7 +176,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             &prototypes(name),
         ),
         standalone_cu: unit(
-            &format!("{name}.cu: {name} on the GPU with the CUDA runtime API (build with nvcc)."),
+            &format!("{name}.cu: {name} on the GPU with the CUDA runtime API (build with `nvcc -fmad=false`, so that a*b + c rounds as in MATLAB)."),
             &format!("#include <cuda_runtime.h>\n{C_INCLUDES}"),
             ABI_HEADER,
             &device_code,

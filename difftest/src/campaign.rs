@@ -209,9 +209,14 @@ fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
     let name = format!("{}_batch", cases[0].name);
     let source = batch_source(&name, &cases);
     let inputs = batch_inputs(&cases);
+    let args: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .flat_map(|(k, c)| c.arg_specs(&batch_prefix(k)))
+        .collect();
     let mut wrong = vec![false; cases.len()];
     for &backend in &config.backends {
-        match run_on(&source, &name, &inputs, backend) {
+        match run_on(&source, &options(&name, args.clone()), &inputs, backend) {
             Ok(outputs) => {
                 for (k, (case, expected)) in accepted.iter().enumerate() {
                     let got = rename(&outputs, &batch_prefix(k), case);
@@ -264,7 +269,7 @@ fn confirm(
 
 /// How `case` alone differs from Octave's `expected` on `backend`, if it does.
 pub fn alone(case: &Case, expected: &[(String, Value)], backend: Backend) -> Option<String> {
-    match run_on(&case.standalone(), &case.name, &case.inputs, backend) {
+    match run_on(&case.standalone(), &case_options(case), &case.inputs, backend) {
         Ok(outputs) => first_difference(expected, &outputs),
         Err(e) => Some(format!("{}: {e}", crate::minimize::FAILED)),
     }
@@ -273,8 +278,7 @@ pub fn alone(case: &Case, expected: &[(String, Value)], backend: Backend) -> Opt
 /// `Ok` when m2cu translates the case alone, else the code of its first diagnostic and the
 /// rendered diagnostics (`Err`).
 fn verdict_alone(case: &Case) -> Result<(), (String, String)> {
-    let options = options(&case.name);
-    match m2cu::translate_for(&case.standalone(), &case.inputs, &options) {
+    match m2cu::translate_for(&case.standalone(), &case.inputs, &case_options(case)) {
         Ok(_) => Ok(()),
         Err(m2cu::Error::Source {
             diagnostics,
@@ -290,17 +294,23 @@ fn verdict_alone(case: &Case) -> Result<(), (String, String)> {
     }
 }
 
-fn options(name: &str) -> m2cu::Options {
+fn options(name: &str, args: Vec<String>) -> m2cu::Options {
     m2cu::Options {
         file_name: format!("{name}.m"),
+        args,
         ..Default::default()
     }
+}
+
+/// How m2cu translates `case` alone.
+pub fn case_options(case: &Case) -> m2cu::Options {
+    options(&case.name, case.arg_specs(""))
 }
 
 /// Runs `source` on `backend` with `inputs`.
 pub fn run_on(
     source: &str,
-    name: &str,
+    options: &m2cu::Options,
     inputs: &[(String, Value)],
     backend: Backend,
 ) -> Result<Vec<(String, Value)>, String> {
@@ -308,7 +318,7 @@ pub fn run_on(
         backend,
         ..Default::default()
     };
-    m2cu::run(source, inputs, &options(name), &run_options)
+    m2cu::run(source, inputs, options, &run_options)
         .map(|r| r.outputs)
         .map_err(|e| e.to_string())
 }

@@ -29,6 +29,7 @@ pub fn case(seed: u64, index: u64) -> Case {
     Case {
         name: format!("p{seed}_{index}"),
         inputs: b.inputs,
+        dynamic: b.dynamic,
         outputs: b.outputs,
         body: b.stmts,
     }
@@ -152,6 +153,9 @@ struct Builder {
     names: usize,
     /// Whether the generated loops may `break`.
     breaks: bool,
+    /// Whether m2cu sees sizes known only at run time (always for length-1 vectors, which it
+    /// would otherwise type as scalars and refuse to index with a loop variable).
+    dynamic: bool,
 }
 
 const LENGTHS: [i64; 18] = [
@@ -227,7 +231,9 @@ impl Builder {
                 .choose(&mut rng)
                 .expect("non-empty"));
         }
+        let dynamic = extents.contains(&1) || rng.gen_bool(0.5);
         Builder {
+            dynamic,
             rng,
             extents,
             classes,

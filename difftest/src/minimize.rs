@@ -8,7 +8,7 @@
 
 use m2cu::{Backend, Value};
 
-use crate::campaign::alone;
+use crate::campaign::{alone, case_options};
 use crate::oracle;
 use crate::program::{Case, Stmt};
 
@@ -81,7 +81,7 @@ fn disagreement(
 ) -> Option<(Vec<(String, Value)>, String)> {
     let expected = oracle::run(&[case]).ok()?.pop()?.ok()?;
     if let Err(m2cu::Error::Source { .. }) =
-        m2cu::translate_for(&case.standalone(), &case.inputs, &m2cu::Options::default())
+        m2cu::translate_for(&case.standalone(), &case.inputs, &case_options(case))
     {
         return None;
     }

@@ -35,6 +35,9 @@ pub struct Case {
     pub inputs: Vec<(String, Value)>,
     pub outputs: Vec<String>,
     pub body: Vec<Stmt>,
+    /// Translate with sizes known only at run time (`--args x=double(1,:)`) instead of the
+    /// sizes of the input values.
+    pub dynamic: bool,
 }
 
 impl Case {
@@ -62,6 +65,25 @@ impl Case {
     /// The input names as they appear when the case renders with `prefix`.
     pub fn input_names(&self, prefix: &str) -> Vec<String> {
         self.inputs.iter().map(|(n, _)| format!("{prefix}{n}")).collect()
+    }
+
+    /// The `--args` input types of the case's inputs renamed with `prefix`: empty unless
+    /// [`Case::dynamic`]; a vector keeps its orientation, a matrix its row count.
+    pub fn arg_specs(&self, prefix: &str) -> Vec<String> {
+        if !self.dynamic {
+            return Vec::new();
+        }
+        self.inputs
+            .iter()
+            .map(|(n, v)| {
+                let dims = match (v.rows(), v.cols()) {
+                    (1, _) => "(1,:)".to_string(),
+                    (_, 1) => "(:,1)".to_string(),
+                    (rows, _) => format!("({rows},:)"),
+                };
+                format!("{prefix}{n}={}{dims}", v.class().name())
+            })
+            .collect()
     }
 
     /// The number of statements, loops and branches counted once each.

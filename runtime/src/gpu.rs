@@ -211,7 +211,13 @@ fn cached_cubin(source: &str, arch: &str, opts: &BuildOptions) -> Result<Vec<u8>
     let (major, minor) = nvrtc::nvrtc_version()?;
     let dir = cache::cache_dir(opts.cache_dir.as_deref())?;
     let version = format!("nvrtc {major}.{minor}");
-    let key = cache::key(&[source.as_bytes(), arch.as_bytes(), version.as_bytes()]);
+    let options = nvrtc::OPTIONS.join(" ");
+    let key = cache::key(&[
+        source.as_bytes(),
+        arch.as_bytes(),
+        version.as_bytes(),
+        options.as_bytes(),
+    ]);
     let path = cache::cached(&dir, &format!("{key}.cubin"), |scratch| {
         let out = scratch.join("kernels.cubin");
         let cubin = nvrtc::compile_cubin(source, arch, "kernels")?;

@@ -3,7 +3,7 @@
 //!
 //! The compiler is `BuildOptions::compiler`, else `$CC`, else `cc` (a value with spaces, like
 //! `ccache gcc`, is split into a program and leading arguments). Flags are
-//! `-std=c99 -O2 -fPIC -shared`, plus `-fopenmp` when wanted and the compiler accepts it (probed
+//! `-std=c99 -O2 -ffp-contract=off -fPIC -shared`, plus `-fopenmp` when wanted and the compiler accepts it (probed
 //! once per compiler per process by building an empty file), plus `-lm`. The ABI header is put
 //! beside the source, so generated code may `#include "m2cu_abi.h"`. The cache key covers the
 //! source, the header, the compiler and the flags. A loaded library stays loaded until the
@@ -39,7 +39,8 @@ impl Default for BuildOptions {
     }
 }
 
-const BASE_FLAGS: [&str; 4] = ["-std=c99", "-O2", "-fPIC", "-shared"];
+/// `-ffp-contract=off`: `a*b + c` rounds twice, as in MATLAB, even where the CPU has FMA.
+const BASE_FLAGS: [&str; 5] = ["-std=c99", "-O2", "-ffp-contract=off", "-fPIC", "-shared"];
 
 /// A built and loaded shared object that exports `m2cu_release`.
 pub(crate) struct SharedObject {
@@ -164,7 +165,7 @@ pub(crate) fn build_cxx(
 ) -> Result<(PathBuf, &'static libloading::Library)> {
     let recipe = Recipe {
         compiler: compiler_command(None, "CXX", "c++"),
-        flags: vec!["-std=c++20", "-O1", "-fPIC", "-shared", "-pthread"],
+        flags: vec!["-std=c++20", "-O1", "-ffp-contract=off", "-fPIC", "-shared", "-pthread"],
         extension: "cpp",
     };
     let path = recipe.build(source, stem, opts)?;

@@ -1,14 +1,18 @@
 //! CUDA C++ → CUBIN or PTX with NVRTC. Needs libnvrtc only, no GPU and no driver.
 //!
 //! Every compile names its architecture explicitly (`--gpu-architecture=sm_80` for CUBIN,
-//! `compute_80` for PTX) and uses `-default-device --std=c++17`, so generated kernels need no
-//! `__device__` on helpers. libnvrtc is probed before the first NVRTC call (cudarc panics when the
+//! `compute_80` for PTX) and uses [`OPTIONS`]: `-default-device --std=c++17`, so generated
+//! kernels need no `__device__` on helpers, and `--fmad=false`, so that `a*b + c` is rounded
+//! twice as MATLAB and Octave round it instead of being fused into one FMA. libnvrtc is probed before the first NVRTC call (cudarc panics when the
 //! library is missing); the `nvidia-cuda-nvrtc` Python wheel provides it on any Linux machine.
 
 use std::ffi::{c_char, CStr, CString};
 use std::sync::OnceLock;
 
 use cudarc::nvrtc::sys;
+
+/// NVRTC options of every compile besides the architecture; part of the CUBIN cache key.
+pub const OPTIONS: [&str; 3] = ["-default-device", "--std=c++17", "--fmad=false"];
 
 use crate::{Error, Result};
 
@@ -120,13 +124,9 @@ impl Program {
         };
         check(created, "nvrtcCreateProgram")?;
         let program = Program(raw);
-        let options = [
-            format!("--gpu-architecture={arch}"),
-            "-default-device".to_string(),
-            "--std=c++17".to_string(),
-        ];
-        let options: Vec<CString> = options
-            .into_iter()
+        let architecture = format!("--gpu-architecture={arch}");
+        let options: Vec<CString> = std::iter::once(architecture.as_str())
+            .chain(OPTIONS)
             .map(|o| CString::new(o).expect("options have no NUL"))
             .collect();
         let pointers: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
