@@ -1,8 +1,10 @@
 //! The expression writer: one IR expression → one C expression, valid in C99 and CUDA C++.
 //!
 //! Invariant: [`ExprWriter::expr`] yields a value of the C type of the expression's class
-//! (`Class::c_type`), with MATLAB's semantics: integer results are computed in double and then
-//! rounded and saturated, single results in float, and every index is checked. An integral loop
+//! (`Class::c_type`), with MATLAB's semantics as Octave implements them: integer results are
+//! computed in double and then rounded and saturated, except int64 and uint64 `+ - * /`, which
+//! call the prelude's exact (between integers) or Octave-identical (with a double) helpers;
+//! single results in float; every index is checked. An integral loop
 //! variable is held in an `int64_t` and converted where a double is needed.
 
 use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, Function, LocalId, SizeQuery, UnOp};
@@ -183,7 +185,8 @@ impl ExprWriter<'_> {
         }
     }
 
-    /// `+ - * /` with an int64 or uint64 result: exact and saturating (see the prelude).
+    /// `+ - * /` with an int64 or uint64 result: exact and saturating between integers, as Octave
+    /// computes it with a double operand (see the prelude's `INT64_MIXED`).
     fn wide_int_arith(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> String {
         let func = match op {
             BinOp::Add => "add",
