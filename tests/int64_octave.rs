@@ -1,8 +1,9 @@
-//! The prelude's int64 and uint64 arithmetic with a double operand (`m2cu_<op>_<class>_id` and
-//! `_di`) against Octave itself, case by case: random pairs biased to the corners (values near
-//! the class bounds, 2^53, 2^62 and 2^63; halves, fractions, integer-valued and huge doubles;
-//! NaN, infinities, signed zeros, subnormals) go through `x + y`, `x - y`, `x .* y`, `x ./ y`
-//! and the same with the operands swapped, in one vectorized Octave run and in a C driver of the
+//! The prelude's int64 and uint64 arithmetic and comparisons with a double operand
+//! (`m2cu_<op>_<class>_id`, `_di`, `m2cu_order_<class>_d`) against Octave itself, case by case:
+//! random pairs biased to the corners (values near the class bounds, 2^53, 2^62 and 2^63;
+//! halves, fractions, integer-valued and huge doubles; NaN, infinities, signed zeros,
+//! subnormals) go through `x + y`, `x - y`, `x .* y`, `x ./ y`, the same with the operands
+//! swapped, and the six comparisons, in one vectorized Octave run and in a C driver of the
 //! prelude built twice: as C99 (the CPU path and host programs) and as C++20 behind the
 //! emulator's CUDA shim (the kernels' side of the prelude). Every result must equal Octave's.
 
@@ -15,7 +16,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 const CASES: usize = 20_000;
-const OPS: [&str; 8] = ["x+y", "x-y", "x*y", "x/y", "y+x", "y-x", "y*x", "y/x"];
+const OPS: [&str; 14] = [
+    "x+y", "x-y", "x*y", "x/y", "y+x", "y-x", "y*x", "y/x", "x<y", "x<=y", "x==y", "x~=y", "x>y",
+    "x>=y",
+];
 
 #[derive(Clone, Copy)]
 enum Class {
@@ -113,6 +117,36 @@ fn double(rng: &mut StdRng) -> f64 {
     }
 }
 
+/// Pairs the random draw rarely hits: integers whose nearest double is a bound, compared with
+/// that double; the first integer above 2^53 with 2^53; halves and thirds at the bounds.
+fn corners(class: Class) -> Vec<(u64, f64)> {
+    let (two53, two63, two64) = (2f64.powi(53), 2f64.powi(63), 2f64.powi(64));
+    let mut pairs = vec![(1u64 << 53 | 1, two53), ((1u64 << 53) + 1, two53 + 2.0)];
+    let values: Vec<(i128, f64)> = match class {
+        Class::Int64 => vec![
+            (i64::MAX.into(), two63),
+            ((i64::MAX - 511).into(), two63),
+            ((i64::MAX - 600).into(), two63),
+            (i64::MIN.into(), -two63),
+            ((i64::MIN + 1).into(), -two63),
+            ((i64::MIN + 300).into(), -two63),
+            (i64::MAX.into(), 0.5),
+            (i64::MIN.into(), -0.5),
+            (i64::MIN.into(), 1.0 / 3.0),
+        ],
+        Class::Uint64 => vec![
+            (u64::MAX.into(), two64),
+            ((u64::MAX - 1023).into(), two64),
+            ((u64::MAX - 1500).into(), two64),
+            (1 << 63, two63),
+            (u64::MAX.into(), 0.5),
+            (u64::MAX.into(), 2.0 / 3.0),
+        ],
+    };
+    pairs.extend(values.into_iter().map(|(x, y)| (x as u64, y)));
+    pairs
+}
+
 fn write_words(path: &Path, words: impl Iterator<Item = u64>) {
     let bytes: Vec<u8> = words.flat_map(u64::to_le_bytes).collect();
     std::fs::write(path, bytes).expect("write case file");
@@ -126,7 +160,8 @@ fn read_words(path: &Path) -> Vec<u64> {
         .collect()
 }
 
-/// The C driver: reads `n` integers and doubles, writes the eight results of each pair.
+/// The C driver: reads `n` integers and doubles, writes the results of each pair in the order
+/// of `OPS` (a comparison as the bit of its relations' mask at the order's index).
 fn driver(class: Class) -> String {
     let (c, t) = (class.name(), class.c_type());
     format!(
@@ -143,12 +178,15 @@ int main(int argc, char **argv)
     {t} x; double y;
     if (argc != 4 || !fx || !fy || !fr) return 2;
     while (fread(&x, 8, 1, fx) == 1 && fread(&y, 8, 1, fy) == 1) {{
-        {t} r[8];
+        {t} r[14];
+        static const int masks[6] = {{1, 3, 2, 13, 4, 6}};
+        int k, order = m2cu_order_{c}_d(x, y);
         r[0] = m2cu_add_{c}_id(x, y); r[1] = m2cu_sub_{c}_id(x, y);
         r[2] = m2cu_mul_{c}_id(x, y); r[3] = m2cu_div_{c}_id(x, y);
         r[4] = m2cu_add_{c}_di(y, x); r[5] = m2cu_sub_{c}_di(y, x);
         r[6] = m2cu_mul_{c}_di(y, x); r[7] = m2cu_div_{c}_di(y, x);
-        fwrite(r, 8, 8, fr);
+        for (k = 0; k < 6; k++) r[8 + k] = (masks[k] >> order) & 1;
+        fwrite(r, 8, 14, fr);
     }}
     return fclose(fr) == 0 ? 0 : 3;
 }}
@@ -197,13 +235,14 @@ fn run(exe: &Path, dir: &Path, tag: &str) -> Vec<u64> {
     read_words(&result)
 }
 
-/// Octave's results of the eight operations, row by row, for each pair.
+/// Octave's results of the operations of `OPS`, row by row, for each pair.
 fn octave(class: Class, dir: &Path) -> Vec<u64> {
     let c = class.name();
     let script = format!(
         "fid = fopen('x'); x = fread(fid, Inf, '{c}=>{c}')'; fclose(fid);
          fid = fopen('y'); y = fread(fid, Inf, 'double=>double')'; fclose(fid);
-         r = [x + y; x - y; x .* y; x ./ y; y + x; y - x; y .* x; y ./ x];
+         r = [x + y; x - y; x .* y; x ./ y; y + x; y - x; y .* x; y ./ x;
+              x < y; x <= y; x == y; x ~= y; x > y; x >= y];
          fid = fopen('octave.r', 'w'); fwrite(fid, r, '{c}'); fclose(fid);"
     );
     let out = Command::new("octave-cli")
@@ -229,8 +268,13 @@ fn show(class: Class, word: u64) -> String {
 fn check(class: Class, seed: u64) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut rng = StdRng::seed_from_u64(seed);
-    let xs: Vec<u64> = (0..CASES).map(|_| integer(class, &mut rng)).collect();
-    let ys: Vec<f64> = (0..CASES).map(|_| double(&mut rng)).collect();
+    let (mut xs, mut ys): (Vec<u64>, Vec<f64>) = (0..CASES)
+        .map(|_| (integer(class, &mut rng), double(&mut rng)))
+        .unzip();
+    for (x, y) in corners(class) {
+        xs.push(x);
+        ys.push(y);
+    }
     write_words(&dir.path().join("x"), xs.iter().copied());
     write_words(&dir.path().join("y"), ys.iter().map(|y| y.to_bits()));
 
@@ -249,7 +293,7 @@ fn check(class: Class, seed: u64) {
     );
 
     let want = octave(class, dir.path());
-    assert_eq!(want.len(), CASES * OPS.len(), "Octave's result count");
+    assert_eq!(want.len(), xs.len() * OPS.len(), "Octave's result count");
     for (tag, got) in [
         ("C", run(&c_exe, dir.path(), "c")),
         ("CUDA shim", run(&emu_exe, dir.path(), "emu")),

@@ -66,7 +66,6 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_NAN __longlong_as_double(0x7ff8000000000000LL)
 #  define M2CU_INFF __int_as_float(0x7f800000)
 #  define M2CU_NANF __int_as_float(0x7fc00000)
-#  define M2CU_WIDE double
 #else
 #  define M2CU_FN static inline
 #  define M2CU_FAIL(err, code) do { if (*(err) == 0) *(err) = (code); } while (0)
@@ -74,7 +73,6 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_NAN ((double)NAN)
 #  define M2CU_INFF ((float)INFINITY)
 #  define M2CU_NANF ((float)NAN)
-#  define M2CU_WIDE long double
 #endif
 #if defined(__CUDACC_RTC__)
 typedef signed char int8_t;
@@ -331,6 +329,8 @@ M2CU_FN uint64_t m2cu_int64_to_uint64(int64_t x) { return x < 0 ? 0 : (uint64_t)
 /// - `x / y`: by an integer-valued double, integer division (half away; by 0, the bound of `x`'s
 ///   sign); otherwise `x * (1/y)` with the reciprocal rounded to double.
 /// - `d / x`: in double, `d / double(x)`, then converted.
+/// - comparisons (`m2cu_order_<class>_d`): exact, except that an integer whose nearest double is
+///   `2^63` (uint64: `2^64`) or `-2^63` and equals the double is greater or less than it.
 ///
 /// Everything is integer arithmetic or exact (or correctly rounded) IEEE operations, so the
 /// host and the GPU give the same bits.
@@ -445,6 +445,37 @@ M2CU_FN uint64_t m2cu_div_uint64_id(uint64_t a, double b)
 }
 
 M2CU_FN uint64_t m2cu_div_uint64_di(double a, uint64_t b) { return m2cu_to_uint64(a / (double)b); }
+
+/* The order of a 64-bit integer and another value as the index of a bit in a mask of the
+ * relations that hold: 0 less, 1 equal, 2 greater, 3 unordered (b is NaN). Against a double it
+ * is Octave's: the integer's nearest double decides unless it equals b, then the integers do,
+ * except that an integer whose nearest double is 2^63 (uint64: 2^64) is greater than that
+ * double and one whose nearest double is -2^63 is less. */
+M2CU_FN int m2cu_order_int64_d(int64_t a, double b)
+{
+    double d = (double)a;
+    if (b != b) return 3;
+    if (d != b) return d < b ? 0 : 2;
+    if (d == M2CU_TWO63) return 2;
+    if (d == -M2CU_TWO63) return 0;
+    return a < (int64_t)d ? 0 : (a == (int64_t)d ? 1 : 2);
+}
+
+M2CU_FN int m2cu_order_uint64_d(uint64_t a, double b)
+{
+    double d = (double)a;
+    if (b != b) return 3;
+    if (d != b) return d < b ? 0 : 2;
+    if (d == M2CU_TWO64) return 2;
+    return a < (uint64_t)d ? 0 : (a == (uint64_t)d ? 1 : 2);
+}
+
+/* A uint64 and a signed integer, exactly. */
+M2CU_FN int m2cu_order_uint64_i(uint64_t a, int64_t b)
+{
+    if (b < 0 || a > (uint64_t)b) return 2;
+    return a == (uint64_t)b ? 1 : 0;
+}
 "#;
 
 /// `m2cu_to_<class>(double)`: round half away from zero, saturate, NaN to 0.
