@@ -1,8 +1,10 @@
 //! The expression writer: one IR expression → one C expression, valid in C99 and CUDA C++.
 //!
 //! Invariant: [`ExprWriter::expr`] yields a value of the C type of the expression's class
-//! (`Class::c_type`), with MATLAB's semantics: integer results are computed in double and then
-//! rounded and saturated, single results in float, and every index is checked. An integral loop
+//! (`Class::c_type`), with MATLAB's semantics as Octave implements them: integer results are
+//! computed in double and then rounded and saturated, except int64 and uint64 `+ - * /`, which
+//! call the prelude's exact (between integers) or Octave-identical (with a double) helpers;
+//! single results in float; every index is checked. An integral loop
 //! variable is held in an `int64_t` and converted where a double is needed.
 
 use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, Function, LocalId, SizeQuery, UnOp};
@@ -183,7 +185,8 @@ impl ExprWriter<'_> {
         }
     }
 
-    /// `+ - * /` with an int64 or uint64 result: exact and saturating (see the prelude).
+    /// `+ - * /` with an int64 or uint64 result: exact and saturating between integers, as Octave
+    /// computes it with a double operand (see the prelude's `INT64_MIXED`).
     fn wide_int_arith(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> String {
         let func = match op {
             BinOp::Add => "add",
@@ -213,17 +216,42 @@ impl ExprWriter<'_> {
     }
 
     /// A comparison involving int64 or uint64: in the class itself when both operands have it,
-    /// otherwise in `M2CU_WIDE`.
+    /// else through the prelude's `m2cu_order_*` (exact, and Octave's against a double), with
+    /// the mask of the bits of the orders for which `op` holds (0 less, 1 equal, 2 greater,
+    /// 3 unordered).
     fn wide_int_compare(&self, op: BinOp, a: ExprId, b: ExprId) -> String {
         let sym = if op == BinOp::Ne { "!=" } else { op.symbol() };
-        if self.class(a) == self.class(b) {
+        let (ca, cb) = (self.class(a), self.class(b));
+        if ca == cb {
             return format!("({} {sym} {})", self.expr(a), self.expr(b));
         }
-        format!(
-            "((M2CU_WIDE){} {sym} (M2CU_WIDE){})",
-            self.expr(a),
-            self.expr(b)
-        )
+        // The wide integer (uint64 before int64) goes on the left, the other operand is either
+        // a double or converted to int64.
+        let wide_left = cb != Class::Uint64 && (is_wide_int(ca) || !is_wide_int(cb));
+        let (x, y, op) = if wide_left {
+            (a, b, op)
+        } else {
+            (b, a, mirrored(op))
+        };
+        let (cx, cy) = (self.class(x), self.class(y));
+        let call = if cy.is_float() {
+            format!(
+                "m2cu_order_{}_d({}, {})",
+                cx.name(),
+                self.expr(x),
+                self.double(y)
+            )
+        } else if cx == Class::Uint64 {
+            format!("m2cu_order_uint64_i({}, {})", self.expr(x), self.int64(y))
+        } else {
+            return format!("({} {sym} {})", self.expr(x), self.int64(y));
+        };
+        format!("(({} >> {call}) & 1)", order_mask(op))
+    }
+
+    /// A non-float value that fits int64 (any integer class but uint64, logical, char), as one.
+    fn int64(&self, e: ExprId) -> String {
+        format!("((int64_t){})", self.expr(e))
     }
 
     fn builtin(&self, builtin: Builtin, args: &[ExprId], class: Class) -> String {
@@ -375,6 +403,29 @@ impl ExprWriter<'_> {
 }
 
 /// The integer classes whose values a double cannot hold exactly.
+/// The comparison that holds for `b op' a` exactly when `a op b` does.
+fn mirrored(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+/// The orders (bit 0 less, 1 equal, 2 greater, 3 unordered) for which comparison `op` holds.
+fn order_mask(op: BinOp) -> u8 {
+    match op {
+        BinOp::Lt => 0b0001,
+        BinOp::Le => 0b0011,
+        BinOp::Eq => 0b0010,
+        BinOp::Ne => 0b1101,
+        BinOp::Gt => 0b0100,
+        _ => 0b0110,
+    }
+}
+
 fn is_wide_int(class: Class) -> bool {
     matches!(class, Class::Int64 | Class::Uint64)
 }

@@ -246,7 +246,7 @@ impl Lowerer<'_> {
     }
 
     /// The 3-D array local a 3-D value reads (its pages give the value's pages).
-    fn pages_source(&self, val: &ArrayVal) -> Option<LocalId> {
+    pub(super) fn pages_source(&self, val: &ArrayVal) -> Option<LocalId> {
         let mut found = None;
         val.visit(&mut |n| {
             if let Node::Whole(a) = n {
@@ -933,16 +933,8 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn alloc_for(&mut self, array: LocalId, val: &ArrayVal) {
-        let span = val.span;
-        let rows = self.copy_expr(val.rows);
-        let (cols, pages) = match self.pages_source(val) {
-            Some(source) if val.shape.is_3d() => (
-                self.size_of(source, 2, span),
-                Some(self.size_of(source, 3, span)),
-            ),
-            _ => (self.copy_expr(val.cols), None),
-        };
-        self.alloc_zeros(array, rows, cols, pages, span);
+        let (rows, cols, pages) = self.extents_of(val);
+        self.alloc_zeros(array, rows, cols, pages, val.span);
     }
 
     pub(super) fn whole_place(&mut self, array: LocalId, span: Span) -> Place {

@@ -6,6 +6,7 @@
 //! Invariant: a function returning `None` has reported an error.
 
 use super::array::{scalar_subs, ArrayVal, Node, Operand, Sub, Val};
+use super::fill::fill_named;
 use super::*;
 
 impl Lowerer<'_> {
@@ -611,6 +612,15 @@ impl Lowerer<'_> {
         let (array_arg, dim_arg) = match (name, args) {
             ("numel" | "length", [a]) => (a, None),
             ("size", [a, d]) => (a, Some(d)),
+            ("size", [_]) => {
+                self.error(
+                    "E0105",
+                    span,
+                    "`size(A)` as a vector value is not supported".into(),
+                    "write size(A, 1) or size(A, 2), `[m, n] = size(A)`, or pass it whole to zeros/ones: zeros(size(A))".into(),
+                );
+                return None;
+            }
             _ => {
                 let help = if name == "size" {
                     "write size(A, 1) or size(A, 2), or `[m, n] = size(A)`"
@@ -767,18 +777,6 @@ impl Lowerer<'_> {
             span,
         );
         self.whole(temp, span)
-    }
-
-    /// `zeros(...)`/`ones(...)` inside an expression: allocated into a temporary.
-    fn allocated_temp(&mut self, alloc: Allocation, span: Span) -> Option<Val> {
-        let shape = self.allocation_shape(&alloc);
-        if shape.is_scalar() {
-            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
-            return Some(Val::Scalar(value));
-        }
-        let temp = self.temp("t", Type::array(alloc.class, shape), span);
-        self.push_alloc(temp, alloc, span);
-        Some(Val::Array(self.whole(temp, span)))
     }
 }
 

@@ -34,6 +34,7 @@ mod concat;
 mod control;
 mod custom;
 mod expr;
+mod fill;
 mod inline;
 mod print;
 mod reduce;
@@ -45,8 +46,8 @@ use la_arena::Arena;
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, StmtKind as AstStmt, UnaryOp};
 use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::ir::{
-    BinOp, Block, Builtin, Expr, ExprId, ExprKind, Fill, Function, Local, LocalId, LoopPragma,
-    Module, SizeQuery, Stmt, StmtId, StmtKind, UnOp,
+    BinOp, Block, Builtin, Expr, ExprId, ExprKind, Function, Local, LocalId, LoopPragma, Module,
+    SizeQuery, Stmt, StmtId, StmtKind, UnOp,
 };
 use crate::types::{Class, Dim, Shape, Type};
 
@@ -672,110 +673,6 @@ impl<'a> Lowerer<'a> {
         Some(id)
     }
 
-    fn alloc(&mut self, name: &ast::Ident, alloc: Allocation, span: Span) -> Option<StmtId> {
-        let shape = self.allocation_shape(&alloc);
-        if shape.is_scalar() {
-            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
-            let target = self.define(name, Type::scalar(alloc.class))?;
-            return self.push(StmtKind::Assign { target, value }, span);
-        }
-        let target = self.define(name, Type::array(alloc.class, shape))?;
-        self.push_alloc(target, alloc, span)
-    }
-
-    /// The static shape of a `zeros`/`ones` call: known where its sizes are constants.
-    fn allocation_shape(&self, alloc: &Allocation) -> Shape {
-        let pages = alloc.pages.map_or(Dim::Known(1), |p| self.dim_of_expr(p));
-        Shape::new3(
-            self.dim_of_expr(alloc.rows),
-            self.dim_of_expr(alloc.cols),
-            pages,
-        )
-    }
-
-    fn push_alloc(&mut self, target: LocalId, alloc: Allocation, span: Span) -> Option<StmtId> {
-        let kind = StmtKind::Alloc {
-            target,
-            fill: alloc.fill,
-            rows: alloc.rows,
-            cols: alloc.cols,
-            pages: alloc.pages,
-        };
-        self.push(kind, span)
-    }
-
-    fn dim_of_expr(&self, e: ExprId) -> Dim {
-        match self.exprs[e].kind {
-            ExprKind::Const(v) if v >= 0.0 && v.fract() == 0.0 => Dim::Known(v as u64),
-            _ => Dim::Var,
-        }
-    }
-
-    /// `zeros(...)`/`ones(...)` on the right of an assignment: `Some(None)` when it is one but is
-    /// malformed (already reported).
-    fn allocation(&mut self, value: &ast::Expr) -> Option<Option<Allocation>> {
-        let AstExpr::Call { callee, args } = &value.kind else {
-            return None;
-        };
-        let fill = fill_named(&callee.name).filter(|_| !self.scope.contains_key(&callee.name))?;
-        Some(self.allocation_args(fill, args, value.span))
-    }
-
-    fn allocation_args(
-        &mut self,
-        fill: Fill,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Option<Allocation> {
-        let (class, dims) = match args.split_last() {
-            Some((
-                ast::Expr {
-                    kind: AstExpr::Str(c),
-                    span: cspan,
-                },
-                rest,
-            )) => match Class::from_name(c).filter(|c| *c != Class::Char) {
-                Some(class) => (class, rest),
-                None => {
-                    self.error(
-                        "E0105",
-                        *cspan,
-                        format!("`{c}` is not a class `zeros`/`ones` can create"),
-                        "use 'double', 'single', 'logical' or an integer class like 'int32'".into(),
-                    );
-                    return None;
-                }
-            },
-            _ => (Class::Double, args),
-        };
-        let dims: Vec<ExprId> = dims
-            .iter()
-            .map(|d| self.scalar_expr(d, "a size"))
-            .collect::<Option<_>>()?;
-        let (rows, cols, pages) = match dims.as_slice() {
-            [n] => (*n, self.copy_expr(*n), None),
-            [r, c] => (*r, *c, None),
-            [r, c, p] => (*r, *c, Some(*p)),
-            _ => {
-                self.error(
-                    "E0105",
-                    span,
-                    "`zeros`/`ones` take one, two or three sizes".into(),
-                    "write zeros(n), zeros(rows, cols) or zeros(rows, cols, pages), optionally with a class: zeros(1, n, 'int32')"
-                        .into(),
-                );
-                return None;
-            }
-        };
-        Some(Allocation {
-            fill,
-            class,
-            rows,
-            cols,
-            pages,
-        })
-    }
-
     /// Wraps `e` in a conversion to `class` unless it already has that class.
     fn convert_to(&mut self, e: ExprId, class: Class) -> ExprId {
         let expr = &self.exprs[e];
@@ -788,33 +685,6 @@ impl<'a> Lowerer<'a> {
             ty: Type::scalar(class),
             span,
         })
-    }
-}
-
-/// A `zeros`/`ones` call.
-struct Allocation {
-    fill: Fill,
-    class: Class,
-    rows: ExprId,
-    cols: ExprId,
-    pages: Option<ExprId>,
-}
-
-impl Allocation {
-    fn fill_value(&self) -> f64 {
-        match self.fill {
-            Fill::Zeros => 0.0,
-            Fill::Ones => 1.0,
-        }
-    }
-}
-
-/// The fill of `zeros` / `ones`.
-fn fill_named(name: &str) -> Option<Fill> {
-    match name {
-        "zeros" => Some(Fill::Zeros),
-        "ones" => Some(Fill::Ones),
-        _ => None,
     }
 }
 

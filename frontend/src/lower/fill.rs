@@ -1,0 +1,318 @@
+//! `zeros` and `ones`: `zeros(n)`, `zeros(m, n)`, `zeros(m, n, p)`, a size vector
+//! (`zeros(size(A))`, `zeros([m n])`, `zeros([m n p])`), each optionally followed by a class name
+//! (`'int32'`) or by `'like', P` (the class of `P`).
+//!
+//! Invariants: an [`Allocation`] carries the extents as scalar double expressions (`pages` only
+//! for a three-extent size) and the static shape those extents have; `size(A)` gives `A`'s own
+//! extents and shape (a 3-D `A` gives three, anything else two), so `zeros(size(A))` has `A`'s
+//! type with the requested class. A size that is 1-by-1 by its static shape is a scalar
+//! assignment, not an array. Other size-vector forms (`zeros(size(A) + 1)`,
+//! `zeros([size(A) 2])`, a vector variable) are reported with E0105 and the forms that work.
+
+use crate::ast::{self, ExprKind as AstExpr};
+use crate::diag::Span;
+use crate::ir::{ExprId, ExprKind, Fill, LocalId, StmtId, StmtKind};
+use crate::types::{Class, Dim, Shape, Type};
+
+use super::array::{ArrayVal, Val};
+use super::expr::val_class;
+use super::Lowerer;
+
+/// A `zeros`/`ones` call.
+pub(super) struct Allocation {
+    pub fill: Fill,
+    pub class: Class,
+    pub rows: ExprId,
+    pub cols: ExprId,
+    pub pages: Option<ExprId>,
+    /// The static shape of the extents.
+    pub shape: Shape,
+}
+
+impl Allocation {
+    pub fn fill_value(&self) -> f64 {
+        match self.fill {
+            Fill::Zeros => 0.0,
+            Fill::Ones => 1.0,
+        }
+    }
+}
+
+/// The extents of an allocation and their static shape.
+struct Extents {
+    rows: ExprId,
+    cols: ExprId,
+    pages: Option<ExprId>,
+    shape: Shape,
+}
+
+/// The fill of `zeros` / `ones`.
+pub(super) fn fill_named(name: &str) -> Option<Fill> {
+    match name {
+        "zeros" => Some(Fill::Zeros),
+        "ones" => Some(Fill::Ones),
+        _ => None,
+    }
+}
+
+const FORMS: &str = "write zeros(n), zeros(rows, cols), zeros(rows, cols, pages), zeros(size(A)) or zeros([rows cols]), optionally with a class: zeros(1, n, 'int32'), zeros(size(A), 'like', A)";
+
+fn is_string(e: &ast::Expr, text: &str) -> bool {
+    matches!(&e.kind, AstExpr::Str(s) if s == text)
+}
+
+/// `size(A)` with one argument, when no variable is named `size`: its argument.
+fn size_call<'e>(l: &Lowerer<'_>, e: &'e ast::Expr) -> Option<&'e ast::Expr> {
+    match &e.kind {
+        AstExpr::Call { callee, args }
+            if callee.name == "size" && !l.scope.contains_key("size") =>
+        {
+            match args.as_slice() {
+                [a] => Some(a),
+                _ => None,
+            }
+        }
+        AstExpr::Paren(inner) => size_call(l, inner),
+        _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    /// `zeros(...)`/`ones(...)` on the right of an assignment: `Some(None)` when it is one but is
+    /// malformed (already reported).
+    pub(super) fn allocation(&mut self, value: &ast::Expr) -> Option<Option<Allocation>> {
+        let AstExpr::Call { callee, args } = &value.kind else {
+            return None;
+        };
+        let fill = fill_named(&callee.name).filter(|_| !self.scope.contains_key(&callee.name))?;
+        Some(self.allocation_args(fill, args, value.span))
+    }
+
+    pub(super) fn allocation_args(
+        &mut self,
+        fill: Fill,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Allocation> {
+        let (class, sizes) = self.allocation_class(args)?;
+        let Extents {
+            rows,
+            cols,
+            pages,
+            shape,
+        } = self.extents(sizes, span)?;
+        Some(Allocation {
+            fill,
+            class,
+            rows,
+            cols,
+            pages,
+            shape,
+        })
+    }
+
+    /// The class a trailing `'name'` or `'like', P` asks for (double without one), and the size
+    /// arguments before it.
+    fn allocation_class<'a>(&mut self, args: &'a [ast::Expr]) -> Option<(Class, &'a [ast::Expr])> {
+        match args {
+            [sizes @ .., like, prototype] if is_string(like, "like") => {
+                let value = self.value(prototype)?;
+                match val_class(self, &value) {
+                    Class::Char => {
+                        self.error(
+                            "E0105",
+                            prototype.span,
+                            "`zeros`/`ones` cannot create arrays like a char value".into(),
+                            "pass a numeric or logical prototype, or a class name: zeros(size(s), 'double')"
+                                .into(),
+                        );
+                        None
+                    }
+                    class => Some((class, sizes)),
+                }
+            }
+            [sizes @ .., ast::Expr {
+                kind: AstExpr::Str(name),
+                span,
+            }] => match Class::from_name(name).filter(|c| *c != Class::Char) {
+                Some(class) => Some((class, sizes)),
+                None => {
+                    self.error(
+                        "E0105",
+                        *span,
+                        format!("`{name}` is not a class `zeros`/`ones` can create"),
+                        "use 'double', 'single', 'logical' or an integer class like 'int32', or 'like', A"
+                            .into(),
+                    );
+                    None
+                }
+            },
+            _ => Some((Class::Double, args)),
+        }
+    }
+
+    /// The extents the size arguments give: scalars, `size(A)`, or a literal `[m n]`/`[m n p]`.
+    fn extents(&mut self, sizes: &[ast::Expr], span: Span) -> Option<Extents> {
+        if let [arg] = sizes {
+            if let Some(array) = size_call(self, arg) {
+                return self.extents_of_value(array);
+            }
+            if let AstExpr::Matrix(rows) = &arg.kind {
+                return match rows.as_slice() {
+                    [row] if matches!(row.len(), 2 | 3) => self.scalar_extents(row, span),
+                    _ => self.malformed_sizes(arg.span),
+                };
+            }
+        }
+        match sizes {
+            [_] | [_, _] | [_, _, _] => self.scalar_extents(sizes, span),
+            _ => self.malformed_sizes(span),
+        }
+    }
+
+    /// One size `n` (an n-by-n array), or two or three extents, each a scalar.
+    fn scalar_extents(&mut self, sizes: &[ast::Expr], span: Span) -> Option<Extents> {
+        let dims: Vec<ExprId> = sizes
+            .iter()
+            .map(|d| self.size_scalar(d))
+            .collect::<Option<_>>()?;
+        let (rows, cols, pages) = match dims.as_slice() {
+            [n] => (*n, self.copy_expr(*n), None),
+            [r, c] => (*r, *c, None),
+            [r, c, p] => (*r, *c, Some(*p)),
+            _ => return self.malformed_sizes(span),
+        };
+        let shape = Shape::new3(
+            self.dim_of_expr(rows),
+            self.dim_of_expr(cols),
+            pages.map_or(Dim::Known(1), |p| self.dim_of_expr(p)),
+        );
+        Some(Extents {
+            rows,
+            cols,
+            pages,
+            shape,
+        })
+    }
+
+    /// A scalar size; a vector (other than the forms [`Self::extents`] takes) is E0105.
+    fn size_scalar(&mut self, e: &ast::Expr) -> Option<ExprId> {
+        if size_call(self, e).is_some() {
+            self.error(
+                "E0105",
+                e.span,
+                "`size(A)` must be the only size argument of `zeros`/`ones`".into(),
+                FORMS.into(),
+            );
+            return None;
+        }
+        match self.value(e)? {
+            Val::Scalar(s) => Some(s),
+            Val::Array(a) => {
+                self.error(
+                    "E0105",
+                    a.span,
+                    format!(
+                        "a size argument of `zeros`/`ones` must be a scalar, or the only argument `size(A)` or `[m n]`; this is {}",
+                        Type::array(a.class, a.shape)
+                    ),
+                    FORMS.into(),
+                );
+                None
+            }
+        }
+    }
+
+    fn malformed_sizes(&mut self, span: Span) -> Option<Extents> {
+        self.error(
+            "E0105",
+            span,
+            "`zeros`/`ones` take one, two or three sizes, or one size vector".into(),
+            FORMS.into(),
+        );
+        None
+    }
+
+    /// `size(A)` as sizes: `A`'s extents and shape (1-by-1 for a scalar).
+    fn extents_of_value(&mut self, array: &ast::Expr) -> Option<Extents> {
+        Some(match self.value(array)? {
+            Val::Scalar(_) => {
+                let one = |l: &mut Self| l.constant_expr(1.0, Class::Double, array.span);
+                Extents {
+                    rows: one(self),
+                    cols: one(self),
+                    pages: None,
+                    shape: Shape::SCALAR,
+                }
+            }
+            Val::Array(a) => {
+                let (rows, cols, pages) = self.extents_of(&a);
+                Extents {
+                    rows,
+                    cols,
+                    pages,
+                    shape: a.shape,
+                }
+            }
+        })
+    }
+
+    /// Rows, columns and (for a 3-D value) pages of an array value, as fresh expressions.
+    pub(super) fn extents_of(&mut self, val: &ArrayVal) -> (ExprId, ExprId, Option<ExprId>) {
+        let span = val.span;
+        let rows = self.copy_expr(val.rows);
+        match self.pages_source(val) {
+            Some(source) if val.shape.is_3d() => (
+                rows,
+                self.size_of(source, 2, span),
+                Some(self.size_of(source, 3, span)),
+            ),
+            _ => (rows, self.copy_expr(val.cols), None),
+        }
+    }
+
+    fn dim_of_expr(&self, e: ExprId) -> Dim {
+        match self.exprs[e].kind {
+            ExprKind::Const(v) if v >= 0.0 && v.fract() == 0.0 => Dim::Known(v as u64),
+            _ => Dim::Var,
+        }
+    }
+
+    /// `name = zeros(...)`: a scalar assignment when the shape is 1-by-1, else an `Alloc`.
+    pub(super) fn alloc(
+        &mut self,
+        name: &ast::Ident,
+        alloc: Allocation,
+        span: Span,
+    ) -> Option<StmtId> {
+        if alloc.shape.is_scalar() {
+            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
+            let target = self.define(name, Type::scalar(alloc.class))?;
+            return self.push(StmtKind::Assign { target, value }, span);
+        }
+        let target = self.define(name, Type::array(alloc.class, alloc.shape))?;
+        self.push_alloc(target, alloc, span)
+    }
+
+    /// `zeros(...)`/`ones(...)` inside an expression: allocated into a temporary.
+    pub(super) fn allocated_temp(&mut self, alloc: Allocation, span: Span) -> Option<Val> {
+        if alloc.shape.is_scalar() {
+            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
+            return Some(Val::Scalar(value));
+        }
+        let temp = self.temp("t", Type::array(alloc.class, alloc.shape), span);
+        self.push_alloc(temp, alloc, span);
+        Some(Val::Array(self.whole(temp, span)))
+    }
+
+    fn push_alloc(&mut self, target: LocalId, alloc: Allocation, span: Span) -> Option<StmtId> {
+        let kind = StmtKind::Alloc {
+            target,
+            fill: alloc.fill,
+            rows: alloc.rows,
+            cols: alloc.cols,
+            pages: alloc.pages,
+        };
+        self.push(kind, span)
+    }
+}
