@@ -1084,7 +1084,7 @@ impl Builder {
             }
             _ => {
                 // Division: rounds for integers, inexact for floats.
-                let d = self.pick(&[2.0, 3.0, 4.0, -2.0, 0.5, 1.5]);
+                let d: f64 = self.pick(&[2.0, 3.0, 4.0, -2.0, 0.5, 1.5]);
                 Expr {
                     text: format!("({} ./ {})", a.text, format_number(d)),
                     bits: if d == 2.0 || d == 4.0 || d == -2.0 || d == 0.5 {
@@ -1102,7 +1102,7 @@ impl Builder {
     fn operand(&mut self, class: ClassId, scope: &Scope, depth: usize) -> Expr {
         match self.rng.gen_range(0..4) {
             0 => {
-                let v = self.pick(&[1.0, 2.0, 3.0, 0.5, -1.5, 0.25, 100.0]);
+                let v: f64 = self.pick(&[1.0, 2.0, 3.0, 0.5, -1.5, 0.25, 100.0]);
                 Expr {
                     text: format_number(v),
                     bits: Bits { mag: 7, frac: 2, pow2: v == 2.0 || v == 0.5 || v == 1.0, exact: true },

@@ -53,3 +53,57 @@ fn random_programs_match_octave() {
         summary.generated
     );
 }
+
+/// The comparison has teeth: a generated program checked against Octave's outputs with one
+/// element changed (by one unit, or NaN for a float) is reported as a difference.
+#[test]
+fn a_changed_expected_value_is_reported() {
+    if oracle::available().is_err() {
+        eprintln!("skipping: octave-cli is not available");
+        return;
+    }
+    let case = (0..)
+        .map(|k| m2cu_difftest::gen::case(SEED, k))
+        .take(50)
+        .find(|c| {
+            c.inputs.iter().all(|(_, v)| v.rows() * v.cols() > 1)
+                && m2cu::translate_for(&c.standalone(), &c.inputs, &campaign::case_options(c))
+                    .is_ok()
+        })
+        .expect("one of the first programs has non-empty inputs and translates");
+    let mut expected = oracle::run(&[&case])
+        .expect("Octave runs")
+        .pop()
+        .expect("one outcome")
+        .expect("Octave runs the program");
+    assert_eq!(
+        campaign::alone(&case, &expected, m2cu::Backend::Cpu),
+        None,
+        "{}",
+        case.standalone()
+    );
+    let (name, value) = &mut expected[0];
+    perturb(value);
+    let reported = campaign::alone(&case, &expected, m2cu::Backend::Cpu)
+        .unwrap_or_else(|| panic!("a changed `{name}` went unnoticed"));
+    assert!(reported.contains(name.as_str()), "{reported}");
+}
+
+/// Changes the first element of `value` (or its class, when it has no elements).
+fn perturb(value: &mut m2cu::Value) {
+    use m2cu_runtime::Data;
+    match &mut value.data {
+        Data::Double(v) if !v.is_empty() => v[0] = if v[0].is_nan() { 0.0 } else { f64::NAN },
+        Data::Single(v) if !v.is_empty() => v[0] = if v[0].is_nan() { 0.0 } else { f32::NAN },
+        Data::Logical(v) if !v.is_empty() => v[0] = !v[0],
+        Data::Int8(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        Data::Int16(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        Data::Int32(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        Data::Int64(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        Data::Uint8(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        Data::Uint16(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        Data::Uint32(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        Data::Uint64(v) if !v.is_empty() => v[0] = v[0].wrapping_add(1),
+        _ => value.data = Data::Char(vec![]),
+    }
+}

@@ -1,6 +1,7 @@
 //! `zeros` and `ones`: `zeros(n)`, `zeros(m, n)`, `zeros(m, n, p)`, a size vector
 //! (`zeros(size(A))`, `zeros([m n])`, `zeros([m n p])`), each optionally followed by a class name
-//! (`'int32'`) or by `'like', P` (the class of `P`).
+//! (`'int32'`) or by `'like', P` (the class of `P`); and `false`/`true` with the same sizes,
+//! which are logical `zeros`/`ones` and take no class.
 //!
 //! Invariants: an [`Allocation`] carries the extents as scalar double expressions (`pages` only
 //! for a three-extent size) and the static shape those extents have; `size(A)` gives `A`'s own
@@ -46,13 +47,23 @@ struct Extents {
     shape: Shape,
 }
 
-/// The fill of `zeros` / `ones`.
-pub(super) fn fill_named(name: &str) -> Option<Fill> {
-    match name {
-        "zeros" => Some(Fill::Zeros),
-        "ones" => Some(Fill::Ones),
-        _ => None,
-    }
+/// A function that fills a new array: its fill, and its class when the name implies one.
+#[derive(Clone, Copy)]
+pub(super) struct Filler {
+    pub fill: Fill,
+    pub class: Option<Class>,
+}
+
+/// The filler `zeros`, `ones`, `false` or `true`.
+pub(super) fn fill_named(name: &str) -> Option<Filler> {
+    let (fill, class) = match name {
+        "zeros" => (Fill::Zeros, None),
+        "ones" => (Fill::Ones, None),
+        "false" => (Fill::Zeros, Some(Class::Logical)),
+        "true" => (Fill::Ones, Some(Class::Logical)),
+        _ => return None,
+    };
+    Some(Filler { fill, class })
 }
 
 const FORMS: &str = "write zeros(n), zeros(rows, cols), zeros(rows, cols, pages), zeros(size(A)) or zeros([rows cols]), optionally with a class: zeros(1, n, 'int32'), zeros(size(A), 'like', A)";
@@ -90,11 +101,15 @@ impl Lowerer<'_> {
 
     pub(super) fn allocation_args(
         &mut self,
-        fill: Fill,
+        filler: Filler,
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Allocation> {
-        let (class, sizes) = self.allocation_class(args)?;
+        let (class, sizes) = match filler.class {
+            Some(class) => (class, self.sizes_only(args)?),
+            None => self.allocation_class(args)?,
+        };
+        let fill = filler.fill;
         let Extents {
             rows,
             cols,
@@ -109,6 +124,22 @@ impl Lowerer<'_> {
             pages,
             shape,
         })
+    }
+
+    /// The arguments of `false`/`true`, which must all be sizes.
+    fn sizes_only<'a>(&mut self, args: &'a [ast::Expr]) -> Option<&'a [ast::Expr]> {
+        match args.iter().find(|a| matches!(a.kind, AstExpr::Str(_))) {
+            Some(text) => {
+                self.error(
+                    "E0105",
+                    text.span,
+                    "`false`/`true` take sizes only".into(),
+                    "write false(rows, cols), or zeros(rows, cols, 'logical')".into(),
+                );
+                None
+            }
+            None => Some(args),
+        }
     }
 
     /// The class a trailing `'name'` or `'like', P` asks for (double without one), and the size
