@@ -82,8 +82,8 @@ fn a_changed_expected_value_is_reported() {
         "{}",
         case.standalone()
     );
-    let (name, value) = &mut expected[0];
-    perturb(value);
+    let name = expected[0].0.clone();
+    perturb(&mut expected[0].1);
     let reported = campaign::alone(&case, &expected, m2cu::Backend::Cpu)
         .unwrap_or_else(|| panic!("a changed `{name}` went unnoticed"));
     assert!(reported.contains(name.as_str()), "{reported}");
