@@ -25,7 +25,7 @@ pub use m2cu_frontend::lexer::Dialect;
 use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
-pub use m2cu_runtime::{BuildOptions, ClassId, EmuOptions, Value};
+pub use m2cu_runtime::{BuildOptions, ClassId, EmuOptions, Lanes, Schedule, Value};
 use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec};
 use rand::SeedableRng;
 

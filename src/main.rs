@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use m2cu::{Backend, Dialect, Error, Options, RunOptions};
+use m2cu::{Backend, Dialect, EmuOptions, Error, Lanes, Options, RunOptions, Schedule};
 
 #[derive(Parser)]
 #[command(
@@ -118,6 +118,8 @@ enum Command {
         /// compiler, slow).
         #[arg(long, value_enum, default_value = "auto")]
         backend: BackendArg,
+        #[command(flatten)]
+        emu: EmuArgs,
         /// Save the outputs under their names and MATLAB classes to a MAT-file (-v7).
         #[arg(long, value_name = "OUT.mat")]
         output: Option<PathBuf>,
@@ -133,12 +135,74 @@ enum Emit {
     Ir,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BackendArg {
     Auto,
     Cpu,
     Gpu,
     Emu,
+}
+
+/// The emulated GPU's device and schedule (`--backend emu` only).
+#[derive(clap::Args)]
+struct EmuArgs {
+    /// With --backend emu: the multiprocessors the emulated GPU reports; grids have at most 8
+    /// blocks of 256 threads per multiprocessor [default: 2].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..=1024))]
+    emu_sms: Option<i32>,
+    /// With --backend emu: how the threads of a block take turns. concurrent: all at once, so
+    /// races show up by chance; in-order, reverse: one at a time, each running to its next
+    /// barrier or shuffle and then handing over to the lowest (highest) thread that can go on,
+    /// so a missing __syncthreads gives the same wrong answer on every run [default:
+    /// concurrent].
+    #[arg(long, value_enum, value_name = "ORDER")]
+    emu_schedule: Option<ScheduleArg>,
+    /// With --backend emu: the threads that share one output in the kernels where a reduction
+    /// sits inside a parallel loop (thread, warp or block), instead of the host program's
+    /// choice.
+    #[arg(long, value_enum, value_name = "GROUP")]
+    emu_lanes: Option<LanesArg>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ScheduleArg {
+    Concurrent,
+    InOrder,
+    Reverse,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LanesArg {
+    Thread,
+    Warp,
+    Block,
+}
+
+impl EmuArgs {
+    /// The emulated device, or a usage error when an option is given for another backend.
+    fn options(&self, backend: BackendArg) -> Result<EmuOptions, Failure> {
+        let given =
+            self.emu_sms.is_some() || self.emu_schedule.is_some() || self.emu_lanes.is_some();
+        if given && backend != BackendArg::Emu {
+            return Err(Failure::Usage(
+                "--emu-sms, --emu-schedule and --emu-lanes need --backend emu".into(),
+            ));
+        }
+        let defaults = EmuOptions::default();
+        Ok(EmuOptions {
+            sm_count: self.emu_sms.unwrap_or(defaults.sm_count),
+            schedule: self.emu_schedule.map_or(defaults.schedule, |s| match s {
+                ScheduleArg::Concurrent => Schedule::Concurrent,
+                ScheduleArg::InOrder => Schedule::InOrder,
+                ScheduleArg::Reverse => Schedule::Reverse,
+            }),
+            lanes: self.emu_lanes.map(|l| match l {
+                LanesArg::Thread => Lanes::Thread,
+                LanesArg::Warp => Lanes::Warp,
+                LanesArg::Block => Lanes::Block,
+            }),
+        })
+    }
 }
 
 fn main() -> ExitCode {
@@ -205,20 +269,25 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             inputs,
             set,
             backend,
+            emu,
             output,
             seed,
         } => {
-            let backend = match backend {
-                BackendArg::Auto => Backend::Auto,
-                BackendArg::Cpu => Backend::Cpu,
-                BackendArg::Gpu => Backend::Gpu,
-                BackendArg::Emu => Backend::Emu,
+            let run_options = RunOptions {
+                emu: emu.options(backend)?,
+                backend: match backend {
+                    BackendArg::Auto => Backend::Auto,
+                    BackendArg::Cpu => Backend::Cpu,
+                    BackendArg::Gpu => Backend::Gpu,
+                    BackendArg::Emu => Backend::Emu,
+                },
+                ..Default::default()
             };
             run(
                 &common,
                 inputs.as_deref(),
                 &set,
-                backend,
+                &run_options,
                 output.as_deref(),
                 seed,
             )
@@ -276,7 +345,7 @@ fn run(
     common: &Common,
     inputs: Option<&Path>,
     set: &[String],
-    backend: Backend,
+    run_options: &RunOptions,
     output: Option<&Path>,
     seed: u64,
 ) -> Result<(), Failure> {
@@ -295,11 +364,7 @@ fn run(
         values.retain(|(n, _)| n != name.trim());
         values.push((name.trim().to_string(), value));
     }
-    let run_options = RunOptions {
-        backend,
-        ..Default::default()
-    };
-    let result = m2cu::run(&source, &values, &options, &run_options)?;
+    let result = m2cu::run(&source, &values, &options, run_options)?;
     if let Some(notice) = &result.notice {
         eprintln!("{notice}");
     }

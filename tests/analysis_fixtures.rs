@@ -6,8 +6,9 @@
 
 mod common;
 
-use m2cu::{Backend, Options};
+use m2cu::{Backend, EmuOptions, Options, RunOptions};
 use m2cu_frontend::parser::parse_file;
+use m2cu_runtime::Lanes;
 
 fn name_of(path: &std::path::Path) -> String {
     path.file_stem()
@@ -60,26 +61,70 @@ fn results_match_octave() {
     if !common::require(common::octave_available(), "octave-cli") {
         return;
     }
-    let mut failures = Vec::new();
+    let (_, failures) =
+        compare_fixtures(|_| vec![common::on(Backend::Cpu), common::on(Backend::Emu)]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every fixture with a per-output kernel (it has a `_lanes` variant) equals Octave on the
+/// emulated GPU with each threads-per-output forced on it: a thread, a warp and a block.
+#[test]
+fn per_output_kernels_match_octave_in_every_mode() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let (compared, failures) = compare_fixtures(|t| {
+        let per_output = t
+            .generated
+            .kernel_names
+            .iter()
+            .any(|k| k.ends_with("_lanes"));
+        let forced = |lanes| RunOptions {
+            backend: Backend::Emu,
+            emu: EmuOptions {
+                lanes: Some(lanes),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        match per_output {
+            true => Lanes::ALL.map(forced).to_vec(),
+            false => Vec::new(),
+        }
+    });
+    for name in ["plan_colmax", "plan_matmul"] {
+        assert!(
+            compared.iter().any(|c| c == name),
+            "{name} has no per-output kernel any more; compared {compared:?}"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Compares every analysis fixture with Octave, running its translation with each of
+/// `runs(translation)` (none: the fixture is skipped); returns the fixtures compared and the
+/// problems found.
+fn compare_fixtures(
+    runs: impl Fn(&m2cu::Translation) -> Vec<RunOptions>,
+) -> (Vec<String>, Vec<String>) {
+    let (mut compared, mut failures) = (Vec::new(), Vec::new());
     for path in common::analysis_fixtures() {
         let name = name_of(&path);
         let source = common::source(&path);
+        let options = options(&name);
+        let t = m2cu::translate(&source, &options).expect("translates");
+        let runs = runs(&t);
+        if runs.is_empty() {
+            continue;
+        }
         let file = parse_file(&source).expect("parses");
         let decls = common::runnable::runnable_inputs(&file)
             .unwrap_or_else(|| panic!("{name}: declare every input with a class and a fixed size"));
-        let options = options(&name);
-        let t = m2cu::translate(&source, &options).expect("translates");
-        if let Some(problem) = common::runnable::compare_with_octave(
-            &name,
-            &path,
-            &source,
-            &options,
-            &decls,
-            &t,
-            &[Backend::Cpu, Backend::Emu],
-        ) {
-            failures.push(format!("{name}: {problem}"));
-        }
+        let problem = common::runnable::compare_with_octave(
+            &name, &path, &source, &options, &decls, &t, &runs,
+        );
+        failures.extend(problem.map(|p| format!("{name}: {p}")));
+        compared.push(name);
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    (compared, failures)
 }

@@ -275,6 +275,54 @@ fn bad_user_input_never_panics() {
 }
 
 #[test]
+fn emu_options_choose_the_emulated_device() {
+    let o = m2cu(&[
+        "run",
+        "fixtures/analysis/plan_colmax.m",
+        "--backend",
+        "emu",
+        "--emu-sms",
+        "1",
+        "--emu-schedule",
+        "reverse",
+        "--emu-lanes",
+        "warp",
+        "--set",
+        "A=ones(2100,3)",
+        "--set",
+        "w=[1 2 3]",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let words: Vec<&str> = out.split_whitespace().collect();
+    assert!(
+        words.ends_with(&["total", "=", "2100", "2100", "2100"]),
+        "{out}"
+    );
+    assert!(err.contains("emu backend"), "{err}");
+}
+
+#[test]
+fn emu_options_need_the_emu_backend() {
+    let base = ["run", "fixtures/e2e/vecsum.m", "--set", "v=[1 2]"];
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--backend", "cpu", "--emu-lanes", "block"],
+            "need --backend emu",
+        ),
+        (&["--emu-schedule", "in-order"], "need --backend emu"),
+        (&["--backend", "emu", "--emu-sms", "0"], "--emu-sms"),
+        (&["--backend", "emu", "--emu-lanes", "3"], "--emu-lanes"),
+    ];
+    for (extra, message) in cases {
+        let o = m2cu(&[&base[..], extra].concat());
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(message), "{extra:?}: {err}");
+    }
+}
+
+#[test]
 fn parse_prints_the_tree() {
     let o = m2cu(&["parse", "fixtures/e2e/vecsum.m"]);
     let (out, err) = text(&o);

@@ -1,46 +1,165 @@
 //! The CUDA side without a GPU: every e2e fixture runs through the generated kernels emulated on
 //! CPU threads (`--backend emu`: the same host program and launch logic as on a GPU) and must
-//! equal what Octave computed, as the CPU path must.
+//! equal what Octave computed, as the CPU path must: on the default device, on one
+//! multiprocessor (grids smaller than the data), under a serialized schedule, and with every
+//! threads-per-output forced on the per-output kernels. The emulator itself is tested too: the
+//! generated kernels with a shuffle one lane off, a shuffle mask short of a lane, a barrier
+//! removed or a barrier made divergent must give a wrong answer or a launch error.
 
 mod common;
 
-use m2cu::{Backend, Value};
-use m2cu_runtime::{BuildOptions, EmuOptions, EmuProgram, OutputSpec};
+use m2cu::{Backend, RunOptions, Translation, Value};
+use m2cu_frontend::parser::parse_file;
+use m2cu_runtime::{BuildOptions, EmuOptions, EmuProgram, Lanes, OutputSpec, Schedule};
 
-#[test]
-fn emulated_kernels_match_octave() {
-    let failures = common::mismatches_with_octave(Backend::Emu);
+fn emu(options: EmuOptions) -> RunOptions {
+    RunOptions {
+        backend: Backend::Emu,
+        emu: options,
+        ..Default::default()
+    }
+}
+
+fn assert_e2e_match(names: &[String], options: EmuOptions) {
+    let failures = common::mismatches_with_octave_on(names, &emu(options));
     assert!(
         failures.is_empty(),
-        "mismatches with Octave on the emulated GPU:\n{}",
+        "mismatches with Octave on the emulated GPU ({options:?}):\n{}",
         failures.join("\n")
     );
 }
 
-/// The emulator has teeth: the same program with its warp shuffles reading one lane too far
-/// (each partial then counted twice or not at all) must give a wrong sum, while the generated
-/// kernels give the right one.
 #[test]
-fn a_wrong_shuffle_offset_gives_a_wrong_answer() {
+fn emulated_kernels_match_octave() {
+    assert_e2e_match(&common::e2e_fixtures(), EmuOptions::default());
+}
+
+/// The largest-grid cap of one multiprocessor: 8 blocks of 256 threads.
+const ONE_SM_THREADS: usize = 8 * 256;
+
+/// On one multiprocessor the grid is at most 8 blocks, so inputs longer than 2048 elements
+/// make every thread take several elements, and the fixtures' odd lengths (not multiples of a
+/// warp) leave the last warp and block partly idle. The threads take turns from the last one
+/// down (a serialized schedule is the fast one).
+#[test]
+fn emulated_kernels_match_octave_on_one_multiprocessor_in_reverse() {
+    let names = common::e2e_fixtures();
+    let lengths: Vec<usize> = names
+        .iter()
+        .flat_map(|n| common::inputs(n))
+        .map(|(_, v)| v.numel())
+        .collect();
+    let covered = |what: &str, f: &dyn Fn(usize) -> bool| {
+        assert!(
+            lengths.iter().any(|&n| f(n)),
+            "no e2e input is {what}: {lengths:?}"
+        );
+    };
+    covered(
+        "longer than one multiprocessor's grid and not a multiple of 32",
+        &|n| n > ONE_SM_THREADS && n % 32 != 0,
+    );
+    covered("between 1 and 32 elements", &|n| n > 1 && n < 32);
+    covered("just above a multiple of the block", &|n| n % 256 == 1);
+    assert_e2e_match(
+        &names,
+        EmuOptions {
+            sm_count: 1,
+            schedule: Schedule::Reverse,
+            ..Default::default()
+        },
+    );
+}
+
+/// Every generated kernel runs to the right answer when the threads of a block take turns in
+/// order: no barrier or shuffle that a serialized schedule cannot get through, and no read
+/// that relies on threads running at the same time.
+#[test]
+fn emulated_kernels_match_octave_in_order() {
+    assert_e2e_match(
+        &common::e2e_fixtures(),
+        EmuOptions {
+            schedule: Schedule::InOrder,
+            ..Default::default()
+        },
+    );
+}
+
+/// A device without multiprocessors is a clear error, not a grid of no blocks.
+#[test]
+fn an_emulated_gpu_needs_a_multiprocessor() {
+    let options = emu(EmuOptions {
+        sm_count: 0,
+        ..Default::default()
+    });
     let name = "vecsum";
-    let t = common::translate_fixture(name);
+    let source = common::source(&common::e2e_path(name, ".m"));
+    let error = m2cu::run(
+        &source,
+        &common::inputs(name),
+        &m2cu::Options::default(),
+        &options,
+    )
+    .expect_err("sm_count 0 was accepted")
+    .to_string();
+    assert_eq!(
+        error,
+        "the emulated GPU needs at least 1 multiprocessor, not 0"
+    );
+}
+
+/// The e2e fixtures with a per-output kernel, with a thread, a warp and a block per output.
+#[test]
+fn per_output_kernels_match_octave_in_every_mode() {
+    let names: Vec<String> = common::e2e_fixtures()
+        .into_iter()
+        .filter(|n| {
+            let t = common::translate_fixture(n);
+            t.generated
+                .kernel_names
+                .iter()
+                .any(|k| k.ends_with("_lanes"))
+        })
+        .collect();
+    assert!(names.len() >= 2, "per-output fixtures: {names:?}");
+    for lanes in Lanes::ALL {
+        let options = EmuOptions {
+            lanes: Some(lanes),
+            ..Default::default()
+        };
+        assert_e2e_match(&names, options);
+    }
+}
+
+/// Builds translation `t` with `kernels` in place of its own kernels for the emulated GPU.
+fn load_kernels(
+    t: &Translation,
+    kernels: &str,
+    options: EmuOptions,
+) -> m2cu_runtime::Result<EmuProgram> {
     let g = &t.generated;
-    let shuffle = "__shfl_down_sync(0xffffffffu, m2cu_v, m2cu_o)";
-    assert!(g.kernels_cu.contains(shuffle), "vecsum's kernel shuffles");
-    let broken = g
-        .kernels_cu
-        .replace(shuffle, "__shfl_down_sync(0xffffffffu, m2cu_v, m2cu_o + 1)");
-    let inputs = common::inputs(name);
+    EmuProgram::load(
+        kernels,
+        &g.kernel_names,
+        &g.gpu_host_c,
+        &g.entry,
+        &BuildOptions::default(),
+        &options,
+    )
+}
+
+/// Calls `program`, the build of translation `t`, on `inputs` (by parameter name).
+fn call(
+    program: &EmuProgram,
+    t: &Translation,
+    inputs: &[(String, Value)],
+) -> m2cu_runtime::Result<Vec<Value>> {
     let ordered: Vec<Value> = t
         .params
         .iter()
         .map(|p| {
-            inputs
-                .iter()
-                .find(|(n, _)| n == p)
-                .expect("input")
-                .1
-                .clone()
+            let (_, v) = inputs.iter().find(|(n, _)| n == p).expect("input");
+            v.clone()
         })
         .collect();
     let specs: Vec<OutputSpec> = t
@@ -48,22 +167,190 @@ fn a_wrong_shuffle_offset_gives_a_wrong_answer() {
         .iter()
         .map(|(n, c)| OutputSpec::new(n.clone(), *c))
         .collect();
+    program.call(&ordered, &specs)
+}
+
+/// Runs translation `t` with `kernels` in place of its own kernels on the emulated GPU.
+fn run_kernels(
+    t: &Translation,
+    kernels: &str,
+    inputs: &[(String, Value)],
+    options: EmuOptions,
+) -> m2cu_runtime::Result<Vec<Value>> {
+    call(&load_kernels(t, kernels, options)?, t, inputs)
+}
+
+/// `kernels` with `old` (which must be there) replaced by `new`.
+fn edited(kernels: &str, old: &str, new: &str) -> String {
+    assert!(kernels.contains(old), "the kernels contain `{old}`");
+    kernels.replacen(old, new, 1)
+}
+
+/// The e2e fixture vecsum: its translation, inputs and Octave's sum.
+fn vecsum() -> (Translation, Vec<(String, Value)>, Value) {
+    let name = "vecsum";
+    let expected = common::expected(name).remove(0).1;
+    (
+        common::translate_fixture(name),
+        common::inputs(name),
+        expected,
+    )
+}
+
+const VECSUM_SHUFFLE: &str = "__shfl_down_sync(0xffffffffu, m2cu_v, m2cu_o)";
+
+/// The emulator has teeth: the same program with its warp shuffles reading one lane too far
+/// (each partial then counted twice or not at all) must give a wrong sum, while the generated
+/// kernels give the right one.
+#[test]
+fn a_wrong_shuffle_offset_gives_a_wrong_answer() {
+    let (t, inputs, expected) = vecsum();
+    let kernels = &t.generated.kernels_cu;
+    let broken = edited(
+        kernels,
+        VECSUM_SHUFFLE,
+        "__shfl_down_sync(0xffffffffu, m2cu_v, m2cu_o + 1)",
+    );
     let run = |kernels: &str| {
-        EmuProgram::load(
-            kernels,
-            &g.kernel_names,
-            &g.gpu_host_c,
-            &g.entry,
-            &BuildOptions::default(),
-            &EmuOptions::default(),
-        )
-        .and_then(|p| p.call(&ordered, &specs))
-        .unwrap_or_else(|e| panic!("{name} on the emulated GPU: {e}"))
+        run_kernels(&t, kernels, &inputs, EmuOptions::default())
+            .unwrap_or_else(|e| panic!("vecsum on the emulated GPU: {e}"))
     };
-    let expected = &common::expected(name)[0].1;
-    assert_eq!(common::difference(expected, &run(&g.kernels_cu)[0]), None);
+    assert_eq!(common::difference(&expected, &run(kernels)[0]), None);
     assert!(
-        common::difference(expected, &run(&broken)[0]).is_some(),
+        common::difference(&expected, &run(&broken)[0]).is_some(),
         "a broken shuffle went unnoticed"
     );
+}
+
+/// A shuffle whose mask leaves out a lane of the warp fails the launch (in order, the first
+/// warp's first lane is the first to notice).
+#[test]
+fn a_shuffle_mask_short_of_a_lane_fails_the_launch() {
+    let (t, inputs, _) = vecsum();
+    let broken = edited(
+        &t.generated.kernels_cu,
+        VECSUM_SHUFFLE,
+        "__shfl_down_sync(0x7fffffffu, m2cu_v, m2cu_o)",
+    );
+    let in_order = EmuOptions {
+        schedule: Schedule::InOrder,
+        ..Default::default()
+    };
+    let error = run_kernels(&t, &broken, &inputs, in_order)
+        .expect_err("a short mask went unnoticed")
+        .to_string();
+    let message =
+        "block 0: __shfl_down_sync: mask 0x7fffffff leaves out lanes of warp 0, which has 32";
+    assert!(error.contains(message), "{error}");
+}
+
+/// plan_colmax (an analysis fixture: one block per column of 2100 rows): its translation, its
+/// inputs and what Octave computes from them; `None` without Octave.
+fn colmax() -> Option<(Translation, common::runnable::Reference)> {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return None;
+    }
+    let name = "plan_colmax";
+    let path = common::root().join(format!("fixtures/analysis/{name}.m"));
+    let source = common::source(&path);
+    let options = m2cu::Options {
+        file_name: format!("{name}.m"),
+        ..Default::default()
+    };
+    let t = m2cu::translate(&source, &options).expect("translates");
+    let decls = common::runnable::runnable_inputs(&parse_file(&source).expect("parses"))
+        .expect("declared inputs");
+    let outputs: Vec<String> = t.outputs.iter().map(|(n, _)| n.clone()).collect();
+    let reference = common::runnable::octave_reference(name, &path, &decls, &outputs)
+        .unwrap_or_else(|e| panic!("{name} in Octave: {e}"));
+    Some((t, reference))
+}
+
+/// The block-per-output sum of plan_colmax: lane 0 of each warp stores the warp's partial, and
+/// the barrier orders those stores before the first warp reads them all.
+const COLMAX_PARTIALS: &str =
+    "if ((threadIdx.x & 31) == 0) m2cu_gs1[threadIdx.x >> 5] = m2cu_v;\n                    __syncthreads();";
+const COLMAX_PARTIALS_UNORDERED: &str =
+    "if ((threadIdx.x & 31) == 0) m2cu_gs1[threadIdx.x >> 5] = m2cu_v;";
+
+/// How often the broken kernel runs: a serialized schedule must give the same outputs each time.
+const REPEATS: usize = 5;
+
+/// The serialized schedule makes a missing barrier a deterministic wrong answer: without the
+/// barrier between the warps' partial sums and the first warp reading them, in threadIdx order
+/// warp 0 runs ahead, and its lanes 1–7 read their slots before warps 1–7 have written them
+/// (the 0xff bytes every block starts with: NaN), with the same outputs on every run; the
+/// generated kernels give the right answer under every schedule.
+#[test]
+fn a_missing_barrier_gives_a_wrong_answer_every_time_in_order() {
+    let Some((t, reference)) = colmax() else {
+        return;
+    };
+    let kernels = &t.generated.kernels_cu;
+    let broken = edited(kernels, COLMAX_PARTIALS, COLMAX_PARTIALS_UNORDERED);
+    let per_output = |lanes, schedule| EmuOptions {
+        schedule,
+        lanes: Some(lanes),
+        ..Default::default()
+    };
+    let run = |kernels: &str, options: EmuOptions| {
+        let actual = run_kernels(&t, kernels, &reference.inputs, options)
+            .unwrap_or_else(|e| panic!("plan_colmax ({options:?}): {e}"));
+        t.outputs
+            .iter()
+            .map(|(n, _)| n.clone())
+            .zip(actual)
+            .collect::<Vec<_>>()
+    };
+    let wrong = |kernels: &str, options| {
+        common::output_differences(&reference.expected, &run(kernels, options))
+    };
+    for schedule in Schedule::ALL {
+        let found = wrong(kernels, per_output(Lanes::Block, schedule));
+        assert_eq!(found, Vec::<String>::new(), "{schedule:?}");
+    }
+    let first = run(&broken, per_output(Lanes::Block, Schedule::InOrder));
+    let found = common::output_differences(&reference.expected, &first);
+    assert!(
+        found.iter().any(|w| w.starts_with("output `total`")),
+        "the missing barrier went unnoticed: {found:?}"
+    );
+    for again in 2..=REPEATS {
+        let outputs = run(&broken, per_output(Lanes::Block, Schedule::InOrder));
+        // Debug text, so that NaNs compare equal.
+        assert_eq!(format!("{outputs:?}"), format!("{first:?}"), "run {again}");
+    }
+    // A warp per output never reaches the block stage: the forced lanes reached the launch.
+    let found = wrong(&broken, per_output(Lanes::Warp, Schedule::InOrder));
+    assert_eq!(found, Vec::<String>::new());
+}
+
+/// A barrier that one thread skips is a deadlock, which a serialized schedule reports at once
+/// (the concurrent one only after its timeout).
+#[test]
+fn a_divergent_barrier_is_a_deadlock_reported_at_once() {
+    let Some((t, reference)) = colmax() else {
+        return;
+    };
+    let divergent = edited(
+        &t.generated.kernels_cu,
+        COLMAX_PARTIALS,
+        &COLMAX_PARTIALS.replace("__syncthreads();", "if (threadIdx.x != 7) __syncthreads();"),
+    );
+    let options = EmuOptions {
+        schedule: Schedule::Reverse,
+        lanes: Some(Lanes::Block),
+        ..Default::default()
+    };
+    let program = load_kernels(&t, &divergent, options).expect("builds");
+    let start = std::time::Instant::now();
+    let error = call(&program, &t, &reference.inputs)
+        .expect_err("a divergent barrier went unnoticed")
+        .to_string();
+    assert!(
+        error.contains("block 0: deadlock: __syncthreads"),
+        "{error}"
+    );
+    // The concurrent schedule would wait 20 s for the missing thread.
+    assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
 }

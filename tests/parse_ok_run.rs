@@ -56,7 +56,7 @@ fn check_fixture(path: &Path) -> Option<Outcome> {
             &options,
             &decls,
             &t,
-            &[m2cu::Backend::Cpu],
+            &[common::on(m2cu::Backend::Cpu)],
         ),
     };
     Some(Outcome { name, problem })

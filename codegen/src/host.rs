@@ -65,6 +65,7 @@ const CHECK: &str = "#define M2CU_CHECK(call) do { if ((call) != 0) { m2cu_statu
 const GPU_RUNTIME_MACROS: &str = r#"
 /* Device services of the m2cu runtime (see m2cu_gpu in the ABI). */
 #define M2CU_SM_COUNT (m2cu_dev->sm_count)
+#define M2CU_LANES (m2cu_dev->lanes)
 #define M2CU_ALLOC(p, bytes) m2cu_dev->alloc(m2cu_dev->ctx, &(p), (bytes))
 #define M2CU_FREE(p) m2cu_dev->release(m2cu_dev->ctx, (p))
 #define M2CU_UPLOAD(d, h, bytes) m2cu_dev->upload(m2cu_dev->ctx, (d), (h), (bytes))
@@ -83,6 +84,7 @@ static int m2cu_sm_count(void)
     return count;
 }
 #define M2CU_SM_COUNT m2cu_sm_count()
+#define M2CU_LANES 0 /* the host program chooses the threads per output */
 #define M2CU_ALLOC(p, bytes) (int)cudaMalloc((void **)&(p), (bytes))
 #define M2CU_FREE(p) cudaFree((void *)(p))
 #define M2CU_UPLOAD(d, h, bytes) (int)cudaMemcpy((void *)(d), (h), (bytes), cudaMemcpyHostToDevice)

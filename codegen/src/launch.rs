@@ -48,7 +48,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         let (range, k) = ctx.range_decls(p.stmt);
         code.line(range);
         code.line(format!(
-            "int m2cu_lanes = m2cu_lanes_per_output({n}, m2cu_n{k}, M2CU_SM_COUNT, {BLOCK});"
+            "int m2cu_lanes = m2cu_lanes_per_output({n}, m2cu_n{k}, M2CU_SM_COUNT, {BLOCK}, M2CU_LANES);"
         ));
         "m2cu_lanes"
     });

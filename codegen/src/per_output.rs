@@ -9,7 +9,8 @@
 //! The variant takes the thread kernel's parameters plus `int m2cu_lanes`, which is 32 or the
 //! block size, so a group is a whole warp or a whole block and every lane of it reaches the
 //! shuffles and barriers together. The host picks the variant and the lanes with
-//! `m2cu_lanes_per_output` (in the host prelude) from the output count and the inner extent.
+//! `m2cu_lanes_per_output` (in the host prelude) from the output count and the inner extent,
+//! unless the runtime forces them (`m2cu_gpu.lanes`, which the emulator's tests set).
 
 use askama::Template;
 use m2cu_analysis::{Kernel, PerOutput};

@@ -214,12 +214,14 @@ M2CU_FN uint32_t m2cu_grid_size(int64_t n, int64_t block, int32_t sm_count)
     return g < 1 ? 1u : (uint32_t)g;
 }
 
-/* Threads per output of a reduction nested in a kernel's iterations: one when the outputs alone
- * fill a quarter of the largest grid or the inner loop is short; the whole block when every
- * output can have its own block and the inner loop gives each thread several elements; else a
- * warp. */
-M2CU_FN int32_t m2cu_lanes_per_output(int64_t outputs, int64_t inner, int32_t sm_count, int32_t block)
+/* Threads per output of a reduction nested in a kernel's iterations: `forced` when it is
+ * positive (rounded down to 1, 32 or the block: a testing hook, m2cu_gpu.lanes); else one when
+ * the outputs alone fill a quarter of the largest grid or the inner loop is short; the whole
+ * block when every output can have its own block and the inner loop gives each thread several
+ * elements; else a warp. */
+M2CU_FN int32_t m2cu_lanes_per_output(int64_t outputs, int64_t inner, int32_t sm_count, int32_t block, int32_t forced)
 {
+    if (forced > 0) return forced >= block ? block : forced >= 32 ? 32 : 1;
     int64_t slots = (sm_count > 0 ? (int64_t)sm_count * 8 : 1024) * block;
     if (inner < 64 || outputs >= slots / 4) return 1;
     if (outputs * block <= slots && inner >= 8 * (int64_t)block) return block;

@@ -31,7 +31,8 @@ pub(crate) struct M2cuArray {
 pub(crate) struct M2cuGpu {
     pub ctx: *mut c_void,
     pub sm_count: i32,
-    pub reserved: i32,
+    /// Forced threads per output of the per-output kernels, 0 to let the host program choose.
+    pub lanes: i32,
     pub alloc: unsafe extern "C" fn(*mut c_void, *mut u64, u64) -> c_int,
     pub release: unsafe extern "C" fn(*mut c_void, u64) -> c_int,
     pub upload: unsafe extern "C" fn(*mut c_void, u64, *const c_void, u64) -> c_int,

@@ -7,44 +7,143 @@
 //! names to their functions, and builds the GPU host program exactly as [`crate::GpuProgram`]
 //! does. "Device memory" is host memory the emulator allocates and tracks: uploads, downloads
 //! and frees of addresses it did not hand out (or past an allocation's end) are errors, as are
-//! barriers that some thread never reaches. `__constant__` arrays are globals of the kernel
-//! library, found by name.
+//! barriers that some thread never reaches and shuffles whose mask leaves out lanes of the
+//! warp. `__constant__` arrays are globals of the kernel library, found by name.
 //!
-//! Invariant: the host program sees the same launch configuration logic as on a GPU; only the
-//! multiprocessor count is chosen ([`EmuOptions::sm_count`]), which bounds the grid at
-//! `8 × sm_count` blocks of 256 threads.
+//! The [`Schedule`] decides how the threads of a block interleave. [`Schedule::Concurrent`]
+//! runs them all at once, so races show up by chance; the serialized schedules
+//! ([`Schedule::InOrder`], [`Schedule::Reverse`]) run one thread at a time, each until its next
+//! synchronization point (barrier, shuffle, exit), then the first thread in a fixed order that
+//! can go on, so a missing barrier gives the same stale read on every run and a deadlock is
+//! reported at once. Every block starts with its shared memory filled with 0xff bytes, so under
+//! a serialized schedule the outputs depend only on the inputs.
+//!
+//! `__shared__` and `__constant__` variables are globals of the kernel library, which is loaded
+//! once per process and shared by every [`EmuProgram`] built from the same source, so calls of
+//! one library run one at a time (a lock per library), whatever thread they come from.
+//!
+//! Invariants: the host program sees the same launch configuration logic as on a GPU; only the
+//! multiprocessor count is chosen ([`EmuOptions::sm_count`], at least 1), which bounds the grid
+//! at `8 × sm_count` blocks of 256 threads, and, for tests, the threads per output of the
+//! per-output kernels can be forced ([`EmuOptions::lanes`], passed as `m2cu_gpu.lanes`; a real
+//! GPU always passes 0 and lets the host program choose).
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::fmt::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::abi::{GpuEntry, OutputSpec};
 use crate::native::{self, BuildOptions, SharedObject};
 use crate::services::{self, DeviceServices};
 use crate::value::Value;
-use crate::Result;
+use crate::{Error, Result};
 
 /// The CUDA execution model on CPU threads, put in front of the kernels.
 const SHIM: &str = include_str!("emu/shim.h");
 
+/// How the threads of an emulated block take turns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every thread of the block runs at once (an OS thread each): races show up by chance.
+    #[default]
+    Concurrent,
+    /// One thread at a time (the block's threads are fibers of the launching thread), each
+    /// running to its next synchronization point, where the turn goes to the lowest
+    /// `threadIdx` that can go on: deterministic, with the first warps running as far ahead as
+    /// the barriers let them, and much faster than [`Schedule::Concurrent`].
+    InOrder,
+    /// As [`Schedule::InOrder`], with the highest `threadIdx` first.
+    Reverse,
+}
+
+impl Schedule {
+    /// Every schedule, the default first.
+    pub const ALL: [Schedule; 3] = [Schedule::Concurrent, Schedule::InOrder, Schedule::Reverse];
+
+    /// The shim's `m2cu_emu::Schedule`.
+    fn code(self) -> c_int {
+        match self {
+            Schedule::Concurrent => 0,
+            Schedule::InOrder => 1,
+            Schedule::Reverse => 2,
+        }
+    }
+}
+
+/// How many threads share one output in the per-output kernels (see `codegen::per_output`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lanes {
+    /// One thread per output: the plain thread kernel.
+    Thread,
+    /// A warp (32 threads) per output.
+    Warp,
+    /// A whole block per output.
+    Block,
+}
+
+impl Lanes {
+    /// Every choice.
+    pub const ALL: [Lanes; 3] = [Lanes::Thread, Lanes::Warp, Lanes::Block];
+
+    /// The value of `m2cu_gpu.lanes`, which the host program rounds down to 1, 32 or its block.
+    fn abi_value(self) -> i32 {
+        match self {
+            Lanes::Thread => 1,
+            Lanes::Warp => 32,
+            Lanes::Block => i32::MAX,
+        }
+    }
+}
+
 /// How the emulated device looks to the host program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EmuOptions {
-    /// Multiprocessors reported to the host program: grids have at most `8 × sm_count` blocks.
+    /// Multiprocessors reported to the host program (at least 1): grids have at most
+    /// `8 × sm_count` blocks.
     pub sm_count: i32,
+    /// How the threads of a block take turns.
+    pub schedule: Schedule,
+    /// Threads per output forced on every per-output kernel; `None` lets the host program
+    /// choose, as on a GPU.
+    pub lanes: Option<Lanes>,
 }
 
 impl Default for EmuOptions {
     fn default() -> Self {
-        EmuOptions { sm_count: 2 }
+        EmuOptions {
+            sm_count: 2,
+            schedule: Schedule::Concurrent,
+            lanes: None,
+        }
     }
 }
 
-/// `int m2cu_emu_launch(name, grid, block, args, err, err_len)` of the kernel library.
-type LaunchFn =
-    unsafe extern "C" fn(*const c_char, u32, u32, *mut *mut c_void, *mut c_char, usize) -> c_int;
+impl EmuOptions {
+    /// An error unless the options describe a device the host program can use.
+    fn check(&self) -> Result<()> {
+        if self.sm_count < 1 {
+            return Err(Error::Options(format!(
+                "the emulated GPU needs at least 1 multiprocessor, not {}",
+                self.sm_count
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// `int m2cu_emu_launch(name, grid, block, args, schedule, err, err_len)` of the kernel library.
+type LaunchFn = unsafe extern "C" fn(
+    *const c_char,
+    u32,
+    u32,
+    *mut *mut c_void,
+    c_int,
+    *mut c_char,
+    usize,
+) -> c_int;
 
 /// Generated kernels and host code, built for the emulator and ready to call.
 pub struct EmuProgram {
@@ -52,6 +151,8 @@ pub struct EmuProgram {
     entry: GpuEntry,
     host: SharedObject,
     state: RefCell<EmuState>,
+    /// Held for a whole call: the kernel library's globals serve one call at a time.
+    library_lock: &'static Mutex<()>,
 }
 
 impl EmuProgram {
@@ -64,6 +165,7 @@ impl EmuProgram {
         opts: &BuildOptions,
         emu: &EmuOptions,
     ) -> Result<EmuProgram> {
+        emu.check()?;
         let source = format!("{SHIM}\n{kernels_cu}\n{}", launcher(kernel_names));
         let (path, library) = native::build_cxx(&source, &format!("{entry}_emu"), opts)?;
         // SAFETY: `launcher` defines `m2cu_emu_launch` with exactly this signature.
@@ -72,6 +174,7 @@ impl EmuProgram {
         // SAFETY: the ABI declares the GPU entry with exactly this signature.
         let entry_fn = unsafe { host.function::<GpuEntry>(&format!("{entry}_gpu")) }?;
         Ok(EmuProgram {
+            library_lock: library_lock(&path),
             entry_name: entry.to_string(),
             entry: entry_fn,
             host,
@@ -79,7 +182,7 @@ impl EmuProgram {
                 library,
                 path,
                 launch,
-                sm_count: emu.sm_count,
+                options: *emu,
                 allocations: BTreeMap::new(),
                 first_error: None,
             }),
@@ -88,6 +191,11 @@ impl EmuProgram {
 
     /// Runs `<entry>_gpu` on `inputs` with the emulated device and returns its outputs.
     pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
+        // A panic while the lock was held left nothing half-done that a later call relies on.
+        let _one_call = self
+            .library_lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let mut state = self.state.borrow_mut();
         state.first_error = None;
         services::call_entry(
@@ -109,11 +217,25 @@ impl EmuProgram {
     }
 }
 
+/// The lock of the kernel library at `path` (one per library, for the life of the process, as
+/// the library itself).
+fn library_lock(path: &Path) -> &'static Mutex<()> {
+    static LOCKS: OnceLock<Mutex<HashMap<PathBuf, &'static Mutex<()>>>> = OnceLock::new();
+    let mut locks = LOCKS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    locks
+        .entry(path.to_path_buf())
+        .or_insert_with(|| Box::leak(Box::new(Mutex::new(()))))
+}
+
 /// `m2cu_emu_launch`: finds the kernel by name, binds the argument array to its parameters, and
-/// runs the grid; an emulation failure (a deadlock) becomes status 1 and a message.
+/// runs the grid with the given schedule; an emulation failure (a deadlock, a wrong shuffle
+/// mask) becomes status 1 and a message.
 fn launcher(kernel_names: &[String]) -> String {
     let mut out = String::from(
-        "extern \"C\" int m2cu_emu_launch(const char *name, unsigned grid, unsigned block, void **args, char *err, size_t err_len)\n{\n    try {\n        std::function<void()> run;\n",
+        "extern \"C\" int m2cu_emu_launch(const char *name, unsigned grid, unsigned block, void **args, int schedule, char *err, size_t err_len)\n{\n    try {\n        std::function<void()> run;\n",
     );
     for (k, name) in kernel_names.iter().enumerate() {
         let keyword = if k == 0 { "if" } else { "else if" };
@@ -123,7 +245,7 @@ fn launcher(kernel_names: &[String]) -> String {
         );
     }
     out.push_str(
-        "        if (!run) { snprintf(err, err_len, \"no kernel named %s\", name); return 1; }\n        m2cu_emu::run_grid(run, grid, block);\n        return 0;\n    } catch (const std::exception &e) {\n        snprintf(err, err_len, \"%s\", e.what());\n        return 1;\n    }\n}\n",
+        "        if (!run) { snprintf(err, err_len, \"no kernel named %s\", name); return 1; }\n        m2cu_emu::run_grid(run, grid, block, (m2cu_emu::Schedule)schedule);\n        return 0;\n    } catch (const std::exception &e) {\n        snprintf(err, err_len, \"%s\", e.what());\n        return 1;\n    }\n}\n",
     );
     out
 }
@@ -133,7 +255,7 @@ struct EmuState {
     library: &'static libloading::Library,
     path: PathBuf,
     launch: LaunchFn,
-    sm_count: i32,
+    options: EmuOptions,
     /// Base address → the allocation (8-byte words, so any element type is aligned).
     allocations: BTreeMap<u64, Box<[u64]>>,
     first_error: Option<String>,
@@ -158,7 +280,11 @@ impl EmuState {
 
 impl DeviceServices for EmuState {
     fn sm_count(&self) -> i32 {
-        self.sm_count
+        self.options.sm_count
+    }
+
+    fn lanes(&self) -> i32 {
+        self.options.lanes.map_or(0, Lanes::abi_value)
     }
 
     fn record(&mut self, message: String) {
@@ -224,6 +350,7 @@ impl DeviceServices for EmuState {
                 grid,
                 block,
                 args,
+                self.options.schedule.code(),
                 message.as_mut_ptr(),
                 message.len(),
             )

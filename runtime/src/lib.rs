@@ -45,7 +45,7 @@ mod testutil;
 
 pub use cpu::{BuildOptions, CpuLibrary, OutputSpec};
 pub use display::display;
-pub use emu::{EmuOptions, EmuProgram};
+pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};
 pub use mat::{read_mat, read_mat_bytes, write_mat, write_mat_bytes, MatFormat};
 pub use nvrtc::{compile_cubin, compile_ptx, nvrtc_available, nvrtc_version};
@@ -90,6 +90,9 @@ pub enum Error {
     /// A tool the operation needs is not installed here (libnvrtc, the CUDA driver, a GPU).
     #[error("{0}")]
     Unavailable(String),
+    /// An option is outside what it can be (e.g. an emulated device without multiprocessors).
+    #[error("{0}")]
+    Options(String),
 }
 
 /// The runtime's result type.

@@ -16,6 +16,11 @@ use crate::{Error, Result};
 pub(crate) trait DeviceServices {
     /// Multiprocessors, which the host program sizes its grids by.
     fn sm_count(&self) -> i32;
+    /// Threads per output forced on the per-output kernels (`m2cu_gpu.lanes`); 0, the default,
+    /// lets the host program choose, as it always does on a real GPU.
+    fn lanes(&self) -> i32 {
+        0
+    }
     fn alloc(&mut self, dptr: *mut u64, bytes: u64) -> Result<(), String>;
     fn release(&mut self, dptr: u64) -> Result<(), String>;
     fn upload(&mut self, dst: u64, src: *const c_void, bytes: u64) -> Result<(), String>;
@@ -71,7 +76,7 @@ fn table<D: DeviceServices>(device: &mut D) -> M2cuGpu {
     M2cuGpu {
         ctx: (device as *mut D).cast(),
         sm_count: device.sm_count(),
-        reserved: 0,
+        lanes: device.lanes(),
         alloc: alloc::<D>,
         release: release::<D>,
         upload: upload::<D>,

@@ -125,41 +125,76 @@ pub fn arg_spec(name: &str, v: &Value) -> String {
     format!("{name}={}{dims}", v.class().name())
 }
 
+/// Options that run on `backend`, the rest default.
+pub fn on(backend: Backend) -> RunOptions {
+    RunOptions {
+        backend,
+        ..Default::default()
+    }
+}
+
+/// A run's backend and, on the emulator, its device: for failure messages.
+pub fn describe(run: &RunOptions) -> String {
+    match run.backend {
+        Backend::Emu => format!("Emu({:?})", run.emu),
+        backend => format!("{backend:?}"),
+    }
+}
+
 /// Runs a fixture on `backend` with its stored inputs.
 pub fn run_fixture(name: &str, backend: Backend) -> Vec<(String, Value)> {
+    run_fixture_with(name, &on(backend))
+}
+
+/// Runs a fixture with its stored inputs.
+pub fn run_fixture_with(name: &str, run_options: &RunOptions) -> Vec<(String, Value)> {
     let path = e2e_path(name, ".m");
     let options = m2cu::Options {
         file_name: format!("{name}.m"),
         ..Default::default()
     };
-    let run_options = RunOptions {
-        backend,
-        ..Default::default()
-    };
-    m2cu::run(&source(&path), &inputs(name), &options, &run_options)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
+    m2cu::run(&source(&path), &inputs(name), &options, run_options)
+        .unwrap_or_else(|e| panic!("{name} on {}: {e}", describe(run_options)))
         .outputs
 }
 
 /// Every difference between the fixtures' outputs on `backend` and Octave's stored outputs.
 pub fn mismatches_with_octave(backend: Backend) -> Vec<String> {
+    mismatches_with_octave_on(&e2e_fixtures(), &on(backend))
+}
+
+/// Every difference between the outputs of the e2e fixtures `names` run with `run_options` and
+/// Octave's stored outputs.
+pub fn mismatches_with_octave_on(names: &[String], run_options: &RunOptions) -> Vec<String> {
     let mut failures = Vec::new();
-    for name in e2e_fixtures() {
-        let expected = expected(&name);
-        let actual = run_fixture(&name, backend);
+    for name in names {
+        let expected = expected(name);
+        let actual = run_fixture_with(name, run_options);
         let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
         assert_eq!(
             names,
             expected.iter().map(|(n, _)| n).collect::<Vec<_>>(),
             "{name}: output names"
         );
-        for ((out, e), (_, a)) in expected.iter().zip(&actual) {
-            if let Some(why) = difference(e, a) {
-                failures.push(format!("{name}: output `{out}`: {why}"));
-            }
+        for why in output_differences(&expected, &actual) {
+            failures.push(format!("{name}: {why}"));
         }
     }
     failures
+}
+
+/// Each output of `expected` that `actual` lacks or has with another value.
+pub fn output_differences(expected: &[(String, Value)], actual: &[(String, Value)]) -> Vec<String> {
+    expected
+        .iter()
+        .filter_map(|(out, e)| {
+            let why = match actual.iter().find(|(n, _)| n == out) {
+                Some((_, a)) => difference(e, a)?,
+                None => "missing".to_string(),
+            };
+            Some(format!("output `{out}`: {why}"))
+        })
+        .collect()
 }
 
 /// Why `actual` differs from `expected`, or `None` when they agree.

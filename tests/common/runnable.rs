@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use m2cu::{Backend, Options, RunOptions, Value};
+use m2cu::{Options, RunOptions, Value};
 use m2cu_frontend::ast::{ArgDecl, DimSpec, File};
 
 /// The declared inputs of the entry function, when every one has a class and a fixed size.
@@ -74,6 +74,30 @@ pub fn input_value(decl: &ArgDecl, salt: usize) -> Value {
     value
 }
 
+/// A runnable fixture's deterministic inputs and what Octave computes from them.
+pub struct Reference {
+    pub inputs: Vec<(String, Value)>,
+    pub expected: Vec<(String, Value)>,
+}
+
+/// Runs the fixture at `path` in Octave on the inputs [`input_value`] makes for `decls`.
+pub fn octave_reference(
+    name: &str,
+    path: &Path,
+    decls: &[ArgDecl],
+    outputs: &[String],
+) -> Result<Reference, String> {
+    let inputs: Vec<(String, Value)> = decls
+        .iter()
+        .enumerate()
+        .map(|(k, d)| (d.name.name.clone(), input_value(d, k)))
+        .collect();
+    let expected = octave_outputs(name, path, &inputs, outputs)?;
+    Ok(Reference { inputs, expected })
+}
+
+/// Runs the translation `t` of the fixture with each of `runs` and compares every output with
+/// what Octave computes; `None` when all agree.
 pub fn compare_with_octave(
     name: &str,
     path: &Path,
@@ -81,38 +105,23 @@ pub fn compare_with_octave(
     options: &Options,
     decls: &[ArgDecl],
     t: &m2cu::Translation,
-    backends: &[Backend],
+    runs: &[RunOptions],
 ) -> Option<String> {
-    let inputs: Vec<(String, Value)> = decls
-        .iter()
-        .enumerate()
-        .map(|(k, d)| (d.name.name.clone(), input_value(d, k)))
-        .collect();
     let outputs: Vec<String> = t.outputs.iter().map(|(n, _)| n.clone()).collect();
-    let expected = match octave_outputs(name, path, &inputs, &outputs) {
-        Ok(v) => v,
+    let reference = match octave_reference(name, path, decls, &outputs) {
+        Ok(r) => r,
         Err(e) => return Some(e),
     };
-    let problems: Vec<String> = backends
+    let problems: Vec<String> = runs
         .iter()
-        .filter_map(|&backend| {
-            let run_options = RunOptions {
-                backend,
-                ..Default::default()
-            };
-            let actual = match m2cu::run(source, &inputs, options, &run_options) {
+        .filter_map(|run_options| {
+            let label = super::describe(run_options);
+            let actual = match m2cu::run(source, &reference.inputs, options, run_options) {
                 Ok(r) => r.outputs,
-                Err(e) => return Some(format!("{backend:?}: m2cu run failed: {e}")),
+                Err(e) => return Some(format!("{label}: m2cu run failed: {e}")),
             };
-            let wrong: Vec<String> = outputs
-                .iter()
-                .filter_map(|o| {
-                    let want = expected.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
-                    let got = actual.iter().find(|(n, _)| n == o).map(|(_, v)| v)?;
-                    super::difference(want, got).map(|d| format!("{backend:?}: {o}: {d}"))
-                })
-                .collect();
-            (!wrong.is_empty()).then(|| wrong.join("; "))
+            let wrong = super::output_differences(&reference.expected, &actual);
+            (!wrong.is_empty()).then(|| format!("{label}: {}", wrong.join("; ")))
         })
         .collect();
     (!problems.is_empty()).then(|| problems.join("; "))

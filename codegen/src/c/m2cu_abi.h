@@ -35,7 +35,10 @@ typedef struct m2cu_array {
 typedef struct m2cu_gpu {
     void *ctx;
     int32_t sm_count;
-    int32_t reserved;
+    /* Threads per output in the per-output (`_lanes`) kernels: 0 lets the host program choose
+     * (the CUDA runtime always passes 0); otherwise it is rounded down to 1, 32 or the block
+     * size and forced, so that tests can run every variant (the emulator's `lanes` option). */
+    int32_t lanes;
     int (*alloc)(void *ctx, uint64_t *dptr, uint64_t bytes);
     int (*release)(void *ctx, uint64_t dptr);
     int (*upload)(void *ctx, uint64_t dst, const void *src, uint64_t bytes);

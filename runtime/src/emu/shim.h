@@ -1,15 +1,44 @@
 /* m2cu_emu.h: the CUDA execution model on CPU threads, for running generated kernels without a
  * GPU. Compiled as C++20 in front of a `.kernels.cu`.
  *
- * Every thread of a block is an OS thread, and all threads of one block run concurrently, so a
- * missing barrier or a wrong shuffle shows up as a wrong answer. Blocks run one after another;
- * `__shared__` variables are function statics, shared by the threads of the running block.
- * `__syncthreads()` is a barrier across the block's live threads; warp operations exchange
- * values through a per-warp slot array between two barriers of the warp's 32 lanes. Atomics
- * are GCC `__atomic` builtins (compare-and-swap loops for floating point). A barrier that waits
- * longer than M2CU_EMU_TIMEOUT_S seconds (a thread that never arrives: divergent barriers or
- * shuffles) aborts the launch with an error instead of hanging. */
+ * Blocks run one after another. `__shared__` variables are function statics in the section
+ * `m2cu_shared`, shared by the threads of the running block; every block starts with that
+ * section filled with 0xff bytes (NaN for floating point, -1 for integers), so a read of shared
+ * memory that nothing of the block wrote yet gives the same loud value on every run.
+ * `__syncthreads()` is a barrier of the block's live threads; a warp shuffle is an exchange
+ * through the warp's 32 slots between two barriers of the warp's live lanes, and its mask must
+ * name every lane of the warp (the generated code only shuffles whole warps). A thread that
+ * returns leaves its block's and its warp's barriers. Atomics are GCC `__atomic` builtins
+ * (compare-and-swap loops for floating point).
+ *
+ * Every synchronization point (a barrier arrival, either half of a shuffle, the kernel's exit)
+ * goes through the block's `Sync`, which the launch's `Schedule` chooses:
+ *
+ * - concurrent: every thread of the block is an OS thread (a crew of them serves each block of
+ *   the launch in turn), running freely; a barrier blocks until its group has arrived, so a
+ *   missing barrier or a wrong shuffle shows up as a wrong answer by chance. A barrier that
+ *   waits longer than M2CU_EMU_TIMEOUT_S seconds (a thread that never arrives: divergent
+ *   barriers or shuffles) fails the launch instead of hanging.
+ * - in_order, reverse: serialized. The block's threads are fibers (ucontext) of the launching
+ *   OS thread, so exactly one runs at any time. It runs until its next synchronization point;
+ *   then the scheduler resumes the first thread, in a fixed order (threadIdx ascending, or
+ *   descending), that can go on: one that has not started, or one whose barrier has since been
+ *   completed (the thread itself included). So the first threads of the order run as far ahead
+ *   of the others as the barriers let them (a warp runs its shuffles up to the next block
+ *   barrier before the next warp starts), a read that a missing barrier leaves unordered sees
+ *   the same stale value on every run, and the outputs depend only on the inputs and the
+ *   schedule. When no thread can go on while some are unfinished the block is deadlocked: that
+ *   is detected at once (no timeout), and the launch fails naming the synchronization point of
+ *   the first stuck thread in the order. Switching fibers costs far less than waking OS
+ *   threads, so these schedules are also the fast ones.
+ *
+ * A failure (a deadlock, a wrong mask) keeps the block's first message, makes every other
+ * thread's synchronization point throw so that each unwinds and leaves, and fails the launch
+ * once the block's threads are done. Shared and constant memory are globals of the library, so
+ * its caller runs one launch at a time (the runtime runs one call of a kernel library at a
+ * time). */
 #include <math.h> /* C++'s math.h puts std::isfinite and friends in the global namespace */
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <cstdio>
@@ -24,16 +53,71 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 namespace m2cu_emu {
 
-struct Deadlock : std::runtime_error {
+/* Why a launch fails: a deadlock, a wrong shuffle mask. */
+struct Fault : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
 #ifndef M2CU_EMU_TIMEOUT_S
 #define M2CU_EMU_TIMEOUT_S 20
 #endif
+
+/* The values of m2cu_emu_launch's `schedule` (runtime::emu::Schedule). */
+enum class Schedule : int { concurrent = 0, in_order = 1, reverse = 2 };
+
+/* A synchronization group: group 0 is the block, group 1 + w is warp w. */
+inline int warp_group(unsigned thread) { return 1 + (int)(thread / 32); }
+
+/* Threads of warp `w` in a block of `threads`. */
+inline int warp_lanes(unsigned threads, int w)
+{
+    int left = (int)threads - 32 * w;
+    return left < 32 ? left : 32;
+}
+
+/* How the threads of one block meet at their synchronization points. */
+class Sync {
+public:
+    virtual ~Sync() = default;
+    /* Thread `t` is about to run the kernel; throws when the block failed already. */
+    virtual void begin(unsigned t) = 0;
+    /* Thread `t` arrives at a barrier of `group` and returns once every live thread of the
+     * group has arrived; throws a Fault with `what` when that cannot happen. */
+    virtual void arrive(unsigned t, int group, const char *what) = 0;
+    /* Thread `t` is done (returned or failed): it leaves its groups. */
+    virtual void end(unsigned t) = 0;
+    /* Keeps the block's first failure and breaks the block: every thread's current or next
+     * synchronization point throws. */
+    void fail(const std::string &why)
+    {
+        record(why);
+        break_block();
+    }
+    std::string failure()
+    {
+        std::lock_guard<std::mutex> lock(failure_mutex_);
+        return failure_;
+    }
+
+protected:
+    virtual void break_block() = 0;
+    /* Keeps `why` unless the block failed already. */
+    void record(const std::string &why)
+    {
+        std::lock_guard<std::mutex> lock(failure_mutex_);
+        if (failure_.empty()) failure_ = why;
+    }
+
+private:
+    std::mutex failure_mutex_;
+    std::string failure_;
+};
 
 /* A reusable barrier for `count` threads; a thread that leaves drops out of later phases. */
 class Barrier {
@@ -42,7 +126,7 @@ public:
     void wait(const char *what)
     {
         std::unique_lock<std::mutex> lock(mutex_);
-        if (broken_) throw Deadlock(what);
+        if (broken_) throw Fault(what);
         long phase = phase_;
         if (++arrived_ >= count_) {
             advance();
@@ -53,7 +137,7 @@ public:
         if (!done || broken_) {
             broken_ = true;
             cv_.notify_all();
-            throw Deadlock(what);
+            throw Fault(what);
         }
     }
     void leave()
@@ -84,22 +168,42 @@ private:
     bool broken_ = false;
 };
 
-struct Warp {
-    explicit Warp(int lanes) : barrier(lanes) {}
-    Barrier barrier;
-    uint64_t slots[32] = {};
+/* The concurrent schedule: free-running threads, one Barrier per group. */
+class ConcurrentSync final : public Sync {
+public:
+    explicit ConcurrentSync(unsigned threads)
+    {
+        groups_.emplace_back(new Barrier((int)threads));
+        for (int w = 0; 32 * w < (int)threads; w++)
+            groups_.emplace_back(new Barrier(warp_lanes(threads, w)));
+    }
+    void begin(unsigned) override {}
+    void arrive(unsigned, int group, const char *what) override { groups_[group]->wait(what); }
+    void end(unsigned t) override
+    {
+        groups_[0]->leave();
+        groups_[warp_group(t)]->leave();
+    }
+
+protected:
+    void break_block() override
+    {
+        for (auto &g : groups_) g->brk();
+    }
+
+private:
+    std::vector<std::unique_ptr<Barrier>> groups_;
 };
 
+/* The running block: how its threads synchronize, and each warp's shuffle slots. */
 struct Block {
-    explicit Block(int threads) : barrier(threads)
+    Block(unsigned threads, std::unique_ptr<Sync> sync)
+        : threads(threads), sync(std::move(sync)), slots((threads + 31) / 32)
     {
-        for (int w = 0; w < (threads + 31) / 32; w++) {
-            int lanes = threads - 32 * w < 32 ? threads - 32 * w : 32;
-            warps.emplace_back(new Warp(lanes));
-        }
     }
-    Barrier barrier;
-    std::vector<std::unique_ptr<Warp>> warps;
+    unsigned threads;
+    std::unique_ptr<Sync> sync;
+    std::vector<std::array<uint64_t, 32>> slots;
 };
 
 struct uint3 {
@@ -109,51 +213,335 @@ struct uint3 {
 inline thread_local uint3 thread_idx, block_idx, block_dim, grid_dim;
 inline thread_local Block *current_block;
 
-inline Warp &warp() { return *current_block->warps[thread_idx.x / 32]; }
+/* A shuffle's mask must name every lane of the calling warp. */
+inline void check_mask(unsigned mask, const char *shuffle)
+{
+    int w = (int)(thread_idx.x / 32);
+    int lanes = warp_lanes(current_block->threads, w);
+    unsigned all = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+    if ((mask & all) == all) return;
+    char text[160];
+    snprintf(text, sizeof text,
+             "%s: mask 0x%08x leaves out lanes of warp %d, which has %d (the emulator shuffles "
+             "whole warps only)",
+             shuffle, mask, w, lanes);
+    throw Fault(text);
+}
 
 /* Lane `lane` of the warp reads what lane `source` put in; lanes outside the warp keep `v`. */
-template <typename T> T exchange(T v, int source)
+template <typename T> T exchange(T v, int source, const char *what)
 {
     static_assert(sizeof(T) <= sizeof(uint64_t), "shuffled values fit 8 bytes");
-    Warp &w = warp();
-    int lane = (int)(thread_idx.x % 32);
-    std::memcpy(&w.slots[lane], &v, sizeof(T));
-    w.barrier.wait("__shfl_*_sync: a lane of the warp did not take part");
+    Block &b = *current_block;
+    unsigned t = thread_idx.x;
+    auto &slots = b.slots[t / 32];
+    std::memcpy(&slots[t % 32], &v, sizeof(T));
+    b.sync->arrive(t, warp_group(t), what);
     T out = v;
-    if (source >= 0 && source < 32) std::memcpy(&out, &w.slots[source], sizeof(T));
-    w.barrier.wait("__shfl_*_sync: a lane of the warp did not take part");
+    if (source >= 0 && source < 32) std::memcpy(&out, &slots[source], sizeof(T));
+    b.sync->arrive(t, warp_group(t), what);
     return out;
 }
 
-/* Runs `kernel` (one call per thread) over the grid, blocks one after another. */
-inline void run_grid(const std::function<void()> &kernel, unsigned grid, unsigned block)
+/* Thread `t` of block `b`: the kernel between `begin` and `end`, a failure kept by the block. */
+inline void run_thread(const std::function<void()> &kernel, Block &block, uint3 b, uint3 t,
+                       uint3 grid, uint3 dim)
 {
-    for (unsigned b = 0; b < grid; b++) {
-        Block shared_state((int)block);
-        std::vector<std::thread> threads;
-        std::string failure;
-        std::mutex failure_mutex;
-        for (unsigned t = 0; t < block; t++) {
-            threads.emplace_back([&, t] {
-                thread_idx = {t, 0, 0};
-                block_idx = {b, 0, 0};
-                block_dim = {block, 1, 1};
-                grid_dim = {grid, 1, 1};
-                current_block = &shared_state;
-                try {
-                    kernel();
-                } catch (const std::exception &e) {
-                    std::lock_guard<std::mutex> lock(failure_mutex);
-                    if (failure.empty()) failure = e.what();
-                    shared_state.barrier.brk();
-                    for (auto &w : shared_state.warps) w->barrier.brk();
-                }
-                shared_state.barrier.leave();
-                warp().barrier.leave();
-            });
+    thread_idx = t;
+    block_idx = b;
+    block_dim = dim;
+    grid_dim = grid;
+    current_block = &block;
+    try {
+        block.sync->begin(t.x);
+        kernel();
+    } catch (const std::exception &e) {
+        block.sync->fail(e.what());
+    }
+    block.sync->end(t.x);
+}
+
+/* The bounds of the `m2cu_shared` section, which the linker defines for this library alone;
+ * the anchor makes sure the section exists when the kernels declare no shared memory. */
+extern "C" __attribute__((visibility("hidden"))) unsigned char __start_m2cu_shared[],
+    __stop_m2cu_shared[];
+static __attribute__((section("m2cu_shared"), used)) unsigned char shared_anchor;
+
+/* Fills every `__shared__` variable with 0xff bytes: what a block finds before writing. */
+inline void poison_shared_memory()
+{
+    std::memset(__start_m2cu_shared, 0xff, (size_t)(__stop_m2cu_shared - __start_m2cu_shared));
+}
+
+/* The concurrent schedule's OS threads, one per thread of a block, reused by every block of
+ * the launch: each block is a generation that every worker runs once before the next starts. */
+class Crew {
+public:
+    Crew(const std::function<void()> &kernel, unsigned grid, unsigned threads)
+        : kernel_(kernel), grid_(grid), threads_(threads)
+    {
+        workers_.reserve(threads);
+        try {
+            for (unsigned t = 0; t < threads; t++) workers_.emplace_back(&Crew::work, this, t);
+        } catch (const std::exception &e) {
+            stop();
+            throw Fault("cannot start " + std::to_string(threads) + " threads: " + e.what());
         }
-        for (auto &th : threads) th.join();
-        if (!failure.empty()) throw Deadlock("block " + std::to_string(b) + ": " + failure);
+    }
+    ~Crew() { stop(); }
+    Crew(const Crew &) = delete;
+    Crew &operator=(const Crew &) = delete;
+
+    /* Runs block `b`; returns its failure ("" if none). */
+    std::string run(unsigned b)
+    {
+        poison_shared_memory();
+        Block block(threads_, std::make_unique<ConcurrentSync>(threads_));
+        std::unique_lock<std::mutex> lock(mutex_);
+        block_ = &block;
+        block_number_ = b;
+        finished_ = 0;
+        ++generation_;
+        start_.notify_all();
+        done_.wait(lock, [&] { return finished_ == threads_; });
+        block_ = nullptr;
+        return block.sync->failure();
+    }
+
+private:
+    void work(unsigned t)
+    {
+        unsigned long seen = 0;
+        for (;;) {
+            Block *block;
+            unsigned b;
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                start_.wait(lock, [&] { return generation_ != seen || quit_; });
+                if (quit_) return;
+                seen = generation_;
+                block = block_;
+                b = block_number_;
+            }
+            run_thread(kernel_, *block, {b, 0, 0}, {t, 0, 0}, {grid_, 1, 1}, {threads_, 1, 1});
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (++finished_ == threads_) done_.notify_one();
+        }
+    }
+    void stop()
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            quit_ = true;
+        }
+        start_.notify_all();
+        for (auto &w : workers_) w.join();
+        workers_.clear();
+    }
+
+    const std::function<void()> &kernel_;
+    unsigned grid_, threads_;
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable start_, done_;
+    unsigned long generation_ = 0;
+    unsigned finished_ = 0;
+    bool quit_ = false;
+    Block *block_ = nullptr;
+    unsigned block_number_ = 0;
+};
+
+/* The stacks of a serialized launch's fibers, one per thread of a block, each above a guard
+ * page (an overflow faults instead of writing over its neighbour); reused by every block. */
+class FiberStacks {
+public:
+    static constexpr size_t size = 256 * 1024;
+    explicit FiberStacks(unsigned threads) : bytes_((size_t)threads * (size + page()))
+    {
+        void *p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) throw Fault("cannot map the stacks of " + std::to_string(threads) + " threads");
+        base_ = static_cast<char *>(p);
+        for (unsigned t = 0; t < threads; t++) mprotect(base_ + t * (size + page()), page(), PROT_NONE);
+    }
+    ~FiberStacks() { munmap(base_, bytes_); }
+    FiberStacks(const FiberStacks &) = delete;
+    FiberStacks &operator=(const FiberStacks &) = delete;
+    char *stack(unsigned t) const { return base_ + t * (size + page()) + page(); }
+
+private:
+    static size_t page() { return (size_t)sysconf(_SC_PAGESIZE); }
+    size_t bytes_;
+    char *base_ = nullptr;
+};
+
+/* A serialized schedule: the block's threads are fibers of the launching OS thread, so exactly
+ * one runs at a time. `run` is the scheduler: it resumes the first thread in `order_` that can
+ * go on, which runs until its next synchronization point (`arrive` switches back) or its end;
+ * when none can go on while some are unfinished, the block is deadlocked, and every unfinished
+ * fiber is resumed once more to unwind (its synchronization point throws). */
+class SerialSync final : public Sync {
+public:
+    SerialSync(unsigned threads, Schedule schedule, const FiberStacks &stacks)
+        : threads_(threads), stacks_(stacks)
+    {
+        for (unsigned t = 0; t < threads; t++) threads_[t].index = t;
+        groups_.push_back({(int)threads});
+        for (int w = 0; 32 * w < (int)threads; w++) groups_.push_back({warp_lanes(threads, w)});
+        for (unsigned p = 0; p < threads; p++)
+            order_.push_back(schedule == Schedule::reverse ? threads - 1 - p : p);
+    }
+
+    /* Runs block `block` (number `b` of `grid`) to its end. */
+    void run(const std::function<void()> &kernel, Block &block, unsigned b, unsigned grid)
+    {
+        kernel_ = &kernel;
+        block_ = &block;
+        block_number_ = b;
+        grid_ = grid;
+        for (;;) {
+            Thread *next = first_that_can_go();
+            if (next) {
+                resume(*next);
+                continue;
+            }
+            const Thread *stuck = first_unfinished();
+            if (!stuck) return;
+            record(std::string("deadlock: ") + stuck->what);
+            broken_ = true; /* now every unfinished thread can go on, to unwind */
+        }
+    }
+    void begin(unsigned) override
+    {
+        if (broken_) throw Fault("the block failed before this thread started");
+    }
+    void arrive(unsigned t, int group, const char *what) override
+    {
+        Group &g = groups_[group];
+        Thread &me = threads_[t];
+        me.group = group;
+        me.phase = g.phase;
+        me.what = what;
+        if (++g.arrived >= g.live) advance(g);
+        swapcontext(&me.context, &scheduler_);
+        if (broken_) throw Fault(what);
+    }
+    void end(unsigned t) override
+    {
+        threads_[t].done = true;
+        leave(groups_[0]);
+        leave(groups_[warp_group(t)]);
+    }
+
+protected:
+    void break_block() override { broken_ = true; }
+
+private:
+    struct Group {
+        int live;
+        int arrived = 0;
+        long phase = 0;
+    };
+    struct Thread {
+        unsigned index = 0;
+        bool started = false;
+        bool done = false;
+        int group = -1; /* the group whose barrier it waits at, or -1 */
+        long phase = 0;
+        const char *what = "";
+        ucontext_t context;
+    };
+
+    bool can_go(const Thread &u) const
+    {
+        return !u.done && (broken_ || u.group < 0 || groups_[u.group].phase != u.phase);
+    }
+    Thread *first_that_can_go()
+    {
+        for (unsigned t : order_)
+            if (can_go(threads_[t])) return &threads_[t];
+        return nullptr;
+    }
+    const Thread *first_unfinished() const
+    {
+        for (unsigned t : order_)
+            if (!threads_[t].done) return &threads_[t];
+        return nullptr;
+    }
+    /* Runs thread `u` until its next synchronization point or its end. */
+    void resume(Thread &u)
+    {
+        u.group = -1;
+        thread_idx = {u.index, 0, 0};
+        current_block = block_;
+        if (!u.started) start(u);
+        swapcontext(&scheduler_, &u.context);
+    }
+    void start(Thread &u)
+    {
+        u.started = true;
+        getcontext(&u.context);
+        u.context.uc_stack.ss_sp = stacks_.stack(u.index);
+        u.context.uc_stack.ss_size = FiberStacks::size;
+        u.context.uc_link = &scheduler_;
+        starting_ = this;
+        starting_thread_ = u.index;
+        makecontext(&u.context, &SerialSync::fiber, 0);
+    }
+    /* The bottom of every fiber; returning resumes the scheduler (`uc_link`). */
+    static void fiber()
+    {
+        SerialSync &self = *starting_;
+        unsigned t = starting_thread_;
+        uint3 dim = {(unsigned)self.threads_.size(), 1, 1};
+        run_thread(*self.kernel_, *self.block_, {self.block_number_, 0, 0}, {t, 0, 0},
+                   {self.grid_, 1, 1}, dim);
+    }
+    void advance(Group &g)
+    {
+        g.arrived = 0;
+        ++g.phase;
+    }
+    void leave(Group &g)
+    {
+        --g.live;
+        if (g.live > 0 && g.arrived >= g.live) advance(g);
+    }
+
+    static inline thread_local SerialSync *starting_;
+    static inline thread_local unsigned starting_thread_;
+    std::vector<Thread> threads_;
+    const FiberStacks &stacks_;
+    std::vector<Group> groups_;
+    std::vector<unsigned> order_; /* the threads, first to last */
+    bool broken_ = false;
+    ucontext_t scheduler_;
+    const std::function<void()> *kernel_ = nullptr;
+    Block *block_ = nullptr;
+    unsigned block_number_ = 0, grid_ = 0;
+};
+
+/* Runs `kernel` (one call per thread) over the grid, blocks one after another: on a crew of
+ * OS threads (concurrent), or as fibers of the calling thread (serialized). */
+inline void run_grid(const std::function<void()> &kernel, unsigned grid, unsigned block,
+                     Schedule schedule)
+{
+    auto check = [](unsigned b, const std::string &failure) {
+        if (!failure.empty()) throw Fault("block " + std::to_string(b) + ": " + failure);
+    };
+    if (schedule == Schedule::concurrent) {
+        Crew crew(kernel, grid, block);
+        for (unsigned b = 0; b < grid; b++) check(b, crew.run(b));
+        return;
+    }
+    FiberStacks stacks(block);
+    for (unsigned b = 0; b < grid; b++) {
+        poison_shared_memory();
+        auto sync = std::make_unique<SerialSync>(block, schedule, stacks);
+        SerialSync &serial = *sync;
+        Block state(block, std::move(sync));
+        serial.run(kernel, state, b, grid);
+        check(b, state.sync->failure());
     }
 }
 
@@ -205,7 +593,7 @@ template <typename T, typename U, typename F> T cas_update_bits(T *p, F f)
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(n)
-#define __shared__ static
+#define __shared__ static __attribute__((section("m2cu_shared")))
 #define __constant__
 #define __restrict__ __restrict
 
@@ -215,19 +603,24 @@ template <typename T, typename U, typename F> T cas_update_bits(T *p, F f)
 
 inline void __syncthreads()
 {
-    m2cu_emu::current_block->barrier.wait("__syncthreads: a thread of the block did not reach it");
+    m2cu_emu::current_block->sync->arrive(m2cu_emu::thread_idx.x, 0,
+                                          "__syncthreads: a thread of the block did not reach it");
 }
 
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
-template <typename T> T __shfl_down_sync(unsigned, T v, int delta)
+template <typename T> T __shfl_down_sync(unsigned mask, T v, int delta)
 {
-    return m2cu_emu::exchange(v, (int)(m2cu_emu::thread_idx.x % 32) + delta);
+    m2cu_emu::check_mask(mask, "__shfl_down_sync");
+    return m2cu_emu::exchange(v, (int)(m2cu_emu::thread_idx.x % 32) + delta,
+                              "__shfl_down_sync: a lane of the warp did not take part");
 }
 
-template <typename T> T __shfl_xor_sync(unsigned, T v, int mask)
+template <typename T> T __shfl_xor_sync(unsigned mask, T v, int lane_mask)
 {
-    return m2cu_emu::exchange(v, (int)(m2cu_emu::thread_idx.x % 32) ^ mask);
+    m2cu_emu::check_mask(mask, "__shfl_xor_sync");
+    return m2cu_emu::exchange(v, (int)(m2cu_emu::thread_idx.x % 32) ^ lane_mask,
+                              "__shfl_xor_sync: a lane of the warp did not take part");
 }
 
 inline double __longlong_as_double(long long x) { return m2cu_emu::bits_as<double>(x); }
