@@ -15,7 +15,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use m2cu::{Backend, Value};
+use m2cu::Value;
+
+use crate::target::Target;
 
 use crate::compare::difference;
 use crate::gen;
@@ -36,7 +38,7 @@ pub struct Config {
     pub jobs: usize,
     /// Cases given to one Octave session.
     pub round: usize,
-    pub backends: Vec<Backend>,
+    pub backends: Vec<Target>,
     /// Shrink each confirmed difference before reporting it.
     pub minimize: bool,
 }
@@ -50,7 +52,11 @@ impl Default for Config {
             batch: 20,
             jobs: 2,
             round: 400,
-            backends: vec![Backend::Cpu, Backend::Emu],
+            backends: vec![
+                Target::Cpu,
+                Target::Emu(m2cu::Schedule::InOrder),
+                Target::Emu(m2cu::Schedule::Reverse),
+            ],
             minimize: true,
         }
     }
@@ -63,7 +69,7 @@ pub struct Finding {
     pub case: Case,
     /// The smallest variant found that still disagrees (the case itself when not minimized).
     pub minimized: Case,
-    pub backend: Backend,
+    pub backend: Target,
     /// What differs, on `minimized`.
     pub detail: String,
     /// Octave's outputs for `minimized`.
@@ -157,7 +163,7 @@ fn finding(
     config: &Config,
     case: Case,
     expected: Vec<(String, Value)>,
-    backend: Backend,
+    backend: Target,
     detail: String,
 ) -> Finding {
     let shrunk = config
@@ -186,7 +192,7 @@ fn finding(
 struct BatchResult {
     agreed: u64,
     rejected: Vec<(String, String)>,
-    differences: Vec<(Case, Vec<(String, Value)>, Backend, String)>,
+    differences: Vec<(Case, Vec<(String, Value)>, Target, String)>,
     batch_only: Vec<String>,
 }
 
@@ -236,7 +242,7 @@ fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
                     }
                 }
                 if result.differences.len() == before {
-                    result.batch_only.push(format!("{name} on {backend:?}: {e}\n{source}"));
+                    result.batch_only.push(format!("{name} on {backend}: {e}\n{source}"));
                     wrong.iter_mut().for_each(|w| *w = true);
                 }
             }
@@ -251,7 +257,7 @@ fn confirm(
     result: &mut BatchResult,
     case: &Case,
     expected: &[(String, Value)],
-    backend: Backend,
+    backend: Target,
     detail: String,
     source: &str,
 ) {
@@ -261,14 +267,14 @@ fn confirm(
     match alone(case, expected, backend) {
         Some(detail) => result.differences.push((case.clone(), expected.to_vec(), backend, detail)),
         None => result.batch_only.push(format!(
-            "{} on {backend:?} differs only inside its batch: {detail}\n{source}",
+            "{} on {backend} differs only inside its batch: {detail}\n{source}",
             case.name
         )),
     }
 }
 
 /// How `case` alone differs from Octave's `expected` on `backend`, if it does.
-pub fn alone(case: &Case, expected: &[(String, Value)], backend: Backend) -> Option<String> {
+pub fn alone(case: &Case, expected: &[(String, Value)], backend: Target) -> Option<String> {
     match run_on(&case.standalone(), &case_options(case), &case.inputs, backend) {
         Ok(outputs) => first_difference(expected, &outputs),
         Err(e) => Some(format!("{}: {e}", crate::minimize::FAILED)),
@@ -312,13 +318,9 @@ pub fn run_on(
     source: &str,
     options: &m2cu::Options,
     inputs: &[(String, Value)],
-    backend: Backend,
+    backend: Target,
 ) -> Result<Vec<(String, Value)>, String> {
-    let run_options = m2cu::RunOptions {
-        backend,
-        ..Default::default()
-    };
-    m2cu::run(source, inputs, options, &run_options)
+    m2cu::run(source, inputs, options, &backend.run_options())
         .map(|r| r.outputs)
         .map_err(|e| e.to_string())
 }

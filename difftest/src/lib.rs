@@ -14,6 +14,8 @@ pub mod gen;
 pub mod minimize;
 pub mod oracle;
 pub mod program;
+pub mod target;
 pub mod values;
 
 pub use campaign::{run, Config, Finding, Summary};
+pub use target::Target;

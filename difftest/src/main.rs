@@ -4,8 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use m2cu::Backend;
-use m2cu_difftest::{campaign, fixture, Config};
+use m2cu_difftest::{campaign, fixture, Config, Target};
 
 /// Generate random MATLAB loop programs, run each in GNU Octave, on m2cu's C path and on its
 /// emulated CUDA path, and report every program whose outputs differ (bit for bit, NaN equal
@@ -33,9 +32,11 @@ struct Cli {
     /// Batches built and run at once.
     #[arg(long, default_value_t = 2)]
     jobs: usize,
-    /// Backends to compare with Octave: cpu, emu or both.
-    #[arg(long, value_delimiter = ',', default_value = "cpu,emu")]
-    backends: Vec<String>,
+    /// Where m2cu runs each program: cpu, emu-in-order, emu-reverse, emu-concurrent (the
+    /// emulated GPU with a block's threads taking turns in threadIdx order, in reverse order,
+    /// or running at once as OS threads: slower, races show only by chance).
+    #[arg(long, value_delimiter = ',', default_value = "cpu,emu-in-order,emu-reverse")]
+    targets: Vec<String>,
     /// Report differences as found, without shrinking them.
     #[arg(long)]
     no_minimize: bool,
@@ -56,7 +57,7 @@ fn main() -> ExitCode {
         print!("{}", m2cu_difftest::gen::case(cli.seed, k).standalone());
         return ExitCode::SUCCESS;
     }
-    let backends = match cli.backends.iter().map(|b| parse_backend(b)).collect() {
+    let backends = match cli.targets.iter().map(|b| Target::named(b)).collect() {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
@@ -83,14 +84,6 @@ fn main() -> ExitCode {
     report(&cli, &summary)
 }
 
-fn parse_backend(name: &str) -> Result<Backend, String> {
-    match name {
-        "cpu" => Ok(Backend::Cpu),
-        "emu" => Ok(Backend::Emu),
-        other => Err(format!("unknown backend `{other}`\nhelp: use cpu, emu or cpu,emu")),
-    }
-}
-
 fn report(cli: &Cli, summary: &m2cu_difftest::Summary) -> ExitCode {
     println!(
         "seed {}, programs {}..{}: {} generated, {} agree with Octave on every backend",
@@ -114,7 +107,7 @@ fn report(cli: &Cli, summary: &m2cu_difftest::Summary) -> ExitCode {
     }
     for f in &summary.findings {
         println!(
-            "DIFFERENCE on {:?} in {} (minimized from {} to {} statements): {}\n{}",
+            "DIFFERENCE on {} in {} (minimized from {} to {} statements): {}\n{}",
             f.backend,
             f.case.name,
             f.case.size(),

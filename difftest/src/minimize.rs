@@ -6,7 +6,9 @@
 //! Invariant: the result is a valid case that disagrees with Octave (it is never larger than
 //! the input).
 
-use m2cu::{Backend, Value};
+use m2cu::Value;
+
+use crate::target::Target;
 
 use crate::campaign::{alone, case_options};
 use crate::oracle;
@@ -14,7 +16,7 @@ use crate::program::{Case, Stmt};
 
 /// The shrunk case, Octave's outputs for it, and what differs; `None` when the case does not
 /// disagree when run again.
-pub fn minimize(case: &Case, backend: Backend) -> Option<(Case, Vec<(String, Value)>, String)> {
+pub fn minimize(case: &Case, backend: Target) -> Option<(Case, Vec<(String, Value)>, String)> {
     let mut best = case.clone();
     let (mut expected, mut detail) = disagreement(&best, backend, None)?;
     // Only the outputs that differ.
@@ -76,7 +78,7 @@ pub(crate) const FAILED: &str = "m2cu failed";
 /// with `failed` given, disagrees in the same way: failing to run, or giving other values).
 fn disagreement(
     case: &Case,
-    backend: Backend,
+    backend: Target,
     failed: Option<bool>,
 ) -> Option<(Vec<(String, Value)>, String)> {
     let expected = oracle::run(&[case]).ok()?.pop()?.ok()?;

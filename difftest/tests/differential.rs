@@ -36,7 +36,7 @@ fn random_programs_match_octave() {
     let findings: Vec<String> = summary
         .findings
         .iter()
-        .map(|f| format!("{:?}: {}\n{}", f.backend, f.detail, f.case.standalone()))
+        .map(|f| format!("{}: {}\n{}", f.backend, f.detail, f.case.standalone()))
         .collect();
     assert!(
         summary.octave_errors.is_empty(),
@@ -77,14 +77,14 @@ fn a_changed_expected_value_is_reported() {
         .expect("one outcome")
         .expect("Octave runs the program");
     assert_eq!(
-        campaign::alone(&case, &expected, m2cu::Backend::Cpu),
+        campaign::alone(&case, &expected, m2cu_difftest::Target::Cpu),
         None,
         "{}",
         case.standalone()
     );
     let name = expected[0].0.clone();
     perturb(&mut expected[0].1);
-    let reported = campaign::alone(&case, &expected, m2cu::Backend::Cpu)
+    let reported = campaign::alone(&case, &expected, m2cu_difftest::Target::Cpu)
         .unwrap_or_else(|| panic!("a changed `{name}` went unnoticed"));
     assert!(reported.contains(name.as_str()), "{reported}");
 }
