@@ -64,7 +64,8 @@ pub fn minimize(case: &Case, backend: Target) -> Option<(Case, Vec<(String, Valu
     }
     let mut candidate = best.clone();
     let text = candidate.standalone();
-    candidate.inputs.retain(|(n, _)| mentions(&text, n));
+    let body = text.split_once('\n').map_or("", |(_, body)| body);
+    candidate.inputs.retain(|(n, _)| mentions(body, n));
     if candidate.inputs.len() < best.inputs.len() {
         try_candidate(candidate, &mut best);
     }
