@@ -46,6 +46,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EMPTY",
         "max, min or gpucoder.reduce of an empty array is empty, which m2cu cannot return here.",
     ),
+    (
+        10,
+        "M2CU_E_EXPAND",
+        "An operand has extent 1 where the other has more: MATLAB would expand it, but m2cu expands only extents that are 1 when it translates (give that input a type with extent 1).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -5,7 +5,7 @@
 //!
 //! Invariant: a function returning `None` has reported an error.
 
-use super::array::{scalar_subs, ArrayVal, Node, Operand, Sub, Val};
+use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::*;
 
 impl Lowerer<'_> {
@@ -39,7 +39,18 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The value of `e`; an array value whose extents are known to be 1 by 1 (`A(:, 2)` of a
+    /// row `A`) is its one element, a scalar, as MATLAB makes no difference between the two.
     pub(super) fn value(&mut self, e: &ast::Expr) -> Option<Val> {
+        match self.value_of(e)? {
+            Val::Array(a) if a.shape.is_scalar() => {
+                Some(Val::Scalar(self.element(&a, Pos::Linear(Coord::One))))
+            }
+            v => Some(v),
+        }
+    }
+
+    fn value_of(&mut self, e: &ast::Expr) -> Option<Val> {
         let span = e.span;
         match &e.kind {
             AstExpr::Number { value, .. } => {
