@@ -530,13 +530,21 @@ impl Lowerer<'_> {
         for other in arrays[1..].iter().map(|a| (*a).clone()).collect::<Vec<_>>() {
             self.check_same_size(&first, &other, span)?;
         }
-        let operands = vals
+        let mut operands: Vec<Operand> = vals
             .into_iter()
             .map(|v| match v {
                 Val::Scalar(e) => Operand::Scalar(e),
                 Val::Array(a) => Operand::Array(Box::new(a)),
             })
             .collect();
+        // The scalar `max(x, y)` returns `y` when the two are equal (-0 and +0), as Octave's
+        // does for scalars; for arrays Octave keeps the first array's element (or the array's
+        // against a scalar), so that operand goes second.
+        if matches!(builtin, Builtin::Max | Builtin::Min)
+            && matches!(operands[0], Operand::Array(_))
+        {
+            operands.swap(0, 1);
+        }
         let (rows, cols) = (self.copy_expr(first.rows), self.copy_expr(first.cols));
         Some(Val::Array(ArrayVal {
             class,
