@@ -296,8 +296,8 @@ impl ExprWriter<'_> {
                 };
                 format!("(({}){func}(({wide}){x}, ({wide}){y}))", class.c_type())
             }
-            Builtin::Min => self.arith(class, &format!("fmin({}, {})", d(0), d(1))),
-            Builtin::Max => self.arith(class, &format!("fmax({}, {})", d(0), d(1))),
+            Builtin::Min => self.arith(class, &format!("m2cu_fmin({}, {})", d(0), d(1))),
+            Builtin::Max => self.arith(class, &format!("m2cu_fmax({}, {})", d(0), d(1))),
             Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => {
                 self.bitwise(builtin, args, class)
             }

@@ -108,7 +108,12 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         code.line(format!("m2cu_at_{} = M2CU_DEVICE;", ctx.name(a.local)));
     }
     finish_reductions(ctx, code, kernel);
-    code.line(format!("if (m2cu_kerr != 0) {} = m2cu_kerr;", ctx.status));
+    // The first error wins, as on the CPU path (a failed size check before the launch stays
+    // the reported one).
+    let status = &ctx.status;
+    code.line(format!(
+        "if (m2cu_kerr != 0 && {status} == 0) {status} = m2cu_kerr;"
+    ));
     for ind in &kernel.inductions {
         let x = ctx.name(ind.var);
         code.line(format!("{x} = {};", induction_value(ind, x, n)));

@@ -49,6 +49,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EMPTY",
         "max, min or gpucoder.reduce of an empty array is empty, which m2cu cannot return here.",
     ),
+    (
+        10,
+        "M2CU_E_EXPAND",
+        "An operand has extent 1 where the other has more: MATLAB would expand it, but m2cu expands only extents that are 1 when it translates (give that input a type with extent 1).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -150,10 +155,17 @@ M2CU_FN double m2cu_pow(double a, double b, int *err)
     return pow(a, b);
 }
 
+/* sign(-0) is +0, as in Octave; sign(NaN) is NaN. */
 M2CU_FN double m2cu_sign(double x)
 {
-    return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : x);
+    return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : (x == 0.0 ? 0.0 : x));
 }
+
+/* Octave's max(x, y) and min(x, y) of two scalars: a NaN operand is skipped, and of two equal
+ * operands (-0 and +0) the second is the result, so a running m = max(m, v(i)) ends on the last
+ * of the tied elements. (C's fmax and fmin leave the sign of a zero result unspecified.) */
+M2CU_FN double m2cu_fmax(double x, double y) { return (y != y || x > y) ? x : y; }
+M2CU_FN double m2cu_fmin(double x, double y) { return (y != y || x < y) ? x : y; }
 
 M2CU_FN double m2cu_nint(double x)
 {

@@ -171,8 +171,8 @@ impl ReductionCode {
             }
             ReductionKind::Sum => format!("({a} + {b})"),
             ReductionKind::Prod => format!("({a} * {b})"),
-            ReductionKind::Min if float => format!("fmin({a}, {b})"),
-            ReductionKind::Max if float => format!("fmax({a}, {b})"),
+            ReductionKind::Min if float => format!("m2cu_fmin({a}, {b})"),
+            ReductionKind::Max if float => format!("m2cu_fmax({a}, {b})"),
             ReductionKind::Min
             | ReductionKind::MinIf
             | ReductionKind::MinLoc
@@ -247,8 +247,8 @@ impl ReductionCode {
             }
             ReductionKind::Sum => format!("{s} = ({ty})({s} + ({ty}){r});"),
             ReductionKind::Prod => format!("{s} = ({ty})({s} * ({ty}){r});"),
-            ReductionKind::Min if float => format!("{s} = ({ty})fmin({s}, {r});"),
-            ReductionKind::Max if float => format!("{s} = ({ty})fmax({s}, {r});"),
+            ReductionKind::Min if float => format!("{s} = ({ty})m2cu_fmin({s}, {r});"),
+            ReductionKind::Max if float => format!("{s} = ({ty})m2cu_fmax({s}, {r});"),
             ReductionKind::Min | ReductionKind::MinIf => format!("if ({r} < {s}) {s} = ({ty}){r};"),
             ReductionKind::Max | ReductionKind::MaxIf => format!("if ({r} > {s}) {s} = ({ty}){r};"),
             ReductionKind::And => format!("{s} = {s} && {r};"),
@@ -330,11 +330,11 @@ pub const CAS_ATOMICS: &str = r#"
             old = atomicCAS(a, assumed, to_bits(next));                                 \
         } while (old != assumed);                                                       \
     }
-M2CU_CAS_ATOMIC(m2cu_atomic_min_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, fmin(cur, v))
-M2CU_CAS_ATOMIC(m2cu_atomic_max_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, fmax(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_min_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, m2cu_fmin(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_max_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, m2cu_fmax(cur, v))
 M2CU_CAS_ATOMIC(m2cu_atomic_prod_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, cur * v)
-M2CU_CAS_ATOMIC(m2cu_atomic_min_f, float, unsigned int, __float_as_uint, __uint_as_float, fminf(cur, v))
-M2CU_CAS_ATOMIC(m2cu_atomic_max_f, float, unsigned int, __float_as_uint, __uint_as_float, fmaxf(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_min_f, float, unsigned int, __float_as_uint, __uint_as_float, m2cu_fmin(cur, v))
+M2CU_CAS_ATOMIC(m2cu_atomic_max_f, float, unsigned int, __float_as_uint, __uint_as_float, m2cu_fmax(cur, v))
 M2CU_CAS_ATOMIC(m2cu_atomic_prod_f, float, unsigned int, __float_as_uint, __uint_as_float, cur * v)
 /* Saturating adds of non-negative partials, for integer sums (which saturate at the maximum). */
 #define M2CU_SAT_ATOMIC(name, T, U)                                                     \

@@ -217,6 +217,7 @@ impl<'a> Context<'a> {
                 let code_name = match error {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
                     RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
+                    RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

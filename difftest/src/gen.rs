@@ -767,11 +767,11 @@ impl Builder {
         trips: usize,
     ) -> Option<Scalar> {
         let e = self.expr(class, scope, 2);
-        let e = if is_float(class) && !e.bits.sums_exactly(trips, mantissa(class)) {
-            self.read(class, scope)?
-        } else {
-            e
-        };
+        let exact = |e: &Expr| !is_float(class) || e.bits.sums_exactly(trips, mantissa(class));
+        let e = if exact(&e) { e } else { self.read(class, scope)? };
+        if !exact(&e) {
+            return None;
+        }
         let init = constant(class, self.pick(&[0.0, 0.0, 0.0, 1.0, -3.0, 0.5]));
         let s = self.declare(decls, "s", init, class);
         let update = match self.rng.gen_range(0..4) {

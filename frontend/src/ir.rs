@@ -377,6 +377,10 @@ pub enum RuntimeError {
     SizeMismatch,
     /// `max`/`min` over nothing: MATLAB returns an empty array, which a scalar cannot hold.
     EmptyExtreme,
+    /// Two extents differ and one of them is 1 at run time: MATLAB expands that operand
+    /// (implicit expansion, or a scalar filling a slice), which m2cu supports only for extents
+    /// known to be 1 at translation time.
+    RunTimeExpansion,
 }
 
 impl Function {

@@ -182,7 +182,7 @@ end
 
 /// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing,
 /// and `gpucoder.reduce` a sequential fold.
-fn coder_stubs(dir: &Path) -> Result<(), String> {
+pub fn coder_stubs(dir: &Path) -> Result<(), String> {
     let gpucoder = dir.join("+gpucoder");
     std::fs::create_dir_all(&gpucoder).map_err(|e| e.to_string())?;
     std::fs::write(gpucoder.join("reduce.m"), GPUCODER_REDUCE).map_err(|e| e.to_string())?;

@@ -565,7 +565,7 @@ impl Lowerer<'_> {
             }
             (Dim::Known(_), Dim::Known(_)) => true,
             _ => {
-                let cond = self.equal_extents(e, f, span);
+                let cond = self.extents_agree((e, p), (f, q), span);
                 self.size_check(cond, span);
                 true
             }
@@ -595,8 +595,8 @@ impl Lowerer<'_> {
         if known(x.shape) && x.shape == y.shape {
             return Some(());
         }
-        let rows_equal = self.equal_extents(x.rows, y.rows, span);
-        let cols_equal = self.equal_extents(x.cols, y.cols, span);
+        let rows_equal = self.extents_agree((x.rows, x.shape.rows), (y.rows, y.shape.rows), span);
+        let cols_equal = self.extents_agree((x.cols, x.shape.cols), (y.cols, y.shape.cols), span);
         let mut cond = self.binary_expr(BinOp::And, rows_equal, cols_equal, Class::Logical, span);
         if x.shape.is_3d() || y.shape.is_3d() {
             let (px, py) = (self.pages_of(x, span), self.pages_of(y, span));
@@ -626,6 +626,44 @@ impl Lowerer<'_> {
             StmtKind::Check {
                 cond,
                 error: RuntimeError::EmptyExtreme,
+            },
+            span,
+        );
+    }
+
+    /// The condition that extents `a` and `b` (statically `p` and `q`) are equal, after a
+    /// run-time check that stops with [`RuntimeError::RunTimeExpansion`] when they differ and
+    /// one of them is 1 (MATLAB would expand that operand; the size check would call the sizes
+    /// incompatible). Two extents known when translating need no check.
+    fn extents_agree(
+        &mut self,
+        (a, p): (ExprId, Dim),
+        (b, q): (ExprId, Dim),
+        span: Span,
+    ) -> ExprId {
+        if matches!((p, q), (Dim::Known(_), Dim::Known(_))) {
+            return self.equal_extents(a, b, span);
+        }
+        let unit = |me: &mut Self, e: ExprId| {
+            let e = me.copy_expr(e);
+            let one = me.constant_expr(1.0, Class::Double, span);
+            me.binary_expr(BinOp::Ne, e, one, Class::Logical, span)
+        };
+        let (a_not_one, b_not_one) = (unit(self, a), unit(self, b));
+        let neither = self.binary_expr(BinOp::And, a_not_one, b_not_one, Class::Logical, span);
+        let equal = self.equal_extents(a, b, span);
+        let cond = self.binary_expr(BinOp::Or, equal, neither, Class::Logical, span);
+        self.expansion_check(cond, span);
+        self.equal_extents(a, b, span)
+    }
+
+    /// Emits a run-time check that stops with [`RuntimeError::RunTimeExpansion`] unless `cond`
+    /// holds.
+    pub(super) fn expansion_check(&mut self, cond: ExprId, span: Span) {
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::RunTimeExpansion,
             },
             span,
         );

@@ -129,6 +129,14 @@ impl Lowerer<'_> {
             return None;
         }
         let subs = self.subscripts(array, args)?;
+        if self.past_known_extent(array, &subs) {
+            self.unsupported(
+                target_span,
+                &format!("growing `{}` by assigning past its end", base.name),
+                "the index is beyond an extent fixed by the input types; preallocate with zeros(rows, cols) and write by index",
+            );
+            return None;
+        }
         if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {
             return self.store_one(array, subs, value, span);
         }
@@ -198,6 +206,23 @@ impl Lowerer<'_> {
             cols: slice.cols,
         };
         self.write_loop(&place, &value, span)
+    }
+
+    /// Whether a constant row or column subscript of `A(r, c) = ...` lies beyond an extent of
+    /// `A` known at translation time (MATLAB would grow `A`; m2cu cannot change that extent).
+    fn past_known_extent(&self, array: LocalId, subs: &[Sub]) -> bool {
+        let shape = self.locals[array].ty.shape;
+        let [row, col] = subs else {
+            return false;
+        };
+        [(row, shape.rows), (col, shape.cols)]
+            .iter()
+            .any(|(sub, extent)| {
+                let (Sub::Scalar(e), Dim::Known(n)) = (sub, extent) else {
+                    return false;
+                };
+                self.const_of(*e).is_some_and(|k| k > *n as f64)
+            })
     }
 
     fn is_vector_local(&self, array: LocalId) -> bool {
@@ -277,6 +302,14 @@ impl Lowerer<'_> {
             }
             (Some(_), Some(_)) => Some(()),
             _ => {
+                // A value of one element fills the whole slice in MATLAB.
+                let p = self.numel_expr(slice, span);
+                let q = self.numel_expr(a, span);
+                let one = self.constant_expr(1.0, Class::Double, span);
+                let many = self.binary_expr(BinOp::Ne, q, one, Class::Logical, span);
+                let equal = self.binary_expr(BinOp::Eq, p, q, Class::Logical, span);
+                let cond = self.binary_expr(BinOp::Or, equal, many, Class::Logical, span);
+                self.expansion_check(cond, span);
                 let p = self.numel_expr(slice, span);
                 let q = self.numel_expr(a, span);
                 let cond = self.binary_expr(BinOp::Eq, p, q, Class::Logical, span);

@@ -5,7 +5,7 @@
 //!
 //! Invariant: a function returning `None` has reported an error.
 
-use super::array::{scalar_subs, ArrayVal, Node, Operand, Sub, Val};
+use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
 use super::*;
 
@@ -40,7 +40,18 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The value of `e`; an array value whose extents are known to be 1 by 1 (`A(:, 2)` of a
+    /// row `A`) is its one element, a scalar, as MATLAB makes no difference between the two.
     pub(super) fn value(&mut self, e: &ast::Expr) -> Option<Val> {
+        match self.value_of(e)? {
+            Val::Array(a) if a.shape.is_scalar() => {
+                Some(Val::Scalar(self.element(&a, Pos::Linear(Coord::One))))
+            }
+            v => Some(v),
+        }
+    }
+
+    fn value_of(&mut self, e: &ast::Expr) -> Option<Val> {
         let span = e.span;
         match &e.kind {
             AstExpr::Number { value, .. } => {
@@ -521,13 +532,21 @@ impl Lowerer<'_> {
         for other in arrays[1..].iter().map(|a| (*a).clone()).collect::<Vec<_>>() {
             self.check_same_size(&first, &other, span)?;
         }
-        let operands = vals
+        let mut operands: Vec<Operand> = vals
             .into_iter()
             .map(|v| match v {
                 Val::Scalar(e) => Operand::Scalar(e),
                 Val::Array(a) => Operand::Array(Box::new(a)),
             })
             .collect();
+        // The scalar `max(x, y)` returns `y` when the two are equal (-0 and +0), as Octave's
+        // does for scalars; for arrays Octave keeps the first array's element (or the array's
+        // against a scalar), so that operand goes second.
+        if matches!(builtin, Builtin::Max | Builtin::Min)
+            && matches!(operands[0], Operand::Array(_))
+        {
+            operands.swap(0, 1);
+        }
         let (rows, cols) = (self.copy_expr(first.rows), self.copy_expr(first.cols));
         Some(Val::Array(ArrayVal {
             class,

@@ -236,9 +236,11 @@ impl Lowerer<'_> {
                 } else {
                     Builtin::Min
                 };
+                // `max(element, acc)`: of equal values (-0 and +0) the scalar `max` returns
+                // its second operand, so the earliest element stays, as in Octave's `max(v)`.
                 let element = self.convert_to(element, class);
                 self.new_expr(
-                    ExprKind::Call(b, vec![acc_expr, element]),
+                    ExprKind::Call(b, vec![element, acc_expr]),
                     Type::scalar(class),
                     span,
                 )
