@@ -22,8 +22,9 @@
 //!
 //! Octave answers all variants of all fixtures of a test in one session; each m2cu run has a
 //! time limit, so a program that hangs fails the test instead of stopping it. The emulated GPU
-//! reports one multiprocessor (grids of at most 8 blocks): every launch still has several
-//! blocks, and the emulation, which runs every GPU thread as an OS thread, costs half as much.
+//! reports one multiprocessor (grids of at most 8 blocks, so every launch still has several
+//! blocks) and runs a block's threads in turn in `threadIdx` order (`Schedule::InOrder`:
+//! deterministic, and much faster than an OS thread per GPU thread).
 
 mod common;
 
@@ -36,7 +37,7 @@ use common::adversarial::{variants, Variant};
 use common::octave_batch::{answer_calls, Answer, Call};
 use m2cu::{Backend, Options, RunOptions, Value};
 use m2cu_frontend::parser::parse_file;
-use m2cu_runtime::{Data, EmuOptions};
+use m2cu_runtime::{Data, EmuOptions, Schedule};
 
 /// How long one Octave call or one m2cu run may take.
 const OCTAVE_LIMIT: Duration = Duration::from_secs(3);
@@ -452,7 +453,13 @@ fn run(
     std::thread::spawn(move || {
         let run_options = RunOptions {
             backend,
-            emu: EmuOptions { sm_count: 1 },
+            // One multiprocessor, threads taking turns in order: deterministic and fast (the
+            // concurrent schedule runs in tests/emu.rs).
+            emu: EmuOptions {
+                sm_count: 1,
+                schedule: Schedule::InOrder,
+                lanes: None,
+            },
             ..Default::default()
         };
         let _ = send.send(m2cu::run(&source, &inputs, &options, &run_options));
