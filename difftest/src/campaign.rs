@@ -153,7 +153,9 @@ fn round(config: &Config, cases: &[Case], summary: &mut Summary) -> Result<(), S
         }
         summary.batch_only.extend(result.batch_only);
         for (case, expected, backend, detail) in result.differences {
-            summary.findings.push(finding(config, case, expected, backend, detail));
+            summary
+                .findings
+                .push(finding(config, case, expected, backend, detail));
         }
     }
     Ok(())
@@ -238,11 +240,18 @@ fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
                 for (k, (case, expected)) in accepted.iter().enumerate() {
                     if let Some(detail) = alone(case, expected, backend) {
                         wrong[k] = true;
-                        result.differences.push(((*case).clone(), expected.clone(), backend, detail));
+                        result.differences.push((
+                            (*case).clone(),
+                            expected.clone(),
+                            backend,
+                            detail,
+                        ));
                     }
                 }
                 if result.differences.len() == before {
-                    result.batch_only.push(format!("{name} on {backend}: {e}\n{source}"));
+                    result
+                        .batch_only
+                        .push(format!("{name} on {backend}: {e}\n{source}"));
                     wrong.iter_mut().for_each(|w| *w = true);
                 }
             }
@@ -261,11 +270,17 @@ fn confirm(
     detail: String,
     source: &str,
 ) {
-    if result.differences.iter().any(|(c, _, b, _)| c.name == case.name && *b == backend) {
+    if result
+        .differences
+        .iter()
+        .any(|(c, _, b, _)| c.name == case.name && *b == backend)
+    {
         return;
     }
     match alone(case, expected, backend) {
-        Some(detail) => result.differences.push((case.clone(), expected.to_vec(), backend, detail)),
+        Some(detail) => result
+            .differences
+            .push((case.clone(), expected.to_vec(), backend, detail)),
         None => result.batch_only.push(format!(
             "{} on {backend} differs only inside its batch: {detail}\n{source}",
             case.name
@@ -275,7 +290,12 @@ fn confirm(
 
 /// How `case` alone differs from Octave's `expected` on `backend`, if it does.
 pub fn alone(case: &Case, expected: &[(String, Value)], backend: Target) -> Option<String> {
-    match run_on(&case.standalone(), &case_options(case), &case.inputs, backend) {
+    match run_on(
+        &case.standalone(),
+        &case_options(case),
+        &case.inputs,
+        backend,
+    ) {
         Ok(outputs) => first_difference(expected, &outputs),
         Err(e) => Some(format!("{}: {e}", crate::minimize::FAILED)),
     }
@@ -327,12 +347,12 @@ pub fn run_on(
 
 /// The first output of `got` that differs from `expected`, named.
 pub fn first_difference(expected: &[(String, Value)], got: &[(String, Value)]) -> Option<String> {
-    expected.iter().find_map(|(name, want)| {
-        match got.iter().find(|(n, _)| n == name) {
+    expected
+        .iter()
+        .find_map(|(name, want)| match got.iter().find(|(n, _)| n == name) {
             None => Some(format!("`{name}` is missing")),
             Some((_, value)) => difference(want, value).map(|d| format!("`{name}`: {d}")),
-        }
-    })
+        })
 }
 
 fn batch_inputs(cases: &[&Case]) -> Vec<(String, Value)> {
@@ -341,7 +361,9 @@ fn batch_inputs(cases: &[&Case]) -> Vec<(String, Value)> {
         .enumerate()
         .flat_map(|(k, c)| {
             let prefix = batch_prefix(k);
-            c.inputs.iter().map(move |(n, v)| (format!("{prefix}{n}"), v.clone()))
+            c.inputs
+                .iter()
+                .map(move |(n, v)| (format!("{prefix}{n}"), v.clone()))
         })
         .collect()
 }
@@ -352,7 +374,10 @@ fn rename(outputs: &[(String, Value)], prefix: &str, case: &Case) -> Vec<(String
         .iter()
         .filter_map(|o| {
             let batched = format!("{prefix}{o}");
-            outputs.iter().find(|(n, _)| *n == batched).map(|(_, v)| (o.clone(), v.clone()))
+            outputs
+                .iter()
+                .find(|(n, _)| *n == batched)
+                .map(|(_, v)| (o.clone(), v.clone()))
         })
         .collect()
 }

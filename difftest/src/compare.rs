@@ -32,7 +32,9 @@ pub fn difference(want: &Value, got: &Value) -> Option<String> {
 /// The first differing element of two equally long element lists in their `Debug` form.
 fn first_listed(want: &str, got: &str) -> String {
     let items = |s: &str| -> Vec<String> {
-        let inner = s.split_once('[').map_or(s, |(_, rest)| rest.trim_end_matches([']', ')']));
+        let inner = s
+            .split_once('[')
+            .map_or(s, |(_, rest)| rest.trim_end_matches([']', ')']));
         inner.split(", ").map(str::to_string).collect()
     };
     let (w, g) = (items(want), items(got));

@@ -23,7 +23,8 @@ use crate::values::{self, Profile, Shape};
 
 /// Generates case `index` of the run with `seed`; the same pair always gives the same case.
 pub fn case(seed: u64, index: u64) -> Case {
-    let mixed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mixed =
+        seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
     let mut b = Builder::new(StdRng::seed_from_u64(mixed));
     b.body();
     Case {
@@ -227,9 +228,15 @@ impl Builder {
         let main = *NUMERIC.choose(&mut rng).expect("non-empty");
         let mut classes = vec![main];
         if rng.gen_bool(0.4) {
-            classes.push(*[ClassId::Double, main, *UNSIGNED.choose(&mut rng).expect("u")]
+            classes.push(
+                *[
+                    ClassId::Double,
+                    main,
+                    *UNSIGNED.choose(&mut rng).expect("u"),
+                ]
                 .choose(&mut rng)
-                .expect("non-empty"));
+                .expect("non-empty"),
+            );
         }
         let dynamic = extents.contains(&1) || rng.gen_bool(0.5);
         Builder {
@@ -256,7 +263,10 @@ impl Builder {
     }
 
     fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-        items.choose(&mut self.rng).expect("non-empty choice").clone()
+        items
+            .choose(&mut self.rng)
+            .expect("non-empty choice")
+            .clone()
     }
 
     // ---- inputs ----
@@ -455,7 +465,10 @@ impl Builder {
             3 => format!("{hi}:-3:{lo}"),
             4 => {
                 // Triangular: start at an outer variable over the same extent and bounds.
-                let outer = scope.vars.iter().find(|v| v.extent == var.extent && v.lo == var.lo);
+                let outer = scope
+                    .vars
+                    .iter()
+                    .find(|v| v.extent == var.extent && v.lo == var.lo);
                 match outer {
                     Some(o) => format!("${}:{hi}", o.name),
                     None => format!("{lo}:{hi}"),
@@ -534,7 +547,12 @@ impl Builder {
         });
     }
 
-    fn reduction_or_map(&mut self, before: &mut Vec<Stmt>, scope: &mut Scope, body: &mut Vec<Stmt>) {
+    fn reduction_or_map(
+        &mut self,
+        before: &mut Vec<Stmt>,
+        scope: &mut Scope,
+        body: &mut Vec<Stmt>,
+    ) {
         if self.chance(0.6) {
             self.reduction(before, scope, body);
         } else {
@@ -654,7 +672,10 @@ impl Builder {
             self.pick(&existing)
         } else {
             let name = self.fresh("y");
-            before.push(Stmt::Line(format!("${name} = {}", self.allocation(extents, class))));
+            before.push(Stmt::Line(format!(
+                "${name} = {}",
+                self.allocation(extents, class)
+            )));
             self.outputs.push(name.clone());
             let array = Array {
                 name,
@@ -685,8 +706,19 @@ impl Builder {
 
     /// A subscript for extent `e` from a variable in scope bound to it: the variable, the
     /// variable plus an in-range offset, or the mirrored `e - v + 1`.
-    fn subscript(&mut self, scope: &Scope, e: usize, offsets: bool, mirror: bool) -> Option<String> {
-        let vars: Vec<LoopVar> = scope.vars.iter().filter(|v| v.extent == e).cloned().collect();
+    fn subscript(
+        &mut self,
+        scope: &Scope,
+        e: usize,
+        offsets: bool,
+        mirror: bool,
+    ) -> Option<String> {
+        let vars: Vec<LoopVar> = scope
+            .vars
+            .iter()
+            .filter(|v| v.extent == e)
+            .cloned()
+            .collect();
         let v = self.pick(vars.last().map(std::slice::from_ref)?);
         let full = self.extents[e];
         if mirror && self.chance(0.15) {
@@ -747,7 +779,13 @@ impl Builder {
             .product()
     }
 
-    fn declare(&mut self, decls: &mut Vec<Stmt>, stem: &str, init: String, class: ClassId) -> Scalar {
+    fn declare(
+        &mut self,
+        decls: &mut Vec<Stmt>,
+        stem: &str,
+        init: String,
+        class: ClassId,
+    ) -> Scalar {
         let name = self.fresh(stem);
         decls.push(Stmt::Line(format!("${name} = {init}")));
         self.outputs.push(name.clone());
@@ -768,7 +806,11 @@ impl Builder {
     ) -> Option<Scalar> {
         let e = self.expr(class, scope, 2);
         let exact = |e: &Expr| !is_float(class) || e.bits.sums_exactly(trips, mantissa(class));
-        let e = if exact(&e) { e } else { self.read(class, scope)? };
+        let e = if exact(&e) {
+            e
+        } else {
+            self.read(class, scope)?
+        };
         if !exact(&e) {
             return None;
         }
@@ -796,7 +838,11 @@ impl Builder {
         }
         let init = constant(class, self.pick(&[1.0, 1.0, -2.0]));
         let p = self.declare(decls, "p", init, class);
-        body.push(Stmt::Line(format!("${n} = ${n} * {e}", n = p.name, e = e.text)));
+        body.push(Stmt::Line(format!(
+            "${n} = ${n} * {e}",
+            n = p.name,
+            e = e.text
+        )));
         Some(p)
     }
 
@@ -824,10 +870,21 @@ impl Builder {
     /// A start value for a max (`for_max`) or min: the identity, 0, NaN, or a data element.
     fn extremum_init(&mut self, class: ClassId, for_max: bool) -> String {
         let identity = if is_float(class) {
-            constant(class, if for_max { f64::NEG_INFINITY } else { f64::INFINITY })
+            constant(
+                class,
+                if for_max {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                },
+            )
         } else {
-            format!("int{}('{}')", if for_max { "min" } else { "max" }, class.name())
-                .replace("intint", "int")
+            format!(
+                "int{}('{}')",
+                if for_max { "min" } else { "max" },
+                class.name()
+            )
+            .replace("intint", "int")
         };
         let first = self
             .arrays
@@ -879,7 +936,12 @@ impl Builder {
         }
     }
 
-    fn count(&mut self, decls: &mut Vec<Stmt>, scope: &Scope, body: &mut Vec<Stmt>) -> Option<Scalar> {
+    fn count(
+        &mut self,
+        decls: &mut Vec<Stmt>,
+        scope: &Scope,
+        body: &mut Vec<Stmt>,
+    ) -> Option<Scalar> {
         let cond = self.condition(scope, 2);
         let c = self.declare(decls, "c", "0".into(), ClassId::Double);
         body.push(Stmt::If {
@@ -891,11 +953,25 @@ impl Builder {
     }
 
     /// `a = a && cond`, `a = a & cond`, `o = o || cond`, `o = cond | o`.
-    fn logical(&mut self, decls: &mut Vec<Stmt>, scope: &Scope, body: &mut Vec<Stmt>) -> Option<Scalar> {
+    fn logical(
+        &mut self,
+        decls: &mut Vec<Stmt>,
+        scope: &Scope,
+        body: &mut Vec<Stmt>,
+    ) -> Option<Scalar> {
         let cond = self.condition(scope, 2);
         let all = self.chance(0.5);
-        let init = if all == self.chance(0.85) { "true" } else { "false" };
-        let a = self.declare(decls, if all { "a" } else { "o" }, init.into(), ClassId::Logical);
+        let init = if all == self.chance(0.85) {
+            "true"
+        } else {
+            "false"
+        };
+        let a = self.declare(
+            decls,
+            if all { "a" } else { "o" },
+            init.into(),
+            ClassId::Logical,
+        );
         let op = match (all, self.chance(0.5)) {
             (true, true) => "&&",
             (true, false) => "&",
@@ -911,7 +987,12 @@ impl Builder {
         Some(a)
     }
 
-    fn bitwise(&mut self, decls: &mut Vec<Stmt>, scope: &Scope, body: &mut Vec<Stmt>) -> Option<Scalar> {
+    fn bitwise(
+        &mut self,
+        decls: &mut Vec<Stmt>,
+        scope: &Scope,
+        body: &mut Vec<Stmt>,
+    ) -> Option<Scalar> {
         let class = self
             .classes
             .iter()
@@ -926,15 +1007,30 @@ impl Builder {
             constant(class, self.pick(&[0.0, 0.0, 5.0]))
         };
         let b = self.declare(decls, "w", init, class);
-        body.push(Stmt::Line(format!("${n} = {f}(${n}, {e})", n = b.name, e = e.text)));
+        body.push(Stmt::Line(format!(
+            "${n} = {f}(${n}, {e})",
+            n = b.name,
+            e = e.text
+        )));
         Some(b)
     }
 
     /// `h(bin) = h(bin) + 1` with `bin = mod(integer, nb) + 1` from the loop variables or a
     /// small integer input.
-    fn histogram(&mut self, decls: &mut Vec<Stmt>, scope: &Scope, body: &mut Vec<Stmt>) -> Option<Scalar> {
+    fn histogram(
+        &mut self,
+        decls: &mut Vec<Stmt>,
+        scope: &Scope,
+        body: &mut Vec<Stmt>,
+    ) -> Option<Scalar> {
         let bins = self.pick(&[2, 4, 7, 16, 256]);
-        let small_int = [ClassId::Int8, ClassId::Int16, ClassId::Int32, ClassId::Uint8, ClassId::Uint32];
+        let small_int = [
+            ClassId::Int8,
+            ClassId::Int16,
+            ClassId::Int32,
+            ClassId::Uint8,
+            ClassId::Uint32,
+        ];
         let source = self
             .classes
             .clone()
@@ -992,7 +1088,8 @@ impl Builder {
             _ if self.extents[a.extents[0]] > 0 => format!("${r} = max({x})"),
             _ => format!("${r} = any({x})"),
         };
-        self.outputs.insert(self.outputs.len() - usize::from(line.starts_with('[')), r);
+        self.outputs
+            .insert(self.outputs.len() - usize::from(line.starts_with('[')), r);
         self.stmts.push(Stmt::Line(line));
     }
 
@@ -1004,7 +1101,11 @@ impl Builder {
             .arrays
             .iter()
             .filter(|a| a.class == class)
-            .filter(|a| a.extents.iter().all(|e| scope.vars.iter().any(|v| v.extent == *e)))
+            .filter(|a| {
+                a.extents
+                    .iter()
+                    .all(|e| scope.vars.iter().any(|v| v.extent == *e))
+            })
             .cloned()
             .collect();
         if readable.is_empty() {
@@ -1055,7 +1156,11 @@ impl Builder {
             6 => {
                 let f = self.pick(&["abs", "-"]);
                 Expr {
-                    text: if f == "-" { format!("(-({}))", a.text) } else { format!("abs({})", a.text) },
+                    text: if f == "-" {
+                        format!("(-({}))", a.text)
+                    } else {
+                        format!("abs({})", a.text)
+                    },
                     bits: a.bits,
                 }
             }
@@ -1063,7 +1168,11 @@ impl Builder {
                 let f = self.pick(&["floor", "ceil", "round", "fix"]);
                 Expr {
                     text: format!("{f}({})", a.text),
-                    bits: Bits { frac: 0, pow2: false, ..a.bits },
+                    bits: Bits {
+                        frac: 0,
+                        pow2: false,
+                        ..a.bits
+                    },
                 }
             }
             7 if is_unsigned(class) => {
@@ -1079,7 +1188,11 @@ impl Builder {
                 let m = if is_float(class) { m } else { m.floor() };
                 Expr {
                     text: format!("mod({}, {})", a.text, format_number(m)),
-                    bits: if m == 2.5 { Bits::INEXACT } else { Bits { mag: 3, ..a.bits } },
+                    bits: if m == 2.5 {
+                        Bits::INEXACT
+                    } else {
+                        Bits { mag: 3, ..a.bits }
+                    },
                 }
             }
             _ => {
@@ -1088,7 +1201,11 @@ impl Builder {
                 Expr {
                     text: format!("({} ./ {})", a.text, format_number(d)),
                     bits: if d == 2.0 || d == 4.0 || d == -2.0 || d == 0.5 {
-                        Bits { frac: a.bits.frac + 2, mag: a.bits.mag + 1, ..a.bits }
+                        Bits {
+                            frac: a.bits.frac + 2,
+                            mag: a.bits.mag + 1,
+                            ..a.bits
+                        }
                     } else {
                         Bits::INEXACT
                     },
@@ -1105,7 +1222,12 @@ impl Builder {
                 let v: f64 = self.pick(&[1.0, 2.0, 3.0, 0.5, -1.5, 0.25, 100.0]);
                 Expr {
                     text: format_number(v),
-                    bits: Bits { mag: 7, frac: 2, pow2: v == 2.0 || v == 0.5 || v == 1.0, exact: true },
+                    bits: Bits {
+                        mag: 7,
+                        frac: 2,
+                        pow2: v == 2.0 || v == 0.5 || v == 1.0,
+                        exact: true,
+                    },
                 }
             }
             1 if !scope.vars.is_empty() => {
@@ -1121,7 +1243,12 @@ impl Builder {
 
     /// A read, a temporary, a conversion or a constant of class `class`.
     fn leaf(&mut self, class: ClassId, scope: &Scope) -> Expr {
-        let temps: Vec<Scalar> = scope.scalars.iter().filter(|s| s.class == class).cloned().collect();
+        let temps: Vec<Scalar> = scope
+            .scalars
+            .iter()
+            .filter(|s| s.class == class)
+            .cloned()
+            .collect();
         if !temps.is_empty() && self.chance(0.3) {
             let t = self.pick(&temps);
             return Expr {
@@ -1146,8 +1273,15 @@ impl Builder {
                 if let Some(e) = self.read(from, scope) {
                     let bits = if is_float(class) && !is_float(from) {
                         let (lo, hi) = values::int_range(from);
-                        let mag = (lo.unsigned_abs().max(hi.unsigned_abs()) as f64).log2().ceil() as i32;
-                        Bits { mag, frac: 0, pow2: false, exact: mag <= mantissa(class) - 8 }
+                        let mag = (lo.unsigned_abs().max(hi.unsigned_abs()) as f64)
+                            .log2()
+                            .ceil() as i32;
+                        Bits {
+                            mag,
+                            frac: 0,
+                            pow2: false,
+                            exact: mag <= mantissa(class) - 8,
+                        }
                     } else if is_float(class) {
                         e.bits
                     } else {
@@ -1168,13 +1302,19 @@ impl Builder {
         }
         let v = self.pick(&[0.0, 1.0, 2.0, -3.0, 0.5, 7.0]);
         let text = if !is_float(class) && self.chance(0.2) {
-            format!("int{}('{}')", self.pick(&["max", "min"]), class.name()).replace("intint", "int")
+            format!("int{}('{}')", self.pick(&["max", "min"]), class.name())
+                .replace("intint", "int")
         } else {
             constant(class, v)
         };
         Expr {
             text,
-            bits: Bits { mag: 3, frac: 1, pow2: v == 1.0 || v == 2.0 || v == 0.5, exact: true },
+            bits: Bits {
+                mag: 3,
+                frac: 1,
+                pow2: v == 1.0 || v == 2.0 || v == 0.5,
+                exact: true,
+            },
         }
     }
 

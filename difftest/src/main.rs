@@ -35,7 +35,11 @@ struct Cli {
     /// Where m2cu runs each program: cpu, emu-in-order, emu-reverse, emu-concurrent (the
     /// emulated GPU with a block's threads taking turns in threadIdx order, in reverse order,
     /// or running at once as OS threads: slower, races show only by chance).
-    #[arg(long, value_delimiter = ',', default_value = "cpu,emu-in-order,emu-reverse")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "cpu,emu-in-order,emu-reverse"
+    )]
     targets: Vec<String>,
     /// Report differences as found, without shrinking them.
     #[arg(long)]
@@ -122,7 +126,9 @@ fn report(cli: &Cli, summary: &m2cu_difftest::Summary) -> ExitCode {
             }
         }
     }
-    let clean = summary.findings.is_empty() && summary.batch_only.is_empty() && summary.octave_errors.is_empty();
+    let clean = summary.findings.is_empty()
+        && summary.batch_only.is_empty()
+        && summary.octave_errors.is_empty();
     if clean {
         ExitCode::SUCCESS
     } else {

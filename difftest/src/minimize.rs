@@ -51,7 +51,9 @@ pub fn minimize(case: &Case, backend: Target) -> Option<(Case, Vec<(String, Valu
             n -= 1;
             for edit in [Edit::Delete, Edit::Unwrap] {
                 let mut candidate = best.clone();
-                if apply(&mut candidate.body, &mut n.clone(), edit) && try_candidate(candidate, &mut best) {
+                if apply(&mut candidate.body, &mut n.clone(), edit)
+                    && try_candidate(candidate, &mut best)
+                {
                     changed = true;
                     break;
                 }

@@ -23,8 +23,13 @@ pub fn available() -> Result<String, String> {
             .next()
             .unwrap_or("octave-cli")
             .to_string()),
-        Ok(o) => Err(format!("octave-cli --version failed: {}", String::from_utf8_lossy(&o.stderr))),
-        Err(e) => Err(format!("octave-cli not found ({e}); install it with `apt-get install octave`")),
+        Ok(o) => Err(format!(
+            "octave-cli --version failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        )),
+        Err(e) => Err(format!(
+            "octave-cli not found ({e}); install it with `apt-get install octave`"
+        )),
     }
 }
 
@@ -44,7 +49,10 @@ pub fn run(cases: &[&Case]) -> Result<Vec<Outcome>, String> {
         .output()
         .map_err(|e| format!("octave-cli: {e}"))?;
     if !out.status.success() {
-        return Err(format!("octave-cli failed: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "octave-cli failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     Ok(cases.iter().map(|c| outcome(dir.path(), c)).collect())
 }
@@ -52,7 +60,8 @@ pub fn run(cases: &[&Case]) -> Result<Vec<Outcome>, String> {
 const FAIL: &str = "function m2cu_fail(name, err)\n  fid = fopen([name '_err.txt'], 'w');\n  fprintf(fid, '%s', err.message);\n  fclose(fid);\nend\n";
 
 fn write_case(dir: &Path, case: &Case) -> Result<(), String> {
-    std::fs::write(dir.join(format!("{}.m", case.name)), case.standalone()).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join(format!("{}.m", case.name)), case.standalone())
+        .map_err(|e| e.to_string())?;
     m2cu_runtime::write_mat(dir.join(format!("{}_in.mat", case.name)), &case.inputs)
         .map_err(|e| format!("{}: inputs: {e}", case.name))
 }

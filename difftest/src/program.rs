@@ -59,12 +59,18 @@ impl Case {
 
     /// The output names as they appear when the case renders with `prefix`.
     pub fn output_names(&self, prefix: &str) -> Vec<String> {
-        self.outputs.iter().map(|o| format!("{prefix}{o}")).collect()
+        self.outputs
+            .iter()
+            .map(|o| format!("{prefix}{o}"))
+            .collect()
     }
 
     /// The input names as they appear when the case renders with `prefix`.
     pub fn input_names(&self, prefix: &str) -> Vec<String> {
-        self.inputs.iter().map(|(n, _)| format!("{prefix}{n}")).collect()
+        self.inputs
+            .iter()
+            .map(|(n, _)| format!("{prefix}{n}"))
+            .collect()
     }
 
     /// The `--args` input types of the case's inputs renamed with `prefix`: empty unless

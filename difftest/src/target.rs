@@ -34,7 +34,10 @@ impl Target {
             .map(|(_, t)| *t)
             .ok_or_else(|| {
                 let names: Vec<&str> = Target::ALL.iter().map(|(n, _)| *n).collect();
-                format!("unknown target `{name}`\nhelp: use one or more of {}", names.join(", "))
+                format!(
+                    "unknown target `{name}`\nhelp: use one or more of {}",
+                    names.join(", ")
+                )
             })
     }
 

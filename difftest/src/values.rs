@@ -41,11 +41,22 @@ pub fn sample(rng: &mut impl Rng, class: ClassId, shape: Shape) -> Value {
         ClassId::Double => Value::matrix(shape.rows, shape.cols, with_specials(rng, reals, shape)),
         ClassId::Single => {
             let v = with_specials(rng, reals, shape);
-            Value::matrix(shape.rows, shape.cols, v.iter().map(|&x| x as f32).collect())
+            Value::matrix(
+                shape.rows,
+                shape.cols,
+                v.iter().map(|&x| x as f32).collect(),
+            )
         }
         ClassId::Logical => {
-            let p = [0.0, 0.1, 0.5, 0.9, 1.0].choose(rng).copied().unwrap_or(0.5);
-            Value::matrix(shape.rows, shape.cols, (0..n).map(|_| rng.gen_bool(p)).collect())
+            let p = [0.0, 0.1, 0.5, 0.9, 1.0]
+                .choose(rng)
+                .copied()
+                .unwrap_or(0.5);
+            Value::matrix(
+                shape.rows,
+                shape.cols,
+                (0..n).map(|_| rng.gen_bool(p)).collect(),
+            )
         }
         int => return integers(rng, int, shape),
     };

@@ -43,8 +43,16 @@ fn random_programs_match_octave() {
         "generated programs Octave cannot run: {:?}",
         summary.octave_errors
     );
-    assert!(summary.batch_only.is_empty(), "{}", summary.batch_only.join("\n"));
-    assert!(findings.is_empty(), "differences from Octave:\n{}", findings.join("\n"));
+    assert!(
+        summary.batch_only.is_empty(),
+        "{}",
+        summary.batch_only.join("\n")
+    );
+    assert!(
+        findings.is_empty(),
+        "differences from Octave:\n{}",
+        findings.join("\n")
+    );
     // Most programs must be within the subset, or the run proves little.
     assert!(
         summary.compared * 10 >= summary.generated * 7,

@@ -165,7 +165,14 @@ pub(crate) fn build_cxx(
 ) -> Result<(PathBuf, &'static libloading::Library)> {
     let recipe = Recipe {
         compiler: compiler_command(None, "CXX", "c++"),
-        flags: vec!["-std=c++20", "-O1", "-ffp-contract=off", "-fPIC", "-shared", "-pthread"],
+        flags: vec![
+            "-std=c++20",
+            "-O1",
+            "-ffp-contract=off",
+            "-fPIC",
+            "-shared",
+            "-pthread",
+        ],
         extension: "cpp",
     };
     let path = recipe.build(source, stem, opts)?;
