@@ -22,7 +22,7 @@ use crate::target::Target;
 use crate::compare::difference;
 use crate::gen;
 use crate::minimize;
-use crate::oracle;
+use crate::oracle::{self, Outputs};
 use crate::program::{batch_prefix, batch_source, Case};
 
 /// What to run.
@@ -73,7 +73,7 @@ pub struct Finding {
     /// What differs, on `minimized`.
     pub detail: String,
     /// Octave's outputs for `minimized`.
-    pub expected: Vec<(String, Value)>,
+    pub expected: Outputs,
 }
 
 /// What a campaign saw.
@@ -119,7 +119,7 @@ pub fn run(config: &Config, progress: &mut dyn FnMut(&str)) -> Result<Summary, S
 }
 
 /// A case with Octave's outputs for it.
-type Oracled = (Case, Vec<(String, Value)>);
+type Oracled = (Case, Outputs);
 
 fn round(config: &Config, cases: &[Case], summary: &mut Summary) -> Result<(), String> {
     summary.generated += cases.len() as u64;
@@ -164,7 +164,7 @@ fn round(config: &Config, cases: &[Case], summary: &mut Summary) -> Result<(), S
 fn finding(
     config: &Config,
     case: Case,
-    expected: Vec<(String, Value)>,
+    expected: Outputs,
     backend: Target,
     detail: String,
 ) -> Finding {
@@ -194,7 +194,7 @@ fn finding(
 struct BatchResult {
     agreed: u64,
     rejected: Vec<(String, String)>,
-    differences: Vec<(Case, Vec<(String, Value)>, Target, String)>,
+    differences: Vec<(Case, Outputs, Target, String)>,
     batch_only: Vec<String>,
 }
 
@@ -339,7 +339,7 @@ pub fn run_on(
     options: &m2cu::Options,
     inputs: &[(String, Value)],
     backend: Target,
-) -> Result<Vec<(String, Value)>, String> {
+) -> Result<Outputs, String> {
     m2cu::run(source, inputs, options, &backend.run_options())
         .map(|r| r.outputs)
         .map_err(|e| e.to_string())
@@ -369,7 +369,7 @@ fn batch_inputs(cases: &[&Case]) -> Vec<(String, Value)> {
 }
 
 /// The outputs of case `case` among a batch's outputs, under their own names.
-fn rename(outputs: &[(String, Value)], prefix: &str, case: &Case) -> Vec<(String, Value)> {
+fn rename(outputs: &[(String, Value)], prefix: &str, case: &Case) -> Outputs {
     case.outputs
         .iter()
         .filter_map(|o| {

@@ -95,7 +95,7 @@ impl Bits {
     /// Whether a sum of `terms` such values is exact in a class with `mantissa` bits.
     fn sums_exactly(self, terms: usize, mantissa: i32) -> bool {
         let grow = (usize::BITS - terms.leading_zeros()) as i32;
-        self.exact && self.mag + self.frac + grow + 1 <= mantissa
+        self.exact && self.mag + self.frac + grow < mantissa
     }
 }
 
@@ -139,6 +139,14 @@ struct Scalar {
 struct Scope {
     vars: Vec<LoopVar>,
     scalars: Vec<Scalar>,
+}
+
+/// Where a reduction goes: its accumulator is declared in `decls` (before the nest, or before
+/// the inner loop of a per-output reduction) and updated in `body`, with `scope` in scope.
+struct Site<'a> {
+    decls: &'a mut Vec<Stmt>,
+    scope: &'a Scope,
+    body: &'a mut Vec<Stmt>,
 }
 
 struct Builder {
@@ -198,6 +206,11 @@ fn mantissa(c: ClassId) -> i32 {
     } else {
         53
     }
+}
+
+/// `intmax('<class>')` (`max`) or `intmin('<class>')` of an integer class.
+fn class_limit(class: ClassId, max: bool) -> String {
+    format!("int{}('{}')", if max { "max" } else { "min" }, class.name())
 }
 
 /// A constant of class `c` (MATLAB spelling).
@@ -518,7 +531,13 @@ impl Builder {
         depth: usize,
     ) {
         match self.rng.gen_range(0..12) {
-            0..=3 => self.reduction(before, scope, body),
+            0..=3 => {
+                self.accumulator(&mut Site {
+                    decls: before,
+                    scope,
+                    body,
+                });
+            }
             4..=6 => self.map(before, scope, body),
             7 => self.temporary(scope, body),
             8 => self.conditional(before, scope, body),
@@ -554,7 +573,11 @@ impl Builder {
         body: &mut Vec<Stmt>,
     ) {
         if self.chance(0.6) {
-            self.reduction(before, scope, body);
+            self.accumulator(&mut Site {
+                decls: before,
+                scope,
+                body,
+            });
         } else {
             self.map(before, scope, body);
         }
@@ -582,7 +605,11 @@ impl Builder {
         inner.vars.push(var.clone());
         let mut inner_body = Vec::new();
         let declared = self.outputs.len();
-        let acc = self.accumulator(&mut local, &inner, &mut inner_body);
+        let acc = self.accumulator(&mut Site {
+            decls: &mut local,
+            scope: &inner,
+            body: &mut inner_body,
+        });
         // Reset in every outer iteration, the accumulators are not outputs themselves (a loop
         // that runs no iteration would leave them unassigned).
         self.outputs.truncate(declared);
@@ -741,36 +768,27 @@ impl Builder {
 
     // ---- reductions ----
 
-    fn reduction(&mut self, before: &mut Vec<Stmt>, scope: &mut Scope, body: &mut Vec<Stmt>) {
-        self.accumulator(before, scope, body);
-    }
-
     /// Declares an accumulator in `decls` and updates it in `body`; returns it.
-    fn accumulator(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-    ) -> Option<Scalar> {
+    fn accumulator(&mut self, site: &mut Site) -> Option<Scalar> {
         let class = self.pick(&self.classes.clone());
-        let trips = self.trips(scope);
         match self.rng.gen_range(0..11) {
-            0..=2 => self.sum(decls, scope, body, class, trips),
-            3 => self.product(decls, scope, body, class),
-            4 | 5 => self.extremum(decls, scope, body, class),
-            6 | 7 => self.located(decls, scope, body, class),
-            8 => self.count(decls, scope, body),
-            9 => self.logical(decls, scope, body),
-            _ if self.chance(0.5) => self.bitwise(decls, scope, body),
-            _ => self.histogram(decls, scope, body),
+            0..=2 => self.sum(site, class),
+            3 => self.product(site, class),
+            4 | 5 => self.extremum(site, class),
+            6 | 7 => self.located(site, class),
+            8 => self.count(site),
+            9 => self.logical(site),
+            _ if self.chance(0.5) => self.bitwise(site),
+            _ => self.histogram(site),
         }
     }
 
-    /// An upper bound on the iterations of the nest in scope.
+    /// The longest extent of the case.
     fn longest(&self) -> usize {
         self.extents.iter().copied().max().unwrap_or(0) as usize
     }
 
+    /// An upper bound on the iterations of the nest in scope.
     fn trips(&self, scope: &Scope) -> usize {
         scope
             .vars
@@ -796,49 +814,37 @@ impl Builder {
         }
     }
 
-    fn sum(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-        class: ClassId,
-        trips: usize,
-    ) -> Option<Scalar> {
-        let e = self.expr(class, scope, 2);
+    fn sum(&mut self, site: &mut Site, class: ClassId) -> Option<Scalar> {
+        let trips = self.trips(site.scope);
+        let e = self.expr(class, site.scope, 2);
         let exact = |e: &Expr| !is_float(class) || e.bits.sums_exactly(trips, mantissa(class));
         let e = if exact(&e) {
             e
         } else {
-            self.read(class, scope)?
+            self.read(class, site.scope)?
         };
         if !exact(&e) {
             return None;
         }
         let init = constant(class, self.pick(&[0.0, 0.0, 0.0, 1.0, -3.0, 0.5]));
-        let s = self.declare(decls, "s", init, class);
+        let s = self.declare(site.decls, "s", init, class);
         let update = match self.rng.gen_range(0..4) {
             0 => format!("${n} = {e} + ${n}", n = s.name, e = e.text),
             1 => format!("${n} = ${n} - {e}", n = s.name, e = e.text),
             _ => format!("${n} = ${n} + {e}", n = s.name, e = e.text),
         };
-        body.push(Stmt::Line(update));
+        site.body.push(Stmt::Line(update));
         Some(s)
     }
 
-    fn product(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-        class: ClassId,
-    ) -> Option<Scalar> {
-        let e = self.read(class, scope)?;
+    fn product(&mut self, site: &mut Site, class: ClassId) -> Option<Scalar> {
+        let e = self.read(class, site.scope)?;
         if is_float(class) && !e.bits.pow2 {
             return None;
         }
         let init = constant(class, self.pick(&[1.0, 1.0, -2.0]));
-        let p = self.declare(decls, "p", init, class);
-        body.push(Stmt::Line(format!(
+        let p = self.declare(site.decls, "p", init, class);
+        site.body.push(Stmt::Line(format!(
             "${n} = ${n} * {e}",
             n = p.name,
             e = e.text
@@ -847,23 +853,17 @@ impl Builder {
     }
 
     /// `m = max(m, e)` or `m = min(e, m)`: NaN-skipping.
-    fn extremum(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-        class: ClassId,
-    ) -> Option<Scalar> {
-        let e = self.expr(class, scope, 2);
+    fn extremum(&mut self, site: &mut Site, class: ClassId) -> Option<Scalar> {
+        let e = self.expr(class, site.scope, 2);
         let f = self.pick(&["max", "min"]);
         let init = self.extremum_init(class, f == "max");
-        let m = self.declare(decls, "m", init, class);
+        let m = self.declare(site.decls, "m", init, class);
         let update = if self.chance(0.5) {
             format!("${n} = {f}(${n}, {e})", n = m.name, e = e.text)
         } else {
             format!("${n} = {f}({e}, ${n})", n = m.name, e = e.text)
         };
-        body.push(Stmt::Line(update));
+        site.body.push(Stmt::Line(update));
         Some(m)
     }
 
@@ -879,12 +879,7 @@ impl Builder {
                 },
             )
         } else {
-            format!(
-                "int{}('{}')",
-                if for_max { "min" } else { "max" },
-                class.name()
-            )
-            .replace("intint", "int")
+            class_limit(class, !for_max)
         };
         let first = self
             .arrays
@@ -893,27 +888,21 @@ impl Builder {
             .map(|a| format!("${}(1)", a.name));
         match self.rng.gen_range(0..6) {
             0 => constant(class, 0.0),
-            1 if is_float(class) => constant(class, f64::NAN).replace("NaN", "NaN"),
+            1 if is_float(class) => constant(class, f64::NAN),
             2 | 3 => first.unwrap_or(identity),
             _ => identity,
         }
     }
 
     /// `if e > m, m = e; k = i; end` (any of `> < >= <=`): min/max with location.
-    fn located(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-        class: ClassId,
-    ) -> Option<Scalar> {
-        let e = self.expr(class, scope, 1);
+    fn located(&mut self, site: &mut Site, class: ClassId) -> Option<Scalar> {
+        let e = self.expr(class, site.scope, 1);
         let op = self.pick(&[">", "<", ">", "<", ">=", "<="]);
         let init = self.extremum_init(class, op.starts_with('>'));
-        let m = self.declare(decls, "m", init, class);
-        let k = self.declare(decls, "k", "0".into(), ClassId::Double);
-        let location = self.location(scope);
-        body.push(Stmt::If {
+        let m = self.declare(site.decls, "m", init, class);
+        let k = self.declare(site.decls, "k", "0".into(), ClassId::Double);
+        let location = self.location(site.scope);
+        site.body.push(Stmt::If {
             cond: format!("{} {op} ${}", e.text, m.name),
             then: vec![
                 Stmt::Line(format!("${} = {}", m.name, e.text)),
@@ -936,15 +925,10 @@ impl Builder {
         }
     }
 
-    fn count(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-    ) -> Option<Scalar> {
-        let cond = self.condition(scope, 2);
-        let c = self.declare(decls, "c", "0".into(), ClassId::Double);
-        body.push(Stmt::If {
+    fn count(&mut self, site: &mut Site) -> Option<Scalar> {
+        let cond = self.condition(site.scope, 2);
+        let c = self.declare(site.decls, "c", "0".into(), ClassId::Double);
+        site.body.push(Stmt::If {
             cond,
             then: vec![Stmt::Line(format!("${n} = ${n} + 1", n = c.name))],
             otherwise: vec![],
@@ -953,13 +937,8 @@ impl Builder {
     }
 
     /// `a = a && cond`, `a = a & cond`, `o = o || cond`, `o = cond | o`.
-    fn logical(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-    ) -> Option<Scalar> {
-        let cond = self.condition(scope, 2);
+    fn logical(&mut self, site: &mut Site) -> Option<Scalar> {
+        let cond = self.condition(site.scope, 2);
         let all = self.chance(0.5);
         let init = if all == self.chance(0.85) {
             "true"
@@ -967,7 +946,7 @@ impl Builder {
             "false"
         };
         let a = self.declare(
-            decls,
+            site.decls,
             if all { "a" } else { "o" },
             init.into(),
             ClassId::Logical,
@@ -983,31 +962,26 @@ impl Builder {
         } else {
             format!("${n} = ({cond}) {op} ${n}", n = a.name)
         };
-        body.push(Stmt::Line(update));
+        site.body.push(Stmt::Line(update));
         Some(a)
     }
 
-    fn bitwise(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-    ) -> Option<Scalar> {
+    fn bitwise(&mut self, site: &mut Site) -> Option<Scalar> {
         let class = self
             .classes
             .iter()
             .copied()
             .find(|&c| is_unsigned(c))
             .unwrap_or(ClassId::Uint32);
-        let e = self.expr(class, scope, 1);
+        let e = self.expr(class, site.scope, 1);
         let f = self.pick(&["bitand", "bitor", "bitxor"]);
         let init = if f == "bitand" && self.chance(0.8) {
-            format!("intmax('{}')", class.name())
+            class_limit(class, true)
         } else {
             constant(class, self.pick(&[0.0, 0.0, 5.0]))
         };
-        let b = self.declare(decls, "w", init, class);
-        body.push(Stmt::Line(format!(
+        let b = self.declare(site.decls, "w", init, class);
+        site.body.push(Stmt::Line(format!(
             "${n} = {f}(${n}, {e})",
             n = b.name,
             e = e.text
@@ -1017,12 +991,7 @@ impl Builder {
 
     /// `h(bin) = h(bin) + 1` with `bin = mod(integer, nb) + 1` from the loop variables or a
     /// small integer input.
-    fn histogram(
-        &mut self,
-        decls: &mut Vec<Stmt>,
-        scope: &Scope,
-        body: &mut Vec<Stmt>,
-    ) -> Option<Scalar> {
+    fn histogram(&mut self, site: &mut Site) -> Option<Scalar> {
         let bins = self.pick(&[2, 4, 7, 16, 256]);
         let small_int = [
             ClassId::Int8,
@@ -1036,23 +1005,35 @@ impl Builder {
             .clone()
             .into_iter()
             .find(|c| small_int.contains(c))
-            .and_then(|c| self.read(c, scope))
+            .and_then(|c| self.read(c, site.scope))
             .filter(|_| self.chance(0.6))
             .map(|e| format!("double({})", e.text))
             .unwrap_or_else(|| {
-                let vars: Vec<String> = scope.vars.iter().map(|v| format!("${}", v.name)).collect();
+                let vars: Vec<String> = site
+                    .scope
+                    .vars
+                    .iter()
+                    .map(|v| format!("${}", v.name))
+                    .collect();
                 vars.join(" * 3 + ")
             });
-        let h = self.fresh("h");
-        decls.push(Stmt::Line(format!("${h} = zeros(1, {bins})")));
-        self.outputs.push(h.clone());
+        let h = self
+            .declare(
+                site.decls,
+                "h",
+                format!("zeros(1, {bins})"),
+                ClassId::Double,
+            )
+            .name;
         let bin = format!("mod({source}, {bins}) + 1");
         if self.chance(0.5) {
             let t = self.fresh("t");
-            body.push(Stmt::Line(format!("${t} = {bin}")));
-            body.push(Stmt::Line(format!("${h}(${t}) = ${h}(${t}) + 1")));
+            site.body.push(Stmt::Line(format!("${t} = {bin}")));
+            site.body
+                .push(Stmt::Line(format!("${h}(${t}) = ${h}(${t}) + 1")));
         } else {
-            body.push(Stmt::Line(format!("${h}({bin}) = ${h}({bin}) + 1")));
+            site.body
+                .push(Stmt::Line(format!("${h}({bin}) = ${h}({bin}) + 1")));
         }
         None
     }
@@ -1302,8 +1283,7 @@ impl Builder {
         }
         let v = self.pick(&[0.0, 1.0, 2.0, -3.0, 0.5, 7.0]);
         let text = if !is_float(class) && self.chance(0.2) {
-            format!("int{}('{}')", self.pick(&["max", "min"]), class.name())
-                .replace("intint", "int")
+            class_limit(class, self.pick(&[true, false]))
         } else {
             constant(class, v)
         };

@@ -6,17 +6,15 @@
 //! Invariant: the result is a valid case that disagrees with Octave (it is never larger than
 //! the input).
 
-use m2cu::Value;
-
 use crate::target::Target;
 
 use crate::campaign::{alone, case_options};
-use crate::oracle;
+use crate::oracle::{self, Outputs};
 use crate::program::{Case, Stmt};
 
 /// The shrunk case, Octave's outputs for it, and what differs; `None` when the case does not
 /// disagree when run again.
-pub fn minimize(case: &Case, backend: Target) -> Option<(Case, Vec<(String, Value)>, String)> {
+pub fn minimize(case: &Case, backend: Target) -> Option<(Case, Outputs, String)> {
     let mut best = case.clone();
     let (mut expected, mut detail) = disagreement(&best, backend, None)?;
     // Only the outputs that differ.
@@ -79,11 +77,7 @@ pub(crate) const FAILED: &str = "m2cu failed";
 
 /// Octave's outputs and the difference, when `case` runs in Octave and m2cu disagrees (and,
 /// with `failed` given, disagrees in the same way: failing to run, or giving other values).
-fn disagreement(
-    case: &Case,
-    backend: Target,
-    failed: Option<bool>,
-) -> Option<(Vec<(String, Value)>, String)> {
+fn disagreement(case: &Case, backend: Target, failed: Option<bool>) -> Option<(Outputs, String)> {
     let expected = oracle::run(&[case]).ok()?.pop()?.ok()?;
     if let Err(m2cu::Error::Source { .. }) =
         m2cu::translate_for(&case.standalone(), &case.inputs, &case_options(case))

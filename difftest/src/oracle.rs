@@ -12,8 +12,11 @@ use m2cu::Value;
 
 use crate::program::Case;
 
+/// Named values: a program's outputs, in its output order.
+pub type Outputs = Vec<(String, Value)>;
+
 /// What Octave computed for one case: outputs by name, or its error message.
-pub type Outcome = Result<Vec<(String, Value)>, String>;
+pub type Outcome = Result<Outputs, String>;
 
 /// `octave-cli --version`'s first line, or why it cannot run.
 pub fn available() -> Result<String, String> {
