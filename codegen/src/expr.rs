@@ -301,6 +301,21 @@ impl ExprWriter<'_> {
             Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => {
                 self.bitwise(builtin, args, class)
             }
+            Builtin::IsNan | Builtin::IsInf | Builtin::IsFinite => {
+                self.float_test(builtin, args[0])
+            }
+        }
+    }
+
+    /// `isnan`/`isinf`/`isfinite`; a value that is not floating is evaluated for its errors and
+    /// is never NaN or infinite.
+    fn float_test(&self, builtin: Builtin, arg: ExprId) -> String {
+        let func = builtin.name();
+        if self.class(arg).is_float() {
+            format!("((bool){func}({}))", self.double(arg))
+        } else {
+            let finite = builtin == Builtin::IsFinite;
+            format!("((void)({}), {finite})", self.expr(arg))
         }
     }
 

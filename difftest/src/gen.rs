@@ -1322,9 +1322,10 @@ impl Builder {
                 let v = self.pick(&scope.vars);
                 format!("mod(${}, {}) == 0", v.name, self.pick(&[2, 3, 5]))
             }
-            4 if is_float(self.classes[0]) => {
+            4 => {
                 let e = self.expr(self.classes[0], scope, 1);
-                format!("isnan({})", e.text)
+                let test = self.pick(&["isnan", "isinf", "isfinite"]);
+                format!("{test}({})", e.text)
             }
             _ => {
                 let class = self.pick(&self.classes.clone());

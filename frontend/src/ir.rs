@@ -209,6 +209,10 @@ pub enum Builtin {
     BitAnd,
     BitOr,
     BitXor,
+    /// `isnan(x)`, `isinf(x)`, `isfinite(x)`: logical; always false, false, true for integers.
+    IsNan,
+    IsInf,
+    IsFinite,
 }
 
 impl Builtin {
@@ -230,10 +234,13 @@ impl Builtin {
             Builtin::BitAnd => "bitand",
             Builtin::BitOr => "bitor",
             Builtin::BitXor => "bitxor",
+            Builtin::IsNan => "isnan",
+            Builtin::IsInf => "isinf",
+            Builtin::IsFinite => "isfinite",
         }
     }
 
-    pub const ALL: [Builtin; 16] = [
+    pub const ALL: [Builtin; 19] = [
         Builtin::Abs,
         Builtin::Sqrt,
         Builtin::Exp,
@@ -250,6 +257,9 @@ impl Builtin {
         Builtin::BitAnd,
         Builtin::BitOr,
         Builtin::BitXor,
+        Builtin::IsNan,
+        Builtin::IsInf,
+        Builtin::IsFinite,
     ];
 
     pub fn from_name(name: &str) -> Option<Builtin> {
@@ -268,6 +278,11 @@ impl Builtin {
             | Builtin::BitXor => 2,
             _ => 1,
         }
+    }
+
+    /// `isnan`, `isinf`, `isfinite`: a logical test of a number's kind.
+    pub fn is_float_test(self) -> bool {
+        matches!(self, Builtin::IsNan | Builtin::IsInf | Builtin::IsFinite)
     }
 }
 

@@ -395,15 +395,19 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names that some function of the file grows with `x(end+k) = v`.
-pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
+/// The names that some function of the file assigns by index, `x(...) = v`, with subscripts
+/// that `keep` accepts.
+pub(super) fn index_targets(
+    file: &ast::File,
+    keep: impl Fn(&[ast::Expr]) -> bool,
+) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
     for_each_function(&file.functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, .. } = &s.kind {
                 for t in targets {
                     if let ast::LValue::Index { base, args, .. } = t {
-                        if args.iter().any(grows) {
+                        if keep(args) {
                             out.insert(base.name.clone());
                         }
                     }
@@ -412,6 +416,11 @@ pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String>
         })
     });
     out
+}
+
+/// The names that some function of the file grows with `x(end+k) = v`.
+pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
+    index_targets(file, |args| args.iter().any(grows))
 }
 
 /// A target whose name has a dot (`s.x = ...`, `s.x(2) = ...`).

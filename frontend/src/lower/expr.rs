@@ -364,11 +364,19 @@ impl Lowerer<'_> {
             if ones {
                 return Some(self.local_val(array, span));
             }
-            self.unsupported(
-                span,
-                "indexing a scalar with an index other than 1",
-                "index arrays only",
-            );
+            let help = if self.params.contains(&array) {
+                format!(
+                    "`{0}` is a scalar because its input is 1-by-1; to index it as a vector whose \
+                     length is known at run time, declare it so: `--args '{0}={1}(1,:)'`, or \
+                     `{0} (1,:) {1}` in an `arguments` block",
+                    self.locals[array].name, ty.class
+                )
+            } else {
+                "index arrays only; a value that is 1-by-1 only for some inputs must be allocated \
+                 as an array, `zeros(1, n)`"
+                    .to_string()
+            };
+            self.unsupported(span, "indexing a scalar with an index other than 1", &help);
             return None;
         }
         if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {
@@ -559,6 +567,9 @@ impl Lowerer<'_> {
     }
 
     fn builtin_class(&mut self, builtin: Builtin, args: &[Class], span: Span) -> Option<Class> {
+        if builtin.is_float_test() {
+            return Some(Class::Logical);
+        }
         let first = arithmetic_class(args[0]);
         match builtin {
             Builtin::Sqrt | Builtin::Exp | Builtin::Log if first.is_integer() => {

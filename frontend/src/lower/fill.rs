@@ -309,13 +309,19 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `name = zeros(...)`: a scalar assignment when the shape is 1-by-1, else an `Alloc`.
+    /// `name = zeros(...)`: a scalar assignment when the shape is 1-by-1, else an `Alloc`. A
+    /// 1-by-1 array that the file assigns by index (`y = zeros(1, 1); y(i) = v`) stays an array,
+    /// a row whose length (1) is known at run time, so its subscripts are checked like any
+    /// other array's.
     pub(super) fn alloc(
         &mut self,
         name: &ast::Ident,
-        alloc: Allocation,
+        mut alloc: Allocation,
         span: Span,
     ) -> Option<StmtId> {
+        if alloc.shape.is_scalar() && self.indexed.contains(&name.name) {
+            alloc.shape = Shape::new(Dim::Known(1), Dim::Var);
+        }
         if alloc.shape.is_scalar() {
             let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
             let target = self.define(name, Type::scalar(alloc.class))?;

@@ -176,6 +176,9 @@ struct Lowerer<'a> {
     combiners: Vec<crate::ir::Combiner>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
+    /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
+    /// array whose length is 1 at run time, not a scalar.
+    indexed: std::collections::HashSet<String>,
     name: String,
     span: Span,
 }
@@ -203,6 +206,7 @@ impl<'a> Lowerer<'a> {
             constant_memory: Vec::new(),
             combiners: Vec::new(),
             grown: assign::grown_names(file),
+            indexed: assign::index_targets(file, |_| true),
             name: function.name.name.clone(),
             span: function.span,
         }
