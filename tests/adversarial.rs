@@ -34,9 +34,9 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use common::adversarial::{variants, Variant};
-use common::octave_batch::{answer_calls, Answer, Call};
 use m2cu::{Backend, Options, RunOptions, Value};
 use m2cu_frontend::parser::parse_file;
+use m2cu_runtime::octave::{answer_calls, coder_stubs, Answer, Call};
 use m2cu_runtime::{Data, EmuOptions, Schedule};
 
 /// How long one Octave call or one m2cu run may take.
@@ -257,7 +257,12 @@ fn check(fixtures: Vec<Fixture>) {
             outputs: f.outputs.clone(),
         })
         .collect();
-    let files: Vec<PathBuf> = fixtures.iter().map(|f| f.path.clone()).collect();
+    let mut files = coder_stubs();
+    for f in &fixtures {
+        let text = std::fs::read_to_string(&f.path).expect("fixture text");
+        let file_name = f.path.file_name().expect("a fixture file name");
+        files.push((PathBuf::from(file_name), text));
+    }
     let answers = answer_calls(&files, &calls, OCTAVE_LIMIT).expect("Octave answers");
     let octave_time = started.elapsed();
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();

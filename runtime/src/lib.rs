@@ -10,6 +10,7 @@
 //! - [`nvrtc`]: CUDA source → CUBIN or PTX with NVRTC, no GPU needed.
 //! - [`emu`]: the GPU path on CPU threads ([`EmuProgram`]): the kernels as C++ behind a shim of
 //!   the CUDA execution model, driven by the same host program; for testing without a GPU.
+//! - [`octave`]: GNU Octave as the oracle, many calls answered in one session.
 //! - [`gpu`]: device probe ([`gpu_status`]) and the GPU path ([`GpuProgram`]): CUBIN loaded with
 //!   the CUDA driver, generated host C driving it through the `m2cu_gpu` callback table.
 //!
@@ -34,6 +35,7 @@ pub mod emu;
 pub mod gpu;
 pub mod mat;
 pub mod nvrtc;
+pub mod octave;
 pub mod value;
 
 mod abi;

@@ -21,13 +21,7 @@ pub fn tool_available(test: &str, probe: Result<(), String>) -> bool {
 
 /// Whether `octave-cli` runs.
 pub fn octave_probe() -> Result<(), String> {
-    match Command::new("octave-cli").arg("--version").output() {
-        Ok(out) if out.status.success() => Ok(()),
-        Ok(out) => Err(format!("octave-cli --version failed: {}", out.status)),
-        Err(e) => Err(format!(
-            "octave-cli not found ({e}); install GNU Octave (apt-get install octave)"
-        )),
-    }
+    crate::octave::available().map(drop)
 }
 
 /// Runs `script` with `octave-cli` in `dir` and returns its standard output; panics with the

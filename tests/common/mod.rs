@@ -4,7 +4,6 @@
 #![allow(dead_code)]
 
 pub mod adversarial;
-pub mod octave_batch;
 pub mod runnable;
 
 use std::path::{Path, PathBuf};
@@ -86,19 +85,7 @@ pub fn require(available: Result<(), String>, what: &str) -> bool {
 }
 
 pub fn octave_available() -> Result<(), String> {
-    match std::process::Command::new("octave-cli")
-        .arg("--version")
-        .output()
-    {
-        Ok(o) if o.status.success() => Ok(()),
-        Ok(o) => Err(format!(
-            "octave-cli --version failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        )),
-        Err(e) => Err(format!(
-            "octave-cli not found ({e}); install it with `apt-get install octave`"
-        )),
-    }
+    m2cu_runtime::octave::available().map(drop)
 }
 
 /// Translates a fixture with the types of its inputs.

@@ -2,10 +2,12 @@
 //! block with a class and a fixed size can be run with deterministic inputs on the CPU path and
 //! in Octave, and the two results compared.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use m2cu::{Options, RunOptions, Value};
 use m2cu_frontend::ast::{ArgDecl, DimSpec, File};
+use m2cu_runtime::octave::{self, Answer, Call};
 
 /// The declared inputs of the entry function, when every one has a class and a fixed size.
 pub fn runnable_inputs(file: &File) -> Option<Vec<ArgDecl>> {
@@ -127,6 +129,9 @@ pub fn compare_with_octave(
     (!problems.is_empty()).then(|| problems.join("; "))
 }
 
+/// How long Octave may take for one fixture.
+const OCTAVE_LIMIT: Duration = Duration::from_secs(120);
+
 /// Runs the fixture in Octave on `inputs` (through a MAT-file) and reads its outputs back.
 fn octave_outputs(
     name: &str,
@@ -134,68 +139,20 @@ fn octave_outputs(
     inputs: &[(String, Value)],
     outputs: &[String],
 ) -> Result<Vec<(String, Value)>, String> {
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    std::fs::copy(path, dir.path().join(format!("{name}.m"))).map_err(|e| e.to_string())?;
-    coder_stubs(dir.path())?;
-    m2cu_runtime::write_mat(dir.path().join("in.mat"), inputs).map_err(|e| e.to_string())?;
-    let args: Vec<String> = inputs.iter().map(|(n, _)| format!("I.{n}")).collect();
-    let script = format!(
-        "warning('off', 'all'); I = load('in.mat'); [{outs}] = {name}({args}); save('-v7', 'out.mat', {quoted});",
-        outs = outputs.join(", "),
-        args = args.join(", "),
-        quoted = outputs
-            .iter()
-            .map(|o| format!("'{o}'"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    let out = std::process::Command::new("octave-cli")
-        .args(["--no-gui", "--eval", &script])
-        .current_dir(dir.path())
-        .output()
-        .map_err(|e| format!("octave-cli: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "Octave failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut files = octave::coder_stubs();
+    files.push((PathBuf::from(format!("{name}.m")), text));
+    let call = Call {
+        function: name.to_string(),
+        inputs: inputs.to_vec(),
+        outputs: outputs.to_vec(),
+    };
+    match octave::answer_calls(&files, &[call], OCTAVE_LIMIT)?.pop() {
+        Some(Answer::Outputs(values)) => Ok(values),
+        Some(Answer::Error(message)) => Err(format!("Octave failed: {message}")),
+        Some(Answer::Timeout) | None => Err(format!(
+            "Octave did not finish `{name}` in {} s",
+            OCTAVE_LIMIT.as_secs()
+        )),
     }
-    m2cu_runtime::read_mat(dir.path().join("out.mat")).map_err(|e| e.to_string())
-}
-
-/// GPU Coder's `gpucoder.reduce` for Octave: every function folds `A(:)` from left to right,
-/// seeded with the first element; the results form a row.
-const GPUCODER_REDUCE: &str = "function r = reduce(A, fs)
-if ~iscell(fs)
-  fs = {fs};
-end
-r = zeros(1, numel(fs), class(A));
-for q = 1:numel(fs)
-  acc = A(1);
-  for k = 2:numel(A)
-    acc = fs{q}(acc, A(k));
-  end
-  r(q) = acc;
-end
-end
-";
-
-/// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing,
-/// and `gpucoder.reduce` a sequential fold.
-pub fn coder_stubs(dir: &Path) -> Result<(), String> {
-    let gpucoder = dir.join("+gpucoder");
-    std::fs::create_dir_all(&gpucoder).map_err(|e| e.to_string())?;
-    std::fs::write(gpucoder.join("reduce.m"), GPUCODER_REDUCE).map_err(|e| e.to_string())?;
-    let package = dir.join("+coder").join("+gpu");
-    std::fs::create_dir_all(&package).map_err(|e| e.to_string())?;
-    for (name, params) in [
-        ("kernel", ""),
-        ("nokernel", ""),
-        ("kernelfun", ""),
-        ("constantMemory", "~"),
-    ] {
-        let text = format!("function {name}({params})\nend\n");
-        std::fs::write(package.join(format!("{name}.m")), text).map_err(|e| e.to_string())?;
-    }
-    Ok(())
 }

@@ -1,13 +1,13 @@
-//! Many calls of MATLAB functions in one Octave session (Octave takes about half a second to
-//! start), each with its own inputs, each answered separately.
+//! GNU Octave as the oracle: many calls of MATLAB functions in one `octave-cli` session
+//! (Octave takes about half a second to start), each with its own inputs, each answered
+//! separately.
 //!
 //! Invariants: [`answer_calls`] returns one [`Answer`] per call, in the order of the calls; a
 //! call that raises an error is answered with its message and does not disturb the calls after
 //! it; a call that has not finished `per_call` after the previous one (a loop that never ends on
 //! these inputs) is answered [`Answer::Timeout`], its Octave process is killed and a fresh one
-//! goes on with the next call. Inputs and outputs travel through MAT-files in a private
-//! temporary directory, which also holds copies of the functions' files and the `coder.gpu` and
-//! `gpucoder.reduce` stubs (so functions of the same name elsewhere cannot shadow them).
+//! goes on with the next call. The functions' files, inputs and outputs live in a private
+//! temporary directory, so functions of the same name elsewhere cannot shadow them.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -15,7 +15,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use m2cu::Value;
+use crate::Value;
+
+/// A file the calls need: its path relative to the session's directory (`f.m`,
+/// `+gpucoder/reduce.m`) and its text.
+pub type SourceFile = (PathBuf, String);
 
 /// One call: `[outputs...] = function(inputs...)`, inputs in the order given.
 pub struct Call {
@@ -38,22 +42,79 @@ pub enum Answer {
 /// How long Octave may take to start (until it prints `m2cu-ready`).
 const STARTUP: Duration = Duration::from_secs(30);
 
+/// `octave-cli --version`'s first line, or why Octave cannot run.
+pub fn available() -> Result<String, String> {
+    match Command::new("octave-cli").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .next()
+            .unwrap_or("octave-cli")
+            .to_string()),
+        Ok(o) => Err(format!(
+            "octave-cli --version failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        )),
+        Err(e) => Err(format!(
+            "octave-cli not found ({e}); install it with `apt-get install octave`"
+        )),
+    }
+}
+
+/// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing,
+/// and `gpucoder.reduce` a sequential fold.
+pub fn coder_stubs() -> Vec<SourceFile> {
+    let mut files = vec![(
+        PathBuf::from("+gpucoder/reduce.m"),
+        GPUCODER_REDUCE.to_string(),
+    )];
+    for (name, params) in [
+        ("kernel", ""),
+        ("nokernel", ""),
+        ("kernelfun", ""),
+        ("constantMemory", "~"),
+    ] {
+        files.push((
+            PathBuf::from(format!("+coder/+gpu/{name}.m")),
+            format!("function {name}({params})\nend\n"),
+        ));
+    }
+    files
+}
+
+/// GPU Coder's `gpucoder.reduce` for Octave: every function folds `A(:)` from left to right,
+/// seeded with the first element; the results form a row.
+const GPUCODER_REDUCE: &str = "function r = reduce(A, fs)
+if ~iscell(fs)
+  fs = {fs};
+end
+r = zeros(1, numel(fs), class(A));
+for q = 1:numel(fs)
+  acc = A(1);
+  for k = 2:numel(A)
+    acc = fs{q}(acc, A(k));
+  end
+  r(q) = acc;
+end
+end
+";
+
 /// Answers every call; `files` are the `.m` files the calls need.
 pub fn answer_calls(
-    files: &[PathBuf],
+    files: &[SourceFile],
     calls: &[Call],
     per_call: Duration,
 ) -> Result<Vec<Answer>, String> {
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    for file in files {
-        let name = file.file_name().ok_or("a file name")?;
-        std::fs::copy(file, dir.path().join(name))
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+    let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+    for (path, text) in files {
+        let at = dir.path().join(path);
+        if let Some(parent) = at.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&at, text).map_err(|e| format!("{}: {e}", at.display()))?;
     }
-    super::runnable::coder_stubs(dir.path())?;
     for (k, call) in calls.iter().enumerate() {
-        m2cu_runtime::write_mat(dir.path().join(format!("c{k}.in.mat")), &call.inputs)
-            .map_err(|e| format!("call {k}: {e}"))?;
+        crate::write_mat(dir.path().join(format!("c{k}.in.mat")), &call.inputs)
+            .map_err(|e| format!("inputs of call {k} ({}): {e}", call.function))?;
     }
     let mut answers = Vec::with_capacity(calls.len());
     while answers.len() < calls.len() {
@@ -152,18 +213,66 @@ fn read_answer(dir: &Path, k: usize, call: &Call) -> Answer {
     if let Ok(message) = std::fs::read_to_string(dir.join(format!("c{k}.err"))) {
         return Answer::Error(message);
     }
-    match m2cu_runtime::read_mat(dir.join(format!("c{k}.out.mat"))) {
-        Ok(mut values) => {
-            let ordered = call
-                .outputs
-                .iter()
-                .filter_map(|o| {
-                    let at = values.iter().position(|(n, _)| n == o)?;
-                    Some(values.swap_remove(at))
-                })
-                .collect();
-            Answer::Outputs(ordered)
+    let mut values = match crate::read_mat(dir.join(format!("c{k}.out.mat"))) {
+        Ok(values) => values,
+        Err(e) => return Answer::Error(format!("cannot read Octave's outputs: {e}")),
+    };
+    let mut ordered = Vec::with_capacity(call.outputs.len());
+    for name in &call.outputs {
+        match values.iter().position(|(n, _)| n == name) {
+            Some(at) => ordered.push(values.swap_remove(at)),
+            None => return Answer::Error(format!("Octave saved no `{name}`")),
         }
-        Err(e) => Answer::Error(format!("cannot read Octave's outputs: {e}")),
+    }
+    Answer::Outputs(ordered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::tool_available;
+
+    /// An error and a timeout each answer their own call; the calls after them still run.
+    #[test]
+    fn errors_and_timeouts_answer_only_their_call() {
+        if !tool_available("octave::errors_and_timeouts", available().map(drop)) {
+            return;
+        }
+        let files = vec![(
+            PathBuf::from("f.m"),
+            "function [s, n] = f(x)\n  if any(x < 0), error('negative'); end\n  \
+             while any(x > 100), end\n  s = sum(x); n = numel(x);\nend\n"
+                .to_string(),
+        )];
+        let call = |x: &[f64]| Call {
+            function: "f".into(),
+            inputs: vec![("x".into(), Value::row(x.to_vec()))],
+            outputs: vec!["s".into(), "n".into()],
+        };
+        let calls = [
+            call(&[1.0, 2.0]),
+            call(&[-1.0]),
+            call(&[200.0]),
+            call(&[4.0]),
+        ];
+        let answers = answer_calls(&files, &calls, Duration::from_secs(3)).expect("answers");
+        let scalars = |a: &Answer| match a {
+            Answer::Outputs(v) => v
+                .iter()
+                .map(|(n, v)| format!("{n}={:?}", v.data))
+                .collect::<Vec<_>>()
+                .join(" "),
+            other => format!("{other:?}"),
+        };
+        let got: Vec<String> = answers.iter().map(scalars).collect();
+        assert_eq!(
+            got,
+            [
+                "s=Double([3.0]) n=Double([2.0])",
+                "Error(\"negative\")",
+                "Timeout",
+                "s=Double([4.0]) n=Double([1.0])"
+            ]
+        );
     }
 }
