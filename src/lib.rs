@@ -14,9 +14,11 @@
 //! ```
 
 pub mod consts;
+mod program;
+
+pub use program::{run, Backend, Program, RunOptions, RunResult};
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use m2cu_analysis::Analysis;
 use m2cu_codegen::{CodegenOptions, Generated};
@@ -26,7 +28,6 @@ use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
 pub use m2cu_runtime::{BuildOptions, ClassId, EmuOptions, Lanes, Schedule, Value};
-use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec};
 use rand::SeedableRng;
 
 /// Options shared by every operation.
@@ -255,42 +256,6 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
     Ok((name.to_string(), Type { class, shape }))
 }
 
-/// Which machine `run` uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Backend {
-    /// The GPU when one is usable, otherwise the CPU (with a notice).
-    #[default]
-    Auto,
-    Cpu,
-    Gpu,
-    /// The CUDA kernels emulated on CPU threads (needs a C++ compiler; slow, for testing).
-    Emu,
-}
-
-/// Options of [`run`].
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    pub backend: Backend,
-    pub build: BuildOptions,
-    /// The emulated device of [`Backend::Emu`].
-    pub emu: EmuOptions,
-}
-
-/// What [`run`] returns.
-#[derive(Clone, Debug)]
-pub struct RunResult {
-    /// Outputs by name, in the function's output order.
-    pub outputs: Vec<(String, Value)>,
-    /// `"gpu"`, `"cpu"` or `"emu"`.
-    pub backend: &'static str,
-    /// A one-line notice for the user (e.g. the GPU fallback), if any.
-    pub notice: Option<String>,
-    /// Time to translate and build (compile, or load from the cache).
-    pub build_time: Duration,
-    /// Time of the call itself, transfers included.
-    pub run_time: Duration,
-}
-
 /// Translates `source` for the given input values: their classes and shapes are the input
 /// types (an `arguments` block's declarations stand for the inputs it declares).
 pub fn translate_for(
@@ -298,6 +263,16 @@ pub fn translate_for(
     inputs: &[(String, Value)],
     options: &Options,
 ) -> Result<Translation, Error> {
+    typed_translation(source, inputs, options).map(|(t, _)| t)
+}
+
+/// [`translate_for`], with the types it took from the values (the inputs no `arguments` block
+/// declares).
+fn typed_translation(
+    source: &str,
+    inputs: &[(String, Value)],
+    options: &Options,
+) -> Result<(Translation, Vec<(String, Type)>), Error> {
     let ast = parse(source, options)?;
     check_inputs_given(&ast, options, inputs)?;
     let declared = declared_inputs(&ast, options);
@@ -306,91 +281,8 @@ pub fn translate_for(
         .filter(|(n, _)| !declared.contains(n))
         .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
         .collect::<Result<Vec<_>, Error>>()?;
-    compile_parsed(source, &ast, options, types)
-}
-
-/// Translates `source` for the given inputs (their classes and shapes are the input types),
-/// builds it for the chosen backend and runs it.
-///
-/// ```
-/// let source = "function s = total(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
-/// let v = m2cu::Value::row(vec![1.0, 2.0, 3.5]);
-/// let options = m2cu::RunOptions { backend: m2cu::Backend::Cpu, ..Default::default() };
-/// let result = m2cu::run(source, &[("v".to_string(), v)], &m2cu::Options::default(), &options).unwrap();
-/// assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[6.5][..]));
-/// ```
-pub fn run(
-    source: &str,
-    inputs: &[(String, Value)],
-    options: &Options,
-    run_options: &RunOptions,
-) -> Result<RunResult, Error> {
-    let start = Instant::now();
-    let t = translate_for(source, inputs, options)?;
-    let ordered = order_inputs(&t.params, inputs)?;
-    let specs: Vec<OutputSpec> = t
-        .outputs
-        .iter()
-        .map(|(n, c)| OutputSpec::new(n.clone(), *c))
-        .collect();
-    let (backend, notice) = choose_backend(run_options.backend)?;
-    let g = &t.generated;
-    let (values, build_time, run_time) = if backend == "gpu" {
-        let program = GpuProgram::load(
-            &g.kernels_cu,
-            &g.kernel_names,
-            &g.gpu_host_c,
-            &g.entry,
-            &run_options.build,
-        )?;
-        let built = start.elapsed();
-        let values = program.call(&ordered, &specs)?;
-        (values, built, start.elapsed() - built)
-    } else if backend == "emu" {
-        let program = EmuProgram::load(
-            &g.kernels_cu,
-            &g.kernel_names,
-            &g.gpu_host_c,
-            &g.entry,
-            &run_options.build,
-            &run_options.emu,
-        )?;
-        let built = start.elapsed();
-        let values = program.call(&ordered, &specs)?;
-        (values, built, start.elapsed() - built)
-    } else {
-        let library = CpuLibrary::build(&g.c_source, &g.entry, &run_options.build)?;
-        let built = start.elapsed();
-        let values = library.call(&ordered, &specs)?;
-        (values, built, start.elapsed() - built)
-    };
-    let outputs = t
-        .outputs
-        .iter()
-        .map(|(n, _)| n.clone())
-        .zip(values)
-        .collect();
-    Ok(RunResult {
-        outputs,
-        backend,
-        notice,
-        build_time,
-        run_time,
-    })
-}
-
-fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), Error> {
-    match (requested, m2cu_runtime::gpu_status()) {
-        (Backend::Cpu, _) => Ok(("cpu", None)),
-        (Backend::Emu, _) => Ok(("emu", None)),
-        (_, GpuStatus::Available { .. }) => Ok(("gpu", None)),
-        (Backend::Gpu, GpuStatus::Unavailable(why)) => Err(Error::Usage(format!(
-            "--backend gpu: no usable GPU ({why})\nhelp: use --backend cpu, or --backend auto to fall back to the CPU"
-        ))),
-        (Backend::Auto, GpuStatus::Unavailable(why)) => {
-            Ok(("cpu", Some(format!("m2cu: no usable GPU ({why}); running on the CPU"))))
-        }
-    }
+    let t = compile_parsed(source, &ast, options, types.clone())?;
+    Ok((t, types))
 }
 
 /// Every parameter of the entry needs a value before its type can be known.
@@ -406,20 +298,7 @@ fn check_inputs_given(
     let params: Vec<String> = entry
         .map(|f| f.params.iter().map(|p| p.name.clone()).collect())
         .unwrap_or_default();
-    order_inputs(&params, inputs).map(|_| ())
-}
-
-fn order_inputs(params: &[String], inputs: &[(String, Value)]) -> Result<Vec<Value>, Error> {
-    params
-        .iter()
-        .map(|p| {
-            inputs.iter().find(|(n, _)| n == p).map(|(_, v)| v.clone()).ok_or_else(|| {
-                Error::Usage(format!(
-                    "input `{p}` has no value\nhelp: pass --set '{p}=...' or --inputs FILE.mat with a variable named `{p}`"
-                ))
-            })
-        })
-        .collect()
+    program::order_inputs(&params, inputs).map(|_| ())
 }
 
 /// The inputs of the entry function that its `arguments` block declares: their declared types
@@ -437,7 +316,7 @@ fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<Str
 /// The IR type of an actual input: its class, and a shape that keeps the program general
 /// (scalars, the unit extent of vectors and the row count of matrices are fixed, so that
 /// reductions know their default dimension).
-fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
+pub(crate) fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
     let class = Class::from_name(v.class().name())
         .filter(|c| *c != Class::Char)
         .ok_or_else(|| {

@@ -1,0 +1,266 @@
+//! Running translated programs: [`Program`] translates and builds once and is then called any
+//! number of times with new inputs (prepare once, execute many); [`run`] does both for one call.
+//!
+//! Invariants: a [`Program`] is called only with inputs of the types it was prepared for (each
+//! call checks them, naming the first input that differs); inputs cross in the entry function's
+//! parameter order whatever order they are given in; outputs come back by name in the
+//! function's output order.
+
+use std::time::{Duration, Instant};
+
+use m2cu_frontend::types::{Dim, Type};
+use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec};
+
+use crate::{BuildOptions, EmuOptions, Error, Options, Translation, Value};
+
+/// Which machine runs the program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The GPU when one is usable, otherwise the CPU (with a notice).
+    #[default]
+    Auto,
+    Cpu,
+    Gpu,
+    /// The CUDA kernels emulated on CPU threads (needs a C++ compiler; slow, for testing).
+    Emu,
+}
+
+/// Options of [`run`] and [`Program::prepare`].
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub backend: Backend,
+    pub build: BuildOptions,
+    /// The emulated device of [`Backend::Emu`].
+    pub emu: EmuOptions,
+}
+
+/// What [`run`] returns.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Outputs by name, in the function's output order.
+    pub outputs: Vec<(String, Value)>,
+    /// `"gpu"`, `"cpu"` or `"emu"`.
+    pub backend: &'static str,
+    /// A one-line notice for the user (e.g. the GPU fallback), if any.
+    pub notice: Option<String>,
+    /// Time to translate and build (compile, or load from the cache).
+    pub build_time: Duration,
+    /// Time of the call itself, transfers included.
+    pub run_time: Duration,
+}
+
+/// A translated program, built for one backend and ready to be called.
+///
+/// ```
+/// let source = "function s = total(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
+/// let options = m2cu::RunOptions { backend: m2cu::Backend::Cpu, ..Default::default() };
+/// let v = |x: Vec<f64>| vec![("v".to_string(), m2cu::Value::row(x))];
+/// let program = m2cu::Program::prepare(source, &v(vec![1.0, 2.0]), &m2cu::Options::default(), &options).unwrap();
+/// for n in [1, 10, 1000] {
+///     let outputs = program.call(&v(vec![0.5; n])).unwrap();
+///     assert_eq!(outputs[0].1.as_slice::<f64>(), Some(&[n as f64 / 2.0][..]));
+/// }
+/// ```
+pub struct Program {
+    translation: Translation,
+    /// The types taken from the specimen inputs (those no `arguments` block declares).
+    input_types: Vec<(String, Type)>,
+    specs: Vec<OutputSpec>,
+    built: Built,
+    backend: &'static str,
+    notice: Option<String>,
+    build_time: Duration,
+}
+
+enum Built {
+    Cpu(CpuLibrary),
+    Emu(EmuProgram),
+    Gpu(GpuProgram),
+}
+
+impl Program {
+    /// Translates `source` for inputs like `specimen` (their classes and shapes are the input
+    /// types; the values themselves are not used) and builds it for the chosen backend. A 1-by-1
+    /// specimen makes a scalar input: give a vector of length 2 for a vector of any length.
+    pub fn prepare(
+        source: &str,
+        specimen: &[(String, Value)],
+        options: &Options,
+        run_options: &RunOptions,
+    ) -> Result<Program, Error> {
+        let start = Instant::now();
+        let (translation, input_types) = crate::typed_translation(source, specimen, options)?;
+        let (backend, notice) = choose_backend(run_options.backend)?;
+        let g = &translation.generated;
+        let built = match backend {
+            "gpu" => Built::Gpu(GpuProgram::load(
+                &g.kernels_cu,
+                &g.kernel_names,
+                &g.gpu_host_c,
+                &g.entry,
+                &run_options.build,
+            )?),
+            "emu" => Built::Emu(EmuProgram::load(
+                &g.kernels_cu,
+                &g.kernel_names,
+                &g.gpu_host_c,
+                &g.entry,
+                &run_options.build,
+                &run_options.emu,
+            )?),
+            _ => Built::Cpu(CpuLibrary::build(
+                &g.c_source,
+                &g.entry,
+                &run_options.build,
+            )?),
+        };
+        let specs = translation
+            .outputs
+            .iter()
+            .map(|(n, c)| OutputSpec::new(n.clone(), *c))
+            .collect();
+        Ok(Program {
+            translation,
+            input_types,
+            specs,
+            built,
+            backend,
+            notice,
+            build_time: start.elapsed(),
+        })
+    }
+
+    /// Calls the program; `inputs` must fit the types it was prepared for: the same classes, and
+    /// the extents those types fix (a row prepared from a length-2 specimen takes any length,
+    /// a matrix keeps its row count).
+    pub fn call(&self, inputs: &[(String, Value)]) -> Result<Vec<(String, Value)>, Error> {
+        self.check_types(inputs)?;
+        let ordered = order_inputs(&self.translation.params, inputs)?;
+        let values = match &self.built {
+            Built::Cpu(library) => library.call(&ordered, &self.specs)?,
+            Built::Emu(program) => program.call(&ordered, &self.specs)?,
+            Built::Gpu(program) => program.call(&ordered, &self.specs)?,
+        };
+        Ok(self
+            .translation
+            .outputs
+            .iter()
+            .map(|(n, _)| n.clone())
+            .zip(values)
+            .collect())
+    }
+
+    /// The translation behind the program (generated code, loop report).
+    pub fn translation(&self) -> &Translation {
+        &self.translation
+    }
+
+    /// `"gpu"`, `"cpu"` or `"emu"`.
+    pub fn backend(&self) -> &'static str {
+        self.backend
+    }
+
+    /// A one-line notice for the user (e.g. the GPU fallback), if any.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    /// Time to translate and build (compile, or load from the cache).
+    pub fn build_time(&self) -> Duration {
+        self.build_time
+    }
+
+    fn check_types(&self, inputs: &[(String, Value)]) -> Result<(), Error> {
+        for (name, prepared) in &self.input_types {
+            let Some((_, value)) = inputs.iter().find(|(n, _)| n == name) else {
+                continue;
+            };
+            let actual = crate::type_of(name, value)?;
+            if !fits(value, actual, *prepared) {
+                return Err(Error::Usage(format!(
+                    "input `{name}` is {actual}, but the program was prepared for {prepared}\n\
+                     help: prepare another program for inputs of this type"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a value of type `actual` can be passed where `prepared` was translated for: the
+/// same class, and every extent that `prepared` fixes (a length-1 row fits a row of any length).
+fn fits(value: &Value, actual: Type, prepared: Type) -> bool {
+    let extents = [
+        value.rows(),
+        value.cols(),
+        value.dims.get(2).copied().unwrap_or(1),
+    ];
+    let shape = prepared.shape;
+    actual.class == prepared.class
+        && [shape.rows, shape.cols, shape.pages]
+            .iter()
+            .zip(extents)
+            .all(|(dim, n)| match dim {
+                Dim::Known(k) => *k == n as u64,
+                Dim::Var => true,
+            })
+}
+
+/// Translates `source` for the given inputs (their classes and shapes are the input types),
+/// builds it for the chosen backend and runs it.
+///
+/// ```
+/// let source = "function s = total(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
+/// let v = m2cu::Value::row(vec![1.0, 2.0, 3.5]);
+/// let options = m2cu::RunOptions { backend: m2cu::Backend::Cpu, ..Default::default() };
+/// let result = m2cu::run(source, &[("v".to_string(), v)], &m2cu::Options::default(), &options).unwrap();
+/// assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[6.5][..]));
+/// ```
+pub fn run(
+    source: &str,
+    inputs: &[(String, Value)],
+    options: &Options,
+    run_options: &RunOptions,
+) -> Result<RunResult, Error> {
+    let program = Program::prepare(source, inputs, options, run_options)?;
+    let start = Instant::now();
+    let outputs = program.call(inputs)?;
+    Ok(RunResult {
+        outputs,
+        backend: program.backend,
+        notice: program.notice.clone(),
+        build_time: program.build_time,
+        run_time: start.elapsed(),
+    })
+}
+
+fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), Error> {
+    match (requested, m2cu_runtime::gpu_status()) {
+        (Backend::Cpu, _) => Ok(("cpu", None)),
+        (Backend::Emu, _) => Ok(("emu", None)),
+        (_, GpuStatus::Available { .. }) => Ok(("gpu", None)),
+        (Backend::Gpu, GpuStatus::Unavailable(why)) => Err(Error::Usage(format!(
+            "--backend gpu: no usable GPU ({why})\nhelp: use --backend cpu, or --backend auto to fall back to the CPU"
+        ))),
+        (Backend::Auto, GpuStatus::Unavailable(why)) => {
+            Ok(("cpu", Some(format!("m2cu: no usable GPU ({why}); running on the CPU"))))
+        }
+    }
+}
+
+/// The values of `params`, in that order, from `inputs` given by name.
+pub(crate) fn order_inputs(
+    params: &[String],
+    inputs: &[(String, Value)],
+) -> Result<Vec<Value>, Error> {
+    params
+        .iter()
+        .map(|p| {
+            inputs.iter().find(|(n, _)| n == p).map(|(_, v)| v.clone()).ok_or_else(|| {
+                Error::Usage(format!(
+                    "input `{p}` has no value\nhelp: pass --set '{p}=...' or --inputs FILE.mat with a variable named `{p}`"
+                ))
+            })
+        })
+        .collect()
+}
