@@ -79,15 +79,20 @@ fn main() -> ExitCode {
 }
 
 fn run(config: &Config, out: Option<PathBuf>) -> Result<(), String> {
-    let report = m2cu_bench::run(config)?;
-    let text = report.markdown();
+    // Opened before the run, so that a wrong path is reported before minutes of measuring.
+    let file = out
+        .map(|path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map(|file| (file, path.clone()))
+                .map_err(|e| format!("--out {}: {e}", path.display()))
+        })
+        .transpose()?;
+    let text = m2cu_bench::run(config)?.markdown();
     print!("{text}");
-    if let Some(path) = out {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some((mut file, path)) = file {
         write!(file, "\n{text}").map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("m2cu-bench: appended to {}", path.display());
     }

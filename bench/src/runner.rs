@@ -54,8 +54,9 @@ pub fn run(config: &Config) -> Result<Report, String> {
                 timer.add(log2, &inputs)?;
             }
         }
-        let octave_start = Instant::now();
+        let mut octave_time = String::new();
         if let Some(timer) = timer.filter(|t| !t.is_empty()) {
+            let octave_start = Instant::now();
             match timer.run(translated.params(), translated.output_count(), config.runs) {
                 Ok(times) => {
                     for row in &mut rows[first..] {
@@ -69,13 +70,16 @@ pub fn run(config: &Config) -> Result<Report, String> {
                     notes.push(format!("Octave column of {} empty: {why}", workload.name()));
                 }
             }
+            octave_time = format!(
+                ", Octave {:.1} s of it",
+                octave_start.elapsed().as_secs_f64()
+            );
         }
         eprintln!(
-            "m2cu-bench: {}: {} sizes in {:.1} s (Octave {:.1} s)",
+            "m2cu-bench: {}: {} sizes in {:.1} s{octave_time}",
             workload.name(),
             rows.len() - first,
             start.elapsed().as_secs_f64(),
-            octave_start.elapsed().as_secs_f64()
         );
     }
     Ok(Report {
