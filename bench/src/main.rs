@@ -1,0 +1,108 @@
+//! The `m2cu-bench` command line: options → [`m2cu_bench::Config`], run, print the markdown
+//! table to stdout (and append it to `--out FILE`); progress on stderr; errors as messages
+//! with exit status 1.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use m2cu_bench::{Config, Workload};
+
+const EXAMPLES: &str = "\
+Examples:
+  # The CPU table at the default sizes (2^10 .. 2^24, 20 runs each), Octave up to 2^16
+  cargo run --release -p m2cu-bench
+
+  # A quicker run, appended to the results file
+  cargo run --release -p m2cu-bench -- --max-log2 22 --runs 10 --out bench/RESULTS.md
+
+  # On a GPU machine: up to 2^28 elements, two workloads, no Octave
+  m2cu-bench --max-log2 28 --workload sum --workload histogram --no-octave
+
+Columns: m2cu's C path (m2cu::Program::call), hand-written C (one sequential loop, cc -O2),
+Octave's interpreter (tic/toc inside Octave), and the GPU (Program::call including transfers;
+`no device` without a GPU). Every cell is the median of --runs timed runs after 2 warm-up
+runs, and m2cu's results must equal the hand-written C's before anything is timed.";
+
+/// Times m2cu's generated C (and its GPU path, when there is a GPU) against hand-written C and
+/// GNU Octave's interpreter on six loop workloads over rows of 2^k elements, and prints a
+/// markdown table.
+#[derive(Parser, Debug)]
+#[command(name = "m2cu-bench", version, after_help = EXAMPLES)]
+struct Cli {
+    /// The smallest rows have 2^MIN_LOG2 elements
+    #[arg(long, default_value_t = 10)]
+    min_log2: u32,
+    /// The largest rows have 2^MAX_LOG2 elements (the issue asks for 28 on a GPU)
+    #[arg(long, default_value_t = 24)]
+    max_log2: u32,
+    /// Timed runs per cell, after 2 warm-up runs; the median is reported
+    #[arg(long, default_value_t = 20)]
+    runs: usize,
+    /// Time Octave's interpreter up to 2^OCTAVE_MAX_LOG2 elements (it runs about 1-10 million
+    /// loop iterations per second)
+    #[arg(long, default_value_t = 16)]
+    octave_max_log2: u32,
+    /// Leave the Octave column out
+    #[arg(long)]
+    no_octave: bool,
+    /// Run only this workload (repeatable): sum, max, minloc, count, histogram, saxpy
+    #[arg(long = "workload", value_name = "NAME", value_parser = Workload::from_name)]
+    workloads: Vec<Workload>,
+    /// Also append the report (header lines, table, notes) to FILE
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = Config {
+        min_log2: cli.min_log2,
+        max_log2: cli.max_log2,
+        runs: cli.runs,
+        octave_max_log2: (!cli.no_octave).then_some(cli.octave_max_log2),
+        workloads: if cli.workloads.is_empty() {
+            Workload::ALL.to_vec()
+        } else {
+            cli.workloads
+        },
+        command: command_line(),
+    };
+    match run(&config, cli.out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("m2cu-bench: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(config: &Config, out: Option<PathBuf>) -> Result<(), String> {
+    // Opened before the run, so that a wrong path is reported before minutes of measuring.
+    let file = out
+        .map(|path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map(|file| (file, path.clone()))
+                .map_err(|e| format!("--out {}: {e}", path.display()))
+        })
+        .transpose()?;
+    let text = m2cu_bench::run(config)?.markdown();
+    print!("{text}");
+    if let Some((mut file, path)) = file {
+        write!(file, "\n{text}").map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("m2cu-bench: appended to {}", path.display());
+    }
+    Ok(())
+}
+
+/// The command as typed, program name shortened to `m2cu-bench`.
+fn command_line() -> String {
+    std::iter::once("m2cu-bench".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}

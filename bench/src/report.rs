@@ -1,0 +1,170 @@
+//! The benchmark's result and its markdown form: header lines (machine facts, command,
+//! protocol), one table row per workload and size, then notes.
+//!
+//! Invariants: rows are in the order measured (workloads in the configured order, sizes
+//! ascending); every row passed the correctness guard (a failing one ends the run instead);
+//! a cell that was not measured says why (`—` for sizes beyond Octave's limit or without
+//! Octave, `no device` without a GPU) and never holds an invented number.
+
+use crate::workloads::Workload;
+
+/// A timing that may be absent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cell {
+    /// The median in milliseconds.
+    Ms(f64),
+    /// Not measured at this size, or the tool is missing (the notes say which).
+    NotRun,
+    /// A GPU cell on a machine without a usable GPU.
+    NoDevice,
+}
+
+impl Cell {
+    fn text(self) -> String {
+        match self {
+            Cell::Ms(ms) => format_ms(ms),
+            Cell::NotRun => "—".to_string(),
+            Cell::NoDevice => "no device".to_string(),
+        }
+    }
+}
+
+/// One workload at one size.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub workload: Workload,
+    /// The rows have 2^`log2` elements.
+    pub log2: u32,
+    /// Bytes read and written by one call ([`Workload::bytes`]).
+    pub bytes: u64,
+    /// m2cu's C path (`Program::call`), median milliseconds.
+    pub m2cu_ms: f64,
+    /// The hand-written C, median milliseconds.
+    pub hand_ms: f64,
+    /// The largest relative difference between m2cu's C results and the hand-written C's
+    /// (0 when equal), within the workload's tolerance.
+    pub difference: f64,
+    pub octave: Cell,
+    /// `Program::call` on the GPU, transfers included.
+    pub gpu: Cell,
+}
+
+/// Everything one benchmark run found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Lines above the table (machine, command, protocol).
+    pub header: Vec<String>,
+    pub rows: Vec<Row>,
+    /// Lines below the table (what the columns mean, what was skipped and why).
+    pub notes: Vec<String>,
+}
+
+const COLUMNS: [&str; 10] = [
+    "workload",
+    "N",
+    "m2cu C ms",
+    "m2cu C GB/s",
+    "hand C ms",
+    "hand C GB/s",
+    "hand/m2cu",
+    "max rel. diff",
+    "Octave ms",
+    "GPU call incl. transfers ms",
+];
+
+impl Report {
+    /// The report as markdown: header lines as a list, the table, notes as a list.
+    pub fn markdown(&self) -> String {
+        let mut text = String::new();
+        for line in &self.header {
+            text.push_str(&format!("- {line}\n"));
+        }
+        text.push('\n');
+        text.push_str(&format!("| {} |\n", COLUMNS.join(" | ")));
+        let rule: Vec<&str> = COLUMNS
+            .iter()
+            .enumerate()
+            .map(|(k, _)| if k == 0 { "---" } else { "---:" })
+            .collect();
+        text.push_str(&format!("|{}|\n", rule.join("|")));
+        for row in &self.rows {
+            text.push_str(&format!("| {} |\n", row.cells().join(" | ")));
+        }
+        text.push('\n');
+        for line in &self.notes {
+            text.push_str(&format!("- {line}\n"));
+        }
+        text
+    }
+}
+
+impl Row {
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.workload.name().to_string(),
+            format!("2^{}", self.log2),
+            format_ms(self.m2cu_ms),
+            gb_per_s(self.bytes, self.m2cu_ms),
+            format_ms(self.hand_ms),
+            gb_per_s(self.bytes, self.hand_ms),
+            format!("{:.2}", self.hand_ms / self.m2cu_ms),
+            if self.difference == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{:.1e}", self.difference)
+            },
+            self.octave.text(),
+            self.gpu.text(),
+        ]
+    }
+}
+
+/// Milliseconds with three significant digits (no more than six decimals).
+fn format_ms(ms: f64) -> String {
+    let magnitude = if ms > 0.0 { ms.log10().floor() } else { 0.0 };
+    let decimals = (2.0 - magnitude).clamp(0.0, 6.0) as usize;
+    format!("{ms:.decimals$}")
+}
+
+fn gb_per_s(bytes: u64, ms: f64) -> String {
+    format!("{:.2}", bytes as f64 / (ms * 1e-3) / 1e9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_renders_every_column() {
+        let row = Row {
+            workload: Workload::Sum,
+            log2: 20,
+            bytes: 8 << 20,
+            m2cu_ms: 2.0,
+            hand_ms: 4.0,
+            difference: 0.0,
+            octave: Cell::NotRun,
+            gpu: Cell::NoDevice,
+        };
+        let report = Report {
+            header: vec!["date: today".into()],
+            rows: vec![row],
+            notes: vec!["a note".into()],
+        };
+        let text = report.markdown();
+        assert!(
+            text.contains("| sum | 2^20 | 2.00 | 4.19 | 4.00 | 2.10 | 2.00 | 0 | — | no device |"),
+            "{text}"
+        );
+        assert!(text.starts_with("- date: today\n\n| workload |"));
+        assert!(text.ends_with("- a note\n"));
+    }
+
+    #[test]
+    fn milliseconds_keep_three_significant_digits() {
+        assert_eq!(format_ms(123.4), "123");
+        assert_eq!(format_ms(2.0), "2.00");
+        assert_eq!(format_ms(0.01234), "0.0123");
+        assert_eq!(format_ms(0.0), "0.00");
+    }
+}

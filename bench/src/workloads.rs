@@ -1,0 +1,132 @@
+//! The six workloads: their MATLAB sources (`bench/workloads/bench_<name>.m`), their inputs and
+//! the bytes they must move.
+//!
+//! Invariants:
+//! - The inputs of a workload at a given `n` are the same on every run and machine (a seeded
+//!   generator); every vector input is a 1-by-`n` row, `a` of saxpy is a scalar.
+//! - [`Workload::bytes`] counts every input element read once and every output element written
+//!   once, the least traffic any implementation causes; GB/s figures are that over the time.
+//! - The MATLAB functions are named `bench_<name>`, not `sum` or `max`: a file `sum.m` on
+//!   Octave's path shadows the builtin for everything else in the session (Octave's own
+//!   `accumarray` gave wrong answers with `max.m` next to it).
+
+use m2cu::Value;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::guard::Tolerance;
+
+/// One benchmark workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    Sum,
+    Max,
+    MinLoc,
+    Count,
+    Histogram,
+    Saxpy,
+}
+
+/// The scalar `a` of saxpy.
+const SAXPY_A: f64 = 2.5;
+
+impl Workload {
+    /// Every workload, in the order of the table.
+    pub const ALL: [Workload; 6] = [
+        Workload::Sum,
+        Workload::Max,
+        Workload::MinLoc,
+        Workload::Count,
+        Workload::Histogram,
+        Workload::Saxpy,
+    ];
+
+    /// The name on the command line and in the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Workload::Sum => "sum",
+            Workload::Max => "max",
+            Workload::MinLoc => "minloc",
+            Workload::Count => "count",
+            Workload::Histogram => "histogram",
+            Workload::Saxpy => "saxpy",
+        }
+    }
+
+    /// The workload called `name`; the error lists the names.
+    pub fn from_name(name: &str) -> Result<Workload, String> {
+        Workload::ALL
+            .into_iter()
+            .find(|w| w.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Workload::ALL.iter().map(|w| w.name()).collect();
+                format!(
+                    "unknown workload `{name}`; the workloads are {}",
+                    names.join(", ")
+                )
+            })
+    }
+
+    /// The MATLAB function's name, which is also its file's stem.
+    pub fn function(self) -> String {
+        format!("bench_{}", self.name())
+    }
+
+    /// The MATLAB source.
+    pub fn source(self) -> &'static str {
+        match self {
+            Workload::Sum => include_str!("../workloads/bench_sum.m"),
+            Workload::Max => include_str!("../workloads/bench_max.m"),
+            Workload::MinLoc => include_str!("../workloads/bench_minloc.m"),
+            Workload::Count => include_str!("../workloads/bench_count.m"),
+            Workload::Histogram => include_str!("../workloads/bench_histogram.m"),
+            Workload::Saxpy => include_str!("../workloads/bench_saxpy.m"),
+        }
+    }
+
+    /// The inputs by parameter name for rows of `n` elements.
+    pub fn inputs(self, n: usize) -> Vec<(String, Value)> {
+        let mut rng = StdRng::seed_from_u64(n as u64);
+        let named = |name: &str, v: Value| (name.to_string(), v);
+        match self {
+            Workload::Sum | Workload::Max | Workload::MinLoc | Workload::Count => {
+                vec![named("x", random_row::<f64>(&mut rng, n))]
+            }
+            Workload::Histogram => vec![named("b", random_row::<u8>(&mut rng, n))],
+            Workload::Saxpy => vec![
+                named("a", Value::scalar(SAXPY_A)),
+                named("x", random_row::<f64>(&mut rng, n)),
+                named("y", random_row::<f64>(&mut rng, n)),
+            ],
+        }
+    }
+
+    /// Bytes read and written by one call on rows of `n` elements (see the module doc).
+    pub fn bytes(self, n: usize) -> u64 {
+        let n = n as u64;
+        match self {
+            Workload::Sum | Workload::Max | Workload::Count => 8 * n + 8,
+            Workload::MinLoc => 8 * n + 16,
+            Workload::Histogram => n + 256 * 8,
+            Workload::Saxpy => 24 * n + 8,
+        }
+    }
+
+    /// How closely m2cu's results must match the hand-written C: exactly, except the sum,
+    /// which OpenMP and the GPU add in another order.
+    pub fn tolerance(self) -> Tolerance {
+        match self {
+            Workload::Sum => Tolerance::Relative(1e-12),
+            _ => Tolerance::Exact,
+        }
+    }
+}
+
+/// A 1-by-`n` row of uniform values: doubles in [0, 1), or every value of a small integer class.
+fn random_row<T>(rng: &mut StdRng, n: usize) -> Value
+where
+    T: m2cu_runtime::Element,
+    rand::distributions::Standard: rand::distributions::Distribution<T>,
+{
+    Value::row((0..n).map(|_| rng.gen::<T>()).collect())
+}
