@@ -248,15 +248,16 @@ fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), 
     }
 }
 
-/// The values of `params`, in that order, from `inputs` given by name.
-pub(crate) fn order_inputs(
+/// The values of `params`, in that order, from `inputs` given by name (borrowed: the inputs
+/// cross into the generated code without a copy).
+pub(crate) fn order_inputs<'v>(
     params: &[String],
-    inputs: &[(String, Value)],
-) -> Result<Vec<Value>, Error> {
+    inputs: &'v [(String, Value)],
+) -> Result<Vec<&'v Value>, Error> {
     params
         .iter()
         .map(|p| {
-            inputs.iter().find(|(n, _)| n == p).map(|(_, v)| v.clone()).ok_or_else(|| {
+            inputs.iter().find(|(n, _)| n == p).map(|(_, v)| v).ok_or_else(|| {
                 Error::Usage(format!(
                     "input `{p}` has no value\nhelp: pass --set '{p}=...' or --inputs FILE.mat with a variable named `{p}`"
                 ))

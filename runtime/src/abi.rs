@@ -8,6 +8,7 @@
 //! and every non-NULL `data` is handed to `m2cu_release`, on success and on error alike, so
 //! generated code must leave `data` NULL (or valid) in outputs it did not fill.
 
+use std::borrow::Borrow;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 use crate::value::{dims_text, ClassId, Data, Value};
@@ -77,8 +78,8 @@ const ERR_LEN: usize = 1024;
 
 /// Calls an entry through `call(inputs, outputs, err, err_len)`, marshaling values both ways
 /// and releasing the output memory with `release`.
-pub(crate) fn invoke(
-    inputs: &[Value],
+pub(crate) fn invoke<V: Borrow<Value>>(
+    inputs: &[V],
     outputs: &[OutputSpec],
     release: ReleaseFn,
     call: impl FnOnce(*const M2cuArray, *mut M2cuArray, *mut c_char, usize) -> c_int,
@@ -86,7 +87,7 @@ pub(crate) fn invoke(
     let ins = inputs
         .iter()
         .enumerate()
-        .map(|(k, v)| input_array(k, v))
+        .map(|(k, v)| input_array(k, v.borrow()))
         .collect::<Result<Vec<_>>>()?;
     for spec in outputs {
         check_class(spec.class, &format!("output '{}'", spec.name))?;

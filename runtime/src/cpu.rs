@@ -5,6 +5,7 @@
 //! as many, and of the classes, that the entry was generated for (the ABI carries extents but no
 //! counts or classes), and outputs are interpreted in the classes the caller declares.
 
+use std::borrow::Borrow;
 use std::path::Path;
 
 pub use crate::abi::OutputSpec;
@@ -39,7 +40,11 @@ impl CpuLibrary {
     /// Runs the entry on `inputs` (in parameter order) and returns its outputs, one per spec.
     /// An error reported by the generated code is [`Error::Call`](crate::Error::Call) with its
     /// message.
-    pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
+    pub fn call<V: Borrow<Value>>(
+        &self,
+        inputs: &[V],
+        outputs: &[OutputSpec],
+    ) -> Result<Vec<Value>> {
         abi::invoke(
             inputs,
             outputs,

@@ -28,6 +28,7 @@
 //! per-output kernels can be forced ([`EmuOptions::lanes`], passed as `m2cu_gpu.lanes`; a real
 //! GPU always passes 0 and lets the host program choose).
 
+use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -190,7 +191,11 @@ impl EmuProgram {
     }
 
     /// Runs `<entry>_gpu` on `inputs` with the emulated device and returns its outputs.
-    pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
+    pub fn call<V: Borrow<Value>>(
+        &self,
+        inputs: &[V],
+        outputs: &[OutputSpec],
+    ) -> Result<Vec<Value>> {
         // A panic while the lock was held left nothing half-done that a later call relies on.
         let _one_call = self
             .library_lock

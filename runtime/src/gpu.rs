@@ -16,6 +16,7 @@
 //! (see `gpu/callbacks.rs`), synchronizes the stream, frees any device memory the host code left
 //! allocated, and reports the first failed driver call by its CUDA error name.
 
+use std::borrow::Borrow;
 mod callbacks;
 
 use std::cell::RefCell;
@@ -161,7 +162,11 @@ impl GpuProgram {
     /// Runs `<entry>_gpu` on `inputs` and returns its outputs, one per spec. A failed driver
     /// call inside is [`Error::Cuda`] naming the call and the CUDA error; an error reported by
     /// the host code itself is [`Error::Call`].
-    pub fn call(&self, inputs: &[Value], outputs: &[OutputSpec]) -> Result<Vec<Value>> {
+    pub fn call<V: Borrow<Value>>(
+        &self,
+        inputs: &[V],
+        outputs: &[OutputSpec],
+    ) -> Result<Vec<Value>> {
         let mut state = self.state.borrow_mut();
         state.begin_call()?;
         services::call_entry(

@@ -5,6 +5,7 @@
 //! error message ([`DeviceServices::record`]), which [`call_entry`] turns into the call's error.
 //! Callbacks never unwind into C: a panic becomes an error too.
 
+use std::borrow::Borrow;
 use std::ffi::{c_char, c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -47,11 +48,11 @@ pub(crate) trait DeviceServices {
 
 /// Runs `<entry>_gpu` on `inputs` with a callback table over `device`; `finish` then ends the
 /// call on the device and returns its first error, which takes precedence over the host code's.
-pub(crate) fn call_entry<D: DeviceServices>(
+pub(crate) fn call_entry<D: DeviceServices, V: Borrow<Value>>(
     entry: GpuEntry,
     release: ReleaseFn,
     device: &mut D,
-    inputs: &[Value],
+    inputs: &[V],
     outputs: &[OutputSpec],
     finish: impl FnOnce(&mut D) -> Option<String>,
 ) -> Result<Vec<Value>> {

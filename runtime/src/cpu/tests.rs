@@ -206,7 +206,7 @@ fn rust_mirrors_match_the_c_layout() {
     let dir = tempfile::tempdir().unwrap();
     let lib = CpuLibrary::build(&source, "layout", &opts(dir.path())).unwrap();
     let out = lib
-        .call(&[], &[OutputSpec::new("v", ClassId::Int64)])
+        .call::<Value>(&[], &[OutputSpec::new("v", ClassId::Int64)])
         .unwrap();
     use std::mem::{offset_of, size_of};
     let rust = [
