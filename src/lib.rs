@@ -43,6 +43,10 @@ pub struct Options {
     /// Leave out the index checks (`--no-bounds-check`): faster, but an out-of-range index is
     /// undefined behaviour instead of MATLAB's error.
     pub no_bounds_check: bool,
+    /// Merge the GPU blocks' partial floating sums and products in a fixed order
+    /// (`--deterministic`): the same bits on every run on one device, at the cost of one slot
+    /// per block instead of one atomic.
+    pub deterministic: bool,
     /// The language of the source: MATLAB (the default) or GNU Octave, whose spellings
     /// (`endfor`, `!=`, `#` comments, `x += 1`, ...) are then accepted.
     pub dialect: Dialect,
@@ -141,6 +145,7 @@ fn compile_parsed(
         file_name: display_name(options),
         source,
         bounds_checks: !options.no_bounds_check,
+        deterministic: options.deterministic,
     };
     let name = |l: m2cu_frontend::ir::LocalId| f.locals[l].name.clone();
     let class_id = |l: m2cu_frontend::ir::LocalId| {

@@ -40,6 +40,13 @@ struct Common {
     /// undefined behaviour instead of MATLAB's "Index exceeds the number of array elements".
     #[arg(long)]
     no_bounds_check: bool,
+    /// On the GPU, merge the blocks' partial floating-point sums and products in a fixed order
+    /// (each block writes its own slot; the last block combines the slots in a fixed tree)
+    /// instead of with atomics in whatever order blocks finish: the same bits on every run on
+    /// one GPU. Other reductions are exact in any order already. The C/OpenMP path is not
+    /// affected
+    #[arg(long)]
+    deterministic: bool,
     #[command(flatten)]
     dialect: DialectArg,
 }
@@ -250,6 +257,7 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
         entry: common.entry.clone(),
         args: common.args.clone(),
         no_bounds_check: common.no_bounds_check,
+        deterministic: common.deterministic,
         dialect: common.dialect.dialect(),
     };
     Ok((source, options))

@@ -354,3 +354,125 @@ fn a_divergent_barrier_is_a_deadlock_reported_at_once() {
     // The concurrent schedule would wait 20 s for the missing thread.
     assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
 }
+
+/// The sum `--deterministic` specifies for `s = 0; for i = 1:n, s = s + v(i); end` on a grid of
+/// `grid` blocks of 256 threads: thread g adds v(g), v(g + stride), ... in order; a warp adds
+/// lanes l and l + o for o = 16, 8, 4, 2, 1; warp 0 does the same over the block's eight warp
+/// sums (zeros past them); the last block does it all again over the block slots; the result
+/// is added to `s` (0).
+fn ordered_tree_sum(v: &[f64], grid: usize) -> f64 {
+    const BLOCK: usize = 256;
+    let warp_tree = |lanes: &mut [f64; 32]| {
+        let mut o = 16;
+        while o > 0 {
+            for l in 0..32 - o {
+                lanes[l] += lanes[l + o];
+            }
+            o /= 2;
+        }
+        lanes[0]
+    };
+    let block_tree = |threads: &[f64]| {
+        let mut warps = [0.0; 32];
+        for (w, chunk) in threads.chunks(32).enumerate() {
+            let mut lanes = [0.0; 32];
+            lanes.copy_from_slice(chunk);
+            warps[w] = warp_tree(&mut lanes);
+        }
+        warp_tree(&mut warps)
+    };
+    let strided = |values: &[f64], first: usize, stride: usize| {
+        values
+            .iter()
+            .skip(first)
+            .step_by(stride)
+            .fold(0.0, |a, &x| a + x)
+    };
+    let stride = grid * BLOCK;
+    let slots: Vec<f64> = (0..grid)
+        .map(|b| {
+            let threads: Vec<f64> = (0..BLOCK)
+                .map(|t| strided(v, b * BLOCK + t, stride))
+                .collect();
+            block_tree(&threads)
+        })
+        .collect();
+    let last: Vec<f64> = (0..BLOCK).map(|t| strided(&slots, t, BLOCK)).collect();
+    0.0 + block_tree(&last)
+}
+
+/// `--deterministic` sums are exactly the fixed tree above (so the same bits on every run),
+/// for one block, a few blocks and a grid smaller than the data, under every schedule; the
+/// default atomic merge is not that tree (the check can fail).
+#[test]
+fn deterministic_sums_follow_the_fixed_tree() {
+    let source =
+        "function s = f(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
+    let mut seed = 12345u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        // Magnitudes from 1 to 2^40, so that every order of summation rounds differently.
+        let x = (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.3;
+        x * f64::powi(2.0, (seed % 41) as i32)
+    };
+    let sms = 2;
+    let mut atomic_differs = false;
+    for n in [200usize, 3000, 100_003] {
+        let v: Vec<f64> = (0..n).map(|_| next()).collect();
+        let grid = n.div_ceil(256).min(8 * sms);
+        let expected = ordered_tree_sum(&v, grid);
+        let inputs = vec![("v".to_string(), Value::row(v))];
+        for schedule in [Schedule::InOrder, Schedule::Reverse, Schedule::Concurrent] {
+            let run_options = emu(EmuOptions {
+                sm_count: sms as i32,
+                schedule,
+                ..Default::default()
+            });
+            let sum = |deterministic: bool| {
+                let options = m2cu::Options {
+                    deterministic,
+                    ..Default::default()
+                };
+                let outputs = m2cu::run(source, &inputs, &options, &run_options)
+                    .expect("the sum runs")
+                    .outputs;
+                outputs[0].1.as_slice::<f64>().expect("a double")[0]
+            };
+            assert_eq!(
+                sum(true).to_bits(),
+                expected.to_bits(),
+                "n = {n}, {schedule:?}: {} against the tree's {expected}",
+                sum(true)
+            );
+            atomic_differs |= sum(false).to_bits() != expected.to_bits();
+        }
+    }
+    assert!(
+        atomic_differs,
+        "the atomic merge happened to give the tree's bits every time"
+    );
+}
+
+/// Every e2e fixture translated with `--deterministic` equals Octave on the emulated GPU with one
+/// multiprocessor (grids of at most 8 blocks, smaller than the longer inputs).
+#[test]
+fn deterministic_fixtures_match_octave() {
+    let options = m2cu::Options {
+        deterministic: true,
+        ..Default::default()
+    };
+    let run_options = emu(EmuOptions {
+        sm_count: 1,
+        schedule: Schedule::InOrder,
+        ..Default::default()
+    });
+    let failures =
+        common::mismatches_with_octave_translated(&common::e2e_fixtures(), &options, &run_options);
+    assert!(
+        failures.is_empty(),
+        "mismatches with Octave under --deterministic:\n{}",
+        failures.join("\n")
+    );
+}

@@ -1,6 +1,7 @@
-//! The generated code builds: the kernels of every e2e and analysis fixture compile with NVRTC
-//! to CUBIN for sm_80 and sm_90 (no GPU needed), and every GPU host program compiles with the C
-//! compiler and exports its `<entry>_gpu` symbol.
+//! The generated code builds: the kernels of every e2e and analysis fixture (and of the e2e
+//! fixtures that `--deterministic` changes) compile with NVRTC to CUBIN for sm_80 and sm_90 (no
+//! GPU needed), and every GPU host program compiles with the C compiler and exports its
+//! `<entry>_gpu` symbol.
 
 mod common;
 
@@ -19,7 +20,26 @@ fn translations() -> Vec<(String, m2cu::Translation)> {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         (name, t)
     });
-    e2e.chain(analysis).collect()
+    e2e.chain(analysis).chain(deterministic()).collect()
+}
+
+/// The e2e fixtures whose kernels `--deterministic` changes, so translated.
+fn deterministic() -> Vec<(String, m2cu::Translation)> {
+    common::e2e_fixtures()
+        .into_iter()
+        .filter_map(|name| {
+            let options = m2cu::Options {
+                deterministic: true,
+                ..common::fixture_options(&name)
+            };
+            let path = common::e2e_path(&name, ".m");
+            let t = m2cu::translate(&common::source(&path), &options)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let default = common::translate_fixture(&name);
+            (t.generated.kernels_cu != default.generated.kernels_cu)
+                .then(|| (format!("{name}.deterministic"), t))
+        })
+        .collect()
 }
 
 #[test]
@@ -47,7 +67,7 @@ fn every_kernel_file_compiles_to_cubin() {
 #[test]
 fn every_gpu_host_program_compiles() {
     for (name, t) in translations() {
-        let symbol = format!("{name}_gpu");
+        let symbol = format!("{}_gpu", t.entry);
         m2cu_runtime::CpuLibrary::build(
             &t.generated.gpu_host_c,
             &symbol,

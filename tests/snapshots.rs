@@ -32,3 +32,26 @@ fn phases_of_every_fixture() {
 fn prelude() {
     insta::assert_snapshot!("prelude", m2cu_codegen::prelude::prelude());
 }
+
+/// `--deterministic` changes only the merge of floating sums and products: `prodvec` (a
+/// product), `singlesum` (a single sum) and `vecred` (sums and products among max, min, any
+/// and all, which keep their atomics).
+#[test]
+fn deterministic_merge() {
+    for name in ["prodvec", "singlesum", "vecred"] {
+        let options = m2cu::Options {
+            deterministic: true,
+            ..common::fixture_options(name)
+        };
+        let path = common::e2e_path(name, ".m");
+        let t = m2cu::translate(&common::source(&path), &options).expect("translates");
+        insta::assert_snapshot!(
+            format!("{name}.deterministic.kernels.cu"),
+            generated_part(&t.generated.kernels_cu)
+        );
+        insta::assert_snapshot!(
+            format!("{name}.deterministic.gpu_host.c"),
+            generated_part(&t.generated.gpu_host_c)
+        );
+    }
+}

@@ -17,7 +17,7 @@ use m2cu_analysis::{Kernel, Reduction};
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::openmp::induction_decls;
-use crate::reduce::{accumulators, Located, ReductionCode};
+use crate::reduce::{accumulators, Located, Merge, ReductionCode};
 use crate::stmt::Context;
 
 /// Threads per block of every kernel.
@@ -46,6 +46,8 @@ struct ReduceTail {
     combine: String,
     identity: String,
     atomic: String,
+    /// [`Merge::Ordered`]: block partials in slots `m2cu_pv<j>`, the last block's tree.
+    ordered: bool,
 }
 
 #[derive(Template)]
@@ -120,9 +122,17 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     }
     for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(f, r);
-        if r.locations.is_empty() {
-            out.push(format!("{} *m2cu_red{j}", rc.wide_type()));
-            continue;
+        match rc.merge(r, ctx.deterministic) {
+            Merge::Atomic => {
+                out.push(format!("{} *m2cu_red{j}", rc.wide_type()));
+                continue;
+            }
+            Merge::Ordered => {
+                out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
+                out.push(format!("unsigned int *m2cu_pc{j}"));
+                continue;
+            }
+            Merge::Located => {}
         }
         out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
         for (q, &loc) in r.locations.iter().enumerate() {
@@ -271,6 +281,7 @@ fn tail(ctx: &Context, r: &Reduction, j: usize) -> String {
             combine: rc.combine("m2cu_v", "m2cu_y"),
             identity: rc.wide_identity(),
             atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
+            ordered: rc.merge(r, ctx.deterministic) == Merge::Ordered,
         }
         .render()
     } else {

@@ -14,7 +14,7 @@ use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
 use crate::openmp::{finish_reductions, induction_value};
-use crate::reduce::{accumulators, ReductionCode};
+use crate::reduce::{accumulators, Merge, ReductionCode};
 use crate::residency;
 use crate::stmt::{Context, NestRanges};
 
@@ -144,16 +144,19 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
             "{wide} m2cu_r{j} = {};",
             rc.initial(ctx.name(r.var))
         ));
-        if r.locations.is_empty() {
-            out.push(Buffer {
+        match rc.merge(r, ctx.deterministic) {
+            Merge::Atomic => out.push(Buffer {
                 var: format!("m2cu_d_red{j}"),
                 bytes: format!("sizeof({wide})"),
                 upload: Some(format!("&m2cu_r{j}")),
                 download: Some(format!("&m2cu_r{j}")),
                 download_bytes: None,
-            });
-        } else {
-            location_buffers(ctx, code, r, j, &mut out);
+            }),
+            Merge::Ordered => {
+                out.push(block_slots(format!("pv{j}"), wide, format!("&m2cu_r{j}")));
+                out.push(block_counter(code, j));
+            }
+            Merge::Located => location_buffers(ctx, code, r, j, &mut out),
         }
     }
     out.push(Buffer {
@@ -182,6 +185,30 @@ fn array_bytes(ctx: &Context, array: m2cu_frontend::ir::LocalId) -> String {
     format!("(uint64_t){} * sizeof({ty})", ctx.names.numel(array))
 }
 
+/// One slot of `ty` per block, `m2cu_d_<var>`; the first slot (the last block's merge) comes
+/// back into `download`.
+fn block_slots(var: String, ty: &str, download: String) -> Buffer {
+    Buffer {
+        var: format!("m2cu_d_{var}"),
+        bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
+        upload: None,
+        download: Some(download),
+        download_bytes: Some(format!("sizeof({ty})")),
+    }
+}
+
+/// The counter of finished blocks of reduction `j`, starting at 0.
+fn block_counter(code: &mut Code, j: usize) -> Buffer {
+    code.line(format!("unsigned int m2cu_zero{j} = 0;"));
+    Buffer {
+        var: format!("m2cu_d_pc{j}"),
+        bytes: "sizeof(unsigned int)".into(),
+        upload: Some(format!("&m2cu_zero{j}")),
+        download: None,
+        download_bytes: None,
+    }
+}
+
 /// The per-block slots of location reduction `j` (value, each location, iteration; the first
 /// slot comes back), and its counter of finished blocks.
 fn location_buffers(
@@ -191,35 +218,24 @@ fn location_buffers(
     j: usize,
     out: &mut Vec<Buffer>,
 ) {
-    let slot = |var: String, ty: &str, download: String| Buffer {
-        var: format!("m2cu_d_{var}"),
-        bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
-        upload: None,
-        download: Some(download),
-        download_bytes: Some(format!("sizeof({ty})")),
-    };
     let wide = ReductionCode::new(ctx.f, r).wide_type();
-    out.push(slot(format!("pv{j}"), wide, format!("&m2cu_r{j}")));
+    out.push(block_slots(format!("pv{j}"), wide, format!("&m2cu_r{j}")));
     for (q, &loc) in r.locations.iter().enumerate() {
         let loc_ty = local_c_type(ctx.f, loc);
         code.line(format!("{loc_ty} m2cu_rk{j}_{q} = 0;"));
-        out.push(slot(
+        out.push(block_slots(
             format!("pk{j}_{q}"),
             loc_ty,
             format!("&m2cu_rk{j}_{q}"),
         ));
     }
-    code.line(format!(
-        "long long m2cu_rt{j} = -1;\nunsigned int m2cu_zero{j} = 0;"
+    code.line(format!("long long m2cu_rt{j} = -1;"));
+    out.push(block_slots(
+        format!("pi{j}"),
+        "long long",
+        format!("&m2cu_rt{j}"),
     ));
-    out.push(slot(format!("pi{j}"), "long long", format!("&m2cu_rt{j}")));
-    out.push(Buffer {
-        var: format!("m2cu_d_pc{j}"),
-        bytes: "sizeof(unsigned int)".into(),
-        upload: Some(format!("&m2cu_zero{j}")),
-        download: None,
-        download_bytes: None,
-    });
+    out.push(block_counter(code, j));
 }
 
 /// Pointers to the kernel arguments, in the order of [`crate::kernel::params`].
@@ -255,9 +271,16 @@ fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
             .map(|&x| format!("&m2cu_d_lo_{}", ctx.name(x))),
     );
     for (j, r) in accumulators(kernel).iter().enumerate() {
-        if r.locations.is_empty() {
-            out.push(format!("&m2cu_d_red{j}"));
-            continue;
+        match ReductionCode::new(ctx.f, r).merge(r, ctx.deterministic) {
+            Merge::Atomic => {
+                out.push(format!("&m2cu_d_red{j}"));
+                continue;
+            }
+            Merge::Ordered => {
+                out.extend(["pv", "pc"].map(|p| format!("&m2cu_d_{p}{j}")));
+                continue;
+            }
+            Merge::Located => {}
         }
         out.push(format!("&m2cu_d_pv{j}"));
         out.extend((0..r.locations.len()).map(|q| format!("&m2cu_d_pk{j}_{q}")));

@@ -49,6 +49,9 @@ pub struct CodegenOptions<'a> {
     /// Check every index against the array's extents (MATLAB's behaviour); `false` trusts the
     /// program's indices, which is faster and undefined when an index is out of range.
     pub bounds_checks: bool,
+    /// Merge the block partials of floating sums and products in a fixed order (slots and a
+    /// last-block tree) instead of atomics: bit-identical results from run to run on one device.
+    pub deterministic: bool,
 }
 
 /// The generated program.
@@ -96,6 +99,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         location_hooks: HashMap::new(),
         seeded_updates: HashMap::new(),
         bounds_checks: options.bounds_checks,
+        deterministic: options.deterministic,
     };
     let kernels: Vec<String> = analysis
         .plan

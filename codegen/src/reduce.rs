@@ -48,6 +48,20 @@ impl Located {
     }
 }
 
+/// How the per-block partials of a reduction reach its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    /// One atomic (or compare-and-swap loop) per block into one slot, in whatever order the
+    /// blocks finish.
+    Atomic,
+    /// `--deterministic` floating sums and products: every block's partial goes to its own
+    /// slot, and the last block to finish combines the slots in a fixed tree, so the result is
+    /// the same bits on every run of the same grid.
+    Ordered,
+    /// With location: per-block slots, which the last block merges by the tie rule.
+    Located,
+}
+
 /// The code pieces of one reduction.
 pub struct ReductionCode {
     pub kind: ReductionKind,
@@ -61,6 +75,21 @@ impl ReductionCode {
             kind: r.kind,
             class: f.locals[r.var].ty.class,
             ties: r.ties,
+        }
+    }
+
+    /// How block partials are merged. Only floating sums and products depend on the order of
+    /// the blocks (integer sums saturate monotonically, the other kinds are exact), so only they
+    /// change under `deterministic`; a custom combiner keeps its compare-and-swap loop.
+    pub fn merge(&self, r: &Reduction, deterministic: bool) -> Merge {
+        let order_sensitive =
+            self.class.is_float() && matches!(self.kind, ReductionKind::Sum | ReductionKind::Prod);
+        if !r.locations.is_empty() {
+            Merge::Located
+        } else if deterministic && order_sensitive {
+            Merge::Ordered
+        } else {
+            Merge::Atomic
         }
     }
 

@@ -74,6 +74,8 @@ pub struct Context<'a> {
     pub seeded_updates: HashMap<StmtId, String>,
     /// Whether element reads and writes check their indices (MATLAB's errors) or trust them.
     pub bounds_checks: bool,
+    /// See `CodegenOptions::deterministic`.
+    pub deterministic: bool,
 }
 
 impl<'a> Context<'a> {
@@ -649,6 +651,7 @@ impl<'a> Context<'a> {
             location_hooks: HashMap::new(),
             seeded_updates: HashMap::new(),
             bounds_checks: self.bounds_checks,
+            deterministic: self.deterministic,
         }
     }
 

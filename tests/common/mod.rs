@@ -91,13 +91,17 @@ pub fn octave_available() -> Result<(), String> {
 /// Translates a fixture with the types of its inputs.
 pub fn translate_fixture(name: &str) -> m2cu::Translation {
     let path = e2e_path(name, ".m");
-    let args = inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect();
-    let options = m2cu::Options {
+    m2cu::translate(&source(&path), &fixture_options(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The options that translate a fixture with the types of its inputs.
+pub fn fixture_options(name: &str) -> m2cu::Options {
+    m2cu::Options {
         file_name: format!("{name}.m"),
-        args,
+        args: inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect(),
         ..Default::default()
-    };
-    m2cu::translate(&source(&path), &options).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
 }
 
 /// The `--args` spec `run` would derive from an actual input.
@@ -137,10 +141,19 @@ pub fn run_fixture(name: &str, backend: Backend) -> Vec<(String, Value)> {
 
 /// Runs a fixture with its stored inputs.
 pub fn run_fixture_with(name: &str, run_options: &RunOptions) -> Vec<(String, Value)> {
+    run_fixture_translated(name, &m2cu::Options::default(), run_options)
+}
+
+/// Runs a fixture with its stored inputs, translated with `base` (its file name set).
+pub fn run_fixture_translated(
+    name: &str,
+    base: &m2cu::Options,
+    run_options: &RunOptions,
+) -> Vec<(String, Value)> {
     let path = e2e_path(name, ".m");
     let options = m2cu::Options {
         file_name: format!("{name}.m"),
-        ..Default::default()
+        ..base.clone()
     };
     m2cu::run(&source(&path), &inputs(name), &options, run_options)
         .unwrap_or_else(|e| panic!("{name} on {}: {e}", describe(run_options)))
@@ -155,10 +168,19 @@ pub fn mismatches_with_octave(backend: Backend) -> Vec<String> {
 /// Every difference between the outputs of the e2e fixtures `names` run with `run_options` and
 /// Octave's stored outputs.
 pub fn mismatches_with_octave_on(names: &[String], run_options: &RunOptions) -> Vec<String> {
+    mismatches_with_octave_translated(names, &m2cu::Options::default(), run_options)
+}
+
+/// [`mismatches_with_octave_on`], the fixtures translated with `base`.
+pub fn mismatches_with_octave_translated(
+    names: &[String],
+    base: &m2cu::Options,
+    run_options: &RunOptions,
+) -> Vec<String> {
     let mut failures = Vec::new();
     for name in names {
         let expected = expected(name);
-        let actual = run_fixture_with(name, run_options);
+        let actual = run_fixture_translated(name, base, run_options);
         let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
         assert_eq!(
             names,
