@@ -14,6 +14,7 @@
 use askama::Template;
 use m2cu_analysis::{Kernel, Reduction};
 
+use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::openmp::induction_decls;
@@ -33,6 +34,8 @@ struct KernelTemplate {
     setup: String,
     var_decl: String,
     body: String,
+    /// The block's histogram bins into global memory (`crate::bins`), if any.
+    flush: String,
     tails: Vec<String>,
 }
 
@@ -157,9 +160,16 @@ pub(crate) fn range_suffixes(kernel: &Kernel) -> Vec<String> {
 /// The CUDA source of one kernel.
 pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
-    let device = ctx.device().with_reduction_hooks(kernel, "m2cu_t");
+    let binned = bins::binned_array(ctx, kernel);
+    let device = Context {
+        binned,
+        ..ctx.device().with_reduction_hooks(kernel, "m2cu_t")
+    };
     let mut setup = Code::new(1);
     constant_aliases(ctx, &mut setup, kernel);
+    if let Some(array) = binned {
+        bins::setup(ctx, &mut setup, array);
+    }
     ctx.declare_accumulators(&mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
@@ -185,6 +195,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             decl.finish()
         },
         body: code.finish(),
+        flush: binned.map(|a| bins::flush(ctx, a)).unwrap_or_default(),
         tails: accumulators(kernel)
             .iter()
             .enumerate()
@@ -245,6 +256,9 @@ fn line_of(ctx: &Context, kernel: &Kernel) -> String {
 }
 
 fn kernel_kind(kernel: &Kernel) -> String {
+    if kernel.reductions.is_empty() && !kernel.atomic_updates.is_empty() {
+        return "histogram (scatter-add)".into();
+    }
     if kernel.reductions.is_empty() {
         return "map".into();
     }

@@ -9,7 +9,8 @@
 //! Invariant: all outputs are written from the same IR by the same statement writer, so the CPU
 //! program and the GPU program differ only in how a planned loop runs.
 
-pub mod code;
+pub mod bins;
+mod code;
 pub mod combine;
 pub mod expr;
 pub mod host;
@@ -100,6 +101,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         seeded_updates: HashMap::new(),
         bounds_checks: options.bounds_checks,
         deterministic: options.deterministic,
+        binned: None,
     };
     let kernels: Vec<String> = analysis
         .plan

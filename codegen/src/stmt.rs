@@ -76,6 +76,8 @@ pub struct Context<'a> {
     pub bounds_checks: bool,
     /// See `CodegenOptions::deterministic`.
     pub deterministic: bool,
+    /// In a kernel: the histogram array whose updates go to shared-memory bins (`crate::bins`).
+    pub binned: Option<LocalId>,
 }
 
 impl<'a> Context<'a> {
@@ -203,6 +205,10 @@ impl<'a> Context<'a> {
                 let offset = ew.offset(*array, indices);
                 let element = format!("{}[{offset}]", self.name(*array));
                 match self.analysis.plan.atomic_update(s) {
+                    Some(u) if self.binned == Some(*array) => {
+                        let addend = self.addend(u);
+                        code.line(crate::bins::update(self, *array, &offset, &addend));
+                    }
                     Some(u) => self.atomic_update(code, &element, u),
                     None => code.line(format!("{element} = {};", ew.expr(*value))),
                 }
@@ -288,14 +294,19 @@ impl<'a> Context<'a> {
     /// A histogram update `element += addend` that other threads may update at the same time:
     /// `atomicAdd` in a kernel, `omp atomic` on the CPU.
     fn atomic_update(&self, code: &mut Code, element: &str, u: &AtomicUpdate) {
-        let addend = self.exprs().expr(u.addend);
-        let sign = if u.negate { "-" } else { "" };
+        let addend = self.addend(u);
         if self.kernel_loops == KernelLoops::Inside {
-            code.line(format!("atomicAdd(&{element}, {sign}({addend}));"));
+            code.line(format!("atomicAdd(&{element}, {addend});"));
         } else {
             code.line("#pragma omp atomic");
-            code.line(format!("{element} += {sign}({addend});"));
+            code.line(format!("{element} += {addend};"));
         }
+    }
+
+    /// What a scatter-add adds: `(e)`, or `-(e)` for `h(b) = h(b) - e`.
+    fn addend(&self, u: &AtomicUpdate) -> String {
+        let sign = if u.negate { "-" } else { "" };
+        format!("{sign}({})", self.exprs().expr(u.addend))
     }
 
     fn if_chain(&self, code: &mut Code, s: StmtId, is_else: bool) {
@@ -652,6 +663,7 @@ impl<'a> Context<'a> {
             seeded_updates: HashMap::new(),
             bounds_checks: self.bounds_checks,
             deterministic: self.deterministic,
+            binned: None,
         }
     }
 
