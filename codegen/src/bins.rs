@@ -1,9 +1,10 @@
-//! Histograms in shared memory: a kernel whose scatter-adds (`h(b) = h(b) + e`) all go to one
-//! array keeps a per-block copy of it in shared memory when the array has at most [`BINS`]
-//! elements, adds there (shared-memory atomics are far cheaper than global ones), and adds each
-//! block's bins into the array once at the end; a larger array is updated in global memory as
-//! before. Whether the copy is used is decided in the kernel from the array's extents, the same
-//! for every thread.
+//! Private histogram bins: a parallel loop whose scatter-adds (`h(b) = h(b) + e`) all go to one
+//! array adds into a private copy of it, then adds the copy into the array once. In a kernel the
+//! copy is per block, in shared memory, used when the array has at most [`BINS`] elements
+//! (shared-memory atomics are far cheaper than global ones); on the CPU it is per OpenMP thread,
+//! on the heap, used when the array has at most [`CPU_BINS`] elements (plain additions instead
+//! of `omp atomic`). A larger array is updated in place with atomics. Whether the copy is used
+//! is decided at run time from the array's extents, the same for every thread.
 //!
 //! Invariants: bins start at -0, the identity of `+` that keeps every sum's sign (`-0 + x` is
 //! `x`, `-0 + -0` is `-0`), and a bin that is still -0 at the end is not added, since `h + -0` is
@@ -14,12 +15,16 @@ use m2cu_analysis::Kernel;
 use m2cu_frontend::ir::{LocalId, StmtKind};
 
 use crate::code::Code;
-use crate::stmt::Context;
+use crate::stmt::{Context, KernelLoops};
 
 /// Elements of the shared-memory copy: 16 KiB of doubles (8 KiB of singles).
 pub const BINS: usize = 2048;
 
-/// The array that every scatter-add of `kernel` updates, when there is exactly one.
+/// Elements of a CPU thread's copy: at most 512 KiB of doubles.
+pub const CPU_BINS: usize = 1 << 16;
+
+/// The array that every scatter-add of `kernel` updates, when there is exactly one: the one to
+/// keep private bins of.
 pub fn binned_array(ctx: &Context, kernel: &Kernel) -> Option<LocalId> {
     let mut arrays = kernel
         .atomic_updates
@@ -49,12 +54,53 @@ pub fn setup(ctx: &Context, code: &mut Code, array: LocalId) {
     code.close("}");
 }
 
-/// `atomicAdd` of `addend` to element `offset` of `array`: in the bins when they are used.
+/// Adds `addend` to element `offset` of `array`: to the bins when they are used (an
+/// `atomicAdd` to the block's shared copy, a plain addition to the CPU thread's own copy), else
+/// atomically to the array.
 pub fn update(ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
-    format!(
-        "if (m2cu_binned) atomicAdd(&m2cu_bins[{offset}], {addend});\nelse atomicAdd(&{}[{offset}], {addend});",
+    let x = ctx.name(array);
+    if ctx.kernel_loops == KernelLoops::Inside {
+        format!(
+            "if (m2cu_binned) atomicAdd(&m2cu_bins[{offset}], {addend});\nelse atomicAdd(&{x}[{offset}], {addend});"
+        )
+    } else {
+        format!(
+            "if (m2cu_bins != NULL) m2cu_bins[{offset}] += {addend};\nelse {{\n    #pragma omp atomic\n    {x}[{offset}] += {addend};\n}}"
+        )
+    }
+}
+
+/// At the top of a CPU thread's part of the parallel loop: its own bins, cleared, when the
+/// array fits.
+pub fn cpu_setup(ctx: &Context, code: &mut Code, array: LocalId) {
+    let ty = ctx.f.locals[array].ty.class.c_type();
+    code.line(format!(
+        "const int64_t m2cu_nbins = {};",
+        ctx.names.numel(array)
+    ));
+    code.line(format!(
+        "{ty} *m2cu_bins = m2cu_nbins <= {CPU_BINS} ? ({ty} *)malloc((size_t)(m2cu_nbins > 0 ? m2cu_nbins : 1) * sizeof({ty})) : NULL;"
+    ));
+    code.line(format!(
+        "if (m2cu_bins != NULL) for (int64_t m2cu_k = 0; m2cu_k < m2cu_nbins; m2cu_k++) m2cu_bins[m2cu_k] = -({ty})0;"
+    ));
+}
+
+/// At the end of a CPU thread's part: adds its touched bins into the array, one thread at a
+/// time.
+pub fn cpu_flush(ctx: &Context, code: &mut Code, array: LocalId) {
+    code.open("if (m2cu_bins != NULL) {");
+    code.line("#pragma omp critical");
+    code.open("{");
+    code.open("for (int64_t m2cu_k = 0; m2cu_k < m2cu_nbins; m2cu_k++) {");
+    code.line(format!(
+        "if (m2cu_bins[m2cu_k] != 0 || !signbit(m2cu_bins[m2cu_k])) {}[m2cu_k] += m2cu_bins[m2cu_k];",
         ctx.name(array)
-    )
+    ));
+    code.close("}");
+    code.close("}");
+    code.line("free(m2cu_bins);");
+    code.close("}");
 }
 
 /// After the kernel's loop: adds the block's touched bins into the array.

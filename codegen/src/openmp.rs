@@ -14,6 +14,7 @@
 use m2cu_analysis::induction::Induction;
 use m2cu_analysis::{Kernel, Reduction};
 
+use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::reduce::{accumulators, combine_call, Located, ReductionCode};
@@ -46,8 +47,14 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             x = ctx.name(x)
         ));
     }
-    let inner = ctx.with_reduction_hooks(kernel, "m2cu_t");
-    if kernel.reductions.is_empty() {
+    // Private bins only in a loop without reductions (whose region merges under its own rules).
+    let inner = Context {
+        binned: bins::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
+        ..ctx.with_reduction_hooks(kernel, "m2cu_t")
+    };
+    if inner.binned.is_some() {
+        histogram_region(ctx, &inner, code, kernel, n, &var_decl, &bodies);
+    } else if kernel.reductions.is_empty() {
         code.line(format!(
             "#pragma omp parallel for schedule(static) if ({n} >= 4096)"
         ));
@@ -96,6 +103,38 @@ pub fn induction_decls(ctx: &Context, kernel: &Kernel, t: &str) -> String {
 /// The value of induction variable `ind` after `t` iterations, from its value `k0` before them.
 pub fn induction_value(ind: &Induction, k0: &str, t: &str) -> String {
     format!("{k0} + {}.0 * (double){t}", ind.step)
+}
+
+/// A parallel loop whose only carried dependences are scatter-adds to one array (`inner.binned`):
+/// each thread adds into its own bins (`crate::bins`) and merges them at the end.
+fn histogram_region(
+    ctx: &Context,
+    inner: &Context,
+    code: &mut Code,
+    kernel: &Kernel,
+    n: &str,
+    var_decl: &str,
+    bodies: &[&m2cu_frontend::ir::Block],
+) {
+    let array = inner
+        .binned
+        .expect("a histogram region has an array to bin");
+    code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
+    code.open("{");
+    bins::cpu_setup(ctx, code, array);
+    ctx.declare(code, &kernel.privates);
+    code.line("#pragma omp for schedule(static) nowait");
+    code.open(format!(
+        "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
+    ));
+    code.line(var_decl);
+    for body in bodies {
+        inner.block(code, body);
+    }
+    live_out_copy(ctx, code, kernel, n);
+    code.close("}");
+    bins::cpu_flush(ctx, code, array);
+    code.close("}");
 }
 
 fn reduction_region(
