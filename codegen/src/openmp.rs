@@ -52,8 +52,16 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         binned: bins::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
         ..ctx.with_reduction_hooks(kernel, "m2cu_t")
     };
+    let share = ThreadShare {
+        ctx,
+        inner: &inner,
+        kernel,
+        n,
+        var_decl: &var_decl,
+        bodies: &bodies,
+    };
     if inner.binned.is_some() {
-        histogram_region(ctx, &inner, code, kernel, n, &var_decl, &bodies);
+        histogram_region(&share, code);
     } else if kernel.reductions.is_empty() {
         code.line(format!(
             "#pragma omp parallel for schedule(static) if ({n} >= 4096)"
@@ -69,7 +77,7 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         live_out_copy(ctx, code, kernel, n);
         code.close("}");
     } else {
-        reduction_region(ctx, &inner, code, kernel, n, &var_decl, &bodies);
+        reduction_region(&share, code);
     }
     code.line(ctx.level_finals(kernel, &ranges));
     for ind in &kernel.inductions {
@@ -105,47 +113,52 @@ pub fn induction_value(ind: &Induction, k0: &str, t: &str) -> String {
     format!("{k0} + {}.0 * (double){t}", ind.step)
 }
 
+/// The kernel's loop as one OpenMP thread's share of it (`omp for`), inside a parallel region
+/// that declares what the thread keeps.
+struct ThreadShare<'c, 'a> {
+    ctx: &'c Context<'a>,
+    inner: &'c Context<'a>,
+    kernel: &'c Kernel,
+    n: &'c str,
+    var_decl: &'c str,
+    bodies: &'c [&'c m2cu_frontend::ir::Block],
+}
+
+impl ThreadShare<'_, '_> {
+    fn write(&self, code: &mut Code) {
+        let n = self.n;
+        code.line("#pragma omp for schedule(static) nowait");
+        code.open(format!(
+            "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
+        ));
+        code.line(self.var_decl);
+        for body in self.bodies {
+            self.inner.block(code, body);
+        }
+        live_out_copy(self.ctx, code, self.kernel, n);
+        code.close("}");
+    }
+}
+
 /// A parallel loop whose only carried dependences are scatter-adds to one array (`inner.binned`):
 /// each thread adds into its own bins (`crate::bins`) and merges them at the end.
-fn histogram_region(
-    ctx: &Context,
-    inner: &Context,
-    code: &mut Code,
-    kernel: &Kernel,
-    n: &str,
-    var_decl: &str,
-    bodies: &[&m2cu_frontend::ir::Block],
-) {
-    let array = inner
+fn histogram_region(share: &ThreadShare, code: &mut Code) {
+    let (ctx, kernel) = (share.ctx, share.kernel);
+    let array = share
+        .inner
         .binned
         .expect("a histogram region has an array to bin");
-    code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
+    code.line(format!("#pragma omp parallel if ({} >= 4096)", share.n));
     code.open("{");
     bins::cpu_setup(ctx, code, array);
     ctx.declare(code, &kernel.privates);
-    code.line("#pragma omp for schedule(static) nowait");
-    code.open(format!(
-        "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
-    ));
-    code.line(var_decl);
-    for body in bodies {
-        inner.block(code, body);
-    }
-    live_out_copy(ctx, code, kernel, n);
-    code.close("}");
+    share.write(code);
     bins::cpu_flush(ctx, code, array);
     code.close("}");
 }
 
-fn reduction_region(
-    ctx: &Context,
-    inner: &Context,
-    code: &mut Code,
-    kernel: &Kernel,
-    n: &str,
-    var_decl: &str,
-    bodies: &[&m2cu_frontend::ir::Block],
-) {
+fn reduction_region(share: &ThreadShare, code: &mut Code) {
+    let (ctx, kernel, n) = (share.ctx, share.kernel, share.n);
     let f = ctx.f;
     let accumulators = accumulators(kernel);
     for (j, r) in accumulators.iter().enumerate() {
@@ -166,16 +179,7 @@ fn reduction_region(
     code.open("{");
     ctx.declare_accumulators(code, kernel);
     ctx.declare(code, &kernel.privates);
-    code.line("#pragma omp for schedule(static) nowait");
-    code.open(format!(
-        "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
-    ));
-    code.line(var_decl);
-    for body in bodies {
-        inner.block(code, body);
-    }
-    live_out_copy(ctx, code, kernel, n);
-    code.close("}");
+    share.write(code);
     code.line("#pragma omp critical");
     code.open("{");
     for (j, r) in accumulators.iter().enumerate() {
