@@ -75,3 +75,32 @@ fn octave_check(name: &str, written: &str) -> String {
         store = outs.iter().map(|o| format!("m2cu_L.{o} = {o}; ")).collect::<String>() + "\n",
     )
 }
+
+/// `mod` and `rem` of int64 by -1 are 0 (MATLAB's answer) on both paths; in C,
+/// `INT64_MIN % -1` traps, and Octave 7.3 itself loops on floating-point exceptions there, so
+/// this has no stored Octave result.
+#[test]
+fn int64_mod_and_rem_by_minus_one_do_not_trap() {
+    let source = "function [m, r] = f(x, y)\n  m = mod(x, y);\n  r = rem(x, y);\nend\n";
+    let inputs = vec![
+        ("x".to_string(), Value::row(vec![i64::MIN, -7, 7, i64::MAX])),
+        ("y".to_string(), Value::scalar(-1i64)),
+    ];
+    for backend in [m2cu::Backend::Cpu, m2cu::Backend::Emu] {
+        let outputs = m2cu::run(
+            source,
+            &inputs,
+            &m2cu::Options::default(),
+            &common::on(backend),
+        )
+        .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
+        .outputs;
+        for (name, value) in &outputs {
+            assert_eq!(
+                value.as_slice::<i64>(),
+                Some(&[0i64, 0, 0, 0][..]),
+                "{backend:?}: {name}"
+            );
+        }
+    }
+}

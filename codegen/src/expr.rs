@@ -276,13 +276,14 @@ impl ExprWriter<'_> {
             Builtin::Fix => self.arith(class, &format!("trunc({})", d(0))),
             Builtin::Sign => self.arith(class, &format!("m2cu_sign({})", d(0))),
             Builtin::Mod | Builtin::Rem if integer => {
-                let func = if builtin == Builtin::Mod {
-                    "m2cu_imod"
-                } else {
-                    "m2cu_irem"
+                let (func, wide) = match (builtin, class) {
+                    (Builtin::Mod, Class::Uint64) => ("m2cu_umod", "uint64_t"),
+                    (Builtin::Rem, Class::Uint64) => ("m2cu_urem", "uint64_t"),
+                    (Builtin::Mod, _) => ("m2cu_imod", "int64_t"),
+                    _ => ("m2cu_irem", "int64_t"),
                 };
                 let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
-                format!("(({}){func}((int64_t){x}, (int64_t){y}))", class.c_type())
+                format!("(({}){func}(({wide}){x}, ({wide}){y}))", class.c_type())
             }
             Builtin::Mod => self.arith(class, &format!("m2cu_mod({}, {})", d(0), d(1))),
             Builtin::Rem => self.arith(class, &format!("m2cu_rem({}, {})", d(0), d(1))),

@@ -198,16 +198,30 @@ M2CU_FN double m2cu_rem(double x, double y)
     return (x != y && y != 0.0) ? copysign(r, x) : r;
 }
 
+/* Integer mod and rem in int64 (every integer class but uint64). A divisor of -1 leaves no
+ * remainder, and must not reach `%`: INT64_MIN % -1 traps. */
 M2CU_FN int64_t m2cu_imod(int64_t x, int64_t y)
 {
     int64_t r;
     if (y == 0) return x;
+    if (y == -1) return 0;
     r = x % y;
     if (r != 0 && ((r < 0) != (y < 0))) r += y;
     return r;
 }
 
 M2CU_FN int64_t m2cu_irem(int64_t x, int64_t y)
+{
+    return (y == 0 || y == -1) ? 0 : x % y;
+}
+
+/* uint64 mod and rem: the values above INT64_MAX do not survive int64. */
+M2CU_FN uint64_t m2cu_umod(uint64_t x, uint64_t y)
+{
+    return y == 0 ? x : x % y;
+}
+
+M2CU_FN uint64_t m2cu_urem(uint64_t x, uint64_t y)
 {
     return y == 0 ? 0 : x % y;
 }

@@ -23,6 +23,7 @@ pub fn save(dir: &Path, finding: &Finding, seed: u64) -> Result<PathBuf, String>
         ),
         1,
     );
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("{name}.m"));
     std::fs::write(&path, source).map_err(|e| format!("{}: {e}", path.display()))?;
     m2cu_runtime::write_mat(dir.join(format!("{name}.in.mat")), &case.inputs)
