@@ -355,17 +355,25 @@ impl ExprWriter<'_> {
     }
 
     /// The 0-based, bounds-checked element offset of `array(indices)`.
+    /// The offset of the element `array(indices)` that is read.
     pub fn offset(&self, array: LocalId, indices: &[ExprId]) -> String {
+        self.place(array, indices, Access::Read)
+    }
+
+    /// The offset of the element `array(indices)` that is assigned: an index past the end is
+    /// the error that says m2cu does not grow arrays (MATLAB would).
+    pub fn store_offset(&self, array: LocalId, indices: &[ExprId]) -> String {
+        self.place(array, indices, Access::Write)
+    }
+
+    fn place(&self, array: LocalId, indices: &[ExprId], access: Access) -> String {
+        let checked = |index: ExprId, extent: &str| self.checked(index, extent, access);
         match indices {
-            [k] => self.checked(*k, &self.size(array, SizeQuery::Numel)),
+            [k] => checked(*k, &self.size(array, SizeQuery::Numel)),
             [i, j] => {
                 let d0 = self.names.dim(array, 0);
                 let d1 = self.names.dim(array, 1);
-                format!(
-                    "({} + {d0} * {})",
-                    self.checked(*i, &d0),
-                    self.checked(*j, &d1)
-                )
+                format!("({} + {d0} * {})", checked(*i, &d0), checked(*j, &d1))
             }
             [i, j, k] => {
                 let d0 = self.names.dim(array, 0);
@@ -373,25 +381,29 @@ impl ExprWriter<'_> {
                 let d2 = self.names.dim(array, 2);
                 format!(
                     "({} + {d0} * ({} + {d1} * {}))",
-                    self.checked(*i, &d0),
-                    self.checked(*j, &d1),
-                    self.checked(*k, &d2)
+                    checked(*i, &d0),
+                    checked(*j, &d1),
+                    checked(*k, &d2)
                 )
             }
             _ => unreachable!("the validator allows one to three subscripts"),
         }
     }
 
-    fn checked(&self, index: ExprId, extent: &str) -> String {
+    fn checked(&self, index: ExprId, extent: &str, access: Access) -> String {
         if !self.bounds_checks {
             return match self.int_expr(index) {
                 Some(i) => format!("(({i}) - 1)"),
                 None => format!("((int64_t)({}) - 1)", self.double(index)),
             };
         }
+        let func = match access {
+            Access::Read => "m2cu_idx",
+            Access::Write => "m2cu_sidx",
+        };
         match self.int_expr(index) {
-            Some(i) => format!("m2cu_idxi({i}, {extent}, {})", self.err),
-            None => format!("m2cu_idx({}, {extent}, {})", self.double(index), self.err),
+            Some(i) => format!("{func}i({i}, {extent}, {})", self.err),
+            None => format!("{func}({}, {extent}, {})", self.double(index), self.err),
         }
     }
 
@@ -444,4 +456,11 @@ fn order_mask(op: BinOp) -> u8 {
 
 fn is_wide_int(class: Class) -> bool {
     matches!(class, Class::Int64 | Class::Uint64)
+}
+
+/// Whether an element is read or assigned: they differ in the error for an index past the end.
+#[derive(Clone, Copy)]
+enum Access {
+    Read,
+    Write,
 }

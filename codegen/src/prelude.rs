@@ -54,6 +54,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EXPAND",
         "An operand has extent 1 where the other has more: MATLAB would expand it, but m2cu expands only extents that are 1 when it translates (give that input a type with extent 1).",
     ),
+    (
+        11,
+        "M2CU_E_GROW",
+        "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -103,6 +108,21 @@ M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int *err)
 {
     if (x < 1) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
     if (x > n) { M2CU_FAIL(err, M2CU_E_INDEX_RANGE); return 0; }
+    return x - 1;
+}
+
+/* The index of an element that is assigned: past the end, MATLAB would grow the array. */
+M2CU_FN int64_t m2cu_sidx(double x, int64_t n, int *err)
+{
+    if (!(x >= 1.0 && x == floor(x))) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
+    if (x > (double)n) { M2CU_FAIL(err, M2CU_E_GROW); return 0; }
+    return (int64_t)x - 1;
+}
+
+M2CU_FN int64_t m2cu_sidxi(int64_t x, int64_t n, int *err)
+{
+    if (x < 1) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
+    if (x > n) { M2CU_FAIL(err, M2CU_E_GROW); return 0; }
     return x - 1;
 }
 

@@ -202,15 +202,20 @@ impl<'a> Context<'a> {
                 indices,
                 value,
             } => {
-                let offset = ew.offset(*array, indices);
-                let element = format!("{}[{offset}]", self.name(*array));
+                let x = self.name(*array);
+                // A scatter-add `h(b) = h(b) + e` reads `h(b)` first, as MATLAB does.
+                let read = || ew.offset(*array, indices);
                 match self.analysis.plan.atomic_update(s) {
                     Some(u) if self.binned == Some(*array) => {
                         let addend = self.addend(u);
-                        code.line(crate::bins::update(self, *array, &offset, &addend));
+                        code.line(crate::bins::update(self, *array, &read(), &addend));
                     }
-                    Some(u) => self.atomic_update(code, &element, u),
-                    None => code.line(format!("{element} = {};", ew.expr(*value))),
+                    Some(u) => self.atomic_update(code, &format!("{x}[{}]", read()), u),
+                    None => code.line(format!(
+                        "{x}[{}] = {};",
+                        ew.store_offset(*array, indices),
+                        ew.expr(*value)
+                    )),
                 }
             }
             StmtKind::For { .. } => self.for_loop(code, s),
