@@ -354,8 +354,7 @@ impl ExprWriter<'_> {
         }
     }
 
-    /// The 0-based, bounds-checked element offset of `array(indices)`.
-    /// The offset of the element `array(indices)` that is read.
+    /// The 0-based, bounds-checked offset of the element `array(indices)` that is read.
     pub fn offset(&self, array: LocalId, indices: &[ExprId]) -> String {
         self.place(array, indices, Access::Read)
     }

@@ -125,23 +125,21 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     }
     for (j, r) in accumulators(kernel).iter().enumerate() {
         let rc = ReductionCode::new(f, r);
-        match rc.merge(r, ctx.deterministic) {
-            Merge::Atomic => {
-                out.push(format!("{} *m2cu_red{j}", rc.wide_type()));
-                continue;
-            }
-            Merge::Ordered => {
-                out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
-                out.push(format!("unsigned int *m2cu_pc{j}"));
-                continue;
-            }
-            Merge::Located => {}
+        let wide = rc.wide_type();
+        let merge = rc.merge(r, ctx.deterministic);
+        if merge == Merge::Atomic {
+            out.push(format!("{wide} *m2cu_red{j}"));
+            continue;
         }
-        out.push(format!("{} *m2cu_pv{j}", rc.wide_type()));
-        for (q, &loc) in r.locations.iter().enumerate() {
-            out.push(format!("{} *m2cu_pk{j}_{q}", local_c_type(f, loc)));
+        // Per-block slots and the counter of finished blocks; with locations, slots for them
+        // and for the iteration too.
+        out.push(format!("{wide} *m2cu_pv{j}"));
+        if merge == Merge::Located {
+            for (q, &loc) in r.locations.iter().enumerate() {
+                out.push(format!("{} *m2cu_pk{j}_{q}", local_c_type(f, loc)));
+            }
+            out.push(format!("long long *m2cu_pi{j}"));
         }
-        out.push(format!("long long *m2cu_pi{j}"));
         out.push(format!("unsigned int *m2cu_pc{j}"));
     }
     out.push("int *m2cu_err".into());

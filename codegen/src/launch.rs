@@ -271,20 +271,17 @@ fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
             .map(|&x| format!("&m2cu_d_lo_{}", ctx.name(x))),
     );
     for (j, r) in accumulators(kernel).iter().enumerate() {
-        match ReductionCode::new(ctx.f, r).merge(r, ctx.deterministic) {
-            Merge::Atomic => {
-                out.push(format!("&m2cu_d_red{j}"));
-                continue;
-            }
-            Merge::Ordered => {
-                out.extend(["pv", "pc"].map(|p| format!("&m2cu_d_{p}{j}")));
-                continue;
-            }
-            Merge::Located => {}
+        let merge = ReductionCode::new(ctx.f, r).merge(r, ctx.deterministic);
+        if merge == Merge::Atomic {
+            out.push(format!("&m2cu_d_red{j}"));
+            continue;
         }
         out.push(format!("&m2cu_d_pv{j}"));
-        out.extend((0..r.locations.len()).map(|q| format!("&m2cu_d_pk{j}_{q}")));
-        out.extend(["pi", "pc"].map(|p| format!("&m2cu_d_{p}{j}")));
+        if merge == Merge::Located {
+            out.extend((0..r.locations.len()).map(|q| format!("&m2cu_d_pk{j}_{q}")));
+            out.push(format!("&m2cu_d_pi{j}"));
+        }
+        out.push(format!("&m2cu_d_pc{j}"));
     }
     out.push("&m2cu_d_err".into());
     out

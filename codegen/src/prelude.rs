@@ -97,34 +97,28 @@ typedef unsigned long long uint64_t;
 "#;
 
 const HELPERS: &str = r#"
-M2CU_FN int64_t m2cu_idx(double x, int64_t n, int *err)
+/* The 0-based offset of the 1-based index x into n elements; `past_end` is the error for x > n. */
+M2CU_FN int64_t m2cu_index(double x, int64_t n, int past_end, int *err)
 {
     if (!(x >= 1.0 && x == floor(x))) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
-    if (x > (double)n) { M2CU_FAIL(err, M2CU_E_INDEX_RANGE); return 0; }
+    if (x > (double)n) { M2CU_FAIL(err, past_end); return 0; }
     return (int64_t)x - 1;
 }
 
-M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int *err)
+M2CU_FN int64_t m2cu_indexi(int64_t x, int64_t n, int past_end, int *err)
 {
     if (x < 1) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
-    if (x > n) { M2CU_FAIL(err, M2CU_E_INDEX_RANGE); return 0; }
+    if (x > n) { M2CU_FAIL(err, past_end); return 0; }
     return x - 1;
 }
 
-/* The index of an element that is assigned: past the end, MATLAB would grow the array. */
-M2CU_FN int64_t m2cu_sidx(double x, int64_t n, int *err)
-{
-    if (!(x >= 1.0 && x == floor(x))) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
-    if (x > (double)n) { M2CU_FAIL(err, M2CU_E_GROW); return 0; }
-    return (int64_t)x - 1;
-}
+/* An element that is read: past the end is MATLAB's error. */
+M2CU_FN int64_t m2cu_idx(double x, int64_t n, int *err) { return m2cu_index(x, n, M2CU_E_INDEX_RANGE, err); }
+M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x, n, M2CU_E_INDEX_RANGE, err); }
 
-M2CU_FN int64_t m2cu_sidxi(int64_t x, int64_t n, int *err)
-{
-    if (x < 1) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
-    if (x > n) { M2CU_FAIL(err, M2CU_E_GROW); return 0; }
-    return x - 1;
-}
+/* An element that is assigned: past the end MATLAB would grow the array, which m2cu does not. */
+M2CU_FN int64_t m2cu_sidx(double x, int64_t n, int *err) { return m2cu_index(x, n, M2CU_E_GROW, err); }
+M2CU_FN int64_t m2cu_sidxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x, n, M2CU_E_GROW, err); }
 
 /* Number of elements of first:step:last, as MATLAB's colon computes it. */
 M2CU_FN int64_t m2cu_count(double first, double step, double last)
