@@ -380,17 +380,11 @@ fn fprintf_prints_like_octave() {
         .take_while(|l| !l.starts_with("s ="))
         .map(|l| format!("{l}\n"))
         .collect();
-    let octave = Command::new("octave-cli")
-        .args([
-            "--no-gui",
-            "--quiet",
-            "--eval",
-            &format!("addpath('fixtures/analysis'); seq_call({values});"),
-        ])
-        .current_dir(common::root())
-        .output()
-        .expect("octave-cli runs");
-    let expected = String::from_utf8_lossy(&octave.stdout);
+    let expected = m2cu_runtime::octave::eval(
+        &common::root(),
+        &format!("addpath('fixtures/analysis'); seq_call({values});"),
+    )
+    .expect("Octave runs seq_call");
     assert_eq!(printed.lines().count(), 6, "{out}");
     assert_eq!(
         printed, expected,

@@ -38,17 +38,8 @@ fn octave_agrees_and_reads_m2cu_output() {
         script.push_str(&octave_check(&name, &written.display().to_string()));
     }
     script.push_str("if m2cu_failures > 0, exit(1); end\n");
-    let out = std::process::Command::new("octave-cli")
-        .args(["--no-gui", "--quiet", "--no-init-file", "--eval", &script])
-        .current_dir(common::root().join("fixtures/e2e"))
-        .output()
-        .expect("octave-cli runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "Octave disagrees:\n{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = m2cu_runtime::octave::eval(&common::root().join("fixtures/e2e"), &script)
+        .unwrap_or_else(|e| panic!("Octave disagrees:\n{e}"));
     assert_eq!(
         text.matches("ok ").count(),
         common::e2e_fixtures().len(),

@@ -245,16 +245,9 @@ fn octave(class: Class, dir: &Path) -> Vec<u64> {
               x < y; x <= y; x == y; x ~= y; x > y; x >= y];
          fid = fopen('octave.r', 'w'); fwrite(fid, r, '{c}'); fclose(fid);"
     );
-    let out = Command::new("octave-cli")
-        .args(["--no-gui", "--quiet", "--no-init-file", "--eval", &script])
-        .current_dir(dir)
-        .output()
-        .expect("octave-cli runs");
-    assert!(
-        out.status.success(),
-        "Octave failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if let Err(e) = m2cu_runtime::octave::eval(dir, &script) {
+        panic!("Octave failed: {e}");
+    }
     read_words(&dir.join("octave.r"))
 }
 

@@ -1,6 +1,6 @@
 //! GNU Octave as the oracle: many calls of MATLAB functions in one `octave-cli` session
 //! (Octave takes about half a second to start), each with its own inputs, each answered
-//! separately.
+//! separately ([`answer_calls`]); and a script run once ([`eval`]).
 //!
 //! Invariants: [`answer_calls`] returns one [`Answer`] per call, in the order of the calls; a
 //! call that raises an error is answered with its message and does not disturb the calls after
@@ -57,6 +57,33 @@ pub fn available() -> Result<String, String> {
         Err(e) => Err(format!(
             "octave-cli not found ({e}); install it with `apt-get install octave`"
         )),
+    }
+}
+
+/// Runs `script` with `octave-cli --eval` in `dir` and returns its standard output; when Octave
+/// fails (an error, or the script's `exit(1)`), the error holds its standard output and error.
+pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
+    let out = Command::new("octave-cli")
+        .args([
+            "--no-gui",
+            "--quiet",
+            "--norc",
+            "--no-history",
+            "--eval",
+            script,
+        ])
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot run octave-cli: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.status.success() {
+        Ok(stdout)
+    } else {
+        Err(format!(
+            "octave-cli failed ({}):\n{stdout}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 

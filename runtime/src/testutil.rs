@@ -2,7 +2,6 @@
 //! Octave, and a sample CUDA kernel.
 
 use std::path::Path;
-use std::process::Command;
 
 /// True when the tool is usable. Otherwise prints why the test is skipped and returns false —
 /// or panics when `CI=true`, where every tool the tests use must be installed.
@@ -24,21 +23,10 @@ pub fn octave_probe() -> Result<(), String> {
     crate::octave::available().map(drop)
 }
 
-/// Runs `script` with `octave-cli` in `dir` and returns its standard output; panics with the
-/// script's stderr when Octave fails.
+/// Runs `script` with `octave-cli` in `dir` and returns its standard output; panics with
+/// Octave's output when it fails.
 pub fn octave(dir: &Path, script: &str) -> String {
-    let out = Command::new("octave-cli")
-        .args(["--norc", "--quiet", "--no-history", "--eval", script])
-        .current_dir(dir)
-        .output()
-        .expect("octave-cli runs");
-    assert!(
-        out.status.success(),
-        "octave-cli failed ({}):\n{}\nscript:\n{script}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::octave::eval(dir, script).unwrap_or_else(|e| panic!("{e}\nscript:\n{script}"))
 }
 
 /// A warp-shuffle reduction finished with `atomicAdd(double*, double)` (sm_60+).
