@@ -67,7 +67,6 @@ pub struct Program {
     input_types: Vec<(String, Type)>,
     specs: Vec<OutputSpec>,
     built: Built,
-    backend: &'static str,
     notice: Option<String>,
     build_time: Duration,
 }
@@ -124,7 +123,6 @@ impl Program {
             input_types,
             specs,
             built,
-            backend,
             notice,
             build_time: start.elapsed(),
         })
@@ -157,7 +155,11 @@ impl Program {
 
     /// `"gpu"`, `"cpu"` or `"emu"`.
     pub fn backend(&self) -> &'static str {
-        self.backend
+        match self.built {
+            Built::Cpu(_) => "cpu",
+            Built::Emu(_) => "emu",
+            Built::Gpu(_) => "gpu",
+        }
     }
 
     /// A one-line notice for the user (e.g. the GPU fallback), if any.
@@ -227,7 +229,7 @@ pub fn run(
     let outputs = program.call(inputs)?;
     Ok(RunResult {
         outputs,
-        backend: program.backend,
+        backend: program.backend(),
         notice: program.notice.clone(),
         build_time: program.build_time,
         run_time: start.elapsed(),
