@@ -214,19 +214,28 @@ impl EmuArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match dispatch(cli.command) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let message = e.to_string();
-            let prefix = if message.starts_with("error") {
-                ""
-            } else {
-                "error: "
-            };
-            eprint!("{prefix}{}", with_newline(&message));
-            let usage = matches!(e, Failure::Usage(_));
-            ExitCode::from(if usage { 2 } else { 1 })
-        }
+    ExitCode::from(report(dispatch(cli.command)))
+}
+
+/// Prints a failure and returns the exit status.
+fn report(result: Result<(), Failure>) -> u8 {
+    let e = match result {
+        Ok(()) => return 0,
+        Err(Failure::Reported(code)) => return code,
+        Err(e) => e,
+    };
+    let message = e.to_string();
+    let prefix = if message.starts_with("error") {
+        ""
+    } else {
+        "error: "
+    };
+    eprint!("{prefix}{}", with_newline(&message));
+    let usage = matches!(e, Failure::Usage(_));
+    if usage {
+        2
+    } else {
+        1
     }
 }
 
@@ -239,6 +248,9 @@ enum Failure {
     File(String),
     #[error("error: {0}")]
     Usage(String),
+    /// A child process already printed its failure; exit with its status.
+    #[error("")]
+    Reported(u8),
 }
 
 fn with_newline(s: &str) -> String {
@@ -291,16 +303,40 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 },
                 ..Default::default()
             };
-            run(
-                &common,
-                inputs.as_deref(),
-                &set,
-                &run_options,
-                output.as_deref(),
-                seed,
-            )
+            // Generated code runs in a child process: a crash in it (an out-of-range index
+            // under --no-bounds-check) becomes an error message, not a crash of m2cu.
+            let ran = m2cu_runtime::isolate::in_child(|| {
+                report(run(
+                    &common,
+                    inputs.as_deref(),
+                    &set,
+                    &run_options,
+                    output.as_deref(),
+                    seed,
+                ))
+            })
+            .map_err(|e| Failure::File(format!("cannot start the run: {e}")))?;
+            match ran {
+                Ok(0) => Ok(()),
+                Ok(code) => Err(Failure::Reported(code)),
+                Err(crash) => Err(Failure::File(crash_message(&crash, &common))),
+            }
         }
     }
+}
+
+fn crash_message(crash: &m2cu_runtime::isolate::Crash, common: &Common) -> String {
+    let hint = if common.no_bounds_check {
+        "; it was built with --no-bounds-check, so an out-of-range index is undefined behaviour: \
+         run without --no-bounds-check to get MATLAB's index error"
+    } else {
+        ""
+    };
+    format!(
+        "the generated program for {} crashed ({}){hint}",
+        common.file.display(),
+        crash.signal
+    )
 }
 
 fn translate(common: &Common, out_dir: &Path) -> Result<(), Failure> {

@@ -33,6 +33,7 @@ pub mod cpu;
 pub mod display;
 pub mod emu;
 pub mod gpu;
+pub mod isolate;
 pub mod mat;
 pub mod nvrtc;
 pub mod octave;
