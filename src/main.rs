@@ -3,6 +3,8 @@
 //! Exit status: 0 success, 1 an error in the MATLAB source, the inputs or the run, 2 a usage
 //! error (clap's own, or an impossible option combination).
 
+mod source_text;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -262,8 +264,7 @@ fn with_newline(s: &str) -> String {
 }
 
 fn read_source(common: &Common) -> Result<(String, Options), Failure> {
-    let source = std::fs::read_to_string(&common.file)
-        .map_err(|e| Failure::File(format!("cannot read {}: {e}", common.file.display())))?;
+    let source = source_text::read(&common.file).map_err(Failure::File)?;
     let options = Options {
         file_name: common.file.display().to_string(),
         entry: common.entry.clone(),
@@ -370,8 +371,7 @@ fn check(common: &Common, emit: Option<Emit>, format: ReportFormat) -> Result<()
 }
 
 fn parse(file: &Path, dialect: Dialect) -> Result<(), Failure> {
-    let source = std::fs::read_to_string(file)
-        .map_err(|e| Failure::File(format!("cannot read {}: {e}", file.display())))?;
+    let source = source_text::read(file).map_err(Failure::File)?;
     let options = m2cu_frontend::parser::ParseOptions { dialect };
     match m2cu_frontend::parser::parse_file_with(&source, &options) {
         Ok(ast) => {

@@ -90,3 +90,95 @@ fn a_crash_in_generated_code_is_an_error_not_a_crash_of_m2cu() {
     assert!(err.contains("crashed (SIG"), "{err}");
     assert!(err.contains("run without --no-bounds-check"), "{err}");
 }
+
+#[test]
+fn sources_that_are_not_regular_files_or_too_big_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, expected) in [
+        ("/dev/zero", "not a regular file"),
+        ("fixtures", "it is a directory"),
+    ] {
+        let o = m2cu_in(dir.path(), &["parse", file]);
+        assert_eq!(o.status.code(), Some(1), "{file}: {}", stderr(&o));
+        assert!(stderr(&o).contains(expected), "{}", stderr(&o));
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .args(["parse", "fixtures/e2e/vecsum.m"])
+        .current_dir(common::root())
+        .env("M2CU_MAX_SOURCE_BYTES", "20")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the limit is 20 bytes")
+            && stderr(&o).contains("M2CU_MAX_SOURCE_BYTES"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A file with a UTF-8 byte-order mark, a Latin-1 comment and a GBK comment ("中文").
+const ENCODED: &[u8] =
+    b"\xEF\xBB\xBFfunction y = enc(x)\n% caf\xE9\n% \xD6\xD0\xCE\xC4\ny = x + 1;\nend\n";
+
+#[test]
+fn byte_order_marks_and_latin_1_or_gbk_comments_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("enc.m");
+    std::fs::write(&file, ENCODED).unwrap();
+    let file = file.to_str().unwrap();
+    let o = m2cu_in(
+        dir.path(),
+        &["run", file, "--set", "x=2", "--backend", "cpu"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("y = 3"), "{}", stdout(&o));
+}
+
+#[test]
+fn diagnostics_after_latin_1_bytes_keep_their_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("col.m");
+    std::fs::write(
+        &file,
+        b"function y = col(x)\nfprintf('caf\xE9'); y = [1 2] * [3 4];\nend\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let o = m2cu_in(dir.path(), &["check", file, "--args", "x=double"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // `[1 2] * [3 4]` starts at the 22nd character (é is one column).
+    assert!(stderr(&o).contains("col.m:2:22"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_compressed_mat_file_that_inflates_past_the_limit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bomb.mat");
+    let zeros = m2cu_runtime::Value::new(
+        vec![1, 1 << 20],
+        m2cu_runtime::Data::Double(vec![0.0; 1 << 20]),
+    )
+    .unwrap();
+    m2cu_runtime::write_mat(&path, &[("v".to_string(), zeros)]).unwrap();
+    assert!(std::fs::metadata(&path).unwrap().len() < 100_000);
+    let o = Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .args([
+            "run",
+            "fixtures/e2e/vecsum.m",
+            "--backend",
+            "cpu",
+            "--inputs",
+        ])
+        .arg(&path)
+        .current_dir(common::root())
+        .env("M2CU_CACHE_DIR", dir.path())
+        .env("M2CU_MAX_INPUT_BYTES", "1000000")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("bomb.mat"), "{err}");
+    assert!(err.contains("the limit is 1000000 bytes"), "{err}");
+    assert!(err.contains("M2CU_MAX_INPUT_BYTES"), "{err}");
+}

@@ -34,6 +34,7 @@ pub mod display;
 pub mod emu;
 pub mod gpu;
 pub mod isolate;
+pub mod limits;
 pub mod mat;
 pub mod nvrtc;
 pub mod octave;

@@ -36,11 +36,11 @@ pub enum MatFormat {
     V7,
 }
 
-/// Reads every variable of a MAT-file, in file order.
+/// Reads every variable of a MAT-file, in file order (see [`read_mat_bytes`]); the file must be a
+/// regular file no larger than [`crate::limits::max_input_bytes`].
 pub fn read_mat(path: impl AsRef<Path>) -> Result<Vec<(String, Value)>> {
     let path = path.as_ref();
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let bytes = crate::limits::read_file_capped(path, crate::limits::max_input_bytes())?;
     read_mat_bytes(&bytes).map_err(|e| match e {
         Error::Mat(m) => Error::Mat(format!("{}: {m}", path.display())),
         other => other,

@@ -1,12 +1,14 @@
 //! MAT v5 reader: header, data elements (regular, small, compressed), matrix elements.
 
-use std::io::Read;
-
 use super::*;
+use crate::limits::{self, Limit};
 use crate::value::{dims_text, Data};
 
-/// Reads every variable from the bytes of a MAT-file, in file order.
+/// Reads every variable from the bytes of a MAT-file, in file order; a name that appears twice
+/// has the last value stored under it, as Octave's `load`. Each value may occupy at most
+/// [`limits::max_input_bytes`].
 pub fn read_mat_bytes(bytes: &[u8]) -> Result<Vec<(String, Value)>> {
+    let limit = limits::max_input_bytes();
     let big_endian = read_header(bytes)?;
     let mut cursor = Cursor {
         buf: bytes,
@@ -17,8 +19,8 @@ pub fn read_mat_bytes(bytes: &[u8]) -> Result<Vec<(String, Value)>> {
     while cursor.remaining() >= 8 {
         let element = cursor.element()?;
         let (name, value) = match element.ty {
-            MI_MATRIX => read_matrix(element.data, big_endian)?,
-            MI_COMPRESSED => read_compressed(element.data, big_endian)?,
+            MI_MATRIX => read_matrix(element.data, big_endian, limit)?,
+            MI_COMPRESSED => read_compressed(element.data, big_endian, limit)?,
             other => {
                 return Err(mat_err(format!(
                     "unexpected top-level element type {other}"
@@ -27,6 +29,7 @@ pub fn read_mat_bytes(bytes: &[u8]) -> Result<Vec<(String, Value)>> {
         };
         // MATLAB's subsystem data (for objects) is an unnamed uint8 matrix: not a variable.
         if !name.is_empty() {
+            vars.retain(|(earlier, _)| *earlier != name);
             vars.push((name, value));
         }
     }
@@ -125,11 +128,15 @@ impl<'a> Cursor<'a> {
     }
 }
 
-fn read_compressed(data: &[u8], big_endian: bool) -> Result<(String, Value)> {
-    let mut inflated = Vec::new();
-    flate2::read::ZlibDecoder::new(data)
-        .read_to_end(&mut inflated)
-        .map_err(|e| mat_err(format!("corrupt compressed element: {e}")))?;
+/// Inflates a compressed element, stopping at `limit` bytes (a few kilobytes of zlib can claim
+/// gigabytes), and reads the matrix inside.
+fn read_compressed(data: &[u8], big_endian: bool, limit: Limit) -> Result<(String, Value)> {
+    let decoder = flate2::read::ZlibDecoder::new(data);
+    let inflated = limits::read_capped(decoder, limit, "a compressed variable, inflated,")
+        .map_err(|e| match e {
+            Error::Io { source, .. } => mat_err(format!("corrupt compressed element: {source}")),
+            other => mat_err(other.to_string()),
+        })?;
     let mut cursor = Cursor {
         buf: &inflated,
         pos: 0,
@@ -142,11 +149,12 @@ fn read_compressed(data: &[u8], big_endian: bool) -> Result<(String, Value)> {
             element.ty
         )));
     }
-    read_matrix(element.data, big_endian)
+    read_matrix(element.data, big_endian, limit)
 }
 
 /// Parses the contents of an `miMATRIX` element into a named value.
-fn read_matrix(data: &[u8], big_endian: bool) -> Result<(String, Value)> {
+/// Values larger than `limit` are refused before their elements are allocated.
+fn read_matrix(data: &[u8], big_endian: bool, limit: Limit) -> Result<(String, Value)> {
     let mut cursor = Cursor {
         buf: data,
         pos: 0,
@@ -161,6 +169,8 @@ fn read_matrix(data: &[u8], big_endian: bool) -> Result<(String, Value)> {
     let name = String::from_utf8_lossy(cursor.element()?.data).into_owned();
     let class = value_class(&name, word)?;
     let dims = value_dims(&name, &dims)?;
+    limits::check_value_size(&format!("variable '{name}'"), class, &dims, limit)
+        .map_err(|e| mat_err(e.to_string()))?;
     let real = cursor.element()?;
     let in_variable = |e: Error| mat_err(format!("variable '{name}': {e}"));
     let data = decode_data(&real, big_endian, class, &dims).map_err(in_variable)?;
@@ -211,18 +221,25 @@ fn value_dims(name: &str, dims: &[i64]) -> Result<Vec<usize>> {
         .collect()
 }
 
-/// Stored elements widened to one of three carrier types.
-enum Stored {
-    Signed(Vec<i64>),
-    Unsigned(Vec<u64>),
-    Float(Vec<f64>),
+/// The bytes one stored element of data type `ty` occupies.
+fn stored_width(ty: u32) -> Result<usize> {
+    Ok(match ty {
+        MI_INT8 | MI_UINT8 | MI_UTF8 => 1,
+        MI_INT16 | MI_UINT16 | MI_UTF16 => 2,
+        MI_INT32 | MI_UINT32 | MI_SINGLE => 4,
+        MI_INT64 | MI_UINT64 | MI_DOUBLE => 8,
+        other => return Err(mat_err(format!("unsupported element data type {other}"))),
+    })
 }
 
-/// Splits `bytes` into `W`-byte chunks and decodes each in the file's byte order.
-fn chunks<const W: usize, T>(
+/// Splits `bytes` into `W`-byte chunks, decodes each in the file's byte order and converts it
+/// with `convert`: straight into the target type, with no wider carrier in between (an int8
+/// input takes its own size, not eight times it).
+fn chunks<const W: usize, S, T>(
     bytes: &[u8],
     big_endian: bool,
-    decode: fn([u8; W]) -> T,
+    decode: fn([u8; W]) -> S,
+    convert: impl Fn(S) -> T,
 ) -> Result<Vec<T>> {
     if !bytes.len().is_multiple_of(W) {
         return Err(mat_err(format!(
@@ -237,41 +254,9 @@ fn chunks<const W: usize, T>(
             if big_endian {
                 b.reverse();
             }
-            decode(b)
+            convert(decode(b))
         })
         .collect())
-}
-
-fn widen<T: Copy, U>(v: Vec<T>, f: fn(T) -> U) -> Vec<U> {
-    v.into_iter().map(f).collect()
-}
-
-fn decode_stored(element: &Element, big_endian: bool) -> Result<Stored> {
-    let (b, be) = (element.data, big_endian);
-    Ok(match element.ty {
-        MI_INT8 => Stored::Signed(widen(chunks(b, be, i8::from_le_bytes)?, i64::from)),
-        MI_UINT8 | MI_UTF8 => Stored::Unsigned(widen(chunks(b, be, u8::from_le_bytes)?, u64::from)),
-        MI_INT16 => Stored::Signed(widen(chunks(b, be, i16::from_le_bytes)?, i64::from)),
-        MI_UINT16 | MI_UTF16 => {
-            Stored::Unsigned(widen(chunks(b, be, u16::from_le_bytes)?, u64::from))
-        }
-        MI_INT32 => Stored::Signed(widen(chunks(b, be, i32::from_le_bytes)?, i64::from)),
-        MI_UINT32 => Stored::Unsigned(widen(chunks(b, be, u32::from_le_bytes)?, u64::from)),
-        MI_INT64 => Stored::Signed(chunks(b, be, i64::from_le_bytes)?),
-        MI_UINT64 => Stored::Unsigned(chunks(b, be, u64::from_le_bytes)?),
-        MI_SINGLE => Stored::Float(widen(chunks(b, be, f32::from_le_bytes)?, f64::from)),
-        MI_DOUBLE => Stored::Float(chunks(b, be, f64::from_le_bytes)?),
-        other => return Err(mat_err(format!("unsupported element data type {other}"))),
-    })
-}
-
-/// Integer flag words, dimensions: any integer element type.
-fn decode_ints(element: &Element, big_endian: bool) -> Result<Vec<i64>> {
-    match decode_stored(element, big_endian)? {
-        Stored::Signed(v) => Ok(v),
-        Stored::Unsigned(v) => Ok(widen(v, |x| x as i64)),
-        Stored::Float(_) => Err(mat_err("expected integers, found floating-point data")),
-    }
 }
 
 /// A type stored elements are converted into. Stored values always fit the class they were
@@ -305,15 +290,34 @@ impl FromStored for bool {
     }
 }
 
-fn convert<T: FromStored>(stored: Stored) -> Vec<T> {
-    match stored {
-        Stored::Signed(v) => widen(v, T::from_i64),
-        Stored::Unsigned(v) => widen(v, T::from_u64),
-        Stored::Float(v) => widen(v, T::from_f64),
+/// The stored elements of `element`, each converted to `T`.
+fn convert<T: FromStored>(element: &Element, big_endian: bool) -> Result<Vec<T>> {
+    let (b, be) = (element.data, big_endian);
+    match element.ty {
+        MI_INT8 => chunks(b, be, i8::from_le_bytes, |x| T::from_i64(x.into())),
+        MI_UINT8 | MI_UTF8 => chunks(b, be, u8::from_le_bytes, |x| T::from_u64(x.into())),
+        MI_INT16 => chunks(b, be, i16::from_le_bytes, |x| T::from_i64(x.into())),
+        MI_UINT16 | MI_UTF16 => chunks(b, be, u16::from_le_bytes, |x| T::from_u64(x.into())),
+        MI_INT32 => chunks(b, be, i32::from_le_bytes, |x| T::from_i64(x.into())),
+        MI_UINT32 => chunks(b, be, u32::from_le_bytes, |x| T::from_u64(x.into())),
+        MI_INT64 => chunks(b, be, i64::from_le_bytes, T::from_i64),
+        MI_UINT64 => chunks(b, be, u64::from_le_bytes, T::from_u64),
+        MI_SINGLE => chunks(b, be, f32::from_le_bytes, |x| T::from_f64(x.into())),
+        MI_DOUBLE => chunks(b, be, f64::from_le_bytes, T::from_f64),
+        other => Err(mat_err(format!("unsupported element data type {other}"))),
     }
 }
 
-/// The real part of a matrix with extents `dims`, converted to the elements of `class`.
+/// Integer flag words, dimensions: any integer element type.
+fn decode_ints(element: &Element, big_endian: bool) -> Result<Vec<i64>> {
+    if matches!(element.ty, MI_SINGLE | MI_DOUBLE) {
+        return Err(mat_err("expected integers, found floating-point data"));
+    }
+    convert(element, big_endian)
+}
+
+/// The real part of a matrix with extents `dims`, converted to the elements of `class`. The
+/// element count is checked against `dims` before anything is allocated.
 fn decode_data(
     element: &Element,
     big_endian: bool,
@@ -325,32 +329,39 @@ fn decode_data(
             .map_err(|e| mat_err(format!("char data is not UTF-8: {e}")))?;
         return check_len(Data::Char(text.encode_utf16().collect()), dims);
     }
-    let stored = decode_stored(element, big_endian)?;
+    let stored = element.data.len() / stored_width(element.ty)?;
+    if dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d)) != Some(stored) {
+        return Err(count_mismatch(dims, stored));
+    }
+    let be = big_endian;
     let data = match class {
-        ClassId::Double => Data::Double(convert(stored)),
-        ClassId::Single => Data::Single(convert(stored)),
-        ClassId::Int8 => Data::Int8(convert(stored)),
-        ClassId::Int16 => Data::Int16(convert(stored)),
-        ClassId::Int32 => Data::Int32(convert(stored)),
-        ClassId::Int64 => Data::Int64(convert(stored)),
-        ClassId::Uint8 => Data::Uint8(convert(stored)),
-        ClassId::Uint16 => Data::Uint16(convert(stored)),
-        ClassId::Uint32 => Data::Uint32(convert(stored)),
-        ClassId::Uint64 => Data::Uint64(convert(stored)),
-        ClassId::Logical => Data::Logical(convert(stored)),
-        ClassId::Char => Data::Char(convert(stored)),
+        ClassId::Double => Data::Double(convert(element, be)?),
+        ClassId::Single => Data::Single(convert(element, be)?),
+        ClassId::Int8 => Data::Int8(convert(element, be)?),
+        ClassId::Int16 => Data::Int16(convert(element, be)?),
+        ClassId::Int32 => Data::Int32(convert(element, be)?),
+        ClassId::Int64 => Data::Int64(convert(element, be)?),
+        ClassId::Uint8 => Data::Uint8(convert(element, be)?),
+        ClassId::Uint16 => Data::Uint16(convert(element, be)?),
+        ClassId::Uint32 => Data::Uint32(convert(element, be)?),
+        ClassId::Uint64 => Data::Uint64(convert(element, be)?),
+        ClassId::Logical => Data::Logical(convert(element, be)?),
+        ClassId::Char => Data::Char(convert(element, be)?),
     };
     check_len(data, dims)
+}
+
+fn count_mismatch(dims: &[usize], count: usize) -> Error {
+    mat_err(format!(
+        "dimensions {} do not match the {count} elements the data holds",
+        dims_text(dims),
+    ))
 }
 
 fn check_len(data: Data, dims: &[usize]) -> Result<Data> {
     let numel = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
     if numel != Some(data.len()) {
-        return Err(mat_err(format!(
-            "dimensions {} do not match the {} elements the data holds",
-            dims_text(dims),
-            data.len()
-        )));
+        return Err(count_mismatch(dims, data.len()));
     }
     Ok(data)
 }

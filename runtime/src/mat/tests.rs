@@ -313,7 +313,20 @@ fn bad_dimension_elements_are_errors() {
         "variable 'v': dimensions 2×2×2 do not match the 4 elements the data holds"
     );
     let huge = err(&[i32::MAX, i32::MAX, i32::MAX], &[1]);
-    assert!(huge.contains("do not match"), "{huge}");
+    assert!(huge.contains("more than 2^64 bytes"), "{huge}");
+    assert!(huge.contains("M2CU_MAX_INPUT_BYTES"), "{huge}");
+}
+
+#[test]
+fn a_variable_stored_twice_has_its_last_value() {
+    let one = |x: f64| {
+        let vars = [("x".to_string(), Value::scalar(x))];
+        write_mat_bytes(&vars, MatFormat::V7).unwrap()
+    };
+    let mut bytes = one(1.0);
+    bytes.extend_from_slice(&one(2.0)[128..]);
+    let vars = read_mat_bytes(&bytes).unwrap();
+    assert_eq!(vars, vec![("x".to_string(), Value::scalar(2.0))]);
 }
 
 #[test]
