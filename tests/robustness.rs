@@ -182,3 +182,41 @@ fn a_compressed_mat_file_that_inflates_past_the_limit_is_refused() {
     assert!(err.contains("the limit is 1000000 bytes"), "{err}");
     assert!(err.contains("M2CU_MAX_INPUT_BYTES"), "{err}");
 }
+
+#[test]
+fn a_stub_cuda_driver_falls_back_to_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let stub = dir.path().join("stub.c");
+    std::fs::write(
+        &stub,
+        "int cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n",
+    )
+    .unwrap();
+    for name in ["libcuda.so", "libcuda.so.1"] {
+        let built = Command::new("cc")
+            .args(["-shared", "-fPIC", "-o"])
+            .arg(dir.path().join(name))
+            .arg(&stub)
+            .status();
+        if !built.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: no C compiler to build a stub libcuda");
+            return;
+        }
+    }
+    let path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    let o = Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .args(["run", "fixtures/e2e/vecsum.m", "--set", "v=[1 2 3]"])
+        .current_dir(common::root())
+        .env("M2CU_CACHE_DIR", dir.path())
+        .env(
+            "LD_LIBRARY_PATH",
+            format!("{}:{path}", dir.path().display()),
+        )
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("s = 6"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("is not usable: it lacks cuInit"), "{err}");
+    assert!(err.contains("running on the CPU"), "{err}");
+}

@@ -1,8 +1,9 @@
 //! The GPU path: device probe, kernels compiled by NVRTC and loaded with the CUDA driver, and
 //! the generated host C driving them through the `m2cu_gpu` callback table.
 //!
-//! [`gpu_status`] never panics: it checks that the driver library loads before any driver call
-//! (cudarc panics otherwise), then runs `cuInit` and looks at device 0.
+//! [`gpu_status`] never panics: before any driver call it checks that the driver library loads
+//! and exports every driver function m2cu calls (cudarc panics otherwise), then runs `cuInit`
+//! and looks at device 0.
 //!
 //! [`GpuProgram::load`] takes the generated artifacts:
 //! 1. retains device 0's primary context and creates one stream;
@@ -81,14 +82,73 @@ struct Device {
     driver_version: (i32, i32),
 }
 
+/// The driver functions m2cu calls (cudarc resolves each on its first call, and panics if the
+/// library lacks it).
+const DRIVER_FUNCTIONS: [&str; 24] = [
+    "cuInit",
+    "cuDriverGetVersion",
+    "cuGetErrorName",
+    "cuGetErrorString",
+    "cuDeviceGetCount",
+    "cuDeviceGet",
+    "cuDeviceGetName",
+    "cuDeviceGetAttribute",
+    "cuDevicePrimaryCtxRetain",
+    "cuDevicePrimaryCtxRelease_v2",
+    "cuCtxSetCurrent",
+    "cuStreamCreate",
+    "cuStreamDestroy_v2",
+    "cuStreamSynchronize",
+    "cuModuleLoadData",
+    "cuModuleUnload",
+    "cuModuleGetFunction",
+    "cuModuleGetGlobal_v2",
+    "cuFuncSetAttribute",
+    "cuLaunchKernel",
+    "cuMemAlloc_v2",
+    "cuMemFree_v2",
+    "cuMemcpyHtoDAsync_v2",
+    "cuMemcpyDtoHAsync_v2",
+];
+
+/// Checks that the driver library cudarc will load (the first of its candidate names that
+/// opens) exists and exports every function in [`DRIVER_FUNCTIONS`]; a stub or foreign
+/// `libcuda.so` is reported as unavailable instead of panicking inside cudarc.
+fn probe_driver_library() -> Result<()> {
+    let opened = ["cuda", "nvcuda"]
+        .into_iter()
+        .flat_map(cudarc::get_lib_name_candidates)
+        .find_map(|name| {
+            // SAFETY: only dlopens the library, as cudarc would.
+            let library = unsafe { libloading::Library::new(&name) }.ok()?;
+            Some((name, library))
+        });
+    let Some((name, library)) = opened else {
+        return Err(Error::Unavailable(
+            "no CUDA driver (libcuda.so) on this machine".into(),
+        ));
+    };
+    let missing: Vec<&str> = DRIVER_FUNCTIONS
+        .into_iter()
+        // SAFETY: only looks the symbol up; nothing is called.
+        .filter(|f| unsafe { library.get::<*const ()>(f.as_bytes()) }.is_err())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let more = match missing.len() {
+        1 => String::new(),
+        n => format!(" and {} other driver functions m2cu calls", n - 1),
+    };
+    Err(Error::Unavailable(format!(
+        "the CUDA driver library {name} is not usable: it lacks {}{more}",
+        missing[0]
+    )))
+}
+
 impl Device {
     fn open() -> Result<Device> {
-        // SAFETY: only tries to dlopen the driver library.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(Error::Unavailable(
-                "no CUDA driver (libcuda.so) on this machine".into(),
-            ));
-        }
+        probe_driver_library()?;
         let fail = |call: &str, e| Error::Unavailable(cuda_error(call, e));
         cu::init().map_err(|e| fail("cuInit", e))?;
         let count = cu::device::get_count().map_err(|e| fail("cuDeviceGetCount", e))?;

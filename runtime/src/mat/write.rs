@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::*;
-use crate::value::{with_data, Data};
+use crate::value::{dims_text, with_data, Data};
 
 /// The bytes of a MAT-file holding `vars`, in order.
 pub fn write_mat_bytes(vars: &[(String, Value)], format: MatFormat) -> Result<Vec<u8>> {
@@ -56,8 +56,32 @@ fn put_element(out: &mut Vec<u8>, ty: u32, payload: &[u8], pad: bool) {
     }
 }
 
+/// The most bytes an element's 32-bit length field can state.
+const MAX_ELEMENT_BYTES: u64 = u32::MAX as u64;
+/// An upper bound on what a matrix element holds besides the data: flags, dimensions, a name of
+/// at most 63 bytes, the data element's tag, padding.
+const MATRIX_OVERHEAD: u64 = 128;
+
+/// Refuses a variable whose `data_bytes` of elements would not fit a MAT v5/v7 element, whose
+/// length field has 32 bits; called with the size computed from the dims before anything is
+/// written, so the refusal costs no allocation.
+fn check_fits_element(name: &str, class: ClassId, dims: &[usize], data_bytes: u64) -> Result<()> {
+    if data_bytes.saturating_add(MATRIX_OVERHEAD) <= MAX_ELEMENT_BYTES {
+        return Ok(());
+    }
+    Err(Error::Mat(format!(
+        "variable '{name}' ({} {class}) needs {data_bytes} bytes, more than the 4 GiB a \
+         MAT-file version 5 or 7 element can hold (its length field has 32 bits), and m2cu \
+         does not write version 7.3; return smaller outputs (split it into parts) or leave out \
+         --output and use the printed value",
+        dims_text(dims)
+    )))
+}
+
 fn matrix_element(name: &str, value: &Value) -> Result<Vec<u8>> {
     let class = value.class();
+    let numel_bytes = (value.data.len() as u64).saturating_mul(class.element_size() as u64);
+    check_fits_element(name, class, &value.dims, numel_bytes)?;
     let logical = if class == ClassId::Logical {
         FLAG_LOGICAL << 8
     } else {
@@ -75,7 +99,9 @@ fn matrix_element(name: &str, value: &Value) -> Result<Vec<u8>> {
     put_element(&mut body, MI_UINT32, &flags, true);
     put_element(&mut body, MI_INT32, &dims, true);
     put_element(&mut body, MI_INT8, name.as_bytes(), true);
-    put_element(&mut body, data_type(class), &data_bytes(&value.data), true);
+    let data = data_bytes(&value.data);
+    check_fits_element(name, class, &value.dims, data.len() as u64)?;
+    put_element(&mut body, data_type(class), &data, true);
     let mut element = Vec::with_capacity(body.len() + 8);
     put_element(&mut element, MI_MATRIX, &body, true);
     Ok(element)
@@ -133,4 +159,21 @@ fn zlib(bytes: &[u8]) -> Result<Vec<u8>> {
         .write_all(bytes)
         .and_then(|()| encoder.finish())
         .map_err(|e| Error::io("zlib compression", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_over_4_gib_are_refused_by_size() {
+        let fits = 4_000_000_000u64;
+        check_fits_element("y", ClassId::Uint8, &[1, fits as usize], fits).unwrap();
+        let over = 1u64 << 32;
+        let e = check_fits_element("y", ClassId::Double, &[1, 1 << 29], over).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("variable 'y' (1×536870912 double)"), "{text}");
+        assert!(text.contains("needs 4294967296 bytes"), "{text}");
+        assert!(text.contains("4 GiB"), "{text}");
+    }
 }
