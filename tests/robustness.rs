@@ -220,3 +220,34 @@ fn a_stub_cuda_driver_falls_back_to_the_cpu() {
     assert!(err.contains("is not usable: it lacks cuInit"), "{err}");
     assert!(err.contains("running on the CPU"), "{err}");
 }
+
+/// Widths and precisions beyond `INT_MAX` are ignored, as in Octave, not a silent nothing.
+#[test]
+fn fprintf_with_a_huge_width_prints_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("wide.m"),
+        "function wide(x)\nfprintf('[%99999999999d]\\n', x);\nfprintf('[%.99999999999f]\\n', x);\n\
+         fprintf('[%-99999999999.2f]\\n', x);\nfprintf('[%5d]\\n', x);\nend\n",
+    )
+    .unwrap();
+    let file = dir.path().join("wide.m");
+    let o = m2cu_in(
+        dir.path(),
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--set",
+            "x=7",
+            "--backend",
+            "cpu",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expected = m2cu_runtime::octave::eval(dir.path(), "wide(7);").expect("Octave runs wide");
+    assert_eq!(stdout(&o), expected);
+    assert_eq!(expected, "[7]\n[7.000000]\n[7.00]\n[    7]\n");
+}

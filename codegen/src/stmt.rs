@@ -49,6 +49,30 @@ fn c_string(text: &str) -> String {
     out
 }
 
+/// `fprintf` modifiers (flags, width, `.precision`) as Octave applies them: a width or precision
+/// beyond `INT_MAX` is ignored (`%99999999999d` prints `7`), where C's printf would fail with
+/// `EOVERFLOW` and print nothing.
+fn octave_modifiers(modifiers: &str) -> String {
+    let fits = |digits: &str| digits.parse::<i32>().is_ok();
+    let (before, precision) = match modifiers.split_once('.') {
+        Some((before, precision)) => (before, Some(precision)),
+        None => (modifiers, None),
+    };
+    let flags_end = before
+        .find(|c: char| c.is_ascii_digit() && c != '0')
+        .unwrap_or(before.len());
+    let (flags, width) = before.split_at(flags_end);
+    let mut kept = flags.to_string();
+    if fits(width) {
+        kept.push_str(width);
+    }
+    match precision {
+        Some(p) if p.is_empty() || fits(p) => kept.push_str(&format!(".{p}")),
+        _ => {}
+    }
+    kept
+}
+
 /// The host-side names of a kernel's ranges; see [`Context::nest_ranges`].
 pub struct NestRanges {
     pub decls: String,
@@ -257,6 +281,7 @@ impl<'a> Context<'a> {
                     conversion,
                     arg,
                 } => {
+                    let modifiers = &octave_modifiers(modifiers);
                     let integer = matches!(conversion, 'd' | 'i' | 'u');
                     let spec = if integer {
                         format!("%{modifiers}lld")
@@ -721,6 +746,29 @@ impl<'a> Context<'a> {
     pub fn declare(&self, code: &mut Code, locals: &[LocalId]) {
         for &l in locals {
             code.line(format!("{} {} = 0;", local_c_type(self.f, l), self.name(l)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::octave_modifiers;
+
+    #[test]
+    fn widths_and_precisions_beyond_int_max_are_dropped() {
+        for (written, kept) in [
+            ("-08.3", "-08.3"),
+            ("99999999999", ""),
+            ("-99999999999", "-"),
+            ("099999999999", "0"),
+            (".99999999999", ""),
+            ("5.99999999999", "5"),
+            ("99999999999.2", ".2"),
+            ("2147483647", "2147483647"),
+            ("2147483648", ""),
+            (".", "."),
+        ] {
+            assert_eq!(octave_modifiers(written), kept, "{written}");
         }
     }
 }
