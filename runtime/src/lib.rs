@@ -11,6 +11,8 @@
 //! - [`emu`]: the GPU path on CPU threads ([`EmuProgram`]): the kernels as C++ behind a shim of
 //!   the CUDA execution model, driven by the same host program; for testing without a GPU.
 //! - [`octave`]: GNU Octave as the oracle, many calls answered in one session.
+//! - [`limits`]: caps on what inputs may allocate and on file reads, with errors naming them.
+//! - [`isolate`]: running work that calls generated code in a forked child.
 //! - [`gpu`]: device probe ([`gpu_status`]) and the GPU path ([`GpuProgram`]): CUBIN loaded with
 //!   the CUDA driver, generated host C driving it through the `m2cu_gpu` callback table.
 //!
