@@ -8,12 +8,25 @@ use std::process::{Command, Output};
 
 /// Runs `m2cu` from the repository root with its build cache in `cache`.
 fn m2cu_in(cache: &Path, args: &[&str]) -> Output {
+    m2cu_env(cache, args, &[])
+}
+
+/// [`m2cu_in`] with more environment variables.
+fn m2cu_env(cache: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_m2cu"))
         .args(args)
         .current_dir(common::root())
         .env("M2CU_CACHE_DIR", cache)
+        .envs(env.iter().copied())
         .output()
         .expect("m2cu runs")
+}
+
+/// Writes `dir/name` and returns its path as text.
+fn source_file(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
 }
 
 fn stderr(o: &Output) -> String {
@@ -76,14 +89,12 @@ fn scratch_folders_of_dead_builds_are_removed() {
 #[test]
 fn a_crash_in_generated_code_is_an_error_not_a_crash_of_m2cu() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("farstore.m");
-    std::fs::write(
-        &file,
+    let file = source_file(
+        dir.path(),
+        "farstore.m",
         "function y = farstore(n)\ny = zeros(1, 4);\nfor i = 1:n\n  y(i * 100000000) = i;\nend\nend\n",
-    )
-    .unwrap();
-    let file = file.to_str().unwrap();
-    let args = ["run", file, "--set", "n=3", "--backend", "cpu"];
+    );
+    let args = ["run", &file, "--set", "n=3", "--backend", "cpu"];
     let o = m2cu_in(dir.path(), &[&args[..], &["--no-bounds-check"]].concat());
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
@@ -102,12 +113,11 @@ fn sources_that_are_not_regular_files_or_too_big_are_refused() {
         assert_eq!(o.status.code(), Some(1), "{file}: {}", stderr(&o));
         assert!(stderr(&o).contains(expected), "{}", stderr(&o));
     }
-    let o = Command::new(env!("CARGO_BIN_EXE_m2cu"))
-        .args(["parse", "fixtures/e2e/vecsum.m"])
-        .current_dir(common::root())
-        .env("M2CU_MAX_SOURCE_BYTES", "20")
-        .output()
-        .unwrap();
+    let o = m2cu_env(
+        dir.path(),
+        &["parse", "fixtures/e2e/vecsum.m"],
+        &[("M2CU_MAX_SOURCE_BYTES", "20")],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("the limit is 20 bytes")
@@ -124,12 +134,10 @@ const ENCODED: &[u8] =
 #[test]
 fn byte_order_marks_and_latin_1_or_gbk_comments_are_read() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("enc.m");
-    std::fs::write(&file, ENCODED).unwrap();
-    let file = file.to_str().unwrap();
+    let file = source_file(dir.path(), "enc.m", ENCODED);
     let o = m2cu_in(
         dir.path(),
-        &["run", file, "--set", "x=2", "--backend", "cpu"],
+        &["run", &file, "--set", "x=2", "--backend", "cpu"],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("y = 3"), "{}", stdout(&o));
@@ -138,14 +146,12 @@ fn byte_order_marks_and_latin_1_or_gbk_comments_are_read() {
 #[test]
 fn diagnostics_after_latin_1_bytes_keep_their_columns() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("col.m");
-    std::fs::write(
-        &file,
+    let file = source_file(
+        dir.path(),
+        "col.m",
         b"function y = col(x)\nfprintf('caf\xE9'); y = [1 2] * [3 4];\nend\n",
-    )
-    .unwrap();
-    let file = file.to_str().unwrap();
-    let o = m2cu_in(dir.path(), &["check", file, "--args", "x=double"]);
+    );
+    let o = m2cu_in(dir.path(), &["check", &file, "--args", "x=double"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     // `[1 2] * [3 4]` starts at the 22nd character (é is one column).
     assert!(stderr(&o).contains("col.m:2:22"), "{}", stderr(&o));
@@ -162,20 +168,18 @@ fn a_compressed_mat_file_that_inflates_past_the_limit_is_refused() {
     .unwrap();
     m2cu_runtime::write_mat(&path, &[("v".to_string(), zeros)]).unwrap();
     assert!(std::fs::metadata(&path).unwrap().len() < 100_000);
-    let o = Command::new(env!("CARGO_BIN_EXE_m2cu"))
-        .args([
+    let o = m2cu_env(
+        dir.path(),
+        &[
             "run",
             "fixtures/e2e/vecsum.m",
             "--backend",
             "cpu",
             "--inputs",
-        ])
-        .arg(&path)
-        .current_dir(common::root())
-        .env("M2CU_CACHE_DIR", dir.path())
-        .env("M2CU_MAX_INPUT_BYTES", "1000000")
-        .output()
-        .unwrap();
+            path.to_str().unwrap(),
+        ],
+        &[("M2CU_MAX_INPUT_BYTES", "1000000")],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("bomb.mat"), "{err}");
@@ -186,12 +190,11 @@ fn a_compressed_mat_file_that_inflates_past_the_limit_is_refused() {
 #[test]
 fn a_stub_cuda_driver_falls_back_to_the_cpu() {
     let dir = tempfile::tempdir().unwrap();
-    let stub = dir.path().join("stub.c");
-    std::fs::write(
-        &stub,
+    let stub = source_file(
+        dir.path(),
+        "stub.c",
         "int cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n",
-    )
-    .unwrap();
+    );
     for name in ["libcuda.so", "libcuda.so.1"] {
         let built = Command::new("cc")
             .args(["-shared", "-fPIC", "-o"])
@@ -204,16 +207,12 @@ fn a_stub_cuda_driver_falls_back_to_the_cpu() {
         }
     }
     let path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
-    let o = Command::new(env!("CARGO_BIN_EXE_m2cu"))
-        .args(["run", "fixtures/e2e/vecsum.m", "--set", "v=[1 2 3]"])
-        .current_dir(common::root())
-        .env("M2CU_CACHE_DIR", dir.path())
-        .env(
-            "LD_LIBRARY_PATH",
-            format!("{}:{path}", dir.path().display()),
-        )
-        .output()
-        .unwrap();
+    let path = format!("{}:{path}", dir.path().display());
+    let o = m2cu_env(
+        dir.path(),
+        &["run", "fixtures/e2e/vecsum.m", "--set", "v=[1 2 3]"],
+        &[("LD_LIBRARY_PATH", &path)],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("s = 6"), "{}", stdout(&o));
     let err = stderr(&o);
@@ -228,23 +227,15 @@ fn fprintf_with_a_huge_width_prints_what_octave_prints() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("wide.m"),
+    let file = source_file(
+        dir.path(),
+        "wide.m",
         "function wide(x)\nfprintf('[%99999999999d]\\n', x);\nfprintf('[%.99999999999f]\\n', x);\n\
          fprintf('[%-99999999999.2f]\\n', x);\nfprintf('[%5d]\\n', x);\nend\n",
-    )
-    .unwrap();
-    let file = dir.path().join("wide.m");
+    );
     let o = m2cu_in(
         dir.path(),
-        &[
-            "run",
-            file.to_str().unwrap(),
-            "--set",
-            "x=7",
-            "--backend",
-            "cpu",
-        ],
+        &["run", &file, "--set", "x=7", "--backend", "cpu"],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let expected = m2cu_runtime::octave::eval(dir.path(), "wide(7);").expect("Octave runs wide");
