@@ -37,7 +37,7 @@ impl Limit {
     /// "the limit is N bytes (set M2CU_… to raise it)".
     fn text(&self) -> String {
         format!(
-            "the limit is {} bytes ({}); set {}=BYTES to raise it",
+            "the limit is {} bytes{}; set {}=BYTES to raise it",
             self.bytes,
             human(self.bytes),
             self.variable
@@ -74,11 +74,12 @@ fn physical_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// ` (4.0 GiB)`, ` (16.0 MiB)`; nothing below a mebibyte.
 fn human(bytes: u64) -> String {
     match bytes {
-        b if b >= GIB => format!("{:.1} GiB", b as f64 / GIB as f64),
-        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
-        b => format!("{b} B"),
+        b if b >= GIB => format!(" ({:.1} GiB)", b as f64 / GIB as f64),
+        b if b >= 1 << 20 => format!(" ({:.1} MiB)", b as f64 / (1u64 << 20) as f64),
+        _ => String::new(),
     }
 }
 
