@@ -189,7 +189,8 @@ fn column_notes(config: &Config) -> Vec<String> {
             .to_string(),
         "GPU call incl. transfers: `Program::call` with the GPU backend (uploads, kernels, \
          downloads). GPU kernels: `Program::call_timed`'s kernel time, CUDA events around each \
-         launch of the call (kernels and merges, inputs already on the device), summed per call; \
+         launch of the call (kernels and merges; the call's uploads and downloads are not in \
+         it), summed per call; \
          `bench/gpu/run.sh` sets it beside CuPy and a device-to-device copy."
             .to_string(),
     ];
