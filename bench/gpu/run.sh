@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The GPU machine's side of bench/gpu (see bench/gpu/README.md): run from the repository root
-# with target/device/ from bench/gpu/pack.sh carried along. Writes every log and table under
-# $OUT (default target/device-out when unset) and ends with $OUT/summary.txt.
+# with target/device/ from bench/gpu/pack.sh carried along. Writes under $OUT (default
+# target/device-out when unset) at most 7 files, as the device tool returns at most 8: one log
+# per step (probe.log ... bench.log), bench-tables.md (m2cu-bench's table, CuPy's, and the two
+# joined) and summary.txt, a line per step.
 #
 #   bash bench/gpu/run.sh [STEP...]     steps: probe test sanitize nvcc bench (default: all)
 #
@@ -224,20 +226,23 @@ step_bench() {
     if [[ -n $no_gpu ]]; then
         sizes=(--min-log2 10 --max-log2 11 --runs 2)
     fi
-    limited "$dev/m2cu-bench" "${sizes[@]}" --no-octave >"$out/m2cu-bench.md" || return 1
-    cat "$out/m2cu-bench.md"
+    local tables=$out/bench-tables.md m2cu cupy
+    m2cu=$(mktemp) cupy=$(mktemp)
+    limited "$dev/m2cu-bench" "${sizes[@]}" --no-octave >"$m2cu" || return 1
+    { echo "## m2cu-bench"; echo; cat "$m2cu"; } | tee "$tables"
     if [[ -n $no_gpu ]]; then
         python3 bench/gpu/cupy_bench.py measure --dry-run || true
         # The join's parsing, with m2cu's table on both sides (no CuPy cells: all —).
-        python3 bench/gpu/cupy_bench.py join "$out/m2cu-bench.md" "$out/m2cu-bench.md" | head -3 || return 1
+        python3 bench/gpu/cupy_bench.py join "$m2cu" "$m2cu" | head -3 || return 1
         echo "skipped: no GPU ($no_gpu); m2cu-bench ran at 2^10..2^11 on the CPU"
         return 0
     fi
     limited python3 bench/gpu/cupy_bench.py measure --min-log2 20 --max-log2 28 --runs 10 \
-        >"$out/cupy.md" || return 1
-    cat "$out/cupy.md"
-    python3 bench/gpu/cupy_bench.py join "$out/m2cu-bench.md" "$out/cupy.md" | tee "$out/gpu-vs-cupy.md"
-    echo "bench: tables in m2cu-bench.md, cupy.md, gpu-vs-cupy.md"
+        >"$cupy" || return 1
+    { echo; echo "## CuPy and the device-to-device copy"; echo; cat "$cupy"; } | tee -a "$tables"
+    { echo; echo "## m2cu's kernels against CuPy and the copy"; echo
+      python3 bench/gpu/cupy_bench.py join "$m2cu" "$cupy"; } | tee -a "$tables"
+    echo "bench: the tables are in bench-tables.md"
 }
 
 steps=("$@")
