@@ -119,7 +119,8 @@ step_test() {
         return 0
     fi
     limited "$dev/test-runtime-lib" gpu:: || return 1
-    limited "$dev/test-gpu" --nocapture --test-threads 2
+    limited "$dev/test-gpu" --nocapture --test-threads 2 || return 1
+    echo "test: the runtime's gpu:: tests and tests/gpu.rs passed"
 }
 
 # Sanitizer cases: "FILE|OPTIONS" (e2e fixtures take their stored inputs).
@@ -148,19 +149,29 @@ step_sanitize() {
         echo "skipped: no GPU (${no_gpu:-compute-sanitizer not found}); the $(sanitizer_cases | wc -l) cases run on the CPU path"
         return $bad
     fi
+    local total=$((3 * $(sanitizer_cases | wc -l))) rc
     for tool in memcheck racecheck synccheck; do
         while IFS='|' read -r file opts; do
+            if ((STEP_LIMIT - (SECONDS - step_start) < 3)); then
+                echo "sanitize: out of time after $runs of $total runs ($bad failed)"
+                return 1
+            fi
             runs=$((runs + 1))
             echo "--- $tool: $file $opts"
             # shellcheck disable=SC2086
-            if ! limited compute-sanitizer --tool "$tool" --error-exitcode 99 \
-                "$dev/m2cu" run "$file" $opts --backend gpu; then
-                echo "SANITIZER FAILURE: $tool $file $opts"
+            limited compute-sanitizer --tool "$tool" --error-exitcode 99 \
+                "$dev/m2cu" run "$file" $opts --backend gpu
+            rc=$?
+            if ((rc == 124 || rc == 137)); then
+                echo "SANITIZER TIMEOUT: $tool $file $opts"
+                bad=$((bad + 1))
+            elif ((rc != 0)); then
+                echo "SANITIZER FAILURE (status $rc): $tool $file $opts"
                 bad=$((bad + 1))
             fi
         done < <(sanitizer_cases)
     done
-    echo "sanitize: $((runs - bad)) of $runs runs clean (memcheck, racecheck, synccheck)"
+    echo "sanitize: $((runs - bad)) of $total runs clean (memcheck, racecheck, synccheck)"
     ((bad == 0))
 }
 
