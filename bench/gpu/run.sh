@@ -236,6 +236,10 @@ step_bench() {
     local sizes=(--min-log2 20 --max-log2 28 --runs 5)
     if [[ -n $no_gpu ]]; then
         sizes=(--min-log2 10 --max-log2 11 --runs 2)
+    elif ((STEP_LIMIT < 200)); then
+        # Sizes double the time at each step: 2^26 at most takes about a quarter of 2^28's.
+        sizes=(--min-log2 20 --max-log2 26 --runs 5)
+        echo "bench: only ${STEP_LIMIT} s left: sizes up to 2^26 (run \`run.sh bench\` alone for 2^28)"
     fi
     local tables=$out/bench-tables.md m2cu cupy
     m2cu=$(mktemp) cupy=$(mktemp)
@@ -249,7 +253,7 @@ step_bench() {
         echo "skipped: no GPU ($no_gpu); m2cu-bench ran at 2^10..2^11 on the CPU"
         return 0
     fi
-    limited python3 bench/gpu/cupy_bench.py measure --min-log2 20 --max-log2 28 --runs 10 \
+    limited python3 bench/gpu/cupy_bench.py measure "${sizes[@]:0:4}" --runs 10 \
         >"$cupy" || return 1
     { echo; echo "## CuPy and the device-to-device copy"; echo; cat "$cupy"; } | tee -a "$tables"
     { echo; echo "## m2cu's kernels against CuPy and the copy"; echo
