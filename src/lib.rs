@@ -16,7 +16,7 @@
 pub mod consts;
 mod program;
 
-pub use program::{run, Backend, Program, RunOptions, RunResult};
+pub use program::{run, Backend, CallTiming, Program, RunOptions, RunResult};
 
 use std::path::{Path, PathBuf};
 

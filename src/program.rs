@@ -49,6 +49,16 @@ pub struct RunResult {
     pub run_time: Duration,
 }
 
+/// What [`Program::call_timed`] measured of one call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CallTiming {
+    /// The whole call, as [`Program::call`] takes it (type checks, transfers, kernels).
+    pub total: Duration,
+    /// On the GPU backend, the summed time of the call's kernels on the device (CUDA events
+    /// around each launch, the merges included, the transfers not); `None` on other backends.
+    pub kernels: Option<Duration>,
+}
+
 /// A translated program, built for one backend and ready to be called.
 ///
 /// ```
@@ -132,13 +142,49 @@ impl Program {
     /// the extents those types fix (a row prepared from a length-2 specimen takes any length,
     /// a matrix keeps its row count).
     pub fn call(&self, inputs: &[(String, Value)]) -> Result<Vec<(String, Value)>, Error> {
+        self.call_with(inputs, |ordered| self.execute(ordered))
+    }
+
+    /// [`Program::call`], also returning how long the call took and, on the GPU backend, how
+    /// long its kernels ran on the device (for benchmarks; an untimed call records nothing).
+    ///
+    /// ```
+    /// let source = "function s = total(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
+    /// let options = m2cu::RunOptions { backend: m2cu::Backend::Cpu, ..Default::default() };
+    /// let v = vec![("v".to_string(), m2cu::Value::row(vec![1.0, 2.5]))];
+    /// let program = m2cu::Program::prepare(source, &v, &m2cu::Options::default(), &options).unwrap();
+    /// let (outputs, timing) = program.call_timed(&v).unwrap();
+    /// assert_eq!(outputs, program.call(&v).unwrap());
+    /// assert!(timing.total > std::time::Duration::ZERO);
+    /// assert_eq!(timing.kernels, None); // kernels are timed on the GPU backend only
+    /// ```
+    pub fn call_timed(
+        &self,
+        inputs: &[(String, Value)],
+    ) -> Result<(Vec<(String, Value)>, CallTiming), Error> {
+        let start = Instant::now();
+        let mut kernels = None;
+        let outputs = self.call_with(inputs, |ordered| match &self.built {
+            Built::Gpu(program) => {
+                let (values, time) = program.call_timed(ordered, &self.specs)?;
+                kernels = Some(time);
+                Ok(values)
+            }
+            _ => self.execute(ordered),
+        })?;
+        let total = start.elapsed();
+        Ok((outputs, CallTiming { total, kernels }))
+    }
+
+    /// Checks and orders `inputs`, runs `execute` on them, and names its outputs.
+    fn call_with(
+        &self,
+        inputs: &[(String, Value)],
+        execute: impl FnOnce(&[&Value]) -> m2cu_runtime::Result<Vec<Value>>,
+    ) -> Result<Vec<(String, Value)>, Error> {
         self.check_types(inputs)?;
         let ordered = order_inputs(&self.translation.params, inputs)?;
-        let values = match &self.built {
-            Built::Cpu(library) => library.call(&ordered, &self.specs)?,
-            Built::Emu(program) => program.call(&ordered, &self.specs)?,
-            Built::Gpu(program) => program.call(&ordered, &self.specs)?,
-        };
+        let values = execute(&ordered)?;
         Ok(self
             .translation
             .outputs
@@ -146,6 +192,15 @@ impl Program {
             .map(|(n, _)| n.clone())
             .zip(values)
             .collect())
+    }
+
+    /// Runs the built program on inputs in parameter order.
+    fn execute(&self, ordered: &[&Value]) -> m2cu_runtime::Result<Vec<Value>> {
+        match &self.built {
+            Built::Cpu(library) => library.call(ordered, &self.specs),
+            Built::Emu(program) => program.call(ordered, &self.specs),
+            Built::Gpu(program) => program.call(ordered, &self.specs),
+        }
     }
 
     /// The translation behind the program (generated code, loop report).

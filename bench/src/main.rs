@@ -21,9 +21,10 @@ Examples:
   m2cu-bench --max-log2 28 --workload sum --workload histogram --no-octave
 
 Columns: m2cu's C path (m2cu::Program::call), hand-written C (one sequential loop, cc -O2),
-Octave's interpreter (tic/toc inside Octave), and the GPU (Program::call including transfers;
-`no device` without a GPU). Every cell is the median of --runs timed runs after 2 warm-up
-runs, and m2cu's results must equal the hand-written C's before anything is timed.";
+Octave's interpreter (tic/toc inside Octave), and the GPU (Program::call including transfers,
+and its kernels alone timed with CUDA events; `no device` without a GPU). Every cell is the
+median of --runs timed runs after 2 warm-up runs, and m2cu's results must equal the
+hand-written C's before anything is timed.";
 
 /// Times m2cu's generated C (and its GPU path, when there is a GPU) against hand-written C and
 /// GNU Octave's interpreter on six loop workloads over rows of 2^k elements, and prints a

@@ -47,6 +47,8 @@ pub struct Row {
     pub octave: Cell,
     /// `Program::call` on the GPU, transfers included.
     pub gpu: Cell,
+    /// The GPU call's kernels alone (CUDA events), median milliseconds.
+    pub gpu_kernels: Cell,
 }
 
 /// Everything one benchmark run found.
@@ -59,7 +61,7 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-const COLUMNS: [&str; 10] = [
+const COLUMNS: [&str; 12] = [
     "workload",
     "N",
     "m2cu C ms",
@@ -70,6 +72,8 @@ const COLUMNS: [&str; 10] = [
     "max rel. diff",
     "Octave ms",
     "GPU call incl. transfers ms",
+    "GPU kernels ms",
+    "GPU kernels GB/s",
 ];
 
 impl Report {
@@ -115,6 +119,11 @@ impl Row {
             },
             self.octave.text(),
             self.gpu.text(),
+            self.gpu_kernels.text(),
+            match self.gpu_kernels {
+                Cell::Ms(ms) => gb_per_s(self.bytes, ms),
+                other => other.text(),
+            },
         ]
     }
 }
@@ -145,6 +154,7 @@ mod tests {
             difference: 0.0,
             octave: Cell::NotRun,
             gpu: Cell::NoDevice,
+            gpu_kernels: Cell::NoDevice,
         };
         let report = Report {
             header: vec!["date: today".into()],
@@ -153,9 +163,20 @@ mod tests {
         };
         let text = report.markdown();
         assert!(
-            text.contains("| sum | 2^20 | 2.00 | 4.19 | 4.00 | 2.10 | 2.00 | 0 | — | no device |"),
+            text.contains(
+                "| sum | 2^20 | 2.00 | 4.19 | 4.00 | 2.10 | 2.00 | 0 | — | no device | no device \
+                 | no device |"
+            ),
             "{text}"
         );
+        let on_a_gpu = Row {
+            gpu: Cell::Ms(3.0),
+            gpu_kernels: Cell::Ms(0.5),
+            ..report.rows[0].clone()
+        };
+        assert!(on_a_gpu
+            .cells()
+            .ends_with(&["3.00".into(), "0.500".into(), "16.78".into()]));
         assert!(text.starts_with("- date: today\n\n| workload |"));
         assert!(text.ends_with("- a note\n"));
     }

@@ -5,8 +5,9 @@
 //! alone: on the C path that includes the call's ABI work (the inputs are put in parameter
 //! order, copying them; the outputs are copied back into Rust values); on the GPU it also
 //! includes the uploads, the kernels and the downloads, hence the column's name "GPU call incl.
-//! transfers". Kernel-only timing with CUDA events, compared against CuPy on the same data, is
-//! future work: nothing here measures a kernel alone, and no such number is printed.
+//! transfers". [`kernel_ms`] is the GPU's other column: `Program::call_timed`'s kernel time, the
+//! sum of every launch of the call (kernels and their merges) measured with CUDA events, the
+//! transfers left out; `bench/gpu/cupy_bench.py` times CuPy the same way on the device.
 //!
 //! Invariants: programs are prepared from length-2 specimens, so they take rows of any length;
 //! the GPU program exists exactly when the machine has a usable GPU.
@@ -69,4 +70,15 @@ pub fn call(
     inputs: &[(String, Value)],
 ) -> Result<Vec<(String, Value)>, String> {
     program.call(inputs).map_err(|e| format!("{what}: {e}"))
+}
+
+/// One timed call of the GPU `program`: its kernels' time on the device in milliseconds.
+pub fn kernel_ms(program: &Program, what: &str, inputs: &[(String, Value)]) -> Result<f64, String> {
+    let (_, timing) = program
+        .call_timed(inputs)
+        .map_err(|e| format!("{what}: {e}"))?;
+    timing
+        .kernels
+        .map(|time| time.as_secs_f64() * 1e3)
+        .ok_or_else(|| format!("{what}: the {} backend times no kernels", program.backend()))
 }

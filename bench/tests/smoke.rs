@@ -1,7 +1,7 @@
 //! The benchmark end to end at small sizes: every workload passes the correctness guard at
-//! N = 2^10 and 2^11, the table has one row per workload and size, GPU cells say `no device`
-//! without a GPU, and the Octave column is filled for one small workload when Octave is there
-//! (required under `CI=true`, else skipped with a printed reason).
+//! N = 2^10 and 2^11, the table has one row per workload and size, GPU cells (the call and its
+//! kernels) say `no device` without a GPU, and the Octave column is filled for one small
+//! workload when Octave is there (required under `CI=true`, else skipped with a printed reason).
 
 use m2cu_bench::{Cell, Config, Workload};
 use m2cu_runtime::GpuStatus;
@@ -35,10 +35,12 @@ fn every_workload_passes_the_guard_and_gets_a_row_per_size() {
         assert!(row.difference <= tolerance, "{row:?}");
         assert!(row.m2cu_ms > 0.0 && row.hand_ms > 0.0, "{row:?}");
         assert_eq!(row.octave, Cell::NotRun, "{row:?}");
-        if has_gpu {
-            assert!(matches!(row.gpu, Cell::Ms(ms) if ms > 0.0), "{row:?}");
-        } else {
-            assert_eq!(row.gpu, Cell::NoDevice, "{row:?}");
+        for cell in [row.gpu, row.gpu_kernels] {
+            if has_gpu {
+                assert!(matches!(cell, Cell::Ms(ms) if ms > 0.0), "{row:?}");
+            } else {
+                assert_eq!(cell, Cell::NoDevice, "{row:?}");
+            }
         }
     }
     let table = report.markdown();

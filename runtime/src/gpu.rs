@@ -16,12 +16,16 @@
 //! [`GpuProgram::call`] runs `<entry>_gpu` with a callback table over that context and stream
 //! (see `gpu/callbacks.rs`), synchronizes the stream, frees any device memory the host code left
 //! allocated, and reports the first failed driver call by its CUDA error name.
+//! [`GpuProgram::call_timed`] does the same and also returns the summed time of the call's
+//! kernels, measured with CUDA events around each launch (see `gpu/timer.rs`).
 
 use std::borrow::Borrow;
 mod callbacks;
+mod timer;
 
 use std::cell::RefCell;
 use std::ffi::CString;
+use std::time::Duration;
 
 use cudarc::driver::result::{self as cu, DriverError};
 use cudarc::driver::sys;
@@ -31,6 +35,7 @@ use crate::native::{BuildOptions, SharedObject};
 use crate::value::Value;
 use crate::{cache, nvrtc, services, Error, Result};
 use callbacks::GpuState;
+use timer::KernelTimer;
 
 /// Whether a CUDA GPU can be used here.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,8 +232,29 @@ impl GpuProgram {
         inputs: &[V],
         outputs: &[OutputSpec],
     ) -> Result<Vec<Value>> {
+        self.call_with(inputs, outputs, None)
+    }
+
+    /// [`GpuProgram::call`], also returning the summed time of the call's kernels on the device
+    /// (CUDA events around each launch: the kernels and their merges, not the transfers).
+    pub fn call_timed<V: Borrow<Value>>(
+        &self,
+        inputs: &[V],
+        outputs: &[OutputSpec],
+    ) -> Result<(Vec<Value>, Duration)> {
+        let values = self.call_with(inputs, outputs, Some(KernelTimer::default()))?;
+        let time = self.state.borrow().kernel_time().unwrap_or_default();
+        Ok((values, time))
+    }
+
+    fn call_with<V: Borrow<Value>>(
+        &self,
+        inputs: &[V],
+        outputs: &[OutputSpec],
+        timer: Option<KernelTimer>,
+    ) -> Result<Vec<Value>> {
         let mut state = self.state.borrow_mut();
-        state.begin_call()?;
+        state.begin_call(timer)?;
         services::call_entry(
             self.entry,
             self.host.release_fn(),
@@ -395,6 +421,9 @@ int gsum_gpu(const m2cu_array *in, m2cu_array *out, const m2cu_gpu *gpu, char *e
         let spec = [OutputSpec::new("s", ClassId::Double)];
         let out = program.call(std::slice::from_ref(&x), &spec).unwrap();
         assert_eq!(out, vec![Value::scalar(5_000_050_000.0)]);
+        let (timed, kernels) = program.call_timed(std::slice::from_ref(&x), &spec).unwrap();
+        assert_eq!(timed, out);
+        assert!(kernels > Duration::ZERO, "{kernels:?}");
         let wrong = load("no_such_kernel", cache.path()).unwrap();
         let err = wrong.call(&[x], &spec).unwrap_err();
         assert!(

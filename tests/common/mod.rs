@@ -11,8 +11,12 @@ use std::path::{Path, PathBuf};
 use m2cu::{Backend, RunOptions, Value};
 use m2cu_runtime::Data;
 
+/// The repository root: `$M2CU_REPO_ROOT` when set (a test binary copied to another machine,
+/// e.g. by `bench/gpu/pack.sh`, finds the fixtures there), else where the tests were built.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    std::env::var_os("M2CU_REPO_ROOT")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
 }
 
 /// The analysis fixtures, `fixtures/analysis/*.m`, sorted.

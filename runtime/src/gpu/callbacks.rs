@@ -5,14 +5,17 @@
 //! reuse it at once); `download` synchronizes the stream so the bytes are there on return;
 //! `release` synchronizes before freeing, so no queued kernel still uses the memory. The state
 //! keeps the first error message of a call (driver call, CUDA error name, and the last kernel
-//! launched); the table and its error handling are [`crate::services`].
+//! launched); the table and its error handling are [`crate::services`]. A timed call also
+//! brackets each launch with CUDA events ([`KernelTimer`]); an untimed one records none.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{c_char, c_void, CStr};
+use std::time::Duration;
 
 use cudarc::driver::result::{self as cu, stream::StreamKind};
 use cudarc::driver::sys;
 
+use super::timer::KernelTimer;
 use super::{c_name, cuda_error};
 use crate::services::DeviceServices;
 use crate::{Error, Result};
@@ -31,6 +34,10 @@ pub(crate) struct GpuState {
     allocations: HashSet<u64>,
     last_launch: Option<String>,
     first_error: Option<String>,
+    /// Present during a timed call only.
+    timer: Option<KernelTimer>,
+    /// The kernel time of the last timed call that succeeded.
+    kernel_time: Option<Duration>,
 }
 
 impl GpuState {
@@ -49,6 +56,8 @@ impl GpuState {
             allocations: HashSet::new(),
             last_launch: None,
             first_error: None,
+            timer: None,
+            kernel_time: None,
         };
         state.make_current()?;
         state.stream = cu::stream::create(StreamKind::NonBlocking)
@@ -76,21 +85,34 @@ impl GpuState {
         Ok(())
     }
 
-    /// Prepares for a call from this thread.
-    pub(super) fn begin_call(&mut self) -> Result<()> {
+    /// Prepares for a call from this thread; `timer` is the timed call's kernel timer.
+    pub(super) fn begin_call(&mut self, timer: Option<KernelTimer>) -> Result<()> {
         self.first_error = None;
         self.last_launch = None;
+        self.timer = timer;
+        self.kernel_time = None;
         self.make_current()
     }
 
-    /// Waits for the stream, frees what the host code left allocated, and returns the first
-    /// error of the call.
+    /// Waits for the stream, frees what the host code left allocated, reads the kernel timer
+    /// of a timed call, and returns the first error of the call.
     pub(super) fn end_call(&mut self) -> Option<String> {
         if let Err(e) = self.synchronize() {
             self.record(e);
         }
         self.free_leftovers();
+        if let Some(timer) = self.timer.take() {
+            match timer.finish() {
+                Ok(time) => self.kernel_time = Some(time),
+                Err(e) => self.record(e),
+            }
+        }
         self.first_error.take()
+    }
+
+    /// The summed kernel time of the last call, when it was timed and succeeded.
+    pub(super) fn kernel_time(&self) -> Option<Duration> {
+        self.kernel_time
     }
 
     fn synchronize(&self) -> Result<(), String> {
@@ -227,6 +249,9 @@ impl DeviceServices for GpuState {
                 .map_err(|e| cuda_error(&call, e))?;
         }
         self.last_launch = Some(name);
+        if let Some(timer) = &mut self.timer {
+            timer.start(self.stream)?;
+        }
         // SAFETY: `args` is a kernelParams array matching the kernel's parameters (host code's
         // contract); the launch is queued on our stream in the current context.
         unsafe {
@@ -245,7 +270,11 @@ impl DeviceServices for GpuState {
             )
         }
         .result()
-        .map_err(|e| cuda_error(&call, e))
+        .map_err(|e| cuda_error(&call, e))?;
+        match &mut self.timer {
+            Some(timer) => timer.stop(self.stream),
+            None => Ok(()),
+        }
     }
 }
 
