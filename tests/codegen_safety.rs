@@ -33,11 +33,7 @@ fn m2cu_in(dir: &Path, args: &[&str], limit: Duration) -> Output {
 }
 
 fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
@@ -58,7 +54,8 @@ end
 fn string_literals_print_exactly_and_run_nothing() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("prints.m"), PRINTS).unwrap();
-    let expected = "??/\", stdout);system(\"touch PWNED\");//\na??/b\nq'\"\\ % */ /* ??= ??( ??' é ñ x=3\n";
+    let expected =
+        "??/\", stdout);system(\"touch PWNED\");//\na??/b\nq'\"\\ % */ /* ??= ??( ??' é ñ x=3\n";
     if common::octave_available().is_ok() {
         let octave = m2cu_runtime::octave::eval(dir.path(), "prints(3);").expect("Octave runs");
         assert_eq!(octave, expected, "Octave prints otherwise");
@@ -68,7 +65,10 @@ fn string_literals_print_exactly_and_run_nothing() {
         let out = stdout(&m2cu_in(dir.path(), &args, MINUTE));
         let printed = out.split("y = ").next().unwrap();
         assert_eq!(printed, expected, "{backend}");
-        assert!(!dir.path().join("PWNED").exists(), "{backend} ran a command");
+        assert!(
+            !dir.path().join("PWNED").exists(),
+            "{backend} ran a command"
+        );
     }
 }
 
@@ -80,9 +80,15 @@ fn a_path_in_a_comment_cannot_close_it() {
         r#" __attribute__((constructor)) static void pwn(void){system("touch PWNED");} "#,
         "*",
     ];
-    let dir = hostile.iter().fold(root.path().to_path_buf(), |d, p| d.join(p));
+    let dir = hostile
+        .iter()
+        .fold(root.path().to_path_buf(), |d, p| d.join(p));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("twice.m"), "function y = twice(x)\ny = 2 * x;\nend\n").unwrap();
+    std::fs::write(
+        dir.join("twice.m"),
+        "function y = twice(x)\ny = 2 * x;\nend\n",
+    )
+    .unwrap();
     let file = format!("{}/twice.m", hostile.join("/"));
     let out = root.path().join("out");
     let translate = ["translate", &file, "--args", "x=double", "-o", "out"];
@@ -90,7 +96,10 @@ fn a_path_in_a_comment_cannot_close_it() {
     for ext in ["c", "h", "cu", "kernels.cu"] {
         let text = std::fs::read_to_string(out.join(format!("twice.{ext}"))).unwrap();
         assert!(!text.contains("__attribute__(("), "twice.{ext}:\n{text}");
-        assert!(text.contains("x%2A/ __attribute__%28%28constructor"), "twice.{ext}");
+        assert!(
+            text.contains("x%2A/ __attribute__%28%28constructor"),
+            "twice.{ext}"
+        );
     }
     let run = ["run", &file, "--backend", "cpu", "--set", "x=4"];
     assert_eq!(stdout(&m2cu_in(root.path(), &run, MINUTE)).trim(), "y = 8");
@@ -103,7 +112,11 @@ fn a_local_with_the_m2cu_prefix_is_renamed_and_check_finishes() {
     let source = "function y = f(x)\nm2cu_x = x + 1;\nM2CU_y = m2cu_x * 2;\ny = M2CU_y;\nend\n";
     std::fs::write(dir.path().join("f.m"), source).unwrap();
     let limit = Duration::from_secs(30);
-    stdout(&m2cu_in(dir.path(), &["check", "f.m", "--args", "x=double"], limit));
+    stdout(&m2cu_in(
+        dir.path(),
+        &["check", "f.m", "--args", "x=double"],
+        limit,
+    ));
     let run = ["run", "f.m", "--backend", "cpu", "--set", "x=2"];
     assert_eq!(stdout(&m2cu_in(dir.path(), &run, limit)).trim(), "y = 6");
 }
@@ -120,7 +133,9 @@ fn entry_functions_with_reserved_names_build_and_run() {
     let inputs = vec![("x".to_string(), Value::row(vec![1.0, 2.0, 4500.0]))];
     let expected = vec![("y".to_string(), Value::row(vec![3.0, 5.0, 9001.0]))];
     let nvrtc = m2cu_runtime::nvrtc_available().is_ok();
-    for name in ["plain", "abs", "round", "printf", "double", "int", "exit", "true", "nan"] {
+    for name in [
+        "plain", "abs", "round", "printf", "double", "int", "exit", "true", "nan",
+    ] {
         let options = m2cu::Options {
             file_name: format!("{name}.m"),
             ..Default::default()

@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// C99, C11 and C23 keywords and the `<stdbool.h>` spellings.
+#[rustfmt::skip]
 pub const C_KEYWORDS: &[&str] = &[
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
@@ -26,6 +27,7 @@ pub const C_KEYWORDS: &[&str] = &[
 
 /// C++20 keywords, alternative tokens and identifiers with a special meaning (the emulator builds
 /// the kernels as C++20, NVRTC and nvcc as CUDA C++).
+#[rustfmt::skip]
 pub const CPP_KEYWORDS: &[&str] = &[
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
     "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
@@ -42,6 +44,7 @@ pub const CPP_KEYWORDS: &[&str] = &[
 ];
 
 /// CUDA built-in variables, types and device functions that kernels see without an include.
+#[rustfmt::skip]
 pub const CUDA_NAMES: &[&str] = &[
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "atomicAdd",
     "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec", "atomicCAS",
@@ -60,6 +63,7 @@ pub const CUDA_NAMES: &[&str] = &[
 /// Identifiers of the C library headers the outputs include (`<stdio.h>`, `<stdlib.h>`,
 /// `<math.h>`, `<stdint.h>`, `<stdbool.h>`, `<string.h>`, and what they bring along), functions
 /// and types; their macros are in `reserved_macros.txt`.
+#[rustfmt::skip]
 pub const C_LIBRARY: &[&str] = &[
     // <stdio.h>
     "FILE", "fpos_t", "remove", "rename", "tmpfile", "tmpnam", "fclose", "fflush", "fopen",
@@ -105,6 +109,7 @@ pub const C_LIBRARY: &[&str] = &[
 ];
 
 /// Vector types of CUDA (`float2`, `make_float2`, ...): the base names, with 1 to 4 lanes.
+#[rustfmt::skip]
 const CUDA_VECTOR_BASES: &[&str] = &[
     "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong",
     "float", "double",
@@ -163,7 +168,9 @@ mod tests {
 
     #[test]
     fn c_keywords_are_reserved() {
-        all_reserved(&["int", "double", "restrict", "_Bool", "_Alignas", "typeof", "true"]);
+        all_reserved(&[
+            "int", "double", "restrict", "_Bool", "_Alignas", "typeof", "true",
+        ]);
     }
 
     #[test]
@@ -177,28 +184,63 @@ mod tests {
     #[test]
     fn cuda_names_are_reserved() {
         all_reserved(&[
-            "threadIdx", "warpSize", "atomicAdd", "atomicCAS", "dim3", "float2", "make_int4",
-            "min", "max", "cudaMalloc",
+            "threadIdx",
+            "warpSize",
+            "atomicAdd",
+            "atomicCAS",
+            "dim3",
+            "float2",
+            "make_int4",
+            "min",
+            "max",
+            "cudaMalloc",
         ]);
     }
 
     #[test]
     fn c_library_names_and_macros_are_reserved() {
         all_reserved(&[
-            "EOF", "RAND_MAX", "INT64_MAX", "INT8_MIN", "UINT64_C", "stdout", "stderr",
-            "printf", "fputs", "exit", "abs", "round", "nan", "NAN", "INFINITY", "memcpy",
-            "malloc", "errno", "offsetof", "SIZE_MAX",
+            "EOF",
+            "RAND_MAX",
+            "INT64_MAX",
+            "INT8_MIN",
+            "UINT64_C",
+            "stdout",
+            "stderr",
+            "printf",
+            "fputs",
+            "exit",
+            "abs",
+            "round",
+            "nan",
+            "NAN",
+            "INFINITY",
+            "memcpy",
+            "malloc",
+            "errno",
+            "offsetof",
+            "SIZE_MAX",
         ]);
     }
 
     #[test]
     fn m2cu_and_implementation_prefixes_are_reserved() {
-        all_reserved(&["m2cu", "m2cu_x", "M2CU_FN", "M2CU_E_INDEX", "M2cu_y", "__x", "_T"]);
+        all_reserved(&[
+            "m2cu",
+            "m2cu_x",
+            "M2CU_FN",
+            "M2CU_E_INDEX",
+            "M2cu_y",
+            "__x",
+            "_T",
+        ]);
     }
 
     #[test]
     fn ordinary_names_are_free() {
-        for name in ["x", "A", "total", "N", "int_1", "m2", "acc", "I", "i", "j", "k"] {
+        for name in [
+            "x", "A", "total", "N", "int_1", "m2", "acc", "I", "i", "j", "k",
+        ] {
             assert!(!is_reserved(name), "{name} is reserved");
         }
     }

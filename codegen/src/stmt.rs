@@ -234,7 +234,9 @@ impl<'a> Context<'a> {
     fn print(&self, code: &mut Code, pieces: &[PrintPiece]) {
         for piece in pieces {
             match piece {
-                PrintPiece::Text(text) => code.line(format!("fputs({}, stdout);", string_literal(text))),
+                PrintPiece::Text(text) => {
+                    code.line(format!("fputs({}, stdout);", string_literal(text)))
+                }
                 PrintPiece::Value {
                     modifiers,
                     conversion,
