@@ -92,7 +92,8 @@ const C_INCLUDES: &str = "#include <math.h>\n#include <stdbool.h>\n#include <std
 
 /// Generates every output for the entry function `f`.
 pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Generated {
-    let names = Names::new(f);
+    let kernel_names = kernel_names(analysis);
+    let names = Names::new(f, &kernel_names);
     let ctx = Context {
         f,
         names: &names,
@@ -202,16 +203,21 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             "",
             &host_code(Flavor::GpuRuntime),
         ),
-        kernel_names: analysis
-            .plan
-            .kernels
-            .iter()
-            .flat_map(|k| {
-                let variant = k.per_output.as_ref().map(|_| per_output::variant_name(k));
-                std::iter::once(k.name.clone()).chain(variant)
-            })
-            .collect(),
+        kernel_names,
     }
+}
+
+/// The names of the kernels, per-output variants included.
+fn kernel_names(analysis: &Analysis) -> Vec<String> {
+    analysis
+        .plan
+        .kernels
+        .iter()
+        .flat_map(|k| {
+            let variant = k.per_output.as_ref().map(|_| per_output::variant_name(k));
+            std::iter::once(k.name.clone()).chain(variant)
+        })
+        .collect()
 }
 
 fn prototypes(name: &str) -> String {

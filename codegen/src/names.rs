@@ -41,9 +41,13 @@ pub struct Names {
 }
 
 impl Names {
-    pub fn new(f: &Function) -> Names {
-        let entry = fresh(&f.name, &HashSet::new());
-        let mut taken: HashSet<String> = HashSet::from([entry.clone()]);
+    /// Names the entry function and the locals of `f`, whose kernels are `kernels` (a local must
+    /// not hide a kernel from the host code that launches it).
+    pub fn new(f: &Function, kernels: &[String]) -> Names {
+        let kernels: HashSet<String> = kernels.iter().cloned().collect();
+        let entry = fresh(&f.name, &kernels);
+        let mut taken = kernels;
+        taken.insert(entry.clone());
         let mut names = ArenaMap::default();
         for (id, local) in f.locals.iter() {
             let name = fresh(&local.name, &taken);
