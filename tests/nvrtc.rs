@@ -67,7 +67,7 @@ fn every_kernel_file_compiles_to_cubin() {
 #[test]
 fn every_gpu_host_program_compiles() {
     for (name, t) in translations() {
-        let symbol = format!("{}_gpu", t.entry);
+        let symbol = format!("{}_gpu", t.generated.entry);
         m2cu_runtime::CpuLibrary::build(
             &t.generated.gpu_host_c,
             &symbol,

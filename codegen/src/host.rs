@@ -125,7 +125,7 @@ fn borrowed(f: &Function) -> BTreeSet<LocalId> {
 pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     let f = ctx.f;
     let mut code = Code::new(0);
-    code.line(flavor.signature(&f.name));
+    code.line(flavor.signature(ctx.names.entry()));
     code.open("{");
     code.line("int m2cu_status = 0;");
     declarations(ctx, &mut code);

@@ -10,6 +10,7 @@
 
 use m2cu_analysis::{Kernel, Reduction};
 
+use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
@@ -81,7 +82,10 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     args.extend(lanes.map(|l| format!("&{l}")));
     code.line(format!("void *m2cu_args[] = {{ {} }};", args.join(", ")));
     let launch = |name: &str| {
-        format!("M2CU_CHECK(M2CU_LAUNCH(\"{name}\", {name}, m2cu_grid, {BLOCK}, 0, m2cu_args));")
+        format!(
+            "M2CU_CHECK(M2CU_LAUNCH({}, {name}, m2cu_grid, {BLOCK}, 0, m2cu_args));",
+            string_literal(name)
+        )
     };
     match lanes {
         // The thread kernel reads only its own parameters: the trailing `m2cu_lanes` is ignored.

@@ -10,11 +10,13 @@
 //! program and the GPU program differ only in how a planned loop runs.
 
 pub mod bins;
+pub mod c_text;
 mod code;
 pub mod combine;
 pub mod expr;
 pub mod host;
 pub mod kernel;
+pub mod keywords;
 pub mod launch;
 pub mod names;
 pub mod openmp;
@@ -58,6 +60,8 @@ pub struct CodegenOptions<'a> {
 /// The generated program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
+    /// The entry function's C symbol: its MATLAB name, renamed when that is reserved in C, C++
+    /// or CUDA (`int` → `int_1`); the GPU host program exports it with `_gpu` appended.
     pub entry: String,
     /// `<entry>.kernels.cu`: device code only, for NVRTC.
     pub kernels_cu: String,
@@ -88,7 +92,8 @@ const C_INCLUDES: &str = "#include <math.h>\n#include <stdbool.h>\n#include <std
 
 /// Generates every output for the entry function `f`.
 pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Generated {
-    let names = Names::new(f);
+    let kernel_names = kernel_names(analysis);
+    let names = Names::new(f, &kernel_names);
     let ctx = Context {
         f,
         names: &names,
@@ -139,11 +144,12 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             host::entry_function(&ctx, flavor)
         )
     };
+    let file_name = c_text::comment(options.file_name);
     let unit =
         |banner: &str, includes: &str, abi: &str, prelude: &str, kernels: &str, host: &str| {
             Unit {
                 banner,
-                file_name: options.file_name,
+                file_name: &file_name,
                 includes,
                 abi,
                 prelude,
@@ -156,7 +162,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
     let name = &f.name;
     let cpu_prelude = prelude::prelude();
     Generated {
-        entry: name.clone(),
+        entry: names.entry().to_string(),
         kernels_cu: unit(
             &format!("{name}.kernels.cu: CUDA kernels of {name}, for NVRTC (device code only)."),
             "",
@@ -179,7 +185,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             ABI_HEADER,
             "",
             "",
-            &prototypes(name),
+            &prototypes(names.entry()),
         ),
         standalone_cu: unit(
             &format!("{name}.cu: {name} on the GPU with the CUDA runtime API (build with `nvcc -fmad=false`, so that a*b + c rounds as in MATLAB)."),
@@ -197,16 +203,21 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             "",
             &host_code(Flavor::GpuRuntime),
         ),
-        kernel_names: analysis
-            .plan
-            .kernels
-            .iter()
-            .flat_map(|k| {
-                let variant = k.per_output.as_ref().map(|_| per_output::variant_name(k));
-                std::iter::once(k.name.clone()).chain(variant)
-            })
-            .collect(),
+        kernel_names,
     }
+}
+
+/// The names of the kernels, per-output variants included.
+fn kernel_names(analysis: &Analysis) -> Vec<String> {
+    analysis
+        .plan
+        .kernels
+        .iter()
+        .flat_map(|k| {
+            let variant = k.per_output.as_ref().map(|_| per_output::variant_name(k));
+            std::iter::once(k.name.clone()).chain(variant)
+        })
+        .collect()
 }
 
 fn prototypes(name: &str) -> String {

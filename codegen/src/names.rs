@@ -1,144 +1,56 @@
-//! The namer: C identifiers for MATLAB locals, unique within a function and clear of C, C++ and
-//! CUDA reserved words and of the `m2cu_` prefix that generated temporaries use.
+//! The namer: C identifiers for MATLAB locals and for the entry function, unique within a
+//! function and clear of every reserved word, macro and prefix of [`crate::keywords`] (C, C++,
+//! CUDA, the C library, and the `m2cu_`/`M2CU_` names that generated code uses).
 //!
-//! Invariant: every local gets one name, used by every backend; an array local `A` also owns
+//! Invariants: every local gets one name, used by every backend; an array local `A` also owns
 //! `A_d0` and `A_d1` (its extents) and, when it may be 3-D, `A_d2`, which no other local's name
-//! collides with.
+//! collides with. Renaming terminates: a name with a reserved prefix first gets the prefix `v_`
+//! (which no reserved prefix matches), then the candidates `name`, `name_1`, `name_2`, ... are
+//! all distinct, and only finitely many are reserved or taken.
 
 use std::collections::HashSet;
 
 use la_arena::ArenaMap;
 use m2cu_frontend::ir::{Function, LocalId};
 
-const RESERVED: &[&str] = &[
-    "auto",
-    "break",
-    "case",
-    "char",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extern",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "typedef",
-    "union",
-    "unsigned",
-    "void",
-    "volatile",
-    "while",
-    "bool",
-    "true",
-    "false",
-    "class",
-    "new",
-    "delete",
-    "this",
-    "template",
-    "typename",
-    "namespace",
-    "using",
-    "public",
-    "private",
-    "protected",
-    "virtual",
-    "friend",
-    "operator",
-    "throw",
-    "try",
-    "catch",
-    "asm",
-    "export",
-    "mutable",
-    "explicit",
-    "dim3",
-    "threadIdx",
-    "blockIdx",
-    "blockDim",
-    "gridDim",
-    "warpSize",
-    "main",
-    "abs",
-    "sqrt",
-    "exp",
-    "log",
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "fmin",
-    "fmax",
-    "pow",
-    "fabs",
-    "fmod",
-    "copysign",
-    "isnan",
-    "isfinite",
-    "NAN",
-    "INFINITY",
-    "malloc",
-    "free",
-    "calloc",
-    "memcpy",
-    "int8_t",
-    "int16_t",
-    "int32_t",
-    "int64_t",
-    "uint8_t",
-    "uint16_t",
-    "uint32_t",
-    "uint64_t",
-    "size_t",
-    "NULL",
-    "errno",
-    "y0",
-    "y1",
-    "j0",
-    "j1",
-    "yn",
-    "jn",
-    "gamma",
-    "signbit",
-];
+use crate::keywords;
+
+/// The first of `name`, `name_1`, `name_2`, ... (after `v_` when `name` has a reserved prefix)
+/// that is neither reserved nor `taken`.
+fn fresh(name: &str, taken: &HashSet<String>) -> String {
+    let base = if keywords::reserved_prefix(name) {
+        format!("v_{name}")
+    } else {
+        name.to_string()
+    };
+    let free = |c: &String| !keywords::is_reserved(c) && !taken.contains(c);
+    std::iter::once(base.clone())
+        .chain((1..).map(|k| format!("{base}_{k}")))
+        .find(free)
+        .expect("infinitely many candidates, finitely many taken")
+}
 
 /// C names of the locals of one function.
 #[derive(Clone, Debug)]
 pub struct Names {
+    /// The entry function's C symbol (the CPU program's export; the GPU flavors add a suffix).
+    entry: String,
     names: ArenaMap<LocalId, String>,
     /// The array locals that may have a third extent other than 1.
     three_d: HashSet<LocalId>,
 }
 
 impl Names {
-    pub fn new(f: &Function) -> Names {
-        let mut taken: HashSet<String> = HashSet::new();
+    /// Names the entry function and the locals of `f`, whose kernels are `kernels` (a local must
+    /// not hide a kernel from the host code that launches it).
+    pub fn new(f: &Function, kernels: &[String]) -> Names {
+        let kernels: HashSet<String> = kernels.iter().cloned().collect();
+        let entry = fresh(&f.name, &kernels);
+        let mut taken = kernels;
+        taken.insert(entry.clone());
         let mut names = ArenaMap::default();
         for (id, local) in f.locals.iter() {
-            let mut name = local.name.clone();
-            while RESERVED.contains(&name.as_str())
-                || name.starts_with("m2cu")
-                || taken.contains(&name)
-            {
-                name.push('_');
-            }
+            let name = fresh(&local.name, &taken);
             taken.insert(name.clone());
             if !local.ty.is_scalar() {
                 for d in 0..3 {
@@ -154,7 +66,12 @@ impl Names {
             .map(|(id, _)| id)
             .collect();
         // A later array's extents may collide with an earlier scalar's name; rename the scalar.
-        Names { names, three_d }.resolve_extent_collisions(f)
+        Names {
+            entry,
+            names,
+            three_d,
+        }
+        .resolve_extent_collisions(f)
     }
 
     fn resolve_extent_collisions(mut self, f: &Function) -> Names {
@@ -173,15 +90,17 @@ impl Names {
             .collect();
         for (id, _) in f.locals.iter() {
             if extents.contains(&self.names[id]) {
-                let mut name = self.names[id].clone();
-                while taken.contains(&name) {
-                    name.push('_');
-                }
+                let name = fresh(&self.names[id], &taken);
                 taken.insert(name.clone());
                 self.names.insert(id, name);
             }
         }
         self
+    }
+
+    /// The entry function's C symbol: its MATLAB name unless that is reserved.
+    pub fn entry(&self) -> &str {
+        &self.entry
     }
 
     pub fn get(&self, id: LocalId) -> &str {
@@ -210,5 +129,43 @@ impl Names {
         } else {
             format!("({n}_d0 * {n}_d1)")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fresh_of(name: &str, taken: &[&str]) -> String {
+        fresh(name, &taken.iter().map(|t| t.to_string()).collect())
+    }
+
+    #[test]
+    fn free_names_stay() {
+        assert_eq!(fresh_of("x", &[]), "x");
+        assert_eq!(fresh_of("total", &["x"]), "total");
+    }
+
+    #[test]
+    fn reserved_words_get_a_numbered_suffix() {
+        for (name, renamed) in [
+            ("int", "int_1"),
+            ("EOF", "EOF_1"),
+            ("stdout", "stdout_1"),
+            ("and", "and_1"),
+            ("atomicAdd", "atomicAdd_1"),
+            ("abs", "abs_1"),
+        ] {
+            assert_eq!(fresh_of(name, &[]), renamed);
+        }
+        assert_eq!(fresh_of("int", &["int_1", "int_2"]), "int_3");
+    }
+
+    #[test]
+    fn reserved_prefixes_are_cleared_and_renaming_terminates() {
+        assert_eq!(fresh_of("m2cu_x", &[]), "v_m2cu_x");
+        assert_eq!(fresh_of("m2cu", &[]), "v_m2cu");
+        assert_eq!(fresh_of("M2CU_FN", &[]), "v_M2CU_FN");
+        assert_eq!(fresh_of("m2cu_x", &["v_m2cu_x"]), "v_m2cu_x_1");
     }
 }

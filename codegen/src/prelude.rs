@@ -550,7 +550,8 @@ fn limits_literals(class: Class) -> (String, String) {
 pub fn host_helpers() -> String {
     let mut cases = String::new();
     for (code, _, message) in ERRORS {
-        let _ = writeln!(cases, "    case {code}: text = \"{message}\"; break;");
+        let text = crate::c_text::string_literal(message);
+        let _ = writeln!(cases, "    case {code}: text = {text}; break;");
     }
     format!(
         r#"

@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 
 use m2cu_frontend::ir::{ExprId, ExprKind, Function, LocalId};
 
+use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::stmt::Context;
 
@@ -60,7 +61,8 @@ pub fn upload_constants(ctx: &Context, code: &mut Code) {
         let x = ctx.name(c.local);
         let ty = ctx.f.locals[c.local].ty.class.c_type();
         code.line(format!(
-            "M2CU_CHECK(M2CU_TO_CONSTANT(\"m2cu_const_{x}\", m2cu_const_{x}, {x}, {} * sizeof({ty})));",
+            "M2CU_CHECK(M2CU_TO_CONSTANT({}, m2cu_const_{x}, {x}, {} * sizeof({ty})));",
+            string_literal(&format!("m2cu_const_{x}")),
             c.elements
         ));
     }

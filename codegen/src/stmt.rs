@@ -15,6 +15,7 @@ use m2cu_frontend::ir::{
     Block, ExprId, ExprKind, Fill, Function, LocalId, PrintPiece, RuntimeError, StmtId, StmtKind,
 };
 
+use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::{local_c_type, ExprWriter};
 use crate::names::Names;
@@ -29,24 +30,6 @@ pub enum KernelLoops {
     Launch,
     /// Never: we are inside a kernel.
     Inside,
-}
-
-/// `text` as a C string literal.
-fn c_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\{:03o}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// `fprintf` modifiers (flags, width, `.precision`) as Octave applies them: a width or precision
@@ -275,7 +258,9 @@ impl<'a> Context<'a> {
     fn print(&self, code: &mut Code, pieces: &[PrintPiece]) {
         for piece in pieces {
             match piece {
-                PrintPiece::Text(text) => code.line(format!("fputs({}, stdout);", c_string(text))),
+                PrintPiece::Text(text) => {
+                    code.line(format!("fputs({}, stdout);", string_literal(text)))
+                }
                 PrintPiece::Value {
                     modifiers,
                     conversion,
@@ -300,9 +285,9 @@ impl<'a> Context<'a> {
                         "m2cu_print_number((double)({}), {}, {}, {}, {});",
                         self.exprs().expr(*arg),
                         integer as u8,
-                        c_string(&spec),
-                        c_string(&format!("%{width}s")),
-                        c_string(&format!("%{modifiers}e"))
+                        string_literal(&spec),
+                        string_literal(&format!("%{width}s")),
+                        string_literal(&format!("%{modifiers}e"))
                     ));
                 }
             }

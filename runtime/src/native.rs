@@ -3,7 +3,7 @@
 //!
 //! The compiler is `BuildOptions::compiler`, else `$CC`, else `cc` (a value with spaces, like
 //! `ccache gcc`, is split into a program and leading arguments). Flags are
-//! `-std=c99 -O2 -ffp-contract=off -fPIC -shared`, plus `-fopenmp` when wanted and the compiler accepts it (probed
+//! `-std=c99 -O2 -ffp-contract=off -Werror=trigraphs -fPIC -shared`, plus `-fopenmp` when wanted and the compiler accepts it (probed
 //! once per compiler per process by building an empty file), plus `-lm`. The ABI header is put
 //! beside the source, so generated code may `#include "m2cu_abi.h"`. The cache key covers the
 //! source, the header, the compiler and the flags. A loaded library stays loaded until the
@@ -40,7 +40,17 @@ impl Default for BuildOptions {
 }
 
 /// `-ffp-contract=off`: `a*b + c` rounds twice, as in MATLAB, even where the CPU has FMA.
-const BASE_FLAGS: [&str; 5] = ["-std=c99", "-O2", "-ffp-contract=off", "-fPIC", "-shared"];
+/// `-Werror=trigraphs`: ISO C99 turns `??/` into a backslash; the generated code never holds a trigraph
+/// (strings are octal-escaped, see m2cu_codegen::c_text), and this makes one a build error rather
+/// than a silent change of meaning (gcc and clang accept it; gcc cannot turn trigraphs off).
+const BASE_FLAGS: [&str; 6] = [
+    "-std=c99",
+    "-O2",
+    "-ffp-contract=off",
+    "-Werror=trigraphs",
+    "-fPIC",
+    "-shared",
+];
 
 /// A built and loaded shared object that exports `m2cu_release`.
 pub(crate) struct SharedObject {

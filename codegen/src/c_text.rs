@@ -1,0 +1,70 @@
+//! Text from outside the generator (MATLAB string literals, file names) written into C and CUDA
+//! source.
+//!
+//! Invariant: the text these functions return can only be read back as the data it carries. A
+//! string literal holds only ASCII letters, digits, space and `_` as themselves and every other
+//! byte as a three-digit octal escape, so no quote, backslash, newline, trigraph (`??/`) or
+//! comment delimiter can appear inside it. A comment keeps the same characters plus `. / -` and
+//! writes every other byte as `%XX`, so no `*/` can close it early and no `??/` or `\` can splice
+//! the next line into it.
+
+/// `text` (its UTF-8 bytes) as a C string literal.
+pub fn string_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for b in text.bytes() {
+        if plain(b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\{b:03o}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `text` made safe to stand inside a `/* ... */` comment.
+pub fn comment(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if plain(b) || matches!(b, b'.' | b'/' | b'-') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn plain(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b' ' || b == b'_'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_literals_escape_everything_but_letters_digits_space_and_underscore() {
+        assert_eq!(string_literal("a b_1"), "\"a b_1\"");
+        assert_eq!(
+            string_literal("??/\", x);//"),
+            "\"\\077\\077\\057\\042\\054 x\\051\\073\\057\\057\""
+        );
+        assert_eq!(string_literal("\\n\n%%"), "\"\\134n\\012\\045\\045\"");
+        assert_eq!(string_literal("é"), "\"\\303\\251\"");
+        // An escape is always three digits, so a digit after it is a digit of the text.
+        assert_eq!(string_literal("\n1"), "\"\\0121\"");
+    }
+
+    #[test]
+    fn comments_cannot_be_closed_or_spliced() {
+        let path = "x*/ __attribute__((constructor)) static void pwn(void){} /*??/";
+        let text = comment(path);
+        assert_eq!(
+            text,
+            "x%2A/ __attribute__%28%28constructor%29%29 static void pwn%28void%29%7B%7D /%2A%3F%3F/"
+        );
+        assert!(!text.contains("*/") && !text.contains('?') && !text.contains('\\'));
+        assert_eq!(comment("dir/sub-1/f.m"), "dir/sub-1/f.m");
+    }
+}
