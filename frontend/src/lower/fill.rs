@@ -1,7 +1,11 @@
-//! `zeros` and `ones`: `zeros(n)`, `zeros(m, n)`, `zeros(m, n, p)`, a size vector
+//! `zeros` and `ones`: `zeros`, `zeros(n)`, `zeros(m, n)`, `zeros(m, n, p)`, a size vector
 //! (`zeros(size(A))`, `zeros([m n])`, `zeros([m n p])`), each optionally followed by a class name
-//! (`'int32'`) or by `'like', P` (the class of `P`); and `false`/`true` with the same sizes,
-//! which are logical `zeros`/`ones` and take no class.
+//! (`'int32'`) or by `'like', P` (the class of `P`); `false`/`true` with the same sizes,
+//! which are logical `zeros`/`ones` and take no class; and `rand`/`randn` with the same sizes,
+//! whose class is double or single.
+//!
+//! A random fill draws from the function's one random stream, so it is never folded to a
+//! constant: a 1-by-1 `rand` is drawn into a one-element temporary and read back as a scalar.
 //!
 //! Invariants: an [`Allocation`] carries the extents as scalar double expressions (`pages` only
 //! for a three-extent size) and the static shape those extents have; `size(A)` gives `A`'s own
@@ -31,10 +35,12 @@ pub(super) struct Allocation {
 }
 
 impl Allocation {
-    pub fn fill_value(&self) -> f64 {
+    /// The constant every element has; `None` for a random fill.
+    pub fn fill_value(&self) -> Option<f64> {
         match self.fill {
-            Fill::Zeros => 0.0,
-            Fill::Ones => 1.0,
+            Fill::Zeros => Some(0.0),
+            Fill::Ones => Some(1.0),
+            Fill::Rand | Fill::Randn => None,
         }
     }
 }
@@ -54,13 +60,15 @@ pub(super) struct Filler {
     pub class: Option<Class>,
 }
 
-/// The filler `zeros`, `ones`, `false` or `true`.
+/// The filler `zeros`, `ones`, `false`, `true`, `rand` or `randn`.
 pub(super) fn fill_named(name: &str) -> Option<Filler> {
     let (fill, class) = match name {
         "zeros" => (Fill::Zeros, None),
         "ones" => (Fill::Ones, None),
         "false" => (Fill::Zeros, Some(Class::Logical)),
         "true" => (Fill::Ones, Some(Class::Logical)),
+        "rand" => (Fill::Rand, None),
+        "randn" => (Fill::Randn, None),
         _ => return None,
     };
     Some(Filler { fill, class })
@@ -110,6 +118,18 @@ impl Lowerer<'_> {
             None => self.allocation_class(args)?,
         };
         let fill = filler.fill;
+        if fill.is_random() && !matches!(class, Class::Double | Class::Single) {
+            self.error(
+                "E0105",
+                span,
+                format!("`{}` makes double or single values, not {class}", fill.name()),
+                format!(
+                    "write {0}(rows, cols) or {0}(rows, cols, 'single'), and convert the result: {class}({0}(rows, cols) * 100)",
+                    fill.name()
+                ),
+            );
+            return None;
+        }
         let Extents {
             rows,
             cols,
@@ -196,6 +216,15 @@ impl Lowerer<'_> {
             }
         }
         match sizes {
+            [] => {
+                let one = self.constant_expr(1.0, Class::Double, span);
+                Some(Extents {
+                    rows: one,
+                    cols: self.copy_expr(one),
+                    pages: None,
+                    shape: Shape::SCALAR,
+                })
+            }
             [_] | [_, _] | [_, _, _] => self.scalar_extents(sizes, span),
             _ => self.malformed_sizes(span),
         }
@@ -323,8 +352,9 @@ impl Lowerer<'_> {
             alloc.shape = Shape::new(Dim::Known(1), Dim::Var);
         }
         if alloc.shape.is_scalar() {
-            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
-            let target = self.define(name, Type::scalar(alloc.class))?;
+            let class = alloc.class;
+            let value = self.scalar_fill(alloc, span);
+            let target = self.define(name, Type::scalar(class))?;
             return self.push(StmtKind::Assign { target, value }, span);
         }
         let target = self.define(name, Type::array(alloc.class, alloc.shape))?;
@@ -334,12 +364,25 @@ impl Lowerer<'_> {
     /// `zeros(...)`/`ones(...)` inside an expression: allocated into a temporary.
     pub(super) fn allocated_temp(&mut self, alloc: Allocation, span: Span) -> Option<Val> {
         if alloc.shape.is_scalar() {
-            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
-            return Some(Val::Scalar(value));
+            return Some(Val::Scalar(self.scalar_fill(alloc, span)));
         }
         let temp = self.temp("t", Type::array(alloc.class, alloc.shape), span);
         self.push_alloc(temp, alloc, span);
         Some(Val::Array(self.whole(temp, span)))
+    }
+
+    /// The value of a 1-by-1 fill: its constant, or one draw from the random stream (allocated
+    /// as a one-element row and read back).
+    fn scalar_fill(&mut self, mut alloc: Allocation, span: Span) -> ExprId {
+        if let Some(value) = alloc.fill_value() {
+            return self.constant_expr(value, alloc.class, span);
+        }
+        let class = alloc.class;
+        alloc.shape = Shape::new(Dim::Known(1), Dim::Var);
+        let temp = self.temp("r", Type::array(class, alloc.shape), span);
+        self.push_alloc(temp, alloc, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        self.new_expr(ExprKind::Index(temp, vec![one]), Type::scalar(class), span)
     }
 
     fn push_alloc(&mut self, target: LocalId, alloc: Allocation, span: Span) -> Option<StmtId> {
