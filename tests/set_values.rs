@@ -44,6 +44,11 @@ fn values_equal_octave() {
         "2^10 - 1e3",
         "[1:3; 4:6]",
         "zeros(0, 3)",
+        "reshape(1:6, 2, 3)",
+        "reshape(1:6, [], 2)",
+        "reshape(int8(1:12), 2, [], 2)",
+        "reshape([1 2; 3 4], [1 4])",
+        "reshape(single([1 2; 3 4])', 4, 1)",
     ];
     let assignments: Vec<String> = table
         .iter()
@@ -263,4 +268,17 @@ fn command_line_values_keep_streams_and_classes() {
     let y = &m2cu_runtime::read_mat(&mat).unwrap()[0].1;
     assert_eq!(y.class(), ClassId::Int8);
     assert_eq!(y.as_slice::<i8>(), Some(&[127i8, 127][..]));
+}
+
+/// `reshape` to another element count stops with MATLAB's error, naming `--set`.
+#[test]
+fn reshape_keeps_the_element_count() {
+    let args = vec!["x=reshape(1:6, 4, 2)".to_string()];
+    let err = set_values(&args, &SetOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("--set: Number of elements must not change."),
+        "{err}"
+    );
 }

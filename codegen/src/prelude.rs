@@ -59,6 +59,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_GROW",
         "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size.",
     ),
+    (
+        12,
+        "M2CU_E_RESHAPE",
+        "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

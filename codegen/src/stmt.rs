@@ -232,6 +232,7 @@ impl<'a> Context<'a> {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
                     RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
+                    RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

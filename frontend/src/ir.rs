@@ -417,6 +417,8 @@ pub enum RuntimeError {
     /// (implicit expansion, or a scalar filling a slice), which m2cu supports only for extents
     /// known to be 1 at translation time.
     RunTimeExpansion,
+    /// `reshape` to extents whose product is not the element count.
+    ReshapeCount,
 }
 
 impl Function {

@@ -4,6 +4,11 @@
 //! which are logical `zeros`/`ones` and take no class; and `rand`/`randn` with the same sizes,
 //! whose class is double or single.
 //!
+//! `reshape(A, m, n)`, `reshape(A, m, n, p)` and `reshape(A, [m n])`/`[m n p]`, one size
+//! possibly `[]` (computed from the element count), are a copy of `A`'s elements in their
+//! column-major order into an array of the new extents, after a run-time check that the count
+//! does not change.
+//!
 //! A random fill draws from the function's one random stream, so it is never folded to a
 //! constant: a 1-by-1 `rand` is drawn into a one-element temporary and read back as a scalar.
 //!
@@ -16,10 +21,12 @@
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{ExprId, ExprKind, Fill, LocalId, StmtId, StmtKind};
+use crate::ir::{
+    BinOp, ExprId, ExprKind, Fill, LocalId, RuntimeError, SizeQuery, StmtId, StmtKind,
+};
 use crate::types::{Class, Dim, Shape, Type};
 
-use super::array::{ArrayVal, Val};
+use super::array::{ArrayVal, Node, Val};
 use super::expr::val_class;
 use super::Lowerer;
 
@@ -395,4 +402,138 @@ impl Lowerer<'_> {
         };
         self.push(kind, span)
     }
+
+    /// `reshape(A, sizes...)`: `A`'s elements, in column-major order, in an array of the new
+    /// extents.
+    pub(super) fn reshape(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        const HELP: &str = "write reshape(A, rows, cols), reshape(A, rows, cols, pages) or reshape(A, [rows cols]), with at most one size `[]`";
+        let [array, sizes @ ..] = args else {
+            self.error(
+                "E0105",
+                span,
+                "`reshape` needs an array and sizes".into(),
+                HELP.into(),
+            );
+            return None;
+        };
+        let sizes: Vec<&ast::Expr> = match sizes {
+            [ast::Expr {
+                kind: AstExpr::Matrix(rows),
+                ..
+            }] if matches!(rows.as_slice(), [row] if matches!(row.len(), 2 | 3)) => {
+                rows[0].iter().collect()
+            }
+            _ => sizes.iter().collect(),
+        };
+        let placeholders = sizes.iter().filter(|e| is_empty_matrix(e)).count();
+        if !matches!(sizes.len(), 2 | 3) || placeholders > 1 {
+            self.error(
+                "E0105",
+                span,
+                "`reshape` takes two or three sizes, at most one of them `[]`".into(),
+                HELP.into(),
+            );
+            return None;
+        }
+        let source = match self.value(array)? {
+            Val::Array(ArrayVal {
+                node: Node::Whole(local),
+                ..
+            }) => local,
+            Val::Array(val) => self.materialize(&val),
+            Val::Scalar(_) => {
+                self.error(
+                    "E0105",
+                    array.span,
+                    "`reshape` of a scalar is the scalar itself".into(),
+                    "use the value directly".into(),
+                );
+                return None;
+            }
+        };
+        let class = self.locals[source].ty.class;
+        let numel = |l: &mut Self| {
+            l.new_expr(
+                ExprKind::Size(source, SizeQuery::Numel),
+                Type::scalar(Class::Double),
+                span,
+            )
+        };
+        let mut dims: Vec<Option<ExprId>> = Vec::new();
+        for size in &sizes {
+            dims.push(match is_empty_matrix(size) {
+                true => None,
+                false => Some(self.size_scalar(size)?),
+            });
+        }
+        let known: Vec<ExprId> = dims.iter().flatten().copied().collect();
+        let product = self.product(&known, span);
+        let dims: Vec<ExprId> = dims
+            .into_iter()
+            .map(|d| {
+                d.unwrap_or_else(|| {
+                    let n = numel(self);
+                    let others = self.copy_expr(product);
+                    self.binary_expr(BinOp::Div, n, others, Class::Double, span)
+                })
+            })
+            .collect();
+        let total = self.product(&dims, span);
+        let n = numel(self);
+        let same = self.binary_expr(BinOp::Eq, n, total, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: same,
+                error: RuntimeError::ReshapeCount,
+            },
+            span,
+        );
+        let (rows, cols, pages) = (dims[0], dims[1], dims.get(2).copied());
+        let mut shape = Shape::new3(
+            self.dim_of_expr(rows),
+            self.dim_of_expr(cols),
+            pages.map_or(Dim::Known(1), |p| self.dim_of_expr(p)),
+        );
+        if shape.is_scalar() {
+            shape = Shape::new(Dim::Known(1), Dim::Var);
+        }
+        let target = self.temp("t", Type::array(class, shape), span);
+        let (rows, cols) = (self.copy_expr(rows), self.copy_expr(cols));
+        let pages = pages.map(|p| self.copy_expr(p));
+        self.alloc_zeros(target, rows, cols, pages, span);
+        let count = numel(self);
+        self.counted_loop("k", count, span, |me, k| {
+            let read_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            let value = me.new_expr(
+                ExprKind::Index(source, vec![read_at]),
+                Type::scalar(class),
+                span,
+            );
+            let write_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            me.push(
+                StmtKind::Store {
+                    array: target,
+                    indices: vec![write_at],
+                    value,
+                },
+                span,
+            );
+        });
+        Some(Val::Array(self.whole(target, span)))
+    }
+
+    /// The product of scalar double expressions (1 for none).
+    fn product(&mut self, factors: &[ExprId], span: Span) -> ExprId {
+        let mut product = self.constant_expr(1.0, Class::Double, span);
+        for &f in factors {
+            let f = self.copy_expr(f);
+            product = self.binary_expr(BinOp::Mul, product, f, Class::Double, span);
+        }
+        product
+    }
+}
+
+/// `[]`, the size `reshape` computes.
+fn is_empty_matrix(e: &ast::Expr) -> bool {
+    matches!(&e.kind, AstExpr::Matrix(rows) if rows.iter().all(|r| r.is_empty()))
 }
