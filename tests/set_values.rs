@@ -282,3 +282,46 @@ fn reshape_keeps_the_element_count() {
         "{err}"
     );
 }
+
+/// A program that draws: the fill before a loop leaves it parallel, a loop that draws stays
+/// sequential, the kernels compile with NVRTC, and the CPU path and the emulated GPU draw the
+/// same stream (the parallel sum may round differently).
+#[test]
+fn programs_that_draw_build_and_agree_across_backends() {
+    let source = "function [s, w] = draws(v)\n  x = rand(size(v));\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i) * x(i);\n  end\n  w = zeros(1, 10, 'single');\n  for k = 1:10\n    w(k) = randn(1, 'single') + rand;\n  end\nend\n";
+    let inputs = vec![("v".to_string(), Value::row(vec![1.0; 100]))];
+    let options = m2cu::Options {
+        seed: 11,
+        ..Default::default()
+    };
+    let t = m2cu::translate_for(source, &inputs, &options).unwrap();
+    assert!(t.report.contains("reduction [s: sum]"), "{}", t.report);
+    assert!(
+        t.report
+            .contains("the loop calls `randn`, whose random stream is drawn in order"),
+        "{}",
+        t.report
+    );
+    if m2cu_runtime::nvrtc_available().is_ok() {
+        m2cu_runtime::compile_cubin(&t.generated.kernels_cu, "sm_80", "draws.kernels.cu").unwrap();
+    }
+    let run = |backend| {
+        let run_options = m2cu::RunOptions {
+            backend,
+            ..Default::default()
+        };
+        m2cu::run(source, &inputs, &options, &run_options)
+            .unwrap()
+            .outputs
+    };
+    let (cpu, emu) = (run(m2cu::Backend::Cpu), run(m2cu::Backend::Emu));
+    assert_eq!(cpu[1], emu[1], "the draws in the sequential loop");
+    let s = cpu[0].1.as_slice::<f64>().unwrap()[0];
+    let s_emu = emu[0].1.as_slice::<f64>().unwrap()[0];
+    assert!(
+        (s - s_emu).abs() < 1e-9,
+        "{s} vs {s_emu} (the sum's order differs)"
+    );
+    assert!(s > 30.0 && s < 70.0, "sum of 100 uniforms: {s}");
+    assert_eq!(cpu[1].1.class(), ClassId::Single);
+}
