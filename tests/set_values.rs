@@ -171,32 +171,26 @@ fn m2cu(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// `m2cu run FILE --backend cpu ARGS...`.
+fn run_cpu(file: &str, args: &[&str]) -> (bool, String, String) {
+    let mut all = vec!["run", file, "--backend", "cpu"];
+    all.extend_from_slice(args);
+    m2cu(&all)
+}
+
 /// What the pipeline cannot evaluate is an error located in the user's `--set` argument, with
 /// the help line.
 #[test]
 fn errors_point_into_the_argument() {
-    let (ok, _, err) = m2cu(&[
-        "run",
-        "fixtures/e2e/vecsum.m",
-        "--backend",
-        "cpu",
-        "--set",
-        "v=rand(1, 3, 'int8')",
-    ]);
+    let (ok, _, err) = run_cpu("fixtures/e2e/vecsum.m", &["--set", "v=rand(1, 3, 'int8')"]);
     assert!(!ok);
     assert!(err.contains("--set:1:3"), "{err}");
     assert!(err.contains("v=rand(1, 3, 'int8')"), "{err}");
     assert!(err.contains("help: write rand(rows, cols)"), "{err}");
-    let (ok, _, err) = m2cu(&[
-        "run",
+    let (ok, _, err) = run_cpu(
         "fixtures/e2e/vecsum.m",
-        "--backend",
-        "cpu",
-        "--set",
-        "w=1",
-        "--set",
-        "v=[1 2] + undefined_thing",
-    ]);
+        &["--set", "w=1", "--set", "v=[1 2] + undefined_thing"],
+    );
     assert!(!ok);
     assert!(err.contains("--set:1:11"), "{err}");
     assert!(err.contains("help:"), "{err}");
@@ -206,16 +200,10 @@ fn errors_point_into_the_argument() {
 #[test]
 fn seed_option_selects_the_stream() {
     let run = |seed: &str| {
-        let (ok, out, err) = m2cu(&[
-            "run",
+        let (ok, out, err) = run_cpu(
             "fixtures/e2e/vecsum.m",
-            "--backend",
-            "cpu",
-            "--set",
-            "v=rand(1,1e6)",
-            "--seed",
-            seed,
-        ]);
+            &["--set", "v=rand(1,1e6)", "--seed", seed],
+        );
         assert!(ok, "{err}");
         let s: f64 = out.trim().trim_start_matches("s =").trim().parse().unwrap();
         assert!((s - 5e5).abs() < 2e3, "sum {s}");
@@ -237,16 +225,10 @@ fn command_line_values_keep_streams_and_classes() {
         "function p = mcpi(x, y)\n  c = 0;\n  for i = 1:numel(x)\n    if x(i)^2 + y(i)^2 <= 1\n      c = c + 1;\n    end\n  end\n  p = 4 * c / numel(x);\nend\n",
     )
     .unwrap();
-    let (ok, out, err) = m2cu(&[
-        "run",
+    let (ok, out, err) = run_cpu(
         pi_file.to_str().unwrap(),
-        "--backend",
-        "cpu",
-        "--set",
-        "x=rand(1,1e6)",
-        "--set",
-        "y=rand(1,1e6)",
-    ]);
+        &["--set", "x=rand(1,1e6)", "--set", "y=rand(1,1e6)"],
+    );
     assert!(ok, "{err}");
     let p: f64 = out.trim().trim_start_matches("p =").trim().parse().unwrap();
     assert!((p - std::f64::consts::PI).abs() < 0.01, "pi = {p}");
@@ -254,16 +236,15 @@ fn command_line_values_keep_streams_and_classes() {
     let same_file = dir.path().join("same.m");
     std::fs::write(&same_file, "function y = same(x)\n  y = x;\nend\n").unwrap();
     let mat = dir.path().join("y.mat");
-    let (ok, _, err) = m2cu(&[
-        "run",
+    let (ok, _, err) = run_cpu(
         same_file.to_str().unwrap(),
-        "--backend",
-        "cpu",
-        "--set",
-        "x=int8([100 100])*2",
-        "--output",
-        mat.to_str().unwrap(),
-    ]);
+        &[
+            "--set",
+            "x=int8([100 100])*2",
+            "--output",
+            mat.to_str().unwrap(),
+        ],
+    );
     assert!(ok, "{err}");
     let y = &m2cu_runtime::read_mat(&mat).unwrap()[0].1;
     assert_eq!(y.class(), ClassId::Int8);
