@@ -13,10 +13,11 @@
 //! assert!(t.generated.kernels_cu.contains("__shfl_down_sync"));
 //! ```
 
-pub mod consts;
 mod program;
+mod set_values;
 
 pub use program::{run, Backend, CallTiming, Program, RunOptions, RunResult};
+pub use set_values::{set_values, SetOptions};
 
 use std::path::{Path, PathBuf};
 
@@ -28,7 +29,6 @@ use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
 pub use m2cu_runtime::{BuildOptions, ClassId, EmuOptions, Lanes, Schedule, Value};
-use rand::SeedableRng;
 
 /// Options shared by every operation.
 #[derive(Clone, Debug, Default)]
@@ -50,6 +50,10 @@ pub struct Options {
     /// The language of the source: MATLAB (the default) or GNU Octave, whose spellings
     /// (`endfor`, `!=`, `#` comments, `x += 1`, ...) are then accepted.
     pub dialect: Dialect,
+    /// The seed of the random stream that `rand`/`randn` draw from (`--seed`). One call of a
+    /// program draws one stream: the same seed gives the same values. The default, 0, is a
+    /// fixed seed, as MATLAB starts with `rng default`.
+    pub seed: u64,
 }
 
 /// Everything `translate` produces.
@@ -146,6 +150,7 @@ fn compile_parsed(
         source,
         bounds_checks: !options.no_bounds_check,
         deterministic: options.deterministic,
+        seed: options.seed,
     };
     let name = |l: m2cu_frontend::ir::LocalId| f.locals[l].name.clone();
     let class_id = |l: m2cu_frontend::ir::LocalId| {
@@ -345,16 +350,4 @@ pub(crate) fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
 /// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs.
 pub fn read_mat_file(path: &Path) -> Result<Vec<(String, Value)>, Error> {
     Ok(m2cu_runtime::read_mat(path)?)
-}
-
-/// Evaluates a `--set` value (`rand(1, 1e6)`, `int8([1 2; 3 4])`, `0:0.5:2`, ...); `rand` and
-/// `randn` draw from a generator seeded with `seed`.
-pub fn parse_value(text: &str, seed: u64) -> Result<Value, Error> {
-    let expr = m2cu_frontend::parser::parse_expr(text).map_err(|d| Error::Source {
-        rendered: render("--set", text, &d),
-        diagnostics: d,
-    })?;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    consts::evaluate(&expr, &mut rng)
-        .map_err(|why| Error::Usage(format!("--set value `{text}`: {why}")))
 }

@@ -118,8 +118,9 @@ enum Command {
         /// Read inputs by parameter name from a MAT-file (as written by `save -v7` or `-v6`).
         #[arg(long, value_name = "IN.mat")]
         inputs: Option<PathBuf>,
-        /// Set an input to a MATLAB constant expression: 'v=rand(1,1e6)', 'A=int8([1 2; 3 4])',
-        /// 'x=0:0.5:10'. Repeatable; overrides --inputs.
+        /// Set an input to a MATLAB expression: 'v=rand(1,1e6)', 'A=int8([1 2; 3 4])',
+        /// 'x=0:0.5:10'. Repeatable, evaluated in order (a later value may use an earlier one);
+        /// overrides --inputs.
         #[arg(long = "set", value_name = "NAME=EXPR")]
         set: Vec<String>,
         /// Where to run: auto (GPU if usable, else CPU with a notice), cpu, gpu, or emu (the CUDA
@@ -132,7 +133,8 @@ enum Command {
         /// Save the outputs under their names and MATLAB classes to a MAT-file (-v7).
         #[arg(long, value_name = "OUT.mat")]
         output: Option<PathBuf>,
-        /// Seed of rand/randn in --set values.
+        /// Seed of the random stream that rand/randn draw from, in --set values and in the
+        /// program (the same seed gives the same values).
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
@@ -272,6 +274,7 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
         no_bounds_check: common.no_bounds_check,
         deterministic: common.deterministic,
         dialect: common.dialect.dialect(),
+        ..Default::default()
     };
     Ok((source, options))
 }
@@ -393,20 +396,19 @@ fn run(
     output: Option<&Path>,
     seed: u64,
 ) -> Result<(), Failure> {
-    let (source, options) = read_source(common)?;
+    let (source, mut options) = read_source(common)?;
+    options.seed = seed;
     let mut values = match inputs {
         Some(path) => m2cu::read_mat_file(path)?,
         None => Vec::new(),
     };
-    for assignment in set {
-        let (name, expr) = assignment.split_once('=').ok_or_else(|| {
-            Failure::Usage(format!(
-                "--set `{assignment}`: expected NAME=EXPR, e.g. --set 'v=rand(1,1000)'"
-            ))
-        })?;
-        let value = m2cu::parse_value(expr.trim(), seed)?;
-        values.retain(|(n, _)| n != name.trim());
-        values.push((name.trim().to_string(), value));
+    let set_options = m2cu::SetOptions {
+        seed,
+        build: run_options.build.clone(),
+    };
+    for (name, value) in m2cu::set_values(set, &set_options)? {
+        values.retain(|(n, _)| *n != name);
+        values.push((name, value));
     }
     let result = m2cu::run(&source, &values, &options, run_options)?;
     if let Some(notice) = &result.notice {

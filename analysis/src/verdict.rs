@@ -213,6 +213,7 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
 fn unforceable(f: &Function, body: &Block) -> Option<Verdict> {
     early_exit(f, body)
         .or_else(|| host_call(f, body))
+        .or_else(|| random_draw(f, body))
         .or_else(|| array_creation(f, body))
 }
 
@@ -271,6 +272,26 @@ fn find_exit(
             _ => {}
         }
     }
+}
+
+/// A loop that draws from the random stream stays sequential: the draws are numbered in the
+/// order the program takes them.
+fn random_draw(f: &Function, body: &Block) -> Option<Verdict> {
+    let mut found = None;
+    f.walk_stmts(body, &mut |s| {
+        let stmt = &f.stmts[s];
+        if let StmtKind::Alloc { fill, .. } = stmt.kind {
+            if fill.is_random() && found.is_none() {
+                found = Some((fill.name(), stmt.span));
+            }
+        }
+    });
+    found.map(|(name, span)| {
+        sequential(
+            format!("the loop calls `{name}`, whose random stream is drawn in order"),
+            Some(Witness::at(name.to_string(), span)),
+        )
+    })
 }
 
 fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {

@@ -128,6 +128,9 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     code.line(flavor.signature(ctx.names.entry()));
     code.open("{");
     code.line("int m2cu_status = 0;");
+    if crate::draws_random(f) {
+        code.line("uint64_t m2cu_draws = 0; /* draws taken from the random stream */");
+    }
     declarations(ctx, &mut code);
     if flavor != Flavor::Cpu {
         residency::declare(ctx, &mut code);

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 use askama::Template;
 use m2cu_analysis::Analysis;
-use m2cu_frontend::ir::Function;
+use m2cu_frontend::ir::{Function, StmtKind};
 
 use host::Flavor;
 use names::Names;
@@ -55,6 +55,9 @@ pub struct CodegenOptions<'a> {
     /// Merge the block partials of floating sums and products in a fixed order (slots and a
     /// last-block tree) instead of atomics: bit-identical results from run to run on one device.
     pub deterministic: bool,
+    /// The seed of the random stream `rand`/`randn` draw from (compiled into programs that
+    /// draw; others do not depend on it).
+    pub seed: u64,
 }
 
 /// The generated program.
@@ -90,6 +93,15 @@ struct Unit<'a> {
 
 const C_INCLUDES: &str = "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
 
+/// Whether `f` draws from the random stream (`rand`/`randn` fills).
+fn draws_random(f: &Function) -> bool {
+    let mut draws = false;
+    f.walk_stmts(&f.body, &mut |s| {
+        draws |= matches!(f.stmts[s].kind, StmtKind::Alloc { fill, .. } if fill.is_random());
+    });
+    draws
+}
+
 /// Generates every output for the entry function `f`.
 pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Generated {
     let kernel_names = kernel_names(analysis);
@@ -121,8 +133,13 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         })
         .collect();
     let combiners = combine::functions(&ctx);
+    let random = if draws_random(f) {
+        prelude::random_prelude(options.seed)
+    } else {
+        String::new()
+    };
     let device_code = format!(
-        "{}{}\n{GENERATED_MARKER}{combiners}{}{}{}",
+        "{}{random}{}\n{GENERATED_MARKER}{combiners}{}{}{}",
         prelude::prelude(),
         reduce::CAS_ATOMICS,
         combine::atomics(f),
@@ -160,7 +177,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             .expect("the unit template renders")
         };
     let name = &f.name;
-    let cpu_prelude = prelude::prelude();
+    let cpu_prelude = prelude::prelude() + &random;
     Generated {
         entry: names.entry().to_string(),
         kernels_cu: unit(

@@ -59,6 +59,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_GROW",
         "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size.",
     ),
+    (
+        12,
+        "M2CU_E_RESHAPE",
+        "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -545,6 +550,58 @@ fn limits_literals(class: Class) -> (String, String) {
         }
     }
 }
+
+/// The random stream of `rand`/`randn`, included only in programs that draw from it: the
+/// Philox4x32-10 counter-based generator (Salmon et al., SC'11) keyed by the seed `M2CU_SEED`.
+/// Draw `n` of a stream is a pure function of the seed and `n`, so host code and kernels can
+/// share it; a function counts its draws in `m2cu_draws` so successive fills continue the
+/// stream.
+pub fn random_prelude(seed: u64) -> String {
+    format!("\n#define M2CU_SEED {seed}ULL\n{RANDOM}")
+}
+
+const RANDOM: &str = r#"/* Philox4x32-10: four 32-bit words from the counter n under the key seed. */
+M2CU_FN void m2cu_philox(uint64_t seed, uint64_t n, uint32_t out[4])
+{
+    uint32_t c0 = (uint32_t)n, c1 = (uint32_t)(n >> 32), c2 = 0, c3 = 0;
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    for (int round = 0; round < 10; round++) {
+        uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+        uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+        c1 = (uint32_t)p1; c3 = (uint32_t)p0; c0 = n0; c2 = n2;
+        k0 += 0x9E3779B9u; k1 += 0xBB67AE85u;
+    }
+    out[0] = c0; out[1] = c1; out[2] = c2; out[3] = c3;
+}
+/* A double uniform on the open interval (0, 1) from two words: 53 random bits plus one half. */
+M2CU_FN double m2cu_open01(uint32_t hi, uint32_t lo)
+{
+    uint64_t bits = (((uint64_t)hi << 32) | lo) >> 11;
+    return ((double)bits + 0.5) * 1.1102230246251565e-16;
+}
+/* rand: draw n of the stream, uniform on (0, 1). */
+M2CU_FN double m2cu_rand(uint64_t seed, uint64_t n)
+{
+    uint32_t w[4];
+    m2cu_philox(seed, n, w);
+    return m2cu_open01(w[0], w[1]);
+}
+/* rand(..., 'single'): 23 random bits plus one half, exact in single and inside (0, 1). */
+M2CU_FN float m2cu_randf(uint64_t seed, uint64_t n)
+{
+    uint32_t w[4];
+    m2cu_philox(seed, n, w);
+    return ((float)(w[0] >> 9) + 0.5f) * 1.1920928955078125e-7f;
+}
+/* randn: draw n of the stream, standard normal (Box-Muller over two open uniforms). */
+M2CU_FN double m2cu_randn(uint64_t seed, uint64_t n)
+{
+    uint32_t w[4];
+    m2cu_philox(seed, n, w);
+    double r = sqrt(-2.0 * log(m2cu_open01(w[0], w[1])));
+    return r * cos(6.283185307179586 * m2cu_open01(w[2], w[3]));
+}
+"#;
 
 /// Helpers only host programs need: copying, error messages, and releasing outputs.
 pub fn host_helpers() -> String {

@@ -14,6 +14,7 @@ use m2cu_analysis::{Analysis, Kernel};
 use m2cu_frontend::ir::{
     Block, ExprId, ExprKind, Fill, Function, LocalId, PrintPiece, RuntimeError, StmtId, StmtKind,
 };
+use m2cu_frontend::types::Class;
 
 use crate::c_text::string_literal;
 use crate::code::Code;
@@ -238,6 +239,7 @@ impl<'a> Context<'a> {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
                     RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
+                    RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",
@@ -420,9 +422,16 @@ impl<'a> Context<'a> {
             let p = if pages.is_some() { "m2cu_p" } else { "1" };
             code.line(format!("{t}_d2 = {p};"));
         }
-        if fill == Fill::Ones {
+        let element = match (fill, self.f.locals[target].ty.class) {
+            (Fill::Zeros, _) => None,
+            (Fill::Ones, _) => Some(format!("({ty})1")),
+            (Fill::Rand, Class::Single) => Some("m2cu_randf(M2CU_SEED, m2cu_draws++)".into()),
+            (Fill::Rand, _) => Some("m2cu_rand(M2CU_SEED, m2cu_draws++)".into()),
+            (Fill::Randn, _) => Some(format!("({ty})m2cu_randn(M2CU_SEED, m2cu_draws++)")),
+        };
+        if let Some(element) = element {
             code.line(format!(
-                "for (int64_t m2cu_k = 0; m2cu_k < {numel}; m2cu_k++) {t}[m2cu_k] = ({ty})1;"
+                "for (int64_t m2cu_k = 0; m2cu_k < {numel}; m2cu_k++) {t}[m2cu_k] = {element};"
             ));
         }
         code.close("}");

@@ -294,10 +294,31 @@ pub enum SizeQuery {
     Dim(u8),
 }
 
+/// What a new array is filled with. `Rand` (uniform in (0, 1)) and `Randn` (standard normal)
+/// draw one value per element, in element order, from the function's random stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fill {
     Zeros,
     Ones,
+    Rand,
+    Randn,
+}
+
+impl Fill {
+    /// Whether the fill draws from the random stream.
+    pub fn is_random(self) -> bool {
+        matches!(self, Fill::Rand | Fill::Randn)
+    }
+
+    /// The MATLAB function that makes this fill.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fill::Zeros => "zeros",
+            Fill::Ones => "ones",
+            Fill::Rand => "rand",
+            Fill::Randn => "randn",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -396,6 +417,8 @@ pub enum RuntimeError {
     /// (implicit expansion, or a scalar filling a slice), which m2cu supports only for extents
     /// known to be 1 at translation time.
     RunTimeExpansion,
+    /// `reshape` to extents whose product is not the element count.
+    ReshapeCount,
 }
 
 impl Function {

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::ir::{Block, ExprId, ExprKind, Fill, Function, PrintPiece, SizeQuery, StmtKind, UnOp};
+use crate::ir::{Block, ExprId, ExprKind, Function, PrintPiece, SizeQuery, StmtKind, UnOp};
 use crate::types::Class;
 
 /// Prints a function of the IR.
@@ -83,10 +83,7 @@ impl Printer<'_> {
                 cols,
                 pages,
             } => {
-                let func = match fill {
-                    Fill::Zeros => "zeros",
-                    Fill::Ones => "ones",
-                };
+                let func = fill.name();
                 let class = self.f.locals[*target].ty.class;
                 let extents: Vec<ExprId> = [Some(*rows), Some(*cols), *pages]
                     .into_iter()

@@ -1,7 +1,16 @@
-//! `zeros` and `ones`: `zeros(n)`, `zeros(m, n)`, `zeros(m, n, p)`, a size vector
+//! `zeros` and `ones`: `zeros`, `zeros(n)`, `zeros(m, n)`, `zeros(m, n, p)`, a size vector
 //! (`zeros(size(A))`, `zeros([m n])`, `zeros([m n p])`), each optionally followed by a class name
-//! (`'int32'`) or by `'like', P` (the class of `P`); and `false`/`true` with the same sizes,
-//! which are logical `zeros`/`ones` and take no class.
+//! (`'int32'`) or by `'like', P` (the class of `P`); `false`/`true` with the same sizes,
+//! which are logical `zeros`/`ones` and take no class; and `rand`/`randn` with the same sizes,
+//! whose class is double or single.
+//!
+//! `reshape(A, m, n)`, `reshape(A, m, n, p)` and `reshape(A, [m n])`/`[m n p]`, one size
+//! possibly `[]` (computed from the element count), are a copy of `A`'s elements in their
+//! column-major order into an array of the new extents, after a run-time check that the count
+//! does not change.
+//!
+//! A random fill draws from the function's one random stream, so it is never folded to a
+//! constant: a 1-by-1 `rand` is drawn into a one-element temporary and read back as a scalar.
 //!
 //! Invariants: an [`Allocation`] carries the extents as scalar double expressions (`pages` only
 //! for a three-extent size) and the static shape those extents have; `size(A)` gives `A`'s own
@@ -12,10 +21,12 @@
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{ExprId, ExprKind, Fill, LocalId, StmtId, StmtKind};
+use crate::ir::{
+    BinOp, ExprId, ExprKind, Fill, LocalId, RuntimeError, SizeQuery, StmtId, StmtKind,
+};
 use crate::types::{Class, Dim, Shape, Type};
 
-use super::array::{ArrayVal, Val};
+use super::array::{ArrayVal, Node, Val};
 use super::expr::val_class;
 use super::Lowerer;
 
@@ -31,10 +42,12 @@ pub(super) struct Allocation {
 }
 
 impl Allocation {
-    pub fn fill_value(&self) -> f64 {
+    /// The constant every element has; `None` for a random fill.
+    pub fn fill_value(&self) -> Option<f64> {
         match self.fill {
-            Fill::Zeros => 0.0,
-            Fill::Ones => 1.0,
+            Fill::Zeros => Some(0.0),
+            Fill::Ones => Some(1.0),
+            Fill::Rand | Fill::Randn => None,
         }
     }
 }
@@ -54,13 +67,15 @@ pub(super) struct Filler {
     pub class: Option<Class>,
 }
 
-/// The filler `zeros`, `ones`, `false` or `true`.
+/// The filler `zeros`, `ones`, `false`, `true`, `rand` or `randn`.
 pub(super) fn fill_named(name: &str) -> Option<Filler> {
     let (fill, class) = match name {
         "zeros" => (Fill::Zeros, None),
         "ones" => (Fill::Ones, None),
         "false" => (Fill::Zeros, Some(Class::Logical)),
         "true" => (Fill::Ones, Some(Class::Logical)),
+        "rand" => (Fill::Rand, None),
+        "randn" => (Fill::Randn, None),
         _ => return None,
     };
     Some(Filler { fill, class })
@@ -110,6 +125,18 @@ impl Lowerer<'_> {
             None => self.allocation_class(args)?,
         };
         let fill = filler.fill;
+        if fill.is_random() && !matches!(class, Class::Double | Class::Single) {
+            self.error(
+                "E0105",
+                span,
+                format!("`{}` makes double or single values, not {class}", fill.name()),
+                format!(
+                    "write {0}(rows, cols) or {0}(rows, cols, 'single'), and convert the result: {class}({0}(rows, cols) * 100)",
+                    fill.name()
+                ),
+            );
+            return None;
+        }
         let Extents {
             rows,
             cols,
@@ -196,6 +223,15 @@ impl Lowerer<'_> {
             }
         }
         match sizes {
+            [] => {
+                let one = self.constant_expr(1.0, Class::Double, span);
+                Some(Extents {
+                    rows: one,
+                    cols: self.copy_expr(one),
+                    pages: None,
+                    shape: Shape::SCALAR,
+                })
+            }
             [_] | [_, _] | [_, _, _] => self.scalar_extents(sizes, span),
             _ => self.malformed_sizes(span),
         }
@@ -323,8 +359,9 @@ impl Lowerer<'_> {
             alloc.shape = Shape::new(Dim::Known(1), Dim::Var);
         }
         if alloc.shape.is_scalar() {
-            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
-            let target = self.define(name, Type::scalar(alloc.class))?;
+            let class = alloc.class;
+            let value = self.scalar_fill(alloc, span);
+            let target = self.define(name, Type::scalar(class))?;
             return self.push(StmtKind::Assign { target, value }, span);
         }
         let target = self.define(name, Type::array(alloc.class, alloc.shape))?;
@@ -334,12 +371,25 @@ impl Lowerer<'_> {
     /// `zeros(...)`/`ones(...)` inside an expression: allocated into a temporary.
     pub(super) fn allocated_temp(&mut self, alloc: Allocation, span: Span) -> Option<Val> {
         if alloc.shape.is_scalar() {
-            let value = self.constant_expr(alloc.fill_value(), alloc.class, span);
-            return Some(Val::Scalar(value));
+            return Some(Val::Scalar(self.scalar_fill(alloc, span)));
         }
         let temp = self.temp("t", Type::array(alloc.class, alloc.shape), span);
         self.push_alloc(temp, alloc, span);
         Some(Val::Array(self.whole(temp, span)))
+    }
+
+    /// The value of a 1-by-1 fill: its constant, or one draw from the random stream (allocated
+    /// as a one-element row and read back).
+    fn scalar_fill(&mut self, mut alloc: Allocation, span: Span) -> ExprId {
+        if let Some(value) = alloc.fill_value() {
+            return self.constant_expr(value, alloc.class, span);
+        }
+        let class = alloc.class;
+        alloc.shape = Shape::new(Dim::Known(1), Dim::Var);
+        let temp = self.temp("r", Type::array(class, alloc.shape), span);
+        self.push_alloc(temp, alloc, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        self.new_expr(ExprKind::Index(temp, vec![one]), Type::scalar(class), span)
     }
 
     fn push_alloc(&mut self, target: LocalId, alloc: Allocation, span: Span) -> Option<StmtId> {
@@ -352,4 +402,138 @@ impl Lowerer<'_> {
         };
         self.push(kind, span)
     }
+
+    /// `reshape(A, sizes...)`: `A`'s elements, in column-major order, in an array of the new
+    /// extents.
+    pub(super) fn reshape(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        const HELP: &str = "write reshape(A, rows, cols), reshape(A, rows, cols, pages) or reshape(A, [rows cols]), with at most one size `[]`";
+        let [array, sizes @ ..] = args else {
+            self.error(
+                "E0105",
+                span,
+                "`reshape` needs an array and sizes".into(),
+                HELP.into(),
+            );
+            return None;
+        };
+        let sizes: Vec<&ast::Expr> = match sizes {
+            [ast::Expr {
+                kind: AstExpr::Matrix(rows),
+                ..
+            }] if matches!(rows.as_slice(), [row] if matches!(row.len(), 2 | 3)) => {
+                rows[0].iter().collect()
+            }
+            _ => sizes.iter().collect(),
+        };
+        let placeholders = sizes.iter().filter(|e| is_empty_matrix(e)).count();
+        if !matches!(sizes.len(), 2 | 3) || placeholders > 1 {
+            self.error(
+                "E0105",
+                span,
+                "`reshape` takes two or three sizes, at most one of them `[]`".into(),
+                HELP.into(),
+            );
+            return None;
+        }
+        let source = match self.value(array)? {
+            Val::Array(ArrayVal {
+                node: Node::Whole(local),
+                ..
+            }) => local,
+            Val::Array(val) => self.materialize(&val),
+            Val::Scalar(_) => {
+                self.error(
+                    "E0105",
+                    array.span,
+                    "`reshape` of a scalar is the scalar itself".into(),
+                    "use the value directly".into(),
+                );
+                return None;
+            }
+        };
+        let class = self.locals[source].ty.class;
+        let numel = |l: &mut Self| {
+            l.new_expr(
+                ExprKind::Size(source, SizeQuery::Numel),
+                Type::scalar(Class::Double),
+                span,
+            )
+        };
+        let mut dims: Vec<Option<ExprId>> = Vec::new();
+        for size in &sizes {
+            dims.push(match is_empty_matrix(size) {
+                true => None,
+                false => Some(self.size_scalar(size)?),
+            });
+        }
+        let known: Vec<ExprId> = dims.iter().flatten().copied().collect();
+        let product = self.product(&known, span);
+        let dims: Vec<ExprId> = dims
+            .into_iter()
+            .map(|d| {
+                d.unwrap_or_else(|| {
+                    let n = numel(self);
+                    let others = self.copy_expr(product);
+                    self.binary_expr(BinOp::Div, n, others, Class::Double, span)
+                })
+            })
+            .collect();
+        let total = self.product(&dims, span);
+        let n = numel(self);
+        let same = self.binary_expr(BinOp::Eq, n, total, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: same,
+                error: RuntimeError::ReshapeCount,
+            },
+            span,
+        );
+        let (rows, cols, pages) = (dims[0], dims[1], dims.get(2).copied());
+        let mut shape = Shape::new3(
+            self.dim_of_expr(rows),
+            self.dim_of_expr(cols),
+            pages.map_or(Dim::Known(1), |p| self.dim_of_expr(p)),
+        );
+        if shape.is_scalar() {
+            shape = Shape::new(Dim::Known(1), Dim::Var);
+        }
+        let target = self.temp("t", Type::array(class, shape), span);
+        let (rows, cols) = (self.copy_expr(rows), self.copy_expr(cols));
+        let pages = pages.map(|p| self.copy_expr(p));
+        self.alloc_zeros(target, rows, cols, pages, span);
+        let count = numel(self);
+        self.counted_loop("k", count, span, |me, k| {
+            let read_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            let value = me.new_expr(
+                ExprKind::Index(source, vec![read_at]),
+                Type::scalar(class),
+                span,
+            );
+            let write_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            me.push(
+                StmtKind::Store {
+                    array: target,
+                    indices: vec![write_at],
+                    value,
+                },
+                span,
+            );
+        });
+        Some(Val::Array(self.whole(target, span)))
+    }
+
+    /// The product of scalar double expressions (1 for none).
+    fn product(&mut self, factors: &[ExprId], span: Span) -> ExprId {
+        let mut product = self.constant_expr(1.0, Class::Double, span);
+        for &f in factors {
+            let f = self.copy_expr(f);
+            product = self.binary_expr(BinOp::Mul, product, f, Class::Double, span);
+        }
+        product
+    }
+}
+
+/// `[]`, the size `reshape` computes.
+fn is_empty_matrix(e: &ast::Expr) -> bool {
+    matches!(&e.kind, AstExpr::Matrix(rows) if rows.iter().all(|r| r.is_empty()))
 }
