@@ -60,19 +60,32 @@ fn damaged_cache_entries_are_rebuilt() {
     let cache = tempfile::tempdir().unwrap();
     let o = m2cu_in(cache.path(), &VECSUM);
     assert!(o.status.success(), "{}", stderr(&o));
+    // Two entries: the program and the function that evaluates its `--set` values.
     let objects = cached_objects(cache.path());
-    assert_eq!(objects.len(), 1, "{objects:?}");
-    let so = &objects[0];
-    let good = std::fs::read(so).unwrap();
-    let damage: [Vec<u8>; 2] = [good[..good.len() / 2].to_vec(), vec![b'x'; good.len()]];
-    for bad in damage {
-        std::fs::write(so, bad).unwrap();
+    assert_eq!(objects.len(), 2, "{objects:?}");
+    let good: Vec<Vec<u8>> = objects.iter().map(|so| std::fs::read(so).unwrap()).collect();
+    for damage in [half, garbage] {
+        for (so, good) in objects.iter().zip(&good) {
+            std::fs::write(so, damage(good)).unwrap();
+        }
         let o = m2cu_in(cache.path(), &VECSUM);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(stdout(&o).contains("s = 6"), "{}", stdout(&o));
-        assert!(stderr(&o).contains("is damaged"), "{}", stderr(&o));
-        assert_eq!(std::fs::read(so).unwrap(), good);
+        assert_eq!(stderr(&o).matches("is damaged").count(), 2, "{}", stderr(&o));
+        for (so, good) in objects.iter().zip(&good) {
+            assert_eq!(&std::fs::read(so).unwrap(), good, "{}", so.display());
+        }
     }
+}
+
+/// A cache entry cut in half.
+fn half(good: &[u8]) -> Vec<u8> {
+    good[..good.len() / 2].to_vec()
+}
+
+/// A cache entry of the right length and the wrong bytes.
+fn garbage(good: &[u8]) -> Vec<u8> {
+    vec![b'x'; good.len()]
 }
 
 #[test]
