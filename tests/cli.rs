@@ -453,3 +453,23 @@ fn a_range_to_infinity_runs_until_break() {
         );
     }
 }
+
+/// A `for` variable after its loop: the last value when the loop ran, MATLAB's empty (1-by-0)
+/// when it ran zero times, which m2cu refuses to return (the `zt` and `sorflag` fixtures cover
+/// the empty variable in a condition).
+#[test]
+fn an_empty_loop_variable_is_never_its_old_value() {
+    let zt = std::fs::read_to_string(common::root().join("fixtures/e2e/zt.m")).unwrap();
+    let out = "function k = ztout(n)\n  k = 7;\n  for k = 1:n\n  end\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("zt", &zt, backend, &["n=3"]);
+        let (text_out, err) = text(&o);
+        assert!(text_out.contains("f = 1"), "{backend}: {text_out}{err}");
+        let o = run_source("ztout", out, backend, &["n=3"]);
+        assert!(text(&o).0.contains("k = 3"), "{backend}: {:?}", text(&o));
+        let o = run_source("ztout", out, backend, &["n=0"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(err.contains("ran zero times"), "{backend}: {err}");
+    }
+}

@@ -69,6 +69,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_RANGE",
         "Invalid range: a for loop's range must start at a finite value and have fewer than 2^63 elements.",
     ),
+    (
+        14,
+        "M2CU_E_EMPTY_LOOP",
+        "A for loop's variable is read after the loop ran zero times: MATLAB makes it empty (1-by-0), which m2cu cannot represent there; test the loop's bounds instead, or assign the variable after the loop.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -231,6 +231,7 @@ impl<'a> Context<'a> {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
                     RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
+                    RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

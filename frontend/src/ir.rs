@@ -396,6 +396,9 @@ pub enum RuntimeError {
     /// (implicit expansion, or a scalar filling a slice), which m2cu supports only for extents
     /// known to be 1 at translation time.
     RunTimeExpansion,
+    /// A read of a `for` variable after its loop ran zero times: MATLAB's value is a 1-by-0
+    /// empty, which a scalar cannot hold.
+    EmptyLoopVariable,
 }
 
 impl Function {

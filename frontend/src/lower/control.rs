@@ -99,6 +99,7 @@ impl Lowerer<'_> {
         };
         let integral = self.is_integral(start) && step.is_none_or(|s| self.is_integral(s));
         self.locals[var_id].integral = integral;
+        self.set_empty_flag(var_id, (start, step, stop), span);
         self.loop_vars.push(var_id);
         let body = self.loop_body(body);
         self.loop_vars.pop();
