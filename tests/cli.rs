@@ -473,3 +473,21 @@ fn an_empty_loop_variable_is_never_its_old_value() {
         assert!(err.contains("ran zero times"), "{backend}: {err}");
     }
 }
+
+/// An array defined on some paths only: before its definition it has no elements (a store is
+/// m2cu's grow error, not a store through NULL), and returning it undefined is an error.
+#[test]
+fn an_array_defined_on_some_paths_is_never_dereferenced_undefined() {
+    let store = "function y = seg(n)\n  if n > 0\n    y = zeros(1, n);\n  end\n  y(1) = 7;\nend\n";
+    let output = "function y = und(n)\n  if n > 0\n    y = zeros(1, n);\n  end\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("seg", store, backend, &["n=0"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(err.contains("would grow it"), "{backend}: {err}");
+        let o = run_source("und", output, backend, &["n=0"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(err.contains("not assigned a value"), "{backend}: {err}");
+    }
+}

@@ -74,6 +74,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EMPTY_LOOP",
         "A for loop's variable is read after the loop ran zero times: MATLAB makes it empty (1-by-0), which m2cu cannot represent there; test the loop's bounds instead, or assign the variable after the loop.",
     ),
+    (
+        15,
+        "M2CU_E_UNDEFINED",
+        "An output array was not assigned a value on the path the program took (MATLAB: output argument not assigned).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
