@@ -17,7 +17,7 @@ impl Lowerer<'_> {
                 return self.short_circuit(BinOp::OrOr, (lhs, rhs), Self::condition, e.span);
             }
         }
-        match self.value(e)? {
+        match self.condition_operand(e)? {
             Val::Scalar(x) => Some(x),
             Val::Array(a) => Some(self.array_truth(&a, e.span)),
         }

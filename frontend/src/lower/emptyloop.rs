@@ -4,8 +4,9 @@
 //!
 //! - a `for k = a:s:b` sets the flag to `numel(a:s:b) == 0` before the loop (to false when the
 //!   range is constant and not empty); any other assignment to `k` clears it;
-//! - an `if`/`elseif`/`while` condition that is an elementwise expression of `k` (arithmetic,
-//!   comparisons, `~`, parentheses) is false while the flag is set, as MATLAB's empty condition is;
+//! - an operand of an `if`/`elseif`/`while` condition (the whole condition or a side of `&&`,
+//!   `||`) that is an elementwise expression of `k` (arithmetic, comparisons, `~`, scalar
+//!   builtins, elements of arrays) is false while the flag is set, as Octave's empty operand is;
 //! - any other read of `k` outside its loop, and returning `k`, stop the program with
 //!   `RuntimeError::EmptyLoopVariable` while the flag is set.
 //!
@@ -14,6 +15,7 @@
 
 use std::collections::HashSet;
 
+use super::array::Val;
 use super::*;
 use crate::ir::RuntimeError;
 
@@ -124,23 +126,59 @@ impl Lowerer<'_> {
         );
     }
 
-    /// The condition of an `if`, `elseif` or `while`: an elementwise expression of variables
-    /// that may be empty is false while one of them is.
-    pub(super) fn statement_condition(&mut self, e: &ast::Expr) -> Option<ExprId> {
-        if !elementwise(e) {
-            return self.condition(e);
+    /// One operand of a condition (the whole condition, or a side of `&&`/`||`): an
+    /// elementwise expression of variables that may be empty is false while one of them is, as
+    /// Octave treats an empty operand.
+    pub(super) fn condition_operand(&mut self, e: &ast::Expr) -> Option<Val> {
+        if !self.empties_make_false(e) {
+            return self.value(e);
         }
         let outer = self.empty_reads.replace(Vec::new());
-        let cond = self.condition(e);
+        let value = self.value(e);
         let flags = std::mem::replace(&mut self.empty_reads, outer).unwrap_or_default();
-        let mut cond = cond?;
+        let Val::Scalar(mut cond) = value? else {
+            unreachable!("an elementwise expression of scalars is a scalar")
+        };
         let logical = Type::scalar(Class::Logical);
         for flag in flags {
             let f = self.new_expr(ExprKind::Local(flag), logical, e.span);
             let not = self.new_expr(ExprKind::Unary(UnOp::Not, f), logical, e.span);
             cond = self.binary_expr(BinOp::AndAnd, not, cond, Class::Logical, e.span);
         }
-        Some(cond)
+        Some(Val::Scalar(cond))
+    }
+
+    /// Whether a condition operand is made of numbers, scalar variables, arithmetic,
+    /// comparisons, `~`, parentheses, scalar builtins and elements of arrays only: MATLAB gives
+    /// such an expression of an empty operand an empty (false) value.
+    fn empties_make_false(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            AstExpr::Number { .. } => true,
+            AstExpr::Ident(name) => self
+                .scope
+                .get(name)
+                .is_some_and(|id| self.locals[*id].ty.is_scalar()),
+            AstExpr::Paren(inner) => self.empties_make_false(inner),
+            AstExpr::Unary { operand, .. } => self.empties_make_false(operand),
+            AstExpr::Binary { op, lhs, rhs } => {
+                !matches!(
+                    op,
+                    BinaryOp::And | BinaryOp::Or | BinaryOp::AndAnd | BinaryOp::OrOr
+                ) && self.empties_make_false(lhs)
+                    && self.empties_make_false(rhs)
+            }
+            AstExpr::Call { callee, args } => {
+                let element = self
+                    .scope
+                    .get(&callee.name)
+                    .is_some_and(|id| !self.locals[*id].ty.is_scalar());
+                let builtin = !self.scope.contains_key(&callee.name)
+                    && Builtin::from_name(&callee.name).is_some()
+                    && self.local_function(&callee.name).is_none();
+                (element || builtin) && args.iter().all(|a| self.empties_make_false(a))
+            }
+            _ => false,
+        }
     }
 
     /// Before the function returns: an output that is an empty loop variable stops it.
@@ -155,24 +193,6 @@ impl Lowerer<'_> {
                 self.check_not_empty(flag, output.span);
             }
         }
-    }
-}
-
-/// Whether a condition is made of numbers, names, arithmetic, comparisons, `~` and parentheses
-/// only (MATLAB gives such an expression of an empty operand an empty, false, value).
-fn elementwise(e: &ast::Expr) -> bool {
-    match &e.kind {
-        AstExpr::Number { .. } | AstExpr::Ident(_) => true,
-        AstExpr::Paren(inner) => elementwise(inner),
-        AstExpr::Unary { operand, .. } => elementwise(operand),
-        AstExpr::Binary { op, lhs, rhs } => {
-            !matches!(
-                op,
-                BinaryOp::And | BinaryOp::Or | BinaryOp::AndAnd | BinaryOp::OrOr
-            ) && elementwise(lhs)
-                && elementwise(rhs)
-        }
-        _ => false,
     }
 }
 

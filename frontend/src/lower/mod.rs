@@ -568,7 +568,7 @@ impl<'a> Lowerer<'a> {
 
     fn while_loop(&mut self, cond: &ast::Expr, body: &[ast::Stmt], span: Span) -> Option<StmtId> {
         self.open_block();
-        let cond = self.statement_condition(cond);
+        let cond = self.condition(cond);
         if !self.close_block().0.is_empty() {
             self.unsupported(
                 span,
@@ -595,7 +595,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<StmtId> {
         let ((cond, body), rest) = clauses.split_first()?;
-        let cond = self.statement_condition(cond);
+        let cond = self.condition(cond);
         let then_body = self.block(body);
         let else_body = if rest.is_empty() {
             else_body.map(|b| self.block(b)).unwrap_or_default()
