@@ -391,3 +391,103 @@ fn fprintf_prints_like_octave() {
         "m2cu printed:\n{printed}\nOctave printed:\n{expected}"
     );
 }
+
+/// Runs the MATLAB function `source` (named `name`) with `--set` values on `backend`.
+fn run_source(name: &str, source: &str, backend: &str, sets: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.m"));
+    std::fs::write(&file, source).unwrap();
+    let mut args = vec!["run", file.to_str().unwrap(), "--backend", backend];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    m2cu(&args)
+}
+
+/// Sizes and trip counts that overflow are MATLAB's and Octave's errors on both paths, never a
+/// wrapped count (a negative `numel`, zero elements, a loop that runs zero times).
+#[test]
+fn huge_sizes_and_ranges_are_errors() {
+    let zeros = "function s = big(n)\n  A = zeros(n, n);\n  s = numel(A);\nend\n";
+    let range = "function i = rng(n)\n  for i = 1:n\n    break;\n  end\nend\n";
+    let cases = [
+        (
+            zeros,
+            "n=3037000500",
+            "Requested array exceeds the maximum possible variable size",
+        ),
+        (
+            zeros,
+            "n=2^32",
+            "Requested array exceeds the maximum possible variable size",
+        ),
+        (
+            zeros,
+            "n=Inf",
+            "Requested array exceeds the maximum possible variable size",
+        ),
+        (range, "n=9.3e18", "Invalid range"),
+    ];
+    for backend in ["cpu", "emu"] {
+        for (source, set, message) in cases {
+            let name = if source == zeros { "big" } else { "rng" };
+            let o = run_source(name, source, backend, &[set]);
+            let (_, err) = text(&o);
+            assert_eq!(o.status.code(), Some(1), "{backend} {set}: {err}");
+            assert!(err.contains(message), "{backend} {set}: {err}");
+        }
+    }
+}
+
+/// `for i = 1:Inf` runs until `break`, as in Octave (which stops after 2^63 - 1 steps).
+#[test]
+fn a_range_to_infinity_runs_until_break() {
+    let source = "function [i, s] = upto(n)\n  s = 0;\n  for i = 1:n\n    s = s + i;\n    if i >= 4\n      break;\n    end\n  end\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("upto", source, backend, &["n=Inf"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{backend}: {err}");
+        assert!(
+            out.contains("i = 4") && out.contains("s = 10"),
+            "{backend}: {out}"
+        );
+    }
+}
+
+/// A `for` variable after its loop: the last value when the loop ran, MATLAB's empty (1-by-0)
+/// when it ran zero times, which m2cu refuses to return (the `zt` and `sorflag` fixtures cover
+/// the empty variable in a condition).
+#[test]
+fn an_empty_loop_variable_is_never_its_old_value() {
+    let zt = std::fs::read_to_string(common::root().join("fixtures/e2e/zt.m")).unwrap();
+    let out = "function k = ztout(n)\n  k = 7;\n  for k = 1:n\n  end\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("zt", &zt, backend, &["n=3"]);
+        let (text_out, err) = text(&o);
+        assert!(text_out.contains("f = 1"), "{backend}: {text_out}{err}");
+        let o = run_source("ztout", out, backend, &["n=3"]);
+        assert!(text(&o).0.contains("k = 3"), "{backend}: {:?}", text(&o));
+        let o = run_source("ztout", out, backend, &["n=0"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(err.contains("ran zero times"), "{backend}: {err}");
+    }
+}
+
+/// An array defined on some paths only: before its definition it has no elements (a store is
+/// m2cu's grow error, not a store through NULL), and returning it undefined is an error.
+#[test]
+fn an_array_defined_on_some_paths_is_never_dereferenced_undefined() {
+    let store = "function y = seg(n)\n  if n > 0\n    y = zeros(1, n);\n  end\n  y(1) = 7;\nend\n";
+    let output = "function y = und(n)\n  if n > 0\n    y = zeros(1, n);\n  end\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("seg", store, backend, &["n=0"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(err.contains("would grow it"), "{backend}: {err}");
+        let o = run_source("und", output, backend, &["n=0"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(err.contains("not assigned a value"), "{backend}: {err}");
+    }
+}

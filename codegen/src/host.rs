@@ -169,22 +169,40 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     code.finish()
 }
 
+/// Locals start at zero. An array that is not an input starts undefined: its row extent is -1
+/// (so it has no elements and every index check fails) and it points at a zeroed buffer of its
+/// own, so that the offset 0 a failed check yields is never a NULL dereference.
 fn declarations(ctx: &Context, code: &mut Code) {
     let own = crate::combine::locals(ctx.f);
+    let mut placeholders = Vec::new();
     for (id, local) in ctx.f.locals.iter().filter(|(id, _)| !own.contains(id)) {
         let name = ctx.name(id);
         if local.ty.is_scalar() {
             code.line(format!("{} {name} = 0;", local_c_type(ctx.f, id)));
-        } else {
-            code.line(format!("{} *{name} = NULL;", local.ty.class.c_type()));
-            if ctx.names.is_3d(id) {
-                code.line(format!(
-                    "int64_t {name}_d0 = 0, {name}_d1 = 0, {name}_d2 = 0;"
-                ));
-            } else {
-                code.line(format!("int64_t {name}_d0 = 0, {name}_d1 = 0;"));
-            }
+            continue;
         }
+        let ty = local.ty.class.c_type();
+        let (data, rows) = if ctx.f.is_param(id) {
+            ("NULL".to_string(), "0")
+        } else {
+            placeholders.push(name.to_string());
+            (format!("({ty} *)calloc(1, sizeof(m2cu_empty))"), "-1")
+        };
+        code.line(format!("{ty} *{name} = {data};"));
+        if ctx.names.is_3d(id) {
+            code.line(format!(
+                "int64_t {name}_d0 = {rows}, {name}_d1 = 0, {name}_d2 = 0;"
+            ));
+        } else {
+            code.line(format!("int64_t {name}_d0 = {rows}, {name}_d1 = 0;"));
+        }
+    }
+    if !placeholders.is_empty() {
+        let missing: Vec<String> = placeholders.iter().map(|p| format!("!{p}")).collect();
+        code.line(format!(
+            "if ({}) {{ m2cu_status = M2CU_E_NOMEM; goto m2cu_done; }}",
+            missing.join(" || ")
+        ));
     }
 }
 
@@ -248,6 +266,9 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
                 "m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1; m2cu_out[{k}].dims[2] = 1;"
             ));
         } else {
+            code.line(format!(
+                "if ({name}_d0 < 0) m2cu_status = M2CU_E_UNDEFINED;"
+            ));
             let bytes = format!("(size_t){} * sizeof({ty})", ctx.names.numel(o));
             if borrowed.contains(&o) || f.outputs[..k].contains(&o) {
                 code.line(format!("m2cu_out[{k}].data = m2cu_dup({name}, {bytes});"));

@@ -61,6 +61,26 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     ),
     (
         12,
+        "M2CU_E_TOO_BIG",
+        "Requested array exceeds the maximum possible variable size (2^48 - 1 elements).",
+    ),
+    (
+        13,
+        "M2CU_E_RANGE",
+        "Invalid range: a for loop's range must start at a finite value and have fewer than 2^63 elements.",
+    ),
+    (
+        14,
+        "M2CU_E_EMPTY_LOOP",
+        "A for loop's variable is read after the loop ran zero times: MATLAB makes it empty (1-by-0), which m2cu cannot represent there; test the loop's bounds instead, or assign the variable after the loop.",
+    ),
+    (
+        15,
+        "M2CU_E_UNDEFINED",
+        "An output array was not assigned a value on the path the program took (MATLAB: output argument not assigned).",
+    ),
+    (
+        16,
         "M2CU_E_RESHAPE",
         "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
     ),
@@ -125,14 +145,33 @@ M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x
 M2CU_FN int64_t m2cu_sidx(double x, int64_t n, int *err) { return m2cu_index(x, n, M2CU_E_GROW, err); }
 M2CU_FN int64_t m2cu_sidxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x, n, M2CU_E_GROW, err); }
 
-/* Number of elements of first:step:last, as MATLAB's colon computes it. */
+#define M2CU_COUNT_MAX 9223372036854775807LL
+/* MATLAB's largest number of elements of an array, 2^48 - 1. */
+#define M2CU_MAX_NUMEL 281474976710655LL
+
+/* Number of elements of first:step:last, as MATLAB's colon computes it; a count that int64
+ * cannot hold (an infinite limit included) saturates at M2CU_COUNT_MAX. */
 M2CU_FN int64_t m2cu_count(double first, double step, double last)
 {
     double n;
     if (step == 0.0 || first != first || step != step || last != last) return 0;
     if ((step > 0.0 && first > last) || (step < 0.0 && first < last)) return 0;
     n = floor((last - first) / step * (1.0 + 4.440892098500626e-16)) + 1.0;
+    if (!(n < 9223372036854775807.0)) return M2CU_COUNT_MAX;
     return n < 0.0 ? 0 : (int64_t)n;
+}
+
+/* The trip count of `for v = first:step:last`. As in Octave, a range to an infinite limit runs
+ * until `break` (M2CU_COUNT_MAX iterations); a range starting at an infinity, or one with a
+ * finite limit and more elements than int64 holds, is Octave's "invalid range". */
+M2CU_FN int64_t m2cu_trips(double first, double step, double last, int *err)
+{
+    int64_t n = m2cu_count(first, step, last);
+    if (n > 0 && (isinf(first) || (n == M2CU_COUNT_MAX && !isinf(last)))) {
+        M2CU_FAIL(err, M2CU_E_RANGE);
+        return 0;
+    }
+    return n;
 }
 
 /* The last element of first:step:last with n elements: the limit itself when first + (n-1)*step
@@ -147,7 +186,17 @@ M2CU_FN double m2cu_range_final(double first, double step, double last, int64_t 
 M2CU_FN int64_t m2cu_size(double x, int *err)
 {
     if (x != x || x != floor(x)) { M2CU_FAIL(err, M2CU_E_SIZE); return 0; }
+    if (x > (double)M2CU_MAX_NUMEL) { M2CU_FAIL(err, M2CU_E_TOO_BIG); return 0; }
     return x < 0.0 ? 0 : (int64_t)x;
+}
+
+/* The number of elements of an r-by-c-by-p array (extents from m2cu_size); more than
+ * M2CU_MAX_NUMEL is MATLAB's error, checked without overflowing. */
+M2CU_FN int64_t m2cu_numel(int64_t r, int64_t c, int64_t p, int *err)
+{
+    if (r == 0 || c == 0 || p == 0) return 0;
+    if (r > M2CU_MAX_NUMEL / c || r * c > M2CU_MAX_NUMEL / p) { M2CU_FAIL(err, M2CU_E_TOO_BIG); return 0; }
+    return r * c * p;
 }
 
 M2CU_FN int64_t m2cu_max3(int64_t a, int64_t b, int64_t c)

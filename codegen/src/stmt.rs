@@ -240,6 +240,7 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
+                    RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",
@@ -399,16 +400,20 @@ impl<'a> Context<'a> {
         let err = self.err;
         code.open("{");
         self.extents(code, rows, cols);
-        let numel = match pages {
+        let p = match pages {
             Some(p) => {
                 code.line(format!(
                     "int64_t m2cu_p = m2cu_size({}, {err});",
                     ew.double(p)
                 ));
-                "m2cu_r * m2cu_c * m2cu_p"
+                "m2cu_p"
             }
-            None => "m2cu_r * m2cu_c",
+            None => "1",
         };
+        let numel = "m2cu_elems";
+        code.line(format!(
+            "int64_t {numel} = m2cu_numel(m2cu_r, m2cu_c, {p}, {err});"
+        ));
         code.line(format!("free({t});"));
         code.line(format!(
             "{t} = ({ty} *)calloc((size_t)({numel} > 0 ? {numel} : 1), sizeof({ty}));"
@@ -419,7 +424,6 @@ impl<'a> Context<'a> {
         ));
         code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
         if self.names.is_3d(target) {
-            let p = if pages.is_some() { "m2cu_p" } else { "1" };
             code.line(format!("{t}_d2 = {p};"));
         }
         let element = match (fill, self.f.locals[target].ty.class) {
@@ -458,7 +462,8 @@ impl<'a> Context<'a> {
         code.open("{");
         self.extents(code, rows, cols);
         code.line(format!(
-            "int64_t m2cu_old = {t}_d0 * {t}_d1, m2cu_new = m2cu_r * m2cu_c;"
+            "int64_t m2cu_old = {t}_d0 * {t}_d1, m2cu_new = m2cu_numel(m2cu_r, m2cu_c, 1, {});",
+            self.err
         ));
         code.open("if (m2cu_new > m2cu_old) {");
         code.line(format!(
@@ -508,13 +513,15 @@ impl<'a> Context<'a> {
             ),
         };
         let final_value = if ty == "int64_t" {
-            format!("m2cu_first{k} + (m2cu_n{k} - 1) * m2cu_step{k}")
+            // Saturating: a range to an infinite limit has M2CU_COUNT_MAX elements.
+            format!("m2cu_add_int64(m2cu_first{k}, m2cu_mul_int64(m2cu_n{k} - 1, m2cu_step{k}))")
         } else {
             format!("m2cu_range_final(m2cu_first{k}, m2cu_step{k}, m2cu_last{k}, m2cu_n{k})")
         };
         let decls = format!(
-            "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\ndouble m2cu_last{k} = {};\nint64_t m2cu_n{k} = m2cu_count((double)m2cu_first{k}, (double)m2cu_step{k}, m2cu_last{k});\n{ty} m2cu_final{k} = {final_value};",
-            ew.double(*stop)
+            "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\ndouble m2cu_last{k} = {};\nint64_t m2cu_n{k} = m2cu_trips((double)m2cu_first{k}, (double)m2cu_step{k}, m2cu_last{k}, {});\n{ty} m2cu_final{k} = {final_value};",
+            ew.double(*stop),
+            self.err
         );
         (decls, k.to_string())
     }

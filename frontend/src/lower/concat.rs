@@ -4,7 +4,7 @@
 //! Class rule (MATLAB's): an integer class wins, then single, then double; all-logical stays
 //! logical. Extents that must agree are checked statically where known, else at run time.
 
-use super::array::{ArrayVal, Place, Sub, Val};
+use super::array::{ArrayVal, Node, Place, Sub, Val};
 use super::expr::val_class;
 use super::*;
 
@@ -112,9 +112,23 @@ impl Lowerer<'_> {
     }
 
     /// Joins scalars and arrays side by side (`horizontal`) or on top of each other; every
-    /// item must have the same extent across the joining direction.
+    /// item must have the same extent across the joining direction. Items known to be empty
+    /// along the joining direction (`1:0` in `[1:0 2]`) add nothing and are dropped, so a join
+    /// left with one item is that item (a scalar stays a scalar).
     fn join(&mut self, items: Vec<Val>, class: Class, horizontal: bool, span: Span) -> Option<Val> {
         let (across, across_dim) = self.common_extent(&items, horizontal, span)?;
+        let mut items: Vec<Val> = items
+            .into_iter()
+            .filter(|item| !matches!(item, Val::Array(a) if Self::along(a, horizontal) == Dim::Known(0)))
+            .collect();
+        if items.len() == 1 {
+            let item = items.pop()?;
+            return Some(match item {
+                Val::Scalar(e) => Val::Scalar(self.convert_to(e, class)),
+                Val::Array(a) if a.class == class => Val::Array(a),
+                Val::Array(a) => Val::Array(a.wrap(class, span, Node::Convert)),
+            });
+        }
         let (total, known) = self.total_extent(&items, horizontal, span);
         let (rows, cols, shape) = if horizontal {
             (across, total, Shape::new(across_dim, known))
@@ -178,6 +192,15 @@ impl Lowerer<'_> {
             };
         }
         (total, known.map_or(Dim::Var, Dim::Known))
+    }
+
+    /// An array's extent along the joining direction: columns when joining horizontally.
+    fn along(a: &ArrayVal, horizontal: bool) -> Dim {
+        if horizontal {
+            a.shape.cols
+        } else {
+            a.shape.rows
+        }
     }
 
     /// The number of columns (`columns`) or rows of an item.

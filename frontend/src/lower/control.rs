@@ -17,7 +17,7 @@ impl Lowerer<'_> {
                 return self.short_circuit(BinOp::OrOr, (lhs, rhs), Self::condition, e.span);
             }
         }
-        match self.value(e)? {
+        match self.condition_operand(e)? {
             Val::Scalar(x) => Some(x),
             Val::Array(a) => Some(self.array_truth(&a, e.span)),
         }
@@ -99,6 +99,7 @@ impl Lowerer<'_> {
         };
         let integral = self.is_integral(start) && step.is_none_or(|s| self.is_integral(s));
         self.locals[var_id].integral = integral;
+        self.set_empty_flag(var_id, (start, step, stop), span);
         self.loop_vars.push(var_id);
         let body = self.loop_body(body);
         self.loop_vars.pop();

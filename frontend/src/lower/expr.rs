@@ -113,6 +113,7 @@ impl Lowerer<'_> {
 
     fn ident(&mut self, name: &str, span: Span) -> Option<Val> {
         if let Some(&id) = self.scope.get(name) {
+            self.read_loop_variable(id, span);
             return Some(self.local_val(id, span));
         }
         if let Some((value, class)) = constant(name) {

@@ -33,6 +33,7 @@ mod assign;
 mod concat;
 mod control;
 mod custom;
+mod emptyloop;
 mod expr;
 mod fill;
 mod inline;
@@ -69,7 +70,12 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
         // Without input types every later message would be noise.
         return Err(lowerer.diags);
     }
-    let body = lowerer.block(&function.body);
+    lowerer.open_block();
+    for s in &function.body {
+        lowerer.stmt(s);
+    }
+    lowerer.check_outputs_not_empty(&function.outputs);
+    let body = lowerer.close_block();
     if !lowerer.diags.has_errors() {
         lowerer.declare_outputs(function);
     }
@@ -179,6 +185,14 @@ struct Lowerer<'a> {
     /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
     /// array whose length is 1 at run time, not a scalar.
     indexed: std::collections::HashSet<String>,
+    /// `for` variables that the file reads after their loops (`emptyloop`).
+    empty_flagged: std::collections::HashSet<String>,
+    /// The flag "is empty" of each such variable.
+    empty_flags: HashMap<LocalId, LocalId>,
+    /// While an elementwise condition is lowered: the flags of the variables it reads.
+    empty_reads: Option<Vec<LocalId>>,
+    /// The entry function's outputs.
+    output_names: Vec<ast::Ident>,
     name: String,
     span: Span,
 }
@@ -207,6 +221,10 @@ impl<'a> Lowerer<'a> {
             combiners: Vec::new(),
             grown: assign::grown_names(file),
             indexed: assign::index_targets(file, |_| true),
+            empty_flagged: emptyloop::loop_variables_read_after(file),
+            empty_flags: HashMap::new(),
+            empty_reads: None,
+            output_names: function.outputs.clone(),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -355,6 +373,7 @@ impl<'a> Lowerer<'a> {
             integral: false,
         });
         self.scope.insert(name.to_string(), id);
+        self.flag_if_loop_variable(name, id, span);
         id
     }
 
@@ -428,7 +447,11 @@ impl<'a> Lowerer<'a> {
                 );
                 None
             }
-            AstStmt::Return => self.push(StmtKind::Return, span),
+            AstStmt::Return => {
+                let outputs = self.output_names.clone();
+                self.check_outputs_not_empty(&outputs);
+                self.push(StmtKind::Return, span)
+            }
             AstStmt::Switch {
                 subject,
                 cases,
@@ -660,6 +683,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
+        self.clear_empty_flag(id, name.span);
         let old = self.locals[id].ty;
         if old.class != ty.class || old.is_scalar() != ty.is_scalar() {
             self.error(

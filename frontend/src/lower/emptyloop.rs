@@ -1,0 +1,285 @@
+//! The variable of a `for` loop that ran zero times. MATLAB makes it a 1-by-0 empty, which a
+//! scalar local cannot hold, so each such variable that the file reads outside its loops (or
+//! returns) gets a hidden logical flag `_e<k>`, "the variable is empty":
+//!
+//! - a `for k = a:s:b` sets the flag to `numel(a:s:b) == 0` before the loop (to false when the
+//!   range is constant and not empty); any other assignment to `k` clears it;
+//! - an operand of an `if`/`elseif`/`while` condition (the whole condition or a side of `&&`,
+//!   `||`) that is an elementwise expression of `k` (arithmetic, comparisons, `~`, scalar
+//!   builtins, elements of arrays) is false while the flag is set, as Octave's empty operand is;
+//! - any other read of `k` outside its loop, and returning `k`, stop the program with
+//!   `RuntimeError::EmptyLoopVariable` while the flag is set.
+//!
+//! Invariant: the flag is written only outside the loop over its variable, so loop analysis sees
+//! one more scalar assigned before the loop and never a write inside the loop itself.
+
+use std::collections::HashSet;
+
+use super::array::Val;
+use super::*;
+use crate::ir::RuntimeError;
+
+impl Lowerer<'_> {
+    /// Creates the flag of a new local when the file reads it after a loop over it.
+    pub(super) fn flag_if_loop_variable(&mut self, name: &str, id: LocalId, span: Span) {
+        if self.empty_flagged.contains(name) && self.locals[id].ty.is_scalar() {
+            let flag = self.temp("e", Type::scalar(Class::Logical), span);
+            self.empty_flags.insert(id, flag);
+        }
+    }
+
+    /// Before `for var = start:step:stop`: the flag says whether the range is empty.
+    pub(super) fn set_empty_flag(
+        &mut self,
+        var: LocalId,
+        (start, step, stop): (ExprId, Option<ExprId>, ExprId),
+        span: Span,
+    ) {
+        let Some(&flag) = self.empty_flags.get(&var) else {
+            return;
+        };
+        let value = match self.constant_count(start, step, stop) {
+            Some(n) => self.constant_expr(f64::from(u8::from(n == 0.0)), Class::Logical, span),
+            None => {
+                let (a, b) = (self.copy_expr(start), self.copy_expr(stop));
+                let s = match step {
+                    Some(s) => self.copy_expr(s),
+                    None => self.constant_expr(1.0, Class::Double, span),
+                };
+                let count = self.new_expr(
+                    ExprKind::RangeCount(a, s, b),
+                    Type::scalar(Class::Double),
+                    span,
+                );
+                let zero = self.constant_expr(0.0, Class::Double, span);
+                self.binary_expr(BinOp::Eq, count, zero, Class::Logical, span)
+            }
+        };
+        self.push(
+            StmtKind::Assign {
+                target: flag,
+                value,
+            },
+            span,
+        );
+    }
+
+    /// The element count of a range with constant bounds, by MATLAB's colon rule.
+    fn constant_count(&self, start: ExprId, step: Option<ExprId>, stop: ExprId) -> Option<f64> {
+        let constant = |e: ExprId| match self.exprs[e].kind {
+            ExprKind::Const(v) => Some(v),
+            _ => None,
+        };
+        let (a, b) = (constant(start)?, constant(stop)?);
+        let s = step.map_or(Some(1.0), constant)?;
+        if s == 0.0
+            || a.is_nan()
+            || b.is_nan()
+            || s.is_nan()
+            || (s > 0.0 && a > b)
+            || (s < 0.0 && a < b)
+        {
+            return Some(0.0);
+        }
+        Some(((b - a) / s * (1.0 + 4.440892098500626e-16)).floor() + 1.0)
+    }
+
+    /// After an assignment to `var`: it holds a value again.
+    pub(super) fn clear_empty_flag(&mut self, var: LocalId, span: Span) {
+        if let Some(&flag) = self.empty_flags.get(&var) {
+            let value = self.constant_expr(0.0, Class::Logical, span);
+            self.push(
+                StmtKind::Assign {
+                    target: flag,
+                    value,
+                },
+                span,
+            );
+        }
+    }
+
+    /// A read of `id` outside a loop over it: inside an elementwise condition the flag is noted
+    /// (the condition becomes false), anywhere else the read is checked.
+    pub(super) fn read_loop_variable(&mut self, id: LocalId, span: Span) {
+        let Some(&flag) = self.empty_flags.get(&id) else {
+            return;
+        };
+        if self.loop_vars.contains(&id) {
+            return;
+        }
+        match &mut self.empty_reads {
+            Some(flags) => flags.push(flag),
+            None => self.check_not_empty(flag, span),
+        }
+    }
+
+    fn check_not_empty(&mut self, flag: LocalId, span: Span) {
+        let logical = Type::scalar(Class::Logical);
+        let f = self.new_expr(ExprKind::Local(flag), logical, span);
+        let cond = self.new_expr(ExprKind::Unary(UnOp::Not, f), logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::EmptyLoopVariable,
+            },
+            span,
+        );
+    }
+
+    /// One operand of a condition (the whole condition, or a side of `&&`/`||`): an
+    /// elementwise expression of variables that may be empty is false while one of them is, as
+    /// Octave treats an empty operand.
+    pub(super) fn condition_operand(&mut self, e: &ast::Expr) -> Option<Val> {
+        if !self.empties_make_false(e) {
+            return self.value(e);
+        }
+        let outer = self.empty_reads.replace(Vec::new());
+        let value = self.value(e);
+        let flags = std::mem::replace(&mut self.empty_reads, outer).unwrap_or_default();
+        let Val::Scalar(mut cond) = value? else {
+            unreachable!("an elementwise expression of scalars is a scalar")
+        };
+        let logical = Type::scalar(Class::Logical);
+        for flag in flags {
+            let f = self.new_expr(ExprKind::Local(flag), logical, e.span);
+            let not = self.new_expr(ExprKind::Unary(UnOp::Not, f), logical, e.span);
+            cond = self.binary_expr(BinOp::AndAnd, not, cond, Class::Logical, e.span);
+        }
+        Some(Val::Scalar(cond))
+    }
+
+    /// Whether a condition operand is made of numbers, scalar variables, arithmetic,
+    /// comparisons, `~`, parentheses, scalar builtins and elements of arrays only: MATLAB gives
+    /// such an expression of an empty operand an empty (false) value.
+    fn empties_make_false(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            AstExpr::Number { .. } => true,
+            AstExpr::Ident(name) => self
+                .scope
+                .get(name)
+                .is_some_and(|id| self.locals[*id].ty.is_scalar()),
+            AstExpr::Paren(inner) => self.empties_make_false(inner),
+            AstExpr::Unary { operand, .. } => self.empties_make_false(operand),
+            AstExpr::Binary { op, lhs, rhs } => {
+                !matches!(
+                    op,
+                    BinaryOp::And | BinaryOp::Or | BinaryOp::AndAnd | BinaryOp::OrOr
+                ) && self.empties_make_false(lhs)
+                    && self.empties_make_false(rhs)
+            }
+            AstExpr::Call { callee, args } => {
+                let element = self
+                    .scope
+                    .get(&callee.name)
+                    .is_some_and(|id| !self.locals[*id].ty.is_scalar());
+                let builtin = !self.scope.contains_key(&callee.name)
+                    && Builtin::from_name(&callee.name).is_some()
+                    && self.local_function(&callee.name).is_none();
+                (element || builtin) && args.iter().all(|a| self.empties_make_false(a))
+            }
+            _ => false,
+        }
+    }
+
+    /// Before the function returns: an output that is an empty loop variable stops it.
+    pub(super) fn check_outputs_not_empty(&mut self, outputs: &[ast::Ident]) {
+        for output in outputs {
+            let flag = self
+                .scope
+                .get(&output.name)
+                .and_then(|id| self.empty_flags.get(id))
+                .copied();
+            if let Some(flag) = flag {
+                self.check_not_empty(flag, output.span);
+            }
+        }
+    }
+}
+
+/// The names of `for` variables (over ranges) that some function of the file reads outside
+/// every loop over them, or returns.
+pub(super) fn loop_variables_read_after(file: &ast::File) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for_each_function(&file.functions, &mut |f| {
+        walk_stmts(&f.body, &mut |s| {
+            if let AstStmt::For { var, range, .. } = &s.kind {
+                let range_loop = matches!(strip_parens(range).kind, AstExpr::Range { .. });
+                if range_loop
+                    && (f.outputs.iter().any(|o| o.name == var.name)
+                        || read_outside(&f.body, &var.name))
+                {
+                    out.insert(var.name.clone());
+                }
+            }
+        })
+    });
+    out
+}
+
+/// Whether `body` reads `name` anywhere but inside a `for` loop over `name`.
+fn read_outside(body: &[ast::Stmt], name: &str) -> bool {
+    body.iter().any(|s| match &s.kind {
+        AstStmt::For { var, range, body } => {
+            mentions(range, name) || (var.name != name && read_outside(body, name))
+        }
+        AstStmt::While { cond, body } => mentions(cond, name) || read_outside(body, name),
+        AstStmt::If { clauses, else_body } => {
+            clauses
+                .iter()
+                .any(|(c, b)| mentions(c, name) || read_outside(b, name))
+                || read_outside(else_body.as_deref().unwrap_or_default(), name)
+        }
+        AstStmt::Switch {
+            subject,
+            cases,
+            otherwise,
+        } => {
+            mentions(subject, name)
+                || cases.iter().any(|c| {
+                    let labels: Vec<&ast::Expr> = match &c.labels {
+                        ast::CaseLabels::Single(e) => vec![e],
+                        ast::CaseLabels::Cell(es) => es.iter().collect(),
+                    };
+                    labels.into_iter().any(|l| mentions(l, name)) || read_outside(&c.body, name)
+                })
+                || read_outside(otherwise.as_deref().unwrap_or_default(), name)
+        }
+        AstStmt::Assign { targets, value } => {
+            mentions(value, name)
+                || targets.iter().any(|t| match t {
+                    ast::LValue::Index { args, .. } => args.iter().any(|a| mentions(a, name)),
+                    _ => false,
+                })
+        }
+        AstStmt::Expr(e) => mentions(e, name),
+        AstStmt::Break | AstStmt::Continue | AstStmt::Return => false,
+    })
+}
+
+/// Whether an expression mentions `name` (as a variable, an index base or a call).
+fn mentions(e: &ast::Expr, name: &str) -> bool {
+    match &e.kind {
+        AstExpr::Ident(n) => n == name,
+        AstExpr::Number { .. }
+        | AstExpr::Str(_)
+        | AstExpr::Colon
+        | AstExpr::End
+        | AstExpr::FuncHandle(_) => false,
+        AstExpr::Unary { operand, .. } | AstExpr::Postfix { operand, .. } => {
+            mentions(operand, name)
+        }
+        AstExpr::Paren(inner) => mentions(inner, name),
+        AstExpr::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
+        AstExpr::Range { start, step, stop } => {
+            mentions(start, name)
+                || step.as_deref().is_some_and(|s| mentions(s, name))
+                || mentions(stop, name)
+        }
+        AstExpr::Call { callee, args } => {
+            callee.name == name || args.iter().any(|a| mentions(a, name))
+        }
+        AstExpr::Matrix(rows) => rows.iter().flatten().any(|a| mentions(a, name)),
+        AstExpr::HandleCell(items) => items.iter().any(|a| mentions(a, name)),
+        AstExpr::AnonFn { body, .. } => mentions(body, name),
+    }
+}
