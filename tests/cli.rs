@@ -488,6 +488,31 @@ fn an_array_defined_on_some_paths_is_never_dereferenced_undefined() {
         let o = run_source("und", output, backend, &["n=0"]);
         let (_, err) = text(&o);
         assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
-        assert!(err.contains("not assigned a value"), "{backend}: {err}");
+        assert!(
+            err.contains("before it was assigned a value"),
+            "{backend}: {err}"
+        );
+    }
+}
+
+/// `size`, `numel` and `length` of an array that is still undefined on the path taken are
+/// MATLAB's error for an undefined variable (Octave: "'y' undefined"), not the placeholder's
+/// extents (-1 rows, 0 elements), which would be a silent wrong value.
+#[test]
+fn sizes_of_an_undefined_array_are_errors() {
+    let cases = [
+        ("function n = und(k)\n  if k > 0\n    y = zeros(1, k);\n  end\n  n = numel(y);\nend\n", "und"),
+        ("function n = und(k)\n  if k > 0\n    y = zeros(1, k);\n  end\n  n = size(y, 1);\nend\n", "und"),
+        ("function s = und(k)\n  if k > 0\n    y = zeros(1, k);\n  end\n  s = 0;\n  for i = 1:length(y)\n    s = s + i;\n  end\nend\n", "und"),
+    ];
+    for (source, name) in cases {
+        for backend in ["cpu", "emu"] {
+            let o = run_source(name, source, backend, &["k=0"]);
+            let (out, err) = text(&o);
+            assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}\n{source}");
+            assert!(err.contains("before it was assigned"), "{backend}: {err}");
+            let o = run_source(name, source, backend, &["k=2"]);
+            assert!(o.status.success(), "{backend}: {}", text(&o).1);
+        }
     }
 }

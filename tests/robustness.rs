@@ -63,7 +63,10 @@ fn damaged_cache_entries_are_rebuilt() {
     // Two entries: the program and the function that evaluates its `--set` values.
     let objects = cached_objects(cache.path());
     assert_eq!(objects.len(), 2, "{objects:?}");
-    let good: Vec<Vec<u8>> = objects.iter().map(|so| std::fs::read(so).unwrap()).collect();
+    let good: Vec<Vec<u8>> = objects
+        .iter()
+        .map(|so| std::fs::read(so).unwrap())
+        .collect();
     for damage in [half, garbage] {
         for (so, good) in objects.iter().zip(&good) {
             std::fs::write(so, damage(good)).unwrap();
@@ -71,7 +74,12 @@ fn damaged_cache_entries_are_rebuilt() {
         let o = m2cu_in(cache.path(), &VECSUM);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(stdout(&o).contains("s = 6"), "{}", stdout(&o));
-        assert_eq!(stderr(&o).matches("is damaged").count(), 2, "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o).matches("is damaged").count(),
+            2,
+            "{}",
+            stderr(&o)
+        );
         for (so, good) in objects.iter().zip(&good) {
             assert_eq!(&std::fs::read(so).unwrap(), good, "{}", so.display());
         }

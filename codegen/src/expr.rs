@@ -7,6 +7,8 @@
 //! single results in float; every index is checked. An integral loop
 //! variable is held in an `int64_t` and converted where a double is needed.
 
+use std::collections::HashSet;
+
 use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, Function, LocalId, SizeQuery, UnOp};
 use m2cu_frontend::ir_print::format_number;
 use m2cu_frontend::types::Class;
@@ -22,6 +24,8 @@ pub struct ExprWriter<'a> {
     pub err: &'a str,
     /// See `CodegenOptions::bounds_checks`.
     pub bounds_checks: bool,
+    /// Size queries whose array may not be assigned yet (`crate::defined`).
+    pub undefined_sizes: &'a HashSet<ExprId>,
 }
 
 /// The C type that holds a local: its class's type, or `int64_t` for an integral loop variable.
@@ -87,7 +91,9 @@ impl ExprWriter<'_> {
             ExprKind::Combine(c, a, b) => {
                 crate::reduce::combine_call(*c, &self.expr(*a), &self.expr(*b), self.err)
             }
-            ExprKind::Size(array, query) => format!("((double){})", self.size(*array, *query)),
+            ExprKind::Size(array, query) => {
+                format!("((double){})", self.asked_size(e, *array, *query))
+            }
             ExprKind::RangeCount(first, step, last) => format!(
                 "((double)m2cu_count({}, {}, {}))",
                 self.double(*first),
@@ -354,6 +360,18 @@ impl ExprWriter<'_> {
         }
     }
 
+    /// The size query `e` (`size`, `numel`, `length`). An array that is not an input may
+    /// still be undefined on the path taken (row extent -1, see `host::declarations`): asking
+    /// its size is then MATLAB's error for an undefined variable.
+    fn asked_size(&self, e: ExprId, array: LocalId, query: SizeQuery) -> String {
+        let size = self.size(array, query);
+        if !self.bounds_checks || !self.undefined_sizes.contains(&e) {
+            return size;
+        }
+        let rows = self.names.dim(array, 0);
+        format!("m2cu_defined({rows}, {size}, {})", self.err)
+    }
+
     /// The 0-based, bounds-checked offset of the element `array(indices)` that is read.
     pub fn offset(&self, array: LocalId, indices: &[ExprId]) -> String {
         self.place(array, indices, Access::Read)
@@ -416,7 +434,7 @@ impl ExprWriter<'_> {
             ExprKind::Local(l) if self.f.locals[*l].integral => {
                 Some(self.names.get(*l).to_string())
             }
-            ExprKind::Size(a, q) => Some(self.size(*a, *q)),
+            ExprKind::Size(a, q) => Some(self.asked_size(e, *a, *q)),
             ExprKind::Unary(UnOp::Neg, a) => Some(format!("(-{})", self.int_expr(*a)?)),
             ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => Some(format!(
                 "({} {} {})",

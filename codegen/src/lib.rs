@@ -13,6 +13,7 @@ pub mod bins;
 pub mod c_text;
 mod code;
 pub mod combine;
+mod defined;
 pub mod expr;
 pub mod host;
 pub mod kernel;
@@ -106,6 +107,7 @@ fn draws_random(f: &Function) -> bool {
 pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Generated {
     let kernel_names = kernel_names(analysis);
     let names = Names::new(f, &kernel_names);
+    let undefined_sizes = defined::maybe_undefined_sizes(f);
     let ctx = Context {
         f,
         names: &names,
@@ -117,6 +119,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         location_hooks: HashMap::new(),
         seeded_updates: HashMap::new(),
         bounds_checks: options.bounds_checks,
+        undefined_sizes: &undefined_sizes,
         deterministic: options.deterministic,
         binned: None,
     };

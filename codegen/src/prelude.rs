@@ -77,7 +77,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         15,
         "M2CU_E_UNDEFINED",
-        "An output array was not assigned a value on the path the program took (MATLAB: output argument not assigned).",
+        "An array was used before it was assigned a value on the path the program took (MATLAB: an undefined variable, or an output argument not assigned).",
     ),
     (
         16,
@@ -144,6 +144,13 @@ M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x
 /* An element that is assigned: past the end MATLAB would grow the array, which m2cu does not. */
 M2CU_FN int64_t m2cu_sidx(double x, int64_t n, int *err) { return m2cu_index(x, n, M2CU_E_GROW, err); }
 M2CU_FN int64_t m2cu_sidxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x, n, M2CU_E_GROW, err); }
+
+/* A size of an array the program asks for: rows < 0 marks an array not assigned yet. */
+M2CU_FN int64_t m2cu_defined(int64_t rows, int64_t size, int *err)
+{
+    if (rows < 0) { M2CU_FAIL(err, M2CU_E_UNDEFINED); return 0; }
+    return size;
+}
 
 #define M2CU_COUNT_MAX 9223372036854775807LL
 /* MATLAB's largest number of elements of an array, 2^48 - 1. */

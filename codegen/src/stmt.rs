@@ -7,7 +7,7 @@
 //! error status expression, and what to do with a loop that the plan made a kernel
 //! ([`KernelLoops`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use m2cu_analysis::scatter::AtomicUpdate;
 use m2cu_analysis::{Analysis, Kernel};
@@ -82,6 +82,8 @@ pub struct Context<'a> {
     pub seeded_updates: HashMap<StmtId, String>,
     /// Whether element reads and writes check their indices (MATLAB's errors) or trust them.
     pub bounds_checks: bool,
+    /// Size queries whose array may not be assigned yet (`crate::defined`).
+    pub undefined_sizes: &'a HashSet<ExprId>,
     /// See `CodegenOptions::deterministic`.
     pub deterministic: bool,
     /// In a kernel: the histogram array whose updates go to shared-memory bins (`crate::bins`).
@@ -95,6 +97,7 @@ impl<'a> Context<'a> {
             names: self.names,
             err: self.err,
             bounds_checks: self.bounds_checks,
+            undefined_sizes: self.undefined_sizes,
         }
     }
 
@@ -693,6 +696,7 @@ impl<'a> Context<'a> {
             location_hooks: HashMap::new(),
             seeded_updates: HashMap::new(),
             bounds_checks: self.bounds_checks,
+            undefined_sizes: self.undefined_sizes,
             deterministic: self.deterministic,
             binned: None,
         }
