@@ -5,7 +5,7 @@
 //! `A_d0` and `A_d1` (its extents) and, when it may be 3-D, `A_d2`, which no other local's name
 //! collides with.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use la_arena::ArenaMap;
 use m2cu_frontend::ir::{Function, LocalId};
@@ -119,6 +119,44 @@ const RESERVED: &[&str] = &[
     "signbit",
 ];
 
+/// `name`, clear of the reserved words (`int` → `int_`) and of the `m2cu` prefix
+/// (`m2cux` → `v_m2cux`).
+fn clear_name(name: &str) -> String {
+    let mut name = if name.starts_with("m2cu") {
+        format!("v_{name}")
+    } else {
+        name.to_string()
+    };
+    while RESERVED.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// Numbered variants of a name (`x`, `x_2`, `x_3`, ...) for locals that share a MATLAB name
+/// (each inlined call has its own `_f_x`); the next number tried is kept per name, so naming
+/// `n` locals is linear, not quadratic.
+#[derive(Default)]
+struct Suffixes {
+    next: HashMap<String, usize>,
+}
+
+impl Suffixes {
+    fn unique(&mut self, base: String, taken: &HashSet<String>) -> String {
+        if !taken.contains(&base) {
+            return base;
+        }
+        let next = self.next.entry(base.clone()).or_insert(2);
+        loop {
+            let name = format!("{base}_{next}");
+            *next += 1;
+            if !taken.contains(&name) {
+                return name;
+            }
+        }
+    }
+}
+
 /// C names of the locals of one function.
 #[derive(Clone, Debug)]
 pub struct Names {
@@ -130,15 +168,10 @@ pub struct Names {
 impl Names {
     pub fn new(f: &Function) -> Names {
         let mut taken: HashSet<String> = HashSet::new();
+        let mut suffixes = Suffixes::default();
         let mut names = ArenaMap::default();
         for (id, local) in f.locals.iter() {
-            let mut name = local.name.clone();
-            while RESERVED.contains(&name.as_str())
-                || name.starts_with("m2cu")
-                || taken.contains(&name)
-            {
-                name.push('_');
-            }
+            let name = suffixes.unique(clear_name(&local.name), &taken);
             taken.insert(name.clone());
             if !local.ty.is_scalar() {
                 for d in 0..3 {
