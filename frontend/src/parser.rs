@@ -48,7 +48,7 @@
 //! | E0026 | the file has no function |
 //! | E0027 | invalid assignment target |
 //! | E0028 | `end` outside an index |
-//! | E0029 | nesting too deep (brackets/blocks beyond `MAX_DEPTH`, expression beyond `MAX_HEIGHT`) |
+//! | E0029 | nesting too deep (brackets/blocks beyond `MAX_DEPTH`, expression beyond `MAX_HEIGHT`, `elseif`/`case` arms beyond `MAX_ARMS`) |
 //! | E0030 | unsupported statement keyword without a code of its own (`spmd`) |
 //! | E0031 | invalid line in an `arguments` block |
 //! | E0032 | trailing input after an expression ([`parse_expr`] only, so no file fixture: the unit test `parse_expr_for_cli_values` covers it) |

@@ -55,12 +55,18 @@ impl<'a> Lowerer<'a> {
         let function = self.local_function(&callee.name)?;
         self.check_call_shape(callee, function, args.len(), nargout, span)?;
         let vals = self.values(args)?;
+        let errors_before = self.error_count();
         let outputs = self.in_callee_scope(callee, |me| {
             for (param, val) in function.params.iter().zip(vals) {
                 me.bind_param(function, param, val, span);
             }
             for stmt in &function.body {
                 me.stmt(stmt);
+            }
+            // An output left unassigned by an error in the body is not another problem: saying
+            // so at every caller up a chain of calls would bury the error.
+            if me.error_count() > errors_before {
+                return None;
             }
             me.callee_outputs(function, nargout)
         })??;
@@ -70,6 +76,10 @@ impl<'a> Lowerer<'a> {
                 .map(|id| self.local_val(id, span))
                 .collect(),
         )
+    }
+
+    fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| d.is_error()).count()
     }
 
     fn check_call_shape(
