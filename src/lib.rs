@@ -121,8 +121,25 @@ fn parse(source: &str, options: &Options) -> Result<m2cu_frontend::ast::File, Er
         .map_err(|d| source_error(source, options, d))
 }
 
-/// The phases after parsing; see [`compile`].
+/// Stack for the phases after parsing: they walk the AST and the IR recursively, as deep as
+/// the parser's limits (`MAX_DEPTH` blocks, `MAX_ARMS` arms, `MAX_HEIGHT` operators) and the
+/// inliner's `MAX_CALL_DEPTH` let programs nest, in an unoptimized build too.
+const COMPILE_STACK_BYTES: usize = 512 << 20;
+
+/// The phases after parsing; see [`compile`]. They run on their own thread with
+/// [`COMPILE_STACK_BYTES`] of stack, whatever the caller's.
 fn compile_parsed(
+    source: &str,
+    ast: &m2cu_frontend::ast::File,
+    options: &Options,
+    input_types: Vec<(String, Type)>,
+) -> Result<Translation, Error> {
+    m2cu_frontend::stack::with_stack("m2cu-compile", COMPILE_STACK_BYTES, || {
+        compile_phases(source, ast, options, input_types.clone())
+    })
+}
+
+fn compile_phases(
     source: &str,
     ast: &m2cu_frontend::ast::File,
     options: &Options,

@@ -21,7 +21,7 @@ pub enum Symbol {
 }
 
 /// `constant + Σ coeff·var + Σ coeff·symbol`, with integer coefficients.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Affine {
     pub constant: i64,
     pub vars: BTreeMap<LocalId, i64>,

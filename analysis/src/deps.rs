@@ -1,7 +1,9 @@
 //! Array dependences carried by one loop, as a petgraph graph labelled with direction vectors.
 //!
 //! Nodes are accesses (see [`crate::access`]); an edge `a → b` says that `b` may touch the
-//! element `a` wrote in another iteration of the loop. Only dependences carried by the loop are
+//! element `a` wrote in another iteration of the loop. Accesses alike for the tests (array,
+//! subscripts, enclosing loops) are tested once, and give only their first edge of each kind, so
+//! that the graph stays linear in a long body (see `dependent_pairs`). Only dependences carried by the loop are
 //! edges: the loops around it are held at one iteration (their direction is `=`), and a pair that
 //! can only meet in the same iteration of the loop is no obstacle to running its iterations in
 //! parallel, whatever the loops inside it do.
@@ -144,27 +146,82 @@ pub fn carried(f: &Function, tree: &LoopTree, id: LoopId, closed: &[ClosedForm])
     let accesses = access::collect(f, body, &vars, closed);
     let mut graph = DepGraph::new();
     let nodes: Vec<_> = accesses.iter().map(|a| graph.add_node(a.clone())).collect();
-    for (wi, w) in accesses.iter().enumerate().filter(|(_, a)| a.is_write) {
-        for (xi, x) in accesses.iter().enumerate() {
-            if x.array != w.array || (x.is_write && xi < wi) {
+    for (wi, xi, dep) in dependent_pairs(&nest, &accesses) {
+        graph.add_edge(nodes[wi], nodes[xi], dep);
+    }
+    graph
+}
+
+/// The pairs (write, access) of `accesses` that carry a dependence, ordered by the write's
+/// position, then the access's (a write is paired with the accesses of the same array except
+/// the writes before it). The tests see only the array, the subscripts and the enclosing loops
+/// of an access, so they run once per pair of [`groups`], not once per pair of accesses, and
+/// each pair of groups yields its first pair of each kind only: a long body that touches `s(1)`
+/// a thousand times is one test and at most three edges, not a million. The first pair overall,
+/// and the arrays that carry a dependence, are the same as with every pair.
+fn dependent_pairs(nest: &Nest, accesses: &[Access]) -> Vec<(usize, usize, Dependence)> {
+    let writes = |g: &[usize]| -> Vec<usize> {
+        g.iter()
+            .copied()
+            .filter(|&i| accesses[i].is_write)
+            .collect()
+    };
+    let groups = groups(accesses);
+    let mut pairs = Vec::new();
+    for gw in &groups {
+        let w = &accesses[gw[0]];
+        let Some(&w0) = writes(gw).first() else {
+            continue;
+        };
+        for gx in groups.iter().filter(|g| accesses[g[0]].array == w.array) {
+            let Some((distance, direction)) = nest.test_pair(w, &accesses[gx[0]]) else {
                 continue;
-            }
-            if let Some((distance, direction)) = nest.test_pair(w, x) {
-                let kind = match (x.is_write, xi < wi) {
+            };
+            let mut reads = gx.iter().copied().filter(|&i| !accesses[i].is_write);
+            let first_read = reads.clone().next();
+            let firsts = [
+                writes(gx).into_iter().find(|&x| x >= w0).map(|x| (w0, x)),
+                reads.find(|&x| x > w0).map(|x| (w0, x)),
+                first_read.and_then(|r| Some((writes(gw).into_iter().find(|&w| w > r)?, r))),
+            ];
+            for (wi, xi) in firsts.into_iter().flatten() {
+                let kind = match (accesses[xi].is_write, xi < wi) {
                     (true, _) => DepKind::Output,
                     (false, true) => DepKind::Anti,
                     (false, false) => DepKind::Flow,
                 };
-                let dep = Dependence {
-                    kind,
-                    distance,
-                    direction,
-                };
-                graph.add_edge(nodes[wi], nodes[xi], dep);
+                let direction = direction.clone();
+                pairs.push((
+                    wi,
+                    xi,
+                    Dependence {
+                        kind,
+                        distance,
+                        direction,
+                    },
+                ));
             }
         }
     }
-    graph
+    pairs.sort_by_key(|&(wi, xi, _)| (wi, xi));
+    pairs
+}
+
+/// The accesses grouped by array, subscripts and enclosing loops: the positions of each
+/// group's accesses, in order.
+fn groups(accesses: &[Access]) -> Vec<Vec<usize>> {
+    type Key<'a> = (LocalId, &'a [Option<Affine>], &'a [StmtId]);
+    let mut index: BTreeMap<Key, usize> = BTreeMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, a) in accesses.iter().enumerate() {
+        let key = (a.array, a.subscripts.as_slice(), a.loops.as_slice());
+        let g = *index.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
+    }
+    groups
 }
 
 /// The constraints the exact tests put on one level: the directions that remain possible, and

@@ -15,7 +15,7 @@
 //! column-major linear index). A min-with-location and a max-with-location over the same
 //! compared value pair into one `minmaxloc` reduction ([`pair_min_max`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use m2cu_frontend::ir::{
     BinOp, Block, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
@@ -143,16 +143,30 @@ struct Update {
     operand: Option<ExprId>,
 }
 
-/// Recognizes `s` as a reduction of the loop over `var` with body `body`, or says why not.
-pub fn recognize(
+/// Recognizes each of `scalars` as a reduction of the loop over `var` with body `body`, or says
+/// why not (what a location may record is worked out once for all of them).
+pub fn recognize_each(
     f: &Function,
     body: &Block,
     var: LocalId,
+    scalars: &BTreeSet<LocalId>,
+) -> BTreeMap<LocalId, Result<Reduction, String>> {
+    let sources = LocationSources::new(f, body, var);
+    scalars
+        .iter()
+        .map(|&s| (s, recognize(f, body, &sources, s)))
+        .collect()
+}
+
+/// Recognizes `s` as a reduction, or says why not.
+fn recognize(
+    f: &Function,
+    body: &Block,
+    sources: &LocationSources,
     s: LocalId,
 ) -> Result<Reduction, String> {
     let mut updates = Vec::new();
-    let sources = LocationSources::new(f, body, var);
-    scan_block(f, body, &sources, s, &mut updates)?;
+    scan_block(f, body, sources, s, &mut updates)?;
     let first = updates.first().ok_or("it is never updated")?;
     if updates
         .iter()

@@ -4,76 +4,87 @@
 //! an earlier iteration: every read is preceded, on every path through the iteration, by a write
 //! (the classic "upward-exposed read" test). A private scalar that is read after the loop (or is
 //! an output) is *live-out*; its last value is correct only if every iteration assigns it, which
-//! [`definitely_assigned`] checks.
+//! [`Exposure::assigned`] tells.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 use m2cu_frontend::Span;
 
-/// The first read of `local` in `block` that may see a value from before the block (an
-/// upward-exposed read), with its span.
-pub fn exposed_read(f: &Function, block: &Block, local: LocalId) -> Option<Span> {
-    let mut defined = false;
-    exposed_in_block(f, block, local, &mut defined)
+/// What one iteration of a loop body reads and writes, for all its locals at once (one walk
+/// of the body, so that asking about each scalar is not quadratic in the body's length).
+pub struct Exposure {
+    /// The first read of each local that may see a value from before the body (an
+    /// upward-exposed read), with its span.
+    pub reads: BTreeMap<LocalId, Span>,
+    /// The locals that every path through the body assigns (ignoring early exits).
+    pub assigned: BTreeSet<LocalId>,
 }
 
+/// The [`Exposure`] of `block`.
+pub fn exposure(f: &Function, block: &Block) -> Exposure {
+    let mut exposure = Exposure {
+        reads: BTreeMap::new(),
+        assigned: BTreeSet::new(),
+    };
+    let mut defined = BTreeSet::new();
+    exposed_in_block(f, block, &mut defined, &mut exposure.reads);
+    exposure.assigned = defined;
+    exposure
+}
+
+/// Walks `block` in program order with `defined` the locals assigned on every path so far,
+/// recording in `reads` the first read of each local that is not.
 fn exposed_in_block(
     f: &Function,
     block: &Block,
-    local: LocalId,
-    defined: &mut bool,
-) -> Option<Span> {
+    defined: &mut BTreeSet<LocalId>,
+    reads: &mut BTreeMap<LocalId, Span>,
+) {
     for &s in &block.0 {
-        if let Some(span) = exposed_in_stmt(f, s, local, defined) {
-            return Some(span);
-        }
+        exposed_in_stmt(f, s, defined, reads);
     }
-    None
 }
 
-fn exposed_in_stmt(f: &Function, s: StmtId, local: LocalId, defined: &mut bool) -> Option<Span> {
-    let read_here = |defined: bool| {
-        if defined {
-            return None;
-        }
-        f.stmt_exprs(s)
-            .into_iter()
-            .find_map(|e| read_span(f, e, local))
-    };
+fn exposed_in_stmt(
+    f: &Function,
+    s: StmtId,
+    defined: &mut BTreeSet<LocalId>,
+    reads: &mut BTreeMap<LocalId, Span>,
+) {
+    for e in f.stmt_exprs(s) {
+        f.walk_expr(e, &mut |x| {
+            if let ExprKind::Local(l) = f.exprs[x].kind {
+                if !defined.contains(&l) {
+                    reads.entry(l).or_insert(f.exprs[x].span);
+                }
+            }
+        });
+    }
     match &f.stmts[s].kind {
         StmtKind::Assign { target, .. } => {
-            let span = read_here(*defined);
-            if *target == local {
-                *defined = true;
-            }
-            span
+            defined.insert(*target);
         }
         StmtKind::If {
             then_body,
             else_body,
             ..
         } => {
-            if let Some(span) = read_here(*defined) {
-                return Some(span);
-            }
-            let (mut in_then, mut in_else) = (*defined, *defined);
-            let span = exposed_in_block(f, then_body, local, &mut in_then)
-                .or_else(|| exposed_in_block(f, else_body, local, &mut in_else));
-            *defined = in_then && in_else;
-            span
+            let mut in_then = defined.clone();
+            exposed_in_block(f, then_body, &mut in_then, reads);
+            let mut in_else = defined.clone();
+            exposed_in_block(f, else_body, &mut in_else, reads);
+            *defined = in_then.intersection(&in_else).copied().collect();
         }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-            if let Some(span) = read_here(*defined) {
-                return Some(span);
-            }
+        StmtKind::For { body, var, .. } => {
             // The body may run zero times: what it defines does not count afterwards. A `for`
             // defines its own variable for the body.
-            let own_var = matches!(f.stmts[s].kind, StmtKind::For { var, .. } if var == local);
-            let mut inside = *defined || own_var;
-            exposed_in_block(f, body, local, &mut inside)
+            let mut inside = defined.clone();
+            inside.insert(*var);
+            exposed_in_block(f, body, &mut inside, reads);
         }
-        _ => read_here(*defined),
+        StmtKind::While { body, .. } => exposed_in_block(f, body, &mut defined.clone(), reads),
+        _ => {}
     }
 }
 
@@ -86,19 +97,6 @@ pub fn read_span(f: &Function, e: ExprId, local: LocalId) -> Option<Span> {
         }
     });
     found
-}
-
-/// Whether every path through `block` assigns `local` (ignoring early exits).
-pub fn definitely_assigned(f: &Function, block: &Block, local: LocalId) -> bool {
-    block.0.iter().any(|&s| match &f.stmts[s].kind {
-        StmtKind::Assign { target, .. } => *target == local,
-        StmtKind::If {
-            then_body,
-            else_body,
-            ..
-        } => definitely_assigned(f, then_body, local) && definitely_assigned(f, else_body, local),
-        _ => false,
-    })
 }
 
 /// The scalars (not arrays) that are read anywhere in `block`.
@@ -148,34 +146,57 @@ pub fn arrays_used(f: &Function, block: &Block) -> (BTreeSet<LocalId>, BTreeSet<
     (read, written)
 }
 
-/// Whether the value `local` has after the loop with body `body` may be read: it is an output,
-/// or it is read somewhere outside the body, except inside a `for` loop that redefines it as its
-/// own variable (that read sees the new loop's value).
-pub fn used_after(f: &Function, body: &Block, local: LocalId) -> bool {
-    if f.is_output(local) {
-        return true;
+/// The locals whose value after the loop with body `body` may be read: the outputs, and the
+/// locals read somewhere outside the body, except inside a `for` loop that redefines the local
+/// as its own variable (that read sees the new loop's value). One walk of the function, so that
+/// asking about every scalar of a loop is linear, not quadratic.
+pub fn live_after(f: &Function, body: &Block) -> BTreeSet<LocalId> {
+    let mut live: BTreeSet<LocalId> = f.outputs.iter().copied().collect();
+    let mut redefined = Vec::new();
+    reads_outside(f, &f.body, body, &mut redefined, &mut live);
+    live
+}
+
+/// Adds to `live` the locals that the statements of `block` read, leaving out `body` and the
+/// locals in `redefined` (the variables of the enclosing `for` loops).
+fn reads_outside(
+    f: &Function,
+    block: &Block,
+    body: &Block,
+    redefined: &mut Vec<LocalId>,
+    live: &mut BTreeSet<LocalId>,
+) {
+    if std::ptr::eq(block, body) {
+        return;
     }
-    let mut ignored = BTreeSet::new();
-    let mut redefining = vec![body];
-    f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
-        StmtKind::For { var, body, .. } if *var == local => redefining.push(body),
-        _ => {}
-    });
-    for block in redefining {
-        f.walk_stmts(block, &mut |s| {
-            ignored.insert(s);
-        });
-    }
-    let mut used = false;
-    f.walk_stmts(&f.body, &mut |s| {
-        let reads = || {
-            f.stmt_exprs(s)
-                .into_iter()
-                .any(|e| read_span(f, e, local).is_some())
-        };
-        if !ignored.contains(&s) && reads() {
-            used = true;
+    for &s in &block.0 {
+        for e in f.stmt_exprs(s) {
+            f.walk_expr(e, &mut |x| {
+                if let ExprKind::Local(l) = f.exprs[x].kind {
+                    if !redefined.contains(&l) {
+                        live.insert(l);
+                    }
+                }
+            });
         }
-    });
-    used
+        match &f.stmts[s].kind {
+            StmtKind::For {
+                var, body: inner, ..
+            } => {
+                redefined.push(*var);
+                reads_outside(f, inner, body, redefined, live);
+                redefined.pop();
+            }
+            StmtKind::While { body: inner, .. } => reads_outside(f, inner, body, redefined, live),
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                reads_outside(f, then_body, body, redefined, live);
+                reads_outside(f, else_body, body, redefined, live);
+            }
+            _ => {}
+        }
+    }
 }

@@ -186,18 +186,18 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
         inductions,
         ..Privates::default()
     };
-    for &s in &written {
-        if let Ok(r) = reduction::recognize(f, body, var, s) {
-            reductions.push(r);
-        }
+    let carried = carried(&scalars::exposure(f, body), &written);
+    for (_, recognized) in reduction::recognize_each(f, body, var, &carried) {
+        reductions.extend(recognized.ok());
     }
     let reductions = reduction::pair_min_max(f, reductions);
+    let live = scalars::live_after(f, body);
     for &s in &written {
         if reductions.iter().any(|r| r.locals().contains(&s)) {
             continue;
         }
         privates.all.push(s);
-        if scalars::used_after(f, body, s) {
+        if live.contains(&s) {
             privates.live_out.push(s);
         }
     }
@@ -385,16 +385,24 @@ fn scalar_verdict(f: &Function, body: &Block, var: LocalId, inductions: &[Induct
         .filter(|l| f.locals[*l].ty.is_scalar())
         .filter(|l| !inductions.iter().any(|ind| ind.var == *l))
         .collect();
+    let exposure = scalars::exposure(f, body);
+    let mut recognized = reduction::recognize_each(f, body, var, &carried(&exposure, &written));
     // Location variables belong to their reduction, whichever order the scalars come in.
-    let located: BTreeSet<LocalId> = written
-        .iter()
-        .filter_map(|&s| reduction::recognize(f, body, var, s).ok())
-        .flat_map(|r| r.locations)
+    let located: BTreeSet<LocalId> = recognized
+        .values()
+        .filter_map(|r| r.as_ref().ok())
+        .flat_map(|r| r.locations.iter().copied())
         .collect();
+    let facts = LoopFacts {
+        written: &written,
+        live: scalars::live_after(f, body),
+        exposure,
+        continues: loops::continues(f, body),
+    };
     let mut reductions: Vec<Reduction> = Vec::new();
     let mut privates = Privates::default();
     for &s in written.difference(&located) {
-        match classify(f, body, var, s, &written) {
+        match classify(f, body, s, recognized.remove(&s), &facts) {
             Ok(Role::Reduction(r)) => reductions.push(r),
             Ok(Role::Private { live_out }) => {
                 privates.all.push(s);
@@ -418,19 +426,41 @@ enum Role {
     Private { live_out: bool },
 }
 
+/// What [`classify`] needs to know about the loop, computed once for all its scalars.
+struct LoopFacts<'a> {
+    /// The scalars the body assigns.
+    written: &'a BTreeSet<LocalId>,
+    /// The locals whose value after the loop may be read ([`scalars::live_after`]).
+    live: BTreeSet<LocalId>,
+    exposure: scalars::Exposure,
+    /// Whether a `continue` may skip the rest of an iteration.
+    continues: bool,
+}
+
+/// The scalars of `written` that an iteration may read before assigning them: only those can
+/// carry a value from one iteration to the next, so only those can be reductions.
+fn carried(exposure: &scalars::Exposure, written: &BTreeSet<LocalId>) -> BTreeSet<LocalId> {
+    written
+        .iter()
+        .copied()
+        .filter(|s| exposure.reads.contains_key(s))
+        .collect()
+}
+
+/// The role of scalar `s` in the loop; `recognized` is `s` seen as a reduction (`None` for a
+/// scalar that carries no value from one iteration to the next).
 fn classify(
     f: &Function,
     body: &Block,
-    var: LocalId,
     s: LocalId,
-    written: &BTreeSet<LocalId>,
+    recognized: Option<Result<Reduction, String>>,
+    facts: &LoopFacts,
 ) -> Result<Role, Box<Verdict>> {
     let name = &f.locals[s].name;
-    let Some(read) = scalars::exposed_read(f, body, s) else {
-        let live_out = scalars::used_after(f, body, s);
-        let every_iteration =
-            scalars::definitely_assigned(f, body, s) && !loops::continues(f, body);
-        if live_out && !every_iteration && written.contains(&s) {
+    let Some(&read) = facts.exposure.reads.get(&s) else {
+        let live_out = facts.live.contains(&s);
+        let every_iteration = facts.exposure.assigned.contains(&s) && !facts.continues;
+        if live_out && !every_iteration && facts.written.contains(&s) {
             let write = first_assignment(f, body, s);
             return Err(Box::new(sequential(
                 format!("`{name}` is assigned only in some iterations and its value is used after the loop"),
@@ -439,7 +469,7 @@ fn classify(
         }
         return Ok(Role::Private { live_out });
     };
-    match reduction::recognize(f, body, var, s) {
+    match recognized.expect("every carried scalar is recognized") {
         Ok(r) => check_location(f, body, &r).map(|()| Role::Reduction(r)),
         Err(why) => Err(Box::new(sequential(
             format!("`{name}` carries a value from one iteration to the next and is not a reduction: {why}"),

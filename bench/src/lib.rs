@@ -7,7 +7,7 @@
 //! [`handwritten`] (the C baseline), [`translated`] (m2cu's programs), [`guard`] (results must
 //! agree before anything is timed), [`timing`] (warm-up and median), [`octave`] (the
 //! interpreter's column), [`machine`] (header facts), [`report`] (the table), [`runner`] (the
-//! order of it all).
+//! order of it all). Separately, [`translate`] measures translation throughput (MB/s of MATLAB).
 
 pub mod config;
 pub mod guard;
@@ -17,6 +17,7 @@ pub mod octave;
 pub mod report;
 pub mod runner;
 pub mod timing;
+pub mod translate;
 pub mod translated;
 pub mod workloads;
 

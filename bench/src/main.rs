@@ -20,6 +20,10 @@ Examples:
   # On a GPU machine: up to 2^28 elements, two workloads, no Octave
   m2cu-bench --max-log2 28 --workload sum --workload histogram --no-octave
 
+  # Translation throughput only (MB/s of MATLAB translated), on the e2e fixtures and on
+  # generated stress sources
+  cargo run --release -p m2cu-bench -- --translate fixtures/e2e --runs 5
+
 Columns: m2cu's C path (m2cu::Program::call), hand-written C (one sequential loop, cc -O2),
 Octave's interpreter (tic/toc inside Octave), and the GPU (Program::call including transfers,
 and its kernels alone timed with CUDA events; `no device` without a GPU). Every cell is the
@@ -54,10 +58,17 @@ struct Cli {
     /// Also append the report (header lines, table, notes) to FILE
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Measure translation throughput instead (MB/s of MATLAB through `m2cu::translate`), on
+    /// the fixtures of DIR and on generated stress sources, --runs times each
+    #[arg(long, value_name = "DIR")]
+    translate: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(dir) = &cli.translate {
+        return report(translate_throughput(dir, cli.runs));
+    }
     let config = Config {
         min_log2: cli.min_log2,
         max_log2: cli.max_log2,
@@ -70,13 +81,39 @@ fn main() -> ExitCode {
         },
         command: command_line(),
     };
-    match run(&config, cli.out) {
+    report(run(&config, cli.out))
+}
+
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("m2cu-bench: error: {message}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints the translation throughput table (see [`m2cu_bench::translate`]).
+fn translate_throughput(dir: &std::path::Path, runs: usize) -> Result<(), String> {
+    use m2cu_bench::translate;
+    let measure_all = |sources: Vec<translate::Source>| -> Vec<translate::Measured> {
+        sources
+            .iter()
+            .map(|s| {
+                eprintln!("m2cu-bench: translating {}", s.name);
+                translate::measure(s, runs)
+            })
+            .collect()
+    };
+    let fixtures = measure_all(translate::fixtures(dir)?);
+    let stress = measure_all(translate::stress_sources());
+    println!(
+        "{}\n\n{}",
+        command_line(),
+        translate::markdown(&fixtures, &stress)
+    );
+    Ok(())
 }
 
 fn run(config: &Config, out: Option<PathBuf>) -> Result<(), String> {

@@ -8,26 +8,53 @@
 //! (which no reserved prefix matches), then the candidates `name`, `name_1`, `name_2`, ... are
 //! all distinct, and only finitely many are reserved or taken.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use la_arena::ArenaMap;
 use m2cu_frontend::ir::{Function, LocalId};
 
 use crate::keywords;
 
-/// The first of `name`, `name_1`, `name_2`, ... (after `v_` when `name` has a reserved prefix)
-/// that is neither reserved nor `taken`.
-fn fresh(name: &str, taken: &HashSet<String>) -> String {
-    let base = if keywords::reserved_prefix(name) {
-        format!("v_{name}")
-    } else {
-        name.to_string()
-    };
-    let free = |c: &String| !keywords::is_reserved(c) && !taken.contains(c);
-    std::iter::once(base.clone())
-        .chain((1..).map(|k| format!("{base}_{k}")))
-        .find(free)
-        .expect("infinitely many candidates, finitely many taken")
+/// Fresh C names: the first of `name`, `name_1`, `name_2`, ... (after `v_` when `name` has a
+/// reserved prefix) that is neither reserved nor taken. The next number to try is kept per base
+/// name, so naming `n` locals that share a MATLAB name (each inlined call has its own `_f_x`) is
+/// linear, not quadratic.
+#[derive(Default)]
+struct Fresh {
+    taken: HashSet<String>,
+    next: HashMap<String, usize>,
+}
+
+impl Fresh {
+    /// Marks `name` as taken without checking it.
+    fn take(&mut self, name: String) {
+        self.taken.insert(name);
+    }
+
+    /// A fresh name for `name`, now taken.
+    fn name(&mut self, name: &str) -> String {
+        let base = if keywords::reserved_prefix(name) {
+            format!("v_{name}")
+        } else {
+            name.to_string()
+        };
+        let taken = &mut self.taken;
+        let free = |c: &String| !keywords::is_reserved(c) && !taken.contains(c);
+        let chosen = if free(&base) {
+            base
+        } else {
+            let next = self.next.entry(base.clone()).or_insert(1);
+            loop {
+                let candidate = format!("{base}_{next}");
+                *next += 1;
+                if free(&candidate) {
+                    break candidate;
+                }
+            }
+        };
+        taken.insert(chosen.clone());
+        chosen
+    }
 }
 
 /// C names of the locals of one function.
@@ -44,17 +71,17 @@ impl Names {
     /// Names the entry function and the locals of `f`, whose kernels are `kernels` (a local must
     /// not hide a kernel from the host code that launches it).
     pub fn new(f: &Function, kernels: &[String]) -> Names {
-        let kernels: HashSet<String> = kernels.iter().cloned().collect();
-        let entry = fresh(&f.name, &kernels);
-        let mut taken = kernels;
-        taken.insert(entry.clone());
+        let mut fresh = Fresh::default();
+        for kernel in kernels {
+            fresh.take(kernel.clone());
+        }
+        let entry = fresh.name(&f.name);
         let mut names = ArenaMap::default();
         for (id, local) in f.locals.iter() {
-            let name = fresh(&local.name, &taken);
-            taken.insert(name.clone());
+            let name = fresh.name(&local.name);
             if !local.ty.is_scalar() {
                 for d in 0..3 {
-                    taken.insert(format!("{name}_d{d}"));
+                    fresh.take(format!("{name}_d{d}"));
                 }
             }
             names.insert(id, name);
@@ -82,16 +109,13 @@ impl Names {
             .flat_map(|(id, _)| (0..3).map(move |d| (id, d)))
             .map(|(id, d)| format!("{}_d{d}", self.names[id]))
             .collect();
-        let mut taken: HashSet<String> = self
-            .names
-            .values()
-            .cloned()
-            .chain(extents.iter().cloned())
-            .collect();
+        let mut fresh = Fresh::default();
+        for taken in self.names.values().chain(&extents) {
+            fresh.take(taken.clone());
+        }
         for (id, _) in f.locals.iter() {
             if extents.contains(&self.names[id]) {
-                let name = fresh(&self.names[id], &taken);
-                taken.insert(name.clone());
+                let name = fresh.name(&self.names[id]);
                 self.names.insert(id, name);
             }
         }
@@ -137,7 +161,11 @@ mod tests {
     use super::*;
 
     fn fresh_of(name: &str, taken: &[&str]) -> String {
-        fresh(name, &taken.iter().map(|t| t.to_string()).collect())
+        let mut fresh = Fresh::default();
+        for t in taken {
+            fresh.take(t.to_string());
+        }
+        fresh.name(name)
     }
 
     #[test]
@@ -167,5 +195,14 @@ mod tests {
         assert_eq!(fresh_of("m2cu", &[]), "v_m2cu");
         assert_eq!(fresh_of("M2CU_FN", &[]), "v_M2CU_FN");
         assert_eq!(fresh_of("m2cu_x", &["v_m2cu_x"]), "v_m2cu_x_1");
+    }
+
+    #[test]
+    fn locals_that_share_a_name_are_numbered_in_turn() {
+        let mut fresh = Fresh::default();
+        let names: Vec<String> = (0..4).map(|_| fresh.name("_f_x")).collect();
+        assert_eq!(names, ["_f_x", "_f_x_1", "_f_x_2", "_f_x_3"]);
+        fresh.take("int_1".into());
+        assert_eq!(fresh.name("int"), "int_2");
     }
 }

@@ -14,6 +14,7 @@ pub mod ir_print;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
+pub mod stack;
 pub mod types;
 pub mod validate;
 

@@ -6,6 +6,8 @@
 //! - recursion is bounded: each nested bracket, index, block, nested function or anonymous
 //!   function body goes through `deeper`, which turns more than [`MAX_DEPTH`] levels into error
 //!   `E0029`; chains of prefix operators and of binary operators are parsed with loops;
+//! - chains are bounded: an `elseif` or `case` arm nests in the previous arm once lowered, so no
+//!   point lies after more than [`MAX_ARMS`] arms (`E0029`);
 //! - trees are bounded: no expression taller than [`MAX_HEIGHT`] is built (`E0029` again), so
 //!   later phases may walk (and drop) the AST recursively on an ordinary stack;
 //! - errors are collected, not thrown: a statement that fails is reported and skipped (to the
@@ -46,7 +48,7 @@
 //! | E0026 | the file has no function |
 //! | E0027 | invalid assignment target |
 //! | E0028 | `end` outside an index |
-//! | E0029 | nesting too deep (brackets/blocks beyond `MAX_DEPTH`, expression beyond `MAX_HEIGHT`) |
+//! | E0029 | nesting too deep (brackets/blocks beyond `MAX_DEPTH`, expression beyond `MAX_HEIGHT`, `elseif`/`case` arms beyond `MAX_ARMS`) |
 //! | E0030 | unsupported statement keyword without a code of its own (`spmd`) |
 //! | E0031 | invalid line in an `arguments` block |
 //! | E0032 | trailing input after an expression ([`parse_expr`] only, so no file fixture: the unit test `parse_expr_for_cli_values` covers it) |
@@ -79,6 +81,9 @@ use crate::lexer::{lex_with, Keyword, TokKind, Token};
 /// Deepest nesting of brackets, indexes and blocks accepted.
 pub const MAX_DEPTH: u16 = 200;
 
+/// Most `elseif`/`case` arms enclosing a point (summed over the enclosing `if`s and `switch`es).
+pub const MAX_ARMS: u32 = 2000;
+
 /// Tallest expression tree accepted (each operator application, call, bracket is a level).
 pub const MAX_HEIGHT: u32 = 500;
 
@@ -110,20 +115,8 @@ pub fn parse_expr(source: &str) -> Result<Expr, Diagnostics> {
 /// (about 10 KiB a level), whatever the caller's own stack (test threads get 2 MiB).
 const PARSER_STACK_BYTES: usize = 64 << 20;
 
-/// Runs `f` on a scoped thread with [`PARSER_STACK_BYTES`] of stack (only the pages used are
-/// committed), or on the caller's thread if no thread can be started.
 fn with_parser_stack<T: Send>(f: impl Fn() -> T + Sync) -> T {
-    std::thread::scope(|scope| {
-        let builder = std::thread::Builder::new()
-            .name("m2cu-parser".into())
-            .stack_size(PARSER_STACK_BYTES);
-        match builder.spawn_scoped(scope, &f) {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => f(),
-        }
-    })
+    crate::stack::with_stack("m2cu-parser", PARSER_STACK_BYTES, f)
 }
 
 fn parse_file_here(source: &str, dialect: Dialect) -> Result<File, Diagnostics> {
@@ -204,6 +197,9 @@ static EOF_TOKEN: Token = Token {
 struct Ctx {
     /// Nesting level (brackets, indexes, blocks).
     depth: u16,
+    /// `elseif` and `case` arms before this point in the enclosing `if`s and `switch`es (each
+    /// arm nests inside the previous one's `else` in the IR).
+    arms: u32,
     /// Directly inside `[]`: whitespace separates elements.
     matrix: bool,
     /// Inside an index's parentheses: `end` and a bare `:` are expressions.
@@ -380,6 +376,20 @@ fn expected(i: &Input, what: &str, help: &str) -> PError {
         .with_label(format!("expected {what}"))
         .with_help(help.to_string()),
     )
+}
+
+/// Enters the next `elseif` or `case` arm (see [`Ctx::arms`]).
+fn next_arm(i: Input) -> Result<Input, nom::Err<PError>> {
+    if i.ctx.arms >= MAX_ARMS {
+        let diag = Diagnostic::error("E0029", i.tok().span, "too many `elseif` or `case` arms")
+            .with_label(format!("more than {MAX_ARMS} arms before this one"))
+            .with_help("look the value up in an array, or split the chain into several `if`s or `switch`es");
+        return failure(PError::at(&i, diag));
+    }
+    Ok(i.with_ctx(Ctx {
+        arms: i.ctx.arms + 1,
+        ..i.ctx
+    }))
 }
 
 /// Enters one nesting level with context `ctx` (its depth is set here).
@@ -1212,6 +1222,7 @@ fn while_stmt(i: Input) -> PResult<StmtKind> {
 }
 
 fn if_stmt(i: Input) -> PResult<StmtKind> {
+    let outer = i.ctx;
     let (mut i, if_span) = keyword(Keyword::If)(i)?;
     let mut clauses = Vec::new();
     let mut ok = true;
@@ -1221,14 +1232,14 @@ fn if_stmt(i: Input) -> PResult<StmtKind> {
         clauses.extend(clause);
         i = rest;
         match keyword(Keyword::Elseif)(i) {
-            Ok((rest, _)) => i = rest,
+            Ok((rest, _)) => i = next_arm(rest)?,
             Err(_) => break,
         }
     }
     let (i, else_body) = opt(preceded(keyword(Keyword::Else), |i| {
         block_body(i, Arms::None)
     }))(i)?;
-    let (i, _) = close_block(i, if_span, "if")?;
+    let (i, _) = close_block(i.with_ctx(outer), if_span, "if")?;
     if !ok {
         return error(PError::silent(&i));
     }
@@ -1266,10 +1277,10 @@ fn switch_stmt(i: Input) -> PResult<StmtKind> {
         } else {
             let (rest, case) = case_arm(i)?;
             cases.extend(case);
-            i = rest;
+            i = next_arm(rest)?;
         }
     }
-    let (i, _) = close_block(i, switch_span, "switch")?;
+    let (i, _) = close_block(i.with_ctx(start.ctx), switch_span, "switch")?;
     match subject {
         Some(subject) => Ok((
             i,

@@ -5,11 +5,23 @@
 //! MATLAB passes arrays by value: an array argument is shared with the caller only when the
 //! callee never assigns to that parameter, otherwise it is copied. Recursion and `return` inside
 //! a callee are reported as unsupported.
+//!
+//! Inlining is bounded, so that translation time, memory and stack stay bounded whatever the
+//! source: calls nest at most [`MAX_CALL_DEPTH`] deep (`E0130`), and once the program has
+//! lowered to more than [`MAX_LOWERED_NODES`] IR statements and expressions no further call is
+//! inlined (`E0131`, reported once): a chain of functions that each call the next twice inlines
+//! to exponentially many statements.
 
 use std::collections::HashMap;
 
 use super::array::Val;
 use super::*;
+
+/// Deepest nesting of local-function calls inlined (a call inside a callee inside ...).
+pub const MAX_CALL_DEPTH: usize = 100;
+
+/// Most IR statements plus expressions the inlined program may have.
+pub const MAX_LOWERED_NODES: usize = 1_000_000;
 
 /// The caller's state, saved while a callee's body is lowered.
 struct Saved {
@@ -43,12 +55,18 @@ impl<'a> Lowerer<'a> {
         let function = self.local_function(&callee.name)?;
         self.check_call_shape(callee, function, args.len(), nargout, span)?;
         let vals = self.values(args)?;
+        let errors_before = self.error_count();
         let outputs = self.in_callee_scope(callee, |me| {
             for (param, val) in function.params.iter().zip(vals) {
                 me.bind_param(function, param, val, span);
             }
             for stmt in &function.body {
                 me.stmt(stmt);
+            }
+            // An output left unassigned by an error in the body is not another problem: saying
+            // so at every caller up a chain of calls would bury the error.
+            if me.error_count() > errors_before {
+                return None;
             }
             me.callee_outputs(function, nargout)
         })??;
@@ -58,6 +76,10 @@ impl<'a> Lowerer<'a> {
                 .map(|id| self.local_val(id, span))
                 .collect(),
         )
+    }
+
+    fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| d.is_error()).count()
     }
 
     fn check_call_shape(
@@ -92,6 +114,9 @@ impl<'a> Lowerer<'a> {
         body: impl FnOnce(&mut Self) -> T,
     ) -> Option<T> {
         let name = &callee.name;
+        if !self.within_inline_bounds(callee) {
+            return None;
+        }
         if self.inlining.contains(name) {
             self.unsupported(
                 callee.span,
@@ -106,6 +131,39 @@ impl<'a> Lowerer<'a> {
         self.inlining.pop();
         self.leave(saved);
         Some(out)
+    }
+
+    /// Whether `callee` may be inlined here without passing [`MAX_CALL_DEPTH`] or
+    /// [`MAX_LOWERED_NODES`]; if not, the diagnostic is reported.
+    fn within_inline_bounds(&mut self, callee: &ast::Ident) -> bool {
+        if self.inlining.len() >= MAX_CALL_DEPTH {
+            self.error(
+                "E0130",
+                callee.span,
+                format!(
+                    "local-function calls nest more than {MAX_CALL_DEPTH} deep here (`{}` calls ... calls `{}`)",
+                    self.inlining[0], callee.name
+                ),
+                "m2cu inlines every call; merge some of the functions into their callers".into(),
+            );
+            return false;
+        }
+        if self.stmts.len() + self.exprs.len() > MAX_LOWERED_NODES {
+            if !self.over_budget {
+                self.over_budget = true;
+                self.error(
+                    "E0131",
+                    callee.span,
+                    format!(
+                        "the program inlines to more than {MAX_LOWERED_NODES} statements and expressions (reached at this call to `{}`)",
+                        callee.name
+                    ),
+                    "m2cu inlines every call of a local function again, so functions that call others several times grow exponentially; call each function once, or compute the repeated calls in a loop".into(),
+                );
+            }
+            return false;
+        }
+        true
     }
 
     fn enter(&mut self, callee: &str) -> Saved {

@@ -27,6 +27,8 @@
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
 //! | E0115 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
+//! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
+//! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
 
 mod array;
 mod assign;
@@ -173,6 +175,8 @@ struct Lowerer<'a> {
     prefix: String,
     /// The local functions being inlined, outermost first.
     inlining: Vec<String>,
+    /// Whether inlining stopped at its size budget (see `inline::MAX_LOWERED_NODES`).
+    over_budget: bool,
     /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
     pending_pragma: Option<(LoopPragma, Span)>,
     pragmas: Vec<(StmtId, LoopPragma, Span)>,
@@ -215,6 +219,7 @@ impl<'a> Lowerer<'a> {
             temps: 0,
             prefix: String::new(),
             inlining: Vec::new(),
+            over_budget: false,
             pending_pragma: None,
             pragmas: Vec::new(),
             constant_memory: Vec::new(),
