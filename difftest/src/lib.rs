@@ -22,3 +22,4 @@ pub use target::Target;
 pub mod mutate;
 pub mod names;
 pub mod process;
+pub mod setcheck;

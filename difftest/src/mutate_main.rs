@@ -104,6 +104,7 @@ fn main() -> ExitCode {
     );
     println!("| ran on the C path | {} |", summary.ran);
     println!("| run-time or usage error | {} |", summary.run_errors);
+    println!("| loops forever (so does Octave) | {} |", summary.endless);
     for (bug, (n, first)) in &summary.bugs {
         println!(
             "| BUG {} in {}: {} (first: mutant {first}) | {n} |",

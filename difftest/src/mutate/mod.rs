@@ -77,6 +77,8 @@ pub enum Outcome {
     Ran,
     /// The run stopped with a MATLAB run-time error or a usage error.
     RunError,
+    /// The run ran past its limit, and so did Octave's (the mutant loops forever).
+    Endless,
     /// A bug: kind, step and signature.
     Bug(Bug),
 }
@@ -96,6 +98,7 @@ pub struct Summary {
     pub translated: u64,
     pub ran: u64,
     pub run_errors: u64,
+    pub endless: u64,
     /// Per kind of bug: how many mutants hit it, and the first one's index.
     pub bugs: BTreeMap<Bug, (u64, u64)>,
 }
@@ -237,6 +240,7 @@ fn tally(sum: &mut Summary, outcome: Outcome, k: u64) {
         Outcome::Translated => sum.translated += 1,
         Outcome::Ran => sum.ran += 1,
         Outcome::RunError => sum.run_errors += 1,
+        Outcome::Endless => sum.endless += 1,
         Outcome::Bug(bug) => sum.bugs.entry(bug).or_insert((0, k)).0 += 1,
     }
 }
@@ -314,10 +318,59 @@ fn steps(
     Ok(
         match step(config, in_dir, log, "run", run, config.step_limit * 3) {
             Some(Outcome::Rejected) => Outcome::RunError,
+            Some(Outcome::Bug(b)) if b.kind == "hang" && octave_hangs(config, m, inputs, log) => {
+                Outcome::Endless
+            }
             Some(v) => v,
             None => Outcome::Ran,
         },
     )
+}
+
+/// Whether Octave, given the same inputs and time, does not finish the mutant either.
+fn octave_hangs(config: &Config, m: &Mutant, inputs: &Path, log: &mut Vec<Finished>) -> bool {
+    let Some((name, params)) = signature(&m.source) else {
+        return false;
+    };
+    let Ok(dir) = tempfile::tempdir() else {
+        return false;
+    };
+    if std::fs::write(dir.path().join(format!("{name}.m")), &m.source).is_err() {
+        return false;
+    }
+    let script = format!(
+        "load('{}'); {name}({});",
+        inputs.display(),
+        params.join(", ")
+    );
+    let argv = ["--no-gui", "--quiet", "--norc", "--eval", &script].map(String::from);
+    let f = run_limited(
+        Path::new("octave-cli"),
+        &argv,
+        dir.path(),
+        config.step_limit * 3,
+    );
+    let hung = f.timed_out();
+    log.push(f);
+    hung
+}
+
+/// The first function's name and parameters.
+fn signature(source: &str) -> Option<(String, Vec<String>)> {
+    let line = source
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("function"))?;
+    let head = line.strip_prefix("function")?.split('%').next()?;
+    let head = head.rsplit('=').next()?;
+    let (name, rest) = head.split_once('(').unwrap_or((head, ")"));
+    let params = rest.split(')').next()?;
+    let params = params
+        .split(',')
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    Some((name.trim().to_string(), params))
 }
 
 /// Runs one `m2cu` step in `dir`, logging it; `Some` ends the mutant (see [`classify`]).
