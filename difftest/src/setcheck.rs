@@ -24,8 +24,9 @@ pub struct Report {
     pub agreed: u64,
     /// m2cu refused the expression with a message: (expression, message's first line).
     pub refused: Vec<(String, String)>,
-    /// Octave itself errs (the expression is invalid MATLAB): skipped.
+    /// Octave itself errs (the expression is invalid MATLAB): skipped; the first message.
     pub octave_errors: u64,
+    pub first_octave_error: Option<String>,
     /// Disagreements and crashes: (expression, what differs).
     pub differences: Vec<(String, String)>,
 }
@@ -49,14 +50,15 @@ pub fn run(m2cu: &Path, seed: u64, count: u64) -> Result<Report, String> {
         .iter()
         .enumerate()
         .map(|(k, (e, _))| {
-            let f = format!("function x = setexpr{k}()\n  x = {e};\nend\n");
+            // One unused input: Octave's session loads every call's inputs from a MAT-file.
+            let f = format!("function x = setexpr{k}(unused)\n  x = {e};\nend\n");
             (PathBuf::from(format!("setexpr{k}.m")), f)
         })
         .collect();
     let calls: Vec<Call> = (0..exprs.len())
         .map(|k| Call {
             function: format!("setexpr{k}"),
-            inputs: Vec::new(),
+            inputs: vec![("unused".into(), m2cu::Value::scalar(0.0))],
             outputs: vec!["x".into()],
         })
         .collect();
@@ -68,8 +70,11 @@ pub fn run(m2cu: &Path, seed: u64, count: u64) -> Result<Report, String> {
         report.tried += 1;
         let want = match answer {
             Answer::Outputs(mut v) if !v.is_empty() => v.remove(0).1,
-            _ => {
+            other => {
                 report.octave_errors += 1;
+                report
+                    .first_octave_error
+                    .get_or_insert(format!("{expr}: {other:?}"));
                 continue;
             }
         };
@@ -78,7 +83,7 @@ pub fn run(m2cu: &Path, seed: u64, count: u64) -> Result<Report, String> {
             "setcheck.m",
             "--backend",
             "cpu",
-            "--out",
+            "--output",
             "out.mat",
             "--set",
         ]

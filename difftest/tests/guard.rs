@@ -55,12 +55,17 @@ fn features_appear_and_keep_the_old_body() {
             // Without renaming, every line of the old program is still there, in order.
             let mut rest = text.as_str();
             for line in old.lines().skip(1) {
-                let at = rest.find(line).unwrap_or_else(|| panic!("case {k} lost `{line}`"));
+                let at = rest
+                    .find(line)
+                    .unwrap_or_else(|| panic!("case {k} lost `{line}`"));
                 rest = &rest[at + line.len()..];
             }
         }
     }
-    assert!(zero_trip > 60 && exprs > 40 && alone > 40, "{zero_trip} {exprs} {alone}");
+    assert!(
+        zero_trip > 60 && exprs > 40 && alone > 40,
+        "{zero_trip} {exprs} {alone}"
+    );
 }
 
 fn fake_m2cu(dir: &Path, body: &str) -> PathBuf {
@@ -84,10 +89,16 @@ fn mutate_classifies_crashes() {
         inputs: None,
     }];
     let cases = [
-        ("echo \"thread 'main' panicked at src/a.rs:3:5:\" >&2; exit 101", "panic"),
+        (
+            "echo \"thread 'main' panicked at src/a.rs:3:5:\" >&2; exit 101",
+            "panic",
+        ),
         ("kill -SEGV $$", "signal"),
         ("sleep 30", "hang"),
-        ("echo 'internal error (please report): x' >&2; exit 1", "internal"),
+        (
+            "echo 'internal error (please report): x' >&2; exit 1",
+            "internal",
+        ),
     ];
     for (script, kind) in cases {
         let config = Config {
@@ -120,14 +131,25 @@ fn mutate_sample_runs() {
     let config = Config {
         seed: SEED,
         first: 0,
-        count: Some(10),
-        seconds: Some(50),
+        count: Some(30),
+        seconds: Some(40),
         jobs: 2,
         m2cu: m2cu_binary(),
         fixtures: Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"),
         save: None,
         step_limit: Duration::from_secs(5),
     };
+    // The harness itself: an unmutated e2e seed goes through every step and runs.
+    let seeds = mutate::seeds(&config.fixtures.join("e2e")).expect("seeds");
+    let seed = seeds.iter().find(|s| s.name == "allany").expect("allany.m");
+    let itself = mutate::Mutant {
+        seed: 0,
+        source: seed.source.clone(),
+        path: PathBuf::from("allany.m"),
+        mutations: Vec::new(),
+    };
+    let (outcome, log) = mutate::pipeline(&config, seed, &itself);
+    assert_eq!(outcome, Outcome::Ran, "{log:?}");
     let summary = mutate::run(&config, &|l| eprintln!("mutate: {l}")).expect("the fuzzer runs");
     eprintln!("mutate: {summary:?}");
     assert!(summary.tried > 0);
@@ -146,6 +168,11 @@ fn set_expressions_match_octave() {
     }
     let report = setcheck::run(&m2cu_binary(), SEED, 25).expect("the check runs");
     eprintln!("set: {report:?}");
-    assert_eq!(report.octave_errors, 0, "the expression generator writes invalid MATLAB");
+    assert_eq!(
+        report.octave_errors, 0,
+        "the expression generator writes invalid MATLAB"
+    );
     assert!(report.differences.is_empty(), "{:?}", report.differences);
+    // A refusal is allowed, but most of these plain expressions must be evaluated.
+    assert!(report.agreed * 4 >= report.tried, "{:?}", report.refused);
 }

@@ -452,7 +452,8 @@ fn compile_c(out: &Path, log: &mut Vec<Finished>) -> Option<Bug> {
 /// `file:line` of a panic (the column and message vary with the input).
 fn panic_site(line: &str, stderr: &str) -> String {
     let after = line.split("panicked at").nth(1).unwrap_or(line).trim();
-    let site = after.rsplitn(2, ':').nth(1).unwrap_or(after);
+    let at = after.trim_end_matches(':');
+    let site = at.rsplit_once(':').map_or(at, |(file_line, _column)| file_line);
     let message = stderr
         .lines()
         .skip_while(|l| !l.contains("panicked at"))
