@@ -453,7 +453,9 @@ fn compile_c(out: &Path, log: &mut Vec<Finished>) -> Option<Bug> {
 fn panic_site(line: &str, stderr: &str) -> String {
     let after = line.split("panicked at").nth(1).unwrap_or(line).trim();
     let at = after.trim_end_matches(':');
-    let site = at.rsplit_once(':').map_or(at, |(file_line, _column)| file_line);
+    let site = at
+        .rsplit_once(':')
+        .map_or(at, |(file_line, _column)| file_line);
     let message = stderr
         .lines()
         .skip_while(|l| !l.contains("panicked at"))
