@@ -7,6 +7,11 @@
 //! (rejecting is allowed; answering differently is not). A difference is confirmed on the case
 //! alone before it is reported, and then minimized.
 //!
+//! A case that m2cu refuses at run time with an error message (a run-time refusal, e.g. a value
+//! it cannot represent) while Octave ran it is counted apart from the differences, with its
+//! first message: refusing is allowed, answering differently is not. Cases marked
+//! [`Case::alone`] (colliding names) are never batched.
+//!
 //! Invariant: every case counted in `Summary::compared` had each of its outputs compared on
 //! every backend of the run, and agreed.
 
@@ -20,7 +25,7 @@ use m2cu::Value;
 use crate::target::Target;
 
 use crate::compare::difference;
-use crate::gen;
+use crate::gen::{self, Features};
 use crate::minimize;
 use crate::oracle::{self, Outputs};
 use crate::program::{batch_prefix, batch_source, Case};
@@ -41,6 +46,8 @@ pub struct Config {
     pub backends: Vec<Target>,
     /// Shrink each confirmed difference before reporting it.
     pub minimize: bool,
+    /// The generator's guard features (none: the programs of earlier versions).
+    pub features: Features,
 }
 
 impl Default for Config {
@@ -58,6 +65,7 @@ impl Default for Config {
                 Target::Emu(m2cu::Schedule::Reverse),
             ],
             minimize: true,
+            features: Features::default(),
         }
     }
 }
@@ -85,6 +93,9 @@ pub struct Summary {
     /// Cases m2cu rejected at translate time, by diagnostic code: how many, and the first
     /// one's rendered diagnostic.
     pub rejected: BTreeMap<String, (u64, String)>,
+    /// Cases m2cu refused at run time, by the message's first line: how many, and the first
+    /// one's case name and program.
+    pub refused: BTreeMap<String, (u64, String)>,
     /// Cases Octave itself could not run (a generator bug): name and message.
     pub octave_errors: Vec<(String, String)>,
     pub findings: Vec<Finding>,
@@ -100,15 +111,18 @@ pub fn run(config: &Config, progress: &mut dyn FnMut(&str)) -> Result<Summary, S
     let mut next = config.first;
     while next < end {
         let upto = (next + config.round as u64).min(end);
-        let cases: Vec<Case> = (next..upto).map(|k| gen::case(config.seed, k)).collect();
+        let cases: Vec<Case> = (next..upto)
+            .map(|k| gen::case_with(config.seed, k, config.features))
+            .collect();
         round(config, &cases, &mut summary)?;
         next = upto;
         progress(&format!(
-            "{} of {} programs: {} agree, {} rejected, {} Octave errors, {} differences, {} batch-only ({:.0} s)",
+            "{} of {} programs: {} agree, {} rejected, {} refused at run time, {} Octave errors, {} differences, {} batch-only ({:.0} s)",
             next - config.first,
             config.count,
             summary.compared,
             summary.rejected.values().map(|(n, _)| n).sum::<u64>(),
+            summary.refused.values().map(|(n, _)| n).sum::<u64>(),
             summary.octave_errors.len(),
             summary.findings.len(),
             summary.batch_only.len(),
@@ -149,6 +163,10 @@ fn round(config: &Config, cases: &[Case], summary: &mut Summary) -> Result<(), S
         summary.compared += result.agreed;
         for (code, rendered) in result.rejected {
             let entry = summary.rejected.entry(code).or_insert((0, rendered));
+            entry.0 += 1;
+        }
+        for (message, first) in result.refused {
+            let entry = summary.refused.entry(message).or_insert((0, first));
             entry.0 += 1;
         }
         summary.batch_only.extend(result.batch_only);
@@ -194,13 +212,43 @@ fn finding(
 struct BatchResult {
     agreed: u64,
     rejected: Vec<(String, String)>,
+    /// Run-time refusals: the message's first line, and the case's name and program.
+    refused: Vec<(String, String)>,
     differences: Vec<(Case, Outputs, Target, String)>,
     batch_only: Vec<String>,
 }
 
+impl BatchResult {
+    /// Records what `detail` says about `case` alone on `backend`: a run-time refusal or a
+    /// difference.
+    fn record(
+        &mut self,
+        case: &Case,
+        expected: &[(String, Value)],
+        backend: Target,
+        detail: String,
+    ) {
+        match detail.strip_prefix(REFUSED) {
+            Some(message) => {
+                let first_line = message.lines().next().unwrap_or("").trim().to_string();
+                if !self.refused.iter().any(|(_, c)| c.starts_with(&case.name)) {
+                    self.refused
+                        .push((first_line, format!("{}\n{}", case.name, case.standalone())));
+                }
+            }
+            None => self
+                .differences
+                .push((case.clone(), expected.to_vec(), backend, detail)),
+        }
+    }
+}
+
+/// How `alone` reports a run-time refusal: m2cu's error message follows.
+const REFUSED: &str = "refused at run time: ";
+
 fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
     let mut result = BatchResult::default();
-    let accepted: Vec<&Oracled> = batch
+    let (solo, batched): (Vec<&Oracled>, Vec<&Oracled>) = batch
         .iter()
         .filter(|(case, _)| match verdict_alone(case) {
             Ok(()) => true,
@@ -209,7 +257,19 @@ fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
                 false
             }
         })
-        .collect();
+        .partition(|(case, _)| case.alone);
+    for (case, expected) in solo {
+        let before = (result.differences.len(), result.refused.len());
+        for &backend in &config.backends {
+            if let Some(detail) = alone(case, expected, backend) {
+                result.record(case, expected, backend, detail);
+            }
+        }
+        if before == (result.differences.len(), result.refused.len()) {
+            result.agreed += 1;
+        }
+    }
+    let accepted = batched;
     if accepted.is_empty() {
         return result;
     }
@@ -236,19 +296,14 @@ fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
             }
             Err(e) => {
                 // Find the cases that fail alone; if none does, the batch is the finding.
-                let before = result.differences.len();
+                let before = result.differences.len() + result.refused.len();
                 for (k, (case, expected)) in accepted.iter().enumerate() {
                     if let Some(detail) = alone(case, expected, backend) {
                         wrong[k] = true;
-                        result.differences.push((
-                            (*case).clone(),
-                            expected.clone(),
-                            backend,
-                            detail,
-                        ));
+                        result.record(case, expected, backend, detail);
                     }
                 }
-                if result.differences.len() == before {
+                if result.differences.len() + result.refused.len() == before {
                     result
                         .batch_only
                         .push(format!("{name} on {backend}: {e}\n{source}"));
@@ -257,7 +312,7 @@ fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
             }
         }
     }
-    result.agreed = wrong.iter().filter(|w| !**w).count() as u64;
+    result.agreed += wrong.iter().filter(|w| !**w).count() as u64;
     result
 }
 
@@ -278,9 +333,7 @@ fn confirm(
         return;
     }
     match alone(case, expected, backend) {
-        Some(detail) => result
-            .differences
-            .push((case.clone(), expected.to_vec(), backend, detail)),
+        Some(detail) => result.record(case, expected, backend, detail),
         None => result.batch_only.push(format!(
             "{} on {backend} differs only inside its batch: {detail}\n{source}",
             case.name
@@ -290,13 +343,19 @@ fn confirm(
 
 /// How `case` alone differs from Octave's `expected` on `backend`, if it does.
 pub fn alone(case: &Case, expected: &[(String, Value)], backend: Target) -> Option<String> {
-    match run_on(
+    let options = case_options(case);
+    match m2cu::run(
         &case.standalone(),
-        &case_options(case),
         &case.inputs,
-        backend,
-    ) {
+        &options,
+        &backend.run_options(),
+    )
+    .map(|r| r.outputs)
+    {
         Ok(outputs) => first_difference(expected, &outputs),
+        Err(m2cu::Error::Runtime(m2cu_runtime::Error::Call(message))) => {
+            Some(format!("{REFUSED}{message}"))
+        }
         Err(e) => Some(format!("{}: {e}", crate::minimize::FAILED)),
     }
 }

@@ -19,3 +19,7 @@ pub mod values;
 
 pub use campaign::{run, Config, Finding, Summary};
 pub use target::Target;
+pub mod mutate;
+pub mod names;
+pub mod process;
+pub mod setcheck;

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use m2cu_difftest::{campaign, fixture, Config, Target};
+use m2cu_difftest::gen::Features;
+use m2cu_difftest::{campaign, fixture, process, setcheck, Config, Target};
 
 /// Generate random MATLAB loop programs, run each in GNU Octave, on m2cu's C path and on its
 /// emulated CUDA path, and report every program whose outputs differ (bit for bit, NaN equal
@@ -53,13 +54,32 @@ struct Cli {
     /// Print the program with this index and exit.
     #[arg(long)]
     show: Option<u64>,
+    /// Guard features to add to a fraction of the programs: zero-trip (loops that may run no
+    /// iteration, their variable read after), input-exprs (integer arithmetic with saturation
+    /// at the top of the body), names (variables named like C/CUDA keywords and m2cu's own
+    /// names), all, none. With none, the programs are those of earlier versions.
+    #[arg(long, default_value = "none", value_parser = Features::parse)]
+    features: Features,
+    /// Instead of programs: check N `m2cu run --set x=EXPR` expressions (integer arithmetic,
+    /// random numbers) against Octave through the m2cu binary.
+    #[arg(long, value_name = "N")]
+    set_exprs: Option<u64>,
+    /// The m2cu binary for --set-exprs (default: target/release/m2cu, else target/debug/m2cu).
+    #[arg(long)]
+    m2cu: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(k) = cli.show {
-        print!("{}", m2cu_difftest::gen::case(cli.seed, k).standalone());
+        print!(
+            "{}",
+            m2cu_difftest::gen::case_with(cli.seed, k, cli.features).standalone()
+        );
         return ExitCode::SUCCESS;
+    }
+    if let Some(n) = cli.set_exprs {
+        return set_exprs(&cli, n);
     }
     let backends = match cli.targets.iter().map(|b| Target::named(b)).collect() {
         Ok(b) => b,
@@ -76,6 +96,7 @@ fn main() -> ExitCode {
         jobs: cli.jobs,
         backends,
         minimize: !cli.no_minimize,
+        features: cli.features,
         ..Config::default()
     };
     let summary = match campaign::run(&config, &mut |line| eprintln!("m2cu-difftest: {line}")) {
@@ -99,6 +120,12 @@ fn report(cli: &Cli, summary: &m2cu_difftest::Summary) -> ExitCode {
     );
     for (code, (n, first)) in &summary.rejected {
         println!("  rejected at translate time with {code}: {n}");
+        if cli.verbose {
+            println!("{first}");
+        }
+    }
+    for (message, (n, first)) in &summary.refused {
+        println!("  refused at run time ({n}): {message}");
         if cli.verbose {
             println!("{first}");
         }
@@ -130,6 +157,38 @@ fn report(cli: &Cli, summary: &m2cu_difftest::Summary) -> ExitCode {
         && summary.batch_only.is_empty()
         && summary.octave_errors.is_empty();
     if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn set_exprs(cli: &Cli, n: u64) -> ExitCode {
+    let report =
+        process::locate_m2cu(cli.m2cu.clone()).and_then(|m2cu| setcheck::run(&m2cu, cli.seed, n));
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    println!(
+        "seed {}: {} --set expressions, {} agree with Octave, {} refused by m2cu, {} Octave errors, {} differences",
+        cli.seed,
+        report.tried,
+        report.agreed,
+        report.refused.len(),
+        report.octave_errors,
+        report.differences.len()
+    );
+    for (expr, message) in &report.refused {
+        println!("  refused: --set 'x={expr}': {message}");
+    }
+    for (expr, detail) in &report.differences {
+        println!("DIFFERENCE: --set 'x={expr}': {detail}");
+    }
+    if report.differences.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

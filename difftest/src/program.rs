@@ -38,6 +38,9 @@ pub struct Case {
     /// Translate with sizes known only at run time (`--args x=double(1,:)`) instead of the
     /// sizes of the input values.
     pub dynamic: bool,
+    /// Run only as itself, never inside a batch: its names are part of what it tests (a
+    /// batch prefixes them).
+    pub alone: bool,
 }
 
 impl Case {

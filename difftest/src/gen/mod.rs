@@ -21,18 +21,35 @@ use rand::{Rng, SeedableRng};
 use crate::program::{Case, Stmt};
 use crate::values::{self, Profile, Shape};
 
-/// Generates case `index` of the run with `seed`; the same pair always gives the same case.
+mod guard;
+
+pub use guard::{int_expr, random_expr, Features};
+
+/// Generates case `index` of the run with `seed`, without the guard's features; the same pair
+/// always gives the same case.
 pub fn case(seed: u64, index: u64) -> Case {
+    case_with(seed, index, Features::default())
+}
+
+/// Case `index` of the run with `seed`, with the guard `features` switched on (see [`guard`]).
+pub fn case_with(seed: u64, index: u64, features: Features) -> Case {
     let mixed =
         seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
     let mut b = Builder::new(StdRng::seed_from_u64(mixed));
     b.body();
+    let renames = b.guard(features);
+    let rename = |n: &String| renames.get(n).cloned().unwrap_or_else(|| n.clone());
     Case {
         name: format!("p{seed}_{index}"),
-        inputs: b.inputs,
+        inputs: b
+            .inputs
+            .iter()
+            .map(|(n, v)| (rename(n), v.clone()))
+            .collect(),
         dynamic: b.dynamic,
-        outputs: b.outputs,
-        body: b.stmts,
+        outputs: b.outputs.iter().map(rename).collect(),
+        body: guard::rename_body(&b.stmts, &renames),
+        alone: !renames.is_empty(),
     }
 }
 
