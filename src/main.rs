@@ -329,6 +329,32 @@ fn dispatch(command: Command) -> Result<(), Failure> {
     }
 }
 
+/// The `--set` values, computed under an address-space cap of twice the input limit (the value
+/// and the runtime's copy of it), so that `--set 'v=rand(1,2^31)'` is MATLAB's "Out of memory."
+/// with the limit named, not a machine out of memory.
+fn capped_set_values(
+    set: &[String],
+    options: &m2cu::SetOptions,
+) -> Result<Vec<(String, m2cu::Value)>, m2cu::Error> {
+    if set.is_empty() {
+        return Ok(Vec::new());
+    }
+    let limit = m2cu_runtime::limits::max_input_bytes();
+    let values = {
+        let _cap = m2cu_runtime::limits::cap_address_space(limit.bytes.saturating_mul(2));
+        m2cu::set_values(set, options)
+    };
+    values.map_err(|e| match e {
+        m2cu::Error::Usage(message) if message.contains("Out of memory") => {
+            m2cu::Error::Usage(format!(
+                "{message}\nhelp: --set values may take about twice the input limit: {}",
+                limit.text()
+            ))
+        }
+        e => e,
+    })
+}
+
 fn crash_message(crash: &m2cu_runtime::isolate::Crash, common: &Common) -> String {
     let hint = if common.no_bounds_check {
         "; it was built with --no-bounds-check, so an out-of-range index is undefined behaviour: \
@@ -406,7 +432,7 @@ fn run(
         seed,
         build: run_options.build.clone(),
     };
-    for (name, value) in m2cu::set_values(set, &set_options)? {
+    for (name, value) in capped_set_values(set, &set_options)? {
         values.retain(|(n, _)| *n != name);
         values.push((name, value));
     }

@@ -263,3 +263,42 @@ fn fprintf_with_a_huge_width_prints_what_octave_prints() {
     assert_eq!(stdout(&o), expected);
     assert_eq!(expected, "[7]\n[7.000000]\n[7.00]\n[    7]\n");
 }
+
+/// `--set` values are computed under a cap of twice the input limit: a value past it is
+/// MATLAB's "Out of memory." with the limit named (before the cap, `zeros(1,2^31)` allocated
+/// 16 GiB and copied it), and a value within it is unchanged.
+#[test]
+fn set_values_past_the_input_limit_are_out_of_memory() {
+    let cache = tempfile::tempdir().unwrap();
+    let run = |set: &str, limit: &str| {
+        let args = [
+            "run",
+            "fixtures/e2e/vecsum.m",
+            "--set",
+            set,
+            "--backend",
+            "cpu",
+        ];
+        m2cu_env(cache.path(), &args, &[("M2CU_MAX_INPUT_BYTES", limit)])
+    };
+    for (set, limit) in [
+        ("v=zeros(1,2^31)", "4294967296"),
+        ("v=rand(1,1e8)", "100000000"),
+    ] {
+        let o = run(set, limit);
+        assert_eq!(o.status.code(), Some(1), "{set}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("Out of memory."),
+            "{set}: {}",
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains("M2CU_MAX_INPUT_BYTES"),
+            "{set}: {}",
+            stderr(&o)
+        );
+    }
+    let o = run("v=ones(1,1e6)", "100000000");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("s = 1000000"), "{}", stdout(&o));
+}

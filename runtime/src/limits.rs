@@ -7,6 +7,9 @@
 //!   at most [`max_input_bytes`] each, default the smaller of 4 GiB and a quarter of the
 //!   machine's memory, overridden by `$M2CU_MAX_INPUT_BYTES`. Check with [`check_value_size`]
 //!   before allocating.
+//! - Values a program computes for the caller (`--set`): the CLI evaluates them under
+//!   [`cap_address_space`], so that an allocation past the limit fails in the generated code
+//!   (MATLAB's "Out of memory.") instead of taking the machine's memory.
 //! - Files read whole (MAT-files, MATLAB sources): regular files only, read with
 //!   [`read_file_capped`]; sources are capped at [`max_source_bytes`], default 16 MiB,
 //!   overridden by `$M2CU_MAX_SOURCE_BYTES`.
@@ -35,7 +38,7 @@ pub struct Limit {
 
 impl Limit {
     /// "the limit is N bytes (set M2CU_… to raise it)".
-    fn text(&self) -> String {
+    pub fn text(&self) -> String {
         format!(
             "the limit is {} bytes{}; set {}=BYTES to raise it",
             self.bytes,
@@ -80,6 +83,59 @@ fn human(bytes: u64) -> String {
         b if b >= GIB => format!(" ({:.1} GiB)", b as f64 / GIB as f64),
         b if b >= 1 << 20 => format!(" ({:.1} MiB)", b as f64 / (1u64 << 20) as f64),
         _ => String::new(),
+    }
+}
+
+/// Lowers this process's address-space limit (the soft `RLIMIT_AS`) to what it uses now plus
+/// `extra` bytes until the guard is dropped, so that allocations past it fail (`malloc` returns
+/// NULL) instead of growing without bound. Child processes (the C compiler) inherit the limit
+/// while it holds. `None` where the limit cannot be read or set (not Linux); the work then runs
+/// uncapped. For a single-threaded caller: the limit is process-wide.
+#[cfg(target_os = "linux")]
+pub fn cap_address_space(extra: u64) -> Option<AddressSpaceCap> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+    let mut old = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `old` is a valid out-pointer.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut old) } != 0 {
+        return None;
+    }
+    let cap = pages
+        .saturating_mul(page)
+        .saturating_add(extra)
+        .min(old.rlim_cur as u64)
+        .min(old.rlim_max as u64);
+    let new = libc::rlimit {
+        rlim_cur: cap as libc::rlim_t,
+        rlim_max: old.rlim_max,
+    };
+    // SAFETY: `new` is a valid rlimit whose soft value does not exceed the hard one.
+    (unsafe { libc::setrlimit(libc::RLIMIT_AS, &new) } == 0).then_some(AddressSpaceCap { old })
+}
+
+/// Without `RLIMIT_AS` the work runs uncapped.
+#[cfg(not(target_os = "linux"))]
+pub fn cap_address_space(_extra: u64) -> Option<AddressSpaceCap> {
+    None
+}
+
+/// Restores the address-space limit that [`cap_address_space`] lowered.
+pub struct AddressSpaceCap {
+    #[cfg(target_os = "linux")]
+    old: libc::rlimit,
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for AddressSpaceCap {
+    fn drop(&mut self) {
+        // SAFETY: restores the soft limit read before (raising a soft limit up to the unchanged
+        // hard limit is always allowed).
+        unsafe { libc::setrlimit(libc::RLIMIT_AS, &self.old) };
     }
 }
 
