@@ -89,10 +89,10 @@ pub fn quote(text: &str) -> String {
 /// its debug build; `Err` names what to build.
 pub fn locate_m2cu(explicit: Option<PathBuf>) -> Result<PathBuf, String> {
     if let Some(p) = explicit {
-        return if p.is_file() {
-            Ok(p)
-        } else {
-            Err(format!("{} does not exist", p.display()))
+        // Absolute, since each step runs in a mutant's own directory.
+        return match p.canonicalize() {
+            Ok(absolute) if absolute.is_file() => Ok(absolute),
+            _ => Err(format!("{} does not exist", p.display())),
         };
     }
     let target = std::env::var_os("CARGO_TARGET_DIR")

@@ -99,6 +99,9 @@ fn mutate_classifies_crashes() {
             "echo 'internal error (please report): x' >&2; exit 1",
             "internal",
         ),
+        // What `timeout` answers when it cannot run the binary: the harness is broken, and
+        // counting every mutant as rejected would hide that.
+        ("exit 127", "harness"),
     ];
     for (script, kind) in cases {
         let config = Config {

@@ -400,6 +400,13 @@ fn classify(step: &'static str, f: &Finished) -> Option<Outcome> {
     if f.timed_out() {
         return bug("hang", String::new());
     }
+    if matches!(f.code, Some(126 | 127)) {
+        // `timeout` could not run the step: a broken harness, never a rejection.
+        return bug(
+            "harness",
+            normalize(f.stderr.lines().next().unwrap_or_default()),
+        );
+    }
     if let Some(s) = f.killed_by() {
         return bug("signal", format!("signal {s}"));
     }
