@@ -76,3 +76,17 @@ fn every_gpu_host_program_compiles() {
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
+
+/// The standalone `.cu` (C++ for nvcc) defines `<entry>_cuda` with the C linkage that
+/// `<entry>.h` declares, so a C or C++ caller that includes the header links to it (nvcc itself
+/// is only on GPU machines: `bench/gpu/run.sh` builds these files).
+#[test]
+fn standalone_cuda_exports_have_c_linkage() {
+    for (name, t) in translations() {
+        let definition = format!("extern \"C\" int {}_cuda(", t.generated.entry);
+        assert!(
+            t.generated.standalone_cu.contains(&definition),
+            "{name}: no `{definition}` in the standalone .cu"
+        );
+    }
+}

@@ -125,7 +125,13 @@ fn borrowed(f: &Function) -> BTreeSet<LocalId> {
 pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     let f = ctx.f;
     let mut code = Code::new(0);
-    code.line(flavor.signature(ctx.names.entry()));
+    // The standalone `.cu` is C++: its export keeps the C linkage that `<entry>.h` declares.
+    let linkage = if flavor == Flavor::Standalone {
+        "extern \"C\" "
+    } else {
+        ""
+    };
+    code.line(format!("{linkage}{}", flavor.signature(ctx.names.entry())));
     code.open("{");
     code.line("int m2cu_status = 0;");
     if crate::draws_random(f) {
