@@ -108,10 +108,10 @@ pub fn cap_address_space(extra: u64) -> Option<AddressSpaceCap> {
     let cap = pages
         .saturating_mul(page)
         .saturating_add(extra)
-        .min(old.rlim_cur as u64)
-        .min(old.rlim_max as u64);
+        .min(old.rlim_cur)
+        .min(old.rlim_max);
     let new = libc::rlimit {
-        rlim_cur: cap as libc::rlim_t,
+        rlim_cur: cap,
         rlim_max: old.rlim_max,
     };
     // SAFETY: `new` is a valid rlimit whose soft value does not exceed the hard one.
