@@ -295,15 +295,17 @@ fn check_batch(config: &Config, batch: &[Oracled]) -> BatchResult {
                 }
             }
             Err(e) => {
-                // Find the cases that fail alone; if none does, the batch is the finding.
-                let before = result.differences.len() + result.refused.len();
+                // Find the cases that fail alone; if none does, the batch is the finding. (A
+                // refusal is recorded once per case, so count the cases, not the records.)
+                let mut found = false;
                 for (k, (case, expected)) in accepted.iter().enumerate() {
                     if let Some(detail) = alone(case, expected, backend) {
                         wrong[k] = true;
+                        found = true;
                         result.record(case, expected, backend, detail);
                     }
                 }
-                if result.differences.len() + result.refused.len() == before {
+                if !found {
                     result
                         .batch_only
                         .push(format!("{name} on {backend}: {e}\n{source}"));
