@@ -516,3 +516,27 @@ fn sizes_of_an_undefined_array_are_errors() {
         }
     }
 }
+
+/// `for v = M` over a matrix with no columns, or a row with no elements, leaves `v` empty in
+/// MATLAB (3-by-0, 1-by-0): reading it afterwards is refused at run time, never its old value
+/// (which m2cu returned before: `n = 3` where Octave gives 0).
+#[test]
+fn an_empty_column_loop_never_leaves_the_old_value() {
+    let columns = "function [f, n] = zcol(M)\n  f = 0;\n  v = zeros(3, 1);\n  for v = M\n    f = f + 1;\n  end\n  n = numel(v);\nend\n";
+    let elements = "function [f, n] = zrow(r)\n  f = 0;\n  v = 7;\n  for v = r\n    f = f + v;\n  end\n  n = v + 1;\n  if v == 7\n    n = -1;\n  end\nend\n";
+    for backend in ["cpu", "emu"] {
+        for (name, source, empty, full, want) in [
+            ("zcol", columns, "M=zeros(3,0)", "M=ones(3,2)", "n = 3"),
+            ("zrow", elements, "r=zeros(1,0)", "r=[1 2]", "n = 3"),
+        ] {
+            let o = run_source(name, source, backend, &[empty]);
+            let (out, err) = text(&o);
+            assert_eq!(o.status.code(), Some(1), "{name} {backend}: {out}{err}");
+            assert!(err.contains("ran zero times"), "{name} {backend}: {err}");
+            let o = run_source(name, source, backend, &[full]);
+            let (out, err) = text(&o);
+            assert!(o.status.success(), "{name} {backend}: {err}");
+            assert!(out.contains(want), "{name} {backend}: {out}");
+        }
+    }
+}

@@ -133,6 +133,7 @@ impl Lowerer<'_> {
                 let ty = self.exprs[e].ty;
                 let var_id = self.loop_var(var, ty)?;
                 let one = self.constant_expr(1.0, Class::Double, span);
+                self.set_empty_flag_count(var_id, one, span);
                 return self.each_iteration(var_id, one, body, span, |me, _| {
                     let e = me.copy_expr(e);
                     me.push(
@@ -157,6 +158,7 @@ impl Lowerer<'_> {
         if a.shape.rows == Dim::Known(1) {
             let var_id = self.loop_var(var, Type::scalar(a.class))?;
             let n = self.numel_expr(&a, span);
+            self.set_empty_flag_count(var_id, n, span);
             return self.each_iteration(var_id, n, body, span, |me, k| {
                 let element = me.element(&a, Pos::linear(k));
                 me.push(
@@ -171,13 +173,15 @@ impl Lowerer<'_> {
         let column = Type::array(a.class, Shape::new(a.shape.rows, Dim::Known(1)));
         let var_id = self.loop_var(var, column)?;
         let n = self.copy_expr(a.cols);
-        self.each_iteration(var_id, n, body, span, |me, k| {
+        let id = self.each_iteration(var_id, n, body, span, |me, k| {
             let at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
             let col = me.slice(source, vec![array::Sub::All, array::Sub::Scalar(at)], span);
             me.alloc_for(var_id, &col);
             let place = me.whole_place(var_id, span);
             me.write_loop(&place, &Val::Array(col), span);
-        })
+        });
+        self.check_columns_ran(&var.name, a.cols, span);
+        id
     }
 
     /// `for _k = 1:n`, whose body first sets the loop variable (`set`), then runs `body`.

@@ -3,12 +3,17 @@
 //! returns) gets a hidden logical flag `_e<k>`, "the variable is empty":
 //!
 //! - a `for k = a:s:b` sets the flag to `numel(a:s:b) == 0` before the loop (to false when the
-//!   range is constant and not empty); any other assignment to `k` clears it;
+//!   range is constant and not empty), a `for k = row` to `numel(row) == 0`; any other
+//!   assignment to `k` clears it;
 //! - an operand of an `if`/`elseif`/`while` condition (the whole condition or a side of `&&`,
 //!   `||`) that is an elementwise expression of `k` (arithmetic, comparisons, `~`, scalar
 //!   builtins, elements of arrays) is false while the flag is set, as Octave's empty operand is;
 //! - any other read of `k` outside its loop, and returning `k`, stop the program with
 //!   `RuntimeError::EmptyLoopVariable` while the flag is set.
+//!
+//! The variable of `for v = M` over the columns of a matrix is a column, which cannot hold
+//! MATLAB's `size(M, 1)`-by-0 either: when the file reads it after its loops, the program stops
+//! after a loop over no columns (`check_columns_ran`), also where the read would not come.
 //!
 //! Invariant: the flag is written only outside the loop over its variable, so loop analysis sees
 //! one more scalar assigned before the loop and never a write inside the loop itself.
@@ -35,9 +40,9 @@ impl Lowerer<'_> {
         (start, step, stop): (ExprId, Option<ExprId>, ExprId),
         span: Span,
     ) {
-        let Some(&flag) = self.empty_flags.get(&var) else {
+        if !self.empty_flags.contains_key(&var) {
             return;
-        };
+        }
         let value = match self.constant_count(start, step, stop) {
             Some(n) => self.constant_expr(f64::from(u8::from(n == 0.0)), Class::Logical, span),
             None => {
@@ -55,10 +60,47 @@ impl Lowerer<'_> {
                 self.binary_expr(BinOp::Eq, count, zero, Class::Logical, span)
             }
         };
+        self.set_empty_flag_to(var, value, span);
+    }
+
+    /// Before `for v = row` (one iteration per element, `count` of them): the flag says whether
+    /// there are none.
+    pub(super) fn set_empty_flag_count(&mut self, var: LocalId, count: ExprId, span: Span) {
+        if !self.empty_flags.contains_key(&var) {
+            return;
+        }
+        let count = self.copy_expr(count);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let value = self.binary_expr(BinOp::Eq, count, zero, Class::Logical, span);
+        self.set_empty_flag_to(var, value, span);
+    }
+
+    fn set_empty_flag_to(&mut self, var: LocalId, value: ExprId, span: Span) {
+        let flag = self.empty_flags[&var];
         self.push(
             StmtKind::Assign {
                 target: flag,
                 value,
+            },
+            span,
+        );
+    }
+
+    /// After `for v = M` over the columns of a matrix, whose variable is an array: MATLAB's
+    /// value after no iteration is `size(M, 1)`-by-0, which a column cannot hold, so a file that
+    /// reads `v` after its loops stops here when there were no columns (`columns` is `M`'s
+    /// count).
+    pub(super) fn check_columns_ran(&mut self, name: &str, columns: ExprId, span: Span) {
+        if !self.empty_flagged.contains(name) {
+            return;
+        }
+        let columns = self.copy_expr(columns);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let cond = self.binary_expr(BinOp::Gt, columns, zero, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::EmptyLoopVariable,
             },
             span,
         );
@@ -196,17 +238,14 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names of `for` variables (over ranges) that some function of the file reads outside
+/// The names of `for` variables (over ranges, rows or columns) that some function of the file reads outside
 /// every loop over them, or returns.
 pub(super) fn loop_variables_read_after(file: &ast::File) -> HashSet<String> {
     let mut out = HashSet::new();
     for_each_function(&file.functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
-            if let AstStmt::For { var, range, .. } = &s.kind {
-                let range_loop = matches!(strip_parens(range).kind, AstExpr::Range { .. });
-                if range_loop
-                    && (f.outputs.iter().any(|o| o.name == var.name)
-                        || read_outside(&f.body, &var.name))
+            if let AstStmt::For { var, .. } = &s.kind {
+                if f.outputs.iter().any(|o| o.name == var.name) || read_outside(&f.body, &var.name)
                 {
                     out.insert(var.name.clone());
                 }
