@@ -54,6 +54,25 @@ fn doubling_calls_inline_up_to_the_size_budget() {
     );
 }
 
+/// An error in a function inlined at a million calls is reported once, and the budget still
+/// ends the inlining (m2cu-mutate seed 1, mutant 1988: each copy reported the error again, and
+/// `check` ran past its time limit).
+#[test]
+fn an_error_in_a_doubled_callee_is_reported_once() {
+    let source = Stress::DoublingCalls(24).source().replacen(
+        "  y = x * 2;",
+        "  if false, error('x'); end\n  y = x * 2;",
+        1,
+    );
+    assert!(
+        source.contains("error('x')"),
+        "the stress source changed shape"
+    );
+    let e = translate(source).expect_err("an unsupported `error` call");
+    assert_eq!(e.matches("error[E0103]").count(), 1, "{e}");
+    assert!(e.contains("error[E0131]"), "{e}");
+}
+
 #[test]
 fn chained_calls_nest_up_to_the_call_depth_limit() {
     translates(Stress::ChainedCalls(100));

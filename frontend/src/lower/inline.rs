@@ -79,7 +79,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn error_count(&self) -> usize {
-        self.diags.iter().filter(|d| d.is_error()).count()
+        self.errors
     }
 
     fn check_call_shape(

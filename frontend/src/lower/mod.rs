@@ -42,7 +42,7 @@ mod inline;
 mod print;
 mod reduce;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use la_arena::Arena;
 
@@ -160,6 +160,11 @@ struct Lowerer<'a> {
     params: Vec<LocalId>,
     outputs: Vec<LocalId>,
     diags: Diagnostics,
+    /// Each error reported once (code, span, message): a local function inlined at many calls
+    /// lowers its body again at each, and would repeat its errors as often.
+    reported: HashSet<(&'static str, u32, u32, String)>,
+    /// Errors reported, repeats included (a callee's body failed when this grew).
+    errors: usize,
     /// Loop variables of the enclosing `for` loops, innermost last.
     loop_vars: Vec<LocalId>,
     /// Number of enclosing loops (`for` and `while`).
@@ -212,6 +217,8 @@ impl<'a> Lowerer<'a> {
             params: Vec::new(),
             outputs: Vec::new(),
             diags: Diagnostics::default(),
+            reported: HashSet::new(),
+            errors: 0,
             loop_vars: Vec::new(),
             loop_depth: 0,
             index_context: Vec::new(),
@@ -252,8 +259,14 @@ impl<'a> Lowerer<'a> {
     }
 
     fn error(&mut self, code: &'static str, span: Span, message: String, help: String) {
-        self.diags
-            .push(Diagnostic::error(code, span, message).with_help(help));
+        self.errors += 1;
+        if self
+            .reported
+            .insert((code, span.start, span.end, message.clone()))
+        {
+            self.diags
+                .push(Diagnostic::error(code, span, message).with_help(help));
+        }
     }
 
     fn unsupported(&mut self, span: Span, what: &str, help: &str) {
