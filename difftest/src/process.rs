@@ -25,14 +25,17 @@ pub struct Finished {
 }
 
 impl Finished {
-    /// The child ran past its limit.
+    /// The child ran past its limit: `timeout` exits 124 (137 when it had to send KILL), or, when
+    /// the child ignored TERM and `-k` sent KILL, dies of SIGKILL itself (as Octave does when it
+    /// catches TERM to save its workspace).
     pub fn timed_out(&self) -> bool {
-        matches!(self.code, Some(124) | Some(137))
+        matches!(self.code, Some(124) | Some(137)) || self.signal == Some(9)
     }
 
     /// The signal that ended the child, if one did (other than the time limit's).
     pub fn killed_by(&self) -> Option<i32> {
         match (self.code, self.signal) {
+            (_, Some(9)) => None,
             (_, Some(s)) => Some(s),
             (Some(c), None) if c > 128 && c != 137 => Some(c - 128),
             _ => None,

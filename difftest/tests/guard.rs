@@ -95,6 +95,9 @@ fn mutate_classifies_crashes() {
         ),
         ("kill -SEGV $$", "signal"),
         ("sleep 30", "hang"),
+        // Ignoring TERM (Octave catches it to save its workspace) ends in timeout's KILL: still
+        // a hang, not a crash.
+        ("trap '' TERM; sleep 30", "hang"),
         (
             "echo 'internal error (please report): x' >&2; exit 1",
             "internal",
