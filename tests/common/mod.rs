@@ -200,11 +200,20 @@ pub fn mismatches_with_octave_translated(
 
 /// Each output of `expected` that `actual` lacks or has with another value.
 pub fn output_differences(expected: &[(String, Value)], actual: &[(String, Value)]) -> Vec<String> {
+    output_differences_by(expected, actual, difference)
+}
+
+/// Each output of `expected` that `actual` lacks or that `differ` finds different.
+pub fn output_differences_by(
+    expected: &[(String, Value)],
+    actual: &[(String, Value)],
+    differ: impl Fn(&Value, &Value) -> Option<String>,
+) -> Vec<String> {
     expected
         .iter()
         .filter_map(|(out, e)| {
             let why = match actual.iter().find(|(n, _)| n == out) {
-                Some((_, a)) => difference(e, a)?,
+                Some((_, a)) => differ(e, a)?,
                 None => "missing".to_string(),
             };
             Some(format!("output `{out}`: {why}"))
@@ -213,7 +222,40 @@ pub fn output_differences(expected: &[(String, Value)], actual: &[(String, Value
 }
 
 /// Why `actual` differs from `expected`, or `None` when they agree.
+///
+/// Scalars may be reductions, whose order m2cu changes, and agree within a relative 1e-12
+/// (double) or 1e-5 (single); array elements come from maps and in-thread loops, which keep
+/// MATLAB's order, so they must agree exactly.
 pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
+    let tolerance = if expected.is_scalar() {
+        Tolerance::REASSOCIATED
+    } else {
+        Tolerance::EXACT
+    };
+    difference_within(expected, actual, tolerance)
+}
+
+/// The relative difference allowed between floating-point elements.
+#[derive(Clone, Copy, Debug)]
+pub struct Tolerance {
+    pub double: f64,
+    pub single: f64,
+}
+
+impl Tolerance {
+    pub const EXACT: Tolerance = Tolerance {
+        double: 0.0,
+        single: 0.0,
+    };
+    /// Values computed through a floating-point reduction that m2cu may reassociate.
+    pub const REASSOCIATED: Tolerance = Tolerance {
+        double: 1e-12,
+        single: 1e-5,
+    };
+}
+
+/// Why `actual` differs from `expected` by more than `tolerance`, or `None` when they agree.
+pub fn difference_within(expected: &Value, actual: &Value, tolerance: Tolerance) -> Option<String> {
     if expected.class() != actual.class() {
         return Some(format!(
             "class {} instead of {}",
@@ -227,13 +269,7 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
             actual.dims, expected.dims
         ));
     }
-    // Scalars may be reductions, whose order m2cu changes; array elements come from maps and
-    // in-thread loops, which keep MATLAB's order, so they must agree exactly.
-    let (tol_double, tol_single) = if expected.is_scalar() {
-        (1e-12, 1e-5)
-    } else {
-        (0.0, 0.0)
-    };
+    let (tol_double, tol_single) = (tolerance.double, tolerance.single);
     let close = |tol: f64| {
         move |(k, (e, a)): (usize, (f64, f64))| {
             // An infinity matches only itself (the relative tolerance of one would be infinite).

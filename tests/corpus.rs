@@ -1,0 +1,262 @@
+//! The corpus of real-style MATLAB programs (`fixtures/corpus`): how many m2cu accepts, and that
+//! every one it accepts computes what Octave computes.
+//!
+//! Each `fixtures/corpus/NAME.m` with `% set: NAME=EXPR` lines is a program; an `.m` without
+//! them is a helper in a sibling file. The `set` lines are its inputs, in order: m2cu gets them as
+//! `--set` arguments of `m2cu run` (the binary, as a user runs it), Octave evaluates them as
+//! statements and calls the function with the parameters that were set, in the signature's order
+//! (fewer than declared is how `nargin` defaults are exercised). Each program ends as one
+//! [`Outcome`]: equal to Octave (on the C path and on the emulated GPU), refused by a diagnostic,
+//! stopped by a run-time error, or different. A difference fails the test (never a silent wrong
+//! result); so does accepting fewer programs than [`ACCEPTED_AT_LEAST`], the count measured when
+//! the corpus last grew, so that a regression in the language m2cu takes shows here.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use m2cu::Value;
+
+/// Programs m2cu accepted (equal to Octave on every backend) when the corpus was last measured.
+const ACCEPTED_AT_LEAST: usize = 12;
+
+/// One corpus program.
+struct Program {
+    name: String,
+    path: PathBuf,
+    sets: Vec<String>,
+    params: Vec<String>,
+    outputs: Vec<String>,
+}
+
+/// What became of one program.
+#[derive(Debug)]
+enum Outcome {
+    /// Octave's outputs, on every backend tried.
+    Equal,
+    /// m2cu refused it at translation: the diagnostic codes, in order.
+    Refused(Vec<String>),
+    /// m2cu stopped with a run-time error where Octave answered.
+    Stopped(String),
+    /// Both stopped with an error (the program's own input check).
+    BothStopped,
+    /// A result that is not Octave's: the backend and why.
+    Different(String),
+}
+
+impl Outcome {
+    fn label(&self) -> String {
+        match self {
+            Outcome::Equal => "equal".into(),
+            Outcome::Refused(codes) => format!("refused {}", codes.join(" ")),
+            Outcome::Stopped(why) => format!("stopped: {why}"),
+            Outcome::BothStopped => "both stopped".into(),
+            Outcome::Different(why) => format!("DIFFERENT: {why}"),
+        }
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    common::root().join("fixtures/corpus")
+}
+
+fn programs() -> Vec<Program> {
+    common::fixture_files("corpus")
+        .into_iter()
+        .filter_map(|path| parse_program(&path))
+        .collect()
+}
+
+/// The program in `path`, or `None` for a helper file (no `% set:` lines).
+fn parse_program(path: &Path) -> Option<Program> {
+    let text = common::source(path);
+    let sets: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("% set: "))
+        .map(|s| s.trim().to_string())
+        .collect();
+    if sets.is_empty() {
+        return None;
+    }
+    let name = path.file_stem()?.to_str()?.to_string();
+    let header = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("function"))?;
+    let (outputs, params) = signature(header);
+    Some(Program {
+        name,
+        path: path.to_path_buf(),
+        sets,
+        params,
+        outputs,
+    })
+}
+
+/// The output and parameter names of `function [a, b] = f(x, y)` (or `function a = f(x)`).
+fn signature(header: &str) -> (Vec<String>, Vec<String>) {
+    let names = |s: &str| -> Vec<String> {
+        s.split(|c: char| c == ',' || c.is_whitespace())
+            .map(|n| n.trim_matches(|c| c == '[' || c == ']'))
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let rest = header.trim_start().trim_start_matches("function");
+    let (outs, call) = rest.split_once('=').unwrap_or(("", rest));
+    let params = call
+        .split_once('(')
+        .map(|(_, p)| p.trim_end().trim_end_matches(')'))
+        .unwrap_or("");
+    (names(outs), names(params))
+}
+
+/// The name a `set` line assigns.
+fn set_name(set: &str) -> &str {
+    set.split('=').next().unwrap_or("").trim()
+}
+
+/// Octave's outputs for `p`, or its error message.
+fn octave_outputs(p: &Program, scratch: &Path) -> Result<Vec<(String, Value)>, String> {
+    let given: Vec<&str> = p
+        .params
+        .iter()
+        .map(String::as_str)
+        .filter(|param| p.sets.iter().any(|s| set_name(s) == *param))
+        .collect();
+    let file = scratch.join("octave.mat");
+    let quoted = |s: &str| format!("'{}'", s.replace('\'', "''"));
+    let outs: Vec<String> = p.outputs.iter().map(|o| quoted(o)).collect();
+    let script = format!(
+        "warning('off', 'all'); cd({dir});\n{sets};\n\
+         try\n  r = cell(1, {n}); [r{{:}}] = {name}({args});\n\
+         s = cell2struct(r, {{{outs}}}, 2); save('-v7', {file}, '-struct', 's');\n\
+         catch e\n  printf('m2cu-octave-error: %s\\n', e.message);\nend\n",
+        dir = quoted(&corpus_dir().display().to_string()),
+        sets = p.sets.join(";\n"),
+        n = p.outputs.len(),
+        name = p.name,
+        args = given.join(", "),
+        outs = outs.join(", "),
+        file = quoted(&file.display().to_string()),
+    );
+    let stdout = m2cu_runtime::octave::eval(scratch, &script)?;
+    if let Some(msg) = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("m2cu-octave-error: "))
+    {
+        return Err(msg.to_string());
+    }
+    m2cu::read_mat_file(&file).map_err(|e| format!("cannot read Octave's outputs: {e}"))
+}
+
+/// What `m2cu run` on `backend` gave: the outputs, or the diagnostic codes (`Err(Ok)`) or the
+/// run-time message (`Err(Err)`).
+fn m2cu_outputs(
+    p: &Program,
+    backend: &str,
+    scratch: &Path,
+) -> Result<Vec<(String, Value)>, Result<Vec<String>, String>> {
+    let file = scratch.join(format!("m2cu-{backend}.mat"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_m2cu"));
+    cmd.arg("run").arg(&p.path).args(["--backend", backend]);
+    for set in &p.sets {
+        cmd.arg("--set").arg(set);
+    }
+    let out = cmd.arg("--output").arg(&file).output().expect("m2cu runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        let codes: Vec<String> = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("error["))
+            .filter_map(|l| l.split(']').next())
+            .map(str::to_string)
+            .collect();
+        return Err(if codes.is_empty() {
+            Err(stderr.lines().next().unwrap_or("").to_string())
+        } else {
+            Ok(codes)
+        });
+    }
+    m2cu::read_mat_file(&file).map_err(|e| Err(format!("cannot read m2cu's outputs: {e}")))
+}
+
+/// How each output differs from Octave's, if one does. The programs' floating-point sums may
+/// be reduced in another order on every backend (`s = s - A(i, j) * x(j)` of a back
+/// substitution is a reduction), and their results flow into arrays, so every element is
+/// compared within the reassociation tolerance.
+fn differences(expected: &[(String, Value)], actual: &[(String, Value)]) -> Option<String> {
+    let within =
+        |e: &Value, a: &Value| common::difference_within(e, a, common::Tolerance::REASSOCIATED);
+    let diffs = common::output_differences_by(expected, actual, within);
+    (!diffs.is_empty()).then(|| diffs.join("; "))
+}
+
+fn outcome(p: &Program, backends: &[&str]) -> Outcome {
+    let scratch = tempfile::tempdir().expect("scratch dir");
+    let expected = octave_outputs(p, scratch.path());
+    for &backend in backends {
+        match (m2cu_outputs(p, backend, scratch.path()), &expected) {
+            (Err(Ok(codes)), _) => return Outcome::Refused(codes),
+            (Err(Err(_)), Err(_)) => return Outcome::BothStopped,
+            (Err(Err(why)), Ok(_)) => return Outcome::Stopped(why),
+            (Ok(_), Err(why)) => {
+                return Outcome::Different(format!("{backend}: answered where Octave says {why}"))
+            }
+            (Ok(actual), Ok(expected)) => {
+                if let Some(why) = differences(expected, &actual) {
+                    return Outcome::Different(format!("{backend}: {why}"));
+                }
+            }
+        }
+    }
+    Outcome::Equal
+}
+
+#[test]
+fn the_corpus_runs_as_in_octave() {
+    if !common::require(common::octave_available(), "GNU Octave") {
+        return;
+    }
+    let programs = programs();
+    assert!(
+        programs.len() >= 30,
+        "expected the corpus, found {}",
+        programs.len()
+    );
+    let mut by_label: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut accepted = 0;
+    let mut different = Vec::new();
+    for p in &programs {
+        let outcome = outcome(p, &["cpu", "emu"]);
+        println!("{:<18} {}", p.name, outcome.label());
+        match &outcome {
+            Outcome::Equal => accepted += 1,
+            Outcome::Different(why) => different.push(format!("{}: {why}", p.name)),
+            _ => {}
+        }
+        let key = match &outcome {
+            Outcome::Refused(codes) => format!("refused {}", codes[0]),
+            Outcome::Stopped(_) => "stopped".into(),
+            other => other.label(),
+        };
+        by_label.entry(key).or_default().push(p.name.clone());
+    }
+    println!(
+        "\n{accepted} of {} programs equal Octave's results",
+        programs.len()
+    );
+    for (label, names) in &by_label {
+        println!("{label:<22} {:>3}  {}", names.len(), names.join(" "));
+    }
+    assert!(
+        different.is_empty(),
+        "results that are not Octave's:\n{}",
+        different.join("\n")
+    );
+    assert!(
+        accepted >= ACCEPTED_AT_LEAST,
+        "only {accepted} programs accepted; the corpus had {ACCEPTED_AT_LEAST}"
+    );
+}
