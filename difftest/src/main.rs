@@ -57,7 +57,11 @@ struct Cli {
     /// Guard features to add to a fraction of the programs: zero-trip (loops that may run no
     /// iteration, their variable read after), input-exprs (integer arithmetic with saturation
     /// at the top of the body), names (variables named like C/CUDA keywords and m2cu's own
-    /// names), all, none. With none, the programs are those of earlier versions.
+    /// names); issue 15's masks (`x(x < t) = c`, `sum(x > t)`, `x(x > t)`), index (`x([3 1 3])`,
+    /// `h([2 2 1]) = v`), growth (`g(end+1) = v` after `g = []`, `q(k) = v` never preallocated),
+    /// chars (char literals compared, converted, switched on); all, none. With none, the
+    /// programs are those of earlier versions, and each feature leaves the programs of the
+    /// others unchanged but for what it appends.
     #[arg(long, default_value = "none", value_parser = Features::parse)]
     features: Features,
     /// Instead of programs: check N `m2cu run --set x=EXPR` expressions (integer arithmetic,

@@ -30,6 +30,11 @@ pub struct Features {
     pub zero_trip: bool,
     pub input_exprs: bool,
     pub names: bool,
+    /// Issue 15's constructs (`super::language`).
+    pub masks: bool,
+    pub index: bool,
+    pub growth: bool,
+    pub chars: bool,
 }
 
 impl Features {
@@ -37,9 +42,14 @@ impl Features {
         zero_trip: true,
         input_exprs: true,
         names: true,
+        masks: true,
+        index: true,
+        growth: true,
+        chars: true,
     };
 
-    /// Parses a comma-separated list: `zero-trip`, `input-exprs`, `names`, `all`, `none`.
+    /// Parses a comma-separated list: `zero-trip`, `input-exprs`, `names`, `masks`, `index`,
+    /// `growth`, `chars`, `all`, `none`.
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut f = Features::default();
         for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -47,11 +57,15 @@ impl Features {
                 "zero-trip" => f.zero_trip = true,
                 "input-exprs" => f.input_exprs = true,
                 "names" => f.names = true,
+                "masks" => f.masks = true,
+                "index" => f.index = true,
+                "growth" => f.growth = true,
+                "chars" => f.chars = true,
                 "all" => f = Features::ALL,
                 "none" => f = Features::default(),
                 other => {
                     return Err(format!(
-                        "unknown feature `{other}` (zero-trip, input-exprs, names, all, none)"
+                        "unknown feature `{other}` (zero-trip, input-exprs, names, masks, index, growth, chars, all, none)"
                     ))
                 }
             }
@@ -143,10 +157,28 @@ impl Builder {
         if features.zero_trip && self.chance(0.4) {
             self.zero_trip();
         }
+        self.language(features);
         if features.names && self.chance(0.3) {
             self.colliding_names()
         } else {
             BTreeMap::new()
+        }
+    }
+
+    /// Issue 15's constructs. Each draws only when its feature is on, so the programs of the
+    /// features above are unchanged by these.
+    fn language(&mut self, features: Features) {
+        if features.masks && self.chance(0.3) {
+            self.masks();
+        }
+        if features.index && self.chance(0.25) {
+            self.index_vectors();
+        }
+        if features.growth && self.chance(0.25) {
+            self.growth();
+        }
+        if features.chars && self.chance(0.2) {
+            self.chars();
         }
     }
 

@@ -22,6 +22,7 @@ use crate::program::{Case, Stmt};
 use crate::values::{self, Profile, Shape};
 
 mod guard;
+mod language;
 
 pub use guard::{int_expr, random_expr, Features};
 
