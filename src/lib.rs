@@ -13,8 +13,10 @@
 //! assert!(t.generated.kernels_cu.contains("__shfl_down_sync"));
 //! ```
 
+mod files;
 mod program;
 mod set_values;
+pub mod source_text;
 
 pub use program::{run, Backend, CallTiming, Program, RunOptions, RunResult};
 pub use set_values::{set_values, SetOptions};
@@ -54,6 +56,11 @@ pub struct Options {
     /// program draws one stream: the same seed gives the same values. The default, 0, is a
     /// fixed seed, as MATLAB starts with `rng default`.
     pub seed: u64,
+    /// Folders searched, in order, for `NAME.m` when a call `NAME(...)` names no variable,
+    /// builtin or function of the file (MATLAB's functions in other files). The command line
+    /// puts the entry file's folder first, then each `--path`. Empty (the default): nothing is
+    /// read, every function must be in the source.
+    pub search_path: Vec<PathBuf>,
 }
 
 /// Everything `translate` produces.
@@ -147,12 +154,17 @@ fn compile_phases(
 ) -> Result<Translation, Error> {
     let mut types = parse_arg_specs(&options.args)?;
     types.extend(input_types);
+    let (sources, library) = files::load_library(source, ast, options);
+    let source = sources.text();
     let lower_options = LowerOptions {
         entry: options.entry.clone(),
         input_types: types,
+        library,
     };
-    let module = m2cu_frontend::lower::lower(ast, &lower_options)
-        .map_err(|d| source_error(source, options, d))?;
+    let module = m2cu_frontend::lower::lower(ast, &lower_options).map_err(|d| Error::Source {
+        rendered: sources.render(&d),
+        diagnostics: d,
+    })?;
     let f = module.entry();
     let problems = m2cu_frontend::validate::validate(f);
     if !problems.is_empty() {
@@ -181,11 +193,7 @@ fn compile_phases(
         ir: m2cu_frontend::ir_print::print_function(f),
         report: m2cu_analysis::report::render(f, &analysis, source),
         report_json: m2cu_analysis::report::json(f, &analysis, source),
-        report_notes: render(
-            display_name(options),
-            source,
-            &m2cu_analysis::report::notes(f, &analysis, source),
-        ),
+        report_notes: sources.render(&m2cu_analysis::report::notes(f, &analysis, source)),
         generated: m2cu_codegen::generate(f, &analysis, &codegen_options),
     })
 }

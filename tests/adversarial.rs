@@ -108,6 +108,7 @@ impl Fixture {
         Options {
             file_name: format!("{}.m", self.name),
             args,
+            search_path: self.path.parent().into_iter().map(Into::into).collect(),
             ..Default::default()
         }
     }

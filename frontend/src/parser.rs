@@ -102,7 +102,18 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostics> {
 /// into the MATLAB tree they stand for: `x += e` is `x = x + (e)` (the `Paren` only where the
 /// tree needs it to print back), `x++` is `x = x + 1`, `!x` is `~x`, `"a\n"` is a char literal.
 pub fn parse_file_with(source: &str, options: &ParseOptions) -> Result<File, Diagnostics> {
-    with_parser_stack(|| parse_file_here(source, options.dialect))
+    parse_file_at(source, options, 0)
+}
+
+/// [`parse_file_with`] for a file that starts at byte `base` of a
+/// [`SourceMap`](crate::sources::SourceMap): every span of the tree and of its diagnostics is
+/// shifted by `base`.
+pub fn parse_file_at(
+    source: &str,
+    options: &ParseOptions,
+    base: u32,
+) -> Result<File, Diagnostics> {
+    with_parser_stack(|| parse_file_here(source, options.dialect, base))
 }
 
 /// Parses one MATLAB expression (used for `--set NAME=EXPR` values); anything after it is an
@@ -119,8 +130,9 @@ fn with_parser_stack<T: Send>(f: impl Fn() -> T + Sync) -> T {
     crate::stack::with_stack("m2cu-parser", PARSER_STACK_BYTES, f)
 }
 
-fn parse_file_here(source: &str, dialect: Dialect) -> Result<File, Diagnostics> {
-    let lexed = lex_with(source, dialect);
+fn parse_file_here(source: &str, dialect: Dialect, base: u32) -> Result<File, Diagnostics> {
+    let mut lexed = lex_with(source, dialect);
+    shift_spans(&mut lexed, base);
     let shared = Shared {
         sink: RefCell::new(Vec::new()),
         dialect,
@@ -157,6 +169,19 @@ fn parse_expr_here(source: &str) -> Result<Expr, Diagnostics> {
     match result {
         Ok(e) if !diags.has_errors() => Ok(e),
         _ => Err(diags),
+    }
+}
+
+/// Moves the tokens and the lexer's diagnostics `base` bytes on.
+fn shift_spans(lexed: &mut crate::lexer::Lexed, base: u32) {
+    let shift = |s: &mut Span| {
+        s.start += base;
+        s.end += base;
+    };
+    lexed.tokens.iter_mut().for_each(|t| shift(&mut t.span));
+    for d in &mut lexed.diagnostics.0 {
+        shift(&mut d.span);
+        d.secondary.iter_mut().for_each(|(s, _)| shift(s));
     }
 }
 

@@ -104,8 +104,14 @@ pub fn fixture_options(name: &str) -> m2cu::Options {
     m2cu::Options {
         file_name: format!("{name}.m"),
         args: inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect(),
+        search_path: e2e_search_path(),
         ..Default::default()
     }
+}
+
+/// Where the e2e fixtures' calls find functions in other files: their own folder.
+pub fn e2e_search_path() -> Vec<PathBuf> {
+    vec![root().join("fixtures/e2e")]
 }
 
 /// The `--args` spec `run` would derive from an actual input.
@@ -157,6 +163,7 @@ pub fn run_fixture_translated(
     let path = e2e_path(name, ".m");
     let options = m2cu::Options {
         file_name: format!("{name}.m"),
+        search_path: e2e_search_path(),
         ..base.clone()
     };
     m2cu::run(&source(&path), &inputs(name), &options, run_options)
