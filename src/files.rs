@@ -17,17 +17,18 @@ use m2cu_frontend::sources::SourceMap;
 use crate::{display_name, Options};
 
 /// The entry file and every function file it may call, parsed.
-pub(crate) fn load_library(source: &str, ast: &ast::File, options: &Options) -> (SourceMap, Library) {
+pub(crate) fn load_library(
+    source: &str,
+    ast: &ast::File,
+    options: &Options,
+) -> (SourceMap, Library) {
     let mut sources = SourceMap::new(display_name(options), source);
     let parse_options = ParseOptions {
         dialect: options.dialect,
     };
-    let library = Library::load(
-        (source, ast),
-        &mut sources,
-        &parse_options,
-        &mut |name| find(name, options),
-    );
+    let library = Library::load((source, ast), &mut sources, &parse_options, &mut |name| {
+        find(name, options)
+    });
     (sources, library)
 }
 

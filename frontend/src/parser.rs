@@ -108,11 +108,7 @@ pub fn parse_file_with(source: &str, options: &ParseOptions) -> Result<File, Dia
 /// [`parse_file_with`] for a file that starts at byte `base` of a
 /// [`SourceMap`](crate::sources::SourceMap): every span of the tree and of its diagnostics is
 /// shifted by `base`.
-pub fn parse_file_at(
-    source: &str,
-    options: &ParseOptions,
-    base: u32,
-) -> Result<File, Diagnostics> {
+pub fn parse_file_at(source: &str, options: &ParseOptions, base: u32) -> Result<File, Diagnostics> {
     with_parser_stack(|| parse_file_here(source, options.dialect, base))
 }
 

@@ -246,7 +246,11 @@ impl<'a> Lowerer<'a> {
             combiners: Vec::new(),
             grown: inline::across_files(file, library, assign::grown_names),
             indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
-            empty_flagged: inline::across_files(file, library, emptyloop::loop_variables_read_after),
+            empty_flagged: inline::across_files(
+                file,
+                library,
+                emptyloop::loop_variables_read_after,
+            ),
             empty_flags: HashMap::new(),
             empty_reads: None,
             output_names: function.outputs.clone(),
