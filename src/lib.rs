@@ -311,13 +311,45 @@ fn typed_translation(
     let ast = parse(source, options)?;
     check_inputs_given(&ast, options, inputs)?;
     let declared = declared_inputs(&ast, options);
+    let indexed = entry_function(&ast, options)
+        .map(m2cu_frontend::indexed::indexed_names)
+        .unwrap_or_default();
     let types = inputs
         .iter()
         .filter(|(n, _)| !declared.contains(n))
-        .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
+        .map(|(n, v)| {
+            Ok((
+                n.clone(),
+                open_if_indexed(type_of(n, v)?, indexed.contains(n)),
+            ))
+        })
         .collect::<Result<Vec<_>, Error>>()?;
     let t = compile_parsed(source, &ast, options, types.clone())?;
     Ok((t, types))
+}
+
+/// The function `options` selects as the entry.
+fn entry_function<'f>(
+    ast: &'f m2cu_frontend::ast::File,
+    options: &Options,
+) -> Option<&'f m2cu_frontend::ast::Function> {
+    match &options.entry {
+        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
+        None => ast.functions.first(),
+    }
+}
+
+/// The type of an input that the entry indexes (`x(j)`, `x(end)`: see
+/// `m2cu_frontend::indexed`): a 1-by-1 value is then a row of run-time length, not a scalar,
+/// as `bubble(5)` is legal MATLAB.
+fn open_if_indexed(ty: Type, indexed: bool) -> Type {
+    if indexed && ty.is_scalar() {
+        return Type {
+            shape: Shape::new(Dim::Known(1), Dim::Var),
+            ..ty
+        };
+    }
+    ty
 }
 
 /// Every parameter of the entry needs a value before its type can be known.
@@ -326,10 +358,7 @@ fn check_inputs_given(
     options: &Options,
     inputs: &[(String, Value)],
 ) -> Result<(), Error> {
-    let entry = match &options.entry {
-        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
-        None => ast.functions.first(),
-    };
+    let entry = entry_function(ast, options);
     let params: Vec<String> = entry
         .map(|f| f.params.iter().map(|p| p.name.clone()).collect())
         .unwrap_or_default();
@@ -339,10 +368,7 @@ fn check_inputs_given(
 /// The inputs of the entry function that its `arguments` block declares: their declared types
 /// stand, and the program checks the values against them when it is called.
 fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<String> {
-    let entry = match &options.entry {
-        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
-        None => ast.functions.first(),
-    };
+    let entry = entry_function(ast, options);
     entry.map_or_else(Vec::new, |f| {
         f.arguments.iter().map(|a| a.name.name.clone()).collect()
     })
