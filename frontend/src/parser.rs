@@ -59,7 +59,8 @@
 //! | E0037 | `persistent` variables |
 //! | E0038 | `classdef` files |
 //! | E0039 | `try`/`catch` |
-//! | E0040 | `parfor` (write `for`) |
+
+mod parfor;
 
 use std::cell::RefCell;
 
@@ -1042,9 +1043,14 @@ fn stmt_list(mut i: Input, arms: Arms) -> (Input, Vec<Stmt>) {
         if *i.kind() == TokKind::Eof || arms.ends_at(&i) {
             return (i, stmts);
         }
-        match statement(i) {
+        let parsed = if parfor::is_parfor(&i) {
+            parfor::parfor_stmts(i)
+        } else {
+            statement(i).map(|(rest, s)| (rest, vec![s]))
+        };
+        match parsed {
             Ok((rest, s)) => {
-                stmts.push(s);
+                stmts.extend(s);
                 i = rest;
             }
             Err(e) => i = report_and_recover(i, into_error(e)),
@@ -1179,11 +1185,6 @@ fn unsupported(i: &Input, word: &str) -> PError {
             "E0039",
             "`try`/`catch` is not supported",
             "remove the `try`/`catch` and keep the code of the `try` part; errors cannot be caught",
-        ),
-        "parfor" => (
-            "E0040",
-            "`parfor` is not supported",
-            "write a plain `for`; m2cu finds the loops that can run in parallel",
         ),
         _ => ("E0030", "", "write the code with ordinary statements"),
     };
