@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use common::adversarial::{variants, Variant};
 use m2cu::{Backend, Options, RunOptions, Value};
-use m2cu_frontend::parser::parse_file;
+use m2cu_frontend::parser::{parse_file_with, ParseOptions};
 use m2cu_runtime::octave::{answer_calls, coder_stubs, Answer, Call};
 use m2cu_runtime::{Data, EmuOptions, Schedule};
 
@@ -65,7 +65,10 @@ impl Fixture {
             .to_string_lossy()
             .into_owned();
         let source = common::source(&path);
-        let file = parse_file(&source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let dialect = ParseOptions {
+            dialect: common::dialect_of(&source),
+        };
+        let file = parse_file_with(&source, &dialect).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let entry = &file.functions[0];
         let stored = inputs(&file);
         let inputs = entry
@@ -109,6 +112,7 @@ impl Fixture {
             file_name: format!("{}.m", self.name),
             args,
             search_path: self.path.parent().into_iter().map(Into::into).collect(),
+            dialect: common::dialect_of(&self.source),
             ..Default::default()
         }
     }

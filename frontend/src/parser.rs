@@ -60,6 +60,7 @@
 //! | E0038 | `classdef` files |
 //! | E0039 | `try`/`catch` |
 
+mod command;
 mod parfor;
 
 use std::cell::RefCell;
@@ -693,6 +694,11 @@ fn file(mut i: Input) -> Vec<Function> {
                 i.report(unsupported(&i, "classdef"));
                 return functions;
             }
+            TokKind::Number(_) if !saw_function && !saw_code && i.nth(1).kind == TokKind::Semi => {
+                // `1;` before the first function: Octave's mark of a file of functions
+                // that is not a function file; it does nothing.
+                i = i.bump().bump();
+            }
             _ => {
                 saw_code = true;
                 i.report(outside_function(&i, !saw_function));
@@ -1139,7 +1145,10 @@ fn statement(i: Input) -> PResult<Stmt> {
         TokKind::Kw(Keyword::Unsupported(word)) => return unsupported_stmt(i, word),
         TokKind::Kw(kw) => return error(misplaced_keyword(&i, *kw)),
         TokKind::LBracket if is_multi_assign(&i) => multi_assign(i)?,
-        TokKind::Ident(_) if is_command_syntax(&i) => return error(command_syntax(&i)),
+        TokKind::Ident(_) if is_command_syntax(&i) => match command::command_call(i) {
+            Some(call) => call,
+            None => return error(command_syntax(&i)),
+        },
         _ => expr_statement(i)?,
     };
     let span = i.span_since(&start);

@@ -29,12 +29,14 @@
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0125 | a recursive call (direct or through other functions, across files too), naming the cycle |
 //! | E0126 | a function file that exists but cannot be read |
+//! | E0127 | `clear`/`clearvars` inside a function |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
 
 mod array;
 mod assign;
 mod concat;
+mod console;
 mod control;
 mod custom;
 mod emptyloop;
@@ -504,6 +506,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn expr_statement(&mut self, e: &ast::Expr) {
+        if self.console_statement(e) {
+            return;
+        }
         let name = match &e.kind {
             AstExpr::Call { callee, .. } => Some(callee.name.as_str()),
             AstExpr::Ident(n) => Some(n.as_str()),
