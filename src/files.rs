@@ -53,7 +53,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
     matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
+/// The file's text, named by its path relative to the current directory when it lies inside
+/// it (as the user would write it; and the same on every checkout), as found otherwise.
 fn read(path: &Path) -> Found {
     let text = crate::source_text::read(path)?;
-    Ok((path.display().to_string(), text))
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = path.strip_prefix(&cwd).unwrap_or(path);
+    Ok((shown.display().to_string(), text))
 }

@@ -176,7 +176,7 @@ fn compile_phases(
     let analysis: Analysis = m2cu_analysis::analyze(f);
     let codegen_options = CodegenOptions {
         file_name: display_name(options),
-        source,
+        sources: &sources,
         bounds_checks: !options.no_bounds_check,
         deterministic: options.deterministic,
         seed: options.seed,
@@ -191,8 +191,8 @@ fn compile_phases(
         outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
         ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
-        report: m2cu_analysis::report::render(f, &analysis, source),
-        report_json: m2cu_analysis::report::json(f, &analysis, source),
+        report: m2cu_analysis::report::render_in(f, &analysis, &sources),
+        report_json: m2cu_analysis::report::json_in(f, &analysis, &sources),
         report_notes: sources.render(&m2cu_analysis::report::notes(f, &analysis, source)),
         generated: m2cu_codegen::generate(f, &analysis, &codegen_options),
     })

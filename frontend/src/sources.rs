@@ -66,6 +66,30 @@ impl SourceMap {
             .unwrap_or(0)
     }
 
+    /// Where `offset` is: `line:col` in the entry file, `name:line:col` in any other (lines and
+    /// columns of that file, as the renderer shows them).
+    pub fn position(&self, offset: u32) -> String {
+        let (file, line, col) = self.locate(offset);
+        match file {
+            0 => format!("{line}:{col}"),
+            _ => format!("{}:{line}:{col}", self.files[file].name),
+        }
+    }
+
+    /// The file index (0: the entry), 1-based line and column of `offset`.
+    pub fn locate(&self, offset: u32) -> (usize, usize, usize) {
+        let file = self.file_of(offset);
+        let f = &self.files[file];
+        let text = &self.text[f.base as usize..(f.base + f.len) as usize];
+        let (line, col) = crate::diag::line_col(text, offset.saturating_sub(f.base));
+        (file, line, col)
+    }
+
+    /// The name of file `index` (see [`Self::locate`]).
+    pub fn name(&self, index: usize) -> &str {
+        &self.files[index].name
+    }
+
     /// Renders `diagnostics` like [`crate::diag::render`], each label against its own file.
     pub fn render(&self, diagnostics: &Diagnostics) -> String {
         let mut files = SimpleFiles::new();
@@ -107,5 +131,7 @@ mod tests {
         assert!(shown.contains("helper.m:2:5"), "{shown}");
         let d = Diagnostic::error("E0102", Span::new(7, 8), "undefined");
         assert!(map.render(&Diagnostics::from(d)).contains("main.m:2:1"));
+        assert_eq!(map.position(7), "2:1");
+        assert_eq!(map.position(at as u32), "helper.m:2:5");
     }
 }
