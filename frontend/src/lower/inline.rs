@@ -10,7 +10,7 @@
 //! value: an array argument is shared with the caller only when the callee never assigns to
 //! that parameter, otherwise it is copied. A call to a function already being inlined (direct
 //! or mutual recursion, across files too) is `E0125`, naming the cycle; `return` inside a
-//! callee is reported as unsupported; a function file that does not parse is reported where it
+//! callee becomes a flag that guards the rest of its body (`early_return`); a function file that does not parse is reported where it
 //! is called (its own diagnostics, in its own file), one that cannot be read is `E0126`.
 //!
 //! Inlining is bounded, so that translation time, memory and stack stay bounded whatever the
@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 
 use super::array::Val;
+use super::early_return;
 use super::*;
 use crate::library::{FunctionFile, Library};
 
@@ -145,7 +146,8 @@ impl<'a> Lowerer<'a> {
             for (param, val) in function.params.iter().zip(vals) {
                 me.bind_param(function, param, val, span);
             }
-            for stmt in &function.body {
+            let body = early_return::without_returns(&function.body, function.span);
+            for stmt in body.iter() {
                 me.stmt(stmt);
             }
             // An output left unassigned by an error in the body is not another problem: saying

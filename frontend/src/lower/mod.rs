@@ -39,6 +39,7 @@ mod concat;
 mod console;
 mod control;
 mod custom;
+mod early_return;
 mod emptyloop;
 mod expr;
 mod fill;
