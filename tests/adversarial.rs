@@ -268,6 +268,7 @@ fn check(fixtures: Vec<Fixture>) {
         let file_name = f.path.file_name().expect("a fixture file name");
         files.push((PathBuf::from(file_name), text));
     }
+    add_function_files(&mut files, &fixtures);
     let answers = answer_calls(&files, &calls, OCTAVE_LIMIT).expect("Octave answers");
     let octave_time = started.elapsed();
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
@@ -306,6 +307,26 @@ fn check(fixtures: Vec<Fixture>) {
         sum.rejected,
         sum.agree + sum.rejected
     );
+}
+
+/// The other `.m` files of the fixtures' folders (functions the fixtures call, such as
+/// `scores_range.m` for `normscores`), so that Octave finds them as m2cu does.
+fn add_function_files(files: &mut Vec<m2cu_runtime::octave::SourceFile>, fixtures: &[Fixture]) {
+    let folders: std::collections::BTreeSet<&std::path::Path> =
+        fixtures.iter().filter_map(|f| f.path.parent()).collect();
+    for folder in folders {
+        for entry in std::fs::read_dir(folder).expect("fixture folder") {
+            let path = entry.expect("folder entry").path();
+            let Some(name) = path.file_name().map(PathBuf::from) else {
+                continue;
+            };
+            let is_m = name.extension().is_some_and(|e| e == "m");
+            if is_m && !files.iter().any(|(n, _)| *n == name) {
+                let text = std::fs::read_to_string(&path).expect("function file text");
+                files.push((name, text));
+            }
+        }
+    }
 }
 
 fn first_line(text: &str) -> &str {
