@@ -13,8 +13,10 @@
 //! assert!(t.generated.kernels_cu.contains("__shfl_down_sync"));
 //! ```
 
+mod files;
 mod program;
 mod set_values;
+pub mod source_text;
 
 pub use program::{run, Backend, CallTiming, Program, RunOptions, RunResult};
 pub use set_values::{set_values, SetOptions};
@@ -54,6 +56,11 @@ pub struct Options {
     /// program draws one stream: the same seed gives the same values. The default, 0, is a
     /// fixed seed, as MATLAB starts with `rng default`.
     pub seed: u64,
+    /// Folders searched, in order, for `NAME.m` when a call `NAME(...)` names no variable,
+    /// builtin or function of the file (MATLAB's functions in other files). The command line
+    /// puts the entry file's folder first, then each `--path`. Empty (the default): nothing is
+    /// read, every function must be in the source.
+    pub search_path: Vec<PathBuf>,
 }
 
 /// Everything `translate` produces.
@@ -147,12 +154,17 @@ fn compile_phases(
 ) -> Result<Translation, Error> {
     let mut types = parse_arg_specs(&options.args)?;
     types.extend(input_types);
+    let (sources, library) = files::load_library(source, ast, options);
+    let source = sources.text();
     let lower_options = LowerOptions {
         entry: options.entry.clone(),
         input_types: types,
+        library,
     };
-    let module = m2cu_frontend::lower::lower(ast, &lower_options)
-        .map_err(|d| source_error(source, options, d))?;
+    let module = m2cu_frontend::lower::lower(ast, &lower_options).map_err(|d| Error::Source {
+        rendered: sources.render(&d),
+        diagnostics: d,
+    })?;
     let f = module.entry();
     let problems = m2cu_frontend::validate::validate(f);
     if !problems.is_empty() {
@@ -164,7 +176,7 @@ fn compile_phases(
     let analysis: Analysis = m2cu_analysis::analyze(f);
     let codegen_options = CodegenOptions {
         file_name: display_name(options),
-        source,
+        sources: &sources,
         bounds_checks: !options.no_bounds_check,
         deterministic: options.deterministic,
         seed: options.seed,
@@ -179,13 +191,9 @@ fn compile_phases(
         outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
         ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
-        report: m2cu_analysis::report::render(f, &analysis, source),
-        report_json: m2cu_analysis::report::json(f, &analysis, source),
-        report_notes: render(
-            display_name(options),
-            source,
-            &m2cu_analysis::report::notes(f, &analysis, source),
-        ),
+        report: m2cu_analysis::report::render_in(f, &analysis, &sources),
+        report_json: m2cu_analysis::report::json_in(f, &analysis, &sources),
+        report_notes: sources.render(&m2cu_analysis::report::notes(f, &analysis, source)),
         generated: m2cu_codegen::generate(f, &analysis, &codegen_options),
     })
 }
@@ -303,13 +311,45 @@ fn typed_translation(
     let ast = parse(source, options)?;
     check_inputs_given(&ast, options, inputs)?;
     let declared = declared_inputs(&ast, options);
+    let indexed = entry_function(&ast, options)
+        .map(m2cu_frontend::indexed::indexed_names)
+        .unwrap_or_default();
     let types = inputs
         .iter()
         .filter(|(n, _)| !declared.contains(n))
-        .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
+        .map(|(n, v)| {
+            Ok((
+                n.clone(),
+                open_if_indexed(type_of(n, v)?, indexed.contains(n)),
+            ))
+        })
         .collect::<Result<Vec<_>, Error>>()?;
     let t = compile_parsed(source, &ast, options, types.clone())?;
     Ok((t, types))
+}
+
+/// The function `options` selects as the entry.
+fn entry_function<'f>(
+    ast: &'f m2cu_frontend::ast::File,
+    options: &Options,
+) -> Option<&'f m2cu_frontend::ast::Function> {
+    match &options.entry {
+        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
+        None => ast.functions.first(),
+    }
+}
+
+/// The type of an input that the entry indexes (`x(j)`, `x(end)`: see
+/// `m2cu_frontend::indexed`): a 1-by-1 value is then a row of run-time length, not a scalar,
+/// as `bubble(5)` is legal MATLAB.
+fn open_if_indexed(ty: Type, indexed: bool) -> Type {
+    if indexed && ty.is_scalar() {
+        return Type {
+            shape: Shape::new(Dim::Known(1), Dim::Var),
+            ..ty
+        };
+    }
+    ty
 }
 
 /// Every parameter of the entry needs a value before its type can be known.
@@ -318,10 +358,7 @@ fn check_inputs_given(
     options: &Options,
     inputs: &[(String, Value)],
 ) -> Result<(), Error> {
-    let entry = match &options.entry {
-        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
-        None => ast.functions.first(),
-    };
+    let entry = entry_function(ast, options);
     let params: Vec<String> = entry
         .map(|f| f.params.iter().map(|p| p.name.clone()).collect())
         .unwrap_or_default();
@@ -331,10 +368,7 @@ fn check_inputs_given(
 /// The inputs of the entry function that its `arguments` block declares: their declared types
 /// stand, and the program checks the values against them when it is called.
 fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<String> {
-    let entry = match &options.entry {
-        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
-        None => ast.functions.first(),
-    };
+    let entry = entry_function(ast, options);
     entry.map_or_else(Vec::new, |f| {
         f.arguments.iter().map(|a| a.name.name.clone()).collect()
     })

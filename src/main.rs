@@ -3,12 +3,11 @@
 //! Exit status: 0 success, 1 an error in the MATLAB source, the inputs or the run, 2 a usage
 //! error (clap's own, or an impossible option combination).
 
-mod source_text;
-
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use m2cu::source_text;
 use m2cu::{Backend, Dialect, EmuOptions, Error, Lanes, Options, RunOptions, Schedule};
 
 #[derive(Parser)]
@@ -49,8 +48,23 @@ struct Common {
     /// affected
     #[arg(long)]
     deterministic: bool,
+    /// A folder to search for `NAME.m` when the file calls `NAME(...)` and defines no such
+    /// function, after the file's own folder. Repeatable, searched in order.
+    #[arg(long = "path", value_name = "DIR")]
+    path: Vec<PathBuf>,
     #[command(flatten)]
     dialect: DialectArg,
+}
+
+impl Common {
+    /// The entry file's folder, then each `--path`.
+    fn search_path(&self) -> Vec<PathBuf> {
+        let folder = match self.file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::iter::once(folder).chain(self.path.clone()).collect()
+    }
 }
 
 #[derive(clap::Args)]
@@ -274,6 +288,7 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
         no_bounds_check: common.no_bounds_check,
         deterministic: common.deterministic,
         dialect: common.dialect.dialect(),
+        search_path: common.search_path(),
         ..Default::default()
     };
     Ok((source, options))

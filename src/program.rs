@@ -90,7 +90,8 @@ enum Built {
 impl Program {
     /// Translates `source` for inputs like `specimen` (their classes and shapes are the input
     /// types; the values themselves are not used) and builds it for the chosen backend. A 1-by-1
-    /// specimen makes a scalar input: give a vector of length 2 for a vector of any length.
+    /// specimen makes a scalar input unless the function indexes it (`x(j)`, `x(end)`: then a
+    /// row of any length); give a vector of length 2 for a vector of any length.
     pub fn prepare(
         source: &str,
         specimen: &[(String, Value)],

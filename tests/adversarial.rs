@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use common::adversarial::{variants, Variant};
 use m2cu::{Backend, Options, RunOptions, Value};
-use m2cu_frontend::parser::parse_file;
+use m2cu_frontend::parser::{parse_file_with, ParseOptions};
 use m2cu_runtime::octave::{answer_calls, coder_stubs, Answer, Call};
 use m2cu_runtime::{Data, EmuOptions, Schedule};
 
@@ -65,7 +65,10 @@ impl Fixture {
             .to_string_lossy()
             .into_owned();
         let source = common::source(&path);
-        let file = parse_file(&source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let dialect = ParseOptions {
+            dialect: common::dialect_of(&source),
+        };
+        let file = parse_file_with(&source, &dialect).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let entry = &file.functions[0];
         let stored = inputs(&file);
         let inputs = entry
@@ -108,6 +111,8 @@ impl Fixture {
         Options {
             file_name: format!("{}.m", self.name),
             args,
+            search_path: self.path.parent().into_iter().map(Into::into).collect(),
+            dialect: common::dialect_of(&self.source),
             ..Default::default()
         }
     }
@@ -263,6 +268,7 @@ fn check(fixtures: Vec<Fixture>) {
         let file_name = f.path.file_name().expect("a fixture file name");
         files.push((PathBuf::from(file_name), text));
     }
+    add_function_files(&mut files, &fixtures);
     let answers = answer_calls(&files, &calls, OCTAVE_LIMIT).expect("Octave answers");
     let octave_time = started.elapsed();
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
@@ -301,6 +307,26 @@ fn check(fixtures: Vec<Fixture>) {
         sum.rejected,
         sum.agree + sum.rejected
     );
+}
+
+/// The other `.m` files of the fixtures' folders (functions the fixtures call, such as
+/// `scores_range.m` for `normscores`), so that Octave finds them as m2cu does.
+fn add_function_files(files: &mut Vec<m2cu_runtime::octave::SourceFile>, fixtures: &[Fixture]) {
+    let folders: std::collections::BTreeSet<&std::path::Path> =
+        fixtures.iter().filter_map(|f| f.path.parent()).collect();
+    for folder in folders {
+        for entry in std::fs::read_dir(folder).expect("fixture folder") {
+            let path = entry.expect("folder entry").path();
+            let Some(name) = path.file_name().map(PathBuf::from) else {
+                continue;
+            };
+            let is_m = name.extension().is_some_and(|e| e == "m");
+            if is_m && !files.iter().any(|(n, _)| *n == name) {
+                let text = std::fs::read_to_string(&path).expect("function file text");
+                files.push((name, text));
+            }
+        }
+    }
 }
 
 fn first_line(text: &str) -> &str {

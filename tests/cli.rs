@@ -540,3 +540,30 @@ fn an_empty_column_loop_never_leaves_the_old_value() {
         }
     }
 }
+
+/// A 1-by-1 input that the function indexes is a row of run-time length (`bubble(5)` is legal
+/// MATLAB; Octave: `a = 5`, `s = 8`), on both paths; one it never indexes stays a scalar, so
+/// `zeros(1, n)` still takes it as a size.
+#[test]
+fn one_by_one_inputs_indexed_as_vectors_run() {
+    let bubble = "function a = bubble(a)\n  n = numel(a);\n  for i = 1:n-1\n    for j = 1:n-i\n      if a(j) > a(j+1)\n        t = a(j); a(j) = a(j+1); a(j+1) = t;\n      end\n    end\n  end\nend\n";
+    let tail = "function s = tailn(x)\n  s = x(end) + numel(x);\nend\n";
+    let sized = "function y = sized(n)\n  y = zeros(1, n);\nend\n";
+    for backend in ["cpu", "emu"] {
+        let cases = [
+            ("bubble", bubble, "a=5", "a = 5"),
+            ("bubble", bubble, "a=[3 1 2]", "1     2     3"),
+            ("tailn", tail, "x=7", "s = 8"),
+            ("sized", sized, "n=3", "0     0     0"),
+        ];
+        for (name, source, set, expected) in cases {
+            let o = run_source(name, source, backend, &[set]);
+            let (stdout, stderr) = text(&o);
+            assert!(o.status.success(), "{name} {set} on {backend}: {stderr}");
+            assert!(
+                stdout.contains(expected),
+                "{name} {set} on {backend}: {stdout}"
+            );
+        }
+    }
+}

@@ -9,8 +9,9 @@
 
 use std::fmt::Write;
 
-use m2cu_frontend::diag::{line_col, Diagnostic, Diagnostics};
+use m2cu_frontend::diag::{Diagnostic, Diagnostics};
 use m2cu_frontend::ir::{Function, LocalId};
+use m2cu_frontend::sources::SourceMap;
 use m2cu_frontend::Span;
 
 use serde_json::{json, Value};
@@ -22,10 +23,13 @@ use crate::Analysis;
 
 /// Renders the report for `f`; positions are `line:col` in `source`.
 pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
-    let at = |span: Span| {
-        let (l, c) = line_col(source, span.start);
-        format!("{l}:{c}")
-    };
+    render_in(f, analysis, &SourceMap::new("", source))
+}
+
+/// [`render`] for a program of several files: positions in a function file other than the
+/// entry are `file:line:col` (see [`SourceMap::position`]).
+pub fn render_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> String {
+    let at = |span: Span| sources.position(span.start);
     let mut out = String::new();
     if analysis.loops.loops.is_empty() {
         let _ = writeln!(out, "{}: no loops", f.name);
@@ -299,20 +303,23 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 /// `"constant_memory": [{"var", "placed", "bytes", "reason"}]` lists the inputs of
 /// `coder.gpu.constantMemory` directives.
 pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
-    let at = |span: Span| {
-        let (l, c) = line_col(source, span.start);
-        format!("{l}:{c}")
-    };
+    json_in(f, analysis, &SourceMap::new("", source))
+}
+
+/// [`json`] for a program of several files: positions as in [`render_in`], and a loop in a
+/// function file other than the entry has `"file"`, its name (`line` and `col` are in it).
+pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value {
+    let at = |span: Span| sources.position(span.start);
     let loops: Vec<Value> = analysis
         .loops
         .loops
         .iter()
         .enumerate()
         .map(|(id, info)| {
-            let (line, col) = line_col(source, f.stmts[info.stmt].span.start);
+            let (file, line, col) = sources.locate(f.stmts[info.stmt].span.start);
             let verdict = &analysis.verdicts[id];
             let (kernel, placement) = placement(analysis, id);
-            json!({
+            let mut entry = json!({
                 "line": line,
                 "col": col,
                 "var": info.var.map(|v| f.locals[v].name.clone()),
@@ -335,7 +342,11 @@ pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
                 "witness": witness_json(verdict, &at),
                 "kernel": kernel,
                 "placement": placement,
-            })
+            });
+            if file > 0 {
+                entry["file"] = json!(sources.name(file));
+            }
+            entry
         })
         .collect();
     let constants: Vec<Value> = analysis

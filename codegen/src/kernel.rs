@@ -245,11 +245,13 @@ fn iteration_space(ctx: &Context, kernel: &Kernel) -> String {
     }
 }
 
+/// `N`, or `N of FILE` for a loop of a function file other than the entry.
 fn line_of(ctx: &Context, kernel: &Kernel) -> String {
-    ctx.source.map_or_else(String::new, |src| {
-        m2cu_frontend::diag::line_col(src, ctx.f.stmts[kernel.stmt].span.start)
-            .0
-            .to_string()
+    ctx.source.map_or_else(String::new, |sources| {
+        match sources.locate(ctx.f.stmts[kernel.stmt].span.start) {
+            (0, line, _) => line.to_string(),
+            (file, line, _) => format!("{line} of {}", sources.name(file)),
+        }
     })
 }
 

@@ -48,8 +48,8 @@ pub const GENERATED_MARKER: &str = "/* ==== code generated for this function ===
 pub struct CodegenOptions<'a> {
     /// The MATLAB file name, for comments.
     pub file_name: &'a str,
-    /// The MATLAB source, for line numbers in comments.
-    pub source: &'a str,
+    /// The MATLAB source files, for line numbers in comments.
+    pub sources: &'a m2cu_frontend::sources::SourceMap,
     /// Check every index against the array's extents (MATLAB's behaviour); `false` trusts the
     /// program's indices, which is faster and undefined when an index is out of range.
     pub bounds_checks: bool,
@@ -115,7 +115,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         status: "m2cu_status",
         err: "&m2cu_status",
         kernel_loops: KernelLoops::OpenMp,
-        source: Some(options.source),
+        source: Some(options.sources),
         location_hooks: HashMap::new(),
         seeded_updates: HashMap::new(),
         bounds_checks: options.bounds_checks,

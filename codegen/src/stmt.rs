@@ -73,8 +73,8 @@ pub struct Context<'a> {
     /// `&m2cu_status` on the host, `m2cu_err` in kernels.
     pub err: &'a str,
     pub kernel_loops: KernelLoops,
-    /// The MATLAB source, for line numbers in comments.
-    pub source: Option<&'a str>,
+    /// The MATLAB source files, for line numbers in comments.
+    pub source: Option<&'a m2cu_frontend::sources::SourceMap>,
     /// Extra statements appended to the `then` branch of location-reduction updates.
     pub location_hooks: HashMap<StmtId, String>,
     /// Updates `acc = f(acc, e)` of custom reductions, with the flag saying whether the

@@ -2,11 +2,10 @@
 //!
 //! Every phase reports problems as [`Diagnostic`] values carrying a byte [`Span`] into the
 //! source, a stable code, a message, and a help line. Nothing here prints: rendering happens in
-//! one place, [`render`], which shows `file:line:col`, the source line with a marker, and the help.
+//! one place, [`render`] (or [`SourceMap::render`](crate::sources::SourceMap::render) for a
+//! program of several files), which shows `file:line:col`, the source line with a marker, and the help.
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
-use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, termcolor::NoColor};
 
 /// A half-open byte range `[start, end)` into the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -158,18 +157,15 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 /// Renders diagnostics as plain text: `error[E0001]: message`, then ` --> file:line:col`, the
 /// source line with a marker, and `= help: ...`.
 pub fn render(file_name: &str, source: &str, diagnostics: &Diagnostics) -> String {
-    let file = SimpleFile::new(file_name, source);
-    let config = term::Config::default();
-    let mut out = NoColor::new(Vec::new());
-    for d in diagnostics.iter() {
-        let cs = to_codespan(d, source.len());
-        // Writing into a Vec cannot fail; a span outside the file was clamped by to_codespan.
-        let _ = term::emit(&mut out, &config, &file, &cs);
-    }
-    String::from_utf8_lossy(&out.into_inner()).into_owned()
+    crate::sources::SourceMap::new(file_name, source).render(diagnostics)
 }
 
-fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
+/// `d` as a codespan diagnostic; `locate` gives each span's file id and its byte range there
+/// (clamped to the file).
+pub(crate) fn to_codespan<F: Copy>(
+    d: &Diagnostic,
+    locate: &impl Fn(Span) -> (F, std::ops::Range<usize>),
+) -> CsDiagnostic<F> {
     let base = match d.severity {
         Severity::Error => CsDiagnostic::error(),
         Severity::Warning => CsDiagnostic::warning(),
@@ -179,15 +175,15 @@ fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
     if !d.help.is_empty() {
         notes.push(format!("help: {}", d.help));
     }
-    let clamp = |s: Span| {
-        let start = (s.start as usize).min(len);
-        start..(s.end as usize).clamp(start, len)
+    let label = |style: fn(F, std::ops::Range<usize>) -> Label<F>, s: Span| {
+        let (file, range) = locate(s);
+        style(file, range)
     };
-    let mut labels = vec![Label::primary((), clamp(d.span)).with_message(&d.label)];
+    let mut labels = vec![label(Label::primary, d.span).with_message(&d.label)];
     labels.extend(
         d.secondary
             .iter()
-            .map(|(s, l)| Label::secondary((), clamp(*s)).with_message(l)),
+            .map(|(s, l)| label(Label::secondary, *s).with_message(l)),
     );
     base.with_code(d.code)
         .with_message(&d.message)

@@ -59,7 +59,9 @@
 //! | E0037 | `persistent` variables |
 //! | E0038 | `classdef` files |
 //! | E0039 | `try`/`catch` |
-//! | E0040 | `parfor` (write `for`) |
+
+mod command;
+mod parfor;
 
 use std::cell::RefCell;
 
@@ -102,7 +104,14 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostics> {
 /// into the MATLAB tree they stand for: `x += e` is `x = x + (e)` (the `Paren` only where the
 /// tree needs it to print back), `x++` is `x = x + 1`, `!x` is `~x`, `"a\n"` is a char literal.
 pub fn parse_file_with(source: &str, options: &ParseOptions) -> Result<File, Diagnostics> {
-    with_parser_stack(|| parse_file_here(source, options.dialect))
+    parse_file_at(source, options, 0)
+}
+
+/// [`parse_file_with`] for a file that starts at byte `base` of a
+/// [`SourceMap`](crate::sources::SourceMap): every span of the tree and of its diagnostics is
+/// shifted by `base`.
+pub fn parse_file_at(source: &str, options: &ParseOptions, base: u32) -> Result<File, Diagnostics> {
+    with_parser_stack(|| parse_file_here(source, options.dialect, base))
 }
 
 /// Parses one MATLAB expression (used for `--set NAME=EXPR` values); anything after it is an
@@ -119,8 +128,9 @@ fn with_parser_stack<T: Send>(f: impl Fn() -> T + Sync) -> T {
     crate::stack::with_stack("m2cu-parser", PARSER_STACK_BYTES, f)
 }
 
-fn parse_file_here(source: &str, dialect: Dialect) -> Result<File, Diagnostics> {
-    let lexed = lex_with(source, dialect);
+fn parse_file_here(source: &str, dialect: Dialect, base: u32) -> Result<File, Diagnostics> {
+    let mut lexed = lex_with(source, dialect);
+    shift_spans(&mut lexed, base);
     let shared = Shared {
         sink: RefCell::new(Vec::new()),
         dialect,
@@ -157,6 +167,19 @@ fn parse_expr_here(source: &str) -> Result<Expr, Diagnostics> {
     match result {
         Ok(e) if !diags.has_errors() => Ok(e),
         _ => Err(diags),
+    }
+}
+
+/// Moves the tokens and the lexer's diagnostics `base` bytes on.
+fn shift_spans(lexed: &mut crate::lexer::Lexed, base: u32) {
+    let shift = |s: &mut Span| {
+        s.start += base;
+        s.end += base;
+    };
+    lexed.tokens.iter_mut().for_each(|t| shift(&mut t.span));
+    for d in &mut lexed.diagnostics.0 {
+        shift(&mut d.span);
+        d.secondary.iter_mut().for_each(|(s, _)| shift(s));
     }
 }
 
@@ -671,6 +694,11 @@ fn file(mut i: Input) -> Vec<Function> {
                 i.report(unsupported(&i, "classdef"));
                 return functions;
             }
+            TokKind::Number(_) if !saw_function && !saw_code && i.nth(1).kind == TokKind::Semi => {
+                // `1;` before the first function: Octave's mark of a file of functions
+                // that is not a function file; it does nothing.
+                i = i.bump().bump();
+            }
             _ => {
                 saw_code = true;
                 i.report(outside_function(&i, !saw_function));
@@ -1021,9 +1049,14 @@ fn stmt_list(mut i: Input, arms: Arms) -> (Input, Vec<Stmt>) {
         if *i.kind() == TokKind::Eof || arms.ends_at(&i) {
             return (i, stmts);
         }
-        match statement(i) {
+        let parsed = if parfor::is_parfor(&i) {
+            parfor::parfor_stmts(i)
+        } else {
+            statement(i).map(|(rest, s)| (rest, vec![s]))
+        };
+        match parsed {
             Ok((rest, s)) => {
-                stmts.push(s);
+                stmts.extend(s);
                 i = rest;
             }
             Err(e) => i = report_and_recover(i, into_error(e)),
@@ -1112,7 +1145,10 @@ fn statement(i: Input) -> PResult<Stmt> {
         TokKind::Kw(Keyword::Unsupported(word)) => return unsupported_stmt(i, word),
         TokKind::Kw(kw) => return error(misplaced_keyword(&i, *kw)),
         TokKind::LBracket if is_multi_assign(&i) => multi_assign(i)?,
-        TokKind::Ident(_) if is_command_syntax(&i) => return error(command_syntax(&i)),
+        TokKind::Ident(_) if is_command_syntax(&i) => match command::command_call(i) {
+            Some(call) => call,
+            None => return error(command_syntax(&i)),
+        },
         _ => expr_statement(i)?,
     };
     let span = i.span_since(&start);
@@ -1158,11 +1194,6 @@ fn unsupported(i: &Input, word: &str) -> PError {
             "E0039",
             "`try`/`catch` is not supported",
             "remove the `try`/`catch` and keep the code of the `try` part; errors cannot be caught",
-        ),
-        "parfor" => (
-            "E0040",
-            "`parfor` is not supported",
-            "write a plain `for`; m2cu finds the loops that can run in parallel",
         ),
         _ => ("E0030", "", "write the code with ordinary statements"),
     };

@@ -60,9 +60,22 @@ pub fn available() -> Result<String, String> {
     }
 }
 
-/// Runs `script` with `octave-cli --eval` in `dir` and returns its standard output; when Octave
+/// Runs `script` with `octave-cli` in `dir` and returns its standard output; when Octave
 /// fails (an error, or the script's `exit(1)`), the error holds its standard output and error.
+/// The script is written to a temporary file and `source`d, so its length is not bounded by
+/// the kernel's limit on one command-line argument (128 KiB: the e2e check of every fixture
+/// is longer).
 pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
+    let file = tempfile::Builder::new()
+        .prefix("m2cu_eval_")
+        .suffix(".m")
+        .tempfile()
+        .and_then(|mut f| std::io::Write::write_all(&mut f, script.as_bytes()).map(|()| f))
+        .map_err(|e| format!("cannot write the Octave script: {e}"))?;
+    let source = format!(
+        "source('{}')",
+        file.path().display().to_string().replace('\'', "''")
+    );
     let out = Command::new("octave-cli")
         .args([
             "--no-gui",
@@ -70,7 +83,7 @@ pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
             "--norc",
             "--no-history",
             "--eval",
-            script,
+            &source,
         ])
         .current_dir(dir)
         .output()

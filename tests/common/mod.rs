@@ -104,8 +104,25 @@ pub fn fixture_options(name: &str) -> m2cu::Options {
     m2cu::Options {
         file_name: format!("{name}.m"),
         args: inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect(),
+        search_path: e2e_search_path(),
+        dialect: dialect_of(&source(&e2e_path(name, ".m"))),
         ..Default::default()
     }
+}
+
+/// The language a fixture is written in: Octave's when a line says `% m2cu-dialect: octave`
+/// (as `--dialect octave` would be given), MATLAB otherwise.
+pub fn dialect_of(source: &str) -> m2cu::Dialect {
+    if source.lines().any(|l| l.trim() == "% m2cu-dialect: octave") {
+        m2cu::Dialect::Octave
+    } else {
+        m2cu::Dialect::Matlab
+    }
+}
+
+/// Where the e2e fixtures' calls find functions in other files: their own folder.
+pub fn e2e_search_path() -> Vec<PathBuf> {
+    vec![root().join("fixtures/e2e")]
 }
 
 /// The `--args` spec `run` would derive from an actual input.
@@ -154,12 +171,14 @@ pub fn run_fixture_translated(
     base: &m2cu::Options,
     run_options: &RunOptions,
 ) -> Vec<(String, Value)> {
-    let path = e2e_path(name, ".m");
+    let text = source(&e2e_path(name, ".m"));
     let options = m2cu::Options {
         file_name: format!("{name}.m"),
+        search_path: e2e_search_path(),
+        dialect: dialect_of(&text),
         ..base.clone()
     };
-    m2cu::run(&source(&path), &inputs(name), &options, run_options)
+    m2cu::run(&text, &inputs(name), &options, run_options)
         .unwrap_or_else(|e| panic!("{name} on {}: {e}", describe(run_options)))
         .outputs
 }

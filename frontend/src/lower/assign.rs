@@ -380,7 +380,7 @@ impl Lowerer<'_> {
                 };
                 Some(vec![Val::Scalar(r), Val::Scalar(c)])
             }
-            _ if !shadowed && self.local_function(name).is_some() => {
+            _ if !shadowed && self.is_function(name) => {
                 self.inline_call(callee, args, nargout, span)
             }
             _ => {

@@ -16,7 +16,7 @@ use super::array::{ArrayVal, Coord, Pos, Val};
 use super::*;
 use crate::ir::{Combiner, CombinerId};
 
-impl Lowerer<'_> {
+impl<'a> Lowerer<'a> {
     pub(super) fn gpucoder_reduce(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
         let [x, op] = args else {
             self.error(
@@ -122,10 +122,14 @@ impl Lowerer<'_> {
     fn lower_combiner(
         &mut self,
         callee: &ast::Ident,
-        function: &ast::Function,
+        function: &'a ast::Function,
         class: Class,
     ) -> Option<([LocalId; 2], LocalId, Block)> {
-        let (params, body, outputs) = self.in_callee_scope(callee, |me| {
+        let target = super::inline::Callee {
+            file: self.file,
+            function,
+        };
+        let (params, body, outputs) = self.in_callee_scope(callee, target, |me| {
             let params = [0, 1].map(|k| {
                 let p = &function.params[k];
                 me.new_local(&p.name, Type::scalar(class), p.span)

@@ -216,7 +216,7 @@ impl Lowerer<'_> {
                     .is_some_and(|id| !self.locals[*id].ty.is_scalar());
                 let builtin = !self.scope.contains_key(&callee.name)
                     && Builtin::from_name(&callee.name).is_some()
-                    && self.local_function(&callee.name).is_none();
+                    && !self.is_function(&callee.name);
                 (element || builtin) && args.iter().all(|a| self.empties_make_false(a))
             }
             _ => false,

@@ -310,7 +310,7 @@ impl Lowerer<'_> {
             "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "reshape" => self.reshape(args, span),
-            _ if self.local_function(name).is_some() => self
+            _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
             _ => self.undefined(callee),

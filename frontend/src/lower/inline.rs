@@ -1,10 +1,17 @@
-//! Calls to local (and nested) functions, inlined at the call site.
+//! Calls to local (and nested) functions and to functions in other files, inlined at the call
+//! site.
 //!
-//! Every call lowers the callee's body again with the argument types of that call, in a fresh
-//! scope whose locals are named `_<callee>_<name>` (no MATLAB identifier starts with `_`).
-//! MATLAB passes arrays by value: an array argument is shared with the caller only when the
-//! callee never assigns to that parameter, otherwise it is copied. Recursion and `return` inside
-//! a callee are reported as unsupported.
+//! A call to `f` runs, in MATLAB's order: a function of the file being lowered (local or
+//! nested, the file's own first function included), else the function file `f.m` of the
+//! [`Library`] (whose other functions are visible only inside it: lowering its body switches
+//! the current file), else the entry function when `f` is its name. Every call lowers the
+//! callee's body again with the argument types of that call, in a fresh scope whose locals are
+//! named `_<callee>_<name>` (no MATLAB identifier starts with `_`). MATLAB passes arrays by
+//! value: an array argument is shared with the caller only when the callee never assigns to
+//! that parameter, otherwise it is copied. A call to a function already being inlined (direct
+//! or mutual recursion, across files too) is `E0125`, naming the cycle; `return` inside a
+//! callee becomes a flag that guards the rest of its body (`early_return`); a function file that does not parse is reported where it
+//! is called (its own diagnostics, in its own file), one that cannot be read is `E0126`.
 //!
 //! Inlining is bounded, so that translation time, memory and stack stay bounded whatever the
 //! source: calls nest at most [`MAX_CALL_DEPTH`] deep (`E0130`), and once the program has
@@ -15,7 +22,9 @@
 use std::collections::HashMap;
 
 use super::array::Val;
+use super::early_return;
 use super::*;
+use crate::library::{FunctionFile, Library};
 
 /// Deepest nesting of local-function calls inlined (a call inside a callee inside ...).
 pub const MAX_CALL_DEPTH: usize = 100;
@@ -24,24 +33,100 @@ pub const MAX_CALL_DEPTH: usize = 100;
 pub const MAX_LOWERED_NODES: usize = 1_000_000;
 
 /// The caller's state, saved while a callee's body is lowered.
-struct Saved {
+struct Saved<'a> {
     scope: HashMap<String, LocalId>,
     loop_vars: Vec<LocalId>,
     loop_depth: usize,
     index_context: Vec<IndexContext>,
     prefix: String,
+    file: &'a ast::File,
+}
+
+/// A function and the file it is defined in (whose other functions its body may call).
+#[derive(Clone, Copy)]
+pub(super) struct Callee<'a> {
+    pub file: &'a ast::File,
+    pub function: &'a ast::Function,
+}
+
+/// What a call to a function name resolves to.
+enum Resolved<'a> {
+    Callee(Callee<'a>),
+    /// A function file that did not load.
+    Unusable(&'a FunctionFile),
+}
+
+/// `f(file)` for the entry file and every function file of `library` that parsed, joined.
+pub(super) fn across_files(
+    entry: &ast::File,
+    library: &Library,
+    f: impl Fn(&ast::File) -> std::collections::HashSet<String>,
+) -> std::collections::HashSet<String> {
+    let mut names = f(entry);
+    for file in library.parsed() {
+        names.extend(f(file));
+    }
+    names
 }
 
 impl<'a> Lowerer<'a> {
-    /// The local or nested function named `name`, other than the entry function.
+    /// The local or nested function named `name` in the current file, other than the entry
+    /// function.
     pub(super) fn local_function(&self, name: &str) -> Option<&'a ast::Function> {
+        self.function_in_file(name)
+            .filter(|f| f.name.name != self.name)
+    }
+
+    fn function_in_file(&self, name: &str) -> Option<&'a ast::Function> {
         let mut found = None;
         for_each_function(&self.file.functions, &mut |f| {
             if found.is_none() && f.name.name == name {
                 found = Some(f);
             }
         });
-        found.filter(|f| f.name.name != self.name)
+        found
+    }
+
+    /// Whether a call to `name` (not a variable) runs a MATLAB function of the program.
+    pub(super) fn is_function(&self, name: &str) -> bool {
+        self.resolve(name).is_some()
+    }
+
+    /// What a call to `name` runs, in the order of the module docs.
+    fn resolve(&self, name: &str) -> Option<Resolved<'a>> {
+        if let Some(function) = self.function_in_file(name) {
+            let file = self.file;
+            return Some(Resolved::Callee(Callee { file, function }));
+        }
+        match self.library.get(name) {
+            Some(FunctionFile::Parsed(file)) => crate::library::function(file)
+                .map(|function| Resolved::Callee(Callee { file, function })),
+            Some(unusable) => Some(Resolved::Unusable(unusable)),
+            None => (name == self.entry.function.name.name).then_some(Resolved::Callee(self.entry)),
+        }
+    }
+
+    /// The function `callee` names; `None` with the file's diagnostics when it did not load.
+    fn callee_function(&mut self, callee: &ast::Ident) -> Option<Callee<'a>> {
+        match self.resolve(&callee.name)? {
+            Resolved::Callee(c) => Some(c),
+            Resolved::Unusable(FunctionFile::Broken(diagnostics)) => {
+                for d in diagnostics.iter() {
+                    self.report(d.clone());
+                }
+                None
+            }
+            Resolved::Unusable(FunctionFile::Unreadable(why)) => {
+                self.error(
+                    "E0126",
+                    callee.span,
+                    format!("the function file of `{}` cannot be read: {why}", callee.name),
+                    format!("make `{}.m` a readable MATLAB function file, or rename it if `{}` is not meant to call it", callee.name, callee.name),
+                );
+                None
+            }
+            Resolved::Unusable(FunctionFile::Parsed(_)) => None,
+        }
     }
 
     /// Inlines `callee(args)` and returns its first `nargout` outputs.
@@ -52,15 +137,17 @@ impl<'a> Lowerer<'a> {
         nargout: usize,
         span: Span,
     ) -> Option<Vec<Val>> {
-        let function = self.local_function(&callee.name)?;
+        let target = self.callee_function(callee)?;
+        let function = target.function;
         self.check_call_shape(callee, function, args.len(), nargout, span)?;
         let vals = self.values(args)?;
         let errors_before = self.error_count();
-        let outputs = self.in_callee_scope(callee, |me| {
+        let outputs = self.in_callee_scope(callee, target, |me| {
             for (param, val) in function.params.iter().zip(vals) {
                 me.bind_param(function, param, val, span);
             }
-            for stmt in &function.body {
+            let body = early_return::without_returns(&function.body, function.span);
+            for stmt in body.iter() {
                 me.stmt(stmt);
             }
             // An output left unassigned by an error in the body is not another problem: saying
@@ -106,31 +193,49 @@ impl<'a> Lowerer<'a> {
         Some(())
     }
 
-    /// Runs `body` in a fresh scope for `callee`, whose new locals are named `_<callee>_x`;
-    /// `None` (with a diagnostic) for a recursive use.
+    /// Runs `body` in a fresh scope for `callee` (`target`'s function, in `target`'s file),
+    /// whose new locals are named `_<callee>_x`; `None` (with a diagnostic) for a recursive use.
     pub(super) fn in_callee_scope<T>(
         &mut self,
         callee: &ast::Ident,
+        target: Callee<'a>,
         body: impl FnOnce(&mut Self) -> T,
     ) -> Option<T> {
-        let name = &callee.name;
-        if !self.within_inline_bounds(callee) {
+        if !self.within_inline_bounds(callee) || self.recursive(callee, target.function) {
             return None;
         }
-        if self.inlining.contains(name) {
-            self.unsupported(
-                callee.span,
-                &format!("a recursive call to `{name}`"),
-                "write the recursion as a loop",
-            );
-            return None;
-        }
-        let saved = self.enter(name);
-        self.inlining.push(name.clone());
+        let saved = self.enter(&callee.name, target.file);
+        self.inlining.push(target.function);
         let out = body(self);
         self.inlining.pop();
         self.leave(saved);
         Some(out)
+    }
+
+    /// Whether calling `function` here recurses (it is the entry or a function being
+    /// inlined); if so `E0125` names the cycle.
+    fn recursive(&mut self, callee: &ast::Ident, function: &ast::Function) -> bool {
+        let chain: Vec<&ast::Function> = std::iter::once(self.entry.function)
+            .chain(self.inlining.iter().copied())
+            .collect();
+        let Some(start) = chain.iter().position(|f| std::ptr::eq(*f, function)) else {
+            return false;
+        };
+        let cycle: Vec<String> = chain[start..]
+            .iter()
+            .chain(std::iter::once(&function))
+            .map(|f| format!("`{}`", f.name.name))
+            .collect();
+        self.error(
+            "E0125",
+            callee.span,
+            format!(
+                "recursive call: {} (a function cannot call itself, directly or through others)",
+                cycle.join(" calls ")
+            ),
+            "m2cu inlines every call, so recursion cannot be translated: write it as a loop (keeping pending work in an array where the recursion branches)".into(),
+        );
+        true
     }
 
     /// Whether `callee` may be inlined here without passing [`MAX_CALL_DEPTH`] or
@@ -142,7 +247,7 @@ impl<'a> Lowerer<'a> {
                 callee.span,
                 format!(
                     "local-function calls nest more than {MAX_CALL_DEPTH} deep here (`{}` calls ... calls `{}`)",
-                    self.inlining[0], callee.name
+                    self.inlining[0].name.name, callee.name
                 ),
                 "m2cu inlines every call; merge some of the functions into their callers".into(),
             );
@@ -166,9 +271,10 @@ impl<'a> Lowerer<'a> {
         true
     }
 
-    fn enter(&mut self, callee: &str) -> Saved {
+    fn enter(&mut self, callee: &str, file: &'a ast::File) -> Saved<'a> {
         let prefix = format!("_{callee}_");
         Saved {
+            file: std::mem::replace(&mut self.file, file),
             scope: std::mem::take(&mut self.scope),
             loop_vars: std::mem::take(&mut self.loop_vars),
             loop_depth: std::mem::take(&mut self.loop_depth),
@@ -177,7 +283,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn leave(&mut self, saved: Saved) {
+    fn leave(&mut self, saved: Saved<'a>) {
+        self.file = saved.file;
         self.scope = saved.scope;
         self.loop_vars = saved.loop_vars;
         self.loop_depth = saved.loop_depth;

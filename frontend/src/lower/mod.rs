@@ -27,14 +27,19 @@
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
 //! | E0115 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
+//! | E0125 | a recursive call (direct or through other functions, across files too), naming the cycle |
+//! | E0126 | a function file that exists but cannot be read |
+//! | E0127 | `clear`/`clearvars` inside a function |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
 
 mod array;
 mod assign;
 mod concat;
+mod console;
 mod control;
 mod custom;
+mod early_return;
 mod emptyloop;
 mod expr;
 mod fill;
@@ -61,12 +66,15 @@ pub struct LowerOptions {
     pub entry: Option<String>,
     /// Input types by parameter name. They take precedence over an `arguments` block.
     pub input_types: Vec<(String, Type)>,
+    /// The function files the program may call (`helper.m` for `helper(x)`).
+    pub library: crate::library::Library,
 }
 
 /// Lowers the entry function of `file` to the typed IR.
 pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnostics> {
     let function = select_entry(file, options)?;
-    let mut lowerer = Lowerer::new(file, function);
+    let entry = inline::Callee { file, function };
+    let mut lowerer = Lowerer::new(entry, &options.library);
     lowerer.declare_params(function, options);
     if lowerer.diags.has_errors() {
         // Without input types every later message would be noise.
@@ -152,7 +160,12 @@ struct IndexContext {
 }
 
 struct Lowerer<'a> {
+    /// The file whose function is being lowered: the entry's, or a function file's while one
+    /// of its functions is inlined.
     file: &'a ast::File,
+    /// The entry function and its file.
+    entry: inline::Callee<'a>,
+    library: &'a crate::library::Library,
     locals: Arena<Local>,
     exprs: Arena<Expr>,
     stmts: Arena<Stmt>,
@@ -178,8 +191,8 @@ struct Lowerer<'a> {
     /// Prefix of the IR names of new locals: empty in the entry function, `_<callee>_` while
     /// a local function is inlined.
     prefix: String,
-    /// The local functions being inlined, outermost first.
-    inlining: Vec<String>,
+    /// The functions being inlined, outermost first.
+    inlining: Vec<&'a ast::Function>,
     /// Whether inlining stopped at its size budget (see `inline::MAX_LOWERED_NODES`).
     over_budget: bool,
     /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
@@ -207,9 +220,12 @@ struct Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(file: &'a ast::File, function: &ast::Function) -> Lowerer<'a> {
+    fn new(entry: inline::Callee<'a>, library: &'a crate::library::Library) -> Lowerer<'a> {
+        let (file, function) = (entry.file, entry.function);
         Lowerer {
             file,
+            entry,
+            library,
             locals: Arena::new(),
             exprs: Arena::new(),
             stmts: Arena::new(),
@@ -231,9 +247,13 @@ impl<'a> Lowerer<'a> {
             pragmas: Vec::new(),
             constant_memory: Vec::new(),
             combiners: Vec::new(),
-            grown: assign::grown_names(file),
-            indexed: assign::index_targets(file, |_| true),
-            empty_flagged: emptyloop::loop_variables_read_after(file),
+            grown: inline::across_files(file, library, assign::grown_names),
+            indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
+            empty_flagged: inline::across_files(
+                file,
+                library,
+                emptyloop::loop_variables_read_after,
+            ),
             empty_flags: HashMap::new(),
             empty_reads: None,
             output_names: function.outputs.clone(),
@@ -259,13 +279,17 @@ impl<'a> Lowerer<'a> {
     }
 
     fn error(&mut self, code: &'static str, span: Span, message: String, help: String) {
-        self.errors += 1;
+        self.report(Diagnostic::error(code, span, message).with_help(help));
+    }
+
+    /// Records `d` unless the same one was reported before.
+    fn report(&mut self, d: Diagnostic) {
+        self.errors += usize::from(d.is_error());
         if self
             .reported
-            .insert((code, span.start, span.end, message.clone()))
+            .insert((d.code, d.span.start, d.span.end, d.message.clone()))
         {
-            self.diags
-                .push(Diagnostic::error(code, span, message).with_help(help));
+            self.diags.push(d);
         }
     }
 
@@ -483,6 +507,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn expr_statement(&mut self, e: &ast::Expr) {
+        if self.console_statement(e) {
+            return;
+        }
         let name = match &e.kind {
             AstExpr::Call { callee, .. } => Some(callee.name.as_str()),
             AstExpr::Ident(n) => Some(n.as_str()),
@@ -494,7 +521,7 @@ impl<'a> Lowerer<'a> {
                 _ => &[],
             };
             self.coder_directive(n, args, e.span);
-        } else if let Some(n) = name.filter(|n| self.local_function(n).is_some()) {
+        } else if let Some(n) = name.filter(|n| self.is_function(n)) {
             self.unsupported(
                 e.span,
                 &format!("calling `{n}` as a statement, for its effect on shared variables"),
