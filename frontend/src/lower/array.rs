@@ -216,11 +216,7 @@ impl Lowerer<'_> {
     /// pages together, as MATLAB's two-subscript view does.
     pub(super) fn whole(&mut self, array: LocalId, span: Span) -> ArrayVal {
         let ty = self.locals[array].ty;
-        let mut cols = self.size_of(array, 2, span);
-        if ty.shape.is_3d() {
-            let pages = self.size_of(array, 3, span);
-            cols = self.binary_expr(BinOp::Mul, cols, pages, Class::Double, span);
-        }
+        let cols = self.trailing_cols(array, span);
         ArrayVal {
             class: ty.class,
             shape: ty.shape,
@@ -231,8 +227,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Reports `what` on a 3-D value; 3-D arrays support element access, `A(:)`, elementwise
-    /// operations and `zeros`/`ones` only.
+    /// Reports `what` on a 3-D value; 3-D arrays support element access, slices that select
+    /// one page, elementwise operations and `zeros`/`ones` only.
     pub(super) fn reject_3d(&mut self, a: &ArrayVal, what: &str) -> Option<()> {
         if !a.shape.is_3d() {
             return Some(());
@@ -240,7 +236,7 @@ impl Lowerer<'_> {
         self.unsupported(
             a.span,
             &format!("{what} of a 3-D array"),
-            "3-D arrays support A(i, j, k), A(k), A(:), elementwise operations and zeros/ones(m, n, p); loop over the pages for the rest",
+            "3-D arrays support A(i, j, k), A(k), A(:), pages A(:, :, k), elementwise operations and zeros/ones(m, n, p); loop over the pages for the rest",
         );
         None
     }
@@ -329,7 +325,13 @@ impl Lowerer<'_> {
             [only] => self.linear_slice_extent(array, only, span),
             _ => {
                 let (r, rd) = self.sub_extent(array, &subs[0], 1, span);
-                let (c, cd) = self.sub_extent(array, &subs[1], 2, span);
+                let (c, cd) = match (&subs[1], subs.len()) {
+                    (Sub::All, 2) => (
+                        self.trailing_cols(array, span),
+                        self.trailing_cols_dim(array),
+                    ),
+                    (sub, _) => self.sub_extent(array, sub, 2, span),
+                };
                 (Shape::new(rd, cd), r, c)
             }
         };
@@ -386,7 +388,14 @@ impl Lowerer<'_> {
         let one = self.constant_expr(1.0, Class::Double, span);
         let rows = self.size_of(array, 1, span);
         let many_rows = self.binary_expr(BinOp::Ne, rows, one, Class::Logical, span);
-        self.binary_expr(BinOp::And, one_col, many_rows, Class::Logical, span)
+        let column = self.binary_expr(BinOp::And, one_col, many_rows, Class::Logical, span);
+        if !self.locals[array].ty.shape.is_3d() {
+            return column;
+        }
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let pages = self.size_of(array, 3, span);
+        let one_page = self.binary_expr(BinOp::Eq, pages, one, Class::Logical, span);
+        self.binary_expr(BinOp::And, column, one_page, Class::Logical, span)
     }
 
     /// `1 + cond*(n - 1)`: `n` when `cond` holds, else 1.
@@ -410,7 +419,7 @@ impl Lowerer<'_> {
                     Type::scalar(Class::Double),
                     span,
                 );
-                let known = match (shape.rows, shape.cols) {
+                let known = match (shape.rows, self.trailing_cols_dim(array)) {
                     (Dim::Known(r), Dim::Known(c)) => Dim::Known(r * c),
                     _ => Dim::Var,
                 };
@@ -804,10 +813,15 @@ impl Lowerer<'_> {
             return vec![self.sub_at(only, p, span)];
         }
         let (r, c) = self.row_col(pos, &subs[0], val, span);
-        vec![
+        let mut indices = vec![
             self.sub_at(&subs[0], r, span),
             self.sub_at(&subs[1], c, span),
-        ]
+        ];
+        if let Some(page) = subs.get(2) {
+            let first = self.constant_expr(1.0, Class::Double, span);
+            indices.push(self.sub_at(page, first, span));
+        }
+        indices
     }
 
     /// The row and column within a two-subscript slice of element `pos`.

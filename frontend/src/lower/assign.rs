@@ -212,7 +212,7 @@ impl Lowerer<'_> {
     /// `A` known at translation time (MATLAB would grow `A`; m2cu cannot change that extent).
     fn past_known_extent(&self, array: LocalId, subs: &[Sub]) -> bool {
         let shape = self.locals[array].ty.shape;
-        let [row, col] = subs else {
+        let ([row, col], false) = (subs, shape.is_3d()) else {
             return false;
         };
         [(row, shape.rows), (col, shape.cols)]
