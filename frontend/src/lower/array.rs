@@ -188,9 +188,9 @@ impl ArrayVal {
         self.shape.is_vector()
     }
 
-    /// Calls `f` on every node of the tree.
-    fn visit(&self, f: &mut impl FnMut(&Node)) {
-        f(&self.node);
+    /// Calls `f` on every value of the tree, this one first.
+    pub(super) fn visit(&self, f: &mut impl FnMut(&ArrayVal)) {
+        f(self);
         let mut operand = |o: &Operand| {
             if let Operand::Array(a) = o {
                 a.visit(f)
@@ -241,22 +241,9 @@ impl Lowerer<'_> {
         None
     }
 
-    /// The 3-D array local a 3-D value reads (its pages give the value's pages).
-    pub(super) fn pages_source(&self, val: &ArrayVal) -> Option<LocalId> {
-        let mut found = None;
-        val.visit(&mut |n| {
-            if let Node::Whole(a) = n {
-                if found.is_none() && self.locals[*a].ty.shape.is_3d() {
-                    found = Some(*a);
-                }
-            }
-        });
-        found
-    }
-
     fn pages_of(&mut self, val: &ArrayVal, span: Span) -> ExprId {
-        match self.pages_source(val) {
-            Some(a) => self.size_of(a, 3, span),
+        match self.page_extents(val) {
+            Some((_, pages)) => pages,
             None => self.constant_expr(1.0, Class::Double, span),
         }
     }
@@ -323,6 +310,7 @@ impl Lowerer<'_> {
         let ty = self.locals[array].ty;
         let (shape, rows, cols) = match subs.as_slice() {
             [only] => self.linear_slice_extent(array, only, span),
+            [_, _, _] => self.page_slice_extent(array, &subs, span),
             _ => {
                 let (r, rd) = self.sub_extent(array, &subs[0], 1, span);
                 let (c, cd) = match (&subs[1], subs.len()) {
@@ -407,9 +395,15 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, one, scaled, Class::Double, span)
     }
 
-    /// How many elements a subscript selects; `dim` is 1 or 2 for a row or column subscript,
-    /// 0 for a linear one.
-    fn sub_extent(&mut self, array: LocalId, sub: &Sub, dim: u8, span: Span) -> (ExprId, Dim) {
+    /// How many elements a subscript selects; `dim` is 1, 2 or 3 for a row, column or page
+    /// subscript, 0 for a linear one.
+    pub(super) fn sub_extent(
+        &mut self,
+        array: LocalId,
+        sub: &Sub,
+        dim: u8,
+        span: Span,
+    ) -> (ExprId, Dim) {
         let shape = self.locals[array].ty.shape;
         match sub {
             Sub::Scalar(_) => (self.constant_expr(1.0, Class::Double, span), Dim::Known(1)),
@@ -426,7 +420,11 @@ impl Lowerer<'_> {
                 (n, known)
             }
             Sub::All => {
-                let known = if dim == 1 { shape.rows } else { shape.cols };
+                let known = match dim {
+                    1 => shape.rows,
+                    2 => shape.cols,
+                    _ => shape.pages,
+                };
                 (self.size_of(array, dim, span), known)
             }
             Sub::Range { start, step, stop } => {
@@ -721,7 +719,7 @@ impl Lowerer<'_> {
                 self.new_expr(ExprKind::Index(*array, indices), scalar, span)
             }
             Node::Slice(array, subs) => {
-                let indices = self.slice_indices(subs, pos, val, span);
+                let indices = self.slice_indices(*array, subs, pos, val, span);
                 self.new_expr(ExprKind::Index(*array, indices), scalar, span)
             }
             Node::Range { start, step } => {
@@ -799,7 +797,7 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, start, scaled, Class::Double, span)
     }
 
-    fn sub_at(&mut self, sub: &Sub, p: ExprId, span: Span) -> ExprId {
+    pub(super) fn sub_at(&mut self, sub: &Sub, p: ExprId, span: Span) -> ExprId {
         match sub {
             Sub::Scalar(e) => self.copy_expr(*e),
             Sub::All => p,
@@ -807,10 +805,25 @@ impl Lowerer<'_> {
         }
     }
 
-    fn slice_indices(&mut self, subs: &[Sub], pos: Pos, val: &ArrayVal, span: Span) -> Vec<ExprId> {
+    fn slice_indices(
+        &mut self,
+        array: LocalId,
+        subs: &[Sub],
+        pos: Pos,
+        val: &ArrayVal,
+        span: Span,
+    ) -> Vec<ExprId> {
         if let [only] = subs {
             let p = self.linear_pos(pos, span);
             return vec![self.sub_at(only, p, span)];
+        }
+        if let (Pos::Linear(Coord::Var(k)), true) = (pos, val.shape.is_3d()) {
+            let [r, c, p] = self.page_slice_position(array, subs, k, val.rows, span);
+            return vec![
+                self.sub_at(&subs[0], r, span),
+                self.sub_at(&subs[1], c, span),
+                self.sub_at(&subs[2], p, span),
+            ];
         }
         let (r, c) = self.row_col(pos, &subs[0], val, span);
         let mut indices = vec![
@@ -948,7 +961,7 @@ impl Lowerer<'_> {
     /// Whether the value reads the whole array `array` at all (used for in-place writes).
     pub(super) fn reads_whole(&self, val: &ArrayVal, array: LocalId) -> bool {
         let mut found = false;
-        val.visit(&mut |n| found |= matches!(n, Node::Whole(a) if *a == array));
+        val.visit(&mut |v| found |= matches!(v.node, Node::Whole(a) if a == array));
         found
     }
 
@@ -1047,7 +1060,7 @@ impl Lowerer<'_> {
         };
         let indices = match &place.subs {
             None => self.pos_indices(pos, span),
-            Some(subs) => self.slice_indices(subs, pos, &shape_val, span),
+            Some(subs) => self.slice_indices(place.array, subs, pos, &shape_val, span),
         };
         self.push(
             StmtKind::Store {

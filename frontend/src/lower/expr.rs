@@ -420,11 +420,7 @@ impl Lowerer<'_> {
             self.index_context.pop();
             out.push(sub);
         }
-        let subs: Vec<Sub> = out.into_iter().collect::<Option<_>>()?;
-        if let [_, _, pages] = subs.as_slice() {
-            self.pages_sub_selects_one(array, pages, args[2].span)?;
-        }
-        Some(subs)
+        out.into_iter().collect()
     }
 
     fn subscript(&mut self, arg: &ast::Expr) -> Option<Sub> {

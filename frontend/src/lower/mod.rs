@@ -29,7 +29,6 @@
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
-//! | E0141 | a slice that keeps several pages of a 3-D array (`A(:, :, 2:end)`) |
 
 mod array;
 mod assign;

@@ -1,18 +1,21 @@
 //! Indexing with as many subscripts as MATLAB allows, whatever the array's dimensions:
 //! `A(i, j)` of a 3-D `A` (the second subscript spans columns and pages together, as in
 //! MATLAB's two-subscript view), `A(i, j, 1)` of a matrix (a third subscript of a 2-D array
-//! indexes an extent of 1), and page slices `A(:, :, k)`, `A(i, :, k)`, `A(:, j, k)`.
+//! indexes an extent of 1), and slices with three subscripts: `A(:, :, k)`, `A(i, :, k)`,
+//! `A(:, j, k)` (one page: a 2-D value), `A(:, :, 2:end)`, `A(i, j, :)` (several pages).
 //!
 //! Invariants:
-//! - a slice with three subscripts selects one page: its third subscript is a scalar (checked
-//!   against the third extent like any index) or `:` of a 2-D array, so the slice is a 2-D value
-//!   whose rows and columns are those of its first two subscripts; a slice that keeps several
-//!   pages of a 3-D array (`A(:, :, 2:end)`) is E0141;
+//! - a slice with three subscripts has the extents of its subscripts; when the third selects
+//!   one element the slice is 2-D, otherwise it is 3-D and, like every 3-D value, its `cols`
+//!   counts the columns of all its pages and its elements are visited in one linear loop;
+//! - the pages of a 3-D value come from one of its 3-D leaves, a whole array or a slice
+//!   ([`Lowerer::page_extents`]); operands of one elementwise operation have equal extents
+//!   (checked), so any leaf gives the same pages;
 //! - an index past the trailing extent is checked where the element is read or written, with
 //!   MATLAB's message (the generated code checks a second subscript of a 3-D array against the
 //!   columns of all pages, a third subscript of a 2-D array against 1).
 
-use super::array::Sub;
+use super::array::{ArrayVal, Node, Sub};
 use super::*;
 
 impl Lowerer<'_> {
@@ -35,28 +38,78 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Checks that the third subscript of `A(r, c, p)` selects one page; reports E0141
-    /// otherwise.
-    pub(super) fn pages_sub_selects_one(
+    /// The shape and extents (rows, columns of all pages) of `A(r, c, p)`.
+    pub(super) fn page_slice_extent(
         &mut self,
         array: LocalId,
-        pages: &Sub,
+        subs: &[Sub],
         span: Span,
-    ) -> Option<()> {
-        let three_d = self.locals[array].ty.shape.is_3d();
-        match pages {
-            Sub::Scalar(_) => Some(()),
-            Sub::All if !three_d => Some(()),
-            _ => {
-                self.error(
-                    "E0141",
-                    span,
-                    "a slice that keeps several pages of an array is not supported".into(),
-                    "copy one page at a time into a preallocated array: `B = zeros(size(A, 1), size(A, 2), size(A, 3) - 1); for p = 2:size(A, 3), B(:, :, p - 1) = A(:, :, p); end`"
-                        .into(),
-                );
-                None
-            }
+    ) -> (Shape, ExprId, ExprId) {
+        let (rows, rd) = self.sub_extent(array, &subs[0], 1, span);
+        let (cols, cd) = self.sub_extent(array, &subs[1], 2, span);
+        let (pages, pd) = self.sub_extent(array, &subs[2], 3, span);
+        if pd == Dim::Known(1) {
+            return (Shape::new(rd, cd), rows, cols);
         }
+        let all_cols = self.binary_expr(BinOp::Mul, cols, pages, Class::Double, span);
+        (Shape::new3(rd, cd, pd), rows, all_cols)
+    }
+
+    /// The columns of one page and the pages of a 3-D value, as fresh expressions; `None` for
+    /// a value without 3-D leaves.
+    pub(super) fn page_extents(&mut self, val: &ArrayVal) -> Option<(ExprId, ExprId)> {
+        let mut leaf = None;
+        val.visit(&mut |v| {
+            let whole_or_slice = matches!(v.node, Node::Whole(_) | Node::Slice(..));
+            if leaf.is_none() && whole_or_slice && v.shape.is_3d() {
+                leaf = Some(v.node.clone());
+            }
+        });
+        let span = val.span;
+        match leaf? {
+            Node::Whole(a) => Some((self.size_of(a, 2, span), self.size_of(a, 3, span))),
+            Node::Slice(a, subs) => Some((
+                self.sub_extent(a, &subs[1], 2, span).0,
+                self.sub_extent(a, &subs[2], 3, span).0,
+            )),
+            _ => None,
+        }
+    }
+
+    /// Row, column and page within the 3-D slice `A(subs)` of its element `k` (counted in
+    /// column-major order): `r = mod(k-1, rows) + 1`, `q = fix((k-1) / rows)`,
+    /// `c = mod(q, cols) + 1`, `p = fix(q / cols) + 1`.
+    pub(super) fn page_slice_position(
+        &mut self,
+        array: LocalId,
+        subs: &[Sub],
+        k: LocalId,
+        rows: ExprId,
+        span: Span,
+    ) -> [ExprId; 3] {
+        let ty = self.locals[k].ty;
+        let k = self.new_expr(ExprKind::Local(k), ty, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let k0 = self.binary_expr(BinOp::Sub, k, one, Class::Double, span);
+        let (r, q) = self.split_position(k0, rows, span);
+        let cols = self.sub_extent(array, &subs[1], 2, span).0;
+        let (c, p) = self.split_position(q, cols, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let p = self.binary_expr(BinOp::Add, p, one, Class::Double, span);
+        [r, c, p]
+    }
+
+    /// For a 0-based position `t` along extent `n`: the 1-based index `mod(t, n) + 1` and the
+    /// 0-based position beyond it, `fix(t / n)`.
+    fn split_position(&mut self, t: ExprId, n: ExprId, span: Span) -> (ExprId, ExprId) {
+        let double = Type::scalar(Class::Double);
+        let (t2, n2) = (self.copy_expr(t), self.copy_expr(n));
+        let n = self.copy_expr(n);
+        let m = self.new_expr(ExprKind::Call(Builtin::Mod, vec![t, n]), double, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let index = self.binary_expr(BinOp::Add, m, one, Class::Double, span);
+        let q = self.binary_expr(BinOp::Div, t2, n2, Class::Double, span);
+        let beyond = self.new_expr(ExprKind::Call(Builtin::Fix, vec![q]), double, span);
+        (index, beyond)
     }
 }
