@@ -313,6 +313,7 @@ impl Lowerer<'_> {
             "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "reshape" => self.reshape(args, span),
+            "squeeze" => self.squeeze(args, span),
             _ if self.local_function(name).is_some() => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),

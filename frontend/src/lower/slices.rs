@@ -11,11 +11,14 @@
 //! - the pages of a 3-D value come from one of its 3-D leaves, a whole array or a slice
 //!   ([`Lowerer::page_extents`]); operands of one elementwise operation have equal extents
 //!   (checked), so any leaf gives the same pages;
+//! - `squeeze(X)` of a 3-D value drops the extents known to be 1 when translating (the tube
+//!   `A(i, j, :)` becomes a column); an extent that may or may not be 1 is E0103, since
+//!   MATLAB's result shape would depend on it;
 //! - an index past the trailing extent is checked where the element is read or written, with
 //!   MATLAB's message (the generated code checks a second subscript of a 3-D array against the
 //!   columns of all pages, a third subscript of a 2-D array against 1).
 
-use super::array::{ArrayVal, Node, Sub};
+use super::array::{ArrayVal, Node, Sub, Val};
 use super::*;
 
 impl Lowerer<'_> {
@@ -111,5 +114,54 @@ impl Lowerer<'_> {
         let q = self.binary_expr(BinOp::Div, t2, n2, Class::Double, span);
         let beyond = self.new_expr(ExprKind::Call(Builtin::Fix, vec![q]), double, span);
         (index, beyond)
+    }
+
+    /// `squeeze(X)`: a 2-D value or a scalar is itself; a 3-D value is copied, in column-major
+    /// order, into an array without its extents that are known to be 1 (a column when only
+    /// one extent is left, as in MATLAB).
+    pub(super) fn squeeze(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [arg] = args else {
+            self.error(
+                "E0105",
+                span,
+                "wrong number of arguments to `squeeze`".into(),
+                "`squeeze` takes one argument".into(),
+            );
+            return None;
+        };
+        let val = match self.value(arg)? {
+            Val::Array(val) if val.shape.is_3d() => val,
+            other => return Some(other),
+        };
+        let shape = val.shape;
+        let unit = |d: Dim| d == Dim::Known(1);
+        if [shape.rows, shape.cols, shape.pages].contains(&Dim::Var)
+            && !(unit(shape.rows) && unit(shape.cols))
+        {
+            self.unsupported(
+                val.span,
+                "`squeeze` of an array whose extents may or may not be 1",
+                "squeeze a slice whose unit extents are known when translating, such as squeeze(A(i, j, :)), or write reshape(X, rows, cols) with the extents MATLAB's squeeze gives",
+            );
+            return None;
+        }
+        let (rows, cols, pages) = self.extents_of(&val);
+        let pages = pages?;
+        let kept: Vec<(ExprId, Dim)> =
+            [(rows, shape.rows), (cols, shape.cols), (pages, shape.pages)]
+                .into_iter()
+                .filter(|(_, d)| !unit(*d))
+                .collect();
+        let one = (self.constant_expr(1.0, Class::Double, span), Dim::Known(1));
+        let (r, c) = match kept.as_slice() {
+            [only] => (*only, one),
+            [r, c] => (*r, *c),
+            _ => return Some(Val::Array(val)),
+        };
+        let target = self.temp("t", Type::array(val.class, Shape::new(r.1, c.1)), span);
+        self.alloc_zeros(target, r.0, c.0, None, span);
+        let place = self.whole_place(target, span);
+        self.write_loop(&place, &Val::Array(val), span);
+        Some(Val::Array(self.whole(target, span)))
     }
 }
