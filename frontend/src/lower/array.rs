@@ -227,8 +227,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Reports `what` on a 3-D value; 3-D arrays support element access, slices that select
-    /// one page, elementwise operations and `zeros`/`ones` only.
+    /// Reports `what` on a 3-D value; 3-D arrays support element access, slices, elementwise
+    /// operations, `squeeze` and `zeros`/`ones` only.
     pub(super) fn reject_3d(&mut self, a: &ArrayVal, what: &str) -> Option<()> {
         if !a.shape.is_3d() {
             return Some(());
@@ -236,7 +236,7 @@ impl Lowerer<'_> {
         self.unsupported(
             a.span,
             &format!("{what} of a 3-D array"),
-            "3-D arrays support A(i, j, k), A(k), A(:), pages A(:, :, k), elementwise operations and zeros/ones(m, n, p); loop over the pages for the rest",
+            "3-D arrays support A(i, j, k), A(k), A(:), slices such as A(:, :, k), elementwise operations, squeeze and zeros/ones(m, n, p); loop over the pages for the rest",
         );
         None
     }
