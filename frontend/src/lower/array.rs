@@ -128,6 +128,12 @@ impl Pos {
     }
 }
 
+/// The array an assignment writes, and the subscripts of the slice it writes (`None`: all of it).
+struct Target<'s> {
+    array: LocalId,
+    written: Option<&'s [Sub]>,
+}
+
 /// Where an assignment writes: every element of a local, or a slice of it.
 pub(super) struct Place {
     pub array: LocalId,
@@ -895,16 +901,35 @@ impl Lowerer<'_> {
     /// Whether `val` reads `array` other than as the same element of the whole array.
     pub(super) fn reads_elsewhere(&self, val: &ArrayVal, array: LocalId) -> bool {
         let mut found = false;
-        self.scan_reads(val, array, false, &mut found);
+        let target = Target {
+            array,
+            written: None,
+        };
+        self.scan_reads(val, &target, false, &mut found);
         found
     }
 
-    fn scan_reads(&self, val: &ArrayVal, array: LocalId, transposed: bool, found: &mut bool) {
+    /// Whether `val`, written into `array(written)`, reads `array` other than at the element
+    /// being written: `A(:, :, k) = A(:, :, k) * 2` reads each element where it writes it.
+    pub(super) fn reads_other_than(&self, val: &ArrayVal, array: LocalId, written: &[Sub]) -> bool {
+        let mut found = false;
+        let target = Target {
+            array,
+            written: Some(written),
+        };
+        self.scan_reads(val, &target, false, &mut found);
+        found
+    }
+
+    fn scan_reads(&self, val: &ArrayVal, target: &Target, transposed: bool, found: &mut bool) {
+        let array = target.array;
         let scalar_mentions = |e: ExprId| self.mentions(e, array);
         match &val.node {
-            Node::Whole(a) => *found |= *a == array && transposed,
+            Node::Whole(a) => *found |= *a == array && (transposed || target.written.is_some()),
             Node::Slice(a, subs) => {
-                *found |= *a == array
+                let same_place =
+                    !transposed && target.written.is_some_and(|w| self.same_subs(w, subs));
+                *found |= (*a == array && !same_place)
                     || subs.iter().any(|s| match s {
                         Sub::Scalar(e) => scalar_mentions(*e),
                         Sub::All => false,
@@ -916,29 +941,48 @@ impl Lowerer<'_> {
             Node::Range { start, step } => {
                 *found |= scalar_mentions(*start) || scalar_mentions(*step)
             }
-            Node::Unary(_, a) | Node::Convert(a) => self.scan_reads(a, array, transposed, found),
+            Node::Unary(_, a) | Node::Convert(a) => self.scan_reads(a, target, transposed, found),
             // Transposed or stretched, a read of the target meets other elements than the write.
             Node::Transpose(a) | Node::Broadcast { inner: a, .. } => {
-                self.scan_reads(a, array, true, found)
+                self.scan_reads(a, target, true, found)
             }
             Node::Binary(_, a, b) => {
                 for o in [a, b] {
-                    self.scan_operand(o, array, transposed, found);
+                    self.scan_operand(o, target, transposed, found);
                 }
             }
             Node::Call(_, args) => {
                 for o in args {
-                    self.scan_operand(o, array, transposed, found);
+                    self.scan_operand(o, target, transposed, found);
                 }
             }
         }
     }
 
-    fn scan_operand(&self, o: &Operand, array: LocalId, transposed: bool, found: &mut bool) {
+    fn scan_operand(&self, o: &Operand, target: &Target, transposed: bool, found: &mut bool) {
         match o {
-            Operand::Scalar(e) => *found |= self.mentions(*e, array),
-            Operand::Array(a) => self.scan_reads(a, array, transposed, found),
+            Operand::Scalar(e) => *found |= self.mentions(*e, target.array),
+            Operand::Array(a) => self.scan_reads(a, target, transposed, found),
         }
+    }
+
+    /// Whether two subscript lists select the same elements in the same order.
+    fn same_subs(&self, p: &[Sub], q: &[Sub]) -> bool {
+        let same = |a: ExprId, b: ExprId| crate::ir::same_expr(&self.exprs, a, b);
+        p.len() == q.len()
+            && p.iter().zip(q).all(|pair| match pair {
+                (Sub::All, Sub::All) => true,
+                (Sub::Scalar(a), Sub::Scalar(b)) => same(*a, *b),
+                (
+                    Sub::Range { start, step, stop },
+                    Sub::Range {
+                        start: s2,
+                        step: t2,
+                        stop: e2,
+                    },
+                ) => same(*start, *s2) && same(*step, *t2) && same(*stop, *e2),
+                _ => false,
+            })
     }
 
     /// Whether a scalar expression reads elements of `array` (its size does not count).

@@ -186,7 +186,10 @@ impl Lowerer<'_> {
             }
             Val::Array(a) => {
                 self.check_assignable(&slice, &a, span)?;
-                if self.reads_whole(&a, array) || self.reads_elsewhere(&a, array) {
+                let Node::Slice(_, written) = &slice.node else {
+                    return None;
+                };
+                if self.reads_other_than(&a, array, written) {
                     let temp = self.materialize(&a);
                     Val::Array(self.whole(temp, span))
                 } else {
