@@ -563,6 +563,55 @@ fn one_by_one_inputs_indexed_as_vectors_run() {
             assert!(
                 stdout.contains(expected),
                 "{name} {set} on {backend}: {stdout}"
+/// A range subscript whose start is computed at run time (`v(k:end)` with an input `k`) is
+/// checked where each element is used: a fractional or zero index is MATLAB's error, an empty
+/// range reads nothing. A second subscript of a 3-D array spans its pages, and a third
+/// subscript of a matrix must be 1 (values from Octave 7.3).
+#[test]
+fn run_time_slice_starts_and_trailing_subscripts_are_checked() {
+    let tail = "function s = tailsum(v, k)\n  s = sum(v(k:end)) + sum(v(k:k-1));\nend\n";
+    let trailing = "function y = trailing(A, M, j, p)\n  y = A(1, j) + M(1, 2, p);\nend\n";
+    let page = "A=reshape(1:24, 2, 3, 4)";
+    let cases: [(&str, &str, &[&str], &str); 7] = [
+        ("tailsum", tail, &["v=[1 2 3 4]", "k=2"], "s = 9"),
+        ("tailsum", tail, &["v=[1 2 3 4]", "k=5"], "s = 0"),
+        (
+            "tailsum",
+            tail,
+            &["v=[1 2 3 4]", "k=1.5"],
+            "Array indices must be positive integers",
+        ),
+        (
+            "tailsum",
+            tail,
+            &["v=[1 2 3 4]", "k=0"],
+            "Array indices must be positive integers",
+        ),
+        (
+            "trailing",
+            trailing,
+            &[page, "M=[1 2; 3 4]", "j=12", "p=1"],
+            "y = 25",
+        ),
+        (
+            "trailing",
+            trailing,
+            &[page, "M=[1 2; 3 4]", "j=13", "p=1"],
+            "Index exceeds",
+        ),
+        (
+            "trailing",
+            trailing,
+            &[page, "M=[1 2; 3 4]", "j=1", "p=2"],
+            "Index exceeds",
+        ),
+    ];
+    for backend in ["cpu", "emu"] {
+        for (name, source, sets, expected) in cases {
+            let (out, err) = text(&run_source(name, source, backend, sets));
+            assert!(
+                out.contains(expected) || err.contains(expected),
+                "{backend} {sets:?}: {out}{err}"
             );
         }
     }

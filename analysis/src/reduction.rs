@@ -537,24 +537,5 @@ fn mirror(op: BinOp) -> Option<BinOp> {
 
 /// Structural equality of two expressions (ignoring spans).
 pub fn same_expr(f: &Function, a: ExprId, b: ExprId) -> bool {
-    let (x, y) = (&f.exprs[a], &f.exprs[b]);
-    if x.ty != y.ty {
-        return false;
-    }
-    let all = |p: &[ExprId], q: &[ExprId]| {
-        p.len() == q.len() && p.iter().zip(q).all(|(m, n)| same_expr(f, *m, *n))
-    };
-    match (&x.kind, &y.kind) {
-        (ExprKind::Const(p), ExprKind::Const(q)) => p.to_bits() == q.to_bits(),
-        (ExprKind::Local(p), ExprKind::Local(q)) => p == q,
-        (ExprKind::Unary(o, p), ExprKind::Unary(r, q)) => o == r && same_expr(f, *p, *q),
-        (ExprKind::Binary(o, p1, p2), ExprKind::Binary(r, q1, q2)) => {
-            o == r && same_expr(f, *p1, *q1) && same_expr(f, *p2, *q2)
-        }
-        (ExprKind::Index(p, pi), ExprKind::Index(q, qi)) => p == q && all(pi, qi),
-        (ExprKind::Call(p, pa), ExprKind::Call(q, qa)) => p == q && all(pa, qa),
-        (ExprKind::Convert(p), ExprKind::Convert(q)) => same_expr(f, *p, *q),
-        (ExprKind::Size(p, pq), ExprKind::Size(q, qq)) => p == q && pq == qq,
-        _ => false,
-    }
+    m2cu_frontend::ir::same_expr(&f.exprs, a, b)
 }

@@ -389,8 +389,16 @@ impl ExprWriter<'_> {
             [k] => checked(*k, &self.size(array, SizeQuery::Numel)),
             [i, j] => {
                 let d0 = self.names.dim(array, 0);
-                let d1 = self.names.dim(array, 1);
-                format!("({} + {d0} * {})", checked(*i, &d0), checked(*j, &d1))
+                // A 3-D array's second subscript spans the columns of all pages.
+                let cols = match self.names.is_3d(array) {
+                    true => format!(
+                        "({} * {})",
+                        self.names.dim(array, 1),
+                        self.names.dim(array, 2)
+                    ),
+                    false => self.names.dim(array, 1),
+                };
+                format!("({} + {d0} * {})", checked(*i, &d0), checked(*j, &cols))
             }
             [i, j, k] => {
                 let d0 = self.names.dim(array, 0);

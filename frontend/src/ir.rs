@@ -534,3 +534,27 @@ impl Function {
         self.exprs[expr].ty.class
     }
 }
+
+/// Structural equality of two expressions of one arena (ignoring spans).
+pub fn same_expr(exprs: &Arena<Expr>, a: ExprId, b: ExprId) -> bool {
+    let (x, y) = (&exprs[a], &exprs[b]);
+    if x.ty != y.ty {
+        return false;
+    }
+    let all = |p: &[ExprId], q: &[ExprId]| {
+        p.len() == q.len() && p.iter().zip(q).all(|(m, n)| same_expr(exprs, *m, *n))
+    };
+    match (&x.kind, &y.kind) {
+        (ExprKind::Const(p), ExprKind::Const(q)) => p.to_bits() == q.to_bits(),
+        (ExprKind::Local(p), ExprKind::Local(q)) => p == q,
+        (ExprKind::Unary(o, p), ExprKind::Unary(r, q)) => o == r && same_expr(exprs, *p, *q),
+        (ExprKind::Binary(o, p1, p2), ExprKind::Binary(r, q1, q2)) => {
+            o == r && same_expr(exprs, *p1, *q1) && same_expr(exprs, *p2, *q2)
+        }
+        (ExprKind::Index(p, pi), ExprKind::Index(q, qi)) => p == q && all(pi, qi),
+        (ExprKind::Call(p, pa), ExprKind::Call(q, qa)) => p == q && all(pa, qa),
+        (ExprKind::Convert(p), ExprKind::Convert(q)) => same_expr(exprs, *p, *q),
+        (ExprKind::Size(p, pq), ExprKind::Size(q, qq)) => p == q && pq == qq,
+        _ => false,
+    }
+}

@@ -128,6 +128,12 @@ impl Pos {
     }
 }
 
+/// The array an assignment writes, and the subscripts of the slice it writes (`None`: all of it).
+struct Target<'s> {
+    array: LocalId,
+    written: Option<&'s [Sub]>,
+}
+
 /// Where an assignment writes: every element of a local, or a slice of it.
 pub(super) struct Place {
     pub array: LocalId,
@@ -188,9 +194,9 @@ impl ArrayVal {
         self.shape.is_vector()
     }
 
-    /// Calls `f` on every node of the tree.
-    fn visit(&self, f: &mut impl FnMut(&Node)) {
-        f(&self.node);
+    /// Calls `f` on every value of the tree, this one first.
+    pub(super) fn visit(&self, f: &mut impl FnMut(&ArrayVal)) {
+        f(self);
         let mut operand = |o: &Operand| {
             if let Operand::Array(a) = o {
                 a.visit(f)
@@ -216,11 +222,7 @@ impl Lowerer<'_> {
     /// pages together, as MATLAB's two-subscript view does.
     pub(super) fn whole(&mut self, array: LocalId, span: Span) -> ArrayVal {
         let ty = self.locals[array].ty;
-        let mut cols = self.size_of(array, 2, span);
-        if ty.shape.is_3d() {
-            let pages = self.size_of(array, 3, span);
-            cols = self.binary_expr(BinOp::Mul, cols, pages, Class::Double, span);
-        }
+        let cols = self.trailing_cols(array, span);
         ArrayVal {
             class: ty.class,
             shape: ty.shape,
@@ -231,8 +233,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Reports `what` on a 3-D value; 3-D arrays support element access, `A(:)`, elementwise
-    /// operations and `zeros`/`ones` only.
+    /// Reports `what` on a 3-D value; 3-D arrays support element access, slices, elementwise
+    /// operations, `squeeze` and `zeros`/`ones` only.
     pub(super) fn reject_3d(&mut self, a: &ArrayVal, what: &str) -> Option<()> {
         if !a.shape.is_3d() {
             return Some(());
@@ -240,27 +242,14 @@ impl Lowerer<'_> {
         self.unsupported(
             a.span,
             &format!("{what} of a 3-D array"),
-            "3-D arrays support A(i, j, k), A(k), A(:), elementwise operations and zeros/ones(m, n, p); loop over the pages for the rest",
+            "3-D arrays support A(i, j, k), A(k), A(:), slices such as A(:, :, k), elementwise operations, squeeze and zeros/ones(m, n, p); loop over the pages for the rest",
         );
         None
     }
 
-    /// The 3-D array local a 3-D value reads (its pages give the value's pages).
-    pub(super) fn pages_source(&self, val: &ArrayVal) -> Option<LocalId> {
-        let mut found = None;
-        val.visit(&mut |n| {
-            if let Node::Whole(a) = n {
-                if found.is_none() && self.locals[*a].ty.shape.is_3d() {
-                    found = Some(*a);
-                }
-            }
-        });
-        found
-    }
-
     fn pages_of(&mut self, val: &ArrayVal, span: Span) -> ExprId {
-        match self.pages_source(val) {
-            Some(a) => self.size_of(a, 3, span),
+        match self.page_extents(val) {
+            Some((_, pages)) => pages,
             None => self.constant_expr(1.0, Class::Double, span),
         }
     }
@@ -327,9 +316,16 @@ impl Lowerer<'_> {
         let ty = self.locals[array].ty;
         let (shape, rows, cols) = match subs.as_slice() {
             [only] => self.linear_slice_extent(array, only, span),
+            [_, _, _] => self.page_slice_extent(array, &subs, span),
             _ => {
                 let (r, rd) = self.sub_extent(array, &subs[0], 1, span);
-                let (c, cd) = self.sub_extent(array, &subs[1], 2, span);
+                let (c, cd) = match (&subs[1], subs.len()) {
+                    (Sub::All, 2) => (
+                        self.trailing_cols(array, span),
+                        self.trailing_cols_dim(array),
+                    ),
+                    (sub, _) => self.sub_extent(array, sub, 2, span),
+                };
                 (Shape::new(rd, cd), r, c)
             }
         };
@@ -386,7 +382,14 @@ impl Lowerer<'_> {
         let one = self.constant_expr(1.0, Class::Double, span);
         let rows = self.size_of(array, 1, span);
         let many_rows = self.binary_expr(BinOp::Ne, rows, one, Class::Logical, span);
-        self.binary_expr(BinOp::And, one_col, many_rows, Class::Logical, span)
+        let column = self.binary_expr(BinOp::And, one_col, many_rows, Class::Logical, span);
+        if !self.locals[array].ty.shape.is_3d() {
+            return column;
+        }
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let pages = self.size_of(array, 3, span);
+        let one_page = self.binary_expr(BinOp::Eq, pages, one, Class::Logical, span);
+        self.binary_expr(BinOp::And, column, one_page, Class::Logical, span)
     }
 
     /// `1 + cond*(n - 1)`: `n` when `cond` holds, else 1.
@@ -398,9 +401,15 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, one, scaled, Class::Double, span)
     }
 
-    /// How many elements a subscript selects; `dim` is 1 or 2 for a row or column subscript,
-    /// 0 for a linear one.
-    fn sub_extent(&mut self, array: LocalId, sub: &Sub, dim: u8, span: Span) -> (ExprId, Dim) {
+    /// How many elements a subscript selects; `dim` is 1, 2 or 3 for a row, column or page
+    /// subscript, 0 for a linear one.
+    pub(super) fn sub_extent(
+        &mut self,
+        array: LocalId,
+        sub: &Sub,
+        dim: u8,
+        span: Span,
+    ) -> (ExprId, Dim) {
         let shape = self.locals[array].ty.shape;
         match sub {
             Sub::Scalar(_) => (self.constant_expr(1.0, Class::Double, span), Dim::Known(1)),
@@ -410,14 +419,18 @@ impl Lowerer<'_> {
                     Type::scalar(Class::Double),
                     span,
                 );
-                let known = match (shape.rows, shape.cols) {
+                let known = match (shape.rows, self.trailing_cols_dim(array)) {
                     (Dim::Known(r), Dim::Known(c)) => Dim::Known(r * c),
                     _ => Dim::Var,
                 };
                 (n, known)
             }
             Sub::All => {
-                let known = if dim == 1 { shape.rows } else { shape.cols };
+                let known = match dim {
+                    1 => shape.rows,
+                    2 => shape.cols,
+                    _ => shape.pages,
+                };
                 (self.size_of(array, dim, span), known)
             }
             Sub::Range { start, step, stop } => {
@@ -712,7 +725,7 @@ impl Lowerer<'_> {
                 self.new_expr(ExprKind::Index(*array, indices), scalar, span)
             }
             Node::Slice(array, subs) => {
-                let indices = self.slice_indices(subs, pos, val, span);
+                let indices = self.slice_indices(*array, subs, pos, val, span);
                 self.new_expr(ExprKind::Index(*array, indices), scalar, span)
             }
             Node::Range { start, step } => {
@@ -790,7 +803,7 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, start, scaled, Class::Double, span)
     }
 
-    fn sub_at(&mut self, sub: &Sub, p: ExprId, span: Span) -> ExprId {
+    pub(super) fn sub_at(&mut self, sub: &Sub, p: ExprId, span: Span) -> ExprId {
         match sub {
             Sub::Scalar(e) => self.copy_expr(*e),
             Sub::All => p,
@@ -798,16 +811,36 @@ impl Lowerer<'_> {
         }
     }
 
-    fn slice_indices(&mut self, subs: &[Sub], pos: Pos, val: &ArrayVal, span: Span) -> Vec<ExprId> {
+    fn slice_indices(
+        &mut self,
+        array: LocalId,
+        subs: &[Sub],
+        pos: Pos,
+        val: &ArrayVal,
+        span: Span,
+    ) -> Vec<ExprId> {
         if let [only] = subs {
             let p = self.linear_pos(pos, span);
             return vec![self.sub_at(only, p, span)];
         }
+        if let (Pos::Linear(Coord::Var(k)), true) = (pos, val.shape.is_3d()) {
+            let [r, c, p] = self.page_slice_position(array, subs, k, val.rows, span);
+            return vec![
+                self.sub_at(&subs[0], r, span),
+                self.sub_at(&subs[1], c, span),
+                self.sub_at(&subs[2], p, span),
+            ];
+        }
         let (r, c) = self.row_col(pos, &subs[0], val, span);
-        vec![
+        let mut indices = vec![
             self.sub_at(&subs[0], r, span),
             self.sub_at(&subs[1], c, span),
-        ]
+        ];
+        if let Some(page) = subs.get(2) {
+            let first = self.constant_expr(1.0, Class::Double, span);
+            indices.push(self.sub_at(page, first, span));
+        }
+        indices
     }
 
     /// The row and column within a two-subscript slice of element `pos`.
@@ -868,16 +901,35 @@ impl Lowerer<'_> {
     /// Whether `val` reads `array` other than as the same element of the whole array.
     pub(super) fn reads_elsewhere(&self, val: &ArrayVal, array: LocalId) -> bool {
         let mut found = false;
-        self.scan_reads(val, array, false, &mut found);
+        let target = Target {
+            array,
+            written: None,
+        };
+        self.scan_reads(val, &target, false, &mut found);
         found
     }
 
-    fn scan_reads(&self, val: &ArrayVal, array: LocalId, transposed: bool, found: &mut bool) {
+    /// Whether `val`, written into `array(written)`, reads `array` other than at the element
+    /// being written: `A(:, :, k) = A(:, :, k) * 2` reads each element where it writes it.
+    pub(super) fn reads_other_than(&self, val: &ArrayVal, array: LocalId, written: &[Sub]) -> bool {
+        let mut found = false;
+        let target = Target {
+            array,
+            written: Some(written),
+        };
+        self.scan_reads(val, &target, false, &mut found);
+        found
+    }
+
+    fn scan_reads(&self, val: &ArrayVal, target: &Target, transposed: bool, found: &mut bool) {
+        let array = target.array;
         let scalar_mentions = |e: ExprId| self.mentions(e, array);
         match &val.node {
-            Node::Whole(a) => *found |= *a == array && transposed,
+            Node::Whole(a) => *found |= *a == array && (transposed || target.written.is_some()),
             Node::Slice(a, subs) => {
-                *found |= *a == array
+                let same_place =
+                    !transposed && target.written.is_some_and(|w| self.same_subs(w, subs));
+                *found |= (*a == array && !same_place)
                     || subs.iter().any(|s| match s {
                         Sub::Scalar(e) => scalar_mentions(*e),
                         Sub::All => false,
@@ -889,29 +941,48 @@ impl Lowerer<'_> {
             Node::Range { start, step } => {
                 *found |= scalar_mentions(*start) || scalar_mentions(*step)
             }
-            Node::Unary(_, a) | Node::Convert(a) => self.scan_reads(a, array, transposed, found),
+            Node::Unary(_, a) | Node::Convert(a) => self.scan_reads(a, target, transposed, found),
             // Transposed or stretched, a read of the target meets other elements than the write.
             Node::Transpose(a) | Node::Broadcast { inner: a, .. } => {
-                self.scan_reads(a, array, true, found)
+                self.scan_reads(a, target, true, found)
             }
             Node::Binary(_, a, b) => {
                 for o in [a, b] {
-                    self.scan_operand(o, array, transposed, found);
+                    self.scan_operand(o, target, transposed, found);
                 }
             }
             Node::Call(_, args) => {
                 for o in args {
-                    self.scan_operand(o, array, transposed, found);
+                    self.scan_operand(o, target, transposed, found);
                 }
             }
         }
     }
 
-    fn scan_operand(&self, o: &Operand, array: LocalId, transposed: bool, found: &mut bool) {
+    fn scan_operand(&self, o: &Operand, target: &Target, transposed: bool, found: &mut bool) {
         match o {
-            Operand::Scalar(e) => *found |= self.mentions(*e, array),
-            Operand::Array(a) => self.scan_reads(a, array, transposed, found),
+            Operand::Scalar(e) => *found |= self.mentions(*e, target.array),
+            Operand::Array(a) => self.scan_reads(a, target, transposed, found),
         }
+    }
+
+    /// Whether two subscript lists select the same elements in the same order.
+    fn same_subs(&self, p: &[Sub], q: &[Sub]) -> bool {
+        let same = |a: ExprId, b: ExprId| crate::ir::same_expr(&self.exprs, a, b);
+        p.len() == q.len()
+            && p.iter().zip(q).all(|pair| match pair {
+                (Sub::All, Sub::All) => true,
+                (Sub::Scalar(a), Sub::Scalar(b)) => same(*a, *b),
+                (
+                    Sub::Range { start, step, stop },
+                    Sub::Range {
+                        start: s2,
+                        step: t2,
+                        stop: e2,
+                    },
+                ) => same(*start, *s2) && same(*step, *t2) && same(*stop, *e2),
+                _ => false,
+            })
     }
 
     /// Whether a scalar expression reads elements of `array` (its size does not count).
@@ -934,7 +1005,7 @@ impl Lowerer<'_> {
     /// Whether the value reads the whole array `array` at all (used for in-place writes).
     pub(super) fn reads_whole(&self, val: &ArrayVal, array: LocalId) -> bool {
         let mut found = false;
-        val.visit(&mut |n| found |= matches!(n, Node::Whole(a) if *a == array));
+        val.visit(&mut |v| found |= matches!(v.node, Node::Whole(a) if a == array));
         found
     }
 
@@ -1033,7 +1104,7 @@ impl Lowerer<'_> {
         };
         let indices = match &place.subs {
             None => self.pos_indices(pos, span),
-            Some(subs) => self.slice_indices(subs, pos, &shape_val, span),
+            Some(subs) => self.slice_indices(place.array, subs, pos, &shape_val, span),
         };
         self.push(
             StmtKind::Store {

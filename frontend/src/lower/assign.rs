@@ -186,7 +186,10 @@ impl Lowerer<'_> {
             }
             Val::Array(a) => {
                 self.check_assignable(&slice, &a, span)?;
-                if self.reads_whole(&a, array) || self.reads_elsewhere(&a, array) {
+                let Node::Slice(_, written) = &slice.node else {
+                    return None;
+                };
+                if self.reads_other_than(&a, array, written) {
                     let temp = self.materialize(&a);
                     Val::Array(self.whole(temp, span))
                 } else {
@@ -212,7 +215,7 @@ impl Lowerer<'_> {
     /// `A` known at translation time (MATLAB would grow `A`; m2cu cannot change that extent).
     fn past_known_extent(&self, array: LocalId, subs: &[Sub]) -> bool {
         let shape = self.locals[array].ty.shape;
-        let [row, col] = subs else {
+        let ([row, col], false) = (subs, shape.is_3d()) else {
             return false;
         };
         [(row, shape.rows), (col, shape.cols)]

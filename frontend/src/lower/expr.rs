@@ -138,6 +138,9 @@ impl Lowerer<'_> {
         };
         let query = match (ctx.count, ctx.position) {
             (1, _) => SizeQuery::Numel,
+            (2, 1) if self.locals[ctx.array].ty.shape.is_3d() => {
+                return Some(self.trailing_cols(ctx.array, span));
+            }
             (_, p) => SizeQuery::Dim(p as u8 + 1),
         };
         Some(self.new_expr(
@@ -310,6 +313,7 @@ impl Lowerer<'_> {
             "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "reshape" => self.reshape(args, span),
+            "squeeze" => self.squeeze(args, span),
             _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
@@ -393,21 +397,16 @@ impl Lowerer<'_> {
         Some(Val::Array(self.slice(array, subs, span)))
     }
 
-    /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes.
+    /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes. One,
+    /// two or three subscripts index any array, as in MATLAB: the last one spans the trailing
+    /// dimensions (`A(i, j)` of a 3-D `A`), and a third one of a 2-D array must be 1.
     pub(super) fn subscripts(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<Sub>> {
-        let three_d = self.locals[array].ty.shape.is_3d();
-        let allowed = if three_d { [1, 3] } else { [1, 2] };
-        if !allowed.contains(&args.len()) {
+        if !(1..=3).contains(&args.len()) {
             let span = args.first().map_or(self.locals[array].span, |a| a.span);
-            let help = if three_d {
-                "index a 3-D array with A(k) or A(i, j, k)"
-            } else {
-                "use A(k) or A(i, j)"
-            };
             self.unsupported(
                 span,
                 &format!("indexing with {} subscripts", args.len()),
-                help,
+                "use A(k), A(i, j) or A(i, j, k)",
             );
             return None;
         }
@@ -422,18 +421,7 @@ impl Lowerer<'_> {
             self.index_context.pop();
             out.push(sub);
         }
-        let subs: Vec<Sub> = out.into_iter().collect::<Option<_>>()?;
-        let elementwise = subs.iter().all(|s| matches!(s, Sub::Scalar(_)));
-        if three_d && !elementwise && !matches!(subs.as_slice(), [Sub::All]) {
-            let span = args[0].span.to(args[args.len() - 1].span);
-            self.unsupported(
-                span,
-                "a slice of a 3-D array",
-                "index 3-D arrays one element at a time, A(i, j, k), or all at once, A(:)",
-            );
-            return None;
-        }
-        Some(subs)
+        out.into_iter().collect()
     }
 
     fn subscript(&mut self, arg: &ast::Expr) -> Option<Sub> {
@@ -448,14 +436,9 @@ impl Lowerer<'_> {
                     None => self.constant_expr(1.0, Class::Double, arg.span),
                 };
                 let (start, stop) = (a?, b?);
-                if !(self.is_integral(start) && self.is_integral(s)) {
-                    self.unsupported(
-                        arg.span,
-                        "a range index whose start or step may be fractional",
-                        "index with integer ranges such as `2:n` or `1:2:end`",
-                    );
-                    return None;
-                }
+                // A start or step that may be fractional is checked where each element is
+                // used: a fractional index stops with MATLAB's message, an empty range reads
+                // nothing.
                 Some(Sub::Range {
                     start,
                     step: s,

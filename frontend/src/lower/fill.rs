@@ -326,14 +326,9 @@ impl Lowerer<'_> {
 
     /// Rows, columns and (for a 3-D value) pages of an array value, as fresh expressions.
     pub(super) fn extents_of(&mut self, val: &ArrayVal) -> (ExprId, ExprId, Option<ExprId>) {
-        let span = val.span;
         let rows = self.copy_expr(val.rows);
-        match self.pages_source(val) {
-            Some(source) if val.shape.is_3d() => (
-                rows,
-                self.size_of(source, 2, span),
-                Some(self.size_of(source, 3, span)),
-            ),
+        match self.page_extents(val) {
+            Some((cols, pages)) if val.shape.is_3d() => (rows, cols, Some(pages)),
             _ => (rows, self.copy_expr(val.cols), None),
         }
     }

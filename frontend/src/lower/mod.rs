@@ -46,6 +46,7 @@ mod fill;
 mod inline;
 mod print;
 mod reduce;
+mod slices;
 
 use std::collections::{HashMap, HashSet};
 
