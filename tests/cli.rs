@@ -563,6 +563,11 @@ fn one_by_one_inputs_indexed_as_vectors_run() {
             assert!(
                 stdout.contains(expected),
                 "{name} {set} on {backend}: {stdout}"
+            );
+        }
+    }
+}
+
 /// A range subscript whose start is computed at run time (`v(k:end)` with an input `k`) is
 /// checked where each element is used: a fractional or zero index is MATLAB's error, an empty
 /// range reads nothing. A second subscript of a 3-D array spans its pages, and a third
