@@ -103,7 +103,7 @@ pub fn compile(
     input_types: Vec<(String, Type)>,
 ) -> Result<Translation, Error> {
     let ast = parse(source, options)?;
-    compile_parsed(source, &ast, options, input_types)
+    compile_parsed(source, &ast, options, input_types, None)
 }
 
 fn source_error(source: &str, options: &Options, diagnostics: Diagnostics) -> Error {
@@ -133,9 +133,10 @@ fn compile_parsed(
     ast: &m2cu_frontend::ast::File,
     options: &Options,
     input_types: Vec<(String, Type)>,
+    nargin: Option<usize>,
 ) -> Result<Translation, Error> {
     m2cu_frontend::stack::with_stack("m2cu-compile", COMPILE_STACK_BYTES, || {
-        compile_phases(source, ast, options, input_types.clone())
+        compile_phases(source, ast, options, input_types.clone(), nargin)
     })
 }
 
@@ -144,12 +145,14 @@ fn compile_phases(
     ast: &m2cu_frontend::ast::File,
     options: &Options,
     input_types: Vec<(String, Type)>,
+    nargin: Option<usize>,
 ) -> Result<Translation, Error> {
     let mut types = parse_arg_specs(&options.args)?;
     types.extend(input_types);
     let lower_options = LowerOptions {
         entry: options.entry.clone(),
         input_types: types,
+        nargin,
     };
     let module = m2cu_frontend::lower::lower(ast, &lower_options)
         .map_err(|d| source_error(source, options, d))?;
@@ -301,23 +304,24 @@ fn typed_translation(
     options: &Options,
 ) -> Result<(Translation, Vec<(String, Type)>), Error> {
     let ast = parse(source, options)?;
-    check_inputs_given(&ast, options, inputs)?;
+    let nargin = inputs_given(&ast, options, inputs)?;
     let declared = declared_inputs(&ast, options);
     let types = inputs
         .iter()
         .filter(|(n, _)| !declared.contains(n))
         .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
         .collect::<Result<Vec<_>, Error>>()?;
-    let t = compile_parsed(source, &ast, options, types.clone())?;
+    let t = compile_parsed(source, &ast, options, types.clone(), Some(nargin))?;
     Ok((t, types))
 }
 
-/// Every parameter of the entry needs a value before its type can be known.
-fn check_inputs_given(
+/// How many inputs the call passes (its `nargin`): MATLAB passes inputs by position, so the
+/// parameters with values must be the first ones; those after them have none.
+fn inputs_given(
     ast: &m2cu_frontend::ast::File,
     options: &Options,
     inputs: &[(String, Value)],
-) -> Result<(), Error> {
+) -> Result<usize, Error> {
     let entry = match &options.entry {
         Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
         None => ast.functions.first(),
@@ -325,7 +329,16 @@ fn check_inputs_given(
     let params: Vec<String> = entry
         .map(|f| f.params.iter().map(|p| p.name.clone()).collect())
         .unwrap_or_default();
-    program::order_inputs(&params, inputs).map(|_| ())
+    let given = |p: &String| inputs.iter().any(|(n, _)| n == p);
+    let nargin = params.iter().take_while(|p| given(p)).count();
+    program::order_inputs(&params[..nargin], inputs)?;
+    if let Some(later) = params[nargin..].iter().find(|p| given(p)) {
+        let missing = &params[nargin];
+        return Err(Error::Usage(format!(
+            "input `{later}` has a value but `{missing}` before it has none: MATLAB passes inputs by position\nhelp: pass --set '{missing}=...' too, or leave out every input after `{missing}`"
+        )));
+    }
+    Ok(nargin)
 }
 
 /// The inputs of the entry function that its `arguments` block declares: their declared types

@@ -33,6 +33,7 @@ fn lower_options(file: &File) -> LowerOptions {
     LowerOptions {
         entry: None,
         input_types: params.iter().map(|p| (p.name.clone(), row)).collect(),
+        nargin: None,
     }
 }
 

@@ -119,6 +119,12 @@ impl Lowerer<'_> {
         if let Some((value, class)) = constant(name) {
             return Some(Val::Scalar(self.constant_expr(value, class, span)));
         }
+        if let Some(count) = self.arg_count(name, span) {
+            return Some(count);
+        }
+        if self.omitted_input(name, span) {
+            return None;
+        }
         let callee = ast::Ident {
             name: name.to_string(),
             span,
@@ -310,6 +316,11 @@ impl Lowerer<'_> {
             "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "reshape" => self.reshape(args, span),
+            "exist" => self.exist(args, span),
+            "sprintf" => {
+                self.sprintf_elsewhere(span);
+                None
+            }
             _ if self.local_function(name).is_some() => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
