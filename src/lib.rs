@@ -54,6 +54,10 @@ pub struct Options {
     /// program draws one stream: the same seed gives the same values. The default, 0, is a
     /// fixed seed, as MATLAB starts with `rng default`.
     pub seed: u64,
+    /// How many inputs the entry is called with (MATLAB's `nargin`): the first that many of its
+    /// parameters, the others being variables its code assigns (`if nargin < 3, tol = 1e-6;
+    /// end`). All of them when `None`; [`run`] and [`Program::prepare`] count the inputs given.
+    pub nargin: Option<usize>,
 }
 
 /// Everything `translate` produces.
@@ -103,7 +107,7 @@ pub fn compile(
     input_types: Vec<(String, Type)>,
 ) -> Result<Translation, Error> {
     let ast = parse(source, options)?;
-    compile_parsed(source, &ast, options, input_types, None)
+    compile_parsed(source, &ast, options, input_types)
 }
 
 fn source_error(source: &str, options: &Options, diagnostics: Diagnostics) -> Error {
@@ -133,10 +137,9 @@ fn compile_parsed(
     ast: &m2cu_frontend::ast::File,
     options: &Options,
     input_types: Vec<(String, Type)>,
-    nargin: Option<usize>,
 ) -> Result<Translation, Error> {
     m2cu_frontend::stack::with_stack("m2cu-compile", COMPILE_STACK_BYTES, || {
-        compile_phases(source, ast, options, input_types.clone(), nargin)
+        compile_phases(source, ast, options, input_types.clone())
     })
 }
 
@@ -145,14 +148,13 @@ fn compile_phases(
     ast: &m2cu_frontend::ast::File,
     options: &Options,
     input_types: Vec<(String, Type)>,
-    nargin: Option<usize>,
 ) -> Result<Translation, Error> {
     let mut types = parse_arg_specs(&options.args)?;
     types.extend(input_types);
     let lower_options = LowerOptions {
         entry: options.entry.clone(),
         input_types: types,
-        nargin,
+        nargin: options.nargin,
     };
     let module = m2cu_frontend::lower::lower(ast, &lower_options)
         .map_err(|d| source_error(source, options, d))?;
@@ -311,7 +313,11 @@ fn typed_translation(
         .filter(|(n, _)| !declared.contains(n))
         .map(|(n, v)| Ok((n.clone(), type_of(n, v)?)))
         .collect::<Result<Vec<_>, Error>>()?;
-    let t = compile_parsed(source, &ast, options, types.clone(), Some(nargin))?;
+    let options = Options {
+        nargin: Some(nargin),
+        ..options.clone()
+    };
+    let t = compile_parsed(source, &ast, &options, types.clone())?;
     Ok((t, types))
 }
 

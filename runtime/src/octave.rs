@@ -62,7 +62,18 @@ pub fn available() -> Result<String, String> {
 
 /// Runs `script` with `octave-cli --eval` in `dir` and returns its standard output; when Octave
 /// fails (an error, or the script's `exit(1)`), the error holds its standard output and error.
+/// A script longer than one command-line argument may be ([`MAX_EVAL_ARG`]) is run from a
+/// temporary file with `source`.
 pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
+    let file = (script.len() > MAX_EVAL_ARG)
+        .then(|| long_script(script))
+        .transpose()?;
+    let sourced = file.as_ref().map(|f| {
+        format!(
+            "source('{}');",
+            f.path().display().to_string().replace('\'', "''")
+        )
+    });
     let out = Command::new("octave-cli")
         .args([
             "--no-gui",
@@ -70,7 +81,7 @@ pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
             "--norc",
             "--no-history",
             "--eval",
-            script,
+            sourced.as_deref().unwrap_or(script),
         ])
         .current_dir(dir)
         .output()
@@ -85,6 +96,21 @@ pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
             String::from_utf8_lossy(&out.stderr)
         ))
     }
+}
+
+/// Linux takes at most 128 KiB in one argument (`MAX_ARG_STRLEN`); this leaves room.
+const MAX_EVAL_ARG: usize = 100_000;
+
+/// `script` in a temporary `.m` file (removed when dropped).
+fn long_script(script: &str) -> Result<tempfile::NamedTempFile, String> {
+    let mut file = tempfile::Builder::new()
+        .prefix("m2cu_eval_")
+        .suffix(".m")
+        .tempfile()
+        .map_err(|e| format!("cannot write the Octave script: {e}"))?;
+    std::io::Write::write_all(&mut file, script.as_bytes())
+        .map_err(|e| format!("cannot write the Octave script: {e}"))?;
+    Ok(file)
 }
 
 /// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing,

@@ -104,6 +104,7 @@ pub fn fixture_options(name: &str) -> m2cu::Options {
     m2cu::Options {
         file_name: format!("{name}.m"),
         args: inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect(),
+        nargin: Some(inputs(name).len()),
         ..Default::default()
     }
 }
