@@ -64,8 +64,10 @@ pub struct Options {
 #[derive(Clone, Debug)]
 pub struct Translation {
     pub entry: String,
-    /// The entry's parameter names, in order.
+    /// The entry's parameter names, in order: those its calls pass (see [`Options::nargin`]).
     pub params: Vec<String>,
+    /// The entry's parameters after the first `nargin`, which its calls do not pass.
+    pub omitted_params: Vec<String>,
     /// The entry's outputs with their classes, in order.
     pub outputs: Vec<(String, ClassId)>,
     /// The AST as an indented tree.
@@ -181,6 +183,10 @@ fn compile_phases(
     Ok(Translation {
         entry: f.name.clone(),
         params: f.params.iter().map(|&p| name(p)).collect(),
+        omitted_params: entry_params(ast, options)
+            .into_iter()
+            .skip(f.params.len())
+            .collect(),
         outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
         ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
@@ -328,16 +334,9 @@ fn inputs_given(
     options: &Options,
     inputs: &[(String, Value)],
 ) -> Result<usize, Error> {
-    let entry = match &options.entry {
-        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
-        None => ast.functions.first(),
-    };
-    let params: Vec<String> = entry
-        .map(|f| f.params.iter().map(|p| p.name.clone()).collect())
-        .unwrap_or_default();
+    let params = entry_params(ast, options);
     let given = |p: &String| inputs.iter().any(|(n, _)| n == p);
     let nargin = params.iter().take_while(|p| given(p)).count();
-    program::order_inputs(&params[..nargin], inputs)?;
     if let Some(later) = params[nargin..].iter().find(|p| given(p)) {
         let missing = &params[nargin];
         return Err(Error::Usage(format!(
@@ -347,14 +346,28 @@ fn inputs_given(
     Ok(nargin)
 }
 
+/// The entry function of `ast`: the one `options.entry` names, else the first.
+fn entry_function<'a>(
+    ast: &'a m2cu_frontend::ast::File,
+    options: &Options,
+) -> Option<&'a m2cu_frontend::ast::Function> {
+    match &options.entry {
+        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
+        None => ast.functions.first(),
+    }
+}
+
+/// The parameter names of the entry function.
+fn entry_params(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<String> {
+    entry_function(ast, options).map_or_else(Vec::new, |f| {
+        f.params.iter().map(|p| p.name.clone()).collect()
+    })
+}
+
 /// The inputs of the entry function that its `arguments` block declares: their declared types
 /// stand, and the program checks the values against them when it is called.
 fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<String> {
-    let entry = match &options.entry {
-        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
-        None => ast.functions.first(),
-    };
-    entry.map_or_else(Vec::new, |f| {
+    entry_function(ast, options).map_or_else(Vec::new, |f| {
         f.arguments.iter().map(|a| a.name.name.clone()).collect()
     })
 }

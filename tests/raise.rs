@@ -200,6 +200,18 @@ fn the_library_returns_the_message_and_identifier() {
         let scaled = vec![ok[0].clone(), ("scale".to_string(), Value::scalar(3.0))];
         let result = m2cu::run(FIRSTNEG, &scaled, &options, &common::on(backend)).expect("runs");
         assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[3.0, 6.0][..]));
+        // A program prepared with nargin 1 does not silently ignore a `scale` given later.
+        let program = m2cu::Program::prepare(FIRSTNEG, &ok, &options, &common::on(backend))
+            .expect("prepares");
+        let refused = program
+            .call(&scaled)
+            .expect_err("scale was not prepared for");
+        assert!(
+            refused.to_string().starts_with(
+                "input `scale` was not passed when the program was prepared (nargin 1)"
+            ),
+            "{refused}"
+        );
     }
 }
 
