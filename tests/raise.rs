@@ -181,9 +181,8 @@ fn the_library_returns_the_message_and_identifier() {
             file_name: "firstneg.m".into(),
             ..Default::default()
         };
-        let e = m2cu::run(FIRSTNEG, &x, &options, &common::on(backend))
-            .err()
-            .expect("x(2) is negative");
+        let e =
+            m2cu::run(FIRSTNEG, &x, &options, &common::on(backend)).expect_err("x(2) is negative");
         match e {
             m2cu::Error::Runtime(m2cu_runtime::Error::Raised {
                 identifier,
