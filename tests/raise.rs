@@ -5,17 +5,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::m2cu;
 use m2cu::{Backend, Value};
-
-fn m2cu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_m2cu"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .expect("m2cu runs")
-}
 
 /// Writes `source` as `dir/name.m` and runs it with `--set` values on `backend`.
 fn run_file(dir: &Path, name: &str, source: &str, backend: &str, sets: &[&str]) -> Output {

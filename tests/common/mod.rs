@@ -260,3 +260,12 @@ pub fn difference(expected: &Value, actual: &Value) -> Option<String> {
         (e, a) => (e != a).then(|| format!("{a:?} instead of {e:?}")),
     }
 }
+
+/// Runs the `m2cu` binary with `args` in the repository root.
+pub fn m2cu(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("m2cu runs")
+}
