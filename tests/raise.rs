@@ -224,3 +224,48 @@ fn inputs_after_a_missing_one_are_refused() {
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("y = 1"));
 }
+
+const DEFAULTS: &str = "function y = defaults(x, p, q)
+narginchk(1, 3);
+if nargin < 2 || p <= 0
+  p = 2;
+end
+if ~exist('q', 'var') || q == 0
+  q = 10;
+end
+y = x * p + q;
+end
+";
+
+/// `narginchk` and defaults whose condition reads the input only when it was passed
+/// (`nargin < 2 || p <= 0`): the left side decides at translation time, as `||` does at run
+/// time. The values are Octave's.
+#[test]
+fn defaults_read_an_input_only_when_it_was_passed() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls: [(&[&str], &str); 4] = [
+        (&["x=1"], "1"),
+        (&["x=1", "p=-1"], "1, -1"),
+        (&["x=1", "p=3", "q=0"], "1, 3, 0"),
+        (&["x=1", "p=3", "q=5"], "1, 3, 5"),
+    ];
+    let mut printed = String::new();
+    for (sets, _) in calls {
+        for backend in ["cpu", "emu"] {
+            let o = run_file(dir.path(), "defaults", DEFAULTS, backend, sets);
+            let out = String::from_utf8_lossy(&o.stdout).into_owned();
+            assert!(o.status.success(), "{sets:?} on {backend}");
+            if backend == "cpu" {
+                printed.push_str(&out);
+            }
+        }
+    }
+    assert_eq!(printed, "y = 12\ny = 12\ny = 13\ny = 8\n");
+    let script: String = calls
+        .iter()
+        .map(|(_, args)| format!("y = defaults({args})\n"))
+        .collect();
+    if let Some(expected) = octave(dir.path(), &script) {
+        assert_eq!(printed, expected);
+    }
+}

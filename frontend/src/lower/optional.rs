@@ -1,4 +1,4 @@
-//! Optional inputs: `nargin`, `nargout` and `exist('x', 'var')`.
+//! Optional inputs: `nargin`, `nargout`, `narginchk` and `exist('x', 'var')`.
 //!
 //! m2cu translates a function for one call shape, so these are translation-time constants: the
 //! entry's `nargin` is the number of inputs the run passes (`LowerOptions::nargin`), its
@@ -8,13 +8,15 @@
 //!   its default assignment (`if nargin < 3, tol = 1e-6; end`) types, and reading it before any
 //!   assignment is E0122 (Octave: `'tol' undefined`);
 //! - an `if`/`elseif` condition made only of these counts, `exist` of a name, numbers and
-//!   logical or comparison operators is decided here, and only the branch taken is lowered, so a
+//!   logical or comparison operators (the left side of `||`/`&&` deciding alone when it can,
+//!   as in `nargin < 2 || isempty(p)`) is decided here, and only the branch taken is lowered, so a
 //!   branch that reads an input that was not passed is not translated when it cannot run;
 //! - `exist('x', 'var')` is 1 when `x` has a value at that point of the program order (an
 //!   input passed, or a variable assigned before), else 0.
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
+use crate::ir::{PrintPiece, PrintTo, StmtKind};
 use crate::types::Class;
 
 use super::array::Val;
@@ -114,7 +116,14 @@ impl Lowerer<'_> {
                 }
             }
             AstExpr::Binary { op, lhs, rhs } => {
-                let (a, b) = (self.static_value(lhs)?, self.static_value(rhs)?);
+                let a = self.static_value(lhs)?;
+                // `nargin < 2 || isempty(p)`: the left side decides without the right.
+                match op {
+                    BinaryOp::OrOr | BinaryOp::Or if a != 0.0 => return Some(1.0),
+                    BinaryOp::AndAnd | BinaryOp::And if a == 0.0 => return Some(0.0),
+                    _ => {}
+                }
+                let b = self.static_value(rhs)?;
                 match op {
                     BinaryOp::Eq => truth(a == b),
                     BinaryOp::Ne => truth(a != b),
@@ -131,6 +140,37 @@ impl Lowerer<'_> {
             }
             _ => return None,
         })
+    }
+
+    /// `narginchk(lo, hi)` with constant bounds: nothing when `nargin` is within them, else
+    /// Octave's error.
+    pub(super) fn narginchk(&mut self, args: &[ast::Expr], span: Span) {
+        let bounds: Option<Vec<f64>> = args.iter().map(|a| self.static_value(a)).collect();
+        let Some([lo, hi]) = bounds.as_deref().and_then(|b| <[f64; 2]>::try_from(b).ok()) else {
+            return self.error(
+                "E0120",
+                span,
+                "`narginchk` takes two constant bounds here".into(),
+                "write narginchk(2, 3) with numbers, or test nargin with if".into(),
+            );
+        };
+        let nargin = self.arg_counts.nargin as f64;
+        let problem = if nargin < lo {
+            "not enough"
+        } else if nargin > hi {
+            "too many"
+        } else {
+            return;
+        };
+        self.push(
+            StmtKind::Print {
+                pieces: vec![PrintPiece::Text(format!(
+                    "narginchk: {problem} input arguments"
+                ))],
+                to: PrintTo::Error { id: None },
+            },
+            span,
+        );
     }
 
     /// A read of an entry input that the call did not pass, before any assignment.

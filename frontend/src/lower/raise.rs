@@ -20,7 +20,8 @@ use crate::ir::{PrintPiece, PrintTo, StmtKind};
 use super::Lowerer;
 
 /// Statement calls that print or raise on the host.
-pub(super) const HOST_STATEMENTS: &[&str] = &["fprintf", "error", "warning", "assert", "disp"];
+pub(super) const HOST_STATEMENTS: &[&str] =
+    &["fprintf", "error", "warning", "assert", "disp", "narginchk"];
 
 /// A message: its identifier (`error(id, ...)`) and its pieces.
 struct Message {
@@ -36,6 +37,7 @@ impl Lowerer<'_> {
             "error" => self.raise(args, span),
             "warning" => self.warning(args, span),
             "assert" => self.assert(args, span),
+            "narginchk" => self.narginchk(args, span),
             _ => self.disp(args, span),
         }
     }
