@@ -345,6 +345,12 @@ impl Lowerer<'_> {
                 &format!("`{name}` (I/O, plotting or timing)"),
                 "return the values as outputs instead",
             );
+        } else if super::raise::HOST_STATEMENTS.contains(&name.as_str()) {
+            self.unsupported(
+                callee.span,
+                &format!("`{name}` used as a value"),
+                &format!("call `{name}(...)` as a statement of its own"),
+            );
         } else if matches!(name.as_str(), "eval" | "evalin" | "feval" | "assignin") {
             self.unsupported(
                 callee.span,
