@@ -61,14 +61,20 @@ pub struct Options {
     /// puts the entry file's folder first, then each `--path`. Empty (the default): nothing is
     /// read, every function must be in the source.
     pub search_path: Vec<PathBuf>,
+    /// How many inputs the entry is called with (MATLAB's `nargin`): the first that many of its
+    /// parameters, the others being variables its code assigns (`if nargin < 3, tol = 1e-6;
+    /// end`). All of them when `None`; [`run`] and [`Program::prepare`] count the inputs given.
+    pub nargin: Option<usize>,
 }
 
 /// Everything `translate` produces.
 #[derive(Clone, Debug)]
 pub struct Translation {
     pub entry: String,
-    /// The entry's parameter names, in order.
+    /// The entry's parameter names, in order: those its calls pass (see [`Options::nargin`]).
     pub params: Vec<String>,
+    /// The entry's parameters after the first `nargin`, which its calls do not pass.
+    pub omitted_params: Vec<String>,
     /// The entry's outputs with their classes, in order.
     pub outputs: Vec<(String, ClassId)>,
     /// The AST as an indented tree.
@@ -160,6 +166,7 @@ fn compile_phases(
         entry: options.entry.clone(),
         input_types: types,
         library,
+        nargin: options.nargin,
     };
     let module = m2cu_frontend::lower::lower(ast, &lower_options).map_err(|d| Error::Source {
         rendered: sources.render(&d),
@@ -188,6 +195,10 @@ fn compile_phases(
     Ok(Translation {
         entry: f.name.clone(),
         params: f.params.iter().map(|&p| name(p)).collect(),
+        omitted_params: entry_params(ast, options)
+            .into_iter()
+            .skip(f.params.len())
+            .collect(),
         outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
         ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
@@ -309,7 +320,7 @@ fn typed_translation(
     options: &Options,
 ) -> Result<(Translation, Vec<(String, Type)>), Error> {
     let ast = parse(source, options)?;
-    check_inputs_given(&ast, options, inputs)?;
+    let nargin = inputs_given(&ast, options, inputs)?;
     let declared = declared_inputs(&ast, options);
     let indexed = entry_function(&ast, options)
         .map(m2cu_frontend::indexed::indexed_names)
@@ -324,19 +335,12 @@ fn typed_translation(
             ))
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    let t = compile_parsed(source, &ast, options, types.clone())?;
+    let options = Options {
+        nargin: Some(nargin),
+        ..options.clone()
+    };
+    let t = compile_parsed(source, &ast, &options, types.clone())?;
     Ok((t, types))
-}
-
-/// The function `options` selects as the entry.
-fn entry_function<'f>(
-    ast: &'f m2cu_frontend::ast::File,
-    options: &Options,
-) -> Option<&'f m2cu_frontend::ast::Function> {
-    match &options.entry {
-        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
-        None => ast.functions.first(),
-    }
 }
 
 /// The type of an input that the entry indexes (`x(j)`, `x(end)`: see
@@ -352,24 +356,47 @@ fn open_if_indexed(ty: Type, indexed: bool) -> Type {
     ty
 }
 
-/// Every parameter of the entry needs a value before its type can be known.
-fn check_inputs_given(
+/// How many inputs the call passes (its `nargin`): MATLAB passes inputs by position, so the
+/// parameters with values must be the first ones; those after them have none.
+fn inputs_given(
     ast: &m2cu_frontend::ast::File,
     options: &Options,
     inputs: &[(String, Value)],
-) -> Result<(), Error> {
-    let entry = entry_function(ast, options);
-    let params: Vec<String> = entry
-        .map(|f| f.params.iter().map(|p| p.name.clone()).collect())
-        .unwrap_or_default();
-    program::order_inputs(&params, inputs).map(|_| ())
+) -> Result<usize, Error> {
+    let params = entry_params(ast, options);
+    let given = |p: &String| inputs.iter().any(|(n, _)| n == p);
+    let nargin = params.iter().take_while(|p| given(p)).count();
+    if let Some(later) = params[nargin..].iter().find(|p| given(p)) {
+        let missing = &params[nargin];
+        return Err(Error::Usage(format!(
+            "input `{later}` has a value but `{missing}` before it has none: MATLAB passes inputs by position\nhelp: pass --set '{missing}=...' too, or leave out every input after `{missing}`"
+        )));
+    }
+    Ok(nargin)
+}
+
+/// The entry function of `ast`: the one `options.entry` names, else the first.
+fn entry_function<'a>(
+    ast: &'a m2cu_frontend::ast::File,
+    options: &Options,
+) -> Option<&'a m2cu_frontend::ast::Function> {
+    match &options.entry {
+        Some(name) => ast.functions.iter().find(|f| &f.name.name == name),
+        None => ast.functions.first(),
+    }
+}
+
+/// The parameter names of the entry function.
+fn entry_params(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<String> {
+    entry_function(ast, options).map_or_else(Vec::new, |f| {
+        f.params.iter().map(|p| p.name.clone()).collect()
+    })
 }
 
 /// The inputs of the entry function that its `arguments` block declares: their declared types
 /// stand, and the program checks the values against them when it is called.
 fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<String> {
-    let entry = entry_function(ast, options);
-    entry.map_or_else(Vec::new, |f| {
+    entry_function(ast, options).map_or_else(Vec::new, |f| {
         f.arguments.iter().map(|a| a.name.name.clone()).collect()
     })
 }

@@ -243,7 +243,11 @@ fn report(result: Result<(), Failure>) -> u8 {
         Err(e) => e,
     };
     let message = e.to_string();
-    let prefix = if message.starts_with("error") {
+    let raised = matches!(
+        &e,
+        Failure::Library(Error::Runtime(m2cu_runtime::Error::Raised { .. }))
+    );
+    let prefix = if message.starts_with("error") && !raised {
         ""
     } else {
         "error: "

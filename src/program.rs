@@ -229,6 +229,14 @@ impl Program {
     }
 
     fn check_types(&self, inputs: &[(String, Value)]) -> Result<(), Error> {
+        let t = &self.translation;
+        if let Some((name, _)) = inputs.iter().find(|(n, _)| t.omitted_params.contains(n)) {
+            return Err(Error::Usage(format!(
+                "input `{name}` was not passed when the program was prepared (nargin {}), so the program does not take it\n\
+                 help: prepare another program with a value for `{name}`",
+                t.params.len()
+            )));
+        }
         for (name, prepared) in &self.input_types {
             let Some((_, value)) = inputs.iter().find(|(n, _)| n == name) else {
                 continue;

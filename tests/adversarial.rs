@@ -71,16 +71,11 @@ impl Fixture {
         let file = parse_file_with(&source, &dialect).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let entry = &file.functions[0];
         let stored = inputs(&file);
+        // The first parameters, as many as have a stored input (the call's `nargin`).
         let inputs = entry
             .params
             .iter()
-            .map(|p| {
-                stored
-                    .iter()
-                    .find(|(n, _)| *n == p.name)
-                    .cloned()
-                    .expect("an input per parameter")
-            })
+            .map_while(|p| stored.iter().find(|(n, _)| *n == p.name).cloned())
             .collect();
         Fixture {
             name,

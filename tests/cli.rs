@@ -2,15 +2,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn m2cu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_m2cu"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .expect("m2cu runs")
-}
+use common::m2cu;
 
 fn text(o: &Output) -> (String, String) {
     (

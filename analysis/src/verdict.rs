@@ -217,18 +217,23 @@ fn unforceable(f: &Function, body: &Block) -> Option<Verdict> {
         .or_else(|| array_creation(f, body))
 }
 
-/// A call that only the host can make, in program order (`fprintf`).
+/// A call that only the host can make, in program order (`fprintf`, `disp`, `warning`, and
+/// `error`, whose message the host formats and which stops the call where it is raised).
 fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
-        if found.is_none() && matches!(f.stmts[s].kind, StmtKind::Print { .. }) {
-            found = Some(f.stmts[s].span);
+        if let (None, StmtKind::Print { to, .. }) = (&found, &f.stmts[s].kind) {
+            found = Some((to.function(), f.stmts[s].span));
         }
     });
-    found.map(|span| {
+    found.map(|(function, span)| {
+        let why = match function {
+            "error" => "stops the program with a message that the host formats: no iteration after it may run",
+            _ => "prints on the host in iteration order and cannot run in a kernel",
+        };
         sequential(
-            "it calls `fprintf`, which prints on the host in iteration order and cannot run in a kernel",
-            Some(Witness::at("fprintf", span)),
+            format!("it calls `{function}`, which {why}"),
+            Some(Witness::at(function, span)),
         )
     })
 }

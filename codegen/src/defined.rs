@@ -14,7 +14,9 @@
 
 use std::collections::HashSet;
 
-use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, PrintPiece, StmtKind};
+use m2cu_frontend::ir::{
+    Block, ExprId, ExprKind, Function, LocalId, PrintPiece, PrintTo, StmtKind,
+};
 
 /// The `ExprKind::Size` expressions of `f` whose array may be undefined when they are evaluated.
 pub fn maybe_undefined_sizes(f: &Function) -> HashSet<ExprId> {
@@ -108,11 +110,13 @@ impl Pass<'_> {
                         (None, None) => return false,
                     }
                 }
-                StmtKind::Print { pieces } => {
-                    for piece in pieces {
-                        if let PrintPiece::Value { arg, .. } = piece {
-                            self.reads(*arg, assigned);
-                        }
+                StmtKind::Print { pieces, to } => {
+                    for arg in pieces.iter().filter_map(PrintPiece::arg) {
+                        self.reads(arg, assigned);
+                    }
+                    // `error` ends the path, as `return` does.
+                    if matches!(to, PrintTo::Error { .. }) {
+                        return false;
                     }
                 }
                 StmtKind::Check { cond, .. } => self.reads(*cond, assigned),

@@ -84,6 +84,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_RESHAPE",
         "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
     ),
+    (
+        20,
+        "M2CU_E_USER",
+        "The program called error (the message and identifier travel with this code).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -682,21 +687,87 @@ static inline void *m2cu_dup(const void *p, size_t bytes)
 static void m2cu_message(int code, char *msg, size_t len)
 {{
     const char *text = "Unknown error.";
+    if (code == M2CU_E_USER) return; /* m2cu_raise wrote the message */
     switch (code) {{
 {cases}    default: break;
     }}
     if (msg != NULL && len > 0) snprintf(msg, len, "%s", text);
 }}
 
-/* fprintf of one number: NaN and Inf print as MATLAB's words in `word` (width kept); `%d` of a
- * non-integer prints with `fallback` (`%e`), as MATLAB does. */
-static void m2cu_print_number(double v, int integer, const char *spec, const char *word, const char *fallback)
+/* The text of one fprintf, disp, warning or error, built piece by piece (long texts are cut). */
+typedef struct {{ char s[1024]; size_t n; }} m2cu_text;
+
+static void m2cu_put(m2cu_text *t, const char *piece)
 {{
-    if (isnan(v)) printf(word, "NaN");
-    else if (isinf(v)) printf(word, v > 0 ? "Inf" : "-Inf");
-    else if (!integer) printf(spec, v);
-    else if (v == floor(v) && fabs(v) < 9.2e18) printf(spec, (long long)v);
-    else printf(fallback, v);
+    int wrote = snprintf(t->s + t->n, sizeof t->s - t->n, "%s", piece);
+    if (wrote > 0) t->n = t->n + (size_t)wrote < sizeof t->s ? t->n + (size_t)wrote : sizeof t->s - 1;
+}}
+
+/* One number of a format: NaN and Inf print as MATLAB's words in `word` (width kept); `%d` of a
+ * non-integer prints with `fallback` (`%g`, flags, width and precision kept), as Octave does. */
+static void m2cu_put_number(m2cu_text *t, double v, int integer, const char *spec, const char *word, const char *fallback)
+{{
+    char piece[512];
+    if (isnan(v)) snprintf(piece, sizeof piece, word, "NaN");
+    else if (isinf(v)) snprintf(piece, sizeof piece, word, v > 0 ? "Inf" : "-Inf");
+    else if (!integer) snprintf(piece, sizeof piece, spec, v);
+    else if (v == floor(v) && fabs(v) < 9.2e18) snprintf(piece, sizeof piece, spec, (long long)v);
+    else snprintf(piece, sizeof piece, fallback, v);
+    m2cu_put(t, piece);
+}}
+
+/* An integer-class or logical scalar as disp shows it. */
+static void m2cu_put_int(m2cu_text *t, long long v)
+{{
+    char piece[32];
+    snprintf(piece, sizeof piece, "%lld", v);
+    m2cu_put(t, piece);
+}}
+
+static void m2cu_put_uint(m2cu_text *t, unsigned long long v)
+{{
+    char piece[32];
+    snprintf(piece, sizeof piece, "%llu", v);
+    m2cu_put(t, piece);
+}}
+
+/* A double or single scalar as disp shows it (Octave's `format short`): integers of up to 7
+ * digits whole, other values with 5 significant digits in at most 9 columns, else `%.4e`. */
+static void m2cu_put_display(m2cu_text *t, double v)
+{{
+    char piece[64];
+    double a = fabs(v);
+    int digits = a > 0.0 ? (int)floor(log10(a)) + 1 : 1;
+    int rd = digits > 0 ? (5 > digits ? 5 - digits : 5) : (digits < 0 ? 5 - digits : 4);
+    int ld = digits > 0 ? digits : 1;
+    if (isnan(v)) snprintf(piece, sizeof piece, "NaN");
+    else if (isinf(v)) snprintf(piece, sizeof piece, v > 0 ? "Inf" : "-Inf");
+    else if (v == floor(v) && digits <= 7) snprintf(piece, sizeof piece, "%.0f", v == 0.0 ? 0.0 : v);
+    else if (v == floor(v) || 2 + ld + rd > 9) snprintf(piece, sizeof piece, "%.4e", v);
+    else snprintf(piece, sizeof piece, "%.*f", rd, v);
+    m2cu_put(t, piece);
+}}
+
+/* fprintf and disp: the text on standard output, flushed so that it interleaves with the
+ * caller's output in program order. */
+static void m2cu_say(const m2cu_text *t)
+{{
+    fputs(t->s, stdout);
+    fflush(stdout);
+}}
+
+/* warning: the text on standard error as Octave prints it; the program goes on. */
+static void m2cu_warn(const m2cu_text *t)
+{{
+    fflush(stdout);
+    fprintf(stderr, "warning: %s\n", t->s);
+    fflush(stderr);
+}}
+
+/* error: the message for the runtime, as `<identifier>\x1f<message>` (M2CU_E_USER). */
+static void m2cu_raise(const m2cu_text *t, const char *id, char *msg, size_t len)
+{{
+    if (msg != NULL && len > 0) snprintf(msg, len, "%s\x1f%s", id, t->s);
 }}
 
 void m2cu_release(void *data)

@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 use m2cu_analysis::scatter::AtomicUpdate;
 use m2cu_analysis::{Analysis, Kernel};
 use m2cu_frontend::ir::{
-    Block, ExprId, ExprKind, Fill, Function, LocalId, PrintPiece, RuntimeError, StmtId, StmtKind,
+    Block, ExprId, ExprKind, Fill, Function, LocalId, PrintPiece, PrintTo, RuntimeError, StmtId,
+    StmtKind,
 };
 use m2cu_frontend::types::Class;
 
@@ -251,54 +252,81 @@ impl<'a> Context<'a> {
                     self.err
                 ));
             }
-            StmtKind::Print { pieces } => self.print(code, pieces),
+            StmtKind::Print { pieces, to } => self.print(code, pieces, to),
             StmtKind::Break => code.line("break;"),
             StmtKind::Continue => code.line("continue;"),
             StmtKind::Return => code.line("goto m2cu_done;"),
         }
     }
 
-    /// `fprintf` on the host: each value through `m2cu_print_number` (MATLAB's spellings of NaN
-    /// and Inf, `%d` of a non-integer as `%e`), then a flush so that the output interleaves
-    /// with the caller's in program order.
-    fn print(&self, code: &mut Code, pieces: &[PrintPiece]) {
+    /// `fprintf`, `disp`, `warning` and `error` on the host: the pieces make one text (values
+    /// through `m2cu_put_number`, MATLAB's spellings of NaN and Inf, `%d` of a non-integer as
+    /// `%g`), which is printed, or becomes the call's error message (`M2CU_E_USER`). Nothing
+    /// prints once an error is pending.
+    fn print(&self, code: &mut Code, pieces: &[PrintPiece], to: &PrintTo) {
+        code.open(format!("if (!{}) {{", self.status));
+        code.line("m2cu_text m2cu_t = {{0}, 0};");
         for piece in pieces {
-            match piece {
-                PrintPiece::Text(text) => {
-                    code.line(format!("fputs({}, stdout);", string_literal(text)))
-                }
-                PrintPiece::Value {
-                    modifiers,
-                    conversion,
-                    arg,
-                } => {
-                    let modifiers = &octave_modifiers(modifiers);
-                    let integer = matches!(conversion, 'd' | 'i' | 'u');
-                    let spec = if integer {
-                        format!("%{modifiers}lld")
-                    } else {
-                        format!("%{modifiers}{conversion}")
-                    };
-                    // Words take the width and the `-` flag, never a precision.
-                    let width: String = modifiers
-                        .split('.')
-                        .next()
-                        .unwrap_or("")
-                        .chars()
-                        .filter(|c| *c == '-' || c.is_ascii_digit())
-                        .collect();
-                    code.line(format!(
-                        "m2cu_print_number((double)({}), {}, {}, {}, {});",
-                        self.exprs().expr(*arg),
-                        integer as u8,
-                        string_literal(&spec),
-                        string_literal(&format!("%{width}s")),
-                        string_literal(&format!("%{modifiers}e"))
-                    ));
-                }
+            code.line(self.put_piece(piece));
+        }
+        match to {
+            PrintTo::Stdout | PrintTo::Display => code.line("m2cu_say(&m2cu_t);"),
+            PrintTo::Warning => code.line("m2cu_warn(&m2cu_t);"),
+            PrintTo::Error { id } => {
+                code.line(format!(
+                    "m2cu_raise(&m2cu_t, {}, m2cu_msg, m2cu_msg_len);",
+                    string_literal(id.as_deref().unwrap_or(""))
+                ));
+                code.line(format!("M2CU_FAIL({}, M2CU_E_USER);", self.err));
+                code.line("goto m2cu_done;");
             }
         }
-        code.line("fflush(stdout);");
+        code.close("}");
+    }
+
+    /// The call that appends one piece to the text `m2cu_t`.
+    fn put_piece(&self, piece: &PrintPiece) -> String {
+        let ew = self.exprs();
+        match piece {
+            PrintPiece::Text(text) => format!("m2cu_put(&m2cu_t, {});", string_literal(text)),
+            PrintPiece::Display(arg) => {
+                let helper = match self.f.class_of(*arg) {
+                    Class::Double | Class::Single => "m2cu_put_display(&m2cu_t, (double)",
+                    Class::Uint64 => "m2cu_put_uint(&m2cu_t, (unsigned long long)",
+                    _ => "m2cu_put_int(&m2cu_t, (long long)",
+                };
+                format!("{helper}({}));", ew.expr(*arg))
+            }
+            PrintPiece::Value {
+                modifiers,
+                conversion,
+                arg,
+            } => {
+                let modifiers = &octave_modifiers(modifiers);
+                let integer = matches!(conversion, 'd' | 'i' | 'u');
+                let spec = if integer {
+                    format!("%{modifiers}lld")
+                } else {
+                    format!("%{modifiers}{conversion}")
+                };
+                // Words take the width and the `-` flag, never a precision.
+                let width: String = modifiers
+                    .split('.')
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .filter(|c| *c == '-' || c.is_ascii_digit())
+                    .collect();
+                format!(
+                    "m2cu_put_number(&m2cu_t, (double)({}), {}, {}, {}, {});",
+                    ew.expr(*arg),
+                    integer as u8,
+                    string_literal(&spec),
+                    string_literal(&format!("%{width}s")),
+                    string_literal(&format!("%{modifiers}g"))
+                )
+            }
+        }
     }
 
     /// `acc = f(acc, e)` when the accumulator holds a value, else `acc = e`.

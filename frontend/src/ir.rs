@@ -335,6 +335,8 @@ pub struct Block(pub Vec<StmtId>);
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrintPiece {
     Text(String),
+    /// A scalar as `disp` shows it (Octave's `format short`).
+    Display(ExprId),
     Value {
         /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
         modifiers: String,
@@ -391,9 +393,11 @@ pub enum StmtKind {
         then_body: Block,
         else_body: Block,
     },
-    /// `fprintf(format, args...)`: prints on the host, in program order.
+    /// `fprintf(format, args...)`, `disp`, `warning` and `error`: the pieces make one text on the
+    /// host, in program order, which goes where `to` says.
     Print {
         pieces: Vec<PrintPiece>,
+        to: PrintTo,
     },
     /// Stops the program with `error` unless `cond` holds (sizes that only the running program
     /// knows, such as the operands of an elementwise operation).
@@ -404,6 +408,41 @@ pub enum StmtKind {
     Break,
     Continue,
     Return,
+}
+
+impl PrintPiece {
+    /// The value this piece prints, if any.
+    pub fn arg(&self) -> Option<ExprId> {
+        match self {
+            PrintPiece::Text(_) => None,
+            PrintPiece::Display(arg) | PrintPiece::Value { arg, .. } => Some(*arg),
+        }
+    }
+}
+
+/// Where the text of a [`StmtKind::Print`] goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PrintTo {
+    /// `fprintf`: standard output.
+    Stdout,
+    /// `disp`: standard output.
+    Display,
+    /// `warning`: standard error as `warning: <text>`, and the program goes on.
+    Warning,
+    /// `error` and a failed `assert`: the call stops with the text as its message.
+    Error { id: Option<String> },
+}
+
+impl PrintTo {
+    /// The MATLAB function that prints this way, for reports.
+    pub fn function(&self) -> &'static str {
+        match self {
+            PrintTo::Stdout => "fprintf",
+            PrintTo::Display => "disp",
+            PrintTo::Warning => "warning",
+            PrintTo::Error { .. } => "error",
+        }
+    }
 }
 
 /// Errors that a [`StmtKind::Check`] raises.
@@ -518,13 +557,7 @@ impl Function {
             StmtKind::While { cond, .. }
             | StmtKind::If { cond, .. }
             | StmtKind::Check { cond, .. } => vec![*cond],
-            StmtKind::Print { pieces } => pieces
-                .iter()
-                .filter_map(|p| match p {
-                    PrintPiece::Value { arg, .. } => Some(*arg),
-                    PrintPiece::Text(_) => None,
-                })
-                .collect(),
+            StmtKind::Print { pieces, .. } => pieces.iter().filter_map(PrintPiece::arg).collect(),
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => vec![],
         }
     }

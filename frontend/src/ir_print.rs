@@ -6,7 +6,9 @@
 
 use std::fmt::Write;
 
-use crate::ir::{Block, ExprId, ExprKind, Function, PrintPiece, SizeQuery, StmtKind, UnOp};
+use crate::ir::{
+    Block, ExprId, ExprKind, Function, PrintPiece, PrintTo, SizeQuery, StmtKind, UnOp,
+};
 use crate::types::Class;
 
 /// Prints a function of the IR.
@@ -162,7 +164,7 @@ impl Printer<'_> {
                 let text = format!("check {} else {error:?}", self.expr(*cond));
                 self.line(depth, &text)
             }
-            StmtKind::Print { pieces } => {
+            StmtKind::Print { pieces, to } => {
                 let text: Vec<String> = pieces
                     .iter()
                     .map(|p| match p {
@@ -172,9 +174,14 @@ impl Printer<'_> {
                             conversion,
                             arg,
                         } => format!("%{modifiers}{conversion}({})", self.expr(*arg)),
+                        PrintPiece::Display(arg) => format!("disp({})", self.expr(*arg)),
                     })
                     .collect();
-                self.line(depth, &format!("fprintf {}", text.join(" ")))
+                let id = match to {
+                    PrintTo::Error { id: Some(id) } => format!(" {id:?}"),
+                    _ => String::new(),
+                };
+                self.line(depth, &format!("{}{id} {}", to.function(), text.join(" ")))
             }
             StmtKind::Break => self.line(depth, "break"),
             StmtKind::Continue => self.line(depth, "continue"),

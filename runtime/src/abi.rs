@@ -104,9 +104,25 @@ pub(crate) fn invoke<V: Borrow<Value>>(
     // SAFETY: the entry filled `outs` per the ABI; each data pointer is released exactly once.
     let values = unsafe { take_outputs(&outs, outputs, release) };
     if status != 0 {
-        return Err(Error::Call(error_message(&err, status)));
+        return Err(call_error(&err, status));
     }
     values
+}
+
+/// `M2CU_E_USER` in the generated prelude: the program called `error`.
+const USER_ERROR: c_int = 20;
+
+/// The error of a failed call: the program's own (`<identifier>\x1f<message>` in `err`, see
+/// `m2cu_raise`), or m2cu's message for the status.
+fn call_error(err: &[c_char; ERR_LEN], status: c_int) -> Error {
+    let text = error_message(err, status);
+    match text.split_once('\u{1f}') {
+        Some((identifier, message)) if status == USER_ERROR => Error::Raised {
+            identifier: identifier.to_string(),
+            message: message.to_string(),
+        },
+        _ => Error::Call(text),
+    }
 }
 
 fn error_message(err: &[c_char; ERR_LEN], status: c_int) -> String {

@@ -82,6 +82,10 @@ pub enum Error {
     /// Generated code returned an error (its message, in MATLAB's wording where MATLAB has one).
     #[error("{0}")]
     Call(String),
+    /// The program called `error` (or an `assert` failed): its message, formatted as MATLAB
+    /// formats it, and its identifier (`error('pkg:id', ...)`), empty when it has none.
+    #[error("{message}")]
+    Raised { identifier: String, message: String },
     /// NVRTC rejected the CUDA source; `log` is the program log.
     #[error("NVRTC compilation of {name} for {arch} failed: {message}\n{log}")]
     Nvrtc {

@@ -106,6 +106,7 @@ pub fn fixture_options(name: &str) -> m2cu::Options {
         args: inputs(name).iter().map(|(n, v)| arg_spec(n, v)).collect(),
         search_path: e2e_search_path(),
         dialect: dialect_of(&source(&e2e_path(name, ".m"))),
+        nargin: Some(inputs(name).len()),
         ..Default::default()
     }
 }
@@ -313,4 +314,13 @@ pub fn difference_within(expected: &Value, actual: &Value, tolerance: Tolerance)
             .find_map(close(tol_single)),
         (e, a) => (e != a).then(|| format!("{a:?} instead of {e:?}")),
     }
+}
+
+/// Runs the `m2cu` binary with `args` in the repository root.
+pub fn m2cu(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("m2cu runs")
 }

@@ -119,6 +119,12 @@ impl Lowerer<'_> {
         if let Some((value, class)) = constant(name) {
             return Some(Val::Scalar(self.constant_expr(value, class, span)));
         }
+        if let Some(count) = self.arg_count(name, span) {
+            return Some(count);
+        }
+        if self.omitted_input(name, span) {
+            return None;
+        }
         let callee = ast::Ident {
             name: name.to_string(),
             span,
@@ -314,6 +320,11 @@ impl Lowerer<'_> {
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
+            "exist" => self.exist(args, span),
+            "sprintf" => {
+                self.sprintf_elsewhere(span);
+                None
+            }
             _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
@@ -337,6 +348,12 @@ impl Lowerer<'_> {
                 callee.span,
                 &format!("`{name}` (I/O, plotting or timing)"),
                 "return the values as outputs instead",
+            );
+        } else if super::raise::HOST_STATEMENTS.contains(&name.as_str()) {
+            self.unsupported(
+                callee.span,
+                &format!("`{name}` used as a value"),
+                &format!("call `{name}(...)` as a statement of its own"),
             );
         } else if matches!(name.as_str(), "eval" | "evalin" | "feval" | "assignin") {
             self.unsupported(

@@ -142,6 +142,13 @@ impl<'a> Lowerer<'a> {
         self.check_call_shape(callee, function, args.len(), nargout, span)?;
         let vals = self.values(args)?;
         let errors_before = self.error_count();
+        let counts = super::optional::ArgCounts {
+            nargin: args.len(),
+            nargout,
+        };
+        let outer_counts = std::mem::replace(&mut self.arg_counts, counts);
+        let omitted = function.params[args.len()..].iter().map(|p| p.name.clone());
+        let outer_omitted = std::mem::replace(&mut self.omitted, omitted.collect());
         let outputs = self.in_callee_scope(callee, target, |me| {
             for (param, val) in function.params.iter().zip(vals) {
                 me.bind_param(function, param, val, span);
@@ -156,7 +163,10 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
             me.callee_outputs(function, nargout)
-        })??;
+        });
+        self.arg_counts = outer_counts;
+        self.omitted = outer_omitted;
+        let outputs = outputs??;
         Some(
             outputs
                 .into_iter()
@@ -179,14 +189,14 @@ impl<'a> Lowerer<'a> {
     ) -> Option<()> {
         let name = &callee.name;
         let (params, outputs) = (function.params.len(), function.outputs.len());
-        if nargin != params || nargout > outputs {
+        if nargin > params || nargout > outputs {
             self.error(
                 "E0105",
                 span,
                 format!(
                     "`{name}` is called with {nargin} input(s) and {nargout} output(s) but declares {params} and {outputs}"
                 ),
-                format!("pass all {params} inputs; fewer inputs (nargin) are not supported"),
+                format!("pass at most {params} inputs and take at most {outputs} outputs"),
             );
             return None;
         }

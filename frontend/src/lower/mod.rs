@@ -25,8 +25,11 @@
 //! | E0112 | a loop pragma (`coder.gpu.kernel()`) not followed by a `for` loop |
 //! | E0113 | a `gpucoder.reduce` operator that is not a handle to a local function |
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
-//! | E0115 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
+//! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not a literal, or whose conversions and values differ |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
+//! | E0120 | an `error`, `warning`, `assert` or `disp` call whose result m2cu cannot make exact |
+//! | E0121 | a `sprintf` whose char result is kept (not the message of error/warning/assert/disp) |
+//! | E0122 | a read of an entry input that the call did not pass (`nargin` is smaller) |
 //! | E0125 | a recursive call (direct or through other functions, across files too), naming the cycle |
 //! | E0126 | a function file that exists but cannot be read |
 //! | E0127 | `clear`/`clearvars` inside a function |
@@ -44,7 +47,9 @@ mod emptyloop;
 mod expr;
 mod fill;
 mod inline;
+mod optional;
 mod print;
+mod raise;
 mod reduce;
 mod slices;
 
@@ -69,6 +74,9 @@ pub struct LowerOptions {
     pub input_types: Vec<(String, Type)>,
     /// The function files the program may call (`helper.m` for `helper(x)`).
     pub library: crate::library::Library,
+    /// How many inputs the entry is called with (its `nargin`): the first that many parameters.
+    /// All of them when `None`.
+    pub nargin: Option<usize>,
 }
 
 /// Lowers the entry function of `file` to the typed IR.
@@ -76,6 +84,10 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
     let function = select_entry(file, options)?;
     let entry = inline::Callee { file, function };
     let mut lowerer = Lowerer::new(entry, &options.library);
+    lowerer.arg_counts = optional::ArgCounts {
+        nargin: options.nargin.unwrap_or(function.params.len()),
+        nargout: function.outputs.len(),
+    };
     lowerer.declare_params(function, options);
     if lowerer.diags.has_errors() {
         // Without input types every later message would be noise.
@@ -148,8 +160,7 @@ fn constant(name: &str) -> Option<(f64, Class)> {
 
 /// Calls that MATLAB programs use for I/O or plotting, rejected with a specific message.
 const IO_FUNCTIONS: &[&str] = &[
-    "disp", "fprintf", "printf", "sprintf", "plot", "figure", "hold", "input", "keyboard", "load",
-    "save", "error", "warning", "tic", "toc",
+    "printf", "plot", "figure", "hold", "input", "keyboard", "load", "save", "tic", "toc",
 ];
 
 /// Where an `end` inside an index refers to: the indexed array, the position, and the count.
@@ -216,6 +227,10 @@ struct Lowerer<'a> {
     empty_reads: Option<Vec<LocalId>>,
     /// The entry function's outputs.
     output_names: Vec<ast::Ident>,
+    /// `nargin` and `nargout` of the function being lowered (`optional`).
+    arg_counts: optional::ArgCounts,
+    /// Parameters of the function being lowered that its call does not pass.
+    omitted: Vec<String>,
     name: String,
     span: Span,
 }
@@ -258,6 +273,8 @@ impl<'a> Lowerer<'a> {
             empty_flags: HashMap::new(),
             empty_reads: None,
             output_names: function.outputs.clone(),
+            arg_counts: optional::ArgCounts::default(),
+            omitted: Vec::new(),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -306,7 +323,11 @@ impl<'a> Lowerer<'a> {
     // ----- declarations -------------------------------------------------------------------
 
     fn declare_params(&mut self, function: &ast::Function, options: &LowerOptions) {
-        for param in &function.params {
+        let (passed, omitted) = function
+            .params
+            .split_at(self.arg_counts.nargin.min(function.params.len()));
+        self.omitted = omitted.iter().map(|p| p.name.clone()).collect();
+        for param in passed {
             if param.name == "~" {
                 self.unsupported(
                     param.span,
@@ -528,8 +549,10 @@ impl<'a> Lowerer<'a> {
                 &format!("calling `{n}` as a statement, for its effect on shared variables"),
                 "nested functions that change the caller's variables are not supported: return the new values as outputs, `total = add(total, x)`",
             );
-        } else if let (Some("fprintf"), AstExpr::Call { args, .. }) = (name, &e.kind) {
-            self.fprintf(args, e.span);
+        } else if let (Some(n), AstExpr::Call { args, .. }) =
+            (name.filter(|n| raise::HOST_STATEMENTS.contains(n)), &e.kind)
+        {
+            self.host_statement(n, args, e.span);
         } else if let Some(n) = name.filter(|n| IO_FUNCTIONS.contains(n)) {
             self.unsupported(
                 e.span,
@@ -537,12 +560,16 @@ impl<'a> Lowerer<'a> {
                 "generated code has no console or figures: return the values as outputs instead",
             );
         } else {
-            self.unsupported(
-                e.span,
-                "an expression statement",
-                "assign the value to a variable, or return it as an output",
-            );
+            self.expression_statement(e.span);
         }
+    }
+
+    fn expression_statement(&mut self, span: Span) {
+        self.unsupported(
+            span,
+            "an expression statement",
+            "assign the value to a variable, or return it as an output",
+        );
     }
 
     /// MATLAB Coder directives written as statements.
@@ -641,6 +668,14 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<StmtId> {
         let ((cond, body), rest) = clauses.split_first()?;
+        match self.static_condition(cond) {
+            Some(true) => return self.taken_branch(body),
+            Some(false) if rest.is_empty() => {
+                return self.taken_branch(else_body.unwrap_or_default())
+            }
+            Some(false) => return self.if_chain(rest, else_body, span),
+            None => {}
+        }
         let cond = self.condition(cond);
         let then_body = self.block(body);
         let else_body = if rest.is_empty() {
@@ -662,6 +697,14 @@ impl<'a> Lowerer<'a> {
             },
             span,
         )
+    }
+
+    /// The statements of the branch an `if` decided at translation time takes, in place.
+    fn taken_branch(&mut self, body: &[ast::Stmt]) -> Option<StmtId> {
+        for s in body {
+            self.stmt(s);
+        }
+        None
     }
 
     fn loop_var(&mut self, var: &ast::Ident, ty: Type) -> Option<LocalId> {

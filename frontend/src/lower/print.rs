@@ -1,12 +1,13 @@
-//! `fprintf(format, values...)` (and `fprintf(1, format, ...)`) as a statement: the format must be
-//! a char literal whose conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision)
-//! take one scalar value each, in order; `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
+//! `fprintf(format, values...)` (and `fprintf(1, format, ...)`) as a statement, and the formats of
+//! `error`, `warning`, `assert` and `sprintf` (`raise`): the format must be a char literal whose
+//! conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision) take one scalar value
+//! each, in order, and whose `%s` takes a char literal (which becomes text here); `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
 //! processed here, so the IR holds the literal text. MATLAB's recycling of a format over extra
 //! values is not supported (E0115).
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{PrintPiece, StmtKind};
+use crate::ir::{PrintPiece, PrintTo, StmtKind};
 
 use super::Lowerer;
 
@@ -27,39 +28,62 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        let AstExpr::Str(text) = &format.kind else {
-            return self.print_error(
-                format.span,
-                "the format of `fprintf` must be a char literal".into(),
+        if let Some(pieces) = self.format_pieces(format, values, span) {
+            self.push(
+                StmtKind::Print {
+                    pieces,
+                    to: PrintTo::Stdout,
+                },
+                span,
             );
+        }
+    }
+
+    /// The pieces of `format` (a char literal, MATLAB's escapes processed) with `values`
+    /// lowered, one per conversion; `%s` takes a char literal, which becomes text.
+    pub(super) fn format_pieces(
+        &mut self,
+        format: &ast::Expr,
+        values: &[ast::Expr],
+        span: Span,
+    ) -> Option<Vec<PrintPiece>> {
+        let AstExpr::Str(text) = &format.kind else {
+            self.print_error(format.span, "the format must be a char literal".into());
+            return None;
         };
         let pieces = match parse_format(text) {
             Ok(p) => p,
-            Err(why) => return self.print_error(format.span, why),
+            Err(why) => {
+                self.print_error(format.span, why);
+                return None;
+            }
         };
         let wanted = pieces
             .iter()
             .filter(|p| matches!(p, FormatPiece::Conversion(..)))
             .count();
         if wanted != values.len() {
-            return self.print_error(
+            self.print_error(
                 span,
                 format!(
                     "the format has {wanted} conversion(s) but {} value(s) follow it",
                     values.len()
                 ),
             );
+            return None;
         }
         let mut values = values.iter();
         let mut lowered = Vec::new();
         for piece in pieces {
             lowered.push(match piece {
                 FormatPiece::Text(t) => PrintPiece::Text(t),
+                FormatPiece::Conversion(modifiers, 's') => {
+                    let value = values.next().expect("counted above");
+                    PrintPiece::Text(self.string_conversion(&modifiers, value)?)
+                }
                 FormatPiece::Conversion(modifiers, conversion) => {
                     let value = values.next().expect("counted above");
-                    let Some(arg) = self.scalar_expr(value, "a value printed by `fprintf`") else {
-                        return;
-                    };
+                    let arg = self.scalar_expr(value, "a value printed by a format")?;
                     PrintPiece::Value {
                         modifiers,
                         conversion,
@@ -68,7 +92,30 @@ impl Lowerer<'_> {
                 }
             });
         }
-        self.push(StmtKind::Print { pieces: lowered }, span);
+        Some(lowered)
+    }
+
+    /// `%s` of a char literal, padded to the conversion's width (`-` pads on the right).
+    fn string_conversion(&mut self, modifiers: &str, value: &ast::Expr) -> Option<String> {
+        let AstExpr::Str(text) = &value.kind else {
+            self.print_error(
+                value.span,
+                "`%s` prints a char literal here; a char variable or a number is not supported"
+                    .into(),
+            );
+            return None;
+        };
+        let width: usize = modifiers
+            .trim_start_matches(['-', '+', ' ', '0', '#'])
+            .split('.')
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(0);
+        Some(if modifiers.starts_with('-') {
+            format!("{text:<width$}")
+        } else {
+            format!("{text:>width$}")
+        })
     }
 
     fn print_error(&mut self, span: Span, message: String) {
@@ -76,7 +123,7 @@ impl Lowerer<'_> {
             "E0115",
             span,
             message,
-            "write one conversion (%d, %f, %g, ...) per scalar value, e.g. fprintf('%d: %.3f\\n', i, x(i))"
+            "write one conversion (%d, %f, %g, %s of a char literal, ...) per scalar value, e.g. fprintf('%d: %.3f\\n', i, x(i))"
                 .into(),
         );
     }
@@ -102,8 +149,8 @@ fn parse_format(text: &str) -> Result<Vec<FormatPiece>, String> {
                     modifiers.push(m);
                     chars.next();
                 }
-                let conversion = chars.next().filter(|c| "diufegEG".contains(*c)).ok_or_else(|| {
-                    format!("`%{modifiers}` is not a supported conversion: use %d, %i, %u, %f, %e, %g, %E or %G")
+                let conversion = chars.next().filter(|c| "diufegEGs".contains(*c)).ok_or_else(|| {
+                    format!("`%{modifiers}` is not a supported conversion: use %d, %i, %u, %f, %e, %g, %E, %G or %s")
                 })?;
                 if !literal.is_empty() {
                     pieces.push(FormatPiece::Text(std::mem::take(&mut literal)));

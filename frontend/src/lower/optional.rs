@@ -1,0 +1,197 @@
+//! Optional inputs: `nargin`, `nargout`, `narginchk` and `exist('x', 'var')`.
+//!
+//! m2cu translates a function for one call shape, so these are translation-time constants: the
+//! entry's `nargin` is the number of inputs the run passes (`LowerOptions::nargin`), its
+//! `nargout` the number of its outputs (the CLI and the library return them all); an inlined
+//! local function sees the counts of its call. Invariants:
+//! - the parameters after the first `nargin` are not inputs: each is an ordinary variable that
+//!   its default assignment (`if nargin < 3, tol = 1e-6; end`) types, and reading it before any
+//!   assignment is E0122 (Octave: `'tol' undefined`);
+//! - an `if`/`elseif` condition made only of these counts, `exist` of a name, numbers and
+//!   logical or comparison operators (the left side of `||`/`&&` deciding alone when it can,
+//!   as in `nargin < 2 || isempty(p)`) is decided here, and only the branch taken is lowered, so a
+//!   branch that reads an input that was not passed is not translated when it cannot run;
+//! - `exist('x', 'var')` is 1 when `x` has a value at that point of the program order (an
+//!   input passed, or a variable assigned before), else 0.
+
+use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
+use crate::diag::Span;
+use crate::ir::{PrintPiece, PrintTo, StmtKind};
+use crate::types::Class;
+
+use super::array::Val;
+use super::Lowerer;
+
+/// `nargin` and `nargout` of the function being lowered.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ArgCounts {
+    pub nargin: usize,
+    pub nargout: usize,
+}
+
+impl Lowerer<'_> {
+    /// `nargin` or `nargout` read as a value: a double constant.
+    pub(super) fn arg_count(&mut self, name: &str, span: Span) -> Option<Val> {
+        let count = self.count_named(name)?;
+        Some(Val::Scalar(self.constant_expr(
+            count as f64,
+            Class::Double,
+            span,
+        )))
+    }
+
+    fn count_named(&self, name: &str) -> Option<usize> {
+        match name {
+            "nargin" => Some(self.arg_counts.nargin),
+            "nargout" => Some(self.arg_counts.nargout),
+            _ => None,
+        }
+    }
+
+    /// `exist('x')` / `exist('x', 'var')`: 1 or 0 (see the module doc).
+    pub(super) fn exist(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let Some(defined) = self.exists(args) else {
+            self.error(
+                "E0105",
+                span,
+                "`exist` is supported as exist('name', 'var')".into(),
+                "write exist('tol', 'var') with the variable's name as a char literal, or test nargin".into(),
+            );
+            return None;
+        };
+        Some(Val::Scalar(self.constant_expr(
+            f64::from(u8::from(defined)),
+            Class::Double,
+            span,
+        )))
+    }
+
+    fn exists(&self, args: &[ast::Expr]) -> Option<bool> {
+        let name = match args {
+            [name] => name,
+            [name, kind] if matches!(&kind.kind, AstExpr::Str(k) if k == "var") => name,
+            _ => return None,
+        };
+        match &name.kind {
+            AstExpr::Str(n) => Some(self.scope.contains_key(n)),
+            _ => None,
+        }
+    }
+
+    /// The value of an `if` condition decided at translation time (see the module doc).
+    pub(super) fn static_condition(&self, e: &ast::Expr) -> Option<bool> {
+        if !self.mentions_counts(e) {
+            return None;
+        }
+        self.static_value(e).map(|v| v != 0.0)
+    }
+
+    fn mentions_counts(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            AstExpr::Ident(n) => !self.scope.contains_key(n) && self.count_named(n).is_some(),
+            AstExpr::Call { callee, .. } => callee.name == "exist",
+            AstExpr::Unary { operand, .. } | AstExpr::Paren(operand) => {
+                self.mentions_counts(operand)
+            }
+            AstExpr::Binary { lhs, rhs, .. } => {
+                self.mentions_counts(lhs) || self.mentions_counts(rhs)
+            }
+            _ => false,
+        }
+    }
+
+    fn static_value(&self, e: &ast::Expr) -> Option<f64> {
+        let truth = |b: bool| f64::from(u8::from(b));
+        Some(match &e.kind {
+            AstExpr::Number { value, .. } => *value,
+            AstExpr::Ident(n) if !self.scope.contains_key(n) => self.count_named(n)? as f64,
+            AstExpr::Call { callee, args } if callee.name == "exist" => truth(self.exists(args)?),
+            AstExpr::Paren(inner) => self.static_value(inner)?,
+            AstExpr::Unary { op, operand } => {
+                let v = self.static_value(operand)?;
+                match op {
+                    UnaryOp::Not => truth(v == 0.0),
+                    UnaryOp::Neg => -v,
+                    UnaryOp::Plus => v,
+                }
+            }
+            AstExpr::Binary { op, lhs, rhs } => {
+                let a = self.static_value(lhs)?;
+                // `nargin < 2 || isempty(p)`: the left side decides without the right.
+                match op {
+                    BinaryOp::OrOr | BinaryOp::Or if a != 0.0 => return Some(1.0),
+                    BinaryOp::AndAnd | BinaryOp::And if a == 0.0 => return Some(0.0),
+                    _ => {}
+                }
+                let b = self.static_value(rhs)?;
+                match op {
+                    BinaryOp::Eq => truth(a == b),
+                    BinaryOp::Ne => truth(a != b),
+                    BinaryOp::Lt => truth(a < b),
+                    BinaryOp::Le => truth(a <= b),
+                    BinaryOp::Gt => truth(a > b),
+                    BinaryOp::Ge => truth(a >= b),
+                    BinaryOp::And | BinaryOp::AndAnd => truth(a != 0.0 && b != 0.0),
+                    BinaryOp::Or | BinaryOp::OrOr => truth(a != 0.0 || b != 0.0),
+                    BinaryOp::Add => a + b,
+                    BinaryOp::Sub => a - b,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// `narginchk(lo, hi)` with constant bounds: nothing when `nargin` is within them, else
+    /// Octave's error.
+    pub(super) fn narginchk(&mut self, args: &[ast::Expr], span: Span) {
+        let bounds: Option<Vec<f64>> = args.iter().map(|a| self.static_value(a)).collect();
+        let Some([lo, hi]) = bounds.as_deref().and_then(|b| <[f64; 2]>::try_from(b).ok()) else {
+            return self.error(
+                "E0120",
+                span,
+                "`narginchk` takes two constant bounds here".into(),
+                "write narginchk(2, 3) with numbers, or test nargin with if".into(),
+            );
+        };
+        let nargin = self.arg_counts.nargin as f64;
+        let problem = if nargin < lo {
+            "not enough"
+        } else if nargin > hi {
+            "too many"
+        } else {
+            return;
+        };
+        self.push(
+            StmtKind::Print {
+                pieces: vec![PrintPiece::Text(format!(
+                    "narginchk: {problem} input arguments"
+                ))],
+                to: PrintTo::Error { id: None },
+            },
+            span,
+        );
+    }
+
+    /// A read of an entry input that the call did not pass, before any assignment.
+    pub(super) fn omitted_input(&mut self, name: &str, span: Span) -> bool {
+        if !self.omitted.iter().any(|n| n == name) {
+            return false;
+        }
+        self.error(
+            "E0122",
+            span,
+            format!(
+                "input `{name}` is read but this call passes only {} input(s) (Octave: '{name}' undefined)",
+                self.arg_counts.nargin
+            ),
+            format!("pass `{name}`, or give it a default first: if nargin < {}, {name} = ...; end", self.omitted_position(name)),
+        );
+        true
+    }
+
+    /// The 1-based position of an omitted input among the entry's parameters.
+    fn omitted_position(&self, name: &str) -> usize {
+        self.arg_counts.nargin + 1 + self.omitted.iter().position(|n| n == name).unwrap_or(0)
+    }
+}

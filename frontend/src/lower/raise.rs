@@ -1,0 +1,276 @@
+//! `error`, `warning`, `assert` and `disp` as statements: each becomes one
+//! [`StmtKind::Print`] whose text the host builds, then prints (`disp`), prints as
+//! `warning: <text>` on standard error (`warning`), or makes the call's error message
+//! (`error`, a failed `assert`).
+//!
+//! Invariants (Octave 7.3's behaviour, which the e2e fixtures check):
+//! - one argument is the message as written: no escapes, no conversions (`error('a\n%d')`);
+//!   with more arguments the first is a format (`print::format_pieces`), after an identifier
+//!   when the first looks like one (contains `:` not at either end, and no whitespace or `%`);
+//! - a message `sprintf(format, values...)` is the same format;
+//! - one trailing newline of a formatted message is dropped, as Octave does;
+//! - `error('')` does nothing;
+//! - `assert(cond)` fails with Octave's text `assert (<cond as Octave prints it>) failed`; a
+//!   condition that [`octave_text`] cannot print needs a message (E0120).
+
+use crate::ast::{self, ExprKind as AstExpr, UnaryOp};
+use crate::diag::Span;
+use crate::ir::{PrintPiece, PrintTo, StmtKind};
+
+use super::Lowerer;
+
+/// Statement calls that print or raise on the host.
+pub(super) const HOST_STATEMENTS: &[&str] =
+    &["fprintf", "error", "warning", "assert", "disp", "narginchk"];
+
+/// A message: its identifier (`error(id, ...)`) and its pieces.
+struct Message {
+    id: Option<String>,
+    pieces: Vec<PrintPiece>,
+}
+
+impl Lowerer<'_> {
+    /// One of [`HOST_STATEMENTS`] as a statement.
+    pub(super) fn host_statement(&mut self, name: &str, args: &[ast::Expr], span: Span) {
+        match name {
+            "fprintf" => self.fprintf(args, span),
+            "error" => self.raise(args, span),
+            "warning" => self.warning(args, span),
+            "assert" => self.assert(args, span),
+            "narginchk" => self.narginchk(args, span),
+            _ => self.disp(args, span),
+        }
+    }
+
+    fn raise(&mut self, args: &[ast::Expr], span: Span) {
+        if let Some(Message { id, pieces }) = self.message("error", args, span) {
+            self.push_print(pieces, PrintTo::Error { id }, span);
+        }
+    }
+
+    fn warning(&mut self, args: &[ast::Expr], span: Span) {
+        if let Some(AstExpr::Str(state)) = args.first().map(|a| &a.kind) {
+            if matches!(state.as_str(), "on" | "off" | "query" | "error") {
+                return self.raise_help(
+                    span,
+                    format!("`warning('{state}', ...)` (warning states)"),
+                    "remove it: m2cu prints every warning as Octave does by default".into(),
+                );
+            }
+        }
+        if let Some(Message { pieces, .. }) = self.message("warning", args, span) {
+            self.push_print(pieces, PrintTo::Warning, span);
+        }
+    }
+
+    /// `assert(cond)` and `assert(cond, message...)`: `if ~cond, error(...), end`.
+    fn assert(&mut self, args: &[ast::Expr], span: Span) {
+        let Some((cond, message)) = args.split_first() else {
+            return self.raise_help(
+                span,
+                "`assert` needs a condition".into(),
+                "write assert(cond) or assert(cond, 'message')".into(),
+            );
+        };
+        let message = if message.is_empty() {
+            let Some(text) = octave_text(cond) else {
+                return self.raise_help(
+                    cond.span,
+                    "Octave's message for this `assert` quotes its condition in a form m2cu cannot reproduce".into(),
+                    "give the message: assert(cond, 'what must hold')".into(),
+                );
+            };
+            Message {
+                id: None,
+                pieces: vec![PrintPiece::Text(format!("assert ({text}) failed"))],
+            }
+        } else if matches!(message[0].kind, AstExpr::Str(_) | AstExpr::Call { .. }) {
+            let Some(m) = self.message("assert", message, span) else {
+                return;
+            };
+            m
+        } else {
+            return self.raise_help(
+                message[0].span,
+                "`assert(observed, expected)` (comparing values)".into(),
+                "compare explicitly: assert(isequal(observed, expected)) is not supported either; write assert(observed == expected, 'message') for scalars".into(),
+            );
+        };
+        let Some(holds) = self.condition(cond) else {
+            return;
+        };
+        self.open_block();
+        self.push_print(message.pieces, PrintTo::Error { id: message.id }, span);
+        let then_body = self.close_block();
+        let fails = self.new_expr(
+            crate::ir::ExprKind::Unary(crate::ir::UnOp::Not, holds),
+            crate::types::Type::scalar(crate::types::Class::Logical),
+            cond.span,
+        );
+        self.push(
+            StmtKind::If {
+                cond: fails,
+                then_body,
+                else_body: crate::ir::Block::default(),
+            },
+            span,
+        );
+    }
+
+    /// `disp(x)` of a scalar, of a char literal, or of `sprintf(...)`.
+    fn disp(&mut self, args: &[ast::Expr], span: Span) {
+        let [value] = args else {
+            return self.raise_help(
+                span,
+                "`disp` takes one value".into(),
+                "write disp(x)".into(),
+            );
+        };
+        let mut pieces = match &value.kind {
+            AstExpr::Str(text) => vec![PrintPiece::Text(text.clone())],
+            AstExpr::Call { callee, args } if callee.name == "sprintf" => {
+                match self.sprintf_pieces(args, span) {
+                    Some(p) => p,
+                    None => return,
+                }
+            }
+            _ => match self.scalar_expr(value, "the value that `disp` shows") {
+                Some(arg) => vec![PrintPiece::Display(arg)],
+                None => return,
+            },
+        };
+        pieces.push(PrintPiece::Text("\n".into()));
+        self.push_print(pieces, PrintTo::Display, span);
+    }
+
+    fn push_print(&mut self, pieces: Vec<PrintPiece>, to: PrintTo, span: Span) {
+        self.push(StmtKind::Print { pieces, to }, span);
+    }
+
+    /// The message of `error`/`warning`/`assert` from the arguments after the condition;
+    /// `None` (with a diagnostic) when it cannot be made exact, and for Octave's no-op `error('')`.
+    fn message(&mut self, function: &str, args: &[ast::Expr], span: Span) -> Option<Message> {
+        match args {
+            [] => {
+                self.raise_help(
+                    span,
+                    format!("`{function}` needs a message"),
+                    format!("write {function}('what went wrong')"),
+                );
+                None
+            }
+            [only] => {
+                let pieces = match &only.kind {
+                    AstExpr::Str(text) if text.is_empty() => return None,
+                    AstExpr::Str(text) => vec![PrintPiece::Text(text.clone())],
+                    AstExpr::Call { callee, args } if callee.name == "sprintf" => {
+                        drop_final_newline(self.sprintf_pieces(args, span)?)
+                    }
+                    _ => {
+                        self.raise_help(
+                            only.span,
+                            format!("the message of `{function}` must be a char literal or sprintf(...)"),
+                            format!("write {function}('text') or {function}('value %d is out of range', x)"),
+                        );
+                        return None;
+                    }
+                };
+                Some(Message { id: None, pieces })
+            }
+            [first, rest @ ..] => {
+                let (id, format, values) = match &first.kind {
+                    AstExpr::Str(text) if is_identifier(text) => {
+                        (Some(text.clone()), &rest[0], &rest[1..])
+                    }
+                    _ => (None, first, rest),
+                };
+                let pieces = self.format_pieces(format, values, span)?;
+                Some(Message {
+                    id,
+                    pieces: drop_final_newline(pieces),
+                })
+            }
+        }
+    }
+
+    /// `sprintf(format, values...)` whose text is printed or raised at once.
+    fn sprintf_pieces(&mut self, args: &[ast::Expr], span: Span) -> Option<Vec<PrintPiece>> {
+        let Some((format, values)) = args.split_first() else {
+            self.raise_help(
+                span,
+                "`sprintf` needs a format".into(),
+                "write sprintf('%d', x)".into(),
+            );
+            return None;
+        };
+        self.format_pieces(format, values, span)
+    }
+
+    /// `sprintf` anywhere but in the message of `error`, `warning`, `assert` or `disp`.
+    pub(super) fn sprintf_elsewhere(&mut self, span: Span) {
+        self.error(
+            "E0121",
+            span,
+            "`sprintf` whose char result is kept is not supported".into(),
+            "use sprintf only as the message of error, warning, assert or disp, or print with fprintf('%d\\n', x)".into(),
+        );
+    }
+
+    fn raise_help(&mut self, span: Span, message: String, help: String) {
+        self.error("E0120", span, message, help);
+    }
+}
+
+/// Whether the first argument of `error`/`warning` is a message identifier (Octave's rule).
+fn is_identifier(text: &str) -> bool {
+    !text.contains(|c: char| c == '%' || c.is_whitespace())
+        && text.contains(':')
+        && !text.starts_with(':')
+        && !text.ends_with(':')
+}
+
+/// Octave drops one newline at the end of a formatted message.
+fn drop_final_newline(mut pieces: Vec<PrintPiece>) -> Vec<PrintPiece> {
+    if let Some(PrintPiece::Text(last)) = pieces.last_mut() {
+        if last.ends_with('\n') {
+            last.pop();
+        }
+    }
+    pieces
+}
+
+/// An expression as Octave prints it in `assert`'s message (`f (a, b)`, `!x`, spaces around
+/// binary operators); `None` for forms whose printing is not reproduced.
+fn octave_text(e: &ast::Expr) -> Option<String> {
+    Some(match &e.kind {
+        AstExpr::Ident(name) => name.clone(),
+        AstExpr::Number { value, text }
+            if value.fract() == 0.0 && text.chars().all(|c| c.is_ascii_digit()) =>
+        {
+            text.clone()
+        }
+        AstExpr::Unary { op, operand } => {
+            let op = if *op == UnaryOp::Not {
+                "!"
+            } else {
+                op.symbol()
+            };
+            format!("{op}{}", octave_text(operand)?)
+        }
+        AstExpr::Binary { op, lhs, rhs } => {
+            let symbol = match op {
+                ast::BinaryOp::Ne => "!=",
+                other => other.symbol(),
+            };
+            format!("{} {symbol} {}", octave_text(lhs)?, octave_text(rhs)?)
+        }
+        AstExpr::Call { callee, args } => {
+            let args: Option<Vec<String>> = args.iter().map(octave_text).collect();
+            format!("{} ({})", callee.name, args?.join(", "))
+        }
+        AstExpr::Paren(inner) => format!("({})", octave_text(inner)?),
+        AstExpr::Colon => ":".into(),
+        AstExpr::End => "end".into(),
+        _ => return None,
+    })
+}

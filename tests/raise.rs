@@ -1,0 +1,271 @@
+//! `error`, `warning`, `assert`, `disp` and optional inputs as a user meets them: the run stops
+//! with Octave's message and exit status 1 on the C path and on the emulated GPU alike, prints
+//! what Octave prints, and the library returns the message and identifier in its error type.
+
+mod common;
+
+use std::path::Path;
+use std::process::Output;
+
+use common::m2cu;
+use m2cu::{Backend, Value};
+
+/// Writes `source` as `dir/name.m` and runs it with `--set` values on `backend`.
+fn run_file(dir: &Path, name: &str, source: &str, backend: &str, sets: &[&str]) -> Output {
+    let file = dir.join(format!("{name}.m"));
+    std::fs::write(&file, source).unwrap();
+    let mut args = vec!["run", file.to_str().unwrap(), "--backend", backend];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    m2cu(&args)
+}
+
+/// What Octave prints for `script` run in `dir`, or `None` without Octave.
+fn octave(dir: &Path, script: &str) -> Option<String> {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return None;
+    }
+    Some(m2cu_runtime::octave::eval(dir, script).expect("Octave runs the script"))
+}
+
+const FIRSTNEG: &str = "function y = firstneg(x, scale)
+% errors raised in a loop that would otherwise be a kernel
+if nargin < 2
+  scale = 1;
+end
+y = zeros(size(x));
+for i = 1:numel(x)
+  if x(i) < 0
+    error('firstneg:negative', 'x(%d) = %g is negative (%d%%)', i, x(i), x(i));
+  end
+  y(i) = sqrt(x(i)) * scale;
+end
+end
+";
+
+/// An error raised inside a loop stops the run with Octave's text and exit status 1, the same
+/// on cpu and emu; the first failing iteration is the one reported, as in MATLAB. The loop
+/// report says why the loop stays on the host.
+#[test]
+fn an_error_in_a_loop_stops_the_run_with_octaves_message_on_both_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let x = "x=[4 1 -2.5 9 -7]";
+    let mut messages = Vec::new();
+    for backend in ["cpu", "emu"] {
+        let o = run_file(dir.path(), "firstneg", FIRSTNEG, backend, &[x]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(o.stdout.is_empty(), "{backend}: no outputs after an error");
+        let line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
+        messages.push(line.to_string());
+    }
+    assert_eq!(messages[0], "error: x(3) = -2.5 is negative (-2.5%)");
+    assert_eq!(messages[0], messages[1], "cpu and emu differ");
+    let file = dir.path().join("firstneg.m");
+    let o = m2cu(&[
+        "check",
+        file.to_str().unwrap(),
+        "--args",
+        "x=double(1,:)",
+        "--args",
+        "scale=double",
+    ]);
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        report.contains(
+            "it calls `error`, which stops the program with a message that the host formats"
+        ),
+        "{report}"
+    );
+    if let Some(expected) = octave(
+        dir.path(),
+        "try, firstneg([4 1 -2.5 9 -7]); catch e, printf('error: %s\\n', e.message); end",
+    ) {
+        assert_eq!(format!("{}\n", messages[0]), expected);
+    }
+}
+
+const PRINTS: &str = "function y = prints(x)
+% disp of scalars of every magnitude, fprintf of non-integers with %d, warning, and assert
+assert(x(1) > 0);
+for i = 1:numel(x)
+  disp(x(i));
+  fprintf('[%d|%5.1d|%i]\\n', x(i), x(i), -x(i));
+end
+disp(int32(-7)); disp(true); disp('text with 50% and \\n kept');
+disp(sprintf('%s: %-6s|%d', 'key', 'val', 3));
+warning('prints:w', 'sum is %g', sum(x));
+warning('single %d argument stays as written');
+y = x(end);
+end
+";
+
+/// `disp`, `fprintf` and `warning` print what Octave prints (stdout and stderr), and a failed
+/// `assert(cond)` has Octave's message.
+#[test]
+fn disp_fprintf_and_warning_print_like_octave() {
+    let dir = tempfile::tempdir().unwrap();
+    let values = "[5 1.5 -0.5 3.14159 1e10 123456.7 0.001234 0.0123456 99999 -12345678 12345.6 0 NaN -Inf 2.5e-7 1e5]";
+    let o = run_file(
+        dir.path(),
+        "prints",
+        PRINTS,
+        "cpu",
+        &[&format!("x={values}")],
+    );
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert!(o.status.success(), "{err}");
+    let printed: String = out
+        .lines()
+        .take_while(|l| !l.starts_with("y ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: sum is NaN",
+            "warning: single %d argument stays as written"
+        ]
+    );
+    let emu = run_file(
+        dir.path(),
+        "prints",
+        PRINTS,
+        "emu",
+        &[&format!("x={values}")],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&emu.stdout),
+        out,
+        "cpu and emu print alike"
+    );
+    let failed = run_file(dir.path(), "prints", PRINTS, "cpu", &["x=[-1 2]"]);
+    let failed_err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        failed_err.contains("error: assert (x (1) > 0) failed"),
+        "{failed_err}"
+    );
+    if let Some(expected) = octave(dir.path(), &format!("prints({values});")) {
+        assert_eq!(
+            printed, expected,
+            "m2cu printed:\n{printed}\nOctave printed:\n{expected}"
+        );
+    }
+    if let Some(expected) = octave(
+        dir.path(),
+        "try, prints([-1 2]); catch e, printf('error: %s\\n', e.message); end",
+    ) {
+        assert!(failed_err.contains(&expected), "{failed_err} vs {expected}");
+    }
+}
+
+/// The library returns a raised error as `Error::Raised` with Octave's message and the
+/// identifier; `run` with fewer inputs than parameters is a call with that `nargin`.
+#[test]
+fn the_library_returns_the_message_and_identifier() {
+    for backend in [Backend::Cpu, Backend::Emu] {
+        let x = vec![("x".to_string(), Value::row(vec![1.0, -4.0]))];
+        let options = m2cu::Options {
+            file_name: "firstneg.m".into(),
+            ..Default::default()
+        };
+        let e =
+            m2cu::run(FIRSTNEG, &x, &options, &common::on(backend)).expect_err("x(2) is negative");
+        match e {
+            m2cu::Error::Runtime(m2cu_runtime::Error::Raised {
+                identifier,
+                message,
+            }) => {
+                assert_eq!(identifier, "firstneg:negative");
+                assert_eq!(message, "x(2) = -4 is negative (-4%)");
+            }
+            other => panic!("{backend:?}: not a raised error: {other}"),
+        }
+        let ok = vec![("x".to_string(), Value::row(vec![1.0, 4.0]))];
+        let result = m2cu::run(FIRSTNEG, &ok, &options, &common::on(backend)).expect("runs");
+        assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[1.0, 2.0][..]));
+        let scaled = vec![ok[0].clone(), ("scale".to_string(), Value::scalar(3.0))];
+        let result = m2cu::run(FIRSTNEG, &scaled, &options, &common::on(backend)).expect("runs");
+        assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[3.0, 6.0][..]));
+        // A program prepared with nargin 1 does not silently ignore a `scale` given later.
+        let program = m2cu::Program::prepare(FIRSTNEG, &ok, &options, &common::on(backend))
+            .expect("prepares");
+        let refused = program
+            .call(&scaled)
+            .expect_err("scale was not prepared for");
+        assert!(
+            refused.to_string().starts_with(
+                "input `scale` was not passed when the program was prepared (nargin 1)"
+            ),
+            "{refused}"
+        );
+    }
+}
+
+/// Inputs are positional: a value for a later input without one for an earlier one is a usage
+/// error naming both, not a call with a hole.
+#[test]
+fn inputs_after_a_missing_one_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "function y = three(a, b, c)\nif nargin < 3, c = 0; end\nif nargin < 2, b = 0; end\ny = a + b + c;\nend\n";
+    let o = run_file(dir.path(), "three", source, "cpu", &["a=1", "c=2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("input `c` has a value but `b` before it has none"),
+        "{err}"
+    );
+    let o = run_file(dir.path(), "three", source, "emu", &["a=1"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("y = 1"));
+}
+
+const DEFAULTS: &str = "function y = defaults(x, p, q)
+narginchk(1, 3);
+if nargin < 2 || p <= 0
+  p = 2;
+end
+if ~exist('q', 'var') || q == 0
+  q = 10;
+end
+y = x * p + q;
+end
+";
+
+/// `narginchk` and defaults whose condition reads the input only when it was passed
+/// (`nargin < 2 || p <= 0`): the left side decides at translation time, as `||` does at run
+/// time. The values are Octave's.
+#[test]
+fn defaults_read_an_input_only_when_it_was_passed() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls: [(&[&str], &str); 4] = [
+        (&["x=1"], "1"),
+        (&["x=1", "p=-1"], "1, -1"),
+        (&["x=1", "p=3", "q=0"], "1, 3, 0"),
+        (&["x=1", "p=3", "q=5"], "1, 3, 5"),
+    ];
+    let mut printed = String::new();
+    for (sets, _) in calls {
+        for backend in ["cpu", "emu"] {
+            let o = run_file(dir.path(), "defaults", DEFAULTS, backend, sets);
+            let out = String::from_utf8_lossy(&o.stdout).into_owned();
+            assert!(o.status.success(), "{sets:?} on {backend}");
+            if backend == "cpu" {
+                printed.push_str(&out);
+            }
+        }
+    }
+    assert_eq!(printed, "y = 12\ny = 12\ny = 13\ny = 8\n");
+    let script: String = calls
+        .iter()
+        .map(|(_, args)| format!("y = defaults({args})\n"))
+        .collect();
+    if let Some(expected) = octave(dir.path(), &script) {
+        assert_eq!(printed, expected);
+    }
+}
