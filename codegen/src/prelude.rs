@@ -84,6 +84,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_RESHAPE",
         "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
     ),
+    (
+        17,
+        "M2CU_E_CHAR",
+        "Conversion to char: NaN, negative values and values above 65535 are not character codes.",
+    ),
+    (
+        18,
+        "M2CU_E_CASE",
+        "upper, lower and strcmpi change the case of ASCII letters only in m2cu, and this text has a character above 127 (MATLAB would change the case of non-ASCII letters too).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -188,6 +198,30 @@ M2CU_FN double m2cu_range_final(double first, double step, double last, int64_t 
     double v = first + (double)(n - 1) * step;
     if ((step > 0.0 && v > last) || (step < 0.0 && v < last)) v = last;
     return v;
+}
+
+/* char(x): the UTF-16 code unit round(x) (half away from zero); NaN, negative codes and codes
+ * above 65535 are an error (Octave's chars are bytes, MATLAB's code units: they agree only on
+ * 0 to 255, and m2cu follows MATLAB's 16 bits). */
+M2CU_FN uint16_t m2cu_to_char(double x, int *err)
+{
+    x = round(x);
+    if (!(x >= 0.0 && x <= 65535.0)) { M2CU_FAIL(err, M2CU_E_CHAR); return 0; }
+    return (uint16_t)x;
+}
+
+/* upper/lower of a char code: ASCII letters change case, other ASCII codes stay; a code above
+ * 127 is an error (MATLAB changes the case of non-ASCII letters as well). */
+M2CU_FN double m2cu_upper(double c, int *err)
+{
+    if (c > 127.0) M2CU_FAIL(err, M2CU_E_CASE);
+    return c >= 97.0 && c <= 122.0 ? c - 32.0 : c;
+}
+
+M2CU_FN double m2cu_lower(double c, int *err)
+{
+    if (c > 127.0) M2CU_FAIL(err, M2CU_E_CASE);
+    return c >= 65.0 && c <= 90.0 ? c + 32.0 : c;
 }
 
 M2CU_FN int64_t m2cu_size(double x, int *err)

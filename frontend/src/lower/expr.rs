@@ -7,6 +7,7 @@
 
 use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
+use super::text::{text_literal, TextCase};
 use super::*;
 
 impl Lowerer<'_> {
@@ -84,14 +85,8 @@ impl Lowerer<'_> {
                 );
                 None
             }
-            AstExpr::Str(_) => {
-                self.unsupported(
-                    span,
-                    "a char value here",
-                    "char literals may only name a class, as in zeros(1, n, 'int32')",
-                );
-                None
-            }
+            AstExpr::Str(text) => self.char_literal(text, span),
+            AstExpr::StringScalar(_) => self.string_scalar_here(span),
         }
     }
 
@@ -299,7 +294,7 @@ impl Lowerer<'_> {
         if let Some(builtin) = Builtin::from_name(name) {
             return self.builtin(builtin, args, span);
         }
-        if let Some(class) = Class::from_name(name).filter(|c| *c != Class::Char) {
+        if let Some(class) = Class::from_name(name) {
             return self.conversion(class, args, span);
         }
         if let Some(fill) = fill_named(name) {
@@ -310,6 +305,8 @@ impl Lowerer<'_> {
             "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "reshape" => self.reshape(args, span),
+            "strcmp" => self.text_compare(TextCase::Exact, args, span),
+            "strcmpi" => self.text_compare(TextCase::Folded, args, span),
             _ if self.local_function(name).is_some() => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
@@ -572,6 +569,9 @@ impl Lowerer<'_> {
         if builtin.is_float_test() {
             return Some(Class::Logical);
         }
+        if matches!(builtin, Builtin::Upper | Builtin::Lower) {
+            return Some(args[0]);
+        }
         let first = arithmetic_class(args[0]);
         match builtin {
             Builtin::Sqrt | Builtin::Exp | Builtin::Log if first.is_integer() => {
@@ -616,10 +616,9 @@ impl Lowerer<'_> {
         let name = if max { "intmax" } else { "intmin" };
         let class = match args {
             [] => Some(Class::Int32),
-            [ast::Expr {
-                kind: AstExpr::Str(c),
-                ..
-            }] => Class::from_name(c).filter(|c| c.is_integer()),
+            [arg] => text_literal(arg)
+                .and_then(Class::from_name)
+                .filter(|c| c.is_integer()),
             _ => None,
         };
         let Some(class) = class else {

@@ -27,6 +27,8 @@
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
 //! | E0115 | an `fprintf` whose format is not a literal, or whose conversions and values differ |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
+//! | E0117 | a string scalar `"text"` used where MATLAB would treat it as a string, not as a char vector |
+//! | E0118 | a `switch` that compares text with a number |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
 
@@ -41,6 +43,7 @@ mod fill;
 mod inline;
 mod print;
 mod reduce;
+mod text;
 
 use std::collections::{HashMap, HashSet};
 
@@ -331,14 +334,15 @@ impl<'a> Lowerer<'a> {
     fn declared_type(&mut self, decl: &ast::ArgDecl) -> Option<Type> {
         let class = match &decl.class {
             None => Class::Double,
-            Some(c) => match Class::from_name(&c.name).filter(|c| *c != Class::Char) {
+            Some(c) => match Class::from_name(&c.name) {
                 Some(class) => class,
                 None => {
                     self.error(
                         "E0109",
                         c.span,
                         format!("`{}` is not a supported class for an input", c.name),
-                        "use double, single, logical or an integer class such as int32".into(),
+                        "use double, single, logical, char or an integer class such as int32"
+                            .into(),
                     );
                     return None;
                 }

@@ -27,7 +27,7 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        let AstExpr::Str(text) = &format.kind else {
+        let Some(text) = super::text::text_literal(format) else {
             return self.print_error(
                 format.span,
                 "the format of `fprintf` must be a char literal".into(),
