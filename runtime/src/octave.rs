@@ -9,7 +9,7 @@
 //! goes on with the next call. The functions' files, inputs and outputs live in a private
 //! temporary directory, so functions of the same name elsewhere cannot shadow them.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -60,9 +60,20 @@ pub fn available() -> Result<String, String> {
     }
 }
 
-/// Runs `script` with `octave-cli --eval` in `dir` and returns its standard output; when Octave
-/// fails (an error, or the script's `exit(1)`), the error holds its standard output and error.
+/// Runs `script` in `dir` with `octave-cli` and returns its standard output; when Octave fails
+/// (an error, or the script's `exit(1)`), the error holds its standard output and error. The
+/// script goes through a file that `--eval` sources, since one command-line argument holds at
+/// most 128 KiB.
 pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
+    let file = tempfile::Builder::new()
+        .suffix(".m")
+        .tempfile()
+        .and_then(|mut f| f.write_all(script.as_bytes()).map(|()| f))
+        .map_err(|e| format!("cannot write the Octave script: {e}"))?;
+    let source = format!(
+        "source('{}')",
+        file.path().display().to_string().replace('\'', "''")
+    );
     let out = Command::new("octave-cli")
         .args([
             "--no-gui",
@@ -70,7 +81,7 @@ pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
             "--norc",
             "--no-history",
             "--eval",
-            script,
+            &source,
         ])
         .current_dir(dir)
         .output()

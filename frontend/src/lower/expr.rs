@@ -307,6 +307,7 @@ impl Lowerer<'_> {
             "reshape" => self.reshape(args, span),
             "strcmp" => self.text_compare(TextCase::Exact, args, span),
             "strcmpi" => self.text_compare(TextCase::Folded, args, span),
+            "ischar" => self.is_char(args, span),
             _ if self.local_function(name).is_some() => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),

@@ -92,6 +92,27 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `ischar(x)`: known from the class at translation time.
+    pub(super) fn is_char(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [arg] = args else {
+            self.error(
+                "E0105",
+                span,
+                "`ischar` takes one argument".into(),
+                "write ischar(x)".into(),
+            );
+            return None;
+        };
+        let class = if matches!(strip_parens(arg).kind, AstExpr::StringScalar(_)) {
+            Class::Double
+        } else {
+            let v = self.value(arg)?;
+            val_class(self, &v)
+        };
+        let answer = f64::from(u8::from(class == Class::Char));
+        Some(Val::Scalar(self.constant_expr(answer, Class::Logical, span)))
+    }
+
     /// `strcmp(a, b)` / `strcmpi(a, b)`: a logical scalar.
     pub(super) fn text_compare(
         &mut self,
