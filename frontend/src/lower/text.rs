@@ -110,7 +110,11 @@ impl Lowerer<'_> {
             val_class(self, &v)
         };
         let answer = f64::from(u8::from(class == Class::Char));
-        Some(Val::Scalar(self.constant_expr(answer, Class::Logical, span)))
+        Some(Val::Scalar(self.constant_expr(
+            answer,
+            Class::Logical,
+            span,
+        )))
     }
 
     /// `strcmp(a, b)` / `strcmpi(a, b)`: a logical scalar.
