@@ -236,10 +236,8 @@ mod tests {
     #[test]
     fn inputs_carry_three_extents() {
         let v = Value::new(vec![2, 1, 3], Data::Double(vec![0.0; 6])).unwrap();
-        assert_eq!(input_array(0, &v).unwrap().dims, [2, 1, 3]);
-        assert_eq!(
-            input_array(0, &Value::row(vec![1u8, 2])).unwrap().dims,
-            [1, 2, 1]
-        );
+        assert_eq!(input_array(&v).dims, [2, 1, 3]);
+        assert_eq!(input_array(&Value::row(vec![1u8, 2])).dims, [1, 2, 1]);
+        assert_eq!(input_array(&Value::char_row("ab")).dims, [1, 2, 1]);
     }
 }
