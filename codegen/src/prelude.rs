@@ -733,6 +733,18 @@ static void m2cu_print_number(double v, int integer, const char *spec, const cha
     else printf(fallback, v);
 }}
 
+/* fprintf `%c`/`%s` of one char code unit, as UTF-8 in the field `word`. */
+static void m2cu_print_char(double code, const char *word)
+{{
+    unsigned c = (unsigned)code;
+    char buf[4] = {{0, 0, 0, 0}};
+    if (c == 0) {{ fputc(0, stdout); return; }}
+    if (c < 0x80) buf[0] = (char)c;
+    else if (c < 0x800) {{ buf[0] = (char)(0xC0 | (c >> 6)); buf[1] = (char)(0x80 | (c & 0x3F)); }}
+    else {{ buf[0] = (char)(0xE0 | (c >> 12)); buf[1] = (char)(0x80 | ((c >> 6) & 0x3F)); buf[2] = (char)(0x80 | (c & 0x3F)); }}
+    printf(word, buf);
+}}
+
 void m2cu_release(void *data)
 {{
     free(data);

@@ -345,7 +345,7 @@ pub enum PrintPiece {
     Value {
         /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
         modifiers: String,
-        /// One of `d i u f e g E G`.
+        /// One of `d i u f e g E G`, or `c` for one char (`%c`, and `%s` of a char).
         conversion: char,
         arg: ExprId,
     },

@@ -1,13 +1,16 @@
 //! `fprintf(format, values...)` (and `fprintf(1, format, ...)`) as a statement: the format must be
 //! a char literal whose conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision)
-//! take one scalar value each, in order; `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
+//! take one scalar value each, in order, and `%c`/`%s` a char (a char array without a width or
+//! precision prints its code units one by one, in a loop); `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
 //! processed here, so the IR holds the literal text. MATLAB's recycling of a format over extra
 //! values is not supported (E0115).
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{PrintPiece, StmtKind};
+use crate::ir::{ExprKind, PrintPiece, SizeQuery, StmtKind};
+use crate::types::{Class, Type};
 
+use super::array::{Node, Val};
 use super::Lowerer;
 
 /// A format piece before its value is lowered: text, or a conversion (modifiers, letter).
@@ -53,8 +56,16 @@ impl Lowerer<'_> {
         let mut values = values.iter();
         let mut lowered = Vec::new();
         for piece in pieces {
-            lowered.push(match piece {
+            let piece = match piece {
                 FormatPiece::Text(t) => PrintPiece::Text(t),
+                FormatPiece::Conversion(modifiers, conversion) if "cs".contains(conversion) => {
+                    let value = values.next().expect("counted above");
+                    match self.text_piece(value, modifiers, &mut lowered, span) {
+                        Some(Some(piece)) => piece,
+                        Some(None) => continue,
+                        None => return,
+                    }
+                }
                 FormatPiece::Conversion(modifiers, conversion) => {
                     let value = values.next().expect("counted above");
                     let Some(arg) = self.scalar_expr(value, "a value printed by `fprintf`") else {
@@ -66,9 +77,72 @@ impl Lowerer<'_> {
                         arg,
                     }
                 }
-            });
+            };
+            lowered.push(piece);
         }
         self.push(StmtKind::Print { pieces: lowered }, span);
+    }
+
+    /// `%c`/`%s` of a char value: a char scalar is one piece; a char array (no width or
+    /// precision) prints its code units in a loop, after the pieces before it (`done`, which is
+    /// emptied). `None` when it was reported.
+    fn text_piece(
+        &mut self,
+        value: &ast::Expr,
+        modifiers: String,
+        done: &mut Vec<PrintPiece>,
+        span: Span,
+    ) -> Option<Option<PrintPiece>> {
+        let v = self.text_value(value)?;
+        let class = super::expr::val_class(self, &v);
+        let array = match v {
+            Val::Scalar(arg) if class == Class::Char => {
+                return Some(Some(PrintPiece::Value {
+                    modifiers,
+                    conversion: 'c',
+                    arg,
+                }))
+            }
+            Val::Array(a) if class == Class::Char && modifiers.is_empty() => a,
+            _ => {
+                self.print_error(
+                    value.span,
+                    "`%c`/`%s` print char values here, with a width only for one character".into(),
+                );
+                return None;
+            }
+        };
+        let before = std::mem::take(done);
+        self.push(StmtKind::Print { pieces: before }, span);
+        let local = match array.node {
+            Node::Whole(local) => local,
+            _ => self.materialize(&array),
+        };
+        let count = self.new_expr(
+            ExprKind::Size(local, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        self.counted_loop("k", count, span, |me, k| {
+            let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            let arg = me.new_expr(
+                ExprKind::Index(local, vec![index]),
+                Type::scalar(Class::Char),
+                span,
+            );
+            let piece = PrintPiece::Value {
+                modifiers: String::new(),
+                conversion: 'c',
+                arg,
+            };
+            me.push(
+                StmtKind::Print {
+                    pieces: vec![piece],
+                },
+                span,
+            );
+        });
+        Some(None)
     }
 
     fn print_error(&mut self, span: Span, message: String) {
@@ -102,8 +176,8 @@ fn parse_format(text: &str) -> Result<Vec<FormatPiece>, String> {
                     modifiers.push(m);
                     chars.next();
                 }
-                let conversion = chars.next().filter(|c| "diufegEG".contains(*c)).ok_or_else(|| {
-                    format!("`%{modifiers}` is not a supported conversion: use %d, %i, %u, %f, %e, %g, %E or %G")
+                let conversion = chars.next().filter(|c| "diufegEGcs".contains(*c)).ok_or_else(|| {
+                    format!("`%{modifiers}` is not a supported conversion: use %d, %i, %u, %f, %e, %g, %E, %G, %c or %s")
                 })?;
                 if !literal.is_empty() {
                     pieces.push(FormatPiece::Text(std::mem::take(&mut literal)));
