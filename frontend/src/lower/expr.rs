@@ -107,7 +107,12 @@ impl Lowerer<'_> {
     }
 
     fn ident(&mut self, name: &str, span: Span) -> Option<Val> {
+        // Only this name is read as text, nothing it calls.
+        let as_text = std::mem::take(&mut self.reading_text);
         if let Some(&id) = self.scope.get(name) {
+            if self.string_locals.contains(&id) && !as_text {
+                return self.string_variable_here(name, span);
+            }
             self.read_loop_variable(id, span);
             return Some(self.local_val(id, span));
         }

@@ -203,6 +203,11 @@ struct Lowerer<'a> {
     empty_flags: HashMap<LocalId, LocalId>,
     /// While an elementwise condition is lowered: the flags of the variables it reads.
     empty_reads: Option<Vec<LocalId>>,
+    /// Variables assigned a string scalar (`mode = "fast"`): held as char vectors, and read
+    /// only where MATLAB treats a string like its char vector (see `text`).
+    string_locals: HashSet<LocalId>,
+    /// Whether the variable being read is a text operand (`strcmp`, `switch`, `%s`).
+    reading_text: bool,
     /// The entry function's outputs.
     output_names: Vec<ast::Ident>,
     name: String,
@@ -239,6 +244,8 @@ impl<'a> Lowerer<'a> {
             empty_flagged: emptyloop::loop_variables_read_after(file),
             empty_flags: HashMap::new(),
             empty_reads: None,
+            string_locals: HashSet::new(),
+            reading_text: false,
             output_names: function.outputs.clone(),
             name: function.name.name.clone(),
             span: function.span,
@@ -370,8 +377,9 @@ impl<'a> Lowerer<'a> {
 
     fn declare_outputs(&mut self, function: &ast::Function) {
         for output in &function.outputs {
-            match self.scope.get(&output.name) {
-                Some(&id) => self.outputs.push(id),
+            match self.scope.get(&output.name).copied() {
+                Some(id) if self.returnable(id, output) => self.outputs.push(id),
+                Some(_) => {}
                 None => self.error(
                     "E0102",
                     output.span,

@@ -6,7 +6,8 @@
 //!   is a scalar, `''` a 0-by-0 array, any other literal a 1-by-n temporary;
 //! - a string scalar is lowered only where MATLAB gives it the meaning of the char vector of its
 //!   text ([`text_literal`], [`Lowerer::text_value`]); anywhere else it is `E0117`, never
-//!   silently a char vector (`length("abc")` is 1 in MATLAB);
+//!   silently a char vector (`length("abc")` is 1 in MATLAB). A variable assigned one
+//!   (`mode = "fast"`) holds the char vector and may be read only as such a text operand;
 //! - text comparison is `strcmp`'s: both operands char, the same extents and the same code
 //!   units (`strcmpi`: after `lower`); an operand of another class compares unequal.
 
@@ -22,6 +23,11 @@ pub(super) fn text_literal(e: &ast::Expr) -> Option<&str> {
         _ => None,
     }
 }
+
+const STRING_HELP: &str = "m2cu has no string arrays; \"text\" works where MATLAB treats it \
+     like 'text' (formats, class and option names, `switch` cases, `strcmp` arguments). Write \
+     'text' (a char vector) only if the code is meant to work on its characters: a string scalar \
+     is one element (length(\"abc\") is 1, \"ab\" == \"ab\" is one logical)";
 
 /// Whether case matters when texts are compared.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -75,19 +81,51 @@ impl Lowerer<'_> {
             "E0117",
             span,
             "a string scalar (\"text\") is not supported here".into(),
-            "m2cu has no string arrays; \"text\" works where MATLAB treats it like 'text' \
-             (formats, class and option names, `switch` cases, `strcmp` arguments). Write 'text' \
-             (a char vector) only if the code is meant to work on its characters: a string \
-             scalar is one element (length(\"abc\") is 1, \"ab\" == \"ab\" is one logical)"
-                .into(),
+            STRING_HELP.into(),
         );
         None
     }
 
-    /// The value of an operand that MATLAB compares as text: a string scalar is its char vector.
+    /// A read of a variable holding a string scalar where its value would be used as a string.
+    pub(super) fn string_variable_here(&mut self, name: &str, span: Span) -> Option<Val> {
+        self.error(
+            "E0117",
+            span,
+            format!("`{name}` holds a string scalar (\"text\"), which is not supported here"),
+            STRING_HELP.into(),
+        );
+        None
+    }
+
+    /// Whether `output` may be returned: a variable holding a string scalar may not (MATLAB's
+    /// caller would get a string).
+    pub(super) fn returnable(&mut self, id: LocalId, output: &ast::Ident) -> bool {
+        if !self.string_locals.contains(&id) {
+            return true;
+        }
+        self.error(
+            "E0117",
+            output.span,
+            format!(
+                "the output `{}` holds a string scalar (\"text\"), which is not supported",
+                output.name
+            ),
+            STRING_HELP.into(),
+        );
+        false
+    }
+
+    /// The value of an operand that MATLAB compares as text: a string scalar, or a variable
+    /// holding one, is its char vector.
     pub(super) fn text_value(&mut self, e: &ast::Expr) -> Option<Val> {
         match &strip_parens(e).kind {
             AstExpr::StringScalar(s) => self.char_literal(s, e.span),
+            AstExpr::Ident(_) => {
+                self.reading_text = true;
+                let v = self.value(e);
+                self.reading_text = false;
+                v
+            }
             _ => self.value(e),
         }
     }
