@@ -278,9 +278,7 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
         ),
         None => (ty, None),
     };
-    let class = Class::from_name(class_name)
-        .filter(|c| *c != Class::Char)
-        .ok_or_else(|| bad("unknown class"))?;
+    let class = Class::from_name(class_name).ok_or_else(|| bad("unknown class"))?;
     let shape = match dims {
         None => Shape::SCALAR,
         Some(d) => {
@@ -328,13 +326,8 @@ fn typed_translation(
     let types = inputs
         .iter()
         .filter(|(n, _)| !declared.contains(n))
-        .map(|(n, v)| {
-            Ok((
-                n.clone(),
-                open_if_indexed(type_of(n, v)?, indexed.contains(n)),
-            ))
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
+        .map(|(n, v)| (n.clone(), open_if_indexed(type_of(v), indexed.contains(n))))
+        .collect::<Vec<_>>();
     let options = Options {
         nargin: Some(nargin),
         ..options.clone()
@@ -403,26 +396,22 @@ fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<Str
 
 /// The IR type of an actual input: its class, and a shape that keeps the program general
 /// (scalars, the unit extent of vectors and the row count of matrices are fixed, so that
-/// reductions know their default dimension).
-pub(crate) fn type_of(name: &str, v: &Value) -> Result<Type, Error> {
-    let class = Class::from_name(v.class().name())
-        .filter(|c| *c != Class::Char)
-        .ok_or_else(|| {
-            Error::Usage(format!(
-                "input `{name}` is a char array, which m2cu does not support"
-            ))
-        })?;
+/// reductions know their default dimension). A 1-by-1 char is text of one character, typed as a
+/// row of run-time length so that text code (`s(2:end)`, `s(k)`) takes it.
+pub(crate) fn type_of(v: &Value) -> Type {
+    let class = Class::from_name(v.class().name()).expect("every runtime class is an IR class");
     if v.dims.len() == 3 {
         let shape = Shape::new3(Dim::Known(v.rows() as u64), Dim::Var, Dim::Var);
-        return Ok(Type { class, shape });
+        return Type { class, shape };
     }
     let shape = match (v.rows(), v.cols()) {
+        (1, 1) if class == Class::Char => Shape::new(Dim::Known(1), Dim::Var),
         (1, 1) => Shape::SCALAR,
         (1, _) => Shape::new(Dim::Known(1), Dim::Var),
         (_, 1) => Shape::new(Dim::Var, Dim::Known(1)),
         (rows, _) => Shape::new(Dim::Known(rows as u64), Dim::Var),
     };
-    Ok(Type { class, shape })
+    Type { class, shape }
 }
 
 /// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs.

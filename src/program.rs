@@ -241,7 +241,7 @@ impl Program {
             let Some((_, value)) = inputs.iter().find(|(n, _)| n == name) else {
                 continue;
             };
-            let actual = crate::type_of(name, value)?;
+            let actual = crate::type_of(value);
             if !fits(value, actual, *prepared) {
                 return Err(Error::Usage(format!(
                     "input `{name}` is {actual}, but the program was prepared for {prepared}\n\

@@ -174,6 +174,46 @@ fn run_writes_a_mat_file_with_classes() {
     assert_eq!(values[1].1.as_slice::<u32>(), Some(&[255u32][..]));
 }
 
+/// A char input from `--set` (a one-character text is a row, so `s(2:end)` works) and char
+/// outputs written to a MAT-file with class char, on the C path and the emulated GPU.
+#[test]
+fn run_takes_char_inputs_and_writes_char_outputs() {
+    for backend in ["cpu", "emu"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.mat");
+        let o = m2cu(&[
+            "run",
+            "fixtures/e2e/caesar.m",
+            "--backend",
+            backend,
+            "--set",
+            "msg='Abz'",
+            "--set",
+            "shift=1",
+            "--output",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{backend}: {:?}", text(&o));
+        let values = m2cu::read_mat_file(&path).unwrap();
+        assert_eq!(values[0].1, m2cu::Value::char_row("Bca"), "{backend}");
+        assert_eq!(values[1].1, m2cu::Value::char_row("Abz"), "{backend}");
+    }
+    let o = m2cu(&[
+        "run",
+        "fixtures/e2e/digitparse.m",
+        "--backend",
+        "cpu",
+        "--set",
+        "s='7'",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        out.contains("value = 7") && out.contains("'00000007'"),
+        "{out}"
+    );
+}
+
 #[test]
 fn gpu_backend_without_gpu_is_a_clear_error() {
     if let m2cu_runtime::GpuStatus::Available { .. } = m2cu_runtime::gpu_status() {

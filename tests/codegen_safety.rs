@@ -50,6 +50,40 @@ y = x;
 end
 "#;
 
+/// `%c` and `%s` of char values: one character with a field width, and whole char arrays (a
+/// variable, a slice, a literal, a double-quoted string and a format in double quotes).
+const TEXT_PRINTS: &str = r#"function n = textprints(s)
+fprintf('[%s] %c|%5c|%-3s| n=%d %s\n', s, s(1), s(2), 'x', numel(s), "end");
+fprintf("%s;%s\n", upper(s(2:end)), '');
+n = numel(s);
+end
+"#;
+
+#[test]
+fn char_values_print_as_octave_prints_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("textprints.m"), TEXT_PRINTS).unwrap();
+    let expected = "[hello] h|    e|x  | n=5 end\nELLO;\n";
+    if common::octave_available().is_ok() {
+        let octave =
+            m2cu_runtime::octave::eval(dir.path(), "textprints('hello');").expect("Octave runs");
+        assert_eq!(octave, expected, "Octave prints otherwise");
+    }
+    for backend in ["cpu", "emu"] {
+        let args = [
+            "run",
+            "textprints.m",
+            "--backend",
+            backend,
+            "--set",
+            "s='hello'",
+        ];
+        let out = stdout(&m2cu_in(dir.path(), &args, MINUTE));
+        let printed = out.split("n = ").next().unwrap();
+        assert_eq!(printed, expected, "{backend}");
+    }
+}
+
 #[test]
 fn string_literals_print_exactly_and_run_nothing() {
     let dir = tempfile::tempdir().unwrap();

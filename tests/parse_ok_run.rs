@@ -17,7 +17,6 @@ const REJECTED: &[(&str, &str)] = &[
     ("dotted_names", "E0103"),
     ("function_handles", "E0103"),
     ("nested_functions", "E0103"),
-    ("octave_strings", "E0103"),
 ];
 
 fn dialect_of(name: &str) -> Dialect {

@@ -134,6 +134,7 @@ impl ExprWriter<'_> {
             Class::Double => self.double(e),
             Class::Single => format!("((float){})", self.expr(e)),
             Class::Logical => self.cond(e),
+            Class::Char => format!("m2cu_to_char({}, {})", self.double(e), self.err),
             c if c.is_integer() && from == Class::Logical => {
                 format!("(({}){})", c.c_type(), self.expr(e))
             }
@@ -281,6 +282,9 @@ impl ExprWriter<'_> {
             Builtin::Round => self.arith(class, &format!("round({})", d(0))),
             Builtin::Fix => self.arith(class, &format!("trunc({})", d(0))),
             Builtin::Sign => self.arith(class, &format!("m2cu_sign({})", d(0))),
+            Builtin::Upper | Builtin::Lower if class != Class::Char => self.expr(args[0]),
+            Builtin::Upper => self.arith(class, &format!("m2cu_upper({}, {err})", d(0))),
+            Builtin::Lower => self.arith(class, &format!("m2cu_lower({}, {err})", d(0))),
             Builtin::Mod | Builtin::Rem if integer => {
                 let (func, wide) = match (builtin, class) {
                     (Builtin::Mod, Class::Uint64) => ("m2cu_umod", "uint64_t"),

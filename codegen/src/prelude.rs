@@ -85,6 +85,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
     ),
     (
+        17,
+        "M2CU_E_CHAR",
+        "Conversion to char: NaN, negative values and values above 65535 are not character codes.",
+    ),
+    (
+        18,
+        "M2CU_E_CASE",
+        "upper, lower and strcmpi change the case of ASCII letters only in m2cu, and this text has a character above 127 (MATLAB would change the case of non-ASCII letters too).",
+    ),
+    (
         20,
         "M2CU_E_USER",
         "The program called error (the message and identifier travel with this code).",
@@ -193,6 +203,30 @@ M2CU_FN double m2cu_range_final(double first, double step, double last, int64_t 
     double v = first + (double)(n - 1) * step;
     if ((step > 0.0 && v > last) || (step < 0.0 && v < last)) v = last;
     return v;
+}
+
+/* char(x): the UTF-16 code unit round(x) (half away from zero); NaN, negative codes and codes
+ * above 65535 are an error (Octave's chars are bytes, MATLAB's code units: they agree only on
+ * 0 to 255, and m2cu follows MATLAB's 16 bits). */
+M2CU_FN uint16_t m2cu_to_char(double x, int *err)
+{
+    x = round(x);
+    if (!(x >= 0.0 && x <= 65535.0)) { M2CU_FAIL(err, M2CU_E_CHAR); return 0; }
+    return (uint16_t)x;
+}
+
+/* upper/lower of a char code: ASCII letters change case, other ASCII codes stay; a code above
+ * 127 is an error (MATLAB changes the case of non-ASCII letters as well). */
+M2CU_FN double m2cu_upper(double c, int *err)
+{
+    if (c > 127.0) M2CU_FAIL(err, M2CU_E_CASE);
+    return c >= 97.0 && c <= 122.0 ? c - 32.0 : c;
+}
+
+M2CU_FN double m2cu_lower(double c, int *err)
+{
+    if (c > 127.0) M2CU_FAIL(err, M2CU_E_CASE);
+    return c >= 65.0 && c <= 90.0 ? c + 32.0 : c;
 }
 
 M2CU_FN int64_t m2cu_size(double x, int *err)
@@ -752,7 +786,7 @@ static void m2cu_put_display(m2cu_text *t, double v)
  * caller's output in program order. */
 static void m2cu_say(const m2cu_text *t)
 {{
-    fputs(t->s, stdout);
+    fwrite(t->s, 1, t->n, stdout);
     fflush(stdout);
 }}
 
@@ -768,6 +802,20 @@ static void m2cu_warn(const m2cu_text *t)
 static void m2cu_raise(const m2cu_text *t, const char *id, char *msg, size_t len)
 {{
     if (msg != NULL && len > 0) snprintf(msg, len, "%s\x1f%s", id, t->s);
+}}
+
+/* fprintf `%c`/`%s` of one char code unit, as UTF-8 in the field `word` (a NUL is one byte). */
+static void m2cu_put_char(m2cu_text *t, double code, const char *word)
+{{
+    unsigned c = (unsigned)code;
+    char buf[4] = {{0, 0, 0, 0}};
+    char piece[512];
+    if (c == 0) {{ if (t->n + 1 < sizeof t->s) t->s[t->n++] = 0; return; }}
+    if (c < 0x80) buf[0] = (char)c;
+    else if (c < 0x800) {{ buf[0] = (char)(0xC0 | (c >> 6)); buf[1] = (char)(0x80 | (c & 0x3F)); }}
+    else {{ buf[0] = (char)(0xE0 | (c >> 12)); buf[1] = (char)(0x80 | ((c >> 6) & 0x3F)); buf[2] = (char)(0x80 | (c & 0x3F)); }}
+    snprintf(piece, sizeof piece, word, buf);
+    m2cu_put(t, piece);
 }}
 
 void m2cu_release(void *data)

@@ -37,6 +37,18 @@ pub enum KernelLoops {
 /// `fprintf` modifiers (flags, width, `.precision`) as Octave applies them: a width or precision
 /// beyond `INT_MAX` is ignored (`%99999999999d` prints `7`), where C's printf would fail with
 /// `EOVERFLOW` and print nothing.
+/// The `-` flag and the width of `modifiers`, which is all that text (a word, a character)
+/// takes: never a precision.
+fn field_width(modifiers: &str) -> String {
+    modifiers
+        .split('.')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| *c == '-' || c.is_ascii_digit())
+        .collect()
+}
+
 fn octave_modifiers(modifiers: &str) -> String {
     let fits = |digits: &str| digits.parse::<i32>().is_ok();
     let (before, precision) = match modifiers.split_once('.') {
@@ -303,20 +315,20 @@ impl<'a> Context<'a> {
                 arg,
             } => {
                 let modifiers = &octave_modifiers(modifiers);
+                if *conversion == 'c' {
+                    return format!(
+                        "m2cu_put_char(&m2cu_t, (double)({}), {});",
+                        ew.expr(*arg),
+                        string_literal(&format!("%{}s", field_width(modifiers)))
+                    );
+                }
                 let integer = matches!(conversion, 'd' | 'i' | 'u');
                 let spec = if integer {
                     format!("%{modifiers}lld")
                 } else {
                     format!("%{modifiers}{conversion}")
                 };
-                // Words take the width and the `-` flag, never a precision.
-                let width: String = modifiers
-                    .split('.')
-                    .next()
-                    .unwrap_or("")
-                    .chars()
-                    .filter(|c| *c == '-' || c.is_ascii_digit())
-                    .collect();
+                let width = field_width(modifiers);
                 format!(
                     "m2cu_put_number(&m2cu_t, (double)({}), {}, {}, {}, {});",
                     ew.expr(*arg),

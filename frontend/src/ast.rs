@@ -133,8 +133,10 @@ pub enum ExprKind {
         value: f64,
         text: String,
     },
-    /// A char literal `'double'`.
+    /// A char literal `'double'` (also Octave's `"double"`).
     Str(String),
+    /// MATLAB's string scalar `"double"`.
+    StringScalar(String),
     Ident(String),
     Unary {
         op: UnaryOp,

@@ -170,6 +170,7 @@ impl Printer {
         match &e.kind {
             ExprKind::Number { text, .. } => self.line(d, role, &format!("Number {text}")),
             ExprKind::Str(s) => self.line(d, role, &format!("Str {}", quoted(s))),
+            ExprKind::StringScalar(s) => self.line(d, role, &format!("StringScalar {}", quoted(s))),
             ExprKind::Ident(name) => self.line(d, role, &format!("Ident {name}")),
             ExprKind::Unary { op, operand } => {
                 self.line(d, role, &format!("Unary {}", op.symbol()));

@@ -203,6 +203,7 @@ fn expr(e: &Expr, brackets: bool) -> String {
     match &e.kind {
         ExprKind::Number { text, .. } => text.clone(),
         ExprKind::Str(s) => char_literal(s),
+        ExprKind::StringScalar(s) => format!("\"{}\"", s.replace('"', "\"\"")),
         ExprKind::Ident(name) => name.clone(),
         ExprKind::Unary { op, operand } => format!("{}{}", op.symbol(), expr(operand, brackets)),
         ExprKind::Binary { op, lhs, rhs } => format!(

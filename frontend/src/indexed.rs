@@ -99,6 +99,7 @@ fn expr(e: &Expr, names: &mut HashSet<String>) {
         ExprKind::AnonFn { body, .. } => expr(body, names),
         ExprKind::Number { .. }
         | ExprKind::Str(_)
+        | ExprKind::StringScalar(_)
         | ExprKind::Ident(_)
         | ExprKind::Colon
         | ExprKind::End

@@ -213,6 +213,9 @@ pub enum Builtin {
     IsNan,
     IsInf,
     IsFinite,
+    /// `upper(c)`, `lower(c)` of a char (ASCII letters; another class is returned unchanged).
+    Upper,
+    Lower,
 }
 
 impl Builtin {
@@ -237,10 +240,12 @@ impl Builtin {
             Builtin::IsNan => "isnan",
             Builtin::IsInf => "isinf",
             Builtin::IsFinite => "isfinite",
+            Builtin::Upper => "upper",
+            Builtin::Lower => "lower",
         }
     }
 
-    pub const ALL: [Builtin; 19] = [
+    pub const ALL: [Builtin; 21] = [
         Builtin::Abs,
         Builtin::Sqrt,
         Builtin::Exp,
@@ -260,6 +265,8 @@ impl Builtin {
         Builtin::IsNan,
         Builtin::IsInf,
         Builtin::IsFinite,
+        Builtin::Upper,
+        Builtin::Lower,
     ];
 
     pub fn from_name(name: &str) -> Option<Builtin> {
@@ -340,7 +347,7 @@ pub enum PrintPiece {
     Value {
         /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
         modifiers: String,
-        /// One of `d i u f e g E G`.
+        /// One of `d i u f e g E G`, or `c` for one char (`%c`, and `%s` of a char).
         conversion: char,
         arg: ExprId,
     },

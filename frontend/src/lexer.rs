@@ -32,7 +32,7 @@ use crate::diag::{Diagnostic, Diagnostics, Span};
 /// Which language the source is written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
-    /// MATLAB: Octave-only spellings are errors (`E0005`–`E0008`, `E0024`).
+    /// MATLAB: Octave-only spellings are errors (`E0005`–`E0007`, `E0024`).
     #[default]
     Matlab,
     /// GNU Octave: also accepts `#` comments, `!=`, `!x`, `**`, `x += e`, `x++`,
@@ -75,8 +75,10 @@ pub enum TokKind {
     Ident(String),
     /// A numeric literal; the source spelling.
     Number(String),
-    /// A char literal's contents, with `''` already turned into `'`.
+    /// A char literal's contents, with `''` already turned into `'`; also Octave's `"text"`.
     Str(String),
+    /// MATLAB's `"text"` (a string scalar), with `""` already turned into `"`.
+    StringScalar(String),
     Kw(Keyword),
     Plus,
     Minus,
@@ -138,6 +140,7 @@ impl TokKind {
             TokKind::Ident(name) => format!("identifier `{name}`"),
             TokKind::Number(text) => format!("number `{text}`"),
             TokKind::Str(_) => "char literal".to_string(),
+            TokKind::StringScalar(_) => "string literal".to_string(),
             TokKind::Kw(kw) => format!("keyword `{}`", kw.spelling()),
             TokKind::Newline => "end of line".to_string(),
             TokKind::Eof => "end of file".to_string(),
@@ -187,7 +190,7 @@ impl TokKind {
             RBracket => "]",
             LBrace => "{",
             RBrace => "}",
-            Ident(_) | Number(_) | Str(_) | Kw(_) | Newline | Error | Eof => "",
+            Ident(_) | Number(_) | Str(_) | StringScalar(_) | Kw(_) | Newline | Error | Eof => "",
         }
     }
 }
@@ -561,6 +564,7 @@ impl Lexer<'_> {
             TokKind::Ident(_)
             | TokKind::Number(_)
             | TokKind::Str(_)
+            | TokKind::StringScalar(_)
             | TokKind::RBracket
             | TokKind::RBrace
             | TokKind::Quote
@@ -603,20 +607,20 @@ impl Lexer<'_> {
         self.push_span(TokKind::Error, Span::new(start, i));
     }
 
-    /// `"text"`: Octave's string, lexed as a [`TokKind::Str`] (reported under MATLAB); like a
-    /// char literal it must close on the same line.
+    /// `"text"`: under MATLAB a string scalar ([`TokKind::StringScalar`], no backslash escapes),
+    /// under Octave its char string ([`TokKind::Str`], escapes processed); like a char literal it
+    /// must close on the same line.
     fn double_quoted(&mut self) {
         let start = self.pos;
-        match double_quoted_value(&self.src[start + 1..]) {
+        match double_quoted_value(&self.src[start + 1..], self.dialect) {
             Ok((value, len)) => {
                 let span = Span::new(start, start + 1 + len);
-                self.octave_only(
-                    Diagnostic::error("E0008", span, "double-quoted strings are Octave-only")
-                        .with_label("string in double quotes")
-                        .with_help("MATLAB char literals use single quotes: 'text' (write a quote inside as '')"),
-                );
                 self.pos = span.end as usize;
-                self.push_span(TokKind::Str(value), span);
+                let kind = match self.dialect {
+                    Dialect::Matlab => TokKind::StringScalar(value),
+                    Dialect::Octave => TokKind::Str(value),
+                };
+                self.push_span(kind, span);
             }
             Err(len) => {
                 let span = Span::new(start, start + 1 + len);
@@ -716,9 +720,9 @@ impl Lexer<'_> {
 
 /// The value of the double-quoted string whose text follows the opening `"` at the start of
 /// `text`, and the bytes it takes up to and including its closing `"`; `Err(bytes)` when the line
-/// ends first. `""` stands for `"`, and the escapes `\n \t \r \\ \" \'` are processed; any
-/// other backslash is kept as written.
-fn double_quoted_value(text: &str) -> Result<(String, usize), usize> {
+/// ends first. `""` stands for `"`; under Octave the escapes `\n \t \r \\ \" \'` are processed
+/// (any other backslash is kept as written), under MATLAB a backslash is an ordinary character.
+fn double_quoted_value(text: &str, dialect: Dialect) -> Result<(String, usize), usize> {
     let mut value = String::new();
     let mut chars = text.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
@@ -730,7 +734,7 @@ fn double_quoted_value(text: &str) -> Result<(String, usize), usize> {
             }
             '"' => return Ok((value, at + 1)),
             '\n' => return Err(at),
-            '\\' => match next.and_then(escaped) {
+            '\\' if dialect == Dialect::Octave => match next.and_then(escaped) {
                 Some(e) => {
                     chars.next();
                     value.push(e);

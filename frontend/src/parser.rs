@@ -37,7 +37,6 @@
 //! | E0005 | Octave-only `#` comment or `#{` block comment |
 //! | E0006 | Octave-only operator with a MATLAB spelling (`!=`, `!x`, `**`, `.**`) |
 //! | E0007 | Octave-only compound assignment or increment (`+=`, `-=`, `*=`, `/=`, `^=`, `x++`, `x--`) |
-//! | E0008 | Octave-only double-quoted string |
 //! | E0010 | cell array braces `{}` (not supported; accepted only as `case {1, 2}` labels) |
 //! | E0020 | unexpected token: expected something else (also a misplaced `else`/`case`, a statement before a `switch`'s first `case`, a `case` after `otherwise`) |
 //! | E0021 | `for`/`while`/`if`/`switch`/`arguments` without a matching `end` |
@@ -1494,6 +1493,7 @@ fn rhs_needs_parens(op: BinaryOp, rhs: &Expr) -> bool {
         rhs.kind,
         ExprKind::Number { .. }
             | ExprKind::Str(_)
+            | ExprKind::StringScalar(_)
             | ExprKind::Ident(_)
             | ExprKind::Call { .. }
             | ExprKind::Paren(_)
@@ -1813,6 +1813,7 @@ fn primary(i: Input) -> PResult<Node> {
     match i.kind() {
         TokKind::Number(text) => number(i, text),
         TokKind::Str(s) => leaf(ExprKind::Str(s.clone())),
+        TokKind::StringScalar(s) => leaf(ExprKind::StringScalar(s.clone())),
         TokKind::Ident(name) => ident_or_call(i, name),
         TokKind::LParen => paren(i),
         TokKind::LBracket => matrix(i),
@@ -2109,6 +2110,7 @@ fn starts_expr(kind: &TokKind) -> bool {
         kind,
         TokKind::Number(_)
             | TokKind::Str(_)
+            | TokKind::StringScalar(_)
             | TokKind::Ident(_)
             | TokKind::LParen
             | TokKind::LBracket

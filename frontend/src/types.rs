@@ -100,7 +100,8 @@ impl Class {
             Class::Uint32 => "uint32_t",
             Class::Uint64 => "uint64_t",
             Class::Logical => "bool",
-            Class::Char => "char",
+            // MATLAB's char is one UTF-16 code unit.
+            Class::Char => "uint16_t",
         }
     }
 
@@ -111,7 +112,6 @@ impl Class {
             Class::Single | Class::Int32 | Class::Uint32 => 4,
             Class::Int16 | Class::Uint16 => 2,
             Class::Int8 | Class::Uint8 | Class::Logical => 1,
-            // Char is UTF-16 in MATLAB; it only appears as a literal argument to builtins.
             Class::Char => 2,
         }
     }

@@ -5,7 +5,8 @@
  * dims[2] of pages; dims[2] is 1 for every 2-D value, scalars included. The element count is
  * dims[0] * dims[1] * dims[2], and element (i, j, k), counted from 0, is at
  * i + j * dims[0] + k * dims[0] * dims[1]. Element types follow the MATLAB class of the value:
- * double, float (single), int8_t ... uint64_t, and bool (logical, one byte).
+ * double, float (single), int8_t ... uint64_t, bool (logical, one byte) and uint16_t (char, one
+ * UTF-16 code unit, as MATLAB stores it).
  *
  * The CPU entry, in <entry>.c:
  *   int <entry>(const m2cu_array *inputs, m2cu_array *outputs, char *err, size_t err_len);

@@ -46,8 +46,27 @@ impl Lowerer<'_> {
         if let Some(alloc) = self.allocation(value) {
             return self.alloc(name, alloc?, span);
         }
+        if let AstExpr::StringScalar(text) = &strip_parens(value).kind {
+            return self.assign_string(name, text, value.span, span);
+        }
         let value = self.value(value)?;
         self.assign_val(name, value, span)
+    }
+
+    /// `name = "text"`: the char vector of the text, in a variable marked as holding a string.
+    fn assign_string(
+        &mut self,
+        name: &ast::Ident,
+        text: &str,
+        text_span: Span,
+        span: Span,
+    ) -> Option<StmtId> {
+        let value = self.char_literal(text, text_span)?;
+        let stmt = self.assign_val(name, value, span)?;
+        if let Some(&id) = self.scope.get(&name.name) {
+            self.string_locals.insert(id);
+        }
+        Some(stmt)
     }
 
     fn assign_val(&mut self, name: &ast::Ident, value: Val, span: Span) -> Option<StmtId> {

@@ -1,8 +1,8 @@
 //! Matrix literals and concatenation: `[a, b; c, d]` of scalars and of arrays. Each row is
 //! joined side by side, then the rows on top of each other; the result is a temporary.
 //!
-//! Class rule (MATLAB's): an integer class wins, then single, then double; all-logical stays
-//! logical. Extents that must agree are checked statically where known, else at run time.
+//! Class rule (MATLAB's): char with char or double is char, an integer class wins, then single,
+//! then double; all-logical stays logical. Extents that must agree are checked statically where known, else at run time.
 
 use super::array::{ArrayVal, Node, Place, Sub, Val};
 use super::expr::val_class;
@@ -57,12 +57,19 @@ impl Lowerer<'_> {
     fn concat_class(&mut self, vals: &[Vec<Val>], span: Span) -> Option<Class> {
         let classes: Vec<Class> = vals.iter().flatten().map(|v| val_class(self, v)).collect();
         if classes.contains(&Class::Char) {
-            self.unsupported(
-                span,
-                "concatenating char values",
-                "build numeric arrays only",
-            );
-            return None;
+            // MATLAB: char with double is char (the numbers are character codes).
+            if let Some(other) = classes
+                .iter()
+                .find(|c| !matches!(c, Class::Char | Class::Double))
+            {
+                self.unsupported(
+                    span,
+                    &format!("concatenating char with {other} values"),
+                    "convert one side first: `char(x)` for text, `double(s)` for numbers",
+                );
+                return None;
+            }
+            return Some(Class::Char);
         }
         if let Some(int) = classes.iter().find(|c| c.is_integer()) {
             return Some(*int);
@@ -76,7 +83,12 @@ impl Lowerer<'_> {
         })
     }
 
-    fn scalar_grid(&mut self, vals: Vec<Vec<Val>>, class: Class, span: Span) -> Option<Val> {
+    pub(super) fn scalar_grid(
+        &mut self,
+        vals: Vec<Vec<Val>>,
+        class: Class,
+        span: Span,
+    ) -> Option<Val> {
         let cols = vals[0].len();
         if vals.iter().any(|row| row.len() != cols) {
             self.error(

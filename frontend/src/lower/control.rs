@@ -222,11 +222,12 @@ impl Lowerer<'_> {
         otherwise: Option<&[ast::Stmt]>,
         span: Span,
     ) -> Option<StmtId> {
-        if matches!(strip_parens(subject).kind, AstExpr::Str(_)) {
-            self.unsupported(subject.span, "a `switch` on text", "switch on a number");
-            return None;
+        let value = self.text_value(subject)?;
+        if super::expr::val_class(self, &value) == Class::Char {
+            let text = self.text_subject(value, subject.span)?;
+            return self.switch_cases(text, cases, otherwise);
         }
-        let value = self.scalar_expr(subject, "a `switch` value")?;
+        let value = self.require_scalar(value, "a `switch` value")?;
         let ty = self.exprs[value].ty;
         let temp = self.temp("s", ty, subject.span);
         self.push(
@@ -273,19 +274,24 @@ impl Lowerer<'_> {
         };
         let mut cond: Option<ExprId> = None;
         for label in labels {
-            if matches!(strip_parens(label).kind, AstExpr::Str(_)) {
-                self.unsupported(label.span, "a text `case` label", "switch on numbers");
-                return None;
-            }
-            let value = self.scalar_expr(label, "a `case` value")?;
-            let ty = self.locals[subject].ty;
-            let s = self.new_expr(ExprKind::Local(subject), ty, label.span);
-            let eq = self.binary_expr(BinOp::Eq, s, value, Class::Logical, label.span);
+            let eq = self.case_match(subject, label)?;
             cond = Some(match cond {
                 None => eq,
                 Some(c) => self.binary_expr(BinOp::OrOr, c, eq, Class::Logical, label.span),
             });
         }
         cond
+    }
+
+    /// Whether the `switch` value held in `subject` matches one `case` value.
+    fn case_match(&mut self, subject: LocalId, label: &ast::Expr) -> Option<ExprId> {
+        let value = self.text_value(label)?;
+        let ty = self.locals[subject].ty;
+        if ty.class == Class::Char || super::expr::val_class(self, &value) == Class::Char {
+            return self.text_case(subject, value, label.span);
+        }
+        let value = self.require_scalar(value, "a `case` value")?;
+        let s = self.new_expr(ExprKind::Local(subject), ty, label.span);
+        Some(self.binary_expr(BinOp::Eq, s, value, Class::Logical, label.span))
     }
 }

@@ -301,6 +301,7 @@ fn mentions(e: &ast::Expr, name: &str) -> bool {
         AstExpr::Ident(n) => n == name,
         AstExpr::Number { .. }
         | AstExpr::Str(_)
+        | AstExpr::StringScalar(_)
         | AstExpr::Colon
         | AstExpr::End
         | AstExpr::FuncHandle(_) => false,

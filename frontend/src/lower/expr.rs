@@ -7,6 +7,7 @@
 
 use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
+use super::text::{text_literal, TextCase};
 use super::*;
 
 impl Lowerer<'_> {
@@ -84,14 +85,8 @@ impl Lowerer<'_> {
                 );
                 None
             }
-            AstExpr::Str(_) => {
-                self.unsupported(
-                    span,
-                    "a char value here",
-                    "char literals may only name a class, as in zeros(1, n, 'int32')",
-                );
-                None
-            }
+            AstExpr::Str(text) => self.char_literal(text, span),
+            AstExpr::StringScalar(_) => self.string_scalar_here(span),
         }
     }
 
@@ -112,7 +107,12 @@ impl Lowerer<'_> {
     }
 
     fn ident(&mut self, name: &str, span: Span) -> Option<Val> {
+        // Only this name is read as text, nothing it calls.
+        let as_text = std::mem::take(&mut self.reading_text);
         if let Some(&id) = self.scope.get(name) {
+            if self.string_locals.contains(&id) && !as_text {
+                return self.string_variable_here(name, span);
+            }
             self.read_loop_variable(id, span);
             return Some(self.local_val(id, span));
         }
@@ -308,7 +308,7 @@ impl Lowerer<'_> {
         if let Some(builtin) = Builtin::from_name(name) {
             return self.builtin(builtin, args, span);
         }
-        if let Some(class) = Class::from_name(name).filter(|c| *c != Class::Char) {
+        if let Some(class) = Class::from_name(name) {
             return self.conversion(class, args, span);
         }
         if let Some(fill) = fill_named(name) {
@@ -325,6 +325,9 @@ impl Lowerer<'_> {
                 self.sprintf_elsewhere(span);
                 None
             }
+            "strcmp" => self.text_compare(TextCase::Exact, args, span),
+            "strcmpi" => self.text_compare(TextCase::Folded, args, span),
+            "ischar" => self.is_char(args, span),
             _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
@@ -572,6 +575,9 @@ impl Lowerer<'_> {
         if builtin.is_float_test() {
             return Some(Class::Logical);
         }
+        if matches!(builtin, Builtin::Upper | Builtin::Lower) {
+            return Some(args[0]);
+        }
         let first = arithmetic_class(args[0]);
         match builtin {
             Builtin::Sqrt | Builtin::Exp | Builtin::Log if first.is_integer() => {
@@ -616,10 +622,9 @@ impl Lowerer<'_> {
         let name = if max { "intmax" } else { "intmin" };
         let class = match args {
             [] => Some(Class::Int32),
-            [ast::Expr {
-                kind: AstExpr::Str(c),
-                ..
-            }] => Class::from_name(c).filter(|c| c.is_integer()),
+            [arg] => text_literal(arg)
+                .and_then(Class::from_name)
+                .filter(|c| c.is_integer()),
             _ => None,
         };
         let Some(class) = class else {

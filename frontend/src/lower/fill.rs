@@ -28,6 +28,7 @@ use crate::types::{Class, Dim, Shape, Type};
 
 use super::array::{ArrayVal, Node, Val};
 use super::expr::val_class;
+use super::text::text_literal;
 use super::Lowerer;
 
 /// A `zeros`/`ones` call.
@@ -84,7 +85,7 @@ pub(super) fn fill_named(name: &str) -> Option<Filler> {
 const FORMS: &str = "write zeros(n), zeros(rows, cols), zeros(rows, cols, pages), zeros(size(A)) or zeros([rows cols]), optionally with a class: zeros(1, n, 'int32'), zeros(size(A), 'like', A)";
 
 fn is_string(e: &ast::Expr, text: &str) -> bool {
-    matches!(&e.kind, AstExpr::Str(s) if s == text)
+    text_literal(e) == Some(text)
 }
 
 /// `size(A)` with one argument, when no variable is named `size`: its argument.
@@ -155,7 +156,7 @@ impl Lowerer<'_> {
 
     /// The arguments of `false`/`true`, which must all be sizes.
     fn sizes_only<'a>(&mut self, args: &'a [ast::Expr]) -> Option<&'a [ast::Expr]> {
-        match args.iter().find(|a| matches!(a.kind, AstExpr::Str(_))) {
+        match args.iter().find(|a| text_literal(a).is_some()) {
             Some(text) => {
                 self.error(
                     "E0105",
@@ -189,24 +190,28 @@ impl Lowerer<'_> {
                     class => Some((class, sizes)),
                 }
             }
-            [sizes @ .., ast::Expr {
-                kind: AstExpr::Str(name),
-                span,
-            }] => match Class::from_name(name).filter(|c| *c != Class::Char) {
-                Some(class) => Some((class, sizes)),
-                None => {
-                    self.error(
-                        "E0105",
-                        *span,
-                        format!("`{name}` is not a class `zeros`/`ones` can create"),
-                        "use 'double', 'single', 'logical' or an integer class like 'int32', or 'like', A"
-                            .into(),
-                    );
-                    None
-                }
-            },
+            [sizes @ .., last] if text_literal(last).is_some() => {
+                let name = text_literal(last).unwrap_or_default();
+                self.named_class(name, last.span)
+                    .map(|class| (class, sizes))
+            }
             _ => Some((Class::Double, args)),
         }
+    }
+
+    /// The class a `zeros`/`ones` class name names.
+    fn named_class(&mut self, name: &str, span: Span) -> Option<Class> {
+        let class = Class::from_name(name).filter(|c| *c != Class::Char);
+        if class.is_none() {
+            self.error(
+                "E0105",
+                span,
+                format!("`{name}` is not a class `zeros`/`ones` can create"),
+                "use 'double', 'single', 'logical' or an integer class like 'int32', or 'like', A"
+                    .into(),
+            );
+        }
+        class
     }
 
     /// The extents the size arguments give: scalars, `size(A)`, or a literal `[m n]`/`[m n p]`.

@@ -337,8 +337,9 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Vec<LocalId>> {
         let mut out = Vec::new();
         for output in function.outputs.iter().take(nargout) {
-            match self.scope.get(&output.name) {
-                Some(&id) => out.push(id),
+            match self.scope.get(&output.name).copied() {
+                Some(id) if self.returnable(id, output) => out.push(id),
+                Some(_) => return None,
                 None => {
                     self.error(
                         "E0102",

@@ -27,6 +27,8 @@
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
 //! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not a literal, or whose conversions and values differ |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
+//! | E0117 | a string scalar `"text"` used where MATLAB would treat it as a string, not as a char vector |
+//! | E0118 | a `switch` that compares text with a number |
 //! | E0120 | an `error`, `warning`, `assert` or `disp` call whose result m2cu cannot make exact |
 //! | E0121 | a `sprintf` whose char result is kept (not the message of error/warning/assert/disp) |
 //! | E0122 | a read of an entry input that the call did not pass (`nargin` is smaller) |
@@ -52,6 +54,7 @@ mod print;
 mod raise;
 mod reduce;
 mod slices;
+mod text;
 
 use std::collections::{HashMap, HashSet};
 
@@ -225,6 +228,11 @@ struct Lowerer<'a> {
     empty_flags: HashMap<LocalId, LocalId>,
     /// While an elementwise condition is lowered: the flags of the variables it reads.
     empty_reads: Option<Vec<LocalId>>,
+    /// Variables assigned a string scalar (`mode = "fast"`): held as char vectors, and read
+    /// only where MATLAB treats a string like its char vector (see `text`).
+    string_locals: HashSet<LocalId>,
+    /// Whether the variable being read is a text operand (`strcmp`, `switch`, `%s`).
+    reading_text: bool,
     /// The entry function's outputs.
     output_names: Vec<ast::Ident>,
     /// `nargin` and `nargout` of the function being lowered (`optional`).
@@ -272,6 +280,8 @@ impl<'a> Lowerer<'a> {
             ),
             empty_flags: HashMap::new(),
             empty_reads: None,
+            string_locals: HashSet::new(),
+            reading_text: false,
             output_names: function.outputs.clone(),
             arg_counts: optional::ArgCounts::default(),
             omitted: Vec::new(),
@@ -377,14 +387,15 @@ impl<'a> Lowerer<'a> {
     fn declared_type(&mut self, decl: &ast::ArgDecl) -> Option<Type> {
         let class = match &decl.class {
             None => Class::Double,
-            Some(c) => match Class::from_name(&c.name).filter(|c| *c != Class::Char) {
+            Some(c) => match Class::from_name(&c.name) {
                 Some(class) => class,
                 None => {
                     self.error(
                         "E0109",
                         c.span,
                         format!("`{}` is not a supported class for an input", c.name),
-                        "use double, single, logical or an integer class such as int32".into(),
+                        "use double, single, logical, char or an integer class such as int32"
+                            .into(),
                     );
                     return None;
                 }
@@ -412,8 +423,9 @@ impl<'a> Lowerer<'a> {
 
     fn declare_outputs(&mut self, function: &ast::Function) {
         for output in &function.outputs {
-            match self.scope.get(&output.name) {
-                Some(&id) => self.outputs.push(id),
+            match self.scope.get(&output.name).copied() {
+                Some(id) if self.returnable(id, output) => self.outputs.push(id),
+                Some(_) => {}
                 None => self.error(
                     "E0102",
                     output.span,

@@ -49,8 +49,8 @@ impl Lowerer<'_> {
     }
 
     fn warning(&mut self, args: &[ast::Expr], span: Span) {
-        if let Some(AstExpr::Str(state)) = args.first().map(|a| &a.kind) {
-            if matches!(state.as_str(), "on" | "off" | "query" | "error") {
+        if let Some(state) = args.first().and_then(super::text::text_literal) {
+            if matches!(state, "on" | "off" | "query" | "error") {
                 return self.raise_help(
                     span,
                     format!("`warning('{state}', ...)` (warning states)"),
@@ -84,7 +84,9 @@ impl Lowerer<'_> {
                 id: None,
                 pieces: vec![PrintPiece::Text(format!("assert ({text}) failed"))],
             }
-        } else if matches!(message[0].kind, AstExpr::Str(_) | AstExpr::Call { .. }) {
+        } else if super::text::text_literal(&message[0]).is_some()
+            || matches!(message[0].kind, AstExpr::Call { .. })
+        {
             let Some(m) = self.message("assert", message, span) else {
                 return;
             };
@@ -126,9 +128,9 @@ impl Lowerer<'_> {
                 "write disp(x)".into(),
             );
         };
-        let mut pieces = match &value.kind {
-            AstExpr::Str(text) => vec![PrintPiece::Text(text.clone())],
-            AstExpr::Call { callee, args } if callee.name == "sprintf" => {
+        let mut pieces = match (super::text::text_literal(value), &value.kind) {
+            (Some(text), _) => vec![PrintPiece::Text(text.into())],
+            (None, AstExpr::Call { callee, args }) if callee.name == "sprintf" => {
                 match self.sprintf_pieces(args, span) {
                     Some(p) => p,
                     None => return,
@@ -160,10 +162,10 @@ impl Lowerer<'_> {
                 None
             }
             [only] => {
-                let pieces = match &only.kind {
-                    AstExpr::Str(text) if text.is_empty() => return None,
-                    AstExpr::Str(text) => vec![PrintPiece::Text(text.clone())],
-                    AstExpr::Call { callee, args } if callee.name == "sprintf" => {
+                let pieces = match (super::text::text_literal(only), &only.kind) {
+                    (Some(""), _) => return None,
+                    (Some(text), _) => vec![PrintPiece::Text(text.into())],
+                    (None, AstExpr::Call { callee, args }) if callee.name == "sprintf" => {
                         drop_final_newline(self.sprintf_pieces(args, span)?)
                     }
                     _ => {
@@ -178,13 +180,14 @@ impl Lowerer<'_> {
                 Some(Message { id: None, pieces })
             }
             [first, rest @ ..] => {
-                let (id, format, values) = match &first.kind {
-                    AstExpr::Str(text) if is_identifier(text) => {
-                        (Some(text.clone()), &rest[0], &rest[1..])
+                let (id, format, values) = match super::text::text_literal(first) {
+                    Some(text) if is_identifier(text) => {
+                        (Some(text.to_string()), &rest[0], &rest[1..])
                     }
                     _ => (None, first, rest),
                 };
-                let pieces = self.format_pieces(format, values, span)?;
+                let pieces =
+                    self.format_pieces(format, values, super::print::CharArrays::Refuse, span)?;
                 Some(Message {
                     id,
                     pieces: drop_final_newline(pieces),
@@ -203,7 +206,7 @@ impl Lowerer<'_> {
             );
             return None;
         };
-        self.format_pieces(format, values, span)
+        self.format_pieces(format, values, super::print::CharArrays::Refuse, span)
     }
 
     /// `sprintf` anywhere but in the message of `error`, `warning`, `assert` or `disp`.

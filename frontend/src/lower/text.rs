@@ -1,0 +1,317 @@
+//! Text: char literals as values, MATLAB string scalars (`"text"`) where a char vector would do,
+//! and text comparison (`strcmp`, `strcmpi`, `switch` on text).
+//!
+//! Invariants:
+//! - a char value holds UTF-16 code units (class `char`, C `uint16_t`); a one-character literal
+//!   is a scalar, `''` a 0-by-0 array, any other literal a 1-by-n temporary;
+//! - a string scalar is lowered only where MATLAB gives it the meaning of the char vector of its
+//!   text ([`text_literal`], [`Lowerer::text_value`]); anywhere else it is `E0117`, never
+//!   silently a char vector (`length("abc")` is 1 in MATLAB). A variable assigned one
+//!   (`mode = "fast"`) holds the char vector and may be read only as such a text operand;
+//! - text comparison is `strcmp`'s: both operands char, the same extents and the same code
+//!   units (`strcmpi`: after `lower`); an operand of another class compares unequal.
+
+use super::array::{Node, Val};
+use super::expr::val_class;
+use super::*;
+
+/// The text of a char literal or of a string scalar, for arguments that name something (a
+/// class, an option, a format).
+pub(super) fn text_literal(e: &ast::Expr) -> Option<&str> {
+    match &strip_parens(e).kind {
+        AstExpr::Str(s) | AstExpr::StringScalar(s) => Some(s),
+        _ => None,
+    }
+}
+
+const STRING_HELP: &str = "m2cu has no string arrays; \"text\" works where MATLAB treats it \
+     like 'text' (formats, class and option names, `switch` cases, `strcmp` arguments). Write \
+     'text' (a char vector) only if the code is meant to work on its characters: a string scalar \
+     is one element (length(\"abc\") is 1, \"ab\" == \"ab\" is one logical)";
+
+/// Whether case matters when texts are compared.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum TextCase {
+    Exact,
+    /// `strcmpi`: both sides through `lower`.
+    Folded,
+}
+
+/// A text operand held in a local for the comparison loop.
+#[derive(Clone, Copy)]
+enum Held {
+    Array(LocalId),
+    Scalar(LocalId),
+}
+
+impl Lowerer<'_> {
+    /// `'text'` as a value.
+    pub(super) fn char_literal(&mut self, text: &str, span: Span) -> Option<Val> {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        match units.as_slice() {
+            [unit] => Some(Val::Scalar(self.constant_expr(
+                f64::from(*unit),
+                Class::Char,
+                span,
+            ))),
+            [] => Some(self.empty_char(span)),
+            _ => {
+                let row = units
+                    .iter()
+                    .map(|&u| Val::Scalar(self.constant_expr(f64::from(u), Class::Char, span)))
+                    .collect();
+                self.scalar_grid(vec![row], Class::Char, span)
+            }
+        }
+    }
+
+    /// `''`: a 0-by-0 char array.
+    fn empty_char(&mut self, span: Span) -> Val {
+        let ty = Type::array(Class::Char, Shape::new(Dim::Known(0), Dim::Known(0)));
+        let temp = self.temp("t", ty, span);
+        let rows = self.constant_expr(0.0, Class::Double, span);
+        let cols = self.constant_expr(0.0, Class::Double, span);
+        self.alloc_zeros(temp, rows, cols, None, span);
+        Val::Array(self.whole(temp, span))
+    }
+
+    /// `"text"` where its value would be used as a string scalar.
+    pub(super) fn string_scalar_here(&mut self, span: Span) -> Option<Val> {
+        self.error(
+            "E0117",
+            span,
+            "a string scalar (\"text\") is not supported here".into(),
+            STRING_HELP.into(),
+        );
+        None
+    }
+
+    /// A read of a variable holding a string scalar where its value would be used as a string.
+    pub(super) fn string_variable_here(&mut self, name: &str, span: Span) -> Option<Val> {
+        self.error(
+            "E0117",
+            span,
+            format!("`{name}` holds a string scalar (\"text\"), which is not supported here"),
+            STRING_HELP.into(),
+        );
+        None
+    }
+
+    /// Whether `output` may be returned: a variable holding a string scalar may not (MATLAB's
+    /// caller would get a string).
+    pub(super) fn returnable(&mut self, id: LocalId, output: &ast::Ident) -> bool {
+        if !self.string_locals.contains(&id) {
+            return true;
+        }
+        self.error(
+            "E0117",
+            output.span,
+            format!(
+                "the output `{}` holds a string scalar (\"text\"), which is not supported",
+                output.name
+            ),
+            STRING_HELP.into(),
+        );
+        false
+    }
+
+    /// The value of an operand that MATLAB compares as text: a string scalar, or a variable
+    /// holding one, is its char vector.
+    pub(super) fn text_value(&mut self, e: &ast::Expr) -> Option<Val> {
+        match &strip_parens(e).kind {
+            AstExpr::StringScalar(s) => self.char_literal(s, e.span),
+            AstExpr::Ident(_) => {
+                self.reading_text = true;
+                let v = self.value(e);
+                self.reading_text = false;
+                v
+            }
+            _ => self.value(e),
+        }
+    }
+
+    /// `ischar(x)`: known from the class at translation time.
+    pub(super) fn is_char(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [arg] = args else {
+            self.error(
+                "E0105",
+                span,
+                "`ischar` takes one argument".into(),
+                "write ischar(x)".into(),
+            );
+            return None;
+        };
+        let class = if matches!(strip_parens(arg).kind, AstExpr::StringScalar(_)) {
+            Class::Double
+        } else {
+            let v = self.value(arg)?;
+            val_class(self, &v)
+        };
+        let answer = f64::from(u8::from(class == Class::Char));
+        Some(Val::Scalar(self.constant_expr(
+            answer,
+            Class::Logical,
+            span,
+        )))
+    }
+
+    /// `strcmp(a, b)` / `strcmpi(a, b)`: a logical scalar.
+    pub(super) fn text_compare(
+        &mut self,
+        case: TextCase,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let name = if case == TextCase::Exact {
+            "strcmp"
+        } else {
+            "strcmpi"
+        };
+        let [a, b] = args else {
+            self.error(
+                "E0105",
+                span,
+                format!("`{name}` takes two arguments"),
+                format!("write {name}(s, 'text')"),
+            );
+            return None;
+        };
+        let a = self.text_value(a);
+        let b = self.text_value(b);
+        let equal = self.texts_equal(a?, b?, case, span)?;
+        Some(Val::Scalar(equal))
+    }
+
+    /// Whether two values are equal texts (`strcmp`), as a logical scalar expression; the loop
+    /// that compares them is emitted before it.
+    pub(super) fn texts_equal(
+        &mut self,
+        a: Val,
+        b: Val,
+        case: TextCase,
+        span: Span,
+    ) -> Option<ExprId> {
+        if val_class(self, &a) != Class::Char || val_class(self, &b) != Class::Char {
+            return Some(self.constant_expr(0.0, Class::Logical, span));
+        }
+        let a = self.hold_text(a, span)?;
+        let b = self.hold_text(b, span)?;
+        let logical = Type::scalar(Class::Logical);
+        let equal = self.temp("eq", logical, span);
+        let same_rows = self.same_extent(a, b, 1, span);
+        let same_cols = self.same_extent(a, b, 2, span);
+        let same = self.binary_expr(BinOp::AndAnd, same_rows, same_cols, Class::Logical, span);
+        self.push(
+            StmtKind::Assign {
+                target: equal,
+                value: same,
+            },
+            span,
+        );
+        let flag = self.new_expr(ExprKind::Local(equal), logical, span);
+        let count = self.held_extent(a, SizeQuery::Numel, span);
+        let n = self.binary_expr(BinOp::Mul, flag, count, Class::Double, span);
+        self.counted_loop("k", n, span, |me, k| {
+            let x = me.held_element(a, k, case, span);
+            let y = me.held_element(b, k, case, span);
+            let differ = me.binary_expr(BinOp::Ne, x, y, Class::Logical, span);
+            me.emit_if(differ, span, |me| {
+                let no = me.constant_expr(0.0, Class::Logical, span);
+                me.push(
+                    StmtKind::Assign {
+                        target: equal,
+                        value: no,
+                    },
+                    span,
+                );
+            });
+        });
+        Some(self.new_expr(ExprKind::Local(equal), logical, span))
+    }
+
+    /// The value of a text `switch`, in a local that every `case` reads.
+    pub(super) fn text_subject(&mut self, v: Val, span: Span) -> Option<LocalId> {
+        self.hold_text(v, span).map(|held| match held {
+            Held::Array(local) | Held::Scalar(local) => local,
+        })
+    }
+
+    /// Whether a `switch` on `subject` takes the `case` whose value is `label`; one of them is
+    /// text.
+    pub(super) fn text_case(&mut self, subject: LocalId, label: Val, span: Span) -> Option<ExprId> {
+        let subject_is_text = self.locals[subject].ty.class == Class::Char;
+        if subject_is_text != (val_class(self, &label) == Class::Char) {
+            self.error(
+                "E0118",
+                span,
+                "a `switch` that compares text with a number is not supported".into(),
+                "MATLAB and Octave differ here; write every `case` of a text `switch` as text \
+                 ('a', or {'a', 'b'}), and compare codes as numbers: `switch double(c)` with \
+                 `case 97`"
+                    .into(),
+            );
+            return None;
+        }
+        let value = self.local_val(subject, span);
+        self.texts_equal(value, label, TextCase::Exact, span)
+    }
+
+    /// A text operand in a local: an array local as it is, any other value in a temporary.
+    fn hold_text(&mut self, v: Val, span: Span) -> Option<Held> {
+        match v {
+            Val::Scalar(e) => {
+                let temp = self.temp("c", Type::scalar(Class::Char), span);
+                self.push(
+                    StmtKind::Assign {
+                        target: temp,
+                        value: e,
+                    },
+                    span,
+                );
+                Some(Held::Scalar(temp))
+            }
+            Val::Array(a) => {
+                self.reject_3d(&a, "comparing 3-D char arrays")?;
+                Some(Held::Array(match a.node {
+                    Node::Whole(local) => local,
+                    _ => self.materialize(&a),
+                }))
+            }
+        }
+    }
+
+    fn held_extent(&mut self, held: Held, query: SizeQuery, span: Span) -> ExprId {
+        match held {
+            Held::Array(local) => self.new_expr(
+                ExprKind::Size(local, query),
+                Type::scalar(Class::Double),
+                span,
+            ),
+            Held::Scalar(_) => self.constant_expr(1.0, Class::Double, span),
+        }
+    }
+
+    fn same_extent(&mut self, a: Held, b: Held, dim: u8, span: Span) -> ExprId {
+        let x = self.held_extent(a, SizeQuery::Dim(dim), span);
+        let y = self.held_extent(b, SizeQuery::Dim(dim), span);
+        self.binary_expr(BinOp::Eq, x, y, Class::Logical, span)
+    }
+
+    /// Code unit `k` (linear, 1-based) of a held text, case-folded for `strcmpi`.
+    fn held_element(&mut self, held: Held, k: LocalId, case: TextCase, span: Span) -> ExprId {
+        let char_ty = Type::scalar(Class::Char);
+        let unit = match held {
+            Held::Array(local) => {
+                let index = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+                self.new_expr(ExprKind::Index(local, vec![index]), char_ty, span)
+            }
+            Held::Scalar(local) => self.new_expr(ExprKind::Local(local), char_ty, span),
+        };
+        match case {
+            TextCase::Exact => unit,
+            TextCase::Folded => {
+                self.new_expr(ExprKind::Call(Builtin::Lower, vec![unit]), char_ty, span)
+            }
+        }
+    }
+}
