@@ -107,7 +107,12 @@ impl Lowerer<'_> {
     }
 
     /// The element count of a range with constant bounds, by MATLAB's colon rule.
-    fn constant_count(&self, start: ExprId, step: Option<ExprId>, stop: ExprId) -> Option<f64> {
+    pub(super) fn constant_count(
+        &self,
+        start: ExprId,
+        step: Option<ExprId>,
+        stop: ExprId,
+    ) -> Option<f64> {
         let constant = |e: ExprId| match self.exprs[e].kind {
             ExprKind::Const(v) => Some(v),
             _ => None,

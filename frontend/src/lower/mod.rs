@@ -1,7 +1,8 @@
 //! Lowering: AST → typed IR, with MATLAB class and shape inference.
 //!
 //! One forward pass over the entry function in program order. A variable's type is fixed by its
-//! first assignment (MATLAB Coder's rule); a later assignment of another class or of a scalar to
+//! first assignment (MATLAB Coder's rule), except where `reassign` makes a change of shape or
+//! an accumulator's class exact; any other later assignment of another class or of a scalar to
 //! an array is an error rather than a silent retyping. Everything outside the supported subset is
 //! reported with a diagnostic naming the construct; lowering never panics and keeps going after
 //! an error so that several problems are reported at once.
@@ -29,6 +30,7 @@
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
+//! | E0132 | a variable that changes between scalar and array inside a loop or branch |
 
 mod array;
 mod assign;
@@ -40,7 +42,9 @@ mod expr;
 mod fill;
 mod inline;
 mod print;
+mod reassign;
 mod reduce;
+mod sizes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -202,6 +206,14 @@ struct Lowerer<'a> {
     empty_reads: Option<Vec<LocalId>>,
     /// The entry function's outputs.
     output_names: Vec<ast::Ident>,
+    /// The frames of the blocks in `emitted`, index for index (`reassign`).
+    frames: Vec<reassign::Frame>,
+    /// Frames started so far (the last frame's id).
+    frame_count: u32,
+    /// The range of the `for` loop whose body the next frame is.
+    loop_range: Option<reassign::LoopRange>,
+    /// The frame id that created each named local.
+    homes: HashMap<LocalId, u32>,
     name: String,
     span: Span,
 }
@@ -237,6 +249,10 @@ impl<'a> Lowerer<'a> {
             empty_flags: HashMap::new(),
             empty_reads: None,
             output_names: function.outputs.clone(),
+            frames: Vec::new(),
+            frame_count: 0,
+            loop_range: None,
+            homes: HashMap::new(),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -391,6 +407,7 @@ impl<'a> Lowerer<'a> {
             integral: false,
         });
         self.scope.insert(name.to_string(), id);
+        self.record_home(id);
         self.flag_if_loop_variable(name, id, span);
         id
     }
@@ -416,10 +433,12 @@ impl<'a> Lowerer<'a> {
     /// Starts collecting statements into a new block.
     fn open_block(&mut self) {
         self.emitted.push(Vec::new());
+        self.enter_frame();
     }
 
     /// Ends the innermost block started by [`Self::open_block`].
     fn close_block(&mut self) -> Block {
+        self.frames.pop();
         Block(self.emitted.pop().unwrap_or_default())
     }
 
@@ -704,16 +723,7 @@ impl<'a> Lowerer<'a> {
         self.clear_empty_flag(id, name.span);
         let old = self.locals[id].ty;
         if old.class != ty.class || old.is_scalar() != ty.is_scalar() {
-            self.error(
-                "E0104",
-                name.span,
-                format!("`{}` was {old} but is assigned a {ty} value here", name.name),
-                format!(
-                    "a variable keeps one class and shape; convert the value (e.g. `{}(...)`) or use a new variable",
-                    old.class
-                ),
-            );
-            return None;
+            return self.changed_type(name, id, ty);
         }
         self.locals[id].ty.shape = join_shapes(old.shape, ty.shape);
         Some(id)
