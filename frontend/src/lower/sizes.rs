@@ -168,7 +168,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Stops with MATLAB's error unless `d` is a positive integer; returns `d` in a temporary.
+    /// Stops with MATLAB's error unless `d` is a positive integer below 2^63 (Octave's index
+    /// type); returns `d` in a temporary.
     fn checked_size_dim(&mut self, d: ExprId, span: Span) -> ExprId {
         let ty = Type::scalar(self.exprs[d].ty.class);
         let temp = self.temp("d", ty, span);
@@ -186,7 +187,13 @@ impl Lowerer<'_> {
         let floor = self.new_expr(ExprKind::Call(Builtin::Floor, vec![b]), ty, span);
         let c = read(self);
         let integral = self.binary_expr(BinOp::Eq, c, floor, Class::Logical, span);
+        let (c, limit) = (
+            read(self),
+            self.constant_expr(2f64.powi(63), Class::Double, span),
+        );
+        let in_range = self.binary_expr(BinOp::Lt, c, limit, Class::Logical, span);
         let cond = self.binary_expr(BinOp::And, positive, integral, Class::Logical, span);
+        let cond = self.binary_expr(BinOp::And, cond, in_range, Class::Logical, span);
         self.push(
             StmtKind::Check {
                 cond,
