@@ -270,11 +270,23 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Before the `for` loop whose body is `frame`: stop unless it runs at least once.
+    /// Before the `for` loop whose body is `frame`: stop unless it runs at least once. The
+    /// loop's statement comes right after the check, so a check ending the enclosing block
+    /// already guards this loop (for another accumulator).
     fn check_runs(&mut self, frame: usize, (start, step, stop): LoopRange, span: Span) {
-        if self
-            .constant_count(start, step, stop)
-            .is_some_and(|n| n > 0.0)
+        let checked = self.emitted[frame - 1].last().is_some_and(|&s| {
+            matches!(
+                self.stmts[s].kind,
+                StmtKind::Check {
+                    error: RuntimeError::AccumulatorClass,
+                    ..
+                }
+            )
+        });
+        if checked
+            || self
+                .constant_count(start, step, stop)
+                .is_some_and(|n| n > 0.0)
         {
             return;
         }

@@ -314,30 +314,26 @@ impl Lowerer<'_> {
     /// `length`: 0 for an empty value, else its largest extent.
     fn extent_longest(&mut self, e: Extents, span: Span) -> ExprId {
         let n = self.extent_count(e, span);
-        if let Some(n) = self.const_of(n) {
-            if n == 0.0 {
-                return self.constant_expr(0.0, Class::Double, span);
-            }
+        if self.const_of(n) == Some(0.0) {
+            return self.constant_expr(0.0, Class::Double, span);
         }
-        let (r, c, p) = (
-            self.copy_expr(e.rows),
-            self.copy_expr(e.cols),
-            self.copy_expr(e.pages),
-        );
-        let rc = self.folded_max(r, c, span);
-        let longest = self.folded_max(rc, p, span);
-        let empty = self.extent_is(n, 0.0, span);
-        let nonempty = self.shape_not(empty, span);
-        let nonempty = self.new_expr(
-            ExprKind::Convert(nonempty),
-            Type::scalar(Class::Double),
-            span,
-        );
-        self.folded(BinOp::Mul, nonempty, longest, span)
+        let (r, c) = (self.copy_expr(e.rows), self.copy_expr(e.cols));
+        let mut longest = self.folded_max(r, c, span);
+        if self.const_of(e.pages) != Some(1.0) {
+            let p = self.copy_expr(e.pages);
+            longest = self.folded_max(longest, p, span);
+        }
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let nonempty = self.binary_expr(BinOp::Ne, n, zero, Class::Logical, span);
+        self.binary_expr(BinOp::Mul, nonempty, longest, Class::Double, span)
     }
 
     /// `ndims`: 2, or 3 when the pages are not 1.
     fn extent_ndims(&mut self, e: Extents, span: Span) -> ExprId {
+        if let Some(pages) = self.const_of(e.pages) {
+            let n = if pages == 1.0 { 2.0 } else { 3.0 };
+            return self.constant_expr(n, Class::Double, span);
+        }
         let pages = self.copy_expr(e.pages);
         let unit = self.extent_is(pages, 1.0, span);
         let several = self.shape_not(unit, span);
