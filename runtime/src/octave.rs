@@ -9,7 +9,7 @@
 //! goes on with the next call. The functions' files, inputs and outputs live in a private
 //! temporary directory, so functions of the same name elsewhere cannot shadow them.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -60,21 +60,27 @@ pub fn available() -> Result<String, String> {
     }
 }
 
-/// Runs `script` with `octave-cli --eval` in `dir` and returns its standard output; when Octave
-/// fails (an error, or the script's `exit(1)`), the error holds its standard output and error.
+/// Runs `script` with `octave-cli` in `dir`, the script on its standard input (a command-line
+/// argument is limited to 128 KiB, which the checks of all e2e fixtures exceed), and returns
+/// its standard output; when Octave fails (an error, or the script's `exit(1)`), the error
+/// holds its standard output and error.
 pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
-    let out = Command::new("octave-cli")
-        .args([
-            "--no-gui",
-            "--quiet",
-            "--norc",
-            "--no-history",
-            "--eval",
-            script,
-        ])
+    let mut child = Command::new("octave-cli")
+        .args(["--no-gui", "--quiet", "--norc", "--no-history"])
         .current_dir(dir)
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run octave-cli: {e}"))?;
+    let mut stdin = child.stdin.take().expect("a piped standard input");
+    let text = format!("{script}\n");
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("octave-cli did not finish: {e}"))?;
+    // A script that exits early closes the pipe before reading all of it.
+    let _ = writer.join();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if out.status.success() {
         Ok(stdout)
