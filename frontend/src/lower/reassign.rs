@@ -290,18 +290,7 @@ impl Lowerer<'_> {
         {
             return;
         }
-        let (a, b) = (self.copy_expr(start), self.copy_expr(stop));
-        let s = match step {
-            Some(s) => self.copy_expr(s),
-            None => self.constant_expr(1.0, Class::Double, span),
-        };
-        let count = self.new_expr(
-            ExprKind::RangeCount(a, s, b),
-            Type::scalar(Class::Double),
-            span,
-        );
-        let zero = self.constant_expr(0.0, Class::Double, span);
-        let cond = self.binary_expr(BinOp::Gt, count, zero, Class::Logical, span);
+        let cond = self.compare_count((start, step, stop), BinOp::Gt, span);
         let check = self.stmts.alloc(Stmt {
             kind: StmtKind::Check {
                 cond,

@@ -371,8 +371,8 @@ impl Lowerer<'_> {
 
     fn shape_and(&mut self, a: ExprId, b: ExprId, span: Span) -> ExprId {
         match (self.const_of(a), self.const_of(b)) {
-            (Some(x), _) if x == 0.0 => a,
-            (_, Some(y)) if y == 0.0 => b,
+            (Some(0.0), _) => a,
+            (_, Some(0.0)) => b,
             (Some(_), _) => b,
             (_, Some(_)) => a,
             _ => self.binary_expr(BinOp::And, a, b, Class::Logical, span),
