@@ -80,7 +80,7 @@ impl Lowerer<'_> {
         }
         let help = if self.is_accumulator_start(id, ty) {
             format!(
-                "MATLAB gives `{0}` the class {1} from here on, and m2cu keeps one class per variable: when this runs at least once before `{0}` is used otherwise, start with `{0} = {1}(0)` (or `zeros('like', x)`); otherwise give the {1} values a variable of their own",
+                "MATLAB gives `{0}` the class {1} from here on, and m2cu keeps one class per variable: when this runs at least once before `{0}` is used otherwise, start with `{0} = {1}(0)` (or `zeros('like', v)` for a {1} `v`), which keeps MATLAB's result; otherwise give the {1} values a variable of their own",
                 name.name, ty.class
             )
         } else {
