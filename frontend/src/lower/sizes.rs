@@ -12,8 +12,9 @@
 //! - `size(A)` is a 1-by-2 row (1-by-`ndims` for a 3-D type: its length is known at run time),
 //!   written into a temporary; `[d1, ..., dn] = size(A)` gives the last output the product of
 //!   the remaining extents, as MATLAB does;
-//! - a run-time `dim` must be a positive integer (`RuntimeError::SizeDimension`, MATLAB's
-//!   error), and `size(A, dim)` is 1 for every `dim` past the third.
+//! - `dim` must be a positive integer below 2^63 (Octave's index type): a literal otherwise is
+//!   E0105, a run-time one stops with `RuntimeError::SizeDimension`; `size(A, dim)` is 1 for
+//!   every `dim` past the third.
 
 use super::array::{ArrayVal, Node, Val};
 use super::*;
@@ -117,7 +118,7 @@ impl Lowerer<'_> {
             AstExpr::Number { value, .. } => Some(value),
             _ => None,
         };
-        if literal.is_some_and(|v| !(v >= 1.0 && v.fract() == 0.0)) {
+        if literal.is_some_and(|v| !(v >= 1.0 && v.fract() == 0.0 && v < 2f64.powi(63))) {
             self.error(
                 "E0105",
                 dim.span,
