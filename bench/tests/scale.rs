@@ -59,11 +59,10 @@ fn doubling_calls_inline_up_to_the_size_budget() {
 /// `check` ran past its time limit).
 #[test]
 fn an_error_in_a_doubled_callee_is_reported_once() {
-    let source = Stress::DoublingCalls(24).source().replacen(
-        "  y = x * 2;",
-        "  plot(x);\n  y = x * 2;",
-        1,
-    );
+    let source =
+        Stress::DoublingCalls(24)
+            .source()
+            .replacen("  y = x * 2;", "  plot(x);\n  y = x * 2;", 1);
     assert!(
         source.contains("plot(x)"),
         "the stress source changed shape"

@@ -99,6 +99,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_USER",
         "The program called error (the message and identifier travel with this code).",
     ),
+    (
+        27,
+        "M2CU_E_SIZE_DIM",
+        "size: requested dimension DIM out of range (it must be a positive integer).",
+    ),
+    (
+        28,
+        "M2CU_E_ACCUM_CLASS",
+        "A loop that accumulates integer or single values into a variable that starts as a double constant ran zero times: MATLAB leaves the variable double there, which m2cu, giving each variable one class, cannot represent.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

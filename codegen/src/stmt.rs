@@ -257,6 +257,8 @@ impl<'a> Context<'a> {
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
+                    RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",
+                    RuntimeError::AccumulatorClass => "M2CU_E_ACCUM_CLASS",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

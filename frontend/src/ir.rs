@@ -297,7 +297,7 @@ impl Builtin {
 pub enum SizeQuery {
     Numel,
     Length,
-    /// `size(A, k)` with k = 1 or 2.
+    /// `size(A, k)` with k = 1, 2 or 3.
     Dim(u8),
 }
 
@@ -468,6 +468,12 @@ pub enum RuntimeError {
     /// A read of a `for` variable after its loop ran zero times: MATLAB's value is a 1-by-0
     /// empty, which a scalar cannot hold.
     EmptyLoopVariable,
+    /// `size(A, dim)` with a `dim` that is not a positive integer.
+    SizeDimension,
+    /// A loop that would give a double constant start the integer or single class it
+    /// accumulates runs zero times: MATLAB's variable stays double, which its one class in
+    /// m2cu cannot be.
+    AccumulatorClass,
 }
 
 impl Function {

@@ -392,16 +392,7 @@ impl Lowerer<'_> {
                 let (m, k) = self.located_extreme(kind, args, span)?;
                 Some(vec![Val::Scalar(m), Val::Scalar(k)])
             }
-            "size" if !shadowed && nargout == 2 && args.len() == 1 => {
-                let (r, c) = match self.value(&args[0])? {
-                    Val::Scalar(_) => (
-                        self.constant_expr(1.0, Class::Double, span),
-                        self.constant_expr(1.0, Class::Double, span),
-                    ),
-                    Val::Array(a) => (self.copy_expr(a.rows), self.copy_expr(a.cols)),
-                };
-                Some(vec![Val::Scalar(r), Val::Scalar(c)])
-            }
+            "size" if !shadowed && args.len() == 1 => self.size_outputs(&args[0], nargout, span),
             _ if !shadowed && self.is_function(name) => {
                 self.inline_call(callee, args, nargout, span)
             }

@@ -101,6 +101,7 @@ impl Lowerer<'_> {
         self.locals[var_id].integral = integral;
         self.set_empty_flag(var_id, (start, step, stop), span);
         self.loop_vars.push(var_id);
+        self.loop_range = Some((start, step, stop));
         let body = self.loop_body(body);
         self.loop_vars.pop();
         self.push(

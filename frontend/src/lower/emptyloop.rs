@@ -45,22 +45,30 @@ impl Lowerer<'_> {
         }
         let value = match self.constant_count(start, step, stop) {
             Some(n) => self.constant_expr(f64::from(u8::from(n == 0.0)), Class::Logical, span),
-            None => {
-                let (a, b) = (self.copy_expr(start), self.copy_expr(stop));
-                let s = match step {
-                    Some(s) => self.copy_expr(s),
-                    None => self.constant_expr(1.0, Class::Double, span),
-                };
-                let count = self.new_expr(
-                    ExprKind::RangeCount(a, s, b),
-                    Type::scalar(Class::Double),
-                    span,
-                );
-                let zero = self.constant_expr(0.0, Class::Double, span);
-                self.binary_expr(BinOp::Eq, count, zero, Class::Logical, span)
-            }
+            None => self.compare_count((start, step, stop), BinOp::Eq, span),
         };
         self.set_empty_flag_to(var, value, span);
+    }
+
+    /// `numel(start:step:stop) op 0`, a fresh logical expression.
+    pub(super) fn compare_count(
+        &mut self,
+        (start, step, stop): (ExprId, Option<ExprId>, ExprId),
+        op: BinOp,
+        span: Span,
+    ) -> ExprId {
+        let (a, b) = (self.copy_expr(start), self.copy_expr(stop));
+        let s = match step {
+            Some(s) => self.copy_expr(s),
+            None => self.constant_expr(1.0, Class::Double, span),
+        };
+        let count = self.new_expr(
+            ExprKind::RangeCount(a, s, b),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        self.binary_expr(op, count, zero, Class::Logical, span)
     }
 
     /// Before `for v = row` (one iteration per element, `count` of them): the flag says whether
@@ -107,7 +115,12 @@ impl Lowerer<'_> {
     }
 
     /// The element count of a range with constant bounds, by MATLAB's colon rule.
-    fn constant_count(&self, start: ExprId, step: Option<ExprId>, stop: ExprId) -> Option<f64> {
+    pub(super) fn constant_count(
+        &self,
+        start: ExprId,
+        step: Option<ExprId>,
+        stop: ExprId,
+    ) -> Option<f64> {
         let constant = |e: ExprId| match self.exprs[e].kind {
             ExprKind::Const(v) => Some(v),
             _ => None,

@@ -7,6 +7,7 @@
 
 use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
+use super::sizes::SIZE_FUNCTIONS;
 use super::text::{text_literal, TextCase};
 use super::*;
 
@@ -316,7 +317,7 @@ impl Lowerer<'_> {
             return self.allocated_temp(alloc, span);
         }
         match name {
-            "numel" | "length" | "size" => self.size_query(name, args, span).map(Val::Scalar),
+            _ if SIZE_FUNCTIONS.contains(&name) => self.size_function(name, args, span),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
@@ -643,96 +644,6 @@ impl Lowerer<'_> {
             Type::scalar(class),
             span,
         )))
-    }
-
-    fn size_query(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<ExprId> {
-        let (array_arg, dim_arg) = match (name, args) {
-            ("numel" | "length", [a]) => (a, None),
-            ("size", [a, d]) => (a, Some(d)),
-            ("size", [_]) => {
-                self.error(
-                    "E0105",
-                    span,
-                    "`size(A)` as a vector value is not supported".into(),
-                    "write size(A, 1) or size(A, 2), `[m, n] = size(A)`, or pass it whole to zeros/ones: zeros(size(A))".into(),
-                );
-                return None;
-            }
-            _ => {
-                let help = if name == "size" {
-                    "write size(A, 1) or size(A, 2), or `[m, n] = size(A)`"
-                } else {
-                    "pass exactly one array"
-                };
-                self.error(
-                    "E0105",
-                    span,
-                    format!("unsupported arguments to `{name}`"),
-                    help.into(),
-                );
-                return None;
-            }
-        };
-        let target = self.value(array_arg)?;
-        let query = match dim_arg {
-            None if name == "numel" => SizeQuery::Numel,
-            None => SizeQuery::Length,
-            Some(d) => self.size_dim(d)?,
-        };
-        let Val::Array(a) = target else {
-            return Some(self.constant_expr(1.0, Class::Double, span));
-        };
-        if let Node::Whole(array) = &a.node {
-            return Some(self.new_expr(
-                ExprKind::Size(*array, query),
-                Type::scalar(Class::Double),
-                span,
-            ));
-        }
-        Some(self.extent_query(&a, query, span))
-    }
-
-    /// A size query on an array value that is not a plain local, from its extents.
-    fn extent_query(&mut self, a: &ArrayVal, query: SizeQuery, span: Span) -> ExprId {
-        let (rows, cols) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
-        match query {
-            SizeQuery::Dim(1) => rows,
-            SizeQuery::Dim(2) => cols,
-            SizeQuery::Dim(_) => self.constant_expr(1.0, Class::Double, span),
-            SizeQuery::Numel => self.binary_expr(BinOp::Mul, rows, cols, Class::Double, span),
-            SizeQuery::Length => {
-                // 0 for an empty array, else the larger extent.
-                let longest = self.new_expr(
-                    ExprKind::Call(Builtin::Max, vec![rows, cols]),
-                    Type::scalar(Class::Double),
-                    span,
-                );
-                let (r, c) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
-                let n = self.binary_expr(BinOp::Mul, r, c, Class::Double, span);
-                let zero = self.constant_expr(0.0, Class::Double, span);
-                let nonempty = self.binary_expr(BinOp::Ne, n, zero, Class::Logical, span);
-                self.binary_expr(BinOp::Mul, nonempty, longest, Class::Double, span)
-            }
-        }
-    }
-
-    fn size_dim(&mut self, d: &ast::Expr) -> Option<SizeQuery> {
-        match d.kind {
-            AstExpr::Number { value, .. }
-                if (1.0..=8.0).contains(&value) && value.fract() == 0.0 =>
-            {
-                Some(SizeQuery::Dim(value as u8))
-            }
-            _ => {
-                self.error(
-                    "E0105",
-                    d.span,
-                    "the dimension of `size(A, k)` must be a positive integer literal".into(),
-                    "write size(A, 1) for rows or size(A, 2) for columns".into(),
-                );
-                None
-            }
-        }
     }
 
     /// `a:b` or `a:s:b` used as a value: a lazy row vector when start and step are integral,

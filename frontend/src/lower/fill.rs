@@ -15,9 +15,11 @@
 //! Invariants: an [`Allocation`] carries the extents as scalar double expressions (`pages` only
 //! for a three-extent size) and the static shape those extents have; `size(A)` gives `A`'s own
 //! extents and shape (a 3-D `A` gives three, anything else two), so `zeros(size(A))` has `A`'s
-//! type with the requested class. A size that is 1-by-1 by its static shape is a scalar
-//! assignment, not an array. Other size-vector forms (`zeros(size(A) + 1)`,
-//! `zeros([size(A) 2])`, a vector variable) are reported with E0105 and the forms that work.
+//! type with the requested class. A local row of two or three elements (`sz = size(A);
+//! zeros(sz)`) gives its elements as extents, known at run time. A size that is 1-by-1 by its
+//! static shape is a scalar assignment, not an array. Other size-vector forms
+//! (`zeros(size(A) + 1)`, `zeros([size(A) 2])`, a vector variable of another length) are
+//! reported with E0105 and the forms that work.
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
@@ -220,6 +222,9 @@ impl Lowerer<'_> {
             if let Some(array) = size_call(self, arg) {
                 return self.extents_of_value(array);
             }
+            if let Some(vector) = self.size_vector_local(arg) {
+                return Some(self.extents_in(vector, span));
+            }
             if let AstExpr::Matrix(rows) = &arg.kind {
                 return match rows.as_slice() {
                     [row] if matches!(row.len(), 2 | 3) => self.scalar_extents(row, span),
@@ -239,6 +244,41 @@ impl Lowerer<'_> {
             }
             [_] | [_, _] | [_, _, _] => self.scalar_extents(sizes, span),
             _ => self.malformed_sizes(span),
+        }
+    }
+
+    /// A local row of two or three elements named as the only size (`sz = size(A);
+    /// zeros(sz)`).
+    fn size_vector_local(&self, arg: &ast::Expr) -> Option<LocalId> {
+        let AstExpr::Ident(name) = &arg.kind else {
+            return None;
+        };
+        let local = *self.scope.get(name)?;
+        let shape = self.locals[local].ty.shape;
+        let row = shape.rows == Dim::Known(1) && matches!(shape.cols, Dim::Known(2 | 3));
+        row.then_some(local)
+    }
+
+    /// The extents held in the elements of the size row `vector`, known only at run time.
+    fn extents_in(&mut self, vector: LocalId, span: Span) -> Extents {
+        let ty = self.locals[vector].ty;
+        let three = ty.shape.cols == Dim::Known(3);
+        let mut element = |k: f64| {
+            let at = self.constant_expr(k, Class::Double, span);
+            self.new_expr(
+                ExprKind::Index(vector, vec![at]),
+                Type::scalar(ty.class),
+                span,
+            )
+        };
+        let (rows, cols) = (element(1.0), element(2.0));
+        let pages = three.then(|| element(3.0));
+        let pages_dim = if three { Dim::Var } else { Dim::Known(1) };
+        Extents {
+            rows,
+            cols,
+            pages,
+            shape: Shape::new3(Dim::Var, Dim::Var, pages_dim),
         }
     }
 

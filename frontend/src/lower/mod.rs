@@ -1,7 +1,8 @@
 //! Lowering: AST → typed IR, with MATLAB class and shape inference.
 //!
 //! One forward pass over the entry function in program order. A variable's type is fixed by its
-//! first assignment (MATLAB Coder's rule); a later assignment of another class or of a scalar to
+//! first assignment (MATLAB Coder's rule), except where `reassign` makes a change of shape or
+//! an accumulator's class exact; any other later assignment of another class or of a scalar to
 //! an array is an error rather than a silent retyping. Everything outside the supported subset is
 //! reported with a diagnostic naming the construct; lowering never panics and keeps going after
 //! an error so that several problems are reported at once.
@@ -37,6 +38,7 @@
 //! | E0127 | `clear`/`clearvars` inside a function |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
+//! | E0132 | a variable that changes between scalar and array inside a loop or branch |
 
 mod array;
 mod assign;
@@ -52,7 +54,9 @@ mod inline;
 mod optional;
 mod print;
 mod raise;
+mod reassign;
 mod reduce;
+mod sizes;
 mod slices;
 mod text;
 
@@ -239,6 +243,14 @@ struct Lowerer<'a> {
     arg_counts: optional::ArgCounts,
     /// Parameters of the function being lowered that its call does not pass.
     omitted: Vec<String>,
+    /// The frames of the blocks in `emitted`, index for index (`reassign`).
+    frames: Vec<reassign::Frame>,
+    /// Frames started so far (the last frame's id).
+    frame_count: u32,
+    /// The range of the `for` loop whose body the next frame is.
+    loop_range: Option<reassign::LoopRange>,
+    /// The frame id that created each named local.
+    homes: HashMap<LocalId, u32>,
     name: String,
     span: Span,
 }
@@ -285,6 +297,10 @@ impl<'a> Lowerer<'a> {
             output_names: function.outputs.clone(),
             arg_counts: optional::ArgCounts::default(),
             omitted: Vec::new(),
+            frames: Vec::new(),
+            frame_count: 0,
+            loop_range: None,
+            homes: HashMap::new(),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -449,6 +465,7 @@ impl<'a> Lowerer<'a> {
             integral: false,
         });
         self.scope.insert(name.to_string(), id);
+        self.record_home(id);
         self.flag_if_loop_variable(name, id, span);
         id
     }
@@ -474,10 +491,12 @@ impl<'a> Lowerer<'a> {
     /// Starts collecting statements into a new block.
     fn open_block(&mut self) {
         self.emitted.push(Vec::new());
+        self.enter_frame();
     }
 
     /// Ends the innermost block started by [`Self::open_block`].
     fn close_block(&mut self) -> Block {
+        self.frames.pop();
         Block(self.emitted.pop().unwrap_or_default())
     }
 
@@ -787,16 +806,7 @@ impl<'a> Lowerer<'a> {
         self.clear_empty_flag(id, name.span);
         let old = self.locals[id].ty;
         if old.class != ty.class || old.is_scalar() != ty.is_scalar() {
-            self.error(
-                "E0104",
-                name.span,
-                format!("`{}` was {old} but is assigned a {ty} value here", name.name),
-                format!(
-                    "a variable keeps one class and shape; convert the value (e.g. `{}(...)`) or use a new variable",
-                    old.class
-                ),
-            );
-            return None;
+            return self.changed_type(name, id, ty);
         }
         self.locals[id].ty.shape = join_shapes(old.shape, ty.shape);
         Some(id)
