@@ -84,6 +84,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_RESHAPE",
         "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
     ),
+    (
+        30,
+        "M2CU_E_GROW_AMBIGUOUS",
+        "Attempt to grow array along ambiguous dimension.",
+    ),
+    (
+        31,
+        "M2CU_E_CONCATENATION",
+        "Dimensions of arrays being concatenated are not consistent.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -38,6 +38,7 @@ mod custom;
 mod emptyloop;
 mod expr;
 mod fill;
+mod grow;
 mod inline;
 mod print;
 mod reduce;
@@ -200,6 +201,8 @@ struct Lowerer<'a> {
     empty_flags: HashMap<LocalId, LocalId>,
     /// While an elementwise condition is lowered: the flags of the variables it reads.
     empty_reads: Option<Vec<LocalId>>,
+    /// Arrays created or grown by indexed assignment (`grow`).
+    growth: grow::Growth,
     /// The entry function's outputs.
     output_names: Vec<ast::Ident>,
     name: String,
@@ -236,6 +239,7 @@ impl<'a> Lowerer<'a> {
             empty_flagged: emptyloop::loop_variables_read_after(file),
             empty_flags: HashMap::new(),
             empty_reads: None,
+            growth: grow::Growth::new(),
             output_names: function.outputs.clone(),
             name: function.name.name.clone(),
             span: function.span,
@@ -255,6 +259,7 @@ impl<'a> Lowerer<'a> {
             pragmas: self.pragmas,
             constant_memory: self.constant_memory,
             combiners: self.combiners,
+            notes: self.growth.notes,
         }
     }
 

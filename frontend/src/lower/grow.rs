@@ -1,0 +1,885 @@
+//! Arrays built by indexed assignment without preallocation.
+//!
+//! MATLAB creates `y` on `y(k) = v` when `y` does not exist (a 1-by-k row of the value's class,
+//! zeros in the gaps; `y(i, j) = v` makes an i-by-j matrix), and grows an array that an
+//! assignment writes past its end, keeping each old element at its (row, column). `y = []`
+//! starts an empty 0-by-0 double that `y(end+1) = v` and `y = [y, v]` / `y = [y; v]` grow.
+//! m2cu does this in one of two ways, and the report says which (`Function::notes`):
+//!
+//! - **Allocated before the loop.** When `y` does not exist before a `for` loop over a range
+//!   with step 1, and the loop (or a perfect nest of such loops at the top of its body) stores
+//!   `y(i + c) = v` (or `y(i + c, j + d) = v`, a subscript may also be an integer constant)
+//!   exactly once, unconditionally, with no `break`/`continue`/`return` in the loop and no
+//!   other mention of `y` in it, the final extents follow from the bounds: the last value of
+//!   each loop variable plus its offset. `y` is then allocated once, zeros of the stored
+//!   value's class, before the outermost loop and only when every loop of the nest runs (a
+//!   loop that runs zero times leaves `y` undefined, as in MATLAB); the loop keeps a plain
+//!   store and its parallel verdict. The bounds of inner loops must be simple (numbers,
+//!   variables, `numel`/`length`/`size` and arithmetic) and mention nothing the nest assigns,
+//!   so that computing them before the outer loop gives the same values.
+//! - **Grown on the host.** Every other scalar store into an array that was created by index
+//!   or by `[]` grows it when the subscript is past its end (a `Resize` statement, whose
+//!   buffer doubles its capacity), so a loop that does it stays sequential. Reads of the array
+//!   keep MATLAB's bounds checks, so a read of an element not yet written fails as in MATLAB.
+//!
+//! Invariants: a local in `Growth::grown` has both extents `Dim::Var`, or one `Known(1)` (a row
+//! or a column) and the other `Dim::Var`, so every `Resize` keeps its type; a planned store
+//! matches its plan by the target's span, so a local function's variable of the same name is
+//! not mistaken for it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::array::{Sub, Val};
+use super::emptyloop::{mentions, read_outside};
+use super::*;
+use crate::ast_source;
+use crate::ir::{Fill, RuntimeError};
+
+/// The growth state of a lowering.
+pub(super) struct Growth {
+    /// Locals created by index or by `[]`: a scalar store past their end grows them.
+    grown: HashSet<LocalId>,
+    /// Names that an open `for` nest allocates before its outermost loop.
+    plans: HashMap<String, Plan>,
+    /// The `for` loops over ranges being lowered, outermost first.
+    loops: Vec<LoopBounds>,
+    /// The report's lines (see `Function::notes`).
+    pub(super) notes: Vec<(Span, String)>,
+}
+
+impl Growth {
+    pub(super) fn new() -> Growth {
+        Growth {
+            grown: HashSet::new(),
+            plans: HashMap::new(),
+            loops: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The bounds of a `for` loop being lowered.
+struct LoopBounds {
+    start: ExprId,
+    stop: ExprId,
+}
+
+/// An array that a `for` nest allocates at its final size before its outermost loop.
+struct Plan {
+    /// The outermost loop, an index into `Growth::loops`.
+    depth: usize,
+    /// The span of the store's target.
+    target: Span,
+    extents: [Extent; 2],
+    /// The final size as the source writes it: `1-by-n`.
+    size_text: String,
+    /// The array and its allocation, once the store is lowered.
+    made: Option<Made>,
+}
+
+struct Made {
+    array: LocalId,
+    rows: ExprId,
+    cols: ExprId,
+    /// Every loop of the nest runs at least once.
+    runs: ExprId,
+}
+
+/// One final extent of a planned array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Extent {
+    /// An integer constant.
+    Const(f64),
+    /// The last value of the loop `level` of the nest (0 is the outermost) plus an offset.
+    Last { level: usize, offset: f64 },
+}
+
+/// What the planned store of a loop nest looks like, found in the AST.
+struct Candidate {
+    name: String,
+    target: Span,
+    extents: [Extent; 2],
+    size_text: String,
+}
+
+/// The loop variables of a nest with the source text of their last values.
+type Path<'s> = Vec<(&'s str, String)>;
+
+impl Lowerer<'_> {
+    /// Called before the body of `for var = start:stop` (`step` none) is lowered: remembers the
+    /// bounds and plans the arrays the loop builds by index.
+    pub(super) fn enter_growth_loop(
+        &mut self,
+        var: &ast::Ident,
+        range: (&ast::Expr, bool, &ast::Expr),
+        bounds: (ExprId, ExprId),
+        body: &[ast::Stmt],
+    ) {
+        let (start_ast, has_step, stop_ast) = range;
+        let depth = self.growth.loops.len();
+        self.growth.loops.push(LoopBounds {
+            start: bounds.0,
+            stop: bounds.1,
+        });
+        let plain = |e: &ast::Expr| !matches!(e.kind, AstExpr::End);
+        if has_step || !plain(start_ast) || exits(body) {
+            return;
+        }
+        let assigned = assigned_names(body);
+        let path = vec![(var.name.as_str(), ast_source::print_expr_source(stop_ast))];
+        let scope = &self.scope;
+        let known = |n: &str| scope.contains_key(n) || constant(n).is_some();
+        let nest = Nest {
+            assigned: &assigned,
+            known: &known,
+        };
+        let mut found = Vec::new();
+        nest.candidates(body, &path, &mut found);
+        for c in found {
+            let defined = self.scope.contains_key(&c.name);
+            if defined || self.growth.plans.contains_key(&c.name) || !stored_once(body, &c.name) {
+                continue;
+            }
+            self.growth.plans.insert(
+                c.name,
+                Plan {
+                    depth,
+                    target: c.target,
+                    extents: c.extents,
+                    size_text: c.size_text,
+                    made: None,
+                },
+            );
+        }
+    }
+
+    /// Called after the body of the loop: allocates the arrays it planned, before the loop
+    /// (the loop statement itself is pushed next, into the same block).
+    pub(super) fn leave_growth_loop(&mut self, span: Span) {
+        let depth = self.growth.loops.len().saturating_sub(1);
+        self.growth.loops.truncate(depth);
+        let mine: Vec<String> = self
+            .growth
+            .plans
+            .iter()
+            .filter(|(_, p)| p.depth == depth)
+            .map(|(n, _)| n.clone())
+            .collect();
+        for name in mine {
+            let Some(plan) = self.growth.plans.remove(&name) else {
+                continue;
+            };
+            let Some(made) = plan.made else { continue };
+            let alloc = self.stmts.alloc(Stmt {
+                kind: StmtKind::Alloc {
+                    target: made.array,
+                    fill: Fill::Zeros,
+                    rows: made.rows,
+                    cols: made.cols,
+                    pages: None,
+                },
+                span,
+            });
+            self.push(
+                StmtKind::If {
+                    cond: made.runs,
+                    then_body: Block(vec![alloc]),
+                    else_body: Block::default(),
+                },
+                span,
+            );
+            self.growth.notes.push((
+                plan.target,
+                format!(
+                    "{name}: allocated {} before the loop (grown by index in MATLAB)",
+                    plan.size_text
+                ),
+            ));
+        }
+    }
+
+    /// `y(...) = v` where `y` does not exist: the planned store of a loop nest, or a new array
+    /// of the value's class grown to hold the element.
+    pub(super) fn store_new(
+        &mut self,
+        base: &ast::Ident,
+        args: &[ast::Expr],
+        target_span: Span,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        if !matches!(args.len(), 1 | 2) || args.iter().any(|a| matches!(a.kind, AstExpr::Colon)) {
+            self.unsupported(
+                target_span,
+                &format!("creating `{}` by a slice or 3-D assignment", base.name),
+                &format!(
+                    "create it first with zeros of its final size, `{} = zeros(rows, cols);`",
+                    base.name
+                ),
+            );
+            return None;
+        }
+        let value = self.scalar_expr(value, "an element value")?;
+        let class = self.exprs[value].ty.class;
+        let planned = self
+            .growth
+            .plans
+            .get(&base.name)
+            .is_some_and(|p| p.target == target_span && p.made.is_none());
+        let shape = match args.len() {
+            1 => Shape::new(Dim::Known(1), Dim::Var),
+            _ => Shape::new(Dim::Var, Dim::Var),
+        };
+        let array = self.new_local(&base.name, Type::array(class, shape), base.span);
+        self.growth.grown.insert(array);
+        if planned {
+            self.make_planned(&base.name, array, span);
+            let subs = self.subscripts(array, args)?;
+            return self.push(
+                StmtKind::Store {
+                    array,
+                    indices: array::scalar_subs(subs),
+                    value,
+                },
+                span,
+            );
+        }
+        if self.loop_depth > 0 {
+            self.note_grown(&base.name, target_span);
+        }
+        let subs = self.subscripts(array, args)?;
+        self.grow_store(array, subs, value, span)
+    }
+
+    /// The extents and the "every loop runs" condition of the planned array `name`.
+    fn make_planned(&mut self, name: &str, array: LocalId, span: Span) {
+        let Some(plan) = self.growth.plans.get(name) else {
+            return;
+        };
+        let (depth, extents) = (plan.depth, plan.extents);
+        let rows = self.final_extent(extents[0], depth, span);
+        let cols = self.final_extent(extents[1], depth, span);
+        let mut runs = self.constant_expr(1.0, Class::Logical, span);
+        for level in depth..self.growth.loops.len() {
+            let (start, stop) = self.bounds_copy(level);
+            let le = self.binary_expr(BinOp::Le, start, stop, Class::Logical, span);
+            runs = self.binary_expr(BinOp::AndAnd, runs, le, Class::Logical, span);
+        }
+        if let Some(plan) = self.growth.plans.get_mut(name) {
+            plan.made = Some(Made {
+                array,
+                rows,
+                cols,
+                runs,
+            });
+        }
+    }
+
+    fn bounds_copy(&mut self, level: usize) -> (ExprId, ExprId) {
+        let b = &self.growth.loops[level];
+        let (start, stop) = (b.start, b.stop);
+        (self.copy_expr(start), self.copy_expr(stop))
+    }
+
+    /// An extent as an expression: the constant, or `start + floor(stop - start) + offset`
+    /// (the last value of a loop with step 1).
+    fn final_extent(&mut self, extent: Extent, depth: usize, span: Span) -> ExprId {
+        let (level, offset) = match extent {
+            Extent::Const(k) => return self.constant_expr(k, Class::Double, span),
+            Extent::Last { level, offset } => (level, offset),
+        };
+        let (start, stop) = self.bounds_copy(depth + level);
+        let start_again = self.copy_expr(start);
+        let double = Type::scalar(Class::Double);
+        let span_of = self.binary_expr(BinOp::Sub, stop, start, Class::Double, span);
+        let whole = self.new_expr(ExprKind::Call(Builtin::Floor, vec![span_of]), double, span);
+        let last = self.binary_expr(BinOp::Add, start_again, whole, Class::Double, span);
+        let offset = self.constant_expr(offset, Class::Double, span);
+        self.binary_expr(BinOp::Add, last, offset, Class::Double, span)
+    }
+
+    fn note_grown(&mut self, name: &str, span: Span) {
+        let note = (
+            span,
+            format!("{name}: grown inside the loop, on the host (its capacity doubles); the loop stays sequential"),
+        );
+        if !self.growth.notes.contains(&note) {
+            self.growth.notes.push(note);
+        }
+    }
+
+    /// Whether a store into `array` grows it when it writes past the end.
+    pub(super) fn grows_by_index(&self, array: LocalId) -> bool {
+        self.growth.grown.contains(&array)
+    }
+
+    /// `A(k) = v` or `A(i, j) = v` into an array created by index: lowers the subscripts and
+    /// the value, then grows `A` to hold the element and stores it. Slices are not grown.
+    pub(super) fn store_growing(
+        &mut self,
+        array: LocalId,
+        args: &[ast::Expr],
+        target_span: Span,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let subs = self.subscripts(array, args)?;
+        if !subs.iter().all(|s| matches!(s, Sub::Scalar(_))) || subs.len() > 2 {
+            self.unsupported(
+                target_span,
+                &format!(
+                    "assigning a slice of `{}`, an array grown by index",
+                    self.locals[array].name
+                ),
+                "assign its elements one by one in a loop",
+            );
+            return None;
+        }
+        let value = self.scalar_expr(value, "an element value")?;
+        if self.loop_depth > 0 {
+            let name = self.locals[array].name.clone();
+            self.note_grown(&name, target_span);
+        }
+        self.grow_store(array, subs, value, span)
+    }
+
+    /// Grows `array` to hold the element at `subs` (all scalar), then stores `value` there.
+    fn grow_store(
+        &mut self,
+        array: LocalId,
+        subs: Vec<Sub>,
+        value: ExprId,
+        span: Span,
+    ) -> Option<StmtId> {
+        let double = Type::scalar(Class::Double);
+        let mut at = Vec::new();
+        let mut ones = Vec::new();
+        for e in array::scalar_subs(subs) {
+            ones.push(self.const_of(e) == Some(1.0));
+            let k = self.temp("g", double, span);
+            self.push(
+                StmtKind::Assign {
+                    target: k,
+                    value: e,
+                },
+                span,
+            );
+            at.push(k);
+        }
+        let class = self.locals[array].ty.class;
+        let value = self.convert_to(value, class);
+        let v = self.temp("t", Type::scalar(class), span);
+        self.push(StmtKind::Assign { target: v, value }, span);
+        match at.as_slice() {
+            [k] => self.grow_linear(array, *k, span),
+            [i, j] => self.grow_matrix(array, (*i, *j), (ones[0], ones[1]), span)?,
+            _ => return None,
+        }
+        let indices = at
+            .iter()
+            .map(|k| self.new_expr(ExprKind::Local(*k), double, span))
+            .collect();
+        let value = self.new_expr(ExprKind::Local(v), Type::scalar(class), span);
+        self.push(
+            StmtKind::Store {
+                array,
+                indices,
+                value,
+            },
+            span,
+        )
+    }
+
+    /// `A(k) = v` past the end: a row (or an empty or 1-by-1 array) becomes 1-by-k, a column
+    /// k-by-1; a matrix is MATLAB's error "Attempt to grow array along ambiguous dimension".
+    fn grow_linear(&mut self, array: LocalId, k: LocalId, span: Span) {
+        let shape = self.locals[array].ty.shape;
+        let past = {
+            let kv = self.read_local(k, span);
+            let numel = self.size_expr(array, SizeQuery::Numel, span);
+            self.binary_expr(BinOp::Gt, kv, numel, Class::Logical, span)
+        };
+        self.open_block();
+        if shape.rows == Dim::Known(1) {
+            self.resize_to(array, Extent1::One, Extent1::To(k), span);
+        } else if shape.cols == Dim::Known(1) {
+            self.resize_to(array, Extent1::To(k), Extent1::One, span);
+        } else {
+            let rows = self.size_expr(array, SizeQuery::Dim(1), span);
+            let cols = self.size_expr(array, SizeQuery::Dim(2), span);
+            let one = self.constant_expr(1.0, Class::Double, span);
+            let one_again = self.constant_expr(1.0, Class::Double, span);
+            let row_ok = self.binary_expr(BinOp::Le, rows, one, Class::Logical, span);
+            let col_ok = self.binary_expr(BinOp::Le, cols, one_again, Class::Logical, span);
+            let vector = self.binary_expr(BinOp::OrOr, row_ok, col_ok, Class::Logical, span);
+            self.push(
+                StmtKind::Check {
+                    cond: vector,
+                    error: RuntimeError::AmbiguousGrowth,
+                },
+                span,
+            );
+            let column = self.is_column(array, span);
+            self.open_block();
+            self.resize_to(array, Extent1::To(k), Extent1::One, span);
+            let then_body = self.close_block();
+            self.open_block();
+            self.resize_to(array, Extent1::One, Extent1::To(k), span);
+            let else_body = self.close_block();
+            self.push(
+                StmtKind::If {
+                    cond: column,
+                    then_body,
+                    else_body,
+                },
+                span,
+            );
+        }
+        let then_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond: past,
+                then_body,
+                else_body: Block::default(),
+            },
+            span,
+        );
+    }
+
+    /// `size(A, 2) == 1 && size(A, 1) > 1`.
+    fn is_column(&mut self, array: LocalId, span: Span) -> ExprId {
+        let rows = self.size_expr(array, SizeQuery::Dim(1), span);
+        let cols = self.size_expr(array, SizeQuery::Dim(2), span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let one_again = self.constant_expr(1.0, Class::Double, span);
+        let single_col = self.binary_expr(BinOp::Eq, cols, one, Class::Logical, span);
+        let many_rows = self.binary_expr(BinOp::Gt, rows, one_again, Class::Logical, span);
+        self.binary_expr(BinOp::AndAnd, single_col, many_rows, Class::Logical, span)
+    }
+
+    /// `A(i, j) = v`: grows each extent to hold the element. A row or column keeps its
+    /// extent 1 (E0135 when the subscript there is not the constant 1).
+    fn grow_matrix(
+        &mut self,
+        array: LocalId,
+        (i, j): (LocalId, LocalId),
+        ones: (bool, bool),
+        span: Span,
+    ) -> Option<()> {
+        let shape = self.locals[array].ty.shape;
+        for (extent, one) in [(shape.rows, ones.0), (shape.cols, ones.1)] {
+            if extent == Dim::Known(1) && !one {
+                let name = self.locals[array].name.clone();
+                self.error(
+                    "E0135",
+                    span,
+                    format!("`{name}` was created as a vector, and this assignment may make it a matrix"),
+                    format!("create `{name}` as a matrix from the start: write `{name}(i, j) = v` in its first assignment too, or `{name} = zeros(rows, cols);` before"),
+                );
+                return None;
+            }
+        }
+        let extent = |d: Dim, k: LocalId| match d {
+            Dim::Known(1) => Extent1::One,
+            _ => Extent1::AtLeast(k),
+        };
+        self.resize_to(array, extent(shape.rows, i), extent(shape.cols, j), span);
+        Some(())
+    }
+
+    fn resize_to(&mut self, array: LocalId, rows: Extent1, cols: Extent1, span: Span) {
+        let rows = self.extent1(array, rows, SizeQuery::Dim(1), span);
+        let cols = self.extent1(array, cols, SizeQuery::Dim(2), span);
+        self.push(StmtKind::Resize { array, rows, cols }, span);
+    }
+
+    fn extent1(&mut self, array: LocalId, e: Extent1, query: SizeQuery, span: Span) -> ExprId {
+        match e {
+            Extent1::One => self.constant_expr(1.0, Class::Double, span),
+            Extent1::To(k) => self.read_local(k, span),
+            Extent1::AtLeast(k) => {
+                let now = self.size_expr(array, query, span);
+                let kv = self.read_local(k, span);
+                let double = Type::scalar(Class::Double);
+                self.new_expr(ExprKind::Call(Builtin::Max, vec![now, kv]), double, span)
+            }
+        }
+    }
+
+    fn read_local(&mut self, local: LocalId, span: Span) -> ExprId {
+        let ty = self.locals[local].ty;
+        self.new_expr(ExprKind::Local(local), ty, span)
+    }
+
+    fn size_expr(&mut self, array: LocalId, query: SizeQuery, span: Span) -> ExprId {
+        self.new_expr(
+            ExprKind::Size(array, query),
+            Type::scalar(Class::Double),
+            span,
+        )
+    }
+
+    /// `y = []`: an empty 0-by-0 double that later assignments grow.
+    pub(super) fn assign_empty(&mut self, name: &ast::Ident, span: Span) -> Option<StmtId> {
+        let ty = Type::array(Class::Double, Shape::new(Dim::Var, Dim::Var));
+        let target = self.define(name, ty)?;
+        let rows = self.constant_expr(0.0, Class::Double, span);
+        let cols = self.constant_expr(0.0, Class::Double, span);
+        self.growth.grown.insert(target);
+        self.push(
+            StmtKind::Alloc {
+                target,
+                fill: Fill::Zeros,
+                rows,
+                cols,
+                pages: None,
+            },
+            span,
+        )
+    }
+
+    /// `y = [y, v]` or `y = [y; v]` with `v` a scalar and `y` grown by index: appends `v`
+    /// in place. `None` when the statement has another form (the caller lowers it as a
+    /// concatenation).
+    pub(super) fn append(
+        &mut self,
+        name: &ast::Ident,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<Option<StmtId>> {
+        let (item, across) = appended(&name.name, value)?;
+        let array = self.scope.get(&name.name).copied()?;
+        if !self.grows_by_index(array) || mentions(item, &name.name) {
+            return None;
+        }
+        let class = self.locals[array].ty.class;
+        let shape = self.locals[array].ty.shape;
+        let growing = if across { shape.cols } else { shape.rows };
+        if growing != Dim::Var {
+            return None;
+        }
+        let value = self.appendable(item, class)?;
+        Some(self.append_scalar(array, value, across, span))
+    }
+
+    /// `item` as a scalar expression that needs no statements, when its class converts to
+    /// `class` as concatenation would.
+    fn appendable(&mut self, item: &ast::Expr, class: Class) -> Option<ExprId> {
+        self.open_block();
+        let v = self.value(item);
+        let pushed = !self.close_block().0.is_empty();
+        let Some(Val::Scalar(e)) = v else {
+            return None;
+        };
+        let item_class = self.exprs[e].ty.class;
+        let keeps = item_class == class
+            || (matches!(item_class, Class::Double | Class::Logical)
+                && !matches!(class, Class::Logical | Class::Char));
+        (keeps && !pushed).then_some(e)
+    }
+
+    /// Appends the scalar `value` to `array` along columns (`across`) or rows.
+    fn append_scalar(
+        &mut self,
+        array: LocalId,
+        value: ExprId,
+        across: bool,
+        span: Span,
+    ) -> Option<StmtId> {
+        let class = self.locals[array].ty.class;
+        let value = self.convert_to(value, class);
+        let v = self.temp("t", Type::scalar(class), span);
+        self.push(StmtKind::Assign { target: v, value }, span);
+        let fits = self.appends_along(array, across, span);
+        self.push(
+            StmtKind::Check {
+                cond: fits,
+                error: RuntimeError::ConcatenationMismatch,
+            },
+            span,
+        );
+        let double = Type::scalar(Class::Double);
+        let k = self.temp("g", double, span);
+        let numel = self.size_expr(array, SizeQuery::Numel, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let next = self.binary_expr(BinOp::Add, numel, one, Class::Double, span);
+        self.push(
+            StmtKind::Assign {
+                target: k,
+                value: next,
+            },
+            span,
+        );
+        if across {
+            self.resize_to(array, Extent1::One, Extent1::To(k), span);
+        } else {
+            self.resize_to(array, Extent1::To(k), Extent1::One, span);
+        }
+        if self.loop_depth > 0 {
+            let name = self.locals[array].name.clone();
+            self.note_grown(&name, span);
+        }
+        let kv = self.read_local(k, span);
+        let vv = self.read_local(v, span);
+        self.push(
+            StmtKind::Store {
+                array,
+                indices: vec![kv],
+                value: vv,
+            },
+            span,
+        )
+    }
+
+    /// `[y, v]` needs `y` to have one row, `[y; v]` one column, unless `y` is 0-by-0.
+    fn appends_along(&mut self, array: LocalId, across: bool, span: Span) -> ExprId {
+        let (kept, other) = if across {
+            (SizeQuery::Dim(1), SizeQuery::Dim(2))
+        } else {
+            (SizeQuery::Dim(2), SizeQuery::Dim(1))
+        };
+        let kept_e = self.size_expr(array, kept, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let single = self.binary_expr(BinOp::Eq, kept_e, one, Class::Logical, span);
+        let numel = self.size_expr(array, SizeQuery::Numel, span);
+        let other_e = self.size_expr(array, other, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let zero_again = self.constant_expr(0.0, Class::Double, span);
+        let none = self.binary_expr(BinOp::Eq, numel, zero, Class::Logical, span);
+        let no_other = self.binary_expr(BinOp::Eq, other_e, zero_again, Class::Logical, span);
+        let empty = self.binary_expr(BinOp::AndAnd, none, no_other, Class::Logical, span);
+        self.binary_expr(BinOp::OrOr, single, empty, Class::Logical, span)
+    }
+}
+
+/// One extent of a `Resize`.
+#[derive(Clone, Copy)]
+enum Extent1 {
+    One,
+    /// The value of a temporary.
+    To(LocalId),
+    /// The larger of the current extent and a temporary.
+    AtLeast(LocalId),
+}
+
+/// `[y, v]` (`across`) or `[y; v]`: the appended item.
+fn appended<'e>(name: &str, value: &'e ast::Expr) -> Option<(&'e ast::Expr, bool)> {
+    let AstExpr::Matrix(rows) = &strip_parens(value).kind else {
+        return None;
+    };
+    let is_name = |e: &ast::Expr| matches!(&e.kind, AstExpr::Ident(n) if n == name);
+    match rows.as_slice() {
+        [row] => match row.as_slice() {
+            [first, item] if is_name(first) => Some((item, true)),
+            _ => None,
+        },
+        [first, second] => match (first.as_slice(), second.as_slice()) {
+            ([y], [item]) if is_name(y) => Some((item, false)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `e` is `[]`.
+pub(super) fn is_empty_matrix(e: &ast::Expr) -> bool {
+    matches!(&strip_parens(e).kind, AstExpr::Matrix(rows) if rows.iter().all(|r| r.is_empty()))
+}
+
+/// Whether `body` has a `break`, `continue` or `return` anywhere.
+fn exits(body: &[ast::Stmt]) -> bool {
+    let mut found = false;
+    walk_stmts(body, &mut |s| {
+        found |= matches!(s.kind, AstStmt::Break | AstStmt::Continue | AstStmt::Return);
+    });
+    found
+}
+
+/// The names that `body` assigns (targets and loop variables).
+fn assigned_names(body: &[ast::Stmt]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    walk_stmts(body, &mut |s| match &s.kind {
+        AstStmt::Assign { targets, .. } => {
+            for t in targets {
+                if let ast::LValue::Var(n) | ast::LValue::Index { base: n, .. } = t {
+                    out.insert(n.name.clone());
+                }
+            }
+        }
+        AstStmt::For { var, .. } => {
+            out.insert(var.name.clone());
+        }
+        _ => {}
+    });
+    out
+}
+
+/// Whether `body` assigns `name` exactly once, by index, and never reads it.
+fn stored_once(body: &[ast::Stmt], name: &str) -> bool {
+    let mut stores = 0;
+    let mut other = false;
+    walk_stmts(body, &mut |s| match &s.kind {
+        AstStmt::Assign { targets, .. } => {
+            for t in targets {
+                match t {
+                    ast::LValue::Index { base, .. } if base.name == name => stores += 1,
+                    ast::LValue::Var(n) if n.name == name => other = true,
+                    _ => {}
+                }
+            }
+        }
+        AstStmt::For { var, .. } => other |= var.name == name,
+        _ => {}
+    });
+    stores == 1 && !other && !read_outside(body, name)
+}
+
+/// What the search for planned stores knows about the outermost loop.
+struct Nest<'n> {
+    /// The names its body assigns.
+    assigned: &'n HashSet<String>,
+    /// Whether a name is a variable or a constant before the loop.
+    known: &'n dyn Fn(&str) -> bool,
+}
+
+impl Nest<'_> {
+    /// The stores at the top of `body` and of a perfect nest of `for` loops in it whose
+    /// subscripts follow from the loop variables of `path`.
+    fn candidates(&self, body: &[ast::Stmt], path: &Path<'_>, out: &mut Vec<Candidate>) {
+        for s in body {
+            match &s.kind {
+                AstStmt::Assign { targets, .. } => {
+                    if let [ast::LValue::Index { base, args, span }] = targets.as_slice() {
+                        if let Some(c) = candidate(base, args, *span, path) {
+                            out.push(c);
+                        }
+                    }
+                }
+                AstStmt::For { var, range, body } => {
+                    let AstExpr::Range {
+                        start,
+                        step: None,
+                        stop,
+                    } = &strip_parens(range).kind
+                    else {
+                        continue;
+                    };
+                    let hoistable = |e: &ast::Expr| {
+                        self.simple_bound(e)
+                            && !self.assigned.iter().any(|n| mentions(e, n))
+                            && !path.iter().any(|(v, _)| mentions(e, v))
+                    };
+                    if hoistable(start) && hoistable(stop) {
+                        let mut inner = path.clone();
+                        inner.push((var.name.as_str(), ast_source::print_expr_source(stop)));
+                        self.candidates(body, &inner, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A loop bound that computes the same value wherever it is evaluated: numbers, variables
+    /// known before the loop, `numel`/`length`/`size` of them and `+ - *` of these.
+    fn simple_bound(&self, e: &ast::Expr) -> bool {
+        let known = |e: &ast::Expr| match &e.kind {
+            AstExpr::Number { .. } => true,
+            AstExpr::Ident(n) => (self.known)(n),
+            _ => false,
+        };
+        match &e.kind {
+            AstExpr::Paren(inner) => self.simple_bound(inner),
+            AstExpr::Unary {
+                op: UnaryOp::Neg | UnaryOp::Plus,
+                operand,
+            } => self.simple_bound(operand),
+            AstExpr::Binary { op, lhs, rhs } => {
+                matches!(
+                    op,
+                    BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::ElemMul
+                ) && self.simple_bound(lhs)
+                    && self.simple_bound(rhs)
+            }
+            AstExpr::Call { callee, args } => {
+                matches!(callee.name.as_str(), "numel" | "length" | "size")
+                    && !(self.known)(&callee.name)
+                    && args.iter().all(known)
+            }
+            _ => known(e),
+        }
+    }
+}
+
+fn candidate(
+    base: &ast::Ident,
+    args: &[ast::Expr],
+    target: Span,
+    path: &Path<'_>,
+) -> Option<Candidate> {
+    if base.name.contains('.') {
+        return None;
+    }
+    let extents = match args {
+        [k] => [Extent::Const(1.0), affine(k, path)?],
+        [i, j] => [subscript_extent(i, path)?, subscript_extent(j, path)?],
+        _ => return None,
+    };
+    let text = |e: Extent| match e {
+        Extent::Const(k) => format!("{k}"),
+        Extent::Last { level, offset } => {
+            let last = &path[level].1;
+            match offset {
+                o if o > 0.0 => format!("({last} + {o})"),
+                o if o < 0.0 => format!("({last} - {})", -o),
+                _ => last.clone(),
+            }
+        }
+    };
+    Some(Candidate {
+        name: base.name.clone(),
+        target,
+        extents,
+        size_text: format!("{}-by-{}", text(extents[0]), text(extents[1])),
+    })
+}
+
+fn subscript_extent(e: &ast::Expr, path: &Path<'_>) -> Option<Extent> {
+    match integer(e) {
+        Some(k) if k >= 1.0 => Some(Extent::Const(k)),
+        Some(_) => None,
+        None => affine(e, path),
+    }
+}
+
+/// `v`, `v + c`, `c + v` or `v - c` with `v` a loop variable of `path` and `c` an integer.
+fn affine(e: &ast::Expr, path: &Path<'_>) -> Option<Extent> {
+    let level_of = |e: &ast::Expr| match &strip_parens(e).kind {
+        AstExpr::Ident(n) => path.iter().position(|(v, _)| v == n),
+        _ => None,
+    };
+    if let Some(level) = level_of(e) {
+        return Some(Extent::Last { level, offset: 0.0 });
+    }
+    let AstExpr::Binary { op, lhs, rhs } = &strip_parens(e).kind else {
+        return None;
+    };
+    let (level, offset) = match op {
+        BinaryOp::Add => match (level_of(lhs), level_of(rhs)) {
+            (Some(l), None) => (l, integer(rhs)?),
+            (None, Some(l)) => (l, integer(lhs)?),
+            _ => return None,
+        },
+        BinaryOp::Sub => (level_of(lhs)?, -integer(rhs)?),
+        _ => return None,
+    };
+    Some(Extent::Last { level, offset })
+}
+
+/// An integer literal.
+fn integer(e: &ast::Expr) -> Option<f64> {
+    match &strip_parens(e).kind {
+        AstExpr::Number { value, .. } if value.fract() == 0.0 && value.abs() < 1e15 => Some(*value),
+        _ => None,
+    }
+}
