@@ -65,12 +65,15 @@ fn check_json_prints_one_object_per_function() {
 
 #[test]
 fn check_reports_source_errors_with_location_and_help() {
-    let o = m2cu(&["check", "fixtures/check/err/E0107_not_preallocated.m"]);
+    let o = m2cu(&["check", "fixtures/check/err/E0135_vector_made_matrix.m"]);
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("error[E0107]"), "{err}");
-    assert!(err.contains("E0107_not_preallocated.m:6:5"), "{err}");
-    assert!(err.contains("help: preallocate it first"), "{err}");
+    assert!(err.contains("error[E0135]"), "{err}");
+    assert!(err.contains("E0135_vector_made_matrix.m:8:3"), "{err}");
+    assert!(
+        err.contains("help: create `y` as a matrix from the start"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -259,12 +259,18 @@ impl Lowerer<'_> {
         let (depth, extents) = (plan.depth, plan.extents);
         let rows = self.final_extent(extents[0], depth, span);
         let cols = self.final_extent(extents[1], depth, span);
-        let mut runs = self.constant_expr(1.0, Class::Logical, span);
+        let mut runs = None;
         for level in depth..self.growth.loops.len() {
             let (start, stop) = self.bounds_copy(level);
             let le = self.binary_expr(BinOp::Le, start, stop, Class::Logical, span);
-            runs = self.binary_expr(BinOp::AndAnd, runs, le, Class::Logical, span);
+            runs = Some(match runs {
+                Some(before) => self.binary_expr(BinOp::AndAnd, before, le, Class::Logical, span),
+                None => le,
+            });
         }
+        let Some(runs) = runs else {
+            return;
+        };
         if let Some(plan) = self.growth.plans.get_mut(name) {
             plan.made = Some(Made {
                 array,

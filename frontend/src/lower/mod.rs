@@ -17,7 +17,6 @@
 //! | E0104 | a variable changes class or shape |
 //! | E0105 | wrong number or kind of arguments to a builtin |
 //! | E0106 | invalid class mixing (two different integer classes, or a float-only builtin on integers) |
-//! | E0107 | indexed assignment to an array that was not preallocated |
 //! | E0108 | `break`/`continue` outside a loop, or `end` outside an index |
 //! | E0109 | an invalid `arguments` block entry |
 //! | E0110 | operands or assignment sides whose sizes are known to differ |
@@ -29,6 +28,7 @@
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
+//! | E0135 | `A(i, j) = v` that may give more rows (columns) to a vector created by `A(k) = v` |
 
 mod array;
 mod assign;
