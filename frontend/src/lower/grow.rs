@@ -22,6 +22,9 @@
 //!   buffer doubles its capacity), so a loop that does it stays sequential. Reads of the array
 //!   keep MATLAB's bounds checks, so a read of an element not yet written fails as in MATLAB.
 //!
+//! A local function called in a loop is inlined once with one set of locals, so an array it
+//! created by index would keep its elements from one call to the next: that is E0136.
+//!
 //! Invariants: a local in `Growth::grown` has both extents `Dim::Var`, or one `Known(1)` (a row
 //! or a column) and the other `Dim::Var`, so every `Resize` keeps its type; a planned store
 //! matches its plan by the target's span, so a local function's variable of the same name is
@@ -43,6 +46,9 @@ pub(super) struct Growth {
     plans: HashMap<String, Plan>,
     /// The `for` loops over ranges being lowered, outermost first.
     loops: Vec<LoopBounds>,
+    /// For each local function being inlined, outermost first: whether its call may run
+    /// more than once (it sits in a loop, or its caller's call does).
+    repeated_calls: Vec<bool>,
     /// The report's lines (see `Function::notes`).
     pub(super) notes: Vec<(Span, String)>,
 }
@@ -53,6 +59,7 @@ impl Growth {
             grown: HashSet::new(),
             plans: HashMap::new(),
             loops: Vec::new(),
+            repeated_calls: Vec::new(),
             notes: Vec::new(),
         }
     }
@@ -106,6 +113,22 @@ struct Candidate {
 type Path<'s> = Vec<(&'s str, String)>;
 
 impl Lowerer<'_> {
+    /// Called when a local function's body is inlined, `in_loop` when the call is in a loop.
+    pub(super) fn enter_call_growth(&mut self, in_loop: bool) {
+        let repeated = in_loop || self.in_repeated_call();
+        self.growth.repeated_calls.push(repeated);
+    }
+
+    pub(super) fn leave_call_growth(&mut self) {
+        self.growth.repeated_calls.pop();
+    }
+
+    /// Whether the local function being inlined may be called more than once at this call
+    /// (its locals are one array per call site, which MATLAB makes afresh at every call).
+    fn in_repeated_call(&self) -> bool {
+        self.growth.repeated_calls.last().copied().unwrap_or(false)
+    }
+
     /// Called before the body of `for var = start:stop` (`step` none) is lowered: remembers the
     /// bounds and plans the arrays the loop builds by index.
     pub(super) fn enter_growth_loop(
@@ -121,8 +144,11 @@ impl Lowerer<'_> {
             start: bounds.0,
             stop: bounds.1,
         });
+        // In an enclosing loop `y` would exist from the second iteration on, and keep its
+        // elements: only growth is exact there.
+        let enclosed = self.loop_depth > 0 || self.in_repeated_call();
         let plain = |e: &ast::Expr| !matches!(e.kind, AstExpr::End);
-        if has_step || !plain(start_ast) || exits(body) {
+        if enclosed || has_step || !plain(start_ast) || exits(body) {
             return;
         }
         let assigned = assigned_names(body);
@@ -216,6 +242,15 @@ impl Lowerer<'_> {
                     "create it first with zeros of its final size, `{} = zeros(rows, cols);`",
                     base.name
                 ),
+            );
+            return None;
+        }
+        if self.in_repeated_call() {
+            self.error(
+                "E0136",
+                target_span,
+                format!("`{}` is created by index in a local function called in a loop", base.name),
+                format!("m2cu would keep `{0}` from one call to the next, where MATLAB starts each call without it: create it at its final size before it is assigned by index, `{0} = zeros(rows, cols);`", base.name),
             );
             return None;
         }

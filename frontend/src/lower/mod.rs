@@ -29,6 +29,7 @@
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
 //! | E0135 | `A(i, j) = v` that may give more rows (columns) to a vector created by `A(k) = v` |
+//! | E0136 | an array created by index in a local function called in a loop |
 
 mod array;
 mod assign;
