@@ -543,3 +543,57 @@ fn an_empty_column_loop_never_leaves_the_old_value() {
         }
     }
 }
+
+/// Issue 15 item 8: a loop that builds `y` by index from nothing gets `y` allocated before it
+/// (and stays parallel); an array created by index or `[]` grows as in MATLAB, and the two ways
+/// it cannot (a matrix grown by one subscript, a column joined to a row) are MATLAB's errors.
+#[test]
+fn arrays_built_by_index_grow_as_in_matlab() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("build.m");
+    let source = "function y = build(n)\n  for i = 1:n\n    y(i) = i^2;\n  end\nend\n";
+    std::fs::write(&file, source).unwrap();
+    let o = m2cu(&["check", file.to_str().unwrap(), "--args", "n=double"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let report = format!("{out}{err}");
+    assert!(
+        report.contains("y: allocated 1-by-n before the loop (grown by index in MATLAB)"),
+        "{report}"
+    );
+    assert!(report.contains("parallel"), "{report}");
+    let seven =
+        "function [y, z] = seven(m)\n  y(1) = 7;\n  z = [];\n  z(2, 2) = 1;\n  z(m, 3) = 5;\nend\n";
+    let ambiguous = "function z = amb(k)\n  z = [];\n  z(2, 2) = 1;\n  z(k) = 3;\nend\n";
+    let joined = "function c = joined(k)\n  c = [];\n  for i = 1:k\n    c = [c; i];\n  end\n  c = [c, 9];\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("seven", seven, backend, &["m=3"]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{backend}: {err}");
+        assert!(out.contains("y = 7"), "{backend}: {out}");
+        assert!(
+            out.contains("0     0     0\n     0     1     0\n     0     0     5"),
+            "{backend}: {out}"
+        );
+        let o = run_source("amb", ambiguous, backend, &["k=7"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
+        assert!(
+            err.contains("Attempt to grow array along ambiguous dimension."),
+            "{backend}: {err}"
+        );
+        let o = run_source("amb", ambiguous, backend, &["k=4"]);
+        assert!(o.status.success(), "{backend}: {:?}", text(&o));
+        let o = run_source("joined", joined, backend, &["k=2"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
+        assert!(
+            err.contains("Dimensions of arrays being concatenated are not consistent."),
+            "{backend}: {err}"
+        );
+        let o = run_source("joined", joined, backend, &["k=0"]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{backend}: {err}");
+        assert!(out.contains("c = 9"), "{backend}: {out}");
+    }
+}
