@@ -36,7 +36,7 @@ use super::array::{Sub, Val};
 use super::emptyloop::{mentions, read_outside};
 use super::*;
 use crate::ast_source;
-use crate::ir::{Fill, RuntimeError};
+use crate::ir::RuntimeError;
 
 /// The growth state of a lowering.
 pub(super) struct Growth {
@@ -196,20 +196,13 @@ impl Lowerer<'_> {
                 continue;
             };
             let Some(made) = plan.made else { continue };
-            let alloc = self.stmts.alloc(Stmt {
-                kind: StmtKind::Alloc {
-                    target: made.array,
-                    fill: Fill::Zeros,
-                    rows: made.rows,
-                    cols: made.cols,
-                    pages: None,
-                },
-                span,
-            });
+            self.open_block();
+            self.alloc_zeros(made.array, made.rows, made.cols, None, span);
+            let then_body = self.close_block();
             self.push(
                 StmtKind::If {
                     cond: made.runs,
-                    then_body: Block(vec![alloc]),
+                    then_body,
                     else_body: Block::default(),
                 },
                 span,
@@ -446,12 +439,8 @@ impl Lowerer<'_> {
         } else if shape.cols == Dim::Known(1) {
             self.resize_to(array, Extent1::To(k), Extent1::One, span);
         } else {
-            let rows = self.size_expr(array, SizeQuery::Dim(1), span);
-            let cols = self.size_expr(array, SizeQuery::Dim(2), span);
-            let one = self.constant_expr(1.0, Class::Double, span);
-            let one_again = self.constant_expr(1.0, Class::Double, span);
-            let row_ok = self.binary_expr(BinOp::Le, rows, one, Class::Logical, span);
-            let col_ok = self.binary_expr(BinOp::Le, cols, one_again, Class::Logical, span);
+            let row_ok = self.extent_is(array, SizeQuery::Dim(1), (BinOp::Le, 1.0), span);
+            let col_ok = self.extent_is(array, SizeQuery::Dim(2), (BinOp::Le, 1.0), span);
             let vector = self.binary_expr(BinOp::OrOr, row_ok, col_ok, Class::Logical, span);
             self.push(
                 StmtKind::Check {
@@ -489,13 +478,22 @@ impl Lowerer<'_> {
 
     /// `size(A, 2) == 1 && size(A, 1) > 1`.
     fn is_column(&mut self, array: LocalId, span: Span) -> ExprId {
-        let rows = self.size_expr(array, SizeQuery::Dim(1), span);
-        let cols = self.size_expr(array, SizeQuery::Dim(2), span);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let one_again = self.constant_expr(1.0, Class::Double, span);
-        let single_col = self.binary_expr(BinOp::Eq, cols, one, Class::Logical, span);
-        let many_rows = self.binary_expr(BinOp::Gt, rows, one_again, Class::Logical, span);
+        let single_col = self.extent_is(array, SizeQuery::Dim(2), (BinOp::Eq, 1.0), span);
+        let many_rows = self.extent_is(array, SizeQuery::Dim(1), (BinOp::Gt, 1.0), span);
         self.binary_expr(BinOp::AndAnd, single_col, many_rows, Class::Logical, span)
+    }
+
+    /// `size(array, d) OP k` (or `numel(array) OP k`).
+    fn extent_is(
+        &mut self,
+        array: LocalId,
+        query: SizeQuery,
+        (op, k): (BinOp, f64),
+        span: Span,
+    ) -> ExprId {
+        let extent = self.size_expr(array, query, span);
+        let k = self.constant_expr(k, Class::Double, span);
+        self.binary_expr(op, extent, k, Class::Logical, span)
     }
 
     /// `A(i, j) = v`: grows each extent to hold the element. A row or column keeps its
@@ -567,16 +565,8 @@ impl Lowerer<'_> {
         let rows = self.constant_expr(0.0, Class::Double, span);
         let cols = self.constant_expr(0.0, Class::Double, span);
         self.growth.grown.insert(target);
-        self.push(
-            StmtKind::Alloc {
-                target,
-                fill: Fill::Zeros,
-                rows,
-                cols,
-                pages: None,
-            },
-            span,
-        )
+        self.alloc_zeros(target, rows, cols, None, span);
+        self.emitted.last().and_then(|block| block.last().copied())
     }
 
     /// `y = [y, v]` or `y = [y; v]` with `v` a scalar and `y` grown by index: appends `v`
@@ -679,15 +669,9 @@ impl Lowerer<'_> {
         } else {
             (SizeQuery::Dim(2), SizeQuery::Dim(1))
         };
-        let kept_e = self.size_expr(array, kept, span);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let single = self.binary_expr(BinOp::Eq, kept_e, one, Class::Logical, span);
-        let numel = self.size_expr(array, SizeQuery::Numel, span);
-        let other_e = self.size_expr(array, other, span);
-        let zero = self.constant_expr(0.0, Class::Double, span);
-        let zero_again = self.constant_expr(0.0, Class::Double, span);
-        let none = self.binary_expr(BinOp::Eq, numel, zero, Class::Logical, span);
-        let no_other = self.binary_expr(BinOp::Eq, other_e, zero_again, Class::Logical, span);
+        let single = self.extent_is(array, kept, (BinOp::Eq, 1.0), span);
+        let none = self.extent_is(array, SizeQuery::Numel, (BinOp::Eq, 0.0), span);
+        let no_other = self.extent_is(array, other, (BinOp::Eq, 0.0), span);
         let empty = self.binary_expr(BinOp::AndAnd, none, no_other, Class::Logical, span);
         self.binary_expr(BinOp::OrOr, single, empty, Class::Logical, span)
     }
