@@ -564,6 +564,7 @@ fn arrays_built_by_index_grow_as_in_matlab() {
     assert!(report.contains("parallel"), "{report}");
     let seven =
         "function [y, z] = seven(m)\n  y(1) = 7;\n  z = [];\n  z(2, 2) = 1;\n  z(m, 3) = 5;\nend\n";
+    let idiom = "function z = idiom(m, n)\n  z = zeros(2);\n  z(1, 2) = 3;\n  z(2, 1) = 4;\n  z(m, n) = 0;\nend\n";
     let ambiguous = "function z = amb(k)\n  z = [];\n  z(2, 2) = 1;\n  z(k) = 3;\nend\n";
     let joined = "function c = joined(k)\n  c = [];\n  for i = 1:k\n    c = [c; i];\n  end\n  c = [c, 9];\nend\n";
     for backend in ["cpu", "emu"] {
@@ -575,6 +576,11 @@ fn arrays_built_by_index_grow_as_in_matlab() {
             out.contains("0     0     0\n     0     1     0\n     0     0     5"),
             "{backend}: {out}"
         );
+        let o = run_source("idiom", idiom, backend, &["m=3", "n=4"]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{backend}: {err}");
+        let grown = "     0     3     0     0\n     4     0     0     0\n     0     0     0     0";
+        assert!(out.contains(grown), "{backend}: {out}");
         let o = run_source("amb", ambiguous, backend, &["k=7"]);
         let (out, err) = text(&o);
         assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");

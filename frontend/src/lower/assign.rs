@@ -113,7 +113,7 @@ impl Lowerer<'_> {
         let Some(array) = self.scope.get(&base.name).copied() else {
             return self.store_new(base, args, target_span, value, span);
         };
-        if self.grows_by_index(array) {
+        if self.grows_by_index(array) || self.may_grow_by_idiom(array, args, value) {
             return self.store_growing(array, args, target_span, value, span);
         }
         if let [arg] = args {
@@ -419,9 +419,12 @@ pub(super) fn index_targets(
     out
 }
 
-/// The names that some function of the file grows with `x(end+k) = v`.
+/// The names that some function of the file grows with `x(end+k) = v`, or may grow with the
+/// allocation idiom `z(m, n) = 0`.
 pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
-    index_targets(file, |args| args.iter().any(grows))
+    let mut names = index_targets(file, |args| args.iter().any(grows));
+    names.extend(grow::allocation_idiom_names(file));
+    names
 }
 
 /// A target whose name has a dot (`s.x = ...`, `s.x(2) = ...`).

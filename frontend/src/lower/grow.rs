@@ -22,6 +22,9 @@
 //!   buffer doubles its capacity), so a loop that does it stays sequential. Reads of the array
 //!   keep MATLAB's bounds checks, so a read of an element not yet written fails as in MATLAB.
 //!
+//! `z(m, n) = 0` on an existing matrix (the allocation idiom) grows it too: the file's names
+//! assigned that way have extents known only at run time, like those grown by `x(end+1) = v`.
+//!
 //! A local function called in a loop is inlined once with one set of locals, so an array it
 //! created by index would keep its elements from one call to the next: that is E0136.
 //!
@@ -345,6 +348,21 @@ impl Lowerer<'_> {
     /// Whether a store into `array` grows it when it writes past the end.
     pub(super) fn grows_by_index(&self, array: LocalId) -> bool {
         self.growth.grown.contains(&array)
+    }
+
+    /// `z(m, n) = 0` into an existing matrix whose extents may change: MATLAB's idiom for
+    /// "make `z` at least m-by-n, keeping its elements".
+    pub(super) fn may_grow_by_idiom(
+        &self,
+        array: LocalId,
+        args: &[ast::Expr],
+        value: &ast::Expr,
+    ) -> bool {
+        let shape = self.locals[array].ty.shape;
+        self.loop_depth == 0
+            && allocation_idiom(args, value)
+            && shape.rows == Dim::Var
+            && shape.cols == Dim::Var
     }
 
     /// `A(k) = v` or `A(i, j) = v` into an array created by index: lowers the subscripts and
@@ -704,6 +722,31 @@ fn appended<'e>(name: &str, value: &'e ast::Expr) -> Option<(&'e ast::Expr, bool
         },
         _ => None,
     }
+}
+
+/// `z(m, n) = 0`: two subscripts that are not `:`, and the value the literal 0.
+fn allocation_idiom(args: &[ast::Expr], value: &ast::Expr) -> bool {
+    let zero = matches!(strip_parens(value).kind, AstExpr::Number { value, .. } if value == 0.0);
+    let scalar = |a: &ast::Expr| !matches!(a.kind, AstExpr::Colon | AstExpr::Range { .. });
+    zero && args.len() == 2 && args.iter().all(scalar)
+}
+
+/// The names that some function of the file assigns with the allocation idiom `z(m, n) = 0`
+/// outside loops and branches (in a loop, `A(i, j) = 0` writes an element).
+pub(super) fn allocation_idiom_names(file: &ast::File) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for_each_function(&file.functions, &mut |f| {
+        for s in &f.body {
+            if let AstStmt::Assign { targets, value } = &s.kind {
+                if let [ast::LValue::Index { base, args, .. }] = targets.as_slice() {
+                    if allocation_idiom(args, value) {
+                        out.insert(base.name.clone());
+                    }
+                }
+            }
+        }
+    });
+    out
 }
 
 /// Whether `e` is `[]`.
