@@ -70,8 +70,11 @@ impl Growth {
 
 /// The bounds of a `for` loop being lowered.
 struct LoopBounds {
+    var: Option<LocalId>,
     start: ExprId,
     stop: ExprId,
+    /// The names whose extents the body keeps: it assigns them only by `y(var) = v`.
+    kept: HashSet<String>,
 }
 
 /// An array that a `for` nest allocates at its final size before its outermost loop.
@@ -144,8 +147,10 @@ impl Lowerer<'_> {
         let (start_ast, has_step, stop_ast) = range;
         let depth = self.growth.loops.len();
         self.growth.loops.push(LoopBounds {
+            var: self.scope.get(&var.name).copied(),
             start: bounds.0,
             stop: bounds.1,
+            kept: extents_kept(body, &var.name),
         });
         // In an enclosing loop `y` would exist from the second iteration on, and keep its
         // elements: only growth is exact there.
@@ -388,11 +393,37 @@ impl Lowerer<'_> {
             return None;
         }
         let value = self.scalar_expr(value, "an element value")?;
+        if self.within_extent(array, &subs) {
+            let value = self.convert_to(value, self.locals[array].ty.class);
+            let indices = array::scalar_subs(subs);
+            return self.push(
+                StmtKind::Store {
+                    array,
+                    indices,
+                    value,
+                },
+                span,
+            );
+        }
         if self.loop_depth > 0 {
             let name = self.locals[array].name.clone();
             self.note_grown(&name, target_span);
         }
         self.grow_store(array, subs, value, span)
+    }
+
+    /// `y(k) = v` in `for k = s:numel(y)` (or `length(y)`) with `s >= 1` whose body keeps
+    /// the extents of `y`: the element exists, so the store needs no growth (and the loop
+    /// keeps its verdict).
+    fn within_extent(&self, array: LocalId, subs: &[Sub]) -> bool {
+        let ([Sub::Scalar(k)], Some(b)) = (subs, self.growth.loops.last()) else {
+            return false;
+        };
+        let by_var = matches!(self.exprs[*k].kind, ExprKind::Local(v) if Some(v) == b.var);
+        let to_extent = matches!(self.exprs[b.stop].kind,
+            ExprKind::Size(a, SizeQuery::Numel | SizeQuery::Length) if a == array);
+        let kept = b.kept.iter().any(|n| self.scope.get(n) == Some(&array));
+        by_var && to_extent && kept && self.const_of(b.start).is_some_and(|s| s >= 1.0)
     }
 
     /// Grows `array` to hold the element at `subs` (all scalar), then stores `value` there.
@@ -780,6 +811,31 @@ fn assigned_names(body: &[ast::Stmt]) -> HashSet<String> {
         _ => {}
     });
     out
+}
+
+/// The names that `body` assigns only by `y(var) = v` (so their extents stay).
+fn extents_kept(body: &[ast::Stmt], var: &str) -> HashSet<String> {
+    let mut kept = HashSet::new();
+    let mut changed = HashSet::new();
+    walk_stmts(body, &mut |s| {
+        let AstStmt::Assign { targets, .. } = &s.kind else {
+            return;
+        };
+        for t in targets {
+            match t {
+                ast::LValue::Index { base, args, .. } if matches!(args.as_slice(), [a] if matches!(&a.kind, AstExpr::Ident(n) if n == var)) =>
+                {
+                    kept.insert(base.name.clone());
+                }
+                ast::LValue::Index { base: n, .. } | ast::LValue::Var(n) => {
+                    changed.insert(n.name.clone());
+                }
+                ast::LValue::Ignore(_) => {}
+            }
+        }
+    });
+    kept.retain(|n| !changed.contains(n));
+    kept
 }
 
 /// Whether `body` assigns `name` exactly once, by index, and never reads it.
