@@ -280,11 +280,31 @@ impl Lowerer<'_> {
                 span,
             );
         }
+        let subs = self.subscripts(array, args)?;
+        if !self.element_subscripts(&subs, array, target_span) {
+            return None;
+        }
         if self.loop_depth > 0 {
             self.note_grown(&base.name, target_span);
         }
-        let subs = self.subscripts(array, args)?;
         self.grow_store(array, subs, value, span)
+    }
+
+    /// Whether `subs` name one element of a 2-D array; otherwise E0103 (MATLAB would grow
+    /// `array` by a slice, which m2cu does only element by element).
+    fn element_subscripts(&mut self, subs: &[Sub], array: LocalId, span: Span) -> bool {
+        let element = subs.len() <= 2 && subs.iter().all(|s| matches!(s, Sub::Scalar(_)));
+        if !element {
+            self.unsupported(
+                span,
+                &format!(
+                    "assigning a slice of `{}`, an array created by index or `[]`",
+                    self.locals[array].name
+                ),
+                "assign its elements one by one in a loop",
+            );
+        }
+        element
     }
 
     /// The extents and the "every loop runs" condition of the planned array `name`.
@@ -381,15 +401,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let subs = self.subscripts(array, args)?;
-        if !subs.iter().all(|s| matches!(s, Sub::Scalar(_))) || subs.len() > 2 {
-            self.unsupported(
-                target_span,
-                &format!(
-                    "assigning a slice of `{}`, an array grown by index",
-                    self.locals[array].name
-                ),
-                "assign its elements one by one in a loop",
-            );
+        if !self.element_subscripts(&subs, array, target_span) {
             return None;
         }
         let value = self.scalar_expr(value, "an element value")?;
