@@ -476,10 +476,10 @@ impl<'a> Context<'a> {
             "int64_t m2cu_old = m2cu_or * m2cu_oc, m2cu_new = m2cu_numel(m2cu_r, m2cu_c, 1, {});",
             self.err
         ));
-        code.open(format!(
-            "if (m2cu_new > m2cu_old && {} == 0) {{",
-            self.status
-        ));
+        // A failed size leaves the array as it is: the program only runs to its end then, and
+        // the extents must keep fitting the buffer.
+        code.open(format!("if ({} == 0) {{", self.status));
+        code.open("if (m2cu_new > m2cu_old) {");
         code.line("size_t m2cu_cap = 1;");
         code.line("while (m2cu_cap < (size_t)m2cu_new) m2cu_cap *= 2;");
         code.line(format!(
@@ -508,6 +508,7 @@ impl<'a> Context<'a> {
         ));
         code.close("}");
         code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
+        code.close("}");
         code.close("}");
     }
 

@@ -166,7 +166,7 @@ impl Lowerer<'_> {
         )
     }
 
-    fn store_slice(
+    pub(super) fn store_slice(
         &mut self,
         array: LocalId,
         slice: ArrayVal,

@@ -35,7 +35,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::array::{Sub, Val};
+use super::array::{ArrayVal, Sub, Val};
 use super::emptyloop::{mentions, read_outside};
 use super::*;
 use crate::ast_source;
@@ -630,9 +630,9 @@ impl Lowerer<'_> {
         self.emitted.last().and_then(|block| block.last().copied())
     }
 
-    /// `y = [y, v]` or `y = [y; v]` with `v` a scalar and `y` grown by index: appends `v`
-    /// in place. `None` when the statement has another form (the caller lowers it as a
-    /// concatenation).
+    /// `y = [y, v]` or `y = [y; v]` with `y` created by index or `[]` and `v` not mentioning
+    /// it: appends `v` in place. `None` when the statement has another form (the caller lowers
+    /// it as a concatenation).
     pub(super) fn append(
         &mut self,
         name: &ast::Ident,
@@ -641,33 +641,129 @@ impl Lowerer<'_> {
     ) -> Option<Option<StmtId>> {
         let (item, across) = appended(&name.name, value)?;
         let array = self.scope.get(&name.name).copied()?;
-        if !self.grows_by_index(array) || mentions(item, &name.name) {
+        if !self.grows_by_index(array) || mentions(&item, &name.name) {
             return None;
         }
-        let class = self.locals[array].ty.class;
-        let shape = self.locals[array].ty.shape;
-        let growing = if across { shape.cols } else { shape.rows };
+        let ty = self.locals[array].ty;
+        let growing = if across { ty.shape.cols } else { ty.shape.rows };
         if growing != Dim::Var {
             return None;
         }
-        let value = self.appendable(item, class)?;
-        Some(self.append_scalar(array, value, across, span))
+        let Some(item) = self.value(&item) else {
+            return Some(None);
+        };
+        let item_class = match &item {
+            Val::Scalar(e) => self.exprs[*e].ty.class,
+            Val::Array(a) => a.class,
+        };
+        let keeps = item_class == ty.class
+            || (matches!(item_class, Class::Double | Class::Logical)
+                && !matches!(ty.class, Class::Logical | Class::Char));
+        if !keeps {
+            self.error(
+                "E0104",
+                name.span,
+                format!("`{}` was {} but joining {item_class} values makes it {item_class}", name.name, ty.class),
+                format!("a variable keeps one class: start it as `{}` of that class, e.g. `{0} = {item_class}([]);` is not supported, so build it with `{0}(end+1) = v` from `{0} = zeros(1, 0, '{item_class}')`", name.name),
+            );
+            return Some(None);
+        }
+        if self.loop_depth > 0 {
+            let local_name = self.locals[array].name.clone();
+            self.note_grown(&local_name, span);
+        }
+        Some(match item {
+            Val::Scalar(e) => self.append_scalar(array, e, across, span),
+            Val::Array(a) => self.append_array(array, a, across, span),
+        })
     }
 
-    /// `item` as a scalar expression that needs no statements, when its class converts to
-    /// `class` as concatenation would.
-    fn appendable(&mut self, item: &ast::Expr, class: Class) -> Option<ExprId> {
-        self.open_block();
-        let v = self.value(item);
-        let pushed = !self.close_block().0.is_empty();
-        let Some(Val::Scalar(e)) = v else {
-            return None;
+    /// Appends the array `a` to `array` along columns (`across`) or rows: MATLAB's `[y, a]` /
+    /// `[y; a]`, written into the new columns (rows) in place.
+    fn append_array(
+        &mut self,
+        array: LocalId,
+        a: ArrayVal,
+        across: bool,
+        span: Span,
+    ) -> Option<StmtId> {
+        self.reject_3d(&a, "joining a 3-D array to an array grown by index")?;
+        // `[y, a]` keeps the rows (they must match) and adds `a`'s columns; `[y; a]` the reverse.
+        let (kept_e, added_e) = if across {
+            (a.rows, a.cols)
+        } else {
+            (a.cols, a.rows)
         };
-        let item_class = self.exprs[e].ty.class;
-        let keeps = item_class == class
-            || (matches!(item_class, Class::Double | Class::Logical)
-                && !matches!(class, Class::Logical | Class::Char));
-        (keeps && !pushed).then_some(e)
+        let kept = self.copy_expr(kept_e);
+        self.check_fits(array, across, kept, span);
+        let along = if across {
+            SizeQuery::Dim(2)
+        } else {
+            SizeQuery::Dim(1)
+        };
+        let double = Type::scalar(Class::Double);
+        let before = self.temp("g", double, span);
+        let now = self.size_expr(array, along, span);
+        self.push(
+            StmtKind::Assign {
+                target: before,
+                value: now,
+            },
+            span,
+        );
+        let b = self.read_local(before, span);
+        let added = self.copy_expr(added_e);
+        let grown = self.binary_expr(BinOp::Add, b, added, Class::Double, span);
+        let shape = self.locals[array].ty.shape;
+        let kept_dim = if across { shape.rows } else { shape.cols };
+        let other = match kept_dim {
+            Dim::Known(1) => self.constant_expr(1.0, Class::Double, span),
+            _ => self.copy_expr(kept_e),
+        };
+        let (rows, cols) = if across {
+            (other, grown)
+        } else {
+            (grown, other)
+        };
+        self.push(StmtKind::Resize { array, rows, cols }, span);
+        let b = self.read_local(before, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let start = self.binary_expr(BinOp::Add, b, one, Class::Double, span);
+        let b = self.read_local(before, span);
+        let count = self.copy_expr(added_e);
+        let stop = self.binary_expr(BinOp::Add, b, count, Class::Double, span);
+        let step = self.constant_expr(1.0, Class::Double, span);
+        let range = Sub::Range { start, step, stop };
+        let subs = if across {
+            vec![Sub::All, range]
+        } else {
+            vec![range, Sub::All]
+        };
+        let slice = self.slice(array, subs, span);
+        self.store_slice(array, slice, Val::Array(a), span)
+    }
+
+    /// MATLAB's rule for `[y, v]`: `y` has as many rows as `v` (`[y; v]`: columns), unless `y`
+    /// is 0-by-0; `kept` is `v`'s extent there.
+    fn check_fits(&mut self, array: LocalId, across: bool, kept: ExprId, span: Span) {
+        let query = if across {
+            SizeQuery::Dim(1)
+        } else {
+            SizeQuery::Dim(2)
+        };
+        let now = self.size_expr(array, query, span);
+        let same = self.binary_expr(BinOp::Eq, now, kept, Class::Logical, span);
+        let no_rows = self.extent_is(array, SizeQuery::Dim(1), (BinOp::Eq, 0.0), span);
+        let no_cols = self.extent_is(array, SizeQuery::Dim(2), (BinOp::Eq, 0.0), span);
+        let empty = self.binary_expr(BinOp::AndAnd, no_rows, no_cols, Class::Logical, span);
+        let fits = self.binary_expr(BinOp::OrOr, same, empty, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: fits,
+                error: RuntimeError::ConcatenationMismatch,
+            },
+            span,
+        );
     }
 
     /// Appends the scalar `value` to `array` along columns (`across`) or rows.
@@ -682,14 +778,8 @@ impl Lowerer<'_> {
         let value = self.convert_to(value, class);
         let v = self.temp("t", Type::scalar(class), span);
         self.push(StmtKind::Assign { target: v, value }, span);
-        let fits = self.appends_along(array, across, span);
-        self.push(
-            StmtKind::Check {
-                cond: fits,
-                error: RuntimeError::ConcatenationMismatch,
-            },
-            span,
-        );
+        let one = self.constant_expr(1.0, Class::Double, span);
+        self.check_fits(array, across, one, span);
         let double = Type::scalar(Class::Double);
         let k = self.temp("g", double, span);
         let numel = self.size_expr(array, SizeQuery::Numel, span);
@@ -707,10 +797,6 @@ impl Lowerer<'_> {
         } else {
             self.resize_to(array, Extent1::To(k), Extent1::One, span);
         }
-        if self.loop_depth > 0 {
-            let name = self.locals[array].name.clone();
-            self.note_grown(&name, span);
-        }
         let kv = self.read_local(k, span);
         let vv = self.read_local(v, span);
         self.push(
@@ -721,20 +807,6 @@ impl Lowerer<'_> {
             },
             span,
         )
-    }
-
-    /// `[y, v]` needs `y` to have one row, `[y; v]` one column, unless `y` is 0-by-0.
-    fn appends_along(&mut self, array: LocalId, across: bool, span: Span) -> ExprId {
-        let (kept, other) = if across {
-            (SizeQuery::Dim(1), SizeQuery::Dim(2))
-        } else {
-            (SizeQuery::Dim(2), SizeQuery::Dim(1))
-        };
-        let single = self.extent_is(array, kept, (BinOp::Eq, 1.0), span);
-        let none = self.extent_is(array, SizeQuery::Numel, (BinOp::Eq, 0.0), span);
-        let no_other = self.extent_is(array, other, (BinOp::Eq, 0.0), span);
-        let empty = self.binary_expr(BinOp::AndAnd, none, no_other, Class::Logical, span);
-        self.binary_expr(BinOp::OrOr, single, empty, Class::Logical, span)
     }
 }
 
@@ -748,19 +820,29 @@ enum Extent1 {
     AtLeast(LocalId),
 }
 
-/// `[y, v]` (`across`) or `[y; v]`: the appended item.
-fn appended<'e>(name: &str, value: &'e ast::Expr) -> Option<(&'e ast::Expr, bool)> {
+/// `[y, v...]` (`across`) or `[y; v...]`: the appended item (`[v...]` when it has several
+/// parts).
+fn appended(name: &str, value: &ast::Expr) -> Option<(ast::Expr, bool)> {
     let AstExpr::Matrix(rows) = &strip_parens(value).kind else {
         return None;
     };
     let is_name = |e: &ast::Expr| matches!(&e.kind, AstExpr::Ident(n) if n == name);
+    let joined = |rows: Vec<Vec<ast::Expr>>| match rows.as_slice() {
+        [row] if row.len() == 1 => row[0].clone(),
+        _ => ast::Expr {
+            kind: AstExpr::Matrix(rows),
+            span: value.span,
+        },
+    };
     match rows.as_slice() {
         [row] => match row.as_slice() {
-            [first, item] if is_name(first) => Some((item, true)),
+            [first, rest @ ..] if is_name(first) && !rest.is_empty() => {
+                Some((joined(vec![rest.to_vec()]), true))
+            }
             _ => None,
         },
-        [first, second] => match (first.as_slice(), second.as_slice()) {
-            ([y], [item]) if is_name(y) => Some((item, false)),
+        [first, rest @ ..] if !rest.is_empty() => match first.as_slice() {
+            [y] if is_name(y) => Some((joined(rest.to_vec()), false)),
             _ => None,
         },
         _ => None,
