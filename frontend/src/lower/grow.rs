@@ -664,7 +664,7 @@ impl Lowerer<'_> {
                 "E0104",
                 name.span,
                 format!("`{}` was {} but joining {item_class} values makes it {item_class}", name.name, ty.class),
-                format!("a variable keeps one class: start it as `{}` of that class, e.g. `{0} = {item_class}([]);` is not supported, so build it with `{0}(end+1) = v` from `{0} = zeros(1, 0, '{item_class}')`", name.name),
+                format!("m2cu keeps one class per variable, and MATLAB makes `{}` {item_class} here: collect the {item_class} values in a variable of their own", name.name),
             );
             return Some(None);
         }
