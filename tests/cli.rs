@@ -565,6 +565,7 @@ fn arrays_built_by_index_grow_as_in_matlab() {
     let seven =
         "function [y, z] = seven(m)\n  y(1) = 7;\n  z = [];\n  z(2, 2) = 1;\n  z(m, 3) = 5;\nend\n";
     let idiom = "function z = idiom(m, n)\n  z = zeros(2);\n  z(1, 2) = 3;\n  z(2, 1) = 4;\n  z(m, n) = 0;\nend\n";
+    let ahead = "function y = ahead(n)\n  for i = 1:n\n    y(i) = i;\n    if i > 1\n      y(i) = y(i) + y(i + 1);\n    end\n  end\nend\n";
     let ambiguous = "function z = amb(k)\n  z = [];\n  z(2, 2) = 1;\n  z(k) = 3;\nend\n";
     let joined = "function c = joined(k)\n  c = [];\n  for i = 1:k\n    c = [c; i];\n  end\n  c = [c, 9];\nend\n";
     for backend in ["cpu", "emu"] {
@@ -581,6 +582,11 @@ fn arrays_built_by_index_grow_as_in_matlab() {
         assert!(o.status.success(), "{backend}: {err}");
         let grown = "     0     3     0     0\n     4     0     0     0\n     0     0     0     0";
         assert!(out.contains(grown), "{backend}: {out}");
+        // A read of an element not written yet, while `y` grows: MATLAB's error, not a 0.
+        let o = run_source("ahead", ahead, backend, &["n=3"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
+        assert!(err.contains("Index exceeds"), "{backend}: {err}");
         let o = run_source("amb", ambiguous, backend, &["k=7"]);
         let (out, err) = text(&o);
         assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
