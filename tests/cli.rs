@@ -59,12 +59,15 @@ fn check_json_prints_one_object_per_function() {
 
 #[test]
 fn check_reports_source_errors_with_location_and_help() {
-    let o = m2cu(&["check", "fixtures/check/err/E0107_not_preallocated.m"]);
+    let o = m2cu(&["check", "fixtures/check/err/E0135_vector_made_matrix.m"]);
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("error[E0107]"), "{err}");
-    assert!(err.contains("E0107_not_preallocated.m:6:5"), "{err}");
-    assert!(err.contains("help: preallocate it first"), "{err}");
+    assert!(err.contains("error[E0135]"), "{err}");
+    assert!(err.contains("E0135_vector_made_matrix.m:8:3"), "{err}");
+    assert!(
+        err.contains("help: create `y` as a matrix from the start"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -653,5 +656,71 @@ fn run_time_slice_starts_and_trailing_subscripts_are_checked() {
                 "{backend} {sets:?}: {out}{err}"
             );
         }
+    }
+}
+
+/// Issue 15 item 8: a loop that builds `y` by index from nothing gets `y` allocated before it
+/// (and stays parallel); an array created by index or `[]` grows as in MATLAB, and the two ways
+/// it cannot (a matrix grown by one subscript, a column joined to a row) are MATLAB's errors.
+#[test]
+fn arrays_built_by_index_grow_as_in_matlab() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("build.m");
+    let source = "function y = build(n)\n  for i = 1:n\n    y(i) = i^2;\n  end\n  for k = 1:numel(y)\n    y(k) = y(k) + 1;\n  end\nend\n";
+    std::fs::write(&file, source).unwrap();
+    let o = m2cu(&["check", file.to_str().unwrap(), "--args", "n=double"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let report = format!("{out}{err}");
+    assert!(
+        report.contains("y: allocated 1-by-n before the loop (grown by index in MATLAB)"),
+        "{report}"
+    );
+    assert_eq!(report.matches("parallel ->").count(), 2, "{report}");
+    let seven =
+        "function [y, z] = seven(m)\n  y(1) = 7;\n  z = [];\n  z(2, 2) = 1;\n  z(m, 3) = 5;\nend\n";
+    let idiom = "function z = idiom(m, n)\n  z = zeros(2);\n  z(1, 2) = 3;\n  z(2, 1) = 4;\n  z(m, n) = 0;\nend\n";
+    let ahead = "function y = ahead(n)\n  for i = 1:n\n    y(i) = i;\n    if i > 1\n      y(i) = y(i) + y(i + 1);\n    end\n  end\nend\n";
+    let ambiguous = "function z = amb(k)\n  z = [];\n  z(2, 2) = 1;\n  z(k) = 3;\nend\n";
+    let joined = "function c = joined(k)\n  c = [];\n  for i = 1:k\n    c = [c; i];\n  end\n  c = [c, 9];\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("seven", seven, backend, &["m=3"]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{backend}: {err}");
+        assert!(out.contains("y = 7"), "{backend}: {out}");
+        assert!(
+            out.contains("0     0     0\n     0     1     0\n     0     0     5"),
+            "{backend}: {out}"
+        );
+        let o = run_source("idiom", idiom, backend, &["m=3", "n=4"]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{backend}: {err}");
+        let grown = "     0     3     0     0\n     4     0     0     0\n     0     0     0     0";
+        assert!(out.contains(grown), "{backend}: {out}");
+        // A read of an element not written yet, while `y` grows: MATLAB's error, not a 0.
+        let o = run_source("ahead", ahead, backend, &["n=3"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
+        assert!(err.contains("Index exceeds"), "{backend}: {err}");
+        let o = run_source("amb", ambiguous, backend, &["k=7"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
+        assert!(
+            err.contains("Attempt to grow array along ambiguous dimension."),
+            "{backend}: {err}"
+        );
+        let o = run_source("amb", ambiguous, backend, &["k=4"]);
+        assert!(o.status.success(), "{backend}: {:?}", text(&o));
+        let o = run_source("joined", joined, backend, &["k=2"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
+        assert!(
+            err.contains("Dimensions of arrays being concatenated are not consistent."),
+            "{backend}: {err}"
+        );
+        let o = run_source("joined", joined, backend, &["k=0"]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{backend}: {err}");
+        assert!(out.contains("c = 9"), "{backend}: {out}");
     }
 }

@@ -48,6 +48,9 @@ pub fn render_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Stri
     for (span, text, _) in constant_lines(f, analysis) {
         let _ = writeln!(out, "{} {text}", at(span));
     }
+    for (span, text) in &f.notes {
+        let _ = writeln!(out, "{} {text}", at(*span));
+    }
     out
 }
 
@@ -121,6 +124,9 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
             true => Diagnostic::note("constant-memory", span, text),
             false => Diagnostic::warning("constant-memory", span, text),
         });
+    }
+    for (span, text) in &f.notes {
+        out.push(Diagnostic::note("growth", *span, text.clone()));
     }
     out
 }

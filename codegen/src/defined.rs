@@ -15,7 +15,7 @@
 use std::collections::HashSet;
 
 use m2cu_frontend::ir::{
-    Block, ExprId, ExprKind, Function, LocalId, PrintPiece, PrintTo, StmtKind,
+    Block, ExprId, ExprKind, Function, LocalId, PrintPiece, PrintTo, RuntimeError, StmtKind,
 };
 
 /// The `ExprKind::Size` expressions of `f` whose array may be undefined when they are evaluated.
@@ -66,8 +66,9 @@ impl Pass<'_> {
                     assigned.insert(*target);
                 }
                 StmtKind::Resize { array, rows, cols } => {
-                    self.reads(*rows, assigned);
-                    self.reads(*cols, assigned);
+                    let growing = self.growing(assigned, *array);
+                    self.reads(*rows, &growing);
+                    self.reads(*cols, &growing);
                     assigned.insert(*array);
                 }
                 StmtKind::Store {
@@ -101,7 +102,10 @@ impl Pass<'_> {
                     then_body,
                     else_body,
                 } => {
-                    self.reads(*cond, assigned);
+                    match self.grows_first(then_body) {
+                        Some(array) => self.reads(*cond, &self.growing(assigned, array)),
+                        None => self.reads(*cond, assigned),
+                    }
                     let then = self.branch(then_body, assigned);
                     let other = self.branch(else_body, assigned);
                     match (then, other) {
@@ -119,11 +123,39 @@ impl Pass<'_> {
                         return false;
                     }
                 }
+                StmtKind::Check {
+                    error: RuntimeError::AmbiguousGrowth,
+                    ..
+                } => {}
                 StmtKind::Check { cond, .. } => self.reads(*cond, assigned),
                 StmtKind::Break | StmtKind::Continue | StmtKind::Return => return false,
             }
         }
         true
+    }
+
+    /// `assigned` with `array`: growing code reads the extents of an undefined array as none.
+    fn growing(&self, assigned: &HashSet<LocalId>, array: LocalId) -> HashSet<LocalId> {
+        let mut with = assigned.clone();
+        with.insert(array);
+        with
+    }
+
+    /// The array that `body` starts by growing (a `Resize`, or the check before one), when it
+    /// is the body of the `if` that decides whether to grow it.
+    fn grows_first(&self, body: &Block) -> Option<LocalId> {
+        let first = *body.0.first()?;
+        match &self.f.stmts[first].kind {
+            StmtKind::Resize { array, .. } => Some(*array),
+            StmtKind::Check {
+                error: RuntimeError::AmbiguousGrowth,
+                ..
+            } => body.0.iter().find_map(|&s| match &self.f.stmts[s].kind {
+                StmtKind::If { then_body, .. } => self.grows_first(then_body),
+                _ => None,
+            }),
+            _ => None,
+        }
     }
 
     fn branch(&mut self, body: &Block, assigned: &HashSet<LocalId>) -> Outcome {

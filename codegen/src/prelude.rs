@@ -109,6 +109,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_ACCUM_CLASS",
         "A loop that accumulates integer or single values into a variable that starts as a double constant ran zero times: MATLAB leaves the variable double there, which m2cu, giving each variable one class, cannot represent.",
     ),
+    (
+        30,
+        "M2CU_E_GROW_AMBIGUOUS",
+        "Attempt to grow array along ambiguous dimension.",
+    ),
+    (
+        31,
+        "M2CU_E_CONCATENATION",
+        "Dimensions of arrays being concatenated are not consistent.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

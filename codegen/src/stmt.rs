@@ -259,6 +259,8 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",
                     RuntimeError::AccumulatorClass => "M2CU_E_ACCUM_CLASS",
+                    RuntimeError::AmbiguousGrowth => "M2CU_E_GROW_AMBIGUOUS",
+                    RuntimeError::ConcatenationMismatch => "M2CU_E_CONCATENATION",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",
@@ -499,31 +501,56 @@ impl<'a> Context<'a> {
         ));
     }
 
-    /// Grows `array` in place (`realloc`), zeroing the new elements; shrinking only changes the
-    /// extents.
+    /// Grows `array` in place, zeroing the new elements and keeping the old ones at their
+    /// (row, column) positions; shrinking only changes the extents. The buffer's capacity is
+    /// rounded up to a power of two (amortized doubling: growing by one element at a time
+    /// reallocates O(log n) times, and `realloc` to the size a block already has does not move
+    /// it). An undefined array (row extent -1) has no elements.
     fn resize(&self, code: &mut Code, array: LocalId, rows: ExprId, cols: ExprId) {
         let t = self.name(array);
         let ty = self.f.locals[array].ty.class.c_type();
         code.open("{");
         self.extents(code, rows, cols);
         code.line(format!(
-            "int64_t m2cu_old = {t}_d0 * {t}_d1, m2cu_new = m2cu_numel(m2cu_r, m2cu_c, 1, {});",
+            "int64_t m2cu_or = {t}_d0 < 0 ? 0 : {t}_d0, m2cu_oc = {t}_d1;"
+        ));
+        code.line(format!(
+            "int64_t m2cu_old = m2cu_or * m2cu_oc, m2cu_new = m2cu_numel(m2cu_r, m2cu_c, 1, {});",
             self.err
         ));
+        // A failed size leaves the array as it is: the program only runs to its end then, and
+        // the extents must keep fitting the buffer.
+        code.open(format!("if ({} == 0) {{", self.status));
         code.open("if (m2cu_new > m2cu_old) {");
+        code.line("size_t m2cu_cap = 1;");
+        code.line("while (m2cu_cap < (size_t)m2cu_new) m2cu_cap *= 2;");
         code.line(format!(
-            "{ty} *m2cu_grown = ({ty} *)realloc({t}, (size_t)m2cu_new * sizeof({ty}));"
+            "{ty} *m2cu_grown = ({ty} *)realloc({t}, m2cu_cap * sizeof({ty}));"
         ));
         code.line(format!(
             "if (!m2cu_grown) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
             self.status
         ));
-        code.line(format!(
-            "memset(m2cu_grown + m2cu_old, 0, (size_t)(m2cu_new - m2cu_old) * sizeof({ty}));"
-        ));
         code.line(format!("{t} = m2cu_grown;"));
+        code.line("int64_t m2cu_kept = m2cu_old;");
+        code.open("if (m2cu_old > 0 && m2cu_r > m2cu_or) {");
+        code.line("/* more rows: each old column moves to its new place, the last first */");
+        code.open("for (int64_t m2cu_j = m2cu_oc - 1; m2cu_j >= 0; m2cu_j--) {");
+        code.line(format!(
+            "memmove({t} + m2cu_j * m2cu_r, {t} + m2cu_j * m2cu_or, (size_t)m2cu_or * sizeof({ty}));"
+        ));
+        code.line(format!(
+            "memset({t} + m2cu_j * m2cu_r + m2cu_or, 0, (size_t)(m2cu_r - m2cu_or) * sizeof({ty}));"
+        ));
+        code.close("}");
+        code.line("m2cu_kept = m2cu_oc * m2cu_r;");
+        code.close("}");
+        code.line(format!(
+            "memset({t} + m2cu_kept, 0, (size_t)(m2cu_new - m2cu_kept) * sizeof({ty}));"
+        ));
         code.close("}");
         code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
+        code.close("}");
         code.close("}");
     }
 

@@ -55,6 +55,9 @@ pub struct Function {
     pub constant_memory: Vec<(LocalId, Span)>,
     /// The functions of `gpucoder.reduce` calls ([`ExprKind::Combine`]).
     pub combiners: Vec<Combiner>,
+    /// What lowering decided that the report states, at the span it concerns (an array grown
+    /// by index: allocated before its loop, or grown on the host).
+    pub notes: Vec<(Span, String)>,
 }
 
 /// A loop pragma of MATLAB Coder.
@@ -369,8 +372,9 @@ pub enum StmtKind {
         cols: ExprId,
         pages: Option<ExprId>,
     },
-    /// Sets the extents of the vector `array` to `rows` x `cols`, keeping its elements and
-    /// appending zeros when it grows (`x(end+1) = v` in MATLAB).
+    /// Sets the extents of the 2-D `array` to `rows` x `cols`, keeping each element at its
+    /// (row, column) and filling new ones with zeros when it grows (`x(end+1) = v`, or an
+    /// assignment past the end in MATLAB).
     Resize {
         array: LocalId,
         rows: ExprId,
@@ -474,6 +478,10 @@ pub enum RuntimeError {
     /// accumulates runs zero times: MATLAB's variable stays double, which its one class in
     /// m2cu cannot be.
     AccumulatorClass,
+    /// `A(k) = v` past the end of a matrix that is neither a row nor a column.
+    AmbiguousGrowth,
+    /// `[A, v]` with `A` not one row, or `[A; v]` with `A` not one column.
+    ConcatenationMismatch,
 }
 
 impl Function {

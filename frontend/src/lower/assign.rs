@@ -5,6 +5,7 @@
 //! Coder's rule); an array value is written element by element by a loop (see `array`).
 
 use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
+use super::grow;
 use super::reduce::Reduction;
 use super::*;
 
@@ -43,6 +44,12 @@ impl Lowerer<'_> {
     }
 
     fn assign_var(&mut self, name: &ast::Ident, value: &ast::Expr, span: Span) -> Option<StmtId> {
+        if grow::is_empty_matrix(value) {
+            return self.assign_empty(name, span);
+        }
+        if let Some(appended) = self.append(name, value, span) {
+            return appended;
+        }
         if let Some(alloc) = self.allocation(value) {
             return self.alloc(name, alloc?, span);
         }
@@ -123,17 +130,11 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let Some(array) = self.scope.get(&base.name).copied() else {
-            self.error(
-                "E0107",
-                base.span,
-                format!("`{}` is assigned by index before it exists", base.name),
-                format!(
-                    "preallocate it first, for example `{} = zeros(1, n);`",
-                    base.name
-                ),
-            );
-            return None;
+            return self.store_new(base, args, target_span, value, span);
         };
+        if self.grows_by_index(array) || self.may_grow_by_idiom(array, args, value) {
+            return self.store_growing(array, args, target_span, value, span);
+        }
         if let [arg] = args {
             if grows(arg) && self.is_vector_local(array) {
                 return self.grow(array, arg, value, span);
@@ -184,7 +185,7 @@ impl Lowerer<'_> {
         )
     }
 
-    fn store_slice(
+    pub(super) fn store_slice(
         &mut self,
         array: LocalId,
         slice: ArrayVal,
@@ -431,9 +432,12 @@ pub(super) fn index_targets(
     out
 }
 
-/// The names that some function of the file grows with `x(end+k) = v`.
+/// The names that some function of the file grows with `x(end+k) = v`, or may grow with the
+/// allocation idiom `z(m, n) = 0`.
 pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
-    index_targets(file, |args| args.iter().any(grows))
+    let mut names = index_targets(file, |args| args.iter().any(grows));
+    names.extend(grow::allocation_idiom_names(file));
+    names
 }
 
 /// A target whose name has a dot (`s.x = ...`, `s.x(2) = ...`).

@@ -85,12 +85,19 @@ impl Lowerer<'_> {
         body: &[ast::Stmt],
         span: Span,
     ) -> Option<StmtId> {
-        let AstExpr::Range { start, step, stop } = &strip_parens(range).kind else {
+        let AstExpr::Range {
+            start: start_ast,
+            step: step_ast,
+            stop: stop_ast,
+        } = &strip_parens(range).kind
+        else {
             return self.for_each(var, range, body, span);
         };
-        let start = self.scalar_expr(start, "a range bound");
-        let step = step.as_ref().map(|s| self.scalar_expr(s, "a range step"));
-        let stop = self.scalar_expr(stop, "a range bound");
+        let start = self.scalar_expr(start_ast, "a range bound");
+        let step = step_ast
+            .as_ref()
+            .map(|s| self.scalar_expr(s, "a range step"));
+        let stop = self.scalar_expr(stop_ast, "a range bound");
         let var_id = self.loop_var(var, Type::scalar(Class::Double))?;
         let (start, stop) = (start?, stop?);
         let step = match step {
@@ -100,10 +107,13 @@ impl Lowerer<'_> {
         let integral = self.is_integral(start) && step.is_none_or(|s| self.is_integral(s));
         self.locals[var_id].integral = integral;
         self.set_empty_flag(var_id, (start, step, stop), span);
+        let bounds = (start_ast.as_ref(), step_ast.is_some(), stop_ast.as_ref());
+        self.enter_growth_loop(var, bounds, (start, stop), body);
         self.loop_vars.push(var_id);
         self.loop_range = Some((start, step, stop));
         let body = self.loop_body(body);
         self.loop_vars.pop();
+        self.leave_growth_loop(span);
         self.push(
             StmtKind::For {
                 var: var_id,

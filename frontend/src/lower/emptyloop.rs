@@ -269,7 +269,7 @@ pub(super) fn loop_variables_read_after(file: &ast::File) -> HashSet<String> {
 }
 
 /// Whether `body` reads `name` anywhere but inside a `for` loop over `name`.
-fn read_outside(body: &[ast::Stmt], name: &str) -> bool {
+pub(super) fn read_outside(body: &[ast::Stmt], name: &str) -> bool {
     body.iter().any(|s| match &s.kind {
         AstStmt::For { var, range, body } => {
             mentions(range, name) || (var.name != name && read_outside(body, name))
@@ -309,7 +309,7 @@ fn read_outside(body: &[ast::Stmt], name: &str) -> bool {
 }
 
 /// Whether an expression mentions `name` (as a variable, an index base or a call).
-fn mentions(e: &ast::Expr, name: &str) -> bool {
+pub(super) fn mentions(e: &ast::Expr, name: &str) -> bool {
     match &e.kind {
         AstExpr::Ident(n) => n == name,
         AstExpr::Number { .. }

@@ -216,7 +216,9 @@ impl<'a> Lowerer<'a> {
         }
         let saved = self.enter(&callee.name, target.file);
         self.inlining.push(target.function);
+        self.enter_call_growth(saved.loop_depth > 0);
         let out = body(self);
+        self.leave_call_growth();
         self.inlining.pop();
         self.leave(saved);
         Some(out)

@@ -18,7 +18,6 @@
 //! | E0104 | a variable changes class or shape |
 //! | E0105 | wrong number or kind of arguments to a builtin |
 //! | E0106 | invalid class mixing (two different integer classes, or a float-only builtin on integers) |
-//! | E0107 | indexed assignment to an array that was not preallocated |
 //! | E0108 | `break`/`continue` outside a loop, or `end` outside an index |
 //! | E0109 | an invalid `arguments` block entry |
 //! | E0110 | operands or assignment sides whose sizes are known to differ |
@@ -39,6 +38,8 @@
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
 //! | E0132 | a variable that changes between scalar and array inside a loop or branch |
+//! | E0135 | `A(i, j) = v` that may give more rows (columns) to a vector created by `A(k) = v` |
+//! | E0136 | an array created by index in a local function called in a loop |
 
 mod array;
 mod assign;
@@ -50,6 +51,7 @@ mod early_return;
 mod emptyloop;
 mod expr;
 mod fill;
+mod grow;
 mod inline;
 mod optional;
 mod print;
@@ -237,6 +239,8 @@ struct Lowerer<'a> {
     string_locals: HashSet<LocalId>,
     /// Whether the variable being read is a text operand (`strcmp`, `switch`, `%s`).
     reading_text: bool,
+    /// Arrays created or grown by indexed assignment (`grow`).
+    growth: grow::Growth,
     /// The entry function's outputs.
     output_names: Vec<ast::Ident>,
     /// `nargin` and `nargout` of the function being lowered (`optional`).
@@ -294,6 +298,7 @@ impl<'a> Lowerer<'a> {
             empty_reads: None,
             string_locals: HashSet::new(),
             reading_text: false,
+            growth: grow::Growth::new(),
             output_names: function.outputs.clone(),
             arg_counts: optional::ArgCounts::default(),
             omitted: Vec::new(),
@@ -319,6 +324,7 @@ impl<'a> Lowerer<'a> {
             pragmas: self.pragmas,
             constant_memory: self.constant_memory,
             combiners: self.combiners,
+            notes: self.growth.notes,
         }
     }
 
