@@ -84,6 +84,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_RESHAPE",
         "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
     ),
+    (
+        33,
+        "M2CU_E_EMPTY_MEAN",
+        "mean of a selection that selects nothing: Octave returns a 1-by-0 empty here (MATLAB NaN), which m2cu cannot return; test the count first (if any(mask)).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

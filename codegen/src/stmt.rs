@@ -244,6 +244,7 @@ impl<'a> Context<'a> {
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
+                    RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

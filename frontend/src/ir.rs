@@ -422,6 +422,9 @@ pub enum RuntimeError {
     /// A read of a `for` variable after its loop ran zero times: MATLAB's value is a 1-by-0
     /// empty, which a scalar cannot hold.
     EmptyLoopVariable,
+    /// `mean` of a masked selection that is 1-by-0: Octave's result is 1-by-0, which a scalar
+    /// cannot hold.
+    EmptyMean,
 }
 
 impl Function {

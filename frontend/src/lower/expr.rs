@@ -7,6 +7,7 @@
 
 use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
+use super::select::Subscript;
 use super::*;
 
 impl Lowerer<'_> {
@@ -43,11 +44,17 @@ impl Lowerer<'_> {
     /// The value of `e`; an array value whose extents are known to be 1 by 1 (`A(:, 2)` of a
     /// row `A`) is its one element, a scalar, as MATLAB makes no difference between the two.
     pub(super) fn value(&mut self, e: &ast::Expr) -> Option<Val> {
-        match self.value_of(e)? {
+        let v = self.value_of(e)?;
+        Some(self.scalarized(v))
+    }
+
+    /// `v`, or its one element when its extents are known to be 1 by 1.
+    pub(super) fn scalarized(&mut self, v: Val) -> Val {
+        match v {
             Val::Array(a) if a.shape.is_scalar() => {
-                Some(Val::Scalar(self.element(&a, Pos::Linear(Coord::One))))
+                Val::Scalar(self.element(&a, Pos::Linear(Coord::One)))
             }
-            v => Some(v),
+            v => v,
         }
     }
 
@@ -357,8 +364,13 @@ impl Lowerer<'_> {
     }
 
     fn index(&mut self, array: LocalId, args: &[ast::Expr], span: Span) -> Option<Val> {
-        let ty = self.locals[array].ty;
         let subs = self.subscripts(array, args)?;
+        self.index_with(array, subs, span)
+    }
+
+    /// `A(subs)` with its subscripts lowered.
+    pub(super) fn index_with(&mut self, array: LocalId, subs: Vec<Sub>, span: Span) -> Option<Val> {
+        let ty = self.locals[array].ty;
         if ty.is_scalar() {
             let ones = subs
                 .iter()
@@ -393,8 +405,19 @@ impl Lowerer<'_> {
         Some(Val::Array(self.slice(array, subs, span)))
     }
 
-    /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes.
+    /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes; a
+    /// logical mask becomes the vector of its true positions.
     pub(super) fn subscripts(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<Sub>> {
+        let subs = self.subscripts_with_masks(array, args)?;
+        Some(self.masks_to_indices(subs))
+    }
+
+    /// Lowers the subscripts of `A(...)`, keeping logical masks as they are.
+    pub(super) fn subscripts_with_masks(
+        &mut self,
+        array: LocalId,
+        args: &[ast::Expr],
+    ) -> Option<Vec<Subscript>> {
         let three_d = self.locals[array].ty.shape.is_3d();
         let allowed = if three_d { [1, 3] } else { [1, 2] };
         if !allowed.contains(&args.len()) {
@@ -422,9 +445,11 @@ impl Lowerer<'_> {
             self.index_context.pop();
             out.push(sub);
         }
-        let subs: Vec<Sub> = out.into_iter().collect::<Option<_>>()?;
-        let elementwise = subs.iter().all(|s| matches!(s, Sub::Scalar(_)));
-        if three_d && !elementwise && !matches!(subs.as_slice(), [Sub::All]) {
+        let subs: Vec<Subscript> = out.into_iter().collect::<Option<_>>()?;
+        let elementwise = subs
+            .iter()
+            .all(|s| matches!(s, Subscript::Plain(Sub::Scalar(_))));
+        if three_d && !elementwise && !matches!(subs.as_slice(), [Subscript::Plain(Sub::All)]) {
             let span = args[0].span.to(args[args.len() - 1].span);
             self.unsupported(
                 span,
@@ -436,9 +461,9 @@ impl Lowerer<'_> {
         Some(subs)
     }
 
-    fn subscript(&mut self, arg: &ast::Expr) -> Option<Sub> {
+    fn subscript(&mut self, arg: &ast::Expr) -> Option<Subscript> {
         match &strip_parens(arg).kind {
-            AstExpr::Colon => Some(Sub::All),
+            AstExpr::Colon => Some(Subscript::Plain(Sub::All)),
             AstExpr::Range { start, step, stop } => {
                 let a = self.scalar_expr(start, "a range bound");
                 let s = step.as_ref().map(|s| self.scalar_expr(s, "a range step"));
@@ -456,22 +481,17 @@ impl Lowerer<'_> {
                     );
                     return None;
                 }
-                Some(Sub::Range {
+                Some(Subscript::Plain(Sub::Range {
                     start,
                     step: s,
                     stop,
-                })
+                }))
             }
             _ => match self.value(arg)? {
-                Val::Scalar(e) => self.check_index_class(e).map(Sub::Scalar),
-                Val::Array(a) => {
-                    self.unsupported(
-                        a.span,
-                        "indexing with an array of indices or a logical mask",
-                        "index with a scalar, a range like `2:end` or `:`, or loop over the indices",
-                    );
-                    None
-                }
+                Val::Scalar(e) => self
+                    .check_index_class(e)
+                    .map(|e| Subscript::Plain(Sub::Scalar(e))),
+                Val::Array(a) => self.array_subscript(a),
             },
         }
     }

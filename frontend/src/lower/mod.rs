@@ -29,6 +29,7 @@
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
+//! | E0138 | indexing with a char array or a matrix of indices |
 
 mod array;
 mod assign;
@@ -41,6 +42,7 @@ mod fill;
 mod inline;
 mod print;
 mod reduce;
+mod select;
 
 use std::collections::{HashMap, HashSet};
 

@@ -7,6 +7,7 @@
 //! `sum`/`prod` are rejected because MATLAB returns the integer class and Octave double.
 
 use super::array::{ArrayVal, Pos, Val};
+use super::select::{Selected, Subscript};
 use super::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +35,7 @@ impl Reduction {
         })
     }
 
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Reduction::Sum => "sum",
             Reduction::Prod => "prod",
@@ -55,7 +56,18 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let (x, dim) = self.reduction_args(kind, args, span)?;
-        match self.value(x)? {
+        let value = match self.selection(x)? {
+            Selected::Masked { array, mask } if dim.is_none() => {
+                let e = self.masked_reduction(kind, array, mask, span)?;
+                return Some(Val::Scalar(e));
+            }
+            Selected::Masked { array, mask } => {
+                let subs = self.masks_to_indices(vec![Subscript::Mask(mask)]);
+                self.index_with(array, subs, x.span)?
+            }
+            Selected::Value(v) => v,
+        };
+        match value {
             Val::Scalar(e) => self.scalar_reduction(kind, e, span).map(Val::Scalar),
             Val::Array(a) => {
                 self.reject_3d(&a, &format!("`{}` along a dimension", kind.name()))?;
@@ -126,7 +138,12 @@ impl Lowerer<'_> {
     }
 
     /// The class the accumulator has, which is also the class of the result.
-    fn accumulator_class(&mut self, kind: Reduction, class: Class, span: Span) -> Option<Class> {
+    pub(super) fn accumulator_class(
+        &mut self,
+        kind: Reduction,
+        class: Class,
+        span: Span,
+    ) -> Option<Class> {
         match kind {
             Reduction::Sum | Reduction::Prod if class.is_integer() => {
                 self.error(
@@ -205,7 +222,7 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::And, nonzero, not_nan, Class::Logical, span)
     }
 
-    fn identity(&mut self, kind: Reduction, class: Class, span: Span) -> ExprId {
+    pub(super) fn identity(&mut self, kind: Reduction, class: Class, span: Span) -> ExprId {
         let value = match kind {
             Reduction::Sum | Reduction::Mean => 0.0,
             Reduction::Prod | Reduction::All => 1.0,
@@ -217,7 +234,13 @@ impl Lowerer<'_> {
     }
 
     /// `acc = acc op element`, in the form the reduction recognizer expects.
-    fn accumulate(&mut self, kind: Reduction, acc: LocalId, element: ExprId, span: Span) {
+    pub(super) fn accumulate(
+        &mut self,
+        kind: Reduction,
+        acc: LocalId,
+        element: ExprId,
+        span: Span,
+    ) {
         let class = self.locals[acc].ty.class;
         let acc_expr = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
         let value = match kind {
