@@ -390,7 +390,15 @@ fn zero_signs_defined(fixture: &Fixture, variant: &Variant) -> bool {
 fn is_m2cu_limit(message: &str) -> bool {
     m2cu_codegen::prelude::ERRORS
         .iter()
-        .filter(|(_, name, _)| ["M2CU_E_EMPTY", "M2CU_E_EXPAND", "M2CU_E_GROW"].contains(name))
+        .filter(|(_, name, _)| {
+            [
+                "M2CU_E_EMPTY",
+                "M2CU_E_EXPAND",
+                "M2CU_E_GROW",
+                "M2CU_E_EMPTY_MEAN",
+            ]
+            .contains(name)
+        })
         .any(|(_, _, text)| message == *text)
 }
 
