@@ -60,9 +60,20 @@ pub fn available() -> Result<String, String> {
     }
 }
 
-/// Runs `script` with `octave-cli --eval` in `dir` and returns its standard output; when Octave
-/// fails (an error, or the script's `exit(1)`), the error holds its standard output and error.
+/// Runs `script` in `dir` and returns its standard output; when Octave fails (an error, or the
+/// script's `exit(1)`), the error holds its standard output and error. The script goes through
+/// a temporary file that `--eval` sources, as one command-line argument is limited to 128 KiB.
 pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
+    let file = tempfile::Builder::new()
+        .suffix(".m")
+        .tempfile()
+        .map_err(|e| format!("cannot write the Octave script: {e}"))?;
+    std::fs::write(file.path(), script)
+        .map_err(|e| format!("cannot write the Octave script: {e}"))?;
+    let source = format!(
+        "source('{}');",
+        file.path().display().to_string().replace('\'', "''")
+    );
     let out = Command::new("octave-cli")
         .args([
             "--no-gui",
@@ -70,7 +81,7 @@ pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
             "--norc",
             "--no-history",
             "--eval",
-            script,
+            &source,
         ])
         .current_dir(dir)
         .output()
