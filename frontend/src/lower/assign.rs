@@ -130,6 +130,9 @@ impl Lowerer<'_> {
             return None;
         }
         let subs = self.subscripts_with_masks(array, args)?;
+        if self.deletes_selection(&subs, value) {
+            return None;
+        }
         if let [Subscript::Mask(mask)] = subs.as_slice() {
             return self.masked_store(array, mask.clone(), (&args[0], value), span);
         }

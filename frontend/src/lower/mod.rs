@@ -30,6 +30,7 @@
 //! | E0130 | local-function calls nested more than `inline::MAX_CALL_DEPTH` deep |
 //! | E0131 | a program that inlines to more than `inline::MAX_LOWERED_NODES` IR nodes |
 //! | E0138 | indexing with a char array or a matrix of indices |
+//! | E0139 | deleting elements selected by a mask or an index vector, `x(mask) = []` |
 
 mod array;
 mod assign;

@@ -295,36 +295,34 @@ impl Lowerer<'_> {
             span,
         );
         let counted = matches!(kind, Reduction::Mean | Reduction::Max | Reduction::Min);
-        let count = self.counter(span);
+        let count = counted.then(|| self.counter(span));
         self.masked_loop(&mask, span, |me, k| {
             let ty = Type::scalar(me.locals[array].ty.class);
             let at = me.new_expr(ExprKind::Local(k), double(), span);
             let element = me.new_expr(ExprKind::Index(array, vec![at]), ty, span);
             me.accumulate(kind, acc, element, span);
-            if counted {
+            if let Some(count) = count {
                 me.increment(count, span);
             }
         });
         let result = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
+        let Some(count) = count else {
+            return Some(result);
+        };
         let n = self.new_expr(ExprKind::Local(count), double(), span);
-        match kind {
-            Reduction::Max | Reduction::Min => {
-                self.nonempty_check(n, span);
-                Some(result)
-            }
-            Reduction::Mean => {
-                self.empty_mean_check(array, &mask, span);
-                Some(self.binary_expr(BinOp::Div, result, n, class, span))
-            }
-            _ => Some(result),
+        if kind == Reduction::Mean {
+            self.empty_mean_check(array, &mask, count, span);
+            return Some(self.binary_expr(BinOp::Div, result, n, class, span));
         }
+        self.nonempty_check(n, span);
+        Some(result)
     }
 
     /// Octave's `mean` of a 1-by-0 selection is 1-by-0 (of 0-by-1 and 0-by-0, NaN): stop
     /// with [`RuntimeError::EmptyMean`] when nothing is selected and the selection is a row
     /// (`x` a row that is not 1-by-1, or a matrix and the mask a row).
-    fn empty_mean_check(&mut self, array: LocalId, mask: &ArrayVal, span: Span) {
-        let count = self.count_true(mask, span);
+    fn empty_mean_check(&mut self, array: LocalId, mask: &ArrayVal, count: LocalId, span: Span) {
+        let count = self.new_expr(ExprKind::Local(count), double(), span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let some = self.binary_expr(BinOp::Gt, count, zero, Class::Logical, span);
         let extent_is = |me: &mut Self, e: ExprId, one: bool| {
@@ -444,6 +442,24 @@ impl Lowerer<'_> {
         let text = crate::ast_source::print_expr_source(mask_ast);
         let same = text == crate::ast_source::print_expr_source(arg) && !text.contains("rand");
         (same && !self.locals[source].ty.is_scalar()).then_some(source)
+    }
+
+    /// Reports `x(mask) = []` and `x(idx) = []`: MATLAB deletes the selected elements, which
+    /// changes the array's size.
+    pub(super) fn deletes_selection(&mut self, subs: &[Subscript], value: &ast::Expr) -> bool {
+        let selects = subs
+            .iter()
+            .any(|s| matches!(s, Subscript::Mask(_) | Subscript::Plain(Sub::Index(_))));
+        let empty = matches!(&strip_parens(value).kind, AstExpr::Matrix(rows) if rows.is_empty());
+        if selects && empty {
+            self.error(
+                "E0139",
+                value.span,
+                "deleting elements selected by a mask or an index vector is not supported".into(),
+                "keep the other elements instead: for a vector `x`, `x(mask) = []` is `x = x(~mask)`".into(),
+            );
+        }
+        selects && empty
     }
 
     /// `x(k) = value`, converted to `x`'s class.
