@@ -35,7 +35,7 @@ impl Reduction {
         })
     }
 
-    pub(super) fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             Reduction::Sum => "sum",
             Reduction::Prod => "prod",
@@ -222,7 +222,7 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::And, nonzero, not_nan, Class::Logical, span)
     }
 
-    pub(super) fn identity(&mut self, kind: Reduction, class: Class, span: Span) -> ExprId {
+    fn identity(&mut self, kind: Reduction, class: Class, span: Span) -> ExprId {
         let value = match kind {
             Reduction::Sum | Reduction::Mean => 0.0,
             Reduction::Prod | Reduction::All => 1.0,
@@ -286,14 +286,8 @@ impl Lowerer<'_> {
         self.vector_reduction(kind, a, Class::Logical, span)
     }
 
-    /// Reduces a vector to a scalar temporary; returns its value.
-    fn vector_reduction(
-        &mut self,
-        kind: Reduction,
-        a: &ArrayVal,
-        class: Class,
-        span: Span,
-    ) -> ExprId {
+    /// A new accumulator temporary set to the reduction's identity.
+    pub(super) fn accumulator(&mut self, kind: Reduction, class: Class, span: Span) -> LocalId {
         let acc = self.temp(kind.name(), Type::scalar(class), span);
         let init = self.identity(kind, class, span);
         self.push(
@@ -303,6 +297,18 @@ impl Lowerer<'_> {
             },
             span,
         );
+        acc
+    }
+
+    /// Reduces a vector to a scalar temporary; returns its value.
+    fn vector_reduction(
+        &mut self,
+        kind: Reduction,
+        a: &ArrayVal,
+        class: Class,
+        span: Span,
+    ) -> ExprId {
+        let acc = self.accumulator(kind, class, span);
         let n = self.numel_expr(a, span);
         self.counted_loop("k", n, span, |me, k| {
             let element = me.element(a, Pos::linear(k));

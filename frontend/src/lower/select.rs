@@ -285,15 +285,7 @@ impl Lowerer<'_> {
     ) -> Option<ExprId> {
         let class = self.accumulator_class(kind, self.locals[array].ty.class, span)?;
         let mask = self.linear_readable(mask);
-        let acc = self.temp(kind.name(), Type::scalar(class), span);
-        let init = self.identity(kind, class, span);
-        self.push(
-            StmtKind::Assign {
-                target: acc,
-                value: init,
-            },
-            span,
-        );
+        let acc = self.accumulator(kind, class, span);
         let counted = matches!(kind, Reduction::Mean | Reduction::Max | Reduction::Min);
         let count = counted.then(|| self.counter(span));
         self.masked_loop(&mask, span, |me, k| {
