@@ -543,12 +543,15 @@ fn an_empty_column_loop_never_leaves_the_old_value() {
 
 /// Index vectors and masks stop with MATLAB's errors on both paths: an index past the end, 0
 /// or a fraction, a mask with a true element past the end; `mean` of an empty row selection is
-/// Octave's 1-by-0 (m2cu's message), of an empty column selection NaN.
+/// Octave's 1-by-0 (m2cu's message), of an empty column selection NaN; `x(mask)` with a false
+/// 1-by-1 mask is MATLAB's 0-by-0 (m2cu's message).
 #[test]
 fn index_vectors_and_masks_stop_with_matlab_errors() {
     let gather = "function y = g(x, p)\n  y = x(p);\nend\n";
     let masked = "function y = h(x, m)\n  y = x(m);\nend\n";
     let mean = "function s = mn(x)\n  s = mean(x(x > 5));\nend\n";
+    let scalar_mask =
+        "function y = sel(x)\n  arguments\n    x (1,:) double\n  end\n  y = x(x > 5);\nend\n";
     let past_end = "Index exceeds the number of array elements.";
     let invalid = "Array indices must be positive integers or logical values.";
     for backend in ["cpu", "emu"] {
@@ -563,6 +566,7 @@ fn index_vectors_and_masks_stop_with_matlab_errors() {
                 past_end,
             ),
             ("mn", mean, &["x=[1 2 3]"], "1-by-0"),
+            ("sel", scalar_mask, &["x=1"], "0-by-0"),
         ] {
             let o = run_source(name, source, backend, sets);
             let (out, err) = text(&o);

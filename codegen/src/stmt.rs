@@ -245,6 +245,7 @@ impl<'a> Context<'a> {
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
+                    RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

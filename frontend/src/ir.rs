@@ -425,6 +425,9 @@ pub enum RuntimeError {
     /// `mean` of a masked selection that is 1-by-0: Octave's result is 1-by-0, which a scalar
     /// cannot hold.
     EmptyMean,
+    /// `x(mask)` with a 1-by-1 mask that is false: MATLAB's result is 0-by-0, which the
+    /// selection's row or column type cannot hold.
+    EmptyScalarMask,
 }
 
 impl Function {

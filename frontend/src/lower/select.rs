@@ -77,12 +77,44 @@ impl Lowerer<'_> {
 
     /// The subscripts with every mask replaced by the positions of its true elements.
     pub(super) fn masks_to_indices(&mut self, subs: Vec<Subscript>) -> Vec<Sub> {
+        let linear = subs.len() == 1;
         subs.into_iter()
             .map(|s| match s {
                 Subscript::Plain(sub) => sub,
-                Subscript::Mask(mask) => Sub::Index(self.find_positions(&mask)),
+                Subscript::Mask(mask) => {
+                    let positions = self.find_positions(&mask);
+                    if linear {
+                        self.empty_scalar_mask_check(&mask, positions);
+                    }
+                    Sub::Index(positions)
+                }
             })
             .collect()
+    }
+
+    /// MATLAB's `x(mask)` with a 1-by-1 mask that is false is 0-by-0, which the selection's
+    /// vector type cannot hold: stop with [`RuntimeError::EmptyScalarMask`] there (only a mask
+    /// that may be 1-by-1 needs the check).
+    fn empty_scalar_mask_check(&mut self, mask: &ArrayVal, positions: LocalId) {
+        let many = |d: Dim| matches!(d, Dim::Known(k) if k != 1);
+        if many(mask.shape.rows) || many(mask.shape.cols) {
+            return;
+        }
+        let span = mask.span;
+        let n = self.numel_expr(mask, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let not_single = self.binary_expr(BinOp::Ne, n, one, Class::Logical, span);
+        let (found, _) = self.index_count(positions, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let some = self.binary_expr(BinOp::Gt, found, zero, Class::Logical, span);
+        let cond = self.binary_expr(BinOp::Or, not_single, some, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::EmptyScalarMask,
+            },
+            span,
+        );
     }
 
     /// `find(mask)` into a new double temporary: a row for a row mask, else a column.
