@@ -246,6 +246,7 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
                     RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
+                    RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -428,6 +428,9 @@ pub enum RuntimeError {
     /// `x(mask)` with a 1-by-1 mask that is false: MATLAB's result is 0-by-0, which the
     /// selection's row or column type cannot hold.
     EmptyScalarMask,
+    /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
+    /// array elements."
+    IndexPastEnd,
 }
 
 impl Function {

@@ -7,7 +7,7 @@
 
 use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
-use super::select::Subscript;
+use super::select::{Selected, Subscript};
 use super::*;
 
 impl Lowerer<'_> {
@@ -688,7 +688,13 @@ impl Lowerer<'_> {
                 return None;
             }
         };
-        let target = self.value(array_arg)?;
+        let target = match self.selection(array_arg)? {
+            Selected::Masked { array, mask } if dim_arg.is_none() => {
+                return Some(self.masked_count(array, mask, span));
+            }
+            Selected::Masked { array, mask } => self.masked_value(array, mask, span)?,
+            Selected::Value(v) => v,
+        };
         let query = match dim_arg {
             None if name == "numel" => SizeQuery::Numel,
             None => SizeQuery::Length,

@@ -7,7 +7,7 @@
 //! `sum`/`prod` are rejected because MATLAB returns the integer class and Octave double.
 
 use super::array::{ArrayVal, Pos, Val};
-use super::select::{Selected, Subscript};
+use super::select::Selected;
 use super::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,10 +61,7 @@ impl Lowerer<'_> {
                 let e = self.masked_reduction(kind, array, mask, span)?;
                 return Some(Val::Scalar(e));
             }
-            Selected::Masked { array, mask } => {
-                let subs = self.masks_to_indices(vec![Subscript::Mask(mask)]);
-                self.index_with(array, subs, x.span)?
-            }
+            Selected::Masked { array, mask } => self.masked_value(array, mask, x.span)?,
             Selected::Value(v) => v,
         };
         match value {

@@ -306,6 +306,54 @@ impl Lowerer<'_> {
         Some(Selected::Value(self.scalarized(v)))
     }
 
+    /// `x(mask)` as a value: the gather `x(find(mask))`.
+    pub(super) fn masked_value(
+        &mut self,
+        array: LocalId,
+        mask: ArrayVal,
+        span: Span,
+    ) -> Option<Val> {
+        let subs = self.masks_to_indices(vec![Subscript::Mask(mask)]);
+        let v = self.index_with(array, subs, span)?;
+        Some(self.scalarized(v))
+    }
+
+    /// `numel(x(mask))` without a gather: the count of true elements, after a check that the
+    /// last of them lies within `x` (else MATLAB's index error, as the gather would give).
+    pub(super) fn masked_count(&mut self, array: LocalId, mask: ArrayVal, span: Span) -> ExprId {
+        let mask = self.linear_readable(mask);
+        let count = self.counter(span);
+        let last = self.counter(span);
+        self.masked_loop(&mask, span, |me, k| {
+            me.increment(count, span);
+            let at = me.new_expr(ExprKind::Local(k), double(), span);
+            let before = me.new_expr(ExprKind::Local(last), double(), span);
+            let value = me.new_expr(
+                ExprKind::Call(Builtin::Max, vec![at, before]),
+                double(),
+                span,
+            );
+            me.push(
+                StmtKind::Assign {
+                    target: last,
+                    value,
+                },
+                span,
+            );
+        });
+        let last = self.new_expr(ExprKind::Local(last), double(), span);
+        let numel = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double(), span);
+        let cond = self.binary_expr(BinOp::Le, last, numel, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::IndexPastEnd,
+            },
+            span,
+        );
+        self.new_expr(ExprKind::Local(count), double(), span)
+    }
+
     /// A reduction of `x(mask)` without a gather: one loop over the mask that accumulates the
     /// selected elements (and counts them for `mean`, `max` and `min`).
     pub(super) fn masked_reduction(
