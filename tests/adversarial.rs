@@ -417,6 +417,8 @@ fn is_m2cu_limit(message: &str) -> bool {
                 "M2CU_E_EXPAND",
                 "M2CU_E_GROW",
                 "M2CU_E_ACCUM_CLASS",
+                "M2CU_E_EMPTY_MEAN",
+                "M2CU_E_EMPTY_MASK",
             ]
             .contains(name)
         })

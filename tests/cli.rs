@@ -724,3 +724,65 @@ fn arrays_built_by_index_grow_as_in_matlab() {
         assert!(out.contains("c = 9"), "{backend}: {out}");
     }
 }
+
+/// Index vectors and masks stop with MATLAB's errors on both paths: an index past the end, 0
+/// or a fraction, a mask with a true element past the end (also in `numel(x(m))`, a count); `mean` of an empty row selection is
+/// Octave's 1-by-0 (m2cu's message), of an empty column selection NaN; `x(mask)` with a false
+/// 1-by-1 mask is MATLAB's 0-by-0 (m2cu's message).
+#[test]
+fn index_vectors_and_masks_stop_with_matlab_errors() {
+    let gather = "function y = g(x, p)\n  y = x(p);\nend\n";
+    let masked = "function y = h(x, m)\n  y = x(m);\nend\n";
+    let count = "function n = c(x, m)\n  n = numel(x(m));\nend\n";
+    let mean = "function s = mn(x)\n  s = mean(x(x > 5));\nend\n";
+    let scalar_mask =
+        "function y = sel(x)\n  arguments\n    x (1,:) double\n  end\n  y = x(x > 5);\nend\n";
+    let past_end = "Index exceeds the number of array elements.";
+    let invalid = "Array indices must be positive integers or logical values.";
+    for backend in ["cpu", "emu"] {
+        for (name, source, sets, want) in [
+            ("g", gather, &["x=[1 2 3 4]", "p=[1 5]"][..], past_end),
+            ("g", gather, &["x=[1 2 3 4]", "p=[0 1]"], invalid),
+            ("g", gather, &["x=[1 2 3 4]", "p=[1.5 2]"], invalid),
+            (
+                "h",
+                masked,
+                &["x=[1 2 3 4]", "m=logical([0 0 0 0 1])"],
+                past_end,
+            ),
+            (
+                "c",
+                count,
+                &["x=[1 2 3 4]", "m=logical([0 0 0 0 1])"],
+                past_end,
+            ),
+            ("mn", mean, &["x=[1 2 3]"], "1-by-0"),
+            ("sel", scalar_mask, &["x=1"], "0-by-0"),
+        ] {
+            let o = run_source(name, source, backend, sets);
+            let (out, err) = text(&o);
+            assert_eq!(o.status.code(), Some(1), "{name} {backend}: {out}{err}");
+            assert!(err.contains(want), "{name} {backend}: {err}");
+        }
+        for (name, source, sets, want) in [
+            (
+                "h",
+                masked,
+                &["x=[1 2 3 4]", "m=logical([0 1 0 0 0])"][..],
+                "y = 2",
+            ),
+            (
+                "c",
+                count,
+                &["x=[1 2 3 4]", "m=logical([1 0 1 0 0])"],
+                "n = 2",
+            ),
+            ("mn", mean, &["x=[1; 2; 3]"], "NaN"),
+        ] {
+            let o = run_source(name, source, backend, sets);
+            let (out, err) = text(&o);
+            assert!(o.status.success(), "{name} {backend}: {out}{err}");
+            assert!(out.contains(want), "{name} {backend}: {out}");
+        }
+    }
+}

@@ -119,6 +119,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_CONCATENATION",
         "Dimensions of arrays being concatenated are not consistent.",
     ),
+    (
+        33,
+        "M2CU_E_EMPTY_MEAN",
+        "mean of a selection that selects nothing: Octave returns a 1-by-0 empty here (MATLAB NaN), which m2cu cannot return; test the count first (if any(mask)).",
+    ),
+    (
+        34,
+        "M2CU_E_EMPTY_MASK",
+        "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -261,6 +261,9 @@ impl<'a> Context<'a> {
                     RuntimeError::AccumulatorClass => "M2CU_E_ACCUM_CLASS",
                     RuntimeError::AmbiguousGrowth => "M2CU_E_GROW_AMBIGUOUS",
                     RuntimeError::ConcatenationMismatch => "M2CU_E_CONCATENATION",
+                    RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
+                    RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
+                    RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -482,6 +482,15 @@ pub enum RuntimeError {
     AmbiguousGrowth,
     /// `[A, v]` with `A` not one row, or `[A; v]` with `A` not one column.
     ConcatenationMismatch,
+    /// `mean` of a masked selection that is 1-by-0: Octave's result is 1-by-0, which a scalar
+    /// cannot hold.
+    EmptyMean,
+    /// `x(mask)` with a 1-by-1 mask that is false: MATLAB's result is 0-by-0, which the
+    /// selection's row or column type cannot hold.
+    EmptyScalarMask,
+    /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
+    /// array elements."
+    IndexPastEnd,
 }
 
 impl Function {

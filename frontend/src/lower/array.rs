@@ -81,6 +81,9 @@ pub(super) enum Sub {
         step: ExprId,
         stop: ExprId,
     },
+    /// A vector of indices held in an array local (`x(idx)`, `A(rows, :)`, or the positions
+    /// of a mask's true elements); see `select`.
+    Index(LocalId),
 }
 
 /// Where in an array an element is: the loop variables of the loop that writes it.
@@ -347,6 +350,9 @@ impl Lowerer<'_> {
         sub: &Sub,
         span: Span,
     ) -> (Shape, ExprId, ExprId) {
+        if let Sub::Index(idx) = sub {
+            return self.gather_extent(array, *idx, span);
+        }
         let shape = self.locals[array].ty.shape;
         let (n, nd) = self.sub_extent(array, sub, 0, span);
         let one = self.constant_expr(1.0, Class::Double, span);
@@ -375,7 +381,7 @@ impl Lowerer<'_> {
         (Shape::new(Dim::Var, Dim::Var), rows, cols)
     }
 
-    fn is_column_at_run_time(&mut self, array: LocalId, span: Span) -> ExprId {
+    pub(super) fn is_column_at_run_time(&mut self, array: LocalId, span: Span) -> ExprId {
         let one = self.constant_expr(1.0, Class::Double, span);
         let cols = self.size_of(array, 2, span);
         let one_col = self.binary_expr(BinOp::Eq, cols, one, Class::Logical, span);
@@ -393,7 +399,7 @@ impl Lowerer<'_> {
     }
 
     /// `1 + cond*(n - 1)`: `n` when `cond` holds, else 1.
-    fn pick_extent(&mut self, cond: ExprId, n: ExprId, span: Span) -> ExprId {
+    pub(super) fn pick_extent(&mut self, cond: ExprId, n: ExprId, span: Span) -> ExprId {
         let one = self.constant_expr(1.0, Class::Double, span);
         let n_less = self.binary_expr(BinOp::Sub, n, one, Class::Double, span);
         let scaled = self.binary_expr(BinOp::Mul, cond, n_less, Class::Double, span);
@@ -446,6 +452,7 @@ impl Lowerer<'_> {
                 );
                 (count, self.static_count(count))
             }
+            Sub::Index(idx) => self.index_count(*idx, span),
         }
     }
 
@@ -808,6 +815,10 @@ impl Lowerer<'_> {
             Sub::Scalar(e) => self.copy_expr(*e),
             Sub::All => p,
             Sub::Range { start, step, .. } => self.range_element(*start, *step, p, span),
+            Sub::Index(idx) => {
+                let ty = Type::scalar(self.locals[*idx].ty.class);
+                self.new_expr(ExprKind::Index(*idx, vec![p]), ty, span)
+            }
         }
     }
 
@@ -933,6 +944,7 @@ impl Lowerer<'_> {
                     || subs.iter().any(|s| match s {
                         Sub::Scalar(e) => scalar_mentions(*e),
                         Sub::All => false,
+                        Sub::Index(idx) => *idx == array,
                         Sub::Range { start, step, .. } => {
                             scalar_mentions(*start) || scalar_mentions(*step)
                         }

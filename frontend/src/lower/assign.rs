@@ -7,6 +7,7 @@
 use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
 use super::grow;
 use super::reduce::Reduction;
+use super::select::Subscript;
 use super::*;
 
 impl Lowerer<'_> {
@@ -148,7 +149,15 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let subs = self.subscripts(array, args)?;
+        let subs = self.subscripts_with_masks(array, args)?;
+        if self.deletes_selection(&subs, value) {
+            return None;
+        }
+        if let [Subscript::Mask(mask)] = subs.as_slice() {
+            return self.masked_store(array, mask.clone(), (&args[0], value), span);
+        }
+        let subs = self.masks_to_indices(subs);
+        let subs = self.unaliased(array, subs, span);
         if self.past_known_extent(array, &subs) {
             self.unsupported(
                 target_span,

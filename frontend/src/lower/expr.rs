@@ -7,6 +7,7 @@
 
 use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
+use super::select::Subscript;
 use super::sizes::SIZE_FUNCTIONS;
 use super::text::{text_literal, TextCase};
 use super::*;
@@ -45,11 +46,17 @@ impl Lowerer<'_> {
     /// The value of `e`; an array value whose extents are known to be 1 by 1 (`A(:, 2)` of a
     /// row `A`) is its one element, a scalar, as MATLAB makes no difference between the two.
     pub(super) fn value(&mut self, e: &ast::Expr) -> Option<Val> {
-        match self.value_of(e)? {
+        let v = self.value_of(e)?;
+        Some(self.scalarized(v))
+    }
+
+    /// `v`, or its one element when its extents are known to be 1 by 1.
+    pub(super) fn scalarized(&mut self, v: Val) -> Val {
+        match v {
             Val::Array(a) if a.shape.is_scalar() => {
-                Some(Val::Scalar(self.element(&a, Pos::Linear(Coord::One))))
+                Val::Scalar(self.element(&a, Pos::Linear(Coord::One)))
             }
-            v => Some(v),
+            v => v,
         }
     }
 
@@ -382,8 +389,13 @@ impl Lowerer<'_> {
     }
 
     fn index(&mut self, array: LocalId, args: &[ast::Expr], span: Span) -> Option<Val> {
-        let ty = self.locals[array].ty;
         let subs = self.subscripts(array, args)?;
+        self.index_with(array, subs, span)
+    }
+
+    /// `A(subs)` with its subscripts lowered.
+    pub(super) fn index_with(&mut self, array: LocalId, subs: Vec<Sub>, span: Span) -> Option<Val> {
+        let ty = self.locals[array].ty;
         if ty.is_scalar() {
             let ones = subs
                 .iter()
@@ -418,10 +430,21 @@ impl Lowerer<'_> {
         Some(Val::Array(self.slice(array, subs, span)))
     }
 
-    /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes. One,
-    /// two or three subscripts index any array, as in MATLAB: the last one spans the trailing
-    /// dimensions (`A(i, j)` of a 3-D `A`), and a third one of a 2-D array must be 1.
+    /// Lowers the subscripts of `A(...)`, with `end` standing for the extent it indexes; a
+    /// logical mask becomes the vector of its true positions. One, two or three subscripts index
+    /// any array, as in MATLAB: the last one spans the trailing dimensions (`A(i, j)` of a 3-D
+    /// `A`), and a third one of a 2-D array must be 1.
     pub(super) fn subscripts(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<Sub>> {
+        let subs = self.subscripts_with_masks(array, args)?;
+        Some(self.masks_to_indices(subs))
+    }
+
+    /// Lowers the subscripts of `A(...)`, keeping logical masks as they are.
+    pub(super) fn subscripts_with_masks(
+        &mut self,
+        array: LocalId,
+        args: &[ast::Expr],
+    ) -> Option<Vec<Subscript>> {
         if !(1..=3).contains(&args.len()) {
             let span = args.first().map_or(self.locals[array].span, |a| a.span);
             self.unsupported(
@@ -442,12 +465,25 @@ impl Lowerer<'_> {
             self.index_context.pop();
             out.push(sub);
         }
-        out.into_iter().collect()
+        let subs: Vec<Subscript> = out.into_iter().collect::<Option<_>>()?;
+        let three_d = self.locals[array].ty.shape.is_3d() || args.len() == 3;
+        let selects =
+            |s: &Subscript| matches!(s, Subscript::Mask(_) | Subscript::Plain(Sub::Index(_)));
+        if three_d && subs.iter().any(selects) {
+            let span = args[0].span.to(args[args.len() - 1].span);
+            self.unsupported(
+                span,
+                "a mask or an index vector as a subscript of a 3-D array",
+                "index 3-D arrays with scalars, ranges or `:`, A(:, :, k), or loop over the indices",
+            );
+            return None;
+        }
+        Some(subs)
     }
 
-    fn subscript(&mut self, arg: &ast::Expr) -> Option<Sub> {
+    fn subscript(&mut self, arg: &ast::Expr) -> Option<Subscript> {
         match &strip_parens(arg).kind {
-            AstExpr::Colon => Some(Sub::All),
+            AstExpr::Colon => Some(Subscript::Plain(Sub::All)),
             AstExpr::Range { start, step, stop } => {
                 let a = self.scalar_expr(start, "a range bound");
                 let s = step.as_ref().map(|s| self.scalar_expr(s, "a range step"));
@@ -460,22 +496,17 @@ impl Lowerer<'_> {
                 // A start or step that may be fractional is checked where each element is
                 // used: a fractional index stops with MATLAB's message, an empty range reads
                 // nothing.
-                Some(Sub::Range {
+                Some(Subscript::Plain(Sub::Range {
                     start,
                     step: s,
                     stop,
-                })
+                }))
             }
             _ => match self.value(arg)? {
-                Val::Scalar(e) => self.check_index_class(e).map(Sub::Scalar),
-                Val::Array(a) => {
-                    self.unsupported(
-                        a.span,
-                        "indexing with an array of indices or a logical mask",
-                        "index with a scalar, a range like `2:end` or `:`, or loop over the indices",
-                    );
-                    None
-                }
+                Val::Scalar(e) => self
+                    .check_index_class(e)
+                    .map(|e| Subscript::Plain(Sub::Scalar(e))),
+                Val::Array(a) => self.array_subscript(a),
             },
         }
     }

@@ -40,6 +40,8 @@
 //! | E0132 | a variable that changes between scalar and array inside a loop or branch |
 //! | E0135 | `A(i, j) = v` that may give more rows (columns) to a vector created by `A(k) = v` |
 //! | E0136 | an array created by index in a local function called in a loop |
+//! | E0138 | indexing with a char array or a matrix of indices |
+//! | E0139 | deleting elements selected by a mask or an index vector, `x(mask) = []` |
 
 mod array;
 mod assign;
@@ -58,6 +60,7 @@ mod print;
 mod raise;
 mod reassign;
 mod reduce;
+mod select;
 mod sizes;
 mod slices;
 mod text;

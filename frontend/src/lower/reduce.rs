@@ -7,6 +7,7 @@
 //! `sum`/`prod` are rejected because MATLAB returns the integer class and Octave double.
 
 use super::array::{ArrayVal, Pos, Val};
+use super::select::Selected;
 use super::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +56,15 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let (x, dim) = self.reduction_args(kind, args, span)?;
-        match self.value(x)? {
+        let value = match self.selection(x)? {
+            Selected::Masked { array, mask } if dim.is_none() => {
+                let e = self.masked_reduction(kind, array, mask, span)?;
+                return Some(Val::Scalar(e));
+            }
+            Selected::Masked { array, mask } => self.masked_value(array, mask, x.span)?,
+            Selected::Value(v) => v,
+        };
+        match value {
             Val::Scalar(e) => self.scalar_reduction(kind, e, span).map(Val::Scalar),
             Val::Array(a) => {
                 self.reject_3d(&a, &format!("`{}` along a dimension", kind.name()))?;
@@ -126,7 +135,12 @@ impl Lowerer<'_> {
     }
 
     /// The class the accumulator has, which is also the class of the result.
-    fn accumulator_class(&mut self, kind: Reduction, class: Class, span: Span) -> Option<Class> {
+    pub(super) fn accumulator_class(
+        &mut self,
+        kind: Reduction,
+        class: Class,
+        span: Span,
+    ) -> Option<Class> {
         match kind {
             Reduction::Sum | Reduction::Prod if class.is_integer() => {
                 self.error(
@@ -217,7 +231,13 @@ impl Lowerer<'_> {
     }
 
     /// `acc = acc op element`, in the form the reduction recognizer expects.
-    fn accumulate(&mut self, kind: Reduction, acc: LocalId, element: ExprId, span: Span) {
+    pub(super) fn accumulate(
+        &mut self,
+        kind: Reduction,
+        acc: LocalId,
+        element: ExprId,
+        span: Span,
+    ) {
         let class = self.locals[acc].ty.class;
         let acc_expr = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
         let value = match kind {
@@ -263,14 +283,8 @@ impl Lowerer<'_> {
         self.vector_reduction(kind, a, Class::Logical, span)
     }
 
-    /// Reduces a vector to a scalar temporary; returns its value.
-    fn vector_reduction(
-        &mut self,
-        kind: Reduction,
-        a: &ArrayVal,
-        class: Class,
-        span: Span,
-    ) -> ExprId {
+    /// A new accumulator temporary set to the reduction's identity.
+    pub(super) fn accumulator(&mut self, kind: Reduction, class: Class, span: Span) -> LocalId {
         let acc = self.temp(kind.name(), Type::scalar(class), span);
         let init = self.identity(kind, class, span);
         self.push(
@@ -280,6 +294,18 @@ impl Lowerer<'_> {
             },
             span,
         );
+        acc
+    }
+
+    /// Reduces a vector to a scalar temporary; returns its value.
+    fn vector_reduction(
+        &mut self,
+        kind: Reduction,
+        a: &ArrayVal,
+        class: Class,
+        span: Span,
+    ) -> ExprId {
+        let acc = self.accumulator(kind, class, span);
         let n = self.numel_expr(a, span);
         self.counted_loop("k", n, span, |me, k| {
             let element = me.element(a, Pos::linear(k));

@@ -17,6 +17,7 @@
 //!   every `dim` past the third.
 
 use super::array::{ArrayVal, Node, Val};
+use super::select::Selected;
 use super::*;
 use crate::ir::RuntimeError;
 
@@ -68,9 +69,16 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `numel`, `length`, `ndims` and the shape predicates of one value.
+    /// `numel`, `length`, `ndims` and the shape predicates of one value. The count of a masked
+    /// selection `x(mask)` is one guarded loop over the mask (`select`), without the gather.
     fn shape_query(&mut self, name: &str, arg: &ast::Expr, span: Span) -> Option<ExprId> {
-        let value = self.value(arg)?;
+        let value = match (name, self.selection(arg)?) {
+            ("numel" | "length", Selected::Masked { array, mask }) => {
+                return Some(self.masked_count(array, mask, span))
+            }
+            (_, Selected::Masked { array, mask }) => self.masked_value(array, mask, span)?,
+            (_, Selected::Value(v)) => v,
+        };
         if let (Val::Array(a), Some(query)) = (&value, whole_query(name)) {
             if let Node::Whole(array) = a.node {
                 return Some(self.new_expr(
