@@ -786,3 +786,47 @@ fn index_vectors_and_masks_stop_with_matlab_errors() {
         }
     }
 }
+
+/// A scalar read on a path that never assigned it is MATLAB's undefined-variable error, not the
+/// 0 the generated C starts it with (Octave 7.3: `'t' undefined`, and a function that returns
+/// without its output fails): after an `if` that skipped the assignment, after a loop that ran
+/// zero times, and as an unassigned output. Where it is assigned the values are Octave's, and a
+/// reduction loop that also assigns such a scalar stays a kernel.
+#[test]
+fn a_scalar_read_before_it_is_assigned_stops() {
+    let branch = "function y = branch(x)\n  if x > 0\n    t = 5;\n  end\n  y = t + 1;\nend\n";
+    let last =
+        "function y = lastof(x)\n  for k = 1:numel(x)\n    v = x(k);\n  end\n  y = v;\nend\n";
+    let output = "function y = outonly(x)\n  if x > 0\n    y = 1;\n  end\nend\n";
+    let cases: [(&str, &str, &str, Option<&str>); 6] = [
+        ("branch", branch, "x=-1", None),
+        ("branch", branch, "x=1", Some("y = 6")),
+        ("lastof", last, "x=zeros(1,0)", None),
+        ("lastof", last, "x=[4 5]", Some("y = 5")),
+        ("outonly", output, "x=-1", None),
+        ("outonly", output, "x=2", Some("y = 1")),
+    ];
+    for backend in ["cpu", "emu"] {
+        for (name, source, set, want) in cases {
+            let o = run_source(name, source, backend, &[set]);
+            let (out, err) = text(&o);
+            match want {
+                Some(want) => {
+                    assert!(o.status.success(), "{name} {set} {backend}: {err}");
+                    assert!(out.contains(want), "{name} {set} {backend}: {out}");
+                }
+                None => {
+                    assert_eq!(
+                        o.status.code(),
+                        Some(1),
+                        "{name} {set} {backend}: {out}{err}"
+                    );
+                    assert!(
+                        err.contains("used before it was assigned a value"),
+                        "{name} {set} {backend}: {err}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -77,7 +77,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         15,
         "M2CU_E_UNDEFINED",
-        "An array was used before it was assigned a value on the path the program took (MATLAB: an undefined variable, or an output argument not assigned).",
+        "A variable was used before it was assigned a value on the path the program took (MATLAB: an undefined variable, or an output argument not assigned).",
     ),
     (
         16,

@@ -257,6 +257,7 @@ impl<'a> Context<'a> {
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
+                    RuntimeError::Undefined => "M2CU_E_UNDEFINED",
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",
                     RuntimeError::AccumulatorClass => "M2CU_E_ACCUM_CLASS",
                     RuntimeError::AmbiguousGrowth => "M2CU_E_GROW_AMBIGUOUS",

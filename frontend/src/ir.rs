@@ -469,6 +469,9 @@ pub enum RuntimeError {
     RunTimeExpansion,
     /// `reshape` to extents whose product is not the element count.
     ReshapeCount,
+    /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
+    /// "'x' undefined" (see `lower::undefined`).
+    Undefined,
     /// A read of a `for` variable after its loop ran zero times: MATLAB's value is a 1-by-0
     /// empty, which a scalar cannot hold.
     EmptyLoopVariable,

@@ -64,6 +64,7 @@ mod select;
 mod sizes;
 mod slices;
 mod text;
+mod undefined;
 
 use std::collections::{HashMap, HashSet};
 
@@ -117,8 +118,10 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
     if lowerer.diags.has_errors() {
         return Err(lowerer.diags);
     }
+    let mut entry = lowerer.finish(body);
+    undefined::guard_scalars(&mut entry);
     Ok(Module {
-        functions: vec![lowerer.finish(body)],
+        functions: vec![entry],
     })
 }
 

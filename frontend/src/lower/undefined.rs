@@ -1,0 +1,236 @@
+//! Scalars read where they may not be assigned yet.
+//!
+//! MATLAB stops with "'t' undefined" when a variable is read on a path that never assigned it
+//! (`if x > 0, t = 5; end; y = t + 1` with `x <= 0`, `for k = 1:n, last = x(k); end; y = last`
+//! with `n = 0`), and with "output argument not assigned" when a function returns without its
+//! output. Generated C would read the scalar's initial 0 there, a silent wrong result. (Arrays
+//! have their own run-time mark, see `codegen::defined`.)
+//!
+//! This pass runs on the finished IR. A definite-assignment walk finds every statement that
+//! reads a scalar local (not a parameter) that some path reaching it leaves unassigned, and every
+//! function exit where a scalar output may be unassigned. Each such local gets a hidden logical
+//! flag `_d<k>`: false at the start of the body, set right after every assignment of the local,
+//! and checked (`Check` with `RuntimeError::Undefined`) before each such read and exit.
+//!
+//! Invariants: the walk is conservative (a loop body may run zero times, so nothing it assigns
+//! counts after it; after an `if` only what every branch that falls through assigns), so a flag
+//! is never missing where MATLAB would stop; the flag only grows from false to true, so a check
+//! placed before a `while` covers every evaluation of its condition. Locals that are read only
+//! where they are definitely assigned, which is nearly all of them, get nothing.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::ir::{
+    Block, ExprKind, Function, Local, LocalId, PrintTo, RuntimeError, Stmt, StmtId, StmtKind,
+};
+use crate::types::{Class, Type};
+
+/// Adds the flags and checks (see the module docs) to `f`.
+pub(super) fn guard_scalars(f: &mut Function) {
+    let mut walk = Walk {
+        f,
+        checks: BTreeMap::new(),
+        at_end: Vec::new(),
+    };
+    let assigned: HashSet<LocalId> = f.params.iter().copied().collect();
+    if let Some(assigned) = walk.block(&f.body, assigned) {
+        walk.at_end = walk.unassigned_outputs(&assigned);
+    }
+    let (checks, at_end) = (walk.checks, walk.at_end);
+    let locals: HashSet<LocalId> = checks.values().flatten().chain(&at_end).copied().collect();
+    if locals.is_empty() {
+        return;
+    }
+    let mut flags = BTreeMap::new();
+    for local in locals {
+        let span = f.locals[local].span;
+        let flag = f.locals.alloc(Local {
+            name: format!("_d{}", flags.len() + 1),
+            ty: Type::scalar(Class::Logical),
+            span,
+            integral: false,
+        });
+        flags.insert(local, flag);
+    }
+    let mut rewrite = Rewrite { f, flags, checks };
+    let mut body = rewrite.block(&rewrite.f.body.clone());
+    let start: Vec<StmtId> = rewrite
+        .flags
+        .clone()
+        .values()
+        .map(|&flag| rewrite.set(flag, false))
+        .collect();
+    body.0.splice(0..0, start);
+    for local in at_end {
+        let check = rewrite.check(rewrite.flags[&local]);
+        body.0.push(check);
+    }
+    rewrite.f.body = body;
+}
+
+struct Walk<'a> {
+    f: &'a Function,
+    /// Statements that read scalars that may be unassigned there, with those scalars.
+    checks: BTreeMap<StmtId, Vec<LocalId>>,
+    /// Scalar outputs that may be unassigned when the body ends.
+    at_end: Vec<LocalId>,
+}
+
+impl Walk<'_> {
+    /// Walks `block` with `assigned` definitely assigned before it; what is assigned after it,
+    /// or `None` when it never falls through (`break`, `continue`, `return`, `error`).
+    fn block(&mut self, block: &Block, mut assigned: HashSet<LocalId>) -> Option<HashSet<LocalId>> {
+        for &s in &block.0 {
+            self.reads(s, &assigned);
+            match &self.f.stmts[s].kind {
+                StmtKind::Assign { target, .. } => {
+                    assigned.insert(*target);
+                }
+                StmtKind::For { var, body, .. } => {
+                    let mut inside = assigned.clone();
+                    inside.insert(*var);
+                    self.block(body, inside);
+                    assigned.insert(*var);
+                }
+                StmtKind::While { body, .. } => {
+                    self.block(body, assigned.clone());
+                }
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    let then = self.block(then_body, assigned.clone());
+                    let other = self.block(else_body, assigned.clone());
+                    assigned = match (then, other) {
+                        (Some(a), Some(b)) => a.intersection(&b).copied().collect(),
+                        (Some(a), None) | (None, Some(a)) => a,
+                        (None, None) => return None,
+                    };
+                }
+                StmtKind::Return => {
+                    let outputs = self.unassigned_outputs(&assigned);
+                    if !outputs.is_empty() {
+                        self.checks.entry(s).or_default().extend(outputs);
+                    }
+                    return None;
+                }
+                StmtKind::Break | StmtKind::Continue => return None,
+                StmtKind::Print {
+                    to: PrintTo::Error { .. },
+                    ..
+                } => return None,
+                _ => {}
+            }
+        }
+        Some(assigned)
+    }
+
+    /// Records the scalars that statement `s` itself reads (not its nested statements) and that
+    /// `assigned` lacks.
+    fn reads(&mut self, s: StmtId, assigned: &HashSet<LocalId>) {
+        let mut missing = Vec::new();
+        for e in self.f.stmt_exprs(s) {
+            self.f.walk_expr(e, &mut |e| {
+                if let ExprKind::Local(l) = self.f.exprs[e].kind {
+                    if self.f.locals[l].ty.is_scalar() && !assigned.contains(&l) {
+                        missing.push(l);
+                    }
+                }
+            });
+        }
+        missing.sort();
+        missing.dedup();
+        if !missing.is_empty() {
+            self.checks.entry(s).or_default().extend(missing);
+        }
+    }
+
+    fn unassigned_outputs(&self, assigned: &HashSet<LocalId>) -> Vec<LocalId> {
+        self.f
+            .outputs
+            .iter()
+            .copied()
+            .filter(|&o| self.f.locals[o].ty.is_scalar() && !assigned.contains(&o))
+            .collect()
+    }
+}
+
+struct Rewrite<'a> {
+    f: &'a mut Function,
+    flags: BTreeMap<LocalId, LocalId>,
+    checks: BTreeMap<StmtId, Vec<LocalId>>,
+}
+
+impl Rewrite<'_> {
+    /// `block` with checks before the statements that need them and flag sets after the
+    /// assignments of flagged locals, nested blocks rewritten too.
+    fn block(&mut self, block: &Block) -> Block {
+        let mut out = Vec::with_capacity(block.0.len());
+        for &s in &block.0 {
+            self.nested(s);
+            for local in self.checks.get(&s).cloned().unwrap_or_default() {
+                let check = self.check(self.flags[&local]);
+                out.push(check);
+            }
+            out.push(s);
+            if let StmtKind::Assign { target, .. } = self.f.stmts[s].kind {
+                if let Some(&flag) = self.flags.get(&target) {
+                    out.push(self.set(flag, true));
+                }
+            }
+        }
+        Block(out)
+    }
+
+    fn nested(&mut self, s: StmtId) {
+        let mut kind = self.f.stmts[s].kind.clone();
+        match &mut kind {
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => *body = self.block(body),
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                *then_body = self.block(then_body);
+                *else_body = self.block(else_body);
+            }
+            _ => return,
+        }
+        self.f.stmts[s].kind = kind;
+    }
+
+    /// `flag = value`.
+    fn set(&mut self, flag: LocalId, value: bool) -> StmtId {
+        let span = self.f.locals[flag].span;
+        let value = self.f.exprs.alloc(crate::ir::Expr {
+            kind: ExprKind::Const(f64::from(u8::from(value))),
+            ty: Type::scalar(Class::Logical),
+            span,
+        });
+        self.f.stmts.alloc(Stmt {
+            kind: StmtKind::Assign {
+                target: flag,
+                value,
+            },
+            span,
+        })
+    }
+
+    /// Stops with MATLAB's undefined-variable error unless `flag` is set.
+    fn check(&mut self, flag: LocalId) -> StmtId {
+        let span = self.f.locals[flag].span;
+        let cond = self.f.exprs.alloc(crate::ir::Expr {
+            kind: ExprKind::Local(flag),
+            ty: Type::scalar(Class::Logical),
+            span,
+        });
+        self.f.stmts.alloc(Stmt {
+            kind: StmtKind::Check {
+                cond,
+                error: RuntimeError::Undefined,
+            },
+            span,
+        })
+    }
+}
