@@ -109,11 +109,15 @@ impl Builder {
 
     /// An array grown by indexed assignment inside a loop over an input's elements.
     pub(super) fn growth(&mut self) {
+        let variant = self.rng.gen_range(0..3);
+        // An array created by its first indexed assignment is undefined after a loop over no
+        // elements, which Octave reports as an error: that form takes a non-empty input.
         let inputs: Vec<(Array, usize)> = self
             .arrays
             .iter()
             .filter(|a| a.input && a.extents.len() == 1 && a.class != ClassId::Logical)
             .map(|a| (a.clone(), self.extents[a.extents[0]] as usize))
+            .filter(|(_, len)| variant < 2 || *len > 0)
             .collect();
         if inputs.is_empty() {
             return;
@@ -123,7 +127,7 @@ impl Builder {
         let k = self.fresh("i");
         let size = format!("numel(${})", a.name);
         let zero = constant(a.class, 0.0);
-        let body = match self.rng.gen_range(0..3) {
+        let body = match variant {
             0 => {
                 self.stmts.push(Stmt::Line(format!("${g} = []")));
                 vec![Stmt::If {
@@ -140,8 +144,7 @@ impl Builder {
                 vec![Stmt::Line(format!("${g} = [${g}, ${}(${k})]", a.name))]
             }
             _ => {
-                // Created by its first indexed assignment: never preallocated, undefined when
-                // the loop runs no iteration (then Octave and m2cu must both refuse it).
+                // Created by its first indexed assignment, never preallocated.
                 vec![Stmt::Line(format!("${g}(${k}) = ${}(${k})", a.name))]
             }
         };
