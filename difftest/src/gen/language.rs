@@ -17,13 +17,14 @@ use crate::program::Stmt;
 use m2cu::ClassId;
 
 impl Builder {
-    /// The vector inputs with at least one element, with their lengths.
-    fn vector_inputs(&self) -> Vec<(Array, usize)> {
+    /// The numeric vector inputs with their lengths; only those with an element when
+    /// `nonempty`.
+    fn vector_inputs(&self, nonempty: bool) -> Vec<(Array, usize)> {
         self.arrays
             .iter()
             .filter(|a| a.input && a.extents.len() == 1 && a.class != ClassId::Logical)
             .map(|a| (a.clone(), self.extents[a.extents[0]] as usize))
-            .filter(|(_, len)| *len > 0)
+            .filter(|(_, len)| !nonempty || *len > 0)
             .collect()
     }
 
@@ -83,7 +84,7 @@ impl Builder {
 
     /// A gather `x(idx)` or a scatter `h(idx) = v` with repeated indices.
     pub(super) fn index_vectors(&mut self) {
-        let inputs = self.vector_inputs();
+        let inputs = self.vector_inputs(true);
         if inputs.is_empty() {
             return;
         }
@@ -112,13 +113,7 @@ impl Builder {
         let variant = self.rng.gen_range(0..3);
         // An array created by its first indexed assignment is undefined after a loop over no
         // elements, which Octave reports as an error: that form takes a non-empty input.
-        let inputs: Vec<(Array, usize)> = self
-            .arrays
-            .iter()
-            .filter(|a| a.input && a.extents.len() == 1 && a.class != ClassId::Logical)
-            .map(|a| (a.clone(), self.extents[a.extents[0]] as usize))
-            .filter(|(_, len)| variant < 2 || *len > 0)
-            .collect();
+        let inputs = self.vector_inputs(variant == 2);
         if inputs.is_empty() {
             return;
         }
