@@ -172,7 +172,7 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
         code.line(raise::record_struct(ctx, kernel));
         code.line("long long m2cu_fail_at = INT64_MAX;");
         out.push(Buffer {
-            var: "m2cu_d_first".into(),
+            var: "m2cu_d_fail_at".into(),
             bytes: "sizeof(long long)".into(),
             upload: Some("&m2cu_fail_at".into()),
             download: Some("&m2cu_fail_at".into()),
@@ -314,7 +314,7 @@ fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
         out.push(format!("&m2cu_d_pc{j}"));
     }
     if kernel.raises {
-        out.extend(["&m2cu_d_first".into(), "&m2cu_d_fails".into()]);
+        out.extend(["&m2cu_d_fail_at".into(), "&m2cu_d_fails".into()]);
     }
     out.push("&m2cu_d_err".into());
     out
