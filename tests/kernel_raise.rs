@@ -135,3 +135,55 @@ fn loops_that_raise_become_kernels() {
         assert!(!report.contains("sequential"), "{}: {report}", case.name);
     }
 }
+
+const PICKROOT: &str = "function y = pickroot(x, idx)
+% an index error and error() in one parallel loop: the smaller iteration's error is reported
+y = zeros(size(idx));
+for i = 1:numel(idx)
+  if x(idx(i)) < 0
+    error('pickroot:neg', 'x(%d) = %g is negative', idx(i), x(idx(i)));
+  end
+  y(i) = sqrt(x(idx(i)));
+end
+end
+";
+
+/// A run-time error of the generated code (an index past the end) and `error` in one parallel
+/// loop: whichever fails in the smaller iteration is reported, as Octave does (whose index
+/// message has its own wording: m2cu prints MATLAB's).
+#[test]
+fn an_index_error_and_a_raised_error_keep_loop_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pickroot.m");
+    std::fs::write(&file, PICKROOT).unwrap();
+    let index_first = "idx=[ones(1,2999) 9 ones(1,999) 3 ones(1,1000)]";
+    let raise_first = "idx=[ones(1,2999) 3 ones(1,999) 9 ones(1,1000)]";
+    for (idx, expected) in [
+        (
+            index_first,
+            "error: Index exceeds the number of array elements.",
+        ),
+        (raise_first, "error: x(3) = -3 is negative"),
+    ] {
+        for backend in ["cpu", "emu"] {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
+                .args(["run", file.to_str().unwrap(), "--backend", backend])
+                .args(["--set", "x=[1 2 -3 4 5]", "--set", idx])
+                .env("OMP_NUM_THREADS", "2")
+                .output()
+                .expect("m2cu runs");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+            let line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
+            assert_eq!(line, expected, "{backend} {idx}");
+        }
+    }
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let script = format!(
+        "x = [1 2 -3 4 5]; {index_first}; try, pickroot(x, idx); catch e, printf('%s\\n', e.message); end"
+    );
+    let text = m2cu_runtime::octave::eval(dir.path(), &script).expect("Octave runs the call");
+    assert!(text.contains("x(9): out of bound 5"), "Octave says {text}");
+}
