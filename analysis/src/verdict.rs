@@ -233,7 +233,10 @@ fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
     });
     found.map(|(function, span)| {
         sequential(
-            format!("it calls `{function}`, which prints on the host in iteration order and cannot run in a kernel"),
+            format!(
+                "it calls `{function}`, which prints on the host in iteration order and cannot \
+                 run in a kernel"
+            ),
             Some(Witness::at(function, span)),
         )
     })

@@ -5,9 +5,10 @@
 //! Data movement: arrays stay on the device between launches (see [`crate::residency`]): before
 //! a launch every array the kernel uses is made current on the device, and after it the arrays
 //! the kernel wrote are current only there. Reduction results, live-out values and the error
-//! status come back after every launch; after a kernel that may raise `error`, so does the record
-//! of its smallest failing iteration ([`crate::raise`]). Induction variables go in by value (their value before
-//! the loop) and the host advances them to `k0 + c·n` after the launch.
+//! status come back after every launch; after a kernel that may raise `error`, so does the
+//! record of its smallest failing iteration ([`crate::raise`]). Induction variables go in by
+//! value (their value before the loop) and the host advances them to `k0 + c·n` after the
+//! launch.
 
 use m2cu_analysis::{Kernel, Reduction};
 
