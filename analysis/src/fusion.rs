@@ -11,7 +11,9 @@
 //!   affine subscript everywhere in both, which names a distinct element in every iteration: then
 //!   iteration `t` of the second loop only sees what iteration `t` of the first produced;
 //! - neither loop updates histograms (their atomics are left alone) or has induction variables
-//!   (their closed forms count the iterations of one loop).
+//!   (their closed forms count the iterations of one loop);
+//! - neither loop raises `error` (fused, the second loop's iteration `t` would run before the
+//!   first loop's later iterations, and its error could be reported instead of theirs).
 //!
 //! Invariant: a fused kernel's `fused` loops have the same number of levels, level ranges and
 //! level order as its own loop.
@@ -64,6 +66,8 @@ fn fusable(f: &Function, a: &Kernel, b: &Kernel) -> bool {
         || !b.atomic_updates.is_empty()
         || !a.inductions.is_empty()
         || !b.inductions.is_empty()
+        || a.raises
+        || b.raises
     {
         return false;
     }

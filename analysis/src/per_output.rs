@@ -9,11 +9,11 @@
 //! computable on the host before the launch.
 //!
 //! Invariants of a [`PerOutput`]: the kernel is a single unfused loop nest without reductions,
-//! atomic updates, inductions or live-out scalars of its own; the inner loop is a statement of
-//! the kernel's innermost body, a reduction whose results are simple (no locations, no custom
-//! function) and whose other scalars are not read after it; the prologue only assigns scalars
-//! and never leaves the iteration early, so every thread of a group runs it identically and
-//! reaches the group's barriers.
+//! atomic updates, inductions, live-out scalars or `error`s of its own; the inner loop is a
+//! statement of the kernel's innermost body, a reduction whose results are simple (no locations,
+//! no custom function) and whose other scalars are not read after it; the prologue only assigns
+//! scalars and never leaves the iteration early, so every thread of a group runs it identically
+//! and reaches the group's barriers.
 
 use m2cu_frontend::ir::{ExprKind, Function, LocalId, StmtId, StmtKind};
 
@@ -46,7 +46,8 @@ pub fn find(
         && kernel.reductions.is_empty()
         && kernel.atomic_updates.is_empty()
         && kernel.inductions.is_empty()
-        && kernel.live_out.is_empty();
+        && kernel.live_out.is_empty()
+        && !kernel.raises;
     if !plain {
         return None;
     }

@@ -18,7 +18,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, PrintTo, StmtId, StmtKind};
 
 use crate::access;
 use crate::fusion;
@@ -75,6 +75,10 @@ pub struct Kernel {
     /// The reduction loop inside each iteration that a warp or block may share per output
     /// (see [`crate::per_output`]).
     pub per_output: Option<PerOutput>,
+    /// Whether an iteration may raise `error`: MATLAB reports the first failing iteration in
+    /// loop order, so the iteration number `t` follows loop order (collapsed levels keep source
+    /// order), and the kernel is neither fused nor split per output (`m2cu_codegen::raise`).
+    pub raises: bool,
 }
 
 impl Kernel {
@@ -294,7 +298,8 @@ fn kernel(
         .filter(|l| !claimed.contains(l))
         .collect();
     let located = reductions.iter().any(|r| r.locals().len() > 1);
-    let order = fastest_first(f, &levels, located);
+    let raises = raises(f, body);
+    let order = fastest_first(f, &levels, located || raises);
     let level_vars: Vec<LocalId> = levels.iter().map(|l| l.var).collect();
     Kernel {
         name: String::new(),
@@ -317,7 +322,23 @@ fn kernel(
         atomic_updates: atomic_updates(f, body, &privates.histograms),
         inductions: privates.inductions.clone(),
         per_output: None,
+        raises,
     }
+}
+
+/// Whether `body` contains an `error` (or a failing `assert`).
+fn raises(f: &Function, body: &Block) -> bool {
+    let mut found = false;
+    f.walk_stmts(body, &mut |s| {
+        found |= matches!(
+            f.stmts[s].kind,
+            StmtKind::Print {
+                to: PrintTo::Error { .. },
+                ..
+            }
+        );
+    });
+    found
 }
 
 /// The scatter-adds of the histogram arrays in `body`.

@@ -2,7 +2,9 @@
 //! witness (the variable and the accesses that prevent parallel execution).
 //!
 //! Rules, in order: a `while` loop is sequential; an early exit (`break` of this loop, `return`)
-//! makes it sequential; so does a call that must run on the host (`fprintf`); so does allocating
+//! makes it sequential; so does a call that must run on the host (`fprintf`, `disp`, `warning`:
+//! not `error`, which a parallel loop reports for its first failing iteration, see
+//! `m2cu_codegen::raise`); so does allocating
 //! or copying an array inside it; then every loop-carried array dependence (see [`crate::deps`])
 //! is a witness; then every scalar written in the body must be a recognized reduction, an
 //! induction variable (see [`crate::induction`]) or private (live-out privates must be assigned
@@ -11,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Block, Function, LocalId, LoopPragma, StmtKind};
+use m2cu_frontend::ir::{Block, Function, LocalId, LoopPragma, PrintTo, StmtKind};
 use m2cu_frontend::Span;
 
 use crate::induction::{self, Induction};
@@ -217,22 +219,24 @@ fn unforceable(f: &Function, body: &Block) -> Option<Verdict> {
         .or_else(|| array_creation(f, body))
 }
 
-/// A call that only the host can make, in program order (`fprintf`, `disp`, `warning`, and
-/// `error`, whose message the host formats and which stops the call where it is raised).
+/// A call that only the host can make, in program order (`fprintf`, `disp`, `warning`). `error`
+/// is not one: a parallel loop records its smallest failing iteration and the host raises that
+/// iteration's message after the loop (see `Kernel::raises`).
 fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
         if let (None, StmtKind::Print { to, .. }) = (&found, &f.stmts[s].kind) {
-            found = Some((to.function(), f.stmts[s].span));
+            if !matches!(to, PrintTo::Error { .. }) {
+                found = Some((to.function(), f.stmts[s].span));
+            }
         }
     });
     found.map(|(function, span)| {
-        let why = match function {
-            "error" => "stops the program with a message that the host formats: no iteration after it may run",
-            _ => "prints on the host in iteration order and cannot run in a kernel",
-        };
         sequential(
-            format!("it calls `{function}`, which {why}"),
+            format!(
+                "it calls `{function}`, which prints on the host in iteration order and cannot \
+                 run in a kernel"
+            ),
             Some(Witness::at(function, span)),
         )
     })

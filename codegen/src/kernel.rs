@@ -18,6 +18,7 @@ use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::openmp::induction_decls;
+use crate::raise;
 use crate::reduce::{accumulators, Located, Merge, ReductionCode};
 use crate::stmt::Context;
 
@@ -142,6 +143,10 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
         }
         out.push(format!("unsigned int *m2cu_pc{j}"));
     }
+    if kernel.raises {
+        out.push("long long *m2cu_fail_at".into());
+        out.push(format!("{} *m2cu_fails", raise::record_type(kernel)));
+    }
     out.push("int *m2cu_err".into());
     out
 }
@@ -172,8 +177,21 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
     code.line(induction_decls(ctx, kernel, "m2cu_t"));
-    for body in kernel.bodies(f) {
-        device.block(&mut code, body);
+    if kernel.raises {
+        setup.line("const int64_t m2cu_slot = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+        code.line("if (m2cu_t > *(volatile long long *)m2cu_fail_at) break;");
+        raise::iteration(
+            &device,
+            &mut code,
+            kernel,
+            &kernel.bodies(f),
+            "m2cu_fails[m2cu_slot]",
+            "atomicMin(m2cu_fail_at, (long long)m2cu_t);\nbreak;",
+        );
+    } else {
+        for body in kernel.bodies(f) {
+            device.block(&mut code, body);
+        }
     }
     for &x in &kernel.live_out {
         code.line(format!(
@@ -200,7 +218,11 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
             .map(|(j, r)| tail(ctx, r, j))
             .collect(),
     };
-    template.render().expect("kernel template renders")
+    let source = template.render().expect("kernel template renders");
+    match kernel.raises {
+        true => format!("{}\n{source}", raise::record_struct(ctx, kernel)),
+        false => source,
+    }
 }
 
 /// Local names for the arrays the kernel reads from `__constant__` memory, which are not

@@ -5,8 +5,10 @@
 //! Data movement: arrays stay on the device between launches (see [`crate::residency`]): before
 //! a launch every array the kernel uses is made current on the device, and after it the arrays
 //! the kernel wrote are current only there. Reduction results, live-out values and the error
-//! status come back after every launch. Induction variables go in by value (their value before
-//! the loop) and the host advances them to `k0 + c·n` after the launch.
+//! status come back after every launch; after a kernel that may raise `error`, so does the
+//! record of its smallest failing iteration ([`crate::raise`]). Induction variables go in by
+//! value (their value before the loop) and the host advances them to `k0 + c·n` after the
+//! launch.
 
 use m2cu_analysis::{Kernel, Reduction};
 
@@ -15,6 +17,7 @@ use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
 use crate::openmp::{finish_reductions, induction_value};
+use crate::raise;
 use crate::reduce::{accumulators, Merge, ReductionCode};
 use crate::residency;
 use crate::stmt::{Context, NestRanges};
@@ -105,6 +108,9 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             ));
         }
     }
+    if kernel.raises {
+        report_failure(ctx, code, kernel);
+    }
     for b in &buffers {
         code.line(format!("M2CU_FREE({});", b.var));
     }
@@ -162,6 +168,27 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
             }
             Merge::Located => location_buffers(ctx, code, r, j, &mut out),
         }
+    }
+    if kernel.raises {
+        code.line(raise::record_struct(ctx, kernel));
+        code.line("long long m2cu_fail_at = INT64_MAX;");
+        out.push(Buffer {
+            var: "m2cu_d_fail_at".into(),
+            bytes: "sizeof(long long)".into(),
+            upload: Some("&m2cu_fail_at".into()),
+            download: Some("&m2cu_fail_at".into()),
+            download_bytes: None,
+        });
+        out.push(Buffer {
+            var: "m2cu_d_fails".into(),
+            bytes: format!(
+                "(uint64_t)m2cu_grid * {BLOCK} * sizeof({})",
+                raise::record_type(kernel)
+            ),
+            upload: None,
+            download: None,
+            download_bytes: None,
+        });
     }
     out.push(Buffer {
         var: "m2cu_d_err".into(),
@@ -287,6 +314,25 @@ fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
         }
         out.push(format!("&m2cu_d_pc{j}"));
     }
+    if kernel.raises {
+        out.extend(["&m2cu_d_fail_at".into(), "&m2cu_d_fails".into()]);
+    }
     out.push("&m2cu_d_err".into());
     out
+}
+
+/// After a raising kernel: the record of the smallest failing iteration `m2cu_fail_at`, which
+/// its thread (slot `m2cu_fail_at % stride`) wrote, becomes the call's error.
+fn report_failure(ctx: &Context, code: &mut Code, kernel: &Kernel) {
+    let record = raise::record_type(kernel);
+    code.open("if (m2cu_fail_at != INT64_MAX) {");
+    code.line(format!("{record} m2cu_fail;"));
+    code.line(format!(
+        "uint64_t m2cu_at = m2cu_d_fails + (uint64_t)(m2cu_fail_at % ((long long)m2cu_grid * {BLOCK})) * sizeof({record});"
+    ));
+    code.line(format!(
+        "M2CU_CHECK(M2CU_DOWNLOAD(&m2cu_fail, m2cu_at, sizeof({record})));"
+    ));
+    raise::report(ctx, code, kernel, "m2cu_fail");
+    code.close("}");
 }

@@ -23,6 +23,7 @@ pub mod names;
 pub mod openmp;
 pub mod per_output;
 pub mod prelude;
+pub mod raise;
 pub mod reduce;
 pub mod residency;
 pub mod stmt;
@@ -122,6 +123,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         undefined_sizes: &undefined_sizes,
         deterministic: options.deterministic,
         binned: None,
+        failure: None,
     };
     let kernels: Vec<String> = analysis
         .plan

@@ -9,7 +9,8 @@
 //! path uses ([`ReductionCode::finish`]). Privates are declared inside the region; live-out
 //! privates are copied out by the iteration that is last in sequential order. An induction
 //! variable `k` is declared in each iteration from its closed form over `m2cu_iv_<k>` (its value
-//! before the loop), and set to `k0 + c·n` after the loop.
+//! before the loop), and set to `k0 + c·n` after the loop. A loop that may raise `error` reports
+//! its smallest failing iteration's error after the loop ([`crate::raise`]).
 
 use m2cu_analysis::induction::Induction;
 use m2cu_analysis::{Kernel, Reduction};
@@ -17,6 +18,7 @@ use m2cu_analysis::{Kernel, Reduction};
 use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
+use crate::raise;
 use crate::reduce::{accumulators, combine_call, Located, ReductionCode};
 use crate::stmt::Context;
 
@@ -47,6 +49,11 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             x = ctx.name(x)
         ));
     }
+    if kernel.raises {
+        code.line(raise::record_struct(ctx, kernel));
+        code.line("long long m2cu_fail_at = INT64_MAX;");
+        code.line(format!("{} m2cu_fail;", raise::record_type(kernel)));
+    }
     // Private bins only in a loop without reductions (whose region merges under its own rules).
     let inner = Context {
         binned: bins::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
@@ -69,15 +76,15 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         code.open(format!(
             "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
         ));
-        code.line(&var_decl);
-        ctx.declare(code, &kernel.privates);
-        for body in &bodies {
-            inner.block(code, body);
-        }
-        live_out_copy(ctx, code, kernel, n);
+        share.iteration(code, &kernel.privates);
         code.close("}");
     } else {
         reduction_region(&share, code);
+    }
+    if kernel.raises {
+        code.open("if (m2cu_fail_at != INT64_MAX) {");
+        raise::report(ctx, code, kernel, "m2cu_fail");
+        code.close("}");
     }
     code.line(ctx.level_finals(kernel, &ranges));
     for ind in &kernel.inductions {
@@ -131,14 +138,45 @@ impl ThreadShare<'_, '_> {
         code.open(format!(
             "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
         ));
-        code.line(self.var_decl);
-        for body in self.bodies {
-            self.inner.block(code, body);
-        }
-        live_out_copy(self.ctx, code, self.kernel, n);
+        self.iteration(code, &[]);
         code.close("}");
     }
+
+    /// One iteration: the loop variables, `privates` declared, the bodies, and the live-out
+    /// copy. An iteration that may raise `error` is skipped past the smallest failure seen so
+    /// far, and a failed one publishes its record if it is the smallest yet
+    /// ([`crate::raise`]).
+    fn iteration(&self, code: &mut Code, privates: &[m2cu_frontend::ir::LocalId]) {
+        let kernel = self.kernel;
+        if kernel.raises {
+            code.line("long long m2cu_seen;");
+            code.line("#pragma omp atomic read");
+            code.line("m2cu_seen = m2cu_fail_at;");
+            code.line("if (m2cu_t > m2cu_seen) continue;");
+        }
+        code.line(self.var_decl);
+        self.ctx.declare(code, privates);
+        if kernel.raises {
+            code.line(format!("{} m2cu_mine = {{0}};", raise::record_type(kernel)));
+            raise::iteration(self.inner, code, kernel, self.bodies, "m2cu_mine", PUBLISH);
+        } else {
+            for body in self.bodies {
+                self.inner.block(code, body);
+            }
+        }
+        live_out_copy(self.ctx, code, kernel, self.n);
+    }
 }
+
+/// A failed OpenMP iteration keeps its record if it is the smallest failing one yet.
+const PUBLISH: &str = "#pragma omp critical (m2cu_fail_at)
+{
+    if (m2cu_t < m2cu_fail_at) {
+        #pragma omp atomic write
+        m2cu_fail_at = m2cu_t;
+        m2cu_fail = m2cu_mine;
+    }
+}";
 
 /// A parallel loop whose only carried dependences are scatter-adds to one array (`inner.binned`):
 /// each thread adds into its own bins (`crate::bins`) and merges them at the end.

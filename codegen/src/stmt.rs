@@ -101,6 +101,9 @@ pub struct Context<'a> {
     pub deterministic: bool,
     /// In a kernel: the histogram array whose updates go to shared-memory bins (`crate::bins`).
     pub binned: Option<LocalId>,
+    /// In an iteration of a parallel loop that may raise `error`: where its `error` statements
+    /// record the failure (`crate::raise`).
+    pub failure: Option<crate::raise::Failure>,
 }
 
 impl<'a> Context<'a> {
@@ -272,7 +275,12 @@ impl<'a> Context<'a> {
                     self.err
                 ));
             }
-            StmtKind::Print { pieces, to } => self.print(code, pieces, to),
+            StmtKind::Print { pieces, to } => match (&self.failure, to) {
+                (Some(failure), PrintTo::Error { .. }) => {
+                    crate::raise::record_error(self, code, failure, s, pieces)
+                }
+                _ => self.print(code, pieces, to),
+            },
             StmtKind::Break => code.line("break;"),
             StmtKind::Continue => code.line("continue;"),
             StmtKind::Return => code.line("goto m2cu_done;"),
@@ -306,27 +314,32 @@ impl<'a> Context<'a> {
 
     /// The call that appends one piece to the text `m2cu_t`.
     fn put_piece(&self, piece: &PrintPiece) -> String {
-        let ew = self.exprs();
+        let arg = piece.arg().map_or(String::new(), |a| self.exprs().expr(a));
+        self.put_piece_with(piece, &arg)
+    }
+
+    /// The call that appends one piece to the text `m2cu_t`, its value (if any) the C
+    /// expression `arg` of the piece's class.
+    pub(crate) fn put_piece_with(&self, piece: &PrintPiece, arg: &str) -> String {
         match piece {
             PrintPiece::Text(text) => format!("m2cu_put(&m2cu_t, {});", string_literal(text)),
-            PrintPiece::Display(arg) => {
-                let helper = match self.f.class_of(*arg) {
+            PrintPiece::Display(value) => {
+                let helper = match self.f.class_of(*value) {
                     Class::Double | Class::Single => "m2cu_put_display(&m2cu_t, (double)",
                     Class::Uint64 => "m2cu_put_uint(&m2cu_t, (unsigned long long)",
                     _ => "m2cu_put_int(&m2cu_t, (long long)",
                 };
-                format!("{helper}({}));", ew.expr(*arg))
+                format!("{helper}({arg}));")
             }
             PrintPiece::Value {
                 modifiers,
                 conversion,
-                arg,
+                ..
             } => {
                 let modifiers = &octave_modifiers(modifiers);
                 if *conversion == 'c' {
                     return format!(
-                        "m2cu_put_char(&m2cu_t, (double)({}), {});",
-                        ew.expr(*arg),
+                        "m2cu_put_char(&m2cu_t, (double)({arg}), {});",
                         string_literal(&format!("%{}s", field_width(modifiers)))
                     );
                 }
@@ -338,8 +351,7 @@ impl<'a> Context<'a> {
                 };
                 let width = field_width(modifiers);
                 format!(
-                    "m2cu_put_number(&m2cu_t, (double)({}), {}, {}, {}, {});",
-                    ew.expr(*arg),
+                    "m2cu_put_number(&m2cu_t, (double)({arg}), {}, {}, {}, {});",
                     integer as u8,
                     string_literal(&spec),
                     string_literal(&format!("%{width}s")),
@@ -772,6 +784,7 @@ impl<'a> Context<'a> {
             undefined_sizes: self.undefined_sizes,
             deterministic: self.deterministic,
             binned: None,
+            failure: self.failure.clone(),
         }
     }
 
@@ -780,6 +793,25 @@ impl<'a> Context<'a> {
         Context {
             status,
             err,
+            ..self.clone_base()
+        }
+    }
+
+    /// The same context for the body of an iteration that may raise `error`, with the
+    /// iteration's own status and the record its `error` statements fill (`crate::raise`).
+    pub fn raising(
+        &self,
+        status: &'a str,
+        err: &'a str,
+        failure: crate::raise::Failure,
+    ) -> Context<'a> {
+        Context {
+            status,
+            err,
+            location_hooks: self.location_hooks.clone(),
+            seeded_updates: self.seeded_updates.clone(),
+            binned: self.binned,
+            failure: Some(failure),
             ..self.clone_base()
         }
     }
