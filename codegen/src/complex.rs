@@ -1,0 +1,222 @@
+//! Complex double scalars in C and CUDA (`m2frontend::lower::complex` says what lowers to
+//! them): the prelude's `m2cu_cdouble` struct and its operations, and the expression writer's
+//! part for complex values.
+//!
+//! Invariants:
+//! - a complex expression is written as an `m2cu_cdouble` value; a real expression with a
+//!   complex operand (`abs`, `real`, `imag`, `angle`, `==`, `~=`) as its real result;
+//! - Octave narrows every complex result whose imaginary part is zero to a real value (an
+//!   `octave_value` made of a `Complex` calls `maybe_mutate`), and a later operation with it
+//!   works part by part as with any real operand (`(1+2i)*(1-2i)*Inf` is `Inf`, not
+//!   `Inf - NaNi`). The prelude does the same at run time: an operation treats an operand
+//!   whose imaginary part is zero as real, and a result's zero imaginary part is `+0`. Only
+//!   `complex(a, 0)` stays complex in Octave; m2cu holds it like a narrowed value, which
+//!   differs from Octave only when the other operand of `*` or `/` has an infinite or NaN
+//!   part;
+//! - on the host (C and the emulator's C++) the products, quotients, `exp` and `sqrt` of two
+//!   complex values are GCC's complex arithmetic (`__muldc3`, `__divdc3`, `cexp`, `csqrt`),
+//!   which Octave's `std::complex<double>` uses too; NVRTC has no such library and computes
+//!   them with the textbook formulas (Smith's division), like other GPU math not bit-exact.
+
+use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, UnOp};
+use m2cu_frontend::types::Type;
+
+use crate::expr::ExprWriter;
+
+/// The C type of a complex double.
+pub const COMPLEX_DOUBLE: &str = "m2cu_cdouble";
+
+/// The C type that holds a value of type `ty`.
+pub fn c_type(ty: Type) -> &'static str {
+    if ty.complex {
+        COMPLEX_DOUBLE
+    } else {
+        ty.class.c_type()
+    }
+}
+
+/// The initializer of a variable of type `ty` before its first assignment.
+pub fn zero(ty: Type) -> &'static str {
+    if ty.complex {
+        "{0.0, 0.0}"
+    } else {
+        "0"
+    }
+}
+
+/// The prelude's complex part (after `PLATFORM`, which defines `M2CU_FN`).
+pub const PRELUDE: &str = r#"
+/* ---- complex double (Octave's narrowing: an imaginary part of zero makes a real value) ---- */
+typedef struct { double re, im; } m2cu_cdouble;
+M2CU_FN m2cu_cdouble m2cu_cd(double re, double im) { m2cu_cdouble z; z.re = re; z.im = im; return z; }
+M2CU_FN m2cu_cdouble m2cu_cnarrow(double re, double im) { return m2cu_cd(re, im == 0.0 ? 0.0 : im); }
+#if defined(__CUDACC__)
+M2CU_FN m2cu_cdouble m2cu_cmul_full(m2cu_cdouble a, m2cu_cdouble b)
+{
+    return m2cu_cd(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+M2CU_FN m2cu_cdouble m2cu_cdiv_full(m2cu_cdouble a, m2cu_cdouble b)
+{
+    if (fabs(b.re) >= fabs(b.im)) {
+        double r = b.im / b.re, d = b.re + b.im * r;
+        return m2cu_cd((a.re + a.im * r) / d, (a.im - a.re * r) / d);
+    }
+    double r = b.re / b.im, d = b.im + b.re * r;
+    return m2cu_cd((a.re * r + a.im) / d, (a.im * r - a.re) / d);
+}
+M2CU_FN m2cu_cdouble m2cu_cexp_full(m2cu_cdouble a)
+{
+    double e = exp(a.re);
+    return m2cu_cd(e * cos(a.im), e * sin(a.im));
+}
+M2CU_FN m2cu_cdouble m2cu_csqrt_full(m2cu_cdouble a)
+{
+    double r = hypot(a.re, a.im);
+    if (r == 0.0) return m2cu_cd(0.0, a.im);
+    double t = sqrt((r + fabs(a.re)) / 2.0);
+    if (a.re >= 0.0) return m2cu_cd(t, a.im / (2.0 * t));
+    return m2cu_cd(fabs(a.im) / (2.0 * t), copysign(t, a.im));
+}
+#else
+static inline __complex__ double m2cu_gnu(m2cu_cdouble a)
+{
+    __complex__ double z;
+    __real__ z = a.re;
+    __imag__ z = a.im;
+    return z;
+}
+static inline m2cu_cdouble m2cu_of_gnu(__complex__ double z) { return m2cu_cd(__real__ z, __imag__ z); }
+M2CU_FN m2cu_cdouble m2cu_cmul_full(m2cu_cdouble a, m2cu_cdouble b) { return m2cu_of_gnu(m2cu_gnu(a) * m2cu_gnu(b)); }
+M2CU_FN m2cu_cdouble m2cu_cdiv_full(m2cu_cdouble a, m2cu_cdouble b) { return m2cu_of_gnu(m2cu_gnu(a) / m2cu_gnu(b)); }
+M2CU_FN m2cu_cdouble m2cu_cexp_full(m2cu_cdouble a) { return m2cu_of_gnu(__builtin_cexp(m2cu_gnu(a))); }
+M2CU_FN m2cu_cdouble m2cu_csqrt_full(m2cu_cdouble a) { return m2cu_of_gnu(__builtin_csqrt(m2cu_gnu(a))); }
+#endif
+M2CU_FN m2cu_cdouble m2cu_cadd(m2cu_cdouble a, m2cu_cdouble b)
+{
+    return m2cu_cnarrow(a.re + b.re, a.im == 0.0 ? b.im : b.im == 0.0 ? a.im : a.im + b.im);
+}
+M2CU_FN m2cu_cdouble m2cu_csub(m2cu_cdouble a, m2cu_cdouble b)
+{
+    return m2cu_cnarrow(a.re - b.re, a.im == 0.0 ? -b.im : b.im == 0.0 ? a.im : a.im - b.im);
+}
+M2CU_FN m2cu_cdouble m2cu_cmul(m2cu_cdouble a, m2cu_cdouble b)
+{
+    if (a.im == 0.0) return m2cu_cnarrow(a.re * b.re, b.im == 0.0 ? 0.0 : a.re * b.im);
+    if (b.im == 0.0) return m2cu_cnarrow(a.re * b.re, a.im * b.re);
+    m2cu_cdouble z = m2cu_cmul_full(a, b);
+    return m2cu_cnarrow(z.re, z.im);
+}
+M2CU_FN m2cu_cdouble m2cu_cdiv(m2cu_cdouble a, m2cu_cdouble b)
+{
+    if (b.im == 0.0) return m2cu_cnarrow(a.re / b.re, a.im == 0.0 ? 0.0 : a.im / b.re);
+    m2cu_cdouble z = m2cu_cdiv_full(m2cu_cd(a.re, a.im == 0.0 ? 0.0 : a.im), b);
+    return m2cu_cnarrow(z.re, z.im);
+}
+M2CU_FN m2cu_cdouble m2cu_cneg(m2cu_cdouble a) { return m2cu_cnarrow(-a.re, -a.im); }
+M2CU_FN m2cu_cdouble m2cu_cconj(m2cu_cdouble a) { return m2cu_cnarrow(a.re, -a.im); }
+M2CU_FN m2cu_cdouble m2cu_cexp(m2cu_cdouble a)
+{
+    if (a.im == 0.0) return m2cu_cd(exp(a.re), 0.0);
+    m2cu_cdouble z = m2cu_cexp_full(a);
+    return m2cu_cnarrow(z.re, z.im);
+}
+M2CU_FN m2cu_cdouble m2cu_csqrt(m2cu_cdouble a)
+{
+    if (a.im == 0.0) return a.re < 0.0 ? m2cu_cd(0.0, sqrt(-a.re)) : m2cu_cd(sqrt(a.re), 0.0);
+    m2cu_cdouble z = m2cu_csqrt_full(a);
+    return m2cu_cnarrow(z.re, z.im);
+}
+M2CU_FN double m2cu_cabs(m2cu_cdouble a) { return hypot(a.re, a.im); }
+M2CU_FN double m2cu_cangle(m2cu_cdouble a) { return atan2(a.im == 0.0 ? 0.0 : a.im, a.re); }
+M2CU_FN bool m2cu_ceq(m2cu_cdouble a, m2cu_cdouble b) { return a.re == b.re && a.im == b.im; }
+"#;
+
+impl ExprWriter<'_> {
+    fn is_complex(&self, e: ExprId) -> bool {
+        self.f.exprs[e].ty.complex
+    }
+
+    /// `e` as an `m2cu_cdouble`: itself, or a real value with a zero imaginary part.
+    fn as_complex(&self, e: ExprId) -> String {
+        if self.is_complex(e) {
+            self.expr(e)
+        } else {
+            format!("m2cu_cd({}, 0.0)", self.double(e))
+        }
+    }
+
+    /// The value of the complex expression `e`.
+    pub(crate) fn complex_value(&self, e: ExprId) -> String {
+        let arg = |k: usize, args: &[ExprId]| self.as_complex(args[k]);
+        match &self.f.exprs[e].kind {
+            ExprKind::Local(l) => self.names.get(*l).to_string(),
+            ExprKind::Call(Builtin::Complex, args) => {
+                format!(
+                    "m2cu_cd({}, {})",
+                    self.double(args[0]),
+                    self.double(args[1])
+                )
+            }
+            ExprKind::Call(b, args) => {
+                let func = match b {
+                    Builtin::Conj => "m2cu_cconj",
+                    Builtin::Exp => "m2cu_cexp",
+                    Builtin::Sqrt => "m2cu_csqrt",
+                    _ => unreachable!("lower::complex::check_uses allows no other"),
+                };
+                format!("{func}({})", arg(0, args))
+            }
+            ExprKind::Unary(UnOp::Neg, a) => format!("m2cu_cneg({})", self.as_complex(*a)),
+            ExprKind::Binary(op, a, b) => {
+                let func = match op {
+                    BinOp::Add => "m2cu_cadd",
+                    BinOp::Sub => "m2cu_csub",
+                    BinOp::Mul => "m2cu_cmul",
+                    BinOp::Div => "m2cu_cdiv",
+                    _ => unreachable!("lower::complex::check_uses allows no other"),
+                };
+                format!("{func}({}, {})", self.as_complex(*a), self.as_complex(*b))
+            }
+            _ => unreachable!("lower::complex::check_uses allows no other complex expression"),
+        }
+    }
+
+    /// `a == b` or `a ~= b` with a complex operand; `None` for other operands.
+    pub(crate) fn complex_comparison(&self, op: BinOp, a: ExprId, b: ExprId) -> Option<String> {
+        if !self.is_complex(a) && !self.is_complex(b) {
+            return None;
+        }
+        let eq = format!("m2cu_ceq({}, {})", self.as_complex(a), self.as_complex(b));
+        Some(match op {
+            BinOp::Ne => format!("(!{eq})"),
+            _ => eq,
+        })
+    }
+
+    /// `abs`, `angle`, `imag` (`real`) of a complex argument, or `imag` and `angle` of a real
+    /// one; `None` for other calls.
+    pub(crate) fn complex_part(&self, builtin: Builtin, args: &[ExprId]) -> Option<String> {
+        let [arg] = args else { return None };
+        if !self.is_complex(*arg) {
+            let class = self.f.exprs[*arg].ty.class;
+            return match builtin {
+                Builtin::Imag => Some(format!(
+                    "((void)({}), {})",
+                    self.expr(*arg),
+                    crate::expr::literal(0.0, class)
+                )),
+                Builtin::Angle => Some(format!("atan2(0.0, {})", self.double(*arg))),
+                Builtin::Real | Builtin::Conj => Some(self.expr(*arg)),
+                _ => None,
+            };
+        }
+        let z = self.expr(*arg);
+        Some(match builtin {
+            Builtin::Abs => format!("m2cu_cabs({z})"),
+            Builtin::Angle => format!("m2cu_cangle({z})"),
+            Builtin::Real => format!("({z}).re"),
+            Builtin::Imag => format!("({z}).im"),
+            _ => unreachable!("lower::complex::check_uses allows no other real part"),
+        })
+    }
+}
