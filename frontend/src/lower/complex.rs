@@ -184,6 +184,13 @@ impl Lowerer<'_> {
         );
     }
 
+    /// `complex(a)`: `complex(a, 0)`.
+    pub(super) fn complex_of_real(&mut self, re: &ast::Expr, span: Span) -> Option<ExprId> {
+        let re = self.scalar_expr(re, "the argument of `complex`")?;
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        self.complex_call(Builtin::Complex, vec![re, zero], span)
+    }
+
     /// `-z` of a complex scalar `z`.
     pub(super) fn complex_negation(&mut self, z: ExprId, span: Span) -> ExprId {
         let ty = Type::complex_scalar(Class::Double);

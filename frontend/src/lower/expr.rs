@@ -334,6 +334,9 @@ impl Lowerer<'_> {
                 return self.reduction(kind, args, span);
             }
         }
+        if let ("complex", [re]) = (name, args) {
+            return self.complex_of_real(re, span).map(Val::Scalar);
+        }
         if let Some(builtin) = Builtin::from_name(name) {
             return self.builtin(builtin, args, span);
         }
