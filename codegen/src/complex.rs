@@ -69,6 +69,7 @@ M2CU_FN m2cu_cdouble m2cu_cexp_full(m2cu_cdouble a)
     double e = exp(a.re);
     return m2cu_cd(e * cos(a.im), e * sin(a.im));
 }
+M2CU_FN m2cu_cdouble m2cu_clog_full(m2cu_cdouble a) { return m2cu_cd(log(hypot(a.re, a.im)), atan2(a.im, a.re)); }
 M2CU_FN m2cu_cdouble m2cu_csqrt_full(m2cu_cdouble a)
 {
     double r = hypot(a.re, a.im);
@@ -90,7 +91,38 @@ M2CU_FN m2cu_cdouble m2cu_cmul_full(m2cu_cdouble a, m2cu_cdouble b) { return m2c
 M2CU_FN m2cu_cdouble m2cu_cdiv_full(m2cu_cdouble a, m2cu_cdouble b) { return m2cu_of_gnu(m2cu_gnu(a) / m2cu_gnu(b)); }
 M2CU_FN m2cu_cdouble m2cu_cexp_full(m2cu_cdouble a) { return m2cu_of_gnu(__builtin_cexp(m2cu_gnu(a))); }
 M2CU_FN m2cu_cdouble m2cu_csqrt_full(m2cu_cdouble a) { return m2cu_of_gnu(__builtin_csqrt(m2cu_gnu(a))); }
+M2CU_FN m2cu_cdouble m2cu_clog_full(m2cu_cdouble a) { return m2cu_of_gnu(__builtin_clog(m2cu_gnu(a))); }
 #endif
+/* libstdc++'s pow(complex, int), which Octave calls for an integer exponent: squarings. */
+M2CU_FN m2cu_cdouble m2cu_cpow_unsigned(m2cu_cdouble x, unsigned n)
+{
+    m2cu_cdouble y = n % 2 ? x : m2cu_cd(1.0, 0.0);
+    while (n >>= 1) {
+        x = m2cu_cmul_full(x, x);
+        if (n % 2) y = m2cu_cmul_full(y, x);
+    }
+    return y;
+}
+/* Octave's xpow(Complex, double): pow(a, int) for an integer exponent of int's range, else
+   libstdc++'s pow(complex, double), polar(exp(b * log|a|), b * arg a); a real base (an
+   imaginary part of zero) is Octave's real power unless it is negative and b is not an
+   integer. */
+M2CU_FN m2cu_cdouble m2cu_cpow(m2cu_cdouble a, double b)
+{
+    bool integer = floor(b) == b && b < 2147483647.0 && b > -2147483648.0;
+    if (a.im == 0.0 && !(a.re < 0.0 && !integer)) return m2cu_cd(pow(a.re, b), 0.0);
+    m2cu_cdouble z;
+    if (integer) {
+        int n = (int)b;
+        z = n < 0 ? m2cu_cdiv_full(m2cu_cd(1.0, 0.0), m2cu_cpow_unsigned(a, -(unsigned)n))
+                  : m2cu_cpow_unsigned(a, (unsigned)n);
+    } else {
+        m2cu_cdouble t = m2cu_clog_full(a);
+        double rho = exp(b * t.re), theta = b * t.im;
+        z = m2cu_cd(rho * cos(theta), rho * sin(theta));
+    }
+    return m2cu_cnarrow(z.re, z.im);
+}
 M2CU_FN m2cu_cdouble m2cu_cadd(m2cu_cdouble a, m2cu_cdouble b)
 {
     return m2cu_cnarrow(a.re + b.re, a.im == 0.0 ? b.im : b.im == 0.0 ? a.im : a.im + b.im);
@@ -167,6 +199,9 @@ impl ExprWriter<'_> {
                 format!("{func}({})", arg(0, args))
             }
             ExprKind::Unary(UnOp::Neg, a) => format!("m2cu_cneg({})", self.as_complex(*a)),
+            ExprKind::Binary(BinOp::Pow, a, b) => {
+                format!("m2cu_cpow({}, {})", self.as_complex(*a), self.double(*b))
+            }
             ExprKind::Binary(op, a, b) => {
                 let func = match op {
                     BinOp::Add => "m2cu_cadd",

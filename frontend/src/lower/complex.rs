@@ -5,7 +5,10 @@
 //!   being lowered never assigns them (a `for i = ...` makes `i` a variable);
 //! - `+ - * /` and unary `-` with a complex scalar operand give a complex double; with a real
 //!   operand Octave works part by part (`complex(1,0)/0` is `Inf - NaNi`), so does m2cu;
-//! - `==`/`~=` compare both parts, `< <= > >=` the real parts (MATLAB's rule);
+//!   `z^b` and `z.^b` with a real exponent `b` (Octave's `xpow`: squarings for an integer);
+//! - `==`/`~=` compare both parts; `< <= > >=` are E0142: Octave orders complex values by
+//!   `abs`, then `angle` (not by real parts as MATLAB), and a value narrowed to real by the
+//!   real order, which m2cu cannot tell apart at translation time;
 //! - `complex(a, b)`, `real`, `imag`, `conj`, `abs` (hypot), `angle` (atan2), `exp`, `sqrt`
 //!   of a complex value, and `z'` (the conjugate) / `z.'` of a scalar;
 //! - a variable first assigned a real double scalar and later a complex one (`z = 0; ...
@@ -16,7 +19,7 @@
 //! Invariant (checked by [`check_uses`] after lowering): a complex expression is a scalar of
 //! class double, and is only an operand of the operations above, or the value assigned to a
 //! complex scalar local. Everything else (complex arrays, inputs, outputs, printing,
-//! conditions, indices, other builtins, `^`) is a diagnostic:
+//! conditions, indices, other builtins, a complex exponent) is a diagnostic:
 //!
 //! - E0140: a complex value of a class other than double (complex integers, single, char);
 //! - E0141: a complex value where m2cu keeps real values only (named in the message);
@@ -147,7 +150,18 @@ impl Lowerer<'_> {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
                 Type::complex_scalar(Class::Double)
             }
-            o if o.is_comparison() => Type::scalar(Class::Logical),
+            BinOp::Pow if !self.is_complex(b) => Type::complex_scalar(Class::Double),
+            BinOp::Eq | BinOp::Ne => Type::scalar(Class::Logical),
+            o if o.is_comparison() => {
+                // Octave orders by abs, then angle, on values it may have narrowed to real at
+                // run time: the order of a value m2cu holds as complex is not known here.
+                self.complex_unsupported(span, &format!("the order `{}`", o.symbol()));
+                return None;
+            }
+            BinOp::Pow => {
+                self.complex_unsupported(span, "a complex exponent `^`");
+                return None;
+            }
             o => {
                 self.complex_unsupported(span, &format!("`{}`", o.symbol()));
                 return None;
@@ -180,7 +194,7 @@ impl Lowerer<'_> {
             "E0142",
             span,
             format!("{what} of a complex value is not supported"),
-            "m2cu offers + - * / == ~= < > <= >=, abs, angle, real, imag, conj, exp and sqrt on complex values; write the operation on `real(z)` and `imag(z)` (MATLAB's `max`/`min` compare `abs(z)`, then `angle(z)`)".into(),
+            "m2cu offers + - * / ^ == ~=, abs, angle, real, imag, conj, exp and sqrt on complex values; write the operation on `real(z)` and `imag(z)` (MATLAB's `max`/`min` compare `abs(z)`, then `angle(z)`)".into(),
         );
     }
 
@@ -288,20 +302,25 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
     });
     let misused = used
         .iter()
-        .find(|&&e| f.exprs[e].ty.complex && !allowed.contains(&e))
-        .map(|&e| f.exprs[e].span)
-        .or_else(|| {
-            let output = f.outputs.iter().find(|&&o| f.locals[o].ty.complex)?;
-            Some(f.locals[*output].span)
-        });
-    if let Some(span) = misused {
+        .find(|&&e| f.exprs[e].ty.complex && !allowed.contains(&e));
+    if let Some(&e) = misused {
         diags.push(
             Diagnostic::error(
                 "E0141",
-                span,
-                "a complex value is used where m2cu keeps real values only (an array, an index, a condition, an output, a printed value, a conversion)",
+                f.exprs[e].span,
+                "a complex value is used where m2cu keeps real values only (an array, an index, a condition, a printed value, a conversion)",
             )
             .with_help("use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in scalar variables inside the function"),
+        );
+    } else if let Some(&output) = f.outputs.iter().find(|&&o| f.locals[o].ty.complex) {
+        let name = &f.locals[output].name;
+        diags.push(
+            Diagnostic::error(
+                "E0141",
+                f.locals[output].span,
+                format!("the output `{name}` is complex, and m2cu returns real values only"),
+            )
+            .with_help(format!("return `real({name})` and `imag({name})` as two outputs, which keep MATLAB's values")),
         );
     }
 }
@@ -313,10 +332,11 @@ fn complex_operands(f: &Function, e: ExprId) -> Vec<ExprId> {
     let expr = &f.exprs[e];
     let complex = expr.ty.complex;
     match &expr.kind {
-        ExprKind::Binary(op, a, b) if op.is_comparison() => vec![*a, *b],
+        ExprKind::Binary(BinOp::Eq | BinOp::Ne, a, b) => vec![*a, *b],
         ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, a, b) if complex => {
             vec![*a, *b]
         }
+        ExprKind::Binary(BinOp::Pow, a, _) if complex => vec![*a],
         ExprKind::Unary(UnOp::Neg, a) if complex => vec![*a],
         ExprKind::Call(b, args) if complex_result(*b) == Some(complex) => args.clone(),
         _ => vec![],
