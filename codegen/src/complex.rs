@@ -8,17 +8,18 @@
 //! - Octave narrows every complex result whose imaginary part is zero to a real value (an
 //!   `octave_value` made of a `Complex` calls `maybe_mutate`), and a later operation with it
 //!   works part by part as with any real operand (`(1+2i)*(1-2i)*Inf` is `Inf`, not
-//!   `Inf - NaNi`). The prelude does the same at run time: an operation treats an operand
-//!   whose imaginary part is zero as real, and a result's zero imaginary part is `+0`. Only
-//!   `complex(a, 0)` stays complex in Octave; m2cu holds it like a narrowed value, which
-//!   differs from Octave only when the other operand of `*` or `/` has an infinite or NaN
-//!   part;
-//! - on the host (C and the emulator's C++) the products, quotients, `exp` and `sqrt` of two
+//!   `Inf - NaNi`). The prelude does the same at run time: a result's zero imaginary part is
+//!   `+0`, and an operation treats an operand as real when its imaginary part is `+0` and it
+//!   is not *fresh*. Only `complex(a, b)` makes a value Octave keeps complex with a zero
+//!   imaginary part; an operand is fresh when it is such a call or a variable assigned only
+//!   such values ([`ExprWriter::fresh`], a `bool` argument of the prelude's functions). A
+//!   `-0` imaginary part never comes from narrowing, so such a value is complex either way;
+//!//! - on the host (C and the emulator's C++) the products, quotients, `exp` and `sqrt` of two
 //!   complex values are GCC's complex arithmetic (`__muldc3`, `__divdc3`, `cexp`, `csqrt`),
 //!   which Octave's `std::complex<double>` uses too; NVRTC has no such library and computes
 //!   them with the textbook formulas (Smith's division), like other GPU math not bit-exact.
 
-use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, UnOp};
+use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, StmtKind, UnOp};
 use m2cu_frontend::types::Type;
 
 use crate::expr::ExprWriter;
@@ -107,15 +108,18 @@ M2CU_FN m2cu_cdouble m2cu_cpow_unsigned(m2cu_cdouble x, unsigned n)
    libstdc++'s pow(complex, double), polar(exp(b * log|a|), b * arg a); a real base (an
    imaginary part of zero) is Octave's real power unless it is negative and b is not an
    integer. */
-M2CU_FN m2cu_cdouble m2cu_cpow(m2cu_cdouble a, double b)
+M2CU_FN bool m2cu_creal(m2cu_cdouble a, bool fresh) { return !fresh && a.im == 0.0 && !signbit(a.im); }
+M2CU_FN m2cu_cdouble m2cu_cpow(m2cu_cdouble a, bool fa, double b)
 {
     bool integer = floor(b) == b && b < 2147483647.0 && b > -2147483648.0;
-    if (a.im == 0.0 && !(a.re < 0.0 && !integer)) return m2cu_cd(pow(a.re, b), 0.0);
+    if (m2cu_creal(a, fa) && !(a.re < 0.0 && !integer)) return m2cu_cd(pow(a.re, b), 0.0);
     m2cu_cdouble z;
     if (integer) {
         int n = (int)b;
         z = n < 0 ? m2cu_cdiv_full(m2cu_cd(1.0, 0.0), m2cu_cpow_unsigned(a, -(unsigned)n))
                   : m2cu_cpow_unsigned(a, (unsigned)n);
+    } else if (a.im == 0.0 && a.re > 0.0) {
+        z = m2cu_cd(pow(a.re, b), 0.0);
     } else {
         m2cu_cdouble t = m2cu_clog_full(a);
         double rho = exp(b * t.re), theta = b * t.im;
@@ -123,25 +127,29 @@ M2CU_FN m2cu_cdouble m2cu_cpow(m2cu_cdouble a, double b)
     }
     return m2cu_cnarrow(z.re, z.im);
 }
-M2CU_FN m2cu_cdouble m2cu_cadd(m2cu_cdouble a, m2cu_cdouble b)
+M2CU_FN m2cu_cdouble m2cu_cadd(m2cu_cdouble a, bool fa, m2cu_cdouble b, bool fb)
 {
-    return m2cu_cnarrow(a.re + b.re, a.im == 0.0 ? b.im : b.im == 0.0 ? a.im : a.im + b.im);
+    bool ra = m2cu_creal(a, fa), rb = m2cu_creal(b, fb);
+    return m2cu_cnarrow(a.re + b.re, ra ? (rb ? 0.0 : b.im) : rb ? a.im : a.im + b.im);
 }
-M2CU_FN m2cu_cdouble m2cu_csub(m2cu_cdouble a, m2cu_cdouble b)
+M2CU_FN m2cu_cdouble m2cu_csub(m2cu_cdouble a, bool fa, m2cu_cdouble b, bool fb)
 {
-    return m2cu_cnarrow(a.re - b.re, a.im == 0.0 ? -b.im : b.im == 0.0 ? a.im : a.im - b.im);
+    bool ra = m2cu_creal(a, fa), rb = m2cu_creal(b, fb);
+    return m2cu_cnarrow(a.re - b.re, ra ? (rb ? 0.0 : -b.im) : rb ? a.im : a.im - b.im);
 }
-M2CU_FN m2cu_cdouble m2cu_cmul(m2cu_cdouble a, m2cu_cdouble b)
+M2CU_FN m2cu_cdouble m2cu_cmul(m2cu_cdouble a, bool fa, m2cu_cdouble b, bool fb)
 {
-    if (a.im == 0.0) return m2cu_cnarrow(a.re * b.re, b.im == 0.0 ? 0.0 : a.re * b.im);
-    if (b.im == 0.0) return m2cu_cnarrow(a.re * b.re, a.im * b.re);
+    bool ra = m2cu_creal(a, fa), rb = m2cu_creal(b, fb);
+    if (ra) return m2cu_cnarrow(a.re * b.re, rb ? 0.0 : a.re * b.im);
+    if (rb) return m2cu_cnarrow(a.re * b.re, a.im * b.re);
     m2cu_cdouble z = m2cu_cmul_full(a, b);
     return m2cu_cnarrow(z.re, z.im);
 }
-M2CU_FN m2cu_cdouble m2cu_cdiv(m2cu_cdouble a, m2cu_cdouble b)
+M2CU_FN m2cu_cdouble m2cu_cdiv(m2cu_cdouble a, bool fa, m2cu_cdouble b, bool fb)
 {
-    if (b.im == 0.0) return m2cu_cnarrow(a.re / b.re, a.im == 0.0 ? 0.0 : a.im / b.re);
-    m2cu_cdouble z = m2cu_cdiv_full(m2cu_cd(a.re, a.im == 0.0 ? 0.0 : a.im), b);
+    bool ra = m2cu_creal(a, fa);
+    if (m2cu_creal(b, fb)) return m2cu_cnarrow(a.re / b.re, ra ? 0.0 : a.im / b.re);
+    m2cu_cdouble z = m2cu_cdiv_full(m2cu_cd(a.re, ra ? 0.0 : a.im), b);
     return m2cu_cnarrow(z.re, z.im);
 }
 M2CU_FN m2cu_cdouble m2cu_cneg(m2cu_cdouble a) { return m2cu_cnarrow(-a.re, -a.im); }
@@ -152,14 +160,14 @@ M2CU_FN m2cu_cdouble m2cu_cexp(m2cu_cdouble a)
     m2cu_cdouble z = m2cu_cexp_full(a);
     return m2cu_cnarrow(z.re, z.im);
 }
-M2CU_FN m2cu_cdouble m2cu_csqrt(m2cu_cdouble a)
+M2CU_FN m2cu_cdouble m2cu_csqrt(m2cu_cdouble a, bool fa)
 {
-    if (a.im == 0.0) return a.re < 0.0 ? m2cu_cd(0.0, sqrt(-a.re)) : m2cu_cd(sqrt(a.re), 0.0);
+    if (m2cu_creal(a, fa)) return a.re < 0.0 ? m2cu_cd(0.0, sqrt(-a.re)) : m2cu_cd(sqrt(a.re), 0.0);
     m2cu_cdouble z = m2cu_csqrt_full(a);
     return m2cu_cnarrow(z.re, z.im);
 }
 M2CU_FN double m2cu_cabs(m2cu_cdouble a) { return hypot(a.re, a.im); }
-M2CU_FN double m2cu_cangle(m2cu_cdouble a) { return atan2(a.im == 0.0 ? 0.0 : a.im, a.re); }
+M2CU_FN double m2cu_cangle(m2cu_cdouble a) { return atan2(a.im, a.re); }
 M2CU_FN bool m2cu_ceq(m2cu_cdouble a, m2cu_cdouble b) { return a.re == b.re && a.im == b.im; }
 "#;
 
@@ -177,9 +185,36 @@ impl ExprWriter<'_> {
         }
     }
 
+    /// `e` as an `m2cu_cdouble` operand, followed by whether it is fresh (see [`Self::fresh`]).
+    fn operand(&self, e: ExprId) -> String {
+        format!("{}, {}", self.as_complex(e), self.fresh(e))
+    }
+
+    /// Whether `e` is a value of `complex(a, b)`, directly or through variables assigned only
+    /// such values: Octave keeps it complex even with a zero imaginary part, where any other
+    /// value with one is real (the module docs).
+    fn fresh(&self, e: ExprId) -> bool {
+        self.fresh_seen(e, &mut Vec::new())
+    }
+
+    fn fresh_seen(&self, e: ExprId, seen: &mut Vec<m2cu_frontend::ir::LocalId>) -> bool {
+        match &self.f.exprs[e].kind {
+            ExprKind::Call(Builtin::Complex, _) => true,
+            ExprKind::Local(l) if seen.contains(l) => true,
+            ExprKind::Local(l) => {
+                seen.push(*l);
+                let mut values = self.f.stmts.iter().filter_map(|(_, s)| match s.kind {
+                    StmtKind::Assign { target, value } if target == *l => Some(value),
+                    _ => None,
+                });
+                !self.f.is_param(*l) && values.all(|v| self.fresh_seen(v, seen))
+            }
+            _ => false,
+        }
+    }
+
     /// The value of the complex expression `e`.
     pub(crate) fn complex_value(&self, e: ExprId) -> String {
-        let arg = |k: usize, args: &[ExprId]| self.as_complex(args[k]);
         match &self.f.exprs[e].kind {
             ExprKind::Local(l) => self.names.get(*l).to_string(),
             ExprKind::Call(Builtin::Complex, args) => {
@@ -189,18 +224,17 @@ impl ExprWriter<'_> {
                     self.double(args[1])
                 )
             }
-            ExprKind::Call(b, args) => {
-                let func = match b {
-                    Builtin::Conj => "m2cu_cconj",
-                    Builtin::Exp => "m2cu_cexp",
-                    Builtin::Sqrt => "m2cu_csqrt",
-                    _ => unreachable!("lower::complex::check_uses allows no other"),
-                };
-                format!("{func}({})", arg(0, args))
+            ExprKind::Convert(a) => format!("m2cu_cd({}, 0.0)", self.double(*a)),
+            ExprKind::Call(Builtin::Conj, args) => {
+                format!("m2cu_cconj({})", self.as_complex(args[0]))
             }
+            ExprKind::Call(Builtin::Exp, args) => {
+                format!("m2cu_cexp({})", self.as_complex(args[0]))
+            }
+            ExprKind::Call(Builtin::Sqrt, args) => format!("m2cu_csqrt({})", self.operand(args[0])),
             ExprKind::Unary(UnOp::Neg, a) => format!("m2cu_cneg({})", self.as_complex(*a)),
             ExprKind::Binary(BinOp::Pow, a, b) => {
-                format!("m2cu_cpow({}, {})", self.as_complex(*a), self.double(*b))
+                format!("m2cu_cpow({}, {})", self.operand(*a), self.double(*b))
             }
             ExprKind::Binary(op, a, b) => {
                 let func = match op {
@@ -210,7 +244,7 @@ impl ExprWriter<'_> {
                     BinOp::Div => "m2cu_cdiv",
                     _ => unreachable!("lower::complex::check_uses allows no other"),
                 };
-                format!("{func}({}, {})", self.as_complex(*a), self.as_complex(*b))
+                format!("{func}({}, {})", self.operand(*a), self.operand(*b))
             }
             _ => unreachable!("lower::complex::check_uses allows no other complex expression"),
         }

@@ -13,8 +13,9 @@
 //!   of a complex value, and `z'` (the conjugate) / `z.'` of a scalar;
 //! - a variable first assigned a real double scalar and later a complex one (`z = 0; ...
 //!   z = z*z + c`): lowering starts again with that variable complex from its first
-//!   assignment ([`Lowerer::complex_reassigned`], `lower::lower`). Its values are the same;
-//!   only whether it is complex could differ, which nothing supported can observe.
+//!   assignment ([`Lowerer::complex_reassigned`], `lower::lower`); a real value assigned to a
+//!   complex variable is a `Convert` to complex, which stays a real value for Octave's
+//!   narrowing (`codegen::complex`), unlike `complex(a, b)`.
 //!
 //! Invariant (checked by [`check_uses`] after lowering): a complex expression is a scalar of
 //! class double, and is only an operand of the operations above, or the value assigned to a
@@ -67,9 +68,13 @@ impl Lowerer<'_> {
         self.new_expr(ExprKind::Call(Builtin::Complex, vec![re, im]), ty, span)
     }
 
-    /// `2i`: the complex double `0 + 2i`.
+    /// `2i`: the complex double `0 + 2i`; `0i` is Octave's real 0 (narrowed), held complex.
     pub(super) fn imaginary_literal(&mut self, value: f64, span: Span) -> ExprId {
         let re = self.constant_expr(0.0, Class::Double, span);
+        if value == 0.0 {
+            let ty = Type::complex_scalar(Class::Double);
+            return self.new_expr(ExprKind::Convert(re), ty, span);
+        }
         let im = self.constant_expr(value, Class::Double, span);
         self.complex_of(re, im, span)
     }
@@ -94,8 +99,8 @@ impl Lowerer<'_> {
         }
         let span = self.exprs[e].span;
         let e = self.convert_to(e, Class::Double);
-        let zero = self.constant_expr(0.0, Class::Double, span);
-        self.complex_of(e, zero, span)
+        let ty = Type::complex_scalar(Class::Double);
+        self.new_expr(ExprKind::Convert(e), ty, span)
     }
 
     /// A new scalar local whose name an earlier attempt found complex is made complex.
@@ -339,6 +344,7 @@ fn complex_operands(f: &Function, e: ExprId) -> Vec<ExprId> {
         ExprKind::Binary(BinOp::Pow, a, _) if complex => vec![*a],
         ExprKind::Unary(UnOp::Neg, a) if complex => vec![*a],
         ExprKind::Call(b, args) if complex_result(*b) == Some(complex) => args.clone(),
+        ExprKind::Convert(a) if complex => vec![*a],
         _ => vec![],
     }
 }
