@@ -14,7 +14,7 @@
 //!   imaginary part; an operand is fresh when it is such a call or a variable assigned only
 //!   such values ([`ExprWriter::fresh`], a `bool` argument of the prelude's functions). A
 //!   `-0` imaginary part never comes from narrowing, so such a value is complex either way;
-//!//! - on the host (C and the emulator's C++) the products, quotients, `exp` and `sqrt` of two
+//! - on the host (C and the emulator's C++) the products, quotients, `exp` and `sqrt` of two
 //!   complex values are GCC's complex arithmetic (`__muldc3`, `__divdc3`, `cexp`, `csqrt`),
 //!   which Octave's `std::complex<double>` uses too; NVRTC has no such library and computes
 //!   them with the textbook formulas (Smith's division), like other GPU math not bit-exact.
