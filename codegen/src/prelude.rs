@@ -29,7 +29,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         3,
         "M2CU_E_COMPLEX",
-        "The result would be complex, and complex numbers are not supported.",
+        "The result would be complex: m2cu keeps sqrt, log and ^ of real values real (write sqrt(complex(x)) for the complex root).",
     ),
     (4, "M2CU_E_GPU", "A GPU operation failed."),
     (5, "M2CU_E_NOMEM", "Out of memory."),

@@ -398,7 +398,7 @@ impl Lowerer<'_> {
             );
         } else {
             let help = if matches!(name.as_str(), "i" | "j") {
-                "complex numbers are not supported; `i` and `j` work only as variables"
+                "this function assigns the name elsewhere, so m2cu does not read it as the imaginary unit here: write `1i` (or `1j`) for the unit, or assign the variable before this line"
             } else {
                 "define the variable before this line, or check the spelling"
             };
