@@ -26,9 +26,12 @@
 //! - E0141: a complex value where m2cu keeps real values only (named in the message);
 //! - E0142: an operation that m2cu does not define on complex values (named in the message).
 //!
-//! Octave narrows a complex result whose imaginary part is zero to real in most operations
-//! (`(1+2i)*(1-2i)` is the real `5`, `complex(1,0)` stays complex); since complex values never
-//! leave the function and `isreal`/`iscomplex` are not offered, that difference is never seen.
+//! Octave narrows a complex result whose imaginary part is zero to a real value
+//! (`(1+2i)*(1-2i)` is the real `5`; `complex(1,0)` stays complex; `0i` is real), and a later
+//! operation then works with a real operand. Whether a value is narrowed shows in its parts
+//! only with Inf, NaN or -0 operands (`complex(1,0)/0` is `Inf - NaNi`, `(1+0i)/0` is `Inf`),
+//! and in `isreal`/`iscomplex`, which are not offered: `codegen::complex` makes the parts
+//! exact at run time (experiments in `fixtures/complex/narrowing.m`, `tests/complex.rs`).
 //! `sqrt` of a real value stays real (M2CU_E_COMPLEX for a negative one): MATLAB's class would
 //! depend on the value; `sqrt(complex(d))` gives the complex root.
 
