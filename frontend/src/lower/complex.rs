@@ -301,17 +301,25 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
     for &id in &used {
         allowed.extend(complex_operands(f, id));
     }
+    // A real value assigned to a complex local by a path that does not convert it (not
+    // `Lowerer::as_local_value`) is reported at the value.
+    let mut unconverted = None;
     f.walk_stmts(&f.body, &mut |s| {
         if let StmtKind::Assign { target, value } = &f.stmts[s].kind {
             if f.locals[*target].ty.complex {
                 allowed.insert(*value);
+                if !f.exprs[*value].ty.complex {
+                    unconverted = unconverted.or(Some(*value));
+                }
             }
         }
     });
     let misused = used
         .iter()
-        .find(|&&e| f.exprs[e].ty.complex && !allowed.contains(&e));
-    if let Some(&e) = misused {
+        .copied()
+        .find(|&e| f.exprs[e].ty.complex && !allowed.contains(&e))
+        .or(unconverted);
+    if let Some(e) = misused {
         diags.push(
             Diagnostic::error(
                 "E0141",
