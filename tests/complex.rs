@@ -22,6 +22,38 @@ fn displayed(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The display of `file`'s outputs `[a, b, ...]` for `args`, by `m2cu run` on `backend`.
+fn m2cu_display(file: &str, sets: &[String], backend: &str) -> String {
+    let path = format!("fixtures/complex/{file}.m");
+    let mut args = vec!["run", path.as_str(), "--backend", backend];
+    for s in sets {
+        args.extend(["--set", s.as_str()]);
+    }
+    let o = common::m2cu(&args);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{file} {backend} {sets:?}: {out}");
+    out
+}
+
+/// `angle` of real values (Octave's `std::arg`: pi for a set sign bit, -0 and -NaN included,
+/// else 0, NaN included), of values narrowed to real, and of `complex(x, 0)` (`atan2`).
+#[test]
+fn complex_angles_print_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let dir = common::root().join("fixtures/complex");
+    for x in ["NaN", "-NaN", "-0", "-2", "3"] {
+        let octave = m2cu_runtime::octave::eval(&dir, &format!("[a, b, c, d, e] = angles({x})"))
+            .expect("octave runs");
+        assert_eq!(displayed(&octave).len(), 5, "{octave}");
+        for backend in ["cpu", "emu"] {
+            let out = m2cu_display("angles", &[format!("x={x}")], backend);
+            assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x}");
+        }
+    }
+}
+
 #[test]
 fn complex_narrowing_prints_what_octave_prints() {
     if !common::require(common::octave_available(), "octave-cli") {
@@ -33,19 +65,8 @@ fn complex_narrowing_prints_what_octave_prints() {
         let octave = m2cu_runtime::octave::eval(&dir, &call).expect("octave runs");
         assert_eq!(displayed(&octave).len(), 8, "{octave}");
         for backend in ["cpu", "emu"] {
-            let (sx, sy) = (format!("x={x}"), format!("y={y}"));
-            let o = common::m2cu(&[
-                "run",
-                "fixtures/complex/narrowing.m",
-                "--backend",
-                backend,
-                "--set",
-                &sx,
-                "--set",
-                &sy,
-            ]);
-            let out = String::from_utf8_lossy(&o.stdout);
-            assert!(o.status.success(), "{backend} {x} {y}: {out}");
+            let sets = [format!("x={x}"), format!("y={y}")];
+            let out = m2cu_display("narrowing", &sets, backend);
             assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x} y={y}");
         }
     }

@@ -167,7 +167,12 @@ M2CU_FN m2cu_cdouble m2cu_csqrt(m2cu_cdouble a, bool fa)
     return m2cu_cnarrow(z.re, z.im);
 }
 M2CU_FN double m2cu_cabs(m2cu_cdouble a) { return hypot(a.re, a.im); }
-M2CU_FN double m2cu_cangle(m2cu_cdouble a) { return atan2(a.im, a.re); }
+/* std::arg of a real value is pi when its sign bit is set, else 0 (NaN included). */
+M2CU_FN double m2cu_cangle(m2cu_cdouble a, bool fa)
+{
+    if (m2cu_creal(a, fa)) return signbit(a.re) ? 3.141592653589793 : 0.0;
+    return atan2(a.im, a.re);
+}
 M2CU_FN bool m2cu_ceq(m2cu_cdouble a, m2cu_cdouble b) { return a.re == b.re && a.im == b.im; }
 "#;
 
@@ -274,7 +279,10 @@ impl ExprWriter<'_> {
                     self.expr(*arg),
                     crate::expr::literal(0.0, class)
                 )),
-                Builtin::Angle => Some(format!("atan2(0.0, {})", self.double(*arg))),
+                Builtin::Angle => Some(format!(
+                    "m2cu_cangle(m2cu_cd({}, 0.0), false)",
+                    self.double(*arg)
+                )),
                 Builtin::Real | Builtin::Conj => Some(self.expr(*arg)),
                 _ => None,
             };
@@ -282,7 +290,7 @@ impl ExprWriter<'_> {
         let z = self.expr(*arg);
         Some(match builtin {
             Builtin::Abs => format!("m2cu_cabs({z})"),
-            Builtin::Angle => format!("m2cu_cangle({z})"),
+            Builtin::Angle => format!("m2cu_cangle({z}, {})", self.fresh(*arg)),
             Builtin::Real => format!("({z}).re"),
             Builtin::Imag => format!("({z}).im"),
             _ => unreachable!("lower::complex::check_uses allows no other real part"),
