@@ -297,7 +297,7 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
             }
         }
     };
-    Ok((name.to_string(), Type { class, shape }))
+    Ok((name.to_string(), Type::array(class, shape)))
 }
 
 /// Translates `source` for the given input values: their classes and shapes are the input
@@ -402,7 +402,7 @@ pub(crate) fn type_of(v: &Value) -> Type {
     let class = Class::from_name(v.class().name()).expect("every runtime class is an IR class");
     if v.dims.len() == 3 {
         let shape = Shape::new3(Dim::Known(v.rows() as u64), Dim::Var, Dim::Var);
-        return Type { class, shape };
+        return Type::array(class, shape);
     }
     let shape = match (v.rows(), v.cols()) {
         (1, 1) if class == Class::Char => Shape::new(Dim::Known(1), Dim::Var),
@@ -411,7 +411,7 @@ pub(crate) fn type_of(v: &Value) -> Type {
         (_, 1) => Shape::new(Dim::Var, Dim::Known(1)),
         (rows, _) => Shape::new(Dim::Known(rows as u64), Dim::Var),
     };
-    Type { class, shape }
+    Type::array(class, shape)
 }
 
 /// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs.

@@ -165,6 +165,9 @@ fn recognize(
     sources: &LocationSources,
     s: LocalId,
 ) -> Result<Reduction, String> {
+    if f.locals[s].ty.complex {
+        return Err("it is complex, and m2cu reduces real values only".into());
+    }
     let mut updates = Vec::new();
     scan_block(f, body, sources, s, &mut updates)?;
     let first = updates.first().ok_or("it is never updated")?;

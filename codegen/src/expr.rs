@@ -34,7 +34,7 @@ pub fn local_c_type(f: &Function, local: LocalId) -> &'static str {
     if l.integral {
         "int64_t"
     } else {
-        l.ty.class.c_type()
+        crate::complex::c_type(l.ty)
     }
 }
 
@@ -69,6 +69,9 @@ impl ExprWriter<'_> {
     pub fn expr(&self, e: ExprId) -> String {
         let expr = &self.f.exprs[e];
         let class = expr.ty.class;
+        if expr.ty.complex {
+            return self.complex_value(e);
+        }
         match &expr.kind {
             ExprKind::Const(v) => literal(*v, class),
             ExprKind::Local(l) if self.f.locals[*l].integral => {
@@ -162,6 +165,9 @@ impl ExprWriter<'_> {
     }
 
     fn binary(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> String {
+        if let Some(compared) = self.complex_comparison(op, a, b) {
+            return compared;
+        }
         let wide_operands = is_wide_int(self.class(a)) || is_wide_int(self.class(b));
         if is_wide_int(class) && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
             return self.wide_int_arith(op, a, b, class);
@@ -265,6 +271,9 @@ impl ExprWriter<'_> {
         let d = |k: usize| self.double(args[k]);
         let err = self.err;
         let integer = class.is_integer();
+        if let Some(part) = self.complex_part(builtin, args) {
+            return part;
+        }
         match builtin {
             Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix if integer => {
                 self.to_class(args[0], class)
@@ -314,6 +323,9 @@ impl ExprWriter<'_> {
             }
             Builtin::IsNan | Builtin::IsInf | Builtin::IsFinite => {
                 self.float_test(builtin, args[0])
+            }
+            Builtin::Complex | Builtin::Real | Builtin::Imag | Builtin::Conj | Builtin::Angle => {
+                unreachable!("complex_part writes these")
             }
         }
     }

@@ -184,7 +184,8 @@ fn declarations(ctx: &Context, code: &mut Code) {
     for (id, local) in ctx.f.locals.iter().filter(|(id, _)| !own.contains(id)) {
         let name = ctx.name(id);
         if local.ty.is_scalar() {
-            code.line(format!("{} {name} = 0;", local_c_type(ctx.f, id)));
+            let zero = crate::complex::zero(local.ty);
+            code.line(format!("{} {name} = {zero};", local_c_type(ctx.f, id)));
             continue;
         }
         let ty = local.ty.class.c_type();

@@ -13,6 +13,7 @@ pub mod bins;
 pub mod c_text;
 mod code;
 pub mod combine;
+mod complex;
 mod defined;
 pub mod expr;
 pub mod host;

@@ -29,7 +29,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         3,
         "M2CU_E_COMPLEX",
-        "The result would be complex, and complex numbers are not supported.",
+        "The result would be complex: m2cu keeps sqrt, log and ^ of real values real (write sqrt(complex(x)) for the complex root).",
     ),
     (4, "M2CU_E_GPU", "A GPU operation failed."),
     (5, "M2CU_E_NOMEM", "Out of memory."),
@@ -410,6 +410,7 @@ pub fn prelude() -> String {
         out.push_str(&saturating_conversion(class));
     }
     out.push_str(HELPERS);
+    out.push_str(crate::complex::PRELUDE);
     out.push_str(INT64_EXACT);
     out.push_str(INT64_MIXED);
     out

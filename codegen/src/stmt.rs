@@ -855,7 +855,12 @@ impl<'a> Context<'a> {
     /// Declarations of per-iteration (private) scalars.
     pub fn declare(&self, code: &mut Code, locals: &[LocalId]) {
         for &l in locals {
-            code.line(format!("{} {} = 0;", local_c_type(self.f, l), self.name(l)));
+            let zero = crate::complex::zero(self.f.locals[l].ty);
+            code.line(format!(
+                "{} {} = {zero};",
+                local_c_type(self.f, l),
+                self.name(l)
+            ));
         }
     }
 }

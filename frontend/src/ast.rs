@@ -133,6 +133,12 @@ pub enum ExprKind {
         value: f64,
         text: String,
     },
+    /// An imaginary literal `2i`, `3.5e2j`: `value` times the imaginary unit; `text` is the
+    /// source spelling, suffix included.
+    Imaginary {
+        value: f64,
+        text: String,
+    },
     /// A char literal `'double'` (also Octave's `"double"`).
     Str(String),
     /// MATLAB's string scalar `"double"`.

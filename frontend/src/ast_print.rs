@@ -169,6 +169,7 @@ impl Printer {
     fn expr(&mut self, d: usize, role: &str, e: &Expr) {
         match &e.kind {
             ExprKind::Number { text, .. } => self.line(d, role, &format!("Number {text}")),
+            ExprKind::Imaginary { text, .. } => self.line(d, role, &format!("Imaginary {text}")),
             ExprKind::Str(s) => self.line(d, role, &format!("Str {}", quoted(s))),
             ExprKind::StringScalar(s) => self.line(d, role, &format!("StringScalar {}", quoted(s))),
             ExprKind::Ident(name) => self.line(d, role, &format!("Ident {name}")),

@@ -201,7 +201,7 @@ fn list(es: &[Expr], brackets: bool) -> String {
 /// separates elements.
 fn expr(e: &Expr, brackets: bool) -> String {
     match &e.kind {
-        ExprKind::Number { text, .. } => text.clone(),
+        ExprKind::Number { text, .. } | ExprKind::Imaginary { text, .. } => text.clone(),
         ExprKind::Str(s) => char_literal(s),
         ExprKind::StringScalar(s) => format!("\"{}\"", s.replace('"', "\"\"")),
         ExprKind::Ident(name) => name.clone(),

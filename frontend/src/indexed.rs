@@ -98,6 +98,7 @@ fn expr(e: &Expr, names: &mut HashSet<String>) {
         ExprKind::HandleCell(es) => es.iter().for_each(|e| expr(e, names)),
         ExprKind::AnonFn { body, .. } => expr(body, names),
         ExprKind::Number { .. }
+        | ExprKind::Imaginary { .. }
         | ExprKind::Str(_)
         | ExprKind::StringScalar(_)
         | ExprKind::Ident(_)

@@ -219,6 +219,14 @@ pub enum Builtin {
     /// `upper(c)`, `lower(c)` of a char (ASCII letters; another class is returned unchanged).
     Upper,
     Lower,
+    /// `complex(a, b)`: the complex double `a + b*i` of two real parts (`lower::complex`).
+    Complex,
+    /// `real(z)`, `imag(z)`, `conj(z)`, `angle(z)` (`atan2(imag, real)`), of a complex or a
+    /// real value.
+    Real,
+    Imag,
+    Conj,
+    Angle,
 }
 
 impl Builtin {
@@ -245,10 +253,15 @@ impl Builtin {
             Builtin::IsFinite => "isfinite",
             Builtin::Upper => "upper",
             Builtin::Lower => "lower",
+            Builtin::Complex => "complex",
+            Builtin::Real => "real",
+            Builtin::Imag => "imag",
+            Builtin::Conj => "conj",
+            Builtin::Angle => "angle",
         }
     }
 
-    pub const ALL: [Builtin; 21] = [
+    pub const ALL: [Builtin; 26] = [
         Builtin::Abs,
         Builtin::Sqrt,
         Builtin::Exp,
@@ -270,6 +283,11 @@ impl Builtin {
         Builtin::IsFinite,
         Builtin::Upper,
         Builtin::Lower,
+        Builtin::Complex,
+        Builtin::Real,
+        Builtin::Imag,
+        Builtin::Conj,
+        Builtin::Angle,
     ];
 
     pub fn from_name(name: &str) -> Option<Builtin> {
@@ -285,7 +303,8 @@ impl Builtin {
             | Builtin::Max
             | Builtin::BitAnd
             | Builtin::BitOr
-            | Builtin::BitXor => 2,
+            | Builtin::BitXor
+            | Builtin::Complex => 2,
             _ => 1,
         }
     }

@@ -239,6 +239,9 @@ impl Printer<'_> {
             ExprKind::Call(b, args) => {
                 suffix(format!("{}({})", b.name(), self.list(args)), Class::Double)
             }
+            ExprKind::Convert(a) if expr.ty.complex => {
+                format!("complex {class}({})", self.expr(*a))
+            }
             ExprKind::Convert(a) => format!("{class}({})", self.expr(*a)),
             ExprKind::Combine(c, a, b) => format!(
                 "{}({}, {})",

@@ -507,9 +507,16 @@ impl Lexer<'_> {
             return;
         }
         let suffix = &self.src[suffix_start..self.pos];
-        let help = if suffix == "i" || suffix == "j" {
-            "complex numbers are not supported; m2cu works on real values".to_string()
-        } else if &self.src[start..suffix_start] == "0" && suffix.starts_with(['x', 'X', 'b', 'B'])
+        if matches!(suffix, "i" | "j" | "I" | "J") {
+            // An imaginary literal (`2i`, `3.5e2j`): one number token, suffix included.
+            if let Some(last) = self.out.tokens.last_mut() {
+                last.kind = TokKind::Number(self.src[start..self.pos].to_string());
+                last.span = Span::new(start, self.pos);
+            }
+            return;
+        }
+        let help = if &self.src[start..suffix_start] == "0"
+            && suffix.starts_with(['x', 'X', 'b', 'B'])
         {
             "hexadecimal and binary literals are not supported; write the decimal value".to_string()
         } else {

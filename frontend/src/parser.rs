@@ -1492,6 +1492,7 @@ fn rhs_needs_parens(op: BinaryOp, rhs: &Expr) -> bool {
     let primary = matches!(
         rhs.kind,
         ExprKind::Number { .. }
+            | ExprKind::Imaginary { .. }
             | ExprKind::Str(_)
             | ExprKind::StringScalar(_)
             | ExprKind::Ident(_)
@@ -1832,17 +1833,16 @@ fn primary(i: Input) -> PResult<Node> {
 
 fn number<'a>(i: Input<'a>, text: &str) -> PResult<'a, Node> {
     let span = i.tok().span;
-    match text.parse::<f64>() {
-        Ok(value) => Ok((
-            i.bump(),
-            Node::leaf(
-                ExprKind::Number {
-                    value,
-                    text: text.to_string(),
-                },
-                span,
-            ),
-        )),
+    let imaginary = text.strip_suffix(['i', 'j', 'I', 'J']);
+    match imaginary.unwrap_or(text).parse::<f64>() {
+        Ok(value) => {
+            let text = text.to_string();
+            let kind = match imaginary {
+                Some(_) => ExprKind::Imaginary { value, text },
+                None => ExprKind::Number { value, text },
+            };
+            Ok((i.bump(), Node::leaf(kind, span)))
+        }
         Err(_) => error(PError::at(
             &i,
             Diagnostic::error("E0004", span, "malformed number")

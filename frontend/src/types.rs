@@ -210,23 +210,35 @@ impl fmt::Display for Shape {
     }
 }
 
-/// Class and shape of a value.
+/// Class and shape of a value, and whether it has an imaginary part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Type {
     pub class: Class,
     pub shape: Shape,
+    /// A complex value (`1 + 2i`): its class is the class of both parts, double for now
+    /// (`lower::complex` states what is supported).
+    pub complex: bool,
 }
 
 impl Type {
     pub fn scalar(class: Class) -> Type {
-        Type {
-            class,
-            shape: Shape::SCALAR,
-        }
+        Type::array(class, Shape::SCALAR)
     }
 
     pub fn array(class: Class, shape: Shape) -> Type {
-        Type { class, shape }
+        Type {
+            class,
+            shape,
+            complex: false,
+        }
+    }
+
+    /// A complex scalar of `class`.
+    pub fn complex_scalar(class: Class) -> Type {
+        Type {
+            complex: true,
+            ..Type::scalar(class)
+        }
     }
 
     pub fn is_scalar(self) -> bool {
@@ -236,6 +248,9 @@ impl Type {
 
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.complex {
+            f.write_str("complex ")?;
+        }
         if self.is_scalar() {
             write!(f, "{}", self.class)
         } else {

@@ -82,7 +82,8 @@ impl Lowerer<'_> {
             Val::Scalar(e) => {
                 let ty = self.exprs[e].ty;
                 let target = self.define(name, ty)?;
-                self.push(StmtKind::Assign { target, value: e }, span)
+                let value = self.as_local_value(target, e);
+                self.push(StmtKind::Assign { target, value }, span)
             }
             Val::Array(a) => self.assign_array(name, a, span),
         }

@@ -313,6 +313,7 @@ pub(super) fn mentions(e: &ast::Expr, name: &str) -> bool {
     match &e.kind {
         AstExpr::Ident(n) => n == name,
         AstExpr::Number { .. }
+        | AstExpr::Imaginary { .. }
         | AstExpr::Str(_)
         | AstExpr::StringScalar(_)
         | AstExpr::Colon

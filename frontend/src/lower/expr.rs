@@ -66,13 +66,16 @@ impl Lowerer<'_> {
             AstExpr::Number { value, .. } => {
                 Some(Val::Scalar(self.constant_expr(*value, Class::Double, span)))
             }
+            AstExpr::Imaginary { value, .. } => {
+                Some(Val::Scalar(self.imaginary_literal(*value, span)))
+            }
             AstExpr::Ident(name) => self.ident(name, span),
             AstExpr::Paren(inner) => self.value(inner),
             AstExpr::Unary { op, operand } => self.unary(*op, operand, span),
             AstExpr::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
             AstExpr::Call { callee, args } => self.call(callee, args, span),
             AstExpr::End => self.end_keyword(span).map(Val::Scalar),
-            AstExpr::Postfix { operand, .. } => self.transpose(operand),
+            AstExpr::Postfix { operand, op } => self.transpose(operand, *op),
             AstExpr::Range { start, step, stop } => {
                 self.range_value(start, step.as_deref(), stop, span)
             }
@@ -127,6 +130,9 @@ impl Lowerer<'_> {
         if let Some((value, class)) = constant(name) {
             return Some(Val::Scalar(self.constant_expr(value, class, span)));
         }
+        if let Some(unit) = self.imaginary_unit(name, span) {
+            return Some(Val::Scalar(unit));
+        }
         if let Some(count) = self.arg_count(name, span) {
             return Some(count);
         }
@@ -166,6 +172,11 @@ impl Lowerer<'_> {
 
     fn unary(&mut self, op: UnaryOp, operand: &ast::Expr, span: Span) -> Option<Val> {
         let v = self.value(operand)?;
+        if let Val::Scalar(z) = v {
+            if self.exprs[z].ty.complex && op == UnaryOp::Neg {
+                return Some(Val::Scalar(self.complex_negation(z, span)));
+            }
+        }
         let class = match op {
             UnaryOp::Plus => return Some(v),
             UnaryOp::Neg => arithmetic_class(val_class(self, &v)),
@@ -184,8 +195,11 @@ impl Lowerer<'_> {
         })
     }
 
-    fn transpose(&mut self, operand: &ast::Expr) -> Option<Val> {
+    fn transpose(&mut self, operand: &ast::Expr, op: ast::PostfixOp) -> Option<Val> {
         Some(match self.value(operand)? {
+            Val::Scalar(e) if self.exprs[e].ty.complex && op == ast::PostfixOp::CTranspose => {
+                Val::Scalar(self.conjugate_transpose(e, operand.span))
+            }
             Val::Scalar(e) => Val::Scalar(e),
             Val::Array(a) => Val::Array(ArrayVal {
                 shape: {
@@ -221,6 +235,13 @@ impl Lowerer<'_> {
             BinaryOp::LeftDiv | BinaryOp::ElemLeftDiv => (BinaryOp::ElemDiv, b, a),
             other => (other, a, b),
         };
+        if let (Val::Scalar(x), Val::Scalar(y)) = (&a, &b) {
+            if self.exprs[*x].ty.complex || self.exprs[*y].ty.complex {
+                return self
+                    .complex_binary(scalar_op(op), *x, *y, span)
+                    .map(Val::Scalar);
+            }
+        }
         let class = if scalar_op(op).is_comparison() || scalar_op(op).is_logical() {
             Class::Logical
         } else {
@@ -313,6 +334,9 @@ impl Lowerer<'_> {
                 return self.reduction(kind, args, span);
             }
         }
+        if let ("complex", [re]) = (name, args) {
+            return self.complex_of_real(re, span).map(Val::Scalar);
+        }
         if let Some(builtin) = Builtin::from_name(name) {
             return self.builtin(builtin, args, span);
         }
@@ -374,7 +398,7 @@ impl Lowerer<'_> {
             );
         } else {
             let help = if matches!(name.as_str(), "i" | "j") {
-                "complex numbers are not supported; `i` and `j` work only as variables"
+                "this function assigns the name elsewhere, so m2cu does not read it as the imaginary unit here: write `1i` (or `1j`) for the unit, or assign the variable before this line"
             } else {
                 "define the variable before this line, or check the spelling"
             };
@@ -540,6 +564,9 @@ impl Lowerer<'_> {
             return None;
         }
         let vals = self.values(args)?;
+        if let Some(scalars) = complex_arguments(self, builtin, &vals) {
+            return self.complex_call(builtin, scalars, span).map(Val::Scalar);
+        }
         let classes: Vec<Class> = vals.iter().map(|v| val_class(self, v)).collect();
         let class = self.builtin_class(builtin, &classes, span)?;
         if vals.iter().all(|v| matches!(v, Val::Scalar(_))) {
@@ -765,4 +792,21 @@ pub(super) fn val_class(l: &Lowerer<'_>, v: &Val) -> Class {
         Val::Scalar(e) => l.exprs[*e].ty.class,
         Val::Array(a) => a.class,
     }
+}
+
+/// The scalar arguments of a call of `builtin` that `lower::complex` lowers: one of them is
+/// complex, or the builtin is one of `complex::is_complex_builtin` (of scalars).
+fn complex_arguments(l: &Lowerer<'_>, builtin: Builtin, vals: &[Val]) -> Option<Vec<ExprId>> {
+    let scalars: Vec<ExprId> = vals
+        .iter()
+        .filter_map(|v| match v {
+            Val::Scalar(e) => Some(*e),
+            Val::Array(_) => None,
+        })
+        .collect();
+    let complex = scalars.iter().any(|&e| l.exprs[e].ty.complex);
+    let all_scalar = scalars.len() == vals.len();
+    let makes_complex = builtin == Builtin::Complex;
+    let scalar_call = all_scalar && (complex || super::complex::is_complex_builtin(builtin));
+    (makes_complex || scalar_call).then_some(scalars)
 }

@@ -889,7 +889,7 @@ fn exits(body: &[ast::Stmt]) -> bool {
 }
 
 /// The names that `body` assigns (targets and loop variables).
-fn assigned_names(body: &[ast::Stmt]) -> HashSet<String> {
+pub(super) fn assigned_names(body: &[ast::Stmt]) -> HashSet<String> {
     let mut out = HashSet::new();
     walk_stmts(body, &mut |s| match &s.kind {
         AstStmt::Assign { targets, .. } => {

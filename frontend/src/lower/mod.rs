@@ -42,9 +42,13 @@
 //! | E0136 | an array created by index in a local function called in a loop |
 //! | E0138 | indexing with a char array or a matrix of indices |
 //! | E0139 | deleting elements selected by a mask or an index vector, `x(mask) = []` |
+//! | E0140 | a complex value of a class other than double (`complex`) |
+//! | E0141 | a complex value where m2cu keeps real values only (`complex`) |
+//! | E0142 | an operation m2cu does not define on complex values (`complex`) |
 
 mod array;
 mod assign;
+mod complex;
 mod concat;
 mod console;
 mod control;
@@ -92,11 +96,38 @@ pub struct LowerOptions {
     pub nargin: Option<usize>,
 }
 
-/// Lowers the entry function of `file` to the typed IR.
+/// Lowers the entry function of `file` to the typed IR. An attempt that finds a real variable
+/// becoming complex starts again with it complex from the start (`complex`).
 pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnostics> {
     let function = select_entry(file, options)?;
+    let mut complex_locals = complex::ComplexLocals::new();
+    loop {
+        match lower_attempt(file, function, options, &complex_locals) {
+            Attempt::Widened(names) if !names.is_subset(&complex_locals) => {
+                complex_locals.extend(names)
+            }
+            Attempt::Widened(_) => unreachable!("a widened name is complex from the start"),
+            Attempt::Done(result) => return result,
+        }
+    }
+}
+
+/// The end of one lowering attempt.
+enum Attempt {
+    Done(Result<Module, Diagnostics>),
+    /// These real locals became complex: lower again with them complex.
+    Widened(complex::ComplexLocals),
+}
+
+fn lower_attempt(
+    file: &ast::File,
+    function: &ast::Function,
+    options: &LowerOptions,
+    complex_locals: &complex::ComplexLocals,
+) -> Attempt {
     let entry = inline::Callee { file, function };
     let mut lowerer = Lowerer::new(entry, &options.library);
+    lowerer.complex_locals = complex_locals.clone();
     lowerer.arg_counts = optional::ArgCounts {
         nargin: options.nargin.unwrap_or(function.params.len()),
         nargout: function.outputs.len(),
@@ -104,11 +135,14 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
     lowerer.declare_params(function, options);
     if lowerer.diags.has_errors() {
         // Without input types every later message would be noise.
-        return Err(lowerer.diags);
+        return Attempt::Done(Err(lowerer.diags));
     }
     lowerer.open_block();
     for s in &function.body {
         lowerer.stmt(s);
+    }
+    if !lowerer.widened.is_empty() {
+        return Attempt::Widened(lowerer.widened);
     }
     lowerer.check_outputs_not_empty(&function.outputs);
     let body = lowerer.close_block();
@@ -116,13 +150,18 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
         lowerer.declare_outputs(function);
     }
     if lowerer.diags.has_errors() {
-        return Err(lowerer.diags);
+        return Attempt::Done(Err(lowerer.diags));
     }
+    let mut diags = Diagnostics::default();
     let mut entry = lowerer.finish(body);
+    complex::check_uses(&entry, &mut diags);
+    if diags.has_errors() {
+        return Attempt::Done(Err(diags));
+    }
     undefined::guard_scalars(&mut entry);
-    Ok(Module {
+    Attempt::Done(Ok(Module {
         functions: vec![entry],
-    })
+    }))
 }
 
 fn select_entry<'f>(
@@ -261,6 +300,10 @@ struct Lowerer<'a> {
     loop_range: Option<reassign::LoopRange>,
     /// The frame id that created each named local.
     homes: HashMap<LocalId, u32>,
+    /// Locals complex from their first assignment (`complex`).
+    complex_locals: complex::ComplexLocals,
+    /// Real locals this attempt found assigned a complex value (`complex`).
+    widened: complex::ComplexLocals,
     name: String,
     span: Span,
 }
@@ -312,6 +355,8 @@ impl<'a> Lowerer<'a> {
             frame_count: 0,
             loop_range: None,
             homes: HashMap::new(),
+            complex_locals: complex::ComplexLocals::new(),
+            widened: complex::ComplexLocals::new(),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -446,7 +491,7 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
         };
-        Some(Type { class, shape })
+        Some(Type::array(class, shape))
     }
 
     fn declare_outputs(&mut self, function: &ast::Function) {
@@ -464,7 +509,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn new_local(&mut self, name: &str, mut ty: Type, span: Span) -> LocalId {
+    fn new_local(&mut self, name: &str, ty: Type, span: Span) -> LocalId {
+        let mut ty = self.complex_if_widened(name, ty);
         if self.grown.contains(name) {
             // `x(end+1) = v` somewhere: the length is known only at run time.
             let open = |d: Dim| if d == Dim::Known(1) { d } else { Dim::Var };
@@ -817,6 +863,9 @@ impl<'a> Lowerer<'a> {
         }
         self.clear_empty_flag(id, name.span);
         let old = self.locals[id].ty;
+        if old.complex != ty.complex {
+            return self.complex_reassigned(name, id, ty);
+        }
         if old.class != ty.class || old.is_scalar() != ty.is_scalar() {
             return self.changed_type(name, id, ty);
         }

@@ -1,0 +1,73 @@
+//! Complex scalars (`lower::complex`, `codegen::complex`): `fixtures/complex/narrowing.m` on
+//! operands where Octave's narrowing of complex results shows (Inf, NaN, -0, zero divisors)
+//! must print, on the C path and on the emulated GPU, what Octave prints for the same call.
+
+mod common;
+
+const CASES: [(&str, &str); 6] = [
+    ("-4", "Inf"),
+    ("-4", "0"),
+    ("NaN", "2"),
+    ("3", "NaN"),
+    ("-0", "-0"),
+    ("2.5", "-3"),
+];
+
+/// The `name = value` lines of a display, without blank lines or the backend's timing line.
+fn displayed(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("m2cu:"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// The display of `file`'s outputs `[a, b, ...]` for `args`, by `m2cu run` on `backend`.
+fn m2cu_display(file: &str, sets: &[String], backend: &str) -> String {
+    let path = format!("fixtures/complex/{file}.m");
+    let mut args = vec!["run", path.as_str(), "--backend", backend];
+    for s in sets {
+        args.extend(["--set", s.as_str()]);
+    }
+    let o = common::m2cu(&args);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{file} {backend} {sets:?}: {out}");
+    out
+}
+
+/// `angle` of real values (Octave's `std::arg`: pi for a set sign bit, -0 and -NaN included,
+/// else 0, NaN included), of values narrowed to real, and of `complex(x, 0)` (`atan2`).
+#[test]
+fn complex_angles_print_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let dir = common::root().join("fixtures/complex");
+    for x in ["NaN", "-NaN", "-0", "-2", "3"] {
+        let octave = m2cu_runtime::octave::eval(&dir, &format!("[a, b, c, d, e] = angles({x})"))
+            .expect("octave runs");
+        assert_eq!(displayed(&octave).len(), 5, "{octave}");
+        for backend in ["cpu", "emu"] {
+            let out = m2cu_display("angles", &[format!("x={x}")], backend);
+            assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x}");
+        }
+    }
+}
+
+#[test]
+fn complex_narrowing_prints_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let dir = common::root().join("fixtures/complex");
+    for (x, y) in CASES {
+        let call = format!("[a, b, c, d, e, f, g, h] = narrowing({x}, {y})");
+        let octave = m2cu_runtime::octave::eval(&dir, &call).expect("octave runs");
+        assert_eq!(displayed(&octave).len(), 8, "{octave}");
+        for backend in ["cpu", "emu"] {
+            let sets = [format!("x={x}"), format!("y={y}")];
+            let out = m2cu_display("narrowing", &sets, backend);
+            assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x} y={y}");
+        }
+    }
+}
