@@ -60,6 +60,7 @@ mod print;
 mod raise;
 mod reassign;
 mod reduce;
+mod reduce_pages;
 mod select;
 mod sizes;
 mod slices;

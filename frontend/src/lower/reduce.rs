@@ -67,9 +67,11 @@ impl Lowerer<'_> {
         match value {
             Val::Scalar(e) => self.scalar_reduction(kind, e, span).map(Val::Scalar),
             Val::Array(a) => {
-                self.reject_3d(&a, &format!("`{}` along a dimension", kind.name()))?;
                 let class = self.accumulator_class(kind, a.class, span)?;
                 let dim = self.reduction_dim(kind, &a, dim, span)?;
+                if dim > 2 || a.shape.is_3d() {
+                    return self.page_reduction(kind, a, class, dim, span);
+                }
                 if matches!(kind, Reduction::Max | Reduction::Min) {
                     let along = match dim {
                         1 => self.copy_expr(a.rows),
@@ -86,7 +88,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Splits `f(x)`, `f(x, dim)` and `max(x, [], dim)` into the operand and the dimension.
+    /// Splits `f(x)`, `f(x, dim)` and `max(x, [], dim)` into the operand and the dimension
+    /// (a positive integer literal; any past the third is 4, since all of them reduce alike).
     fn reduction_args<'e>(
         &mut self,
         kind: Reduction,
@@ -115,19 +118,17 @@ impl Lowerer<'_> {
             }
         };
         match d.kind {
-            AstExpr::Number { value, .. } if value == 1.0 || value == 2.0 => {
-                Some((x, Some(value as u8)))
+            AstExpr::Number { value, .. } if value >= 1.0 && value.fract() == 0.0 => {
+                Some((x, Some(value.min(4.0) as u8)))
             }
             _ => {
+                let f = kind.name();
+                let a = if minmax { "A, []" } else { "A" };
                 self.error(
                     "E0105",
                     d.span,
-                    "the dimension must be the literal 1 or 2".into(),
-                    format!(
-                        "write {}(A, 1) for columns or {}(A, 2) for rows",
-                        kind.name(),
-                        kind.name()
-                    ),
+                    "the dimension must be a positive integer literal".into(),
+                    format!("write {f}({a}, 1) for columns, {f}({a}, 2) for rows or {f}({a}, 3) for pages"),
                 );
                 None
             }
@@ -171,11 +172,8 @@ impl Lowerer<'_> {
         if let Some(d) = dim {
             return Some(d);
         }
-        if a.shape.rows == Dim::Known(1) {
-            return Some(2);
-        }
-        if a.shape.cols == Dim::Known(1) || matches!(a.shape.rows, Dim::Known(_)) {
-            return Some(1);
+        if let Some(d) = first_nonunit_dim(a.shape) {
+            return Some(d);
         }
         self.error(
             "E0105",
@@ -186,7 +184,7 @@ impl Lowerer<'_> {
                 Type::array(a.class, a.shape)
             ),
             format!(
-                "pass the dimension, `{0}(A, 1)` or `{0}(A, 2)`, or declare the input as a row (1,:) or column (:,1)",
+                "pass the dimension, `{0}(A, 1)`, `{0}(A, 2)` or `{0}(A, 3)`, or declare the input as a row (1,:) or column (:,1)",
                 kind.name()
             ),
         );
@@ -545,4 +543,23 @@ impl Lowerer<'_> {
             });
         });
     }
+}
+
+/// MATLAB's default dimension, the first whose extent is not 1, when the static extents decide
+/// it: an extent unknown when translating decides only when every later one is known to be 1
+/// (if it is 1 too, the value is one element, which every dimension reduces alike).
+fn first_nonunit_dim(shape: Shape) -> Option<u8> {
+    let extents = [shape.rows, shape.cols, shape.pages];
+    for (d, extent) in (1u8..).zip(extents) {
+        let later_unit = extents[usize::from(d)..]
+            .iter()
+            .all(|e| *e == Dim::Known(1));
+        match extent {
+            Dim::Known(1) => continue,
+            Dim::Known(_) => return Some(d),
+            Dim::Var if later_unit => return Some(d),
+            Dim::Var => return None,
+        }
+    }
+    Some(1)
 }
