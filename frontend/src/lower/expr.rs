@@ -466,18 +466,6 @@ impl Lowerer<'_> {
             out.push(sub);
         }
         let subs: Vec<Subscript> = out.into_iter().collect::<Option<_>>()?;
-        let three_d = self.locals[array].ty.shape.is_3d() || args.len() == 3;
-        let selects =
-            |s: &Subscript| matches!(s, Subscript::Mask(_) | Subscript::Plain(Sub::Index(_)));
-        if three_d && subs.iter().any(selects) {
-            let span = args[0].span.to(args[args.len() - 1].span);
-            self.unsupported(
-                span,
-                "a mask or an index vector as a subscript of a 3-D array",
-                "index 3-D arrays with scalars, ranges or `:`, A(:, :, k), or loop over the indices",
-            );
-            return None;
-        }
         Some(subs)
     }
 
