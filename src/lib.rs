@@ -116,7 +116,20 @@ pub fn compile(
     input_types: Vec<(String, Type)>,
 ) -> Result<Translation, Error> {
     let ast = parse(source, options)?;
+    check_nargin(&ast, options)?;
     compile_parsed(source, &ast, options, input_types)
+}
+
+/// A call passes at most as many inputs as the entry declares (MATLAB: "Too many input
+/// arguments").
+fn check_nargin(ast: &m2cu_frontend::ast::File, options: &Options) -> Result<(), Error> {
+    let declared = entry_params(ast, options).len();
+    match options.nargin {
+        Some(n) if n > declared => Err(Error::Usage(format!(
+            "--nargin {n}: the entry function declares {declared} inputs, and MATLAB stops a call with more (\"Too many input arguments\")\nhelp: pass --nargin {declared} or fewer"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 fn source_error(source: &str, options: &Options, diagnostics: Diagnostics) -> Error {

@@ -70,6 +70,46 @@ fn check_reports_source_errors_with_location_and_help() {
     );
 }
 
+/// `check`/`translate` translate for one call shape, as `run` does for its inputs: `--nargin 1`
+/// leaves `level` to the function's `if nargin < 2` default.
+#[test]
+fn check_and_translate_take_the_call_shape_from_nargin() {
+    let check = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "fixtures/e2e/rgbgray.m",
+            "--args",
+            "img=uint8(:,:,:)",
+        ];
+        args.extend_from_slice(extra);
+        m2cu(&args)
+    };
+    let (_, err) = text(&check(&[]));
+    assert!(
+        err.contains("error[E0101]") && err.contains("`--nargin 1`"),
+        "{err}"
+    );
+    let o = check(&["--nargin", "1", "--emit", "ir"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("level = 0.9"), "{out}");
+    let (_, err) = text(&check(&["--nargin", "3"]));
+    assert!(err.contains("Too many input arguments"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    let o = m2cu(&[
+        "translate",
+        "fixtures/e2e/rgbgray.m",
+        "--args",
+        "img=uint8(:,:,:)",
+        "--nargin",
+        "1",
+        "-o",
+        out_dir,
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+}
+
 #[test]
 fn translate_writes_four_files() {
     let dir = tempfile::tempdir().unwrap();
