@@ -494,6 +494,9 @@ pub enum RuntimeError {
     /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
     /// array elements."
     IndexPastEnd,
+    /// A subscript that is not a positive integer: MATLAB's "Array indices must be positive
+    /// integers or logical values."
+    IndexInvalid,
 }
 
 impl Function {

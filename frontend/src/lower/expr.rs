@@ -152,6 +152,7 @@ impl Lowerer<'_> {
         };
         let query = match (ctx.count, ctx.position) {
             (1, _) => SizeQuery::Numel,
+            (_, p) if p >= 3 => return Some(self.constant_expr(1.0, Class::Double, span)),
             (2, 1) if self.locals[ctx.array].ty.shape.is_3d() => {
                 return Some(self.trailing_cols(ctx.array, span));
             }
@@ -445,21 +446,23 @@ impl Lowerer<'_> {
         array: LocalId,
         args: &[ast::Expr],
     ) -> Option<Vec<Subscript>> {
-        if !(1..=3).contains(&args.len()) {
-            let span = args.first().map_or(self.locals[array].span, |a| a.span);
+        if args.is_empty() {
             self.unsupported(
-                span,
-                &format!("indexing with {} subscripts", args.len()),
+                self.locals[array].span,
+                "indexing with 0 subscripts",
                 "use A(k), A(i, j) or A(i, j, k)",
             );
             return None;
         }
+        if args.len() > 3 {
+            self.trailing_subscripts(array, args)?;
+        }
         let mut out = Vec::with_capacity(args.len());
-        for (position, arg) in args.iter().enumerate() {
+        for (position, arg) in args.iter().take(3).enumerate() {
             self.index_context.push(IndexContext {
                 array,
                 position,
-                count: args.len(),
+                count: args.len().min(3),
             });
             let sub = self.subscript(arg);
             self.index_context.pop();
@@ -469,7 +472,7 @@ impl Lowerer<'_> {
         Some(subs)
     }
 
-    fn subscript(&mut self, arg: &ast::Expr) -> Option<Subscript> {
+    pub(super) fn subscript(&mut self, arg: &ast::Expr) -> Option<Subscript> {
         match &strip_parens(arg).kind {
             AstExpr::Colon => Some(Subscript::Plain(Sub::All)),
             AstExpr::Range { start, step, stop } => {

@@ -65,6 +65,7 @@ mod select;
 mod sizes;
 mod slices;
 mod text;
+mod trailing;
 mod undefined;
 
 use std::collections::{HashMap, HashSet};
