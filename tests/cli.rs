@@ -645,6 +645,38 @@ fn one_by_one_inputs_indexed_as_vectors_run() {
     }
 }
 
+/// A 1-by-1 input that only helpers index, a local function and a function file beside the
+/// entry, is a row of run-time length too (Octave 7.3: `runavg(7, 3)` gives y = 7, total = 7).
+/// The fixtures cannot hold this case: their harness types inputs as `--args` would.
+#[test]
+fn one_by_one_inputs_indexed_by_helpers_run() {
+    let entry = "function [y, total] = runavg(x, w)\nif nargin < 2\n  w = 2;\nend\ny = movingavg(x, w);\ntotal = sumloop(x);\nend\n\nfunction y = movingavg(x, w)\nn = numel(x);\ny = zeros(1, n);\nfor i = 1:n\n  lo = max(1, i - w + 1);\n  s = 0;\n  for j = lo:i\n    s = s + x(j);\n  end\n  y(i) = s / (i - lo + 1);\nend\nend\n";
+    let helper =
+        "function s = sumloop(v)\ns = 0;\nfor k = 1:length(v)\n  s = s + v(k);\nend\nend\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("runavg.m");
+    std::fs::write(&file, entry).unwrap();
+    std::fs::write(dir.path().join("sumloop.m"), helper).unwrap();
+    for backend in ["cpu", "emu"] {
+        let o = m2cu(&[
+            "run",
+            file.to_str().unwrap(),
+            "--backend",
+            backend,
+            "--set",
+            "x=7",
+            "--set",
+            "w=3",
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{backend}: {err}");
+        assert!(
+            out.contains("y = 7") && out.contains("total = 7"),
+            "{backend}: {out}"
+        );
+    }
+}
+
 /// A range subscript whose start is computed at run time (`v(k:end)` with an input `k`) is
 /// checked where each element is used: a fractional or zero index is MATLAB's error, an empty
 /// range reads nothing. A second subscript of a 3-D array spans its pages, and a third

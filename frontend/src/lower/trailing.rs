@@ -5,7 +5,8 @@
 //! Invariants:
 //! - `A(s1, s2, s3, t...)` is lowered as `A(s1, s2, s3)` after checks, before the statement,
 //!   that each scalar `t` is a valid index (MATLAB's "Array indices must be positive integers
-//!   or logical values.") and at most 1 (MATLAB's index-out-of-range error), in that order;
+//!   or logical values.") and at most 1 (MATLAB's index-out-of-range error), in that order
+//!   (none for the constant 1);
 //! - `end` in one of these positions is 1, and the third subscript's `end` is the third extent
 //!   (the dimensions after it have extent 1, so it spans only its own);
 //! - a range, mask or index vector there is E0103: its result shape would depend on how many
@@ -47,8 +48,12 @@ impl Lowerer<'_> {
         Some(())
     }
 
-    /// Stops unless `e` is a valid index (a positive integer) and at most 1.
+    /// Stops unless `e` is a valid index (a positive integer) and at most 1 (nothing to check
+    /// for the constant 1, `end` included).
     fn unit_index_checks(&mut self, e: ExprId, span: Span) {
+        if matches!(self.exprs[e].kind, ExprKind::Const(v) if v == 1.0) {
+            return;
+        }
         let class = self.exprs[e].ty.class;
         let (e2, e3, e4) = (self.copy_expr(e), self.copy_expr(e), self.copy_expr(e));
         let one = self.constant_expr(1.0, Class::Double, span);
