@@ -497,6 +497,10 @@ pub enum RuntimeError {
     /// A subscript that is not a positive integer: MATLAB's "Array indices must be positive
     /// integers or logical values."
     IndexInvalid,
+    /// `sum(A, dim)` (or another reduction) with a run-time `dim` that is not a positive
+    /// integer: MATLAB's "Dimension argument must be a positive integer scalar within indexing
+    /// range."
+    ReductionDimension,
 }
 
 impl Function {

@@ -10,6 +10,14 @@ use super::array::{ArrayVal, Pos, Val};
 use super::select::Selected;
 use super::*;
 
+/// The dimension argument of a reduction.
+enum Dimension<'e> {
+    /// A positive integer literal; any past the third is 4, since all of them reduce alike.
+    Fixed(u8),
+    /// Any other expression, checked when the program runs.
+    AtRunTime(&'e ast::Expr),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reduction {
     Sum,
@@ -56,6 +64,15 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let (x, dim) = self.reduction_args(kind, args, span)?;
+        let dim = match dim {
+            Some(Dimension::AtRunTime(d)) => {
+                let x = self.value(x);
+                let d = self.scalar_expr(d, "a dimension");
+                return self.run_time_dim_reduction(kind, x?, d?, span);
+            }
+            Some(Dimension::Fixed(d)) => Some(d),
+            None => None,
+        };
         let value = match self.selection(x)? {
             Selected::Masked { array, mask } if dim.is_none() => {
                 let e = self.masked_reduction(kind, array, mask, span)?;
@@ -88,14 +105,13 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Splits `f(x)`, `f(x, dim)` and `max(x, [], dim)` into the operand and the dimension
-    /// (a positive integer literal; any past the third is 4, since all of them reduce alike).
+    /// Splits `f(x)`, `f(x, dim)` and `max(x, [], dim)` into the operand and the dimension.
     fn reduction_args<'e>(
         &mut self,
         kind: Reduction,
         args: &'e [ast::Expr],
         span: Span,
-    ) -> Option<(&'e ast::Expr, Option<u8>)> {
+    ) -> Option<(&'e ast::Expr, Option<Dimension<'e>>)> {
         let is_empty = |e: &ast::Expr| matches!(&e.kind, AstExpr::Matrix(rows) if rows.is_empty());
         let minmax = matches!(kind, Reduction::Max | Reduction::Min);
         let (x, d) = match args {
@@ -119,19 +135,20 @@ impl Lowerer<'_> {
         };
         match d.kind {
             AstExpr::Number { value, .. } if value >= 1.0 && value.fract() == 0.0 => {
-                Some((x, Some(value.min(4.0) as u8)))
+                Some((x, Some(Dimension::Fixed(value.min(4.0) as u8))))
             }
-            _ => {
+            AstExpr::Number { .. } => {
                 let f = kind.name();
                 let a = if minmax { "A, []" } else { "A" };
                 self.error(
                     "E0105",
                     d.span,
-                    "the dimension must be a positive integer literal".into(),
+                    "the dimension must be a positive integer".into(),
                     format!("write {f}({a}, 1) for columns, {f}({a}, 2) for rows or {f}({a}, 3) for pages"),
                 );
                 None
             }
+            _ => Some((x, Some(Dimension::AtRunTime(d)))),
         }
     }
 
@@ -195,7 +212,12 @@ impl Lowerer<'_> {
         (dim == 2 && a.shape.rows == Dim::Known(1)) || (dim == 1 && a.shape.cols == Dim::Known(1))
     }
 
-    fn scalar_reduction(&mut self, kind: Reduction, e: ExprId, span: Span) -> Option<ExprId> {
+    pub(super) fn scalar_reduction(
+        &mut self,
+        kind: Reduction,
+        e: ExprId,
+        span: Span,
+    ) -> Option<ExprId> {
         let class = self.exprs[e].ty.class;
         let class = self.accumulator_class(kind, class, span)?;
         Some(match kind {

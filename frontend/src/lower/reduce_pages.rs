@@ -17,6 +17,7 @@
 use super::array::{ArrayVal, Node, Operand, Pos, Val};
 use super::reduce::Reduction;
 use super::*;
+use crate::ir::RuntimeError;
 
 impl Lowerer<'_> {
     /// `f(a, dim)` where `dim` is 3 or more, or `a` is 3-D; `class` is the accumulator's.
@@ -32,23 +33,79 @@ impl Lowerer<'_> {
             return Some(Val::Array(self.each_element_reduced(kind, a, class, span)));
         }
         let (rows, cols, pages) = self.extents_of(&a);
-        let pages = pages?;
-        let mut extents = [rows, cols, pages];
+        let mut extents = [rows, cols, pages?];
         let mut dims = [a.shape.rows, a.shape.cols, a.shape.pages];
         let d = usize::from(dim - 1);
         let along = extents[d];
         let below = self.product(&extents[..d], span);
         extents[d] = self.constant_expr(1.0, Class::Double, span);
         dims[d] = Dim::Known(1);
+        let strides = Strides { below, along };
+        self.reduce_runs(kind, &a, class, strides, (extents, dims), span)
+    }
+
+    /// `f(a, dim)` with `dim` known only when the program runs: checked to be a positive
+    /// integer, then the strides and extents are chosen from it (`1 + (dim == d)*(n - 1)` is
+    /// `n` when `dim` is `d`, else 1).
+    pub(super) fn run_time_dim_reduction(
+        &mut self,
+        kind: Reduction,
+        value: Val,
+        dim: ExprId,
+        span: Span,
+    ) -> Option<Val> {
+        let dim = self.checked_dimension(dim, span);
+        let a = match value {
+            Val::Scalar(e) => return self.scalar_reduction(kind, e, span).map(Val::Scalar),
+            Val::Array(a) => a,
+        };
+        let class = self.accumulator_class(kind, a.class, span)?;
+        let (rows, cols, pages) = self.extents_of(&a);
+        let pages = pages.unwrap_or_else(|| self.constant_expr(1.0, Class::Double, span));
+        let extents = [rows, cols, pages];
+        let picked = |me: &mut Self, op: BinOp, d: f64, n: ExprId| {
+            let at = me.new_expr(ExprKind::Local(dim), Type::scalar(Class::Double), span);
+            let d = me.constant_expr(d, Class::Double, span);
+            let cond = me.binary_expr(op, at, d, Class::Logical, span);
+            let n = me.copy_expr(n);
+            me.pick_extent(cond, n, span)
+        };
+        let mut along = Vec::new();
+        let mut below = Vec::new();
+        let mut out = extents;
+        for (d, &n) in (1u8..).zip(&extents) {
+            along.push(picked(self, BinOp::Eq, f64::from(d), n));
+            below.push(picked(self, BinOp::Gt, f64::from(d), n));
+            out[usize::from(d - 1)] = picked(self, BinOp::Ne, f64::from(d), n);
+        }
+        let strides = Strides {
+            along: self.product(&along, span),
+            below: self.product(&below, span),
+        };
+        let unit_or_var = |d: Dim| if d == Dim::Known(1) { d } else { Dim::Var };
+        let s = a.shape;
+        let dims = [s.rows, s.cols, s.pages].map(unit_or_var);
+        self.reduce_runs(kind, &a, class, strides, (out, dims), span)
+    }
+
+    /// Every result element: one accumulator loop over its run of `a`'s elements.
+    fn reduce_runs(
+        &mut self,
+        kind: Reduction,
+        a: &ArrayVal,
+        class: Class,
+        strides: Strides,
+        (extents, dims): ([ExprId; 3], [Dim; 3]),
+        span: Span,
+    ) -> Option<Val> {
         if matches!(kind, Reduction::Max | Reduction::Min) {
-            let n = self.copy_expr(along);
+            let n = self.copy_expr(strides.along);
             self.nonempty_check(n, span);
         }
         let out = self.reduced_array(class, extents, dims, span);
         let count = self.product(&extents, span);
-        let strides = Strides { below, along };
         self.counted_loop("o", count, span, |me, o| {
-            let value = me.reduce_run(kind, &a, class, o, strides, span);
+            let value = me.reduce_run(kind, a, class, o, strides, span);
             let at = me.new_expr(ExprKind::Local(o), Type::scalar(Class::Double), span);
             me.push(
                 StmtKind::Store {
@@ -60,6 +117,39 @@ impl Lowerer<'_> {
             );
         });
         Some(Val::Array(self.whole(out, span)))
+    }
+
+    /// `dim` in a new local, after a check that it is a positive integer.
+    fn checked_dimension(&mut self, dim: ExprId, span: Span) -> LocalId {
+        let local = self.temp("dim", Type::scalar(Class::Double), span);
+        let value = self.convert_to(dim, Class::Double);
+        self.push(
+            StmtKind::Assign {
+                target: local,
+                value,
+            },
+            span,
+        );
+        let at =
+            |me: &mut Self| me.new_expr(ExprKind::Local(local), Type::scalar(Class::Double), span);
+        let (d1, d2, d3) = (at(self), at(self), at(self));
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let positive = self.binary_expr(BinOp::Ge, d1, one, Class::Logical, span);
+        let floor = self.new_expr(
+            ExprKind::Call(Builtin::Floor, vec![d2]),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let integral = self.binary_expr(BinOp::Eq, d3, floor, Class::Logical, span);
+        let cond = self.binary_expr(BinOp::And, positive, integral, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::ReductionDimension,
+            },
+            span,
+        );
+        local
     }
 
     /// A zero-filled temporary with the given extents: 2-D when its pages are known to be 1.
