@@ -116,7 +116,20 @@ pub fn compile(
     input_types: Vec<(String, Type)>,
 ) -> Result<Translation, Error> {
     let ast = parse(source, options)?;
+    check_nargin(&ast, options)?;
     compile_parsed(source, &ast, options, input_types)
+}
+
+/// A call passes at most as many inputs as the entry declares (MATLAB: "Too many input
+/// arguments").
+fn check_nargin(ast: &m2cu_frontend::ast::File, options: &Options) -> Result<(), Error> {
+    let declared = entry_params(ast, options).len();
+    match options.nargin {
+        Some(n) if n > declared => Err(Error::Usage(format!(
+            "--nargin {n}: the entry function declares {declared} inputs, and MATLAB stops a call with more (\"Too many input arguments\")\nhelp: pass --nargin {declared} or fewer"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 fn source_error(source: &str, options: &Options, diagnostics: Diagnostics) -> Error {
@@ -320,8 +333,9 @@ fn typed_translation(
     let ast = parse(source, options)?;
     let nargin = inputs_given(&ast, options, inputs)?;
     let declared = declared_inputs(&ast, options);
+    let (_, library) = files::load_library(source, &ast, options);
     let indexed = entry_function(&ast, options)
-        .map(m2cu_frontend::indexed::indexed_names)
+        .map(|f| m2cu_frontend::indexed::indexed_through_calls(f, &ast, &library))
         .unwrap_or_default();
     let types = inputs
         .iter()
@@ -336,9 +350,9 @@ fn typed_translation(
     Ok((t, types))
 }
 
-/// The type of an input that the entry indexes (`x(j)`, `x(end)`: see
-/// `m2cu_frontend::indexed`): a 1-by-1 value is then a row of run-time length, not a scalar,
-/// as `bubble(5)` is legal MATLAB.
+/// The type of an input that the entry indexes (`x(j)`, `x(end)`, or a helper it passes `x` to
+/// does: see `m2cu_frontend::indexed`): a 1-by-1 value is then a row of run-time length, not a
+/// scalar, as `bubble(5)` is legal MATLAB.
 fn open_if_indexed(ty: Type, indexed: bool) -> Type {
     if indexed && ty.is_scalar() {
         return Type {

@@ -67,6 +67,16 @@ impl Common {
     }
 }
 
+/// The call shape that `check` and `translate` translate for (`run` counts its inputs).
+#[derive(clap::Args)]
+struct NarginArg {
+    /// How many inputs the entry is called with (MATLAB's nargin): its first N parameters are
+    /// the inputs of the generated function, and the others are variables its code assigns
+    /// (`if nargin < 3, tol = 1e-6; end`) [default: all of them].
+    #[arg(long, value_name = "N")]
+    nargin: Option<usize>,
+}
+
 #[derive(clap::Args)]
 struct DialectArg {
     /// The language of the file: matlab, or octave to also accept Octave's spellings
@@ -102,6 +112,8 @@ enum Command {
     Translate {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        nargin: NarginArg,
         /// Output directory.
         #[arg(short = 'o', long = "out-dir", default_value = ".")]
         out_dir: PathBuf,
@@ -110,6 +122,8 @@ enum Command {
     Check {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        nargin: NarginArg,
         /// Also print a phase's text form: the AST or the typed IR.
         #[arg(long, value_enum)]
         emit: Option<Emit>,
@@ -300,12 +314,17 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
 
 fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Translate { common, out_dir } => translate(&common, &out_dir),
+        Command::Translate {
+            common,
+            nargin,
+            out_dir,
+        } => translate(&common, &nargin, &out_dir),
         Command::Check {
             common,
+            nargin,
             emit,
             format,
-        } => check(&common, emit, format),
+        } => check(&common, &nargin, emit, format),
         Command::Parse { file, dialect } => parse(&file, dialect.dialect()),
         Command::Run {
             common,
@@ -388,8 +407,9 @@ fn crash_message(crash: &m2cu_runtime::isolate::Crash, common: &Common) -> Strin
     )
 }
 
-fn translate(common: &Common, out_dir: &Path) -> Result<(), Failure> {
-    let (source, options) = read_source(common)?;
+fn translate(common: &Common, nargin: &NarginArg, out_dir: &Path) -> Result<(), Failure> {
+    let (source, mut options) = read_source(common)?;
+    options.nargin = nargin.nargin;
     let t = m2cu::translate(&source, &options)?;
     let files = m2cu::write_translation(&t, out_dir)
         .map_err(|e| Failure::File(format!("cannot write to {}: {e}", out_dir.display())))?;
@@ -400,8 +420,14 @@ fn translate(common: &Common, out_dir: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn check(common: &Common, emit: Option<Emit>, format: ReportFormat) -> Result<(), Failure> {
-    let (source, options) = read_source(common)?;
+fn check(
+    common: &Common,
+    nargin: &NarginArg,
+    emit: Option<Emit>,
+    format: ReportFormat,
+) -> Result<(), Failure> {
+    let (source, mut options) = read_source(common)?;
+    options.nargin = nargin.nargin;
     let t = m2cu::check(&source, &options)?;
     match emit {
         Some(Emit::Ast) => print!("{}", t.ast),

@@ -268,6 +268,8 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
                     RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
                     RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
+                    RuntimeError::IndexInvalid => "M2CU_E_INDEX_INVALID",
+                    RuntimeError::ReductionDimension => "M2CU_E_REDUCE_DIM",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -513,6 +513,13 @@ pub enum RuntimeError {
     /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
     /// array elements."
     IndexPastEnd,
+    /// A subscript that is not a positive integer: MATLAB's "Array indices must be positive
+    /// integers or logical values."
+    IndexInvalid,
+    /// `sum(A, dim)` (or another reduction) with a run-time `dim` that is not a positive
+    /// integer: MATLAB's "Dimension argument must be a positive integer scalar within indexing
+    /// range."
+    ReductionDimension,
 }
 
 impl Function {

@@ -245,7 +245,7 @@ impl Lowerer<'_> {
         self.unsupported(
             a.span,
             &format!("{what} of a 3-D array"),
-            "3-D arrays support A(i, j, k), A(k), A(:), slices such as A(:, :, k), elementwise operations, squeeze and zeros/ones(m, n, p); loop over the pages for the rest",
+            "3-D arrays support A(i, j, k), A(k), A(:), slices such as A(:, :, k), elementwise operations, reductions such as sum(A, 3), squeeze and zeros/ones(m, n, p); loop over the pages for the rest",
         );
         None
     }

@@ -158,6 +158,7 @@ impl Lowerer<'_> {
         };
         let query = match (ctx.count, ctx.position) {
             (1, _) => SizeQuery::Numel,
+            (_, p) if p >= 3 => return Some(self.constant_expr(1.0, Class::Double, span)),
             (2, 1) if self.locals[ctx.array].ty.shape.is_3d() => {
                 return Some(self.trailing_cols(ctx.array, span));
             }
@@ -469,43 +470,33 @@ impl Lowerer<'_> {
         array: LocalId,
         args: &[ast::Expr],
     ) -> Option<Vec<Subscript>> {
-        if !(1..=3).contains(&args.len()) {
-            let span = args.first().map_or(self.locals[array].span, |a| a.span);
+        if args.is_empty() {
             self.unsupported(
-                span,
-                &format!("indexing with {} subscripts", args.len()),
+                self.locals[array].span,
+                "indexing with 0 subscripts",
                 "use A(k), A(i, j) or A(i, j, k)",
             );
             return None;
         }
+        if args.len() > 3 {
+            self.trailing_subscripts(array, args)?;
+        }
         let mut out = Vec::with_capacity(args.len());
-        for (position, arg) in args.iter().enumerate() {
+        for (position, arg) in args.iter().take(3).enumerate() {
             self.index_context.push(IndexContext {
                 array,
                 position,
-                count: args.len(),
+                count: args.len().min(3),
             });
             let sub = self.subscript(arg);
             self.index_context.pop();
             out.push(sub);
         }
         let subs: Vec<Subscript> = out.into_iter().collect::<Option<_>>()?;
-        let three_d = self.locals[array].ty.shape.is_3d() || args.len() == 3;
-        let selects =
-            |s: &Subscript| matches!(s, Subscript::Mask(_) | Subscript::Plain(Sub::Index(_)));
-        if three_d && subs.iter().any(selects) {
-            let span = args[0].span.to(args[args.len() - 1].span);
-            self.unsupported(
-                span,
-                "a mask or an index vector as a subscript of a 3-D array",
-                "index 3-D arrays with scalars, ranges or `:`, A(:, :, k), or loop over the indices",
-            );
-            return None;
-        }
         Some(subs)
     }
 
-    fn subscript(&mut self, arg: &ast::Expr) -> Option<Subscript> {
+    pub(super) fn subscript(&mut self, arg: &ast::Expr) -> Option<Subscript> {
         match &strip_parens(arg).kind {
             AstExpr::Colon => Some(Subscript::Plain(Sub::All)),
             AstExpr::Range { start, step, stop } => {

@@ -563,7 +563,7 @@ impl Lowerer<'_> {
     }
 
     /// The product of scalar double expressions (1 for none).
-    fn product(&mut self, factors: &[ExprId], span: Span) -> ExprId {
+    pub(super) fn product(&mut self, factors: &[ExprId], span: Span) -> ExprId {
         let mut product = self.constant_expr(1.0, Class::Double, span);
         for &f in factors {
             let f = self.copy_expr(f);

@@ -64,10 +64,12 @@ mod print;
 mod raise;
 mod reassign;
 mod reduce;
+mod reduce_pages;
 mod select;
 mod sizes;
 mod slices;
 mod text;
+mod trailing;
 mod undefined;
 
 use std::collections::{HashMap, HashSet};
@@ -450,8 +452,9 @@ impl<'a> Lowerer<'a> {
             param.span,
             format!("the type of input `{}` is unknown", param.name),
             format!(
-                "declare it in an `arguments` block (`{} (1,:) double`) or pass `--args '{}=double(1,:)'`",
-                param.name, param.name
+                "declare it in an `arguments` block (`{0} (1,:) double`) or pass `--args '{0}=double(1,:)'`{1}",
+                param.name,
+                omit_hint(function, param)
             ),
         );
         None
@@ -973,5 +976,15 @@ fn strip_parens(e: &ast::Expr) -> &ast::Expr {
     match &e.kind {
         AstExpr::Paren(inner) => strip_parens(inner),
         _ => e,
+    }
+}
+
+/// For E0101: how to translate for calls that leave out `param` (not for the first input).
+fn omit_hint(function: &ast::Function, param: &ast::Ident) -> String {
+    match function.params.iter().position(|p| p.name == param.name) {
+        Some(i) if i > 0 => {
+            format!(", or `--nargin {i}` for calls that pass only the inputs before it")
+        }
+        _ => String::new(),
     }
 }

@@ -10,6 +10,14 @@ use super::array::{ArrayVal, Pos, Val};
 use super::select::Selected;
 use super::*;
 
+/// The dimension argument of a reduction.
+enum Dimension<'e> {
+    /// A positive integer literal; any past the third is 4, since all of them reduce alike.
+    Fixed(u8),
+    /// Any other expression, checked when the program runs.
+    AtRunTime(&'e ast::Expr),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reduction {
     Sum,
@@ -56,6 +64,15 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let (x, dim) = self.reduction_args(kind, args, span)?;
+        let dim = match dim {
+            Some(Dimension::AtRunTime(d)) => {
+                let x = self.value(x);
+                let d = self.scalar_expr(d, "a dimension");
+                return self.run_time_dim_reduction(kind, x?, d?, span);
+            }
+            Some(Dimension::Fixed(d)) => Some(d),
+            None => None,
+        };
         let value = match self.selection(x)? {
             Selected::Masked { array, mask } if dim.is_none() => {
                 let e = self.masked_reduction(kind, array, mask, span)?;
@@ -67,9 +84,11 @@ impl Lowerer<'_> {
         match value {
             Val::Scalar(e) => self.scalar_reduction(kind, e, span).map(Val::Scalar),
             Val::Array(a) => {
-                self.reject_3d(&a, &format!("`{}` along a dimension", kind.name()))?;
                 let class = self.accumulator_class(kind, a.class, span)?;
                 let dim = self.reduction_dim(kind, &a, dim, span)?;
+                if dim > 2 || a.shape.is_3d() {
+                    return self.page_reduction(kind, a, class, dim, span);
+                }
                 if matches!(kind, Reduction::Max | Reduction::Min) {
                     let along = match dim {
                         1 => self.copy_expr(a.rows),
@@ -92,7 +111,7 @@ impl Lowerer<'_> {
         kind: Reduction,
         args: &'e [ast::Expr],
         span: Span,
-    ) -> Option<(&'e ast::Expr, Option<u8>)> {
+    ) -> Option<(&'e ast::Expr, Option<Dimension<'e>>)> {
         let is_empty = |e: &ast::Expr| matches!(&e.kind, AstExpr::Matrix(rows) if rows.is_empty());
         let minmax = matches!(kind, Reduction::Max | Reduction::Min);
         let (x, d) = match args {
@@ -115,22 +134,21 @@ impl Lowerer<'_> {
             }
         };
         match d.kind {
-            AstExpr::Number { value, .. } if value == 1.0 || value == 2.0 => {
-                Some((x, Some(value as u8)))
+            AstExpr::Number { value, .. } if value >= 1.0 && value.fract() == 0.0 => {
+                Some((x, Some(Dimension::Fixed(value.min(4.0) as u8))))
             }
-            _ => {
+            AstExpr::Number { .. } => {
+                let f = kind.name();
+                let a = if minmax { "A, []" } else { "A" };
                 self.error(
                     "E0105",
                     d.span,
-                    "the dimension must be the literal 1 or 2".into(),
-                    format!(
-                        "write {}(A, 1) for columns or {}(A, 2) for rows",
-                        kind.name(),
-                        kind.name()
-                    ),
+                    "the dimension must be a positive integer".into(),
+                    format!("write {f}({a}, 1) for columns, {f}({a}, 2) for rows or {f}({a}, 3) for pages"),
                 );
                 None
             }
+            _ => Some((x, Some(Dimension::AtRunTime(d)))),
         }
     }
 
@@ -171,11 +189,8 @@ impl Lowerer<'_> {
         if let Some(d) = dim {
             return Some(d);
         }
-        if a.shape.rows == Dim::Known(1) {
-            return Some(2);
-        }
-        if a.shape.cols == Dim::Known(1) || matches!(a.shape.rows, Dim::Known(_)) {
-            return Some(1);
+        if let Some(d) = first_nonunit_dim(a.shape) {
+            return Some(d);
         }
         self.error(
             "E0105",
@@ -186,7 +201,7 @@ impl Lowerer<'_> {
                 Type::array(a.class, a.shape)
             ),
             format!(
-                "pass the dimension, `{0}(A, 1)` or `{0}(A, 2)`, or declare the input as a row (1,:) or column (:,1)",
+                "pass the dimension, `{0}(A, 1)`, `{0}(A, 2)` or `{0}(A, 3)`, or declare the input as a row (1,:) or column (:,1)",
                 kind.name()
             ),
         );
@@ -197,7 +212,12 @@ impl Lowerer<'_> {
         (dim == 2 && a.shape.rows == Dim::Known(1)) || (dim == 1 && a.shape.cols == Dim::Known(1))
     }
 
-    fn scalar_reduction(&mut self, kind: Reduction, e: ExprId, span: Span) -> Option<ExprId> {
+    pub(super) fn scalar_reduction(
+        &mut self,
+        kind: Reduction,
+        e: ExprId,
+        span: Span,
+    ) -> Option<ExprId> {
         let class = self.exprs[e].ty.class;
         let class = self.accumulator_class(kind, class, span)?;
         Some(match kind {
@@ -545,4 +565,23 @@ impl Lowerer<'_> {
             });
         });
     }
+}
+
+/// MATLAB's default dimension, the first whose extent is not 1, when the static extents decide
+/// it: an extent unknown when translating decides only when every later one is known to be 1
+/// (if it is 1 too, the value is one element, which every dimension reduces alike).
+fn first_nonunit_dim(shape: Shape) -> Option<u8> {
+    let extents = [shape.rows, shape.cols, shape.pages];
+    for (d, extent) in (1u8..).zip(extents) {
+        let later_unit = extents[usize::from(d)..]
+            .iter()
+            .all(|e| *e == Dim::Known(1));
+        match extent {
+            Dim::Known(1) => continue,
+            Dim::Known(_) => return Some(d),
+            Dim::Var if later_unit => return Some(d),
+            Dim::Var => return None,
+        }
+    }
+    Some(1)
 }

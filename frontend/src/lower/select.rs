@@ -122,14 +122,15 @@ impl Lowerer<'_> {
         let span = mask.span;
         let mask = self.linear_readable(mask.clone());
         let count = self.count_true(&mask, span);
+        let many_pages = matches!(mask.shape.pages, Dim::Known(p) if p != 1);
         let orientation = match (mask.shape.rows, mask.shape.cols) {
+            _ if many_pages => Orientation::Column,
+            _ if mask.shape.is_3d() => Orientation::AtRunTime,
             (Dim::Known(1), _) => Orientation::Row,
             (Dim::Known(_), _) | (_, Dim::Known(1)) => Orientation::Column,
             _ => Orientation::AtRunTime,
         };
-        let mask_rows = self.copy_expr(mask.rows);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let is_row = self.binary_expr(BinOp::Eq, mask_rows, one, Class::Logical, span);
+        let is_row = self.is_row_at_run_time(&mask, span);
         let is_column = self.new_expr(ExprKind::Unary(UnOp::Not, is_row), logical(), span);
         let (shape, rows, cols) = self.oriented(orientation, is_column, count, Dim::Var, span);
         let positions = self.temp("f", Type::array(Class::Double, shape), span);
@@ -149,6 +150,19 @@ impl Lowerer<'_> {
             );
         });
         positions
+    }
+
+    /// Whether `mask` is a row when the program runs: one row, and one page if it is 3-D.
+    fn is_row_at_run_time(&mut self, mask: &ArrayVal, span: Span) -> ExprId {
+        let rows = self.copy_expr(mask.rows);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let one_row = self.binary_expr(BinOp::Eq, rows, one, Class::Logical, span);
+        let Some((_, pages)) = self.page_extents(mask).filter(|_| mask.shape.is_3d()) else {
+            return one_row;
+        };
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let one_page = self.binary_expr(BinOp::Eq, pages, one, Class::Logical, span);
+        self.binary_expr(BinOp::And, one_row, one_page, Class::Logical, span)
     }
 
     /// How many elements of the mask are true, counted by a loop into a temporary.
@@ -216,7 +230,15 @@ impl Lowerer<'_> {
         let (x, i) = (self.locals[array].ty.shape, self.locals[idx].ty.shape);
         let one = Dim::Known(1);
         let many = |d: Dim| matches!(d, Dim::Known(k) if k != 1);
-        let orientation = if x.rows == one && (many(x.cols) || i.rows == one) {
+        let orientation = if x.is_3d() && !many(x.pages) {
+            Orientation::AtRunTime
+        } else if many(x.pages) && i.rows == one {
+            Orientation::Row
+        } else if many(x.pages) && i.cols == one {
+            Orientation::Column
+        } else if x.is_3d() {
+            Orientation::AtRunTime
+        } else if x.rows == one && (many(x.cols) || i.rows == one) {
             Orientation::Row
         } else if x.cols == one && (many(x.rows) || i.cols == one) {
             Orientation::Column
@@ -240,7 +262,13 @@ impl Lowerer<'_> {
             me.binary_expr(BinOp::Eq, e, one, Class::Logical, span)
         };
         let (unit_rows, unit_cols) = (one_extent(self, 1), one_extent(self, 2));
-        let not_vector = self.binary_expr(BinOp::Eq, unit_rows, unit_cols, Class::Logical, span);
+        let mut not_vector =
+            self.binary_expr(BinOp::Eq, unit_rows, unit_cols, Class::Logical, span);
+        if self.locals[array].ty.shape.is_3d() {
+            let unit_pages = one_extent(self, 3);
+            let many_pages = self.new_expr(ExprKind::Unary(UnOp::Not, unit_pages), logical(), span);
+            not_vector = self.binary_expr(BinOp::Or, not_vector, many_pages, Class::Logical, span);
+        }
         let idx_column = self.is_column_at_run_time(idx, span);
         let by_idx = self.binary_expr(BinOp::And, not_vector, idx_column, Class::Logical, span);
         self.binary_expr(BinOp::Or, x_column, by_idx, Class::Logical, span)
@@ -404,12 +432,16 @@ impl Lowerer<'_> {
         };
         let (rows, cols) = (self.size_of(array, 1, span), self.size_of(array, 2, span));
         let (x_row1, x_cols_many) = (extent_is(self, rows, true), extent_is(self, cols, false));
-        let x_row = self.binary_expr(BinOp::And, x_row1, x_cols_many, Class::Logical, span);
+        let mut x_row = self.binary_expr(BinOp::And, x_row1, x_cols_many, Class::Logical, span);
+        if self.locals[array].ty.shape.is_3d() {
+            let pages = self.size_of(array, 3, span);
+            let one_page = extent_is(self, pages, true);
+            x_row = self.binary_expr(BinOp::And, x_row, one_page, Class::Logical, span);
+        }
         let (rows, cols) = (self.size_of(array, 1, span), self.size_of(array, 2, span));
         let (many_rows, many_cols) = (extent_is(self, rows, false), extent_is(self, cols, false));
         let matrix = self.binary_expr(BinOp::And, many_rows, many_cols, Class::Logical, span);
-        let mask_rows = self.copy_expr(mask.rows);
-        let mask_row = extent_is(self, mask_rows, true);
+        let mask_row = self.is_row_at_run_time(mask, span);
         let by_mask = self.binary_expr(BinOp::And, matrix, mask_row, Class::Logical, span);
         let row = self.binary_expr(BinOp::Or, x_row, by_mask, Class::Logical, span);
         let not_row = self.new_expr(ExprKind::Unary(UnOp::Not, row), logical(), span);

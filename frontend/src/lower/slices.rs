@@ -104,7 +104,7 @@ impl Lowerer<'_> {
 
     /// For a 0-based position `t` along extent `n`: the 1-based index `mod(t, n) + 1` and the
     /// 0-based position beyond it, `fix(t / n)`.
-    fn split_position(&mut self, t: ExprId, n: ExprId, span: Span) -> (ExprId, ExprId) {
+    pub(super) fn split_position(&mut self, t: ExprId, n: ExprId, span: Span) -> (ExprId, ExprId) {
         let double = Type::scalar(Class::Double);
         let (t2, n2) = (self.copy_expr(t), self.copy_expr(n));
         let n = self.copy_expr(n);
