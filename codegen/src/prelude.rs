@@ -3,8 +3,8 @@
 //!
 //! The helpers implement MATLAB's scalar semantics: saturating, round-half-away conversions to
 //! the integer classes, NaN-skipping `min`/`max`, Octave's `mod`/`rem` (including its snapping of
-//! results within an epsilon of a multiple to zero, and the sign of zero), checked 1-based
-//! indexing, and errors for results MATLAB would make complex. Errors are recorded in an `int`
+//! results within the class's epsilon of a multiple to zero, in float for single, and the sign
+//! of zero), checked 1-based indexing, and errors for results MATLAB would make complex. Errors are recorded in an `int`
 //! status that the caller passes as `M2CU_ERR`; the first error wins.
 //!
 //! int64 and uint64 arithmetic is exact and saturating between integers, and with a double
