@@ -125,8 +125,8 @@ fn raising_programs_stop_with_octaves_error() {
         return;
     }
     let config = Config {
-        seed: 15,
-        count: 24,
+        seed: 16,
+        count: 60,
         batch: 25,
         minimize: false,
         backends: vec![m2cu_difftest::Target::Cpu],
@@ -146,8 +146,9 @@ fn raising_programs_stop_with_octaves_error() {
         "{:?}",
         summary.octave_errors
     );
+    // 7 of them stop in Octave (on b4775f4, cpu and emu-in-order stopped with the same error).
     assert!(
-        summary.raised >= 2,
+        summary.raised >= 5,
         "only {} programs raised",
         summary.raised
     );
