@@ -304,6 +304,15 @@ impl ExprWriter<'_> {
                 let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
                 format!("(({}){func}(({wide}){x}, ({wide}){y}))", class.c_type())
             }
+            Builtin::Mod | Builtin::Rem if class == Class::Single => {
+                let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
+                let func = if builtin == Builtin::Mod {
+                    "m2cu_modf"
+                } else {
+                    "m2cu_remf"
+                };
+                format!("{func}({x}, {y})")
+            }
             Builtin::Mod => self.arith(class, &format!("m2cu_mod({}, {})", d(0), d(1))),
             Builtin::Rem => self.arith(class, &format!("m2cu_rem({}, {})", d(0), d(1))),
             Builtin::Min | Builtin::Max if integer => {

@@ -3,8 +3,8 @@
 //!
 //! The helpers implement MATLAB's scalar semantics: saturating, round-half-away conversions to
 //! the integer classes, NaN-skipping `min`/`max`, Octave's `mod`/`rem` (including its snapping of
-//! results within an epsilon of a multiple to zero, and the sign of zero), checked 1-based
-//! indexing, and errors for results MATLAB would make complex. Errors are recorded in an `int`
+//! results within the class's epsilon of a multiple to zero, in float for single, and the sign
+//! of zero), checked 1-based indexing, and errors for results MATLAB would make complex. Errors are recorded in an `int`
 //! status that the caller passes as `M2CU_ERR`; the first error wins.
 //!
 //! int64 and uint64 arithmetic is exact and saturating between integers, and with a double
@@ -316,36 +316,34 @@ M2CU_FN double m2cu_sign(double x)
 M2CU_FN double m2cu_fmax(double x, double y) { return (y != y || x > y) ? x : y; }
 M2CU_FN double m2cu_fmin(double x, double y) { return (y != y || x < y) ? x : y; }
 
-M2CU_FN double m2cu_nint(double x)
-{
-    return isfinite(x) ? floor(x + 0.5) : x;
+/* Octave's mod and rem in the class's own precision (a double, or a single as float, with that
+ * class's eps): r = x - y*n with n = floor(x/y) (mod) or trunc(x/y) (rem), except that when y is
+ * not an integer and x/y is within eps of one, r is exactly 0. mod(x, 0) is x and its result has
+ * the sign of y; rem(x, 0) is NaN and its result has the sign of x (zero included). S is the C
+ * library's suffix for T (floor, floorf). */
+#define M2CU_OCTAVE_MOD_REM(T, S, EPS) \
+M2CU_FN T m2cu_nint##S(T x) { return isfinite(x) ? floor##S(x + (T)0.5) : x; } \
+M2CU_FN T m2cu_octave_rest##S(T x, T y, int floor_quotient) \
+{ \
+    T q = x / y; \
+    if (m2cu_nint##S(y) != y && fabs##S((q - m2cu_nint##S(q)) / m2cu_nint##S(q)) < (EPS)) return (T)0; \
+    { \
+        volatile T t = y * (floor_quotient ? floor##S(q) : trunc##S(q)); \
+        return x - t; \
+    } \
+} \
+M2CU_FN T m2cu_mod##S(T x, T y) \
+{ \
+    T r = y == (T)0 ? x : m2cu_octave_rest##S(x, y, 1); \
+    return (x != y && y != (T)0) ? copysign##S(r, y) : r; \
+} \
+M2CU_FN T m2cu_rem##S(T x, T y) \
+{ \
+    T r = y == (T)0 ? (T)M2CU_NAN : m2cu_octave_rest##S(x, y, 0); \
+    return (x != y && y != (T)0) ? copysign##S(r, x) : r; \
 }
-
-/* x - y*n with n = floor(x/y) (mod) or trunc(x/y) (rem), as Octave computes it: when y is not
- * an integer and x/y is within eps of one, the result is exactly 0. */
-M2CU_FN double m2cu_octave_rest(double x, double y, int floor_quotient)
-{
-    double q = x / y;
-    if (m2cu_nint(y) != y && fabs((q - m2cu_nint(q)) / m2cu_nint(q)) < 2.220446049250313e-16) return 0.0;
-    {
-        volatile double t = y * (floor_quotient ? floor(q) : trunc(q));
-        return x - t;
-    }
-}
-
-/* Octave's mod: mod(x, 0) is x; the result has the sign of y (zero included). */
-M2CU_FN double m2cu_mod(double x, double y)
-{
-    double r = y == 0.0 ? x : m2cu_octave_rest(x, y, 1);
-    return (x != y && y != 0.0) ? copysign(r, y) : r;
-}
-
-/* Octave's rem: rem(x, 0) is NaN; the result has the sign of x (zero included). */
-M2CU_FN double m2cu_rem(double x, double y)
-{
-    double r = y == 0.0 ? M2CU_NAN : m2cu_octave_rest(x, y, 0);
-    return (x != y && y != 0.0) ? copysign(r, x) : r;
-}
+M2CU_OCTAVE_MOD_REM(double, , 2.220446049250313e-16)
+M2CU_OCTAVE_MOD_REM(float, f, 1.1920929e-07f)
 
 /* Integer mod and rem in int64 (every integer class but uint64). A divisor of -1 leaves no
  * remainder, and must not reach `%`: INT64_MIN % -1 traps. */

@@ -10,7 +10,9 @@
 //! A case that m2cu refuses at run time with an error message (a run-time refusal, e.g. a value
 //! it cannot represent) while Octave ran it is counted apart from the differences, with its
 //! first message: refusing is allowed, answering differently is not. Cases marked
-//! [`Case::alone`] (colliding names) are never batched.
+//! [`Case::alone`] (colliding names, optional inputs) are never batched. A case on which
+//! Octave stops with an intended error ([`Case::raises`]) runs alone on each backend, which
+//! must stop with the same message and identifier (`Summary::raised` counts those).
 //!
 //! Invariant: every case counted in `Summary::compared` had each of its outputs compared on
 //! every backend of the run, and agreed.
@@ -27,7 +29,7 @@ use crate::target::Target;
 use crate::compare::difference;
 use crate::gen::{self, Features};
 use crate::minimize;
-use crate::oracle::{self, Outputs};
+use crate::oracle::{self, Outputs, Stop};
 use crate::program::{batch_prefix, batch_source, Case};
 
 /// What to run.
@@ -88,8 +90,11 @@ pub struct Finding {
 #[derive(Debug, Default)]
 pub struct Summary {
     pub generated: u64,
-    /// Cases whose every output equals Octave's on every backend.
+    /// Cases whose every output equals Octave's on every backend, or which stop with Octave's
+    /// error on every backend.
     pub compared: u64,
+    /// Of `compared`, the cases that stop with Octave's error.
+    pub raised: u64,
     /// Cases m2cu rejected at translate time, by diagnostic code: how many, and the first
     /// one's rendered diagnostic.
     pub rejected: BTreeMap<String, (u64, String)>,
@@ -117,10 +122,11 @@ pub fn run(config: &Config, progress: &mut dyn FnMut(&str)) -> Result<Summary, S
         round(config, &cases, &mut summary)?;
         next = upto;
         progress(&format!(
-            "{} of {} programs: {} agree, {} rejected, {} refused at run time, {} Octave errors, {} differences, {} batch-only ({:.0} s)",
+            "{} of {} programs: {} agree ({} stop with the same error), {} rejected, {} refused at run time, {} Octave errors, {} differences, {} batch-only ({:.0} s)",
             next - config.first,
             config.count,
             summary.compared,
+            summary.raised,
             summary.rejected.values().map(|(n, _)| n).sum::<u64>(),
             summary.refused.values().map(|(n, _)| n).sum::<u64>(),
             summary.octave_errors.len(),
@@ -140,10 +146,12 @@ fn round(config: &Config, cases: &[Case], summary: &mut Summary) -> Result<(), S
     let refs: Vec<&Case> = cases.iter().collect();
     let outcomes = oracle::run(&refs)?;
     let mut runnable: Vec<Oracled> = Vec::new();
+    let mut raising: Vec<(&Case, Stop)> = Vec::new();
     for (case, outcome) in cases.iter().zip(outcomes) {
         match outcome {
             Ok(outputs) => runnable.push((case.clone(), outputs)),
-            Err(message) => summary.octave_errors.push((case.name.clone(), message)),
+            Err(raised @ Stop::Raised { .. }) => raising.push((case, raised)),
+            Err(Stop::Failed(message)) => summary.octave_errors.push((case.name.clone(), message)),
         }
     }
     let batches: Vec<&[Oracled]> = runnable.chunks(config.batch.max(1)).collect();
@@ -159,7 +167,13 @@ fn round(config: &Config, cases: &[Case], summary: &mut Summary) -> Result<(), S
             });
         }
     });
-    for result in results.into_inner().expect("results lock") {
+    let mut results = results.into_inner().expect("results lock");
+    for (case, raised) in raising {
+        let result = check_raising(config, case, &raised);
+        summary.raised += result.agreed;
+        results.push(result);
+    }
+    for result in results {
         summary.compared += result.agreed;
         for (code, rendered) in result.rejected {
             let entry = summary.rejected.entry(code).or_insert((0, rendered));
@@ -345,21 +359,61 @@ fn confirm(
 
 /// How `case` alone differs from Octave's `expected` on `backend`, if it does.
 pub fn alone(case: &Case, expected: &[(String, Value)], backend: Target) -> Option<String> {
-    let options = case_options(case);
-    match m2cu::run(
+    match run_alone(case, backend) {
+        Ok(outputs) => first_difference(expected, &outputs),
+        Err(e) => Some(failure(e)),
+    }
+}
+
+fn run_alone(case: &Case, backend: Target) -> Result<Outputs, m2cu::Error> {
+    m2cu::run(
         &case.standalone(),
         &case.inputs,
-        &options,
+        &case_options(case),
         &backend.run_options(),
     )
     .map(|r| r.outputs)
-    {
-        Ok(outputs) => first_difference(expected, &outputs),
-        Err(m2cu::Error::Runtime(m2cu_runtime::Error::Call(message))) => {
-            Some(format!("{REFUSED}{message}"))
-        }
-        Err(e) => Some(format!("{}: {e}", crate::minimize::FAILED)),
+}
+
+/// What m2cu failing with `e` is: a run-time refusal ([`REFUSED`]) or a failure.
+fn failure(e: m2cu::Error) -> String {
+    match e {
+        m2cu::Error::Runtime(m2cu_runtime::Error::Call(message)) => format!("{REFUSED}{message}"),
+        e => format!("{}: {e}", crate::minimize::FAILED),
     }
+}
+
+/// A case on which Octave stopped with `raised`, alone on every backend: each must stop with
+/// the same message and identifier.
+fn check_raising(config: &Config, case: &Case, raised: &Stop) -> BatchResult {
+    let mut result = BatchResult::default();
+    if let Err(rejection) = verdict_alone(case) {
+        result.rejected.push(rejection);
+        return result;
+    }
+    let mut agreed = true;
+    for &backend in &config.backends {
+        let detail = match run_alone(case, backend) {
+            Err(m2cu::Error::Runtime(m2cu_runtime::Error::Raised {
+                identifier,
+                message,
+            })) => {
+                let got = Stop::Raised {
+                    identifier,
+                    message,
+                };
+                (got != *raised).then(|| format!("stops with {got}; Octave with {raised}"))
+            }
+            Ok(_) => Some(format!("returns its outputs; Octave stops with {raised}")),
+            Err(e) => Some(failure(e)),
+        };
+        if let Some(detail) = detail {
+            agreed = false;
+            result.record(case, &[], backend, detail);
+        }
+    }
+    result.agreed = u64::from(agreed);
+    result
 }
 
 /// `Ok` when m2cu translates the case alone, else the code of its first diagnostic and the

@@ -8,6 +8,9 @@ use crate::campaign::Finding;
 
 /// Writes the fixture for `finding` into `dir` as `fuzz_<case name>`; returns the `.m` path.
 pub fn save(dir: &Path, finding: &Finding, seed: u64) -> Result<PathBuf, String> {
+    if finding.expected.is_empty() {
+        return Err("Octave stopped with an error: a fixture needs outputs".into());
+    }
     let case = &finding.minimized;
     let name = format!("fuzz_{}", case.name);
     let source = case

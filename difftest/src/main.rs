@@ -59,7 +59,12 @@ struct Cli {
     /// at the top of the body), names (variables named like C/CUDA keywords and m2cu's own
     /// names); issue 15's masks (`x(x < t) = c`, `sum(x > t)`, `x(x > t)`), index (`x([3 1 3])`,
     /// `h([2 2 1]) = v`), growth (`g(end+1) = v` after `g = []`, `q(k) = v` never preallocated),
-    /// chars (char literals compared, converted, switched on); all, none. With none, the
+    /// chars (char literals compared, converted, switched on), nargin (optional trailing
+    /// parameters with `if nargin < 3, p = 2; end` or `~exist('p', 'var') || isempty(p)`
+    /// defaults, called with fewer inputs), errors (input checks with `error(id, fmt, ...)` and
+    /// `assert` that fire on some inputs: both sides must stop with the same message and
+    /// identifier), while (while loops with counters, break, continue, && and ||); all, none.
+    /// With none, the
     /// programs are those of earlier versions, and each feature leaves the programs of the
     /// others unchanged but for what it appends.
     #[arg(long, default_value = "none", value_parser = Features::parse)]
@@ -115,12 +120,13 @@ fn main() -> ExitCode {
 
 fn report(cli: &Cli, summary: &m2cu_difftest::Summary) -> ExitCode {
     println!(
-        "seed {}, programs {}..{}: {} generated, {} agree with Octave on every backend",
+        "seed {}, programs {}..{}: {} generated, {} agree with Octave on every backend ({} of them stop with Octave's error)",
         cli.seed,
         cli.first,
         cli.first + cli.count,
         summary.generated,
-        summary.compared
+        summary.compared,
+        summary.raised
     );
     for (code, (n, first)) in &summary.rejected {
         println!("  rejected at translate time with {code}: {n}");

@@ -118,7 +118,7 @@ fn apply(body: &mut Vec<Stmt>, n: &mut usize, edit: Edit) -> bool {
         *n -= 1;
         let found = match &mut body[k] {
             Stmt::Line(_) => false,
-            Stmt::For { body, .. } => apply(body, n, edit),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => apply(body, n, edit),
             Stmt::If {
                 then, otherwise, ..
             } => apply(then, n, edit) || apply(otherwise, n, edit),

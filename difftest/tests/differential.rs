@@ -115,3 +115,41 @@ fn perturb(value: &mut m2cu::Value) {
         _ => value.data = Data::Char(vec![]),
     }
 }
+
+/// Programs with input checks: where Octave stops with the intended error, m2cu must stop with
+/// the same message and identifier; where it does not, the outputs must agree.
+#[test]
+fn raising_programs_stop_with_octaves_error() {
+    if oracle::available().is_err() {
+        eprintln!("skipping: octave-cli is not available");
+        return;
+    }
+    let config = Config {
+        seed: 16,
+        count: 60,
+        batch: 25,
+        minimize: false,
+        backends: vec![m2cu_difftest::Target::Cpu],
+        features: m2cu_difftest::gen::Features::parse("errors").expect("known feature"),
+        ..Config::default()
+    };
+    let summary = campaign::run(&config, &mut |line| eprintln!("differential: {line}"))
+        .expect("the campaign runs");
+    let findings: Vec<String> = summary
+        .findings
+        .iter()
+        .map(|f| format!("{}: {}\n{}", f.backend, f.detail, f.case.standalone()))
+        .collect();
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
+    assert!(
+        summary.octave_errors.is_empty(),
+        "{:?}",
+        summary.octave_errors
+    );
+    // 7 of them stop in Octave (on b4775f4, cpu and emu-in-order stopped with the same error).
+    assert!(
+        summary.raised >= 5,
+        "only {} programs raised",
+        summary.raised
+    );
+}

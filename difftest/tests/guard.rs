@@ -182,3 +182,33 @@ fn set_expressions_match_octave() {
     // A refusal is allowed, but most of these plain expressions must be evaluated.
     assert!(report.agreed * 4 >= report.tried, "{:?}", report.refused);
 }
+
+/// Issue 15's control flow: optional inputs not passed (the case runs alone), input checks that
+/// may raise, while loops; each in a fair share of the cases.
+#[test]
+fn flow_features_appear() {
+    let features = Features::parse("nargin,errors,while").expect("known features");
+    let (mut optional, mut raises, mut whiles) = (0, 0, 0);
+    for k in 0..300 {
+        let c = case_with(SEED, k, features);
+        let text = c.standalone();
+        if !c.optional.is_empty() {
+            optional += 1;
+            assert!(
+                c.alone,
+                "case {k}: optional inputs change nargin in a batch"
+            );
+            let header = text.lines().next().expect("header");
+            assert!(
+                header.ends_with(&format!("{})", c.optional.join(", "))),
+                "{header}"
+            );
+        }
+        raises += usize::from(c.raises);
+        whiles += usize::from(text.contains("  while "));
+    }
+    assert!(
+        optional > 20 && raises > 40 && whiles > 60,
+        "{optional} {raises} {whiles}"
+    );
+}

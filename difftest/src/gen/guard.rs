@@ -35,6 +35,11 @@ pub struct Features {
     pub index: bool,
     pub growth: bool,
     pub chars: bool,
+    /// Issue 15's control flow (`super::flow`): optional trailing parameters, input checks
+    /// that raise, while loops.
+    pub nargin: bool,
+    pub errors: bool,
+    pub while_loops: bool,
 }
 
 impl Features {
@@ -46,10 +51,13 @@ impl Features {
         index: true,
         growth: true,
         chars: true,
+        nargin: true,
+        errors: true,
+        while_loops: true,
     };
 
     /// Parses a comma-separated list: `zero-trip`, `input-exprs`, `names`, `masks`, `index`,
-    /// `growth`, `chars`, `all`, `none`.
+    /// `growth`, `chars`, `nargin`, `errors`, `while`, `all`, `none`.
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut f = Features::default();
         for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -61,11 +69,14 @@ impl Features {
                 "index" => f.index = true,
                 "growth" => f.growth = true,
                 "chars" => f.chars = true,
+                "nargin" => f.nargin = true,
+                "errors" => f.errors = true,
+                "while" => f.while_loops = true,
                 "all" => f = Features::ALL,
                 "none" => f = Features::default(),
                 other => {
                     return Err(format!(
-                        "unknown feature `{other}` (zero-trip, input-exprs, names, masks, index, growth, chars, all, none)"
+                        "unknown feature `{other}` (zero-trip, input-exprs, names, masks, index, growth, chars, nargin, errors, while, all, none)"
                     ))
                 }
             }
@@ -180,6 +191,7 @@ impl Builder {
         if features.chars && self.chance(0.2) {
             self.chars();
         }
+        self.flow(features);
     }
 
     fn input_exprs(&mut self) {
@@ -293,6 +305,10 @@ pub fn rename_body(body: &[Stmt], renames: &BTreeMap<String, String>) -> Vec<Stm
                 cond: r(cond),
                 then: rename_body(then, renames),
                 otherwise: rename_body(otherwise, renames),
+            },
+            Stmt::While { cond, body } => Stmt::While {
+                cond: r(cond),
+                body: rename_body(body, renames),
             },
         })
         .collect()

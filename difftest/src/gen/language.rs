@@ -29,7 +29,7 @@ impl Builder {
     }
 
     /// A numeric input (any shape) and a threshold constant of its class.
-    fn masked_input(&mut self) -> Option<(Array, String)> {
+    pub(super) fn masked_input(&mut self) -> Option<(Array, String)> {
         let candidates: Vec<Array> = self
             .arrays
             .iter()

@@ -21,6 +21,7 @@ use rand::{Rng, SeedableRng};
 use crate::program::{Case, Stmt};
 use crate::values::{self, Profile, Shape};
 
+mod flow;
 mod guard;
 mod language;
 
@@ -50,7 +51,9 @@ pub fn case_with(seed: u64, index: u64, features: Features) -> Case {
         dynamic: b.dynamic,
         outputs: b.outputs.iter().map(rename).collect(),
         body: guard::rename_body(&b.stmts, &renames),
-        alone: !renames.is_empty(),
+        alone: !renames.is_empty() || !b.optional.is_empty(),
+        optional: b.optional,
+        raises: b.raises,
     }
 }
 
@@ -180,6 +183,10 @@ struct Builder {
     names: usize,
     /// Whether the generated loops may `break`.
     breaks: bool,
+    /// Parameters after the inputs that the call does not pass (`flow::optional_inputs`).
+    optional: Vec<String>,
+    /// Whether the body may raise an intended error (`flow::input_checks`).
+    raises: bool,
     /// Whether m2cu sees sizes known only at run time (always for length-1 vectors, which it
     /// would otherwise type as scalars and refuse to index with a loop variable).
     dynamic: bool,
@@ -281,6 +288,8 @@ impl Builder {
             stmts: Vec::new(),
             names: 0,
             breaks: false,
+            optional: Vec::new(),
+            raises: false,
         }
     }
 
