@@ -685,16 +685,12 @@ impl<'a> Lowerer<'a> {
     fn while_loop(&mut self, cond: &ast::Expr, body: &[ast::Stmt], span: Span) -> Option<StmtId> {
         self.open_block();
         let cond = self.condition(cond);
-        if !self.close_block().0.is_empty() {
-            self.unsupported(
-                span,
-                "a whole-array operation or local function call in a `while` condition",
-                "compute the condition into a variable before the loop and again at the end of its body",
-            );
-            return None;
-        }
+        let pre = self.close_block();
         let body = self.loop_body(body);
-        self.push(StmtKind::While { cond: cond?, body }, span)
+        if pre.0.is_empty() {
+            return self.push(StmtKind::While { cond: cond?, body }, span);
+        }
+        self.retested_while(pre, cond?, body, span)
     }
 
     fn loop_body(&mut self, body: &[ast::Stmt]) -> Block {
