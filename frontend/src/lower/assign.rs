@@ -276,6 +276,10 @@ impl Lowerer<'_> {
             return None;
         };
         let at = *at;
+        if self.loop_depth > 0 {
+            let name = self.locals[array].name.clone();
+            self.note_grown(&name, span);
+        }
         let double = Type::scalar(Class::Double);
         let k = self.temp("g", double, span);
         self.push(
@@ -441,11 +445,12 @@ pub(super) fn index_targets(
     out
 }
 
-/// The names that some function of the file grows with `x(end+k) = v`, or may grow with the
-/// allocation idiom `z(m, n) = 0`.
+/// The names that some function of the file grows with `x(end+k) = v` or `x = [x, v]`, or may
+/// grow with the allocation idiom `z(m, n) = 0`.
 pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
     let mut names = index_targets(file, |args| args.iter().any(grows));
     names.extend(grow::allocation_idiom_names(file));
+    names.extend(grow::appended_names(file));
     names
 }
 
