@@ -107,7 +107,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         28,
         "M2CU_E_ACCUM_CLASS",
-        "A loop that accumulates integer or single values into a variable that starts as a double constant ran zero times: MATLAB leaves the variable double there, which m2cu, giving each variable one class, cannot represent.",
+        "A variable that starts as a double constant and accumulates integer or single values was used before any update ran (its loop ran zero times, or its branch never held): MATLAB's variable is still the double start there, which m2cu, giving each variable one class, cannot represent. Where the result may take the accumulated class in that case too, start it in that class (s = uint8(0)): MATLAB then gives the same class whether or not an update runs.",
     ),
     (
         30,

@@ -118,8 +118,9 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
     if lowerer.diags.has_errors() {
         return Err(lowerer.diags);
     }
+    let pending = std::mem::take(&mut lowerer.class_pending);
     let mut entry = lowerer.finish(body);
-    undefined::guard_scalars(&mut entry);
+    undefined::guard_scalars(&mut entry, &pending);
     Ok(Module {
         functions: vec![entry],
     })
@@ -261,6 +262,8 @@ struct Lowerer<'a> {
     loop_range: Option<reassign::LoopRange>,
     /// The frame id that created each named local.
     homes: HashMap<LocalId, u32>,
+    /// Accumulators typed with the class of an update that may not run (`reassign`).
+    class_pending: Vec<reassign::ClassPending>,
     name: String,
     span: Span,
 }
@@ -312,6 +315,7 @@ impl<'a> Lowerer<'a> {
             frame_count: 0,
             loop_range: None,
             homes: HashMap::new(),
+            class_pending: Vec::new(),
             name: function.name.name.clone(),
             span: function.span,
         }
