@@ -235,6 +235,11 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
+        if let [arg] = args {
+            if let Some(range) = creating_range(arg) {
+                return self.create_by_range(base, (arg, range), value, span);
+            }
+        }
         if !matches!(args.len(), 1 | 2) || args.iter().any(|a| matches!(a.kind, AstExpr::Colon)) {
             self.unsupported(
                 target_span,
@@ -288,6 +293,57 @@ impl Lowerer<'_> {
             self.note_grown(&base.name, target_span);
         }
         self.grow_store(array, subs, value, span)
+    }
+
+    /// `y(a:b) = v` where `y` does not exist: a row of `v`'s class with zeros before `a` and
+    /// `v` (a scalar, or as many elements as the range) in `a:b`; an empty range makes `y`
+    /// 0-by-0, as in MATLAB. It grows later only when the file grows it (`Lowerer::grown`),
+    /// so `y(1:n) = 0` before a loop is a plain allocation that keeps the loop's verdict.
+    fn create_by_range(
+        &mut self,
+        base: &ast::Ident,
+        (arg, (start, stop)): (&ast::Expr, (&ast::Expr, &ast::Expr)),
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let val = self.value(value)?;
+        let class = super::expr::val_class(self, &val);
+        let first = self.scalar_expr(start, "a subscript")?;
+        let stop = self.scalar_expr(stop, "a subscript")?;
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let double = Type::scalar(Class::Double);
+        let count = self.new_expr(ExprKind::RangeCount(first, one, stop), double, span);
+        let count_temp = self.temp("g", double, span);
+        self.push(
+            StmtKind::Assign {
+                target: count_temp,
+                value: count,
+            },
+            span,
+        );
+        // rows = min(count, 1); cols = rows * (first + count - 1), 0 for an empty range.
+        let (c, one) = (self.read_local(count_temp, span), one);
+        let one_again = self.constant_expr(1.0, Class::Double, span);
+        let rows = self.new_expr(
+            ExprKind::Call(Builtin::Min, vec![c, one_again]),
+            double,
+            span,
+        );
+        let first_again = self.copy_expr(first);
+        let c = self.read_local(count_temp, span);
+        let past = self.binary_expr(BinOp::Add, first_again, c, Class::Double, span);
+        let last = self.binary_expr(BinOp::Sub, past, one, Class::Double, span);
+        let rows_again = self.copy_expr(rows);
+        let cols = self.binary_expr(BinOp::Mul, rows_again, last, Class::Double, span);
+        let shape = Shape::new(Dim::Var, Dim::Var);
+        let array = self.new_local(&base.name, Type::array(class, shape), base.span);
+        if self.grown.contains(&base.name) {
+            self.growth.grown.insert(array);
+        }
+        self.alloc_zeros(array, rows, cols, None, span);
+        let subs = self.subscripts(array, std::slice::from_ref(arg))?;
+        let slice = self.slice(array, subs, span);
+        self.store_slice(array, slice, val, span)
     }
 
     /// Whether `subs` name one element of a 2-D array; otherwise E0103 (MATLAB would grow
@@ -1013,6 +1069,32 @@ pub(super) fn appended_names(file: &ast::File) -> HashSet<String> {
         })
     });
     out
+}
+
+/// `a:b` (no step, no `end`) as the only subscript of an assignment that creates an array.
+fn creating_range(arg: &ast::Expr) -> Option<(&ast::Expr, &ast::Expr)> {
+    let AstExpr::Range {
+        start,
+        step: None,
+        stop,
+    } = &strip_parens(arg).kind
+    else {
+        return None;
+    };
+    (!bare_end(start) && !bare_end(stop)).then_some((start.as_ref(), stop.as_ref()))
+}
+
+/// Whether `e` has an `end` that refers to the array it subscripts (one outside any call or
+/// index of its own).
+fn bare_end(e: &ast::Expr) -> bool {
+    match &e.kind {
+        AstExpr::End => true,
+        AstExpr::Paren(inner) => bare_end(inner),
+        AstExpr::Unary { operand, .. } | AstExpr::Postfix { operand, .. } => bare_end(operand),
+        AstExpr::Binary { lhs, rhs, .. } => bare_end(lhs) || bare_end(rhs),
+        AstExpr::Matrix(rows) => rows.iter().flatten().any(bare_end),
+        _ => false,
+    }
 }
 
 /// `z(m, n) = 0`: two subscripts that are not `:`, and the value the literal 0.
