@@ -129,6 +129,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EMPTY_MASK",
         "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
     ),
+    (
+        42,
+        "M2CU_E_EMPTY_RANGE_NEW",
+        "y(a:b) = v creating y with an empty range a:b makes y 0-by-0 in MATLAB, which m2cu, holding y as a row, cannot represent; test the range first (if b >= a, y(a:b) = v; end) and handle the empty case on its own.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -494,6 +494,9 @@ pub enum RuntimeError {
     /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
     /// array elements."
     IndexPastEnd,
+    /// `y(a:b) = v` creating `y` with an empty range: MATLAB's `y` is 0-by-0, which the row
+    /// that m2cu makes cannot be.
+    EmptyRangeCreation,
 }
 
 impl Function {

@@ -296,9 +296,11 @@ impl Lowerer<'_> {
     }
 
     /// `y(a:b) = v` where `y` does not exist: a row of `v`'s class with zeros before `a` and
-    /// `v` (a scalar, or as many elements as the range) in `a:b`; an empty range makes `y`
-    /// 0-by-0, as in MATLAB. It grows later only when the file grows it (`Lowerer::grown`),
-    /// so `y(1:n) = 0` before a loop is a plain allocation that keeps the loop's verdict.
+    /// `v` (a scalar, or as many elements as the range) in `a:b`. An empty range makes MATLAB's
+    /// `y` 0-by-0, which a row cannot be: the program stops there
+    /// (`RuntimeError::EmptyRangeCreation`). `y` grows later only when the file grows it
+    /// (`Lowerer::grown`), so `y(1:n) = 0` before a loop is a plain allocation that keeps the
+    /// loop's verdict.
     fn create_by_range(
         &mut self,
         base: &ast::Ident,
@@ -321,21 +323,23 @@ impl Lowerer<'_> {
             },
             span,
         );
-        // rows = min(count, 1); cols = rows * (first + count - 1), 0 for an empty range.
-        let (c, one) = (self.read_local(count_temp, span), one);
-        let one_again = self.constant_expr(1.0, Class::Double, span);
-        let rows = self.new_expr(
-            ExprKind::Call(Builtin::Min, vec![c, one_again]),
-            double,
+        let c = self.read_local(count_temp, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let nonempty = self.binary_expr(BinOp::Gt, c, zero, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: nonempty,
+                error: RuntimeError::EmptyRangeCreation,
+            },
             span,
         );
+        // 1-by-(first + count - 1): up to the range's last element.
         let first_again = self.copy_expr(first);
         let c = self.read_local(count_temp, span);
         let past = self.binary_expr(BinOp::Add, first_again, c, Class::Double, span);
-        let last = self.binary_expr(BinOp::Sub, past, one, Class::Double, span);
-        let rows_again = self.copy_expr(rows);
-        let cols = self.binary_expr(BinOp::Mul, rows_again, last, Class::Double, span);
-        let shape = Shape::new(Dim::Var, Dim::Var);
+        let cols = self.binary_expr(BinOp::Sub, past, one, Class::Double, span);
+        let rows = self.constant_expr(1.0, Class::Double, span);
+        let shape = Shape::new(Dim::Known(1), Dim::Var);
         let array = self.new_local(&base.name, Type::array(class, shape), base.span);
         if self.grown.contains(&base.name) {
             self.growth.grown.insert(array);
