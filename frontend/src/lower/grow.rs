@@ -3,7 +3,10 @@
 //! MATLAB creates `y` on `y(k) = v` when `y` does not exist (a 1-by-k row of the value's class,
 //! zeros in the gaps; `y(i, j) = v` makes an i-by-j matrix), and grows an array that an
 //! assignment writes past its end, keeping each old element at its (row, column). `y = []`
-//! starts an empty 0-by-0 double that `y(end+1) = v` and `y = [y, v]` / `y = [y; v]` grow.
+//! starts an empty 0-by-0 double that `y(end+1) = v` and `y = [y, v]` / `y = [y; v]` grow,
+//! and `y = [v, y]` / `y = [v; y]` grow at the front; an empty `zeros`/`ones` start
+//! (`zeros(1, 0)`, `zeros(0, 2)`) of a name the file appends to grows the same way.
+//! `y(a:b) = v` on an undefined `y` creates a row (not grown later unless the file grows it).
 //! m2cu does this in one of two ways, and the report says which (`Function::notes`):
 //!
 //! - **Allocated before the loop.** When `y` does not exist before a `for` loop over a range
