@@ -77,7 +77,12 @@ impl Lowerer<'_> {
         Some(stmt)
     }
 
-    fn assign_val(&mut self, name: &ast::Ident, value: Val, span: Span) -> Option<StmtId> {
+    pub(super) fn assign_val(
+        &mut self,
+        name: &ast::Ident,
+        value: Val,
+        span: Span,
+    ) -> Option<StmtId> {
         match value {
             Val::Scalar(e) => {
                 let ty = self.exprs[e].ty;

@@ -741,8 +741,13 @@ impl Lowerer<'_> {
             );
             return Some(None);
         }
-        if side == Side::Front && !self.vector_item(&item, across, value.span) {
-            return Some(None);
+        if side == Side::Front && !is_vector_item(&item, across) {
+            // A block of several rows (columns) in front of a matrix: joined as a copy.
+            let whole = Val::Array(self.whole(array, span));
+            let Some(joined) = self.join(vec![item, whole], ty.class, across, span) else {
+                return Some(None);
+            };
+            return Some(self.assign_val(name, joined, span));
         }
         if self.loop_depth > 0 {
             let local_name = self.locals[array].name.clone();
@@ -756,7 +761,7 @@ impl Lowerer<'_> {
     }
 
     /// `y = [v, y]` (`across`) or `y = [v; y]`, `v` a scalar or a vector along the joining
-    /// direction (checked by `appended`): grows `y`, moves its elements up by `v`'s count
+    /// direction (`is_vector_item`): grows `y`, moves its elements up by `v`'s count
     /// (last first, so none is overwritten before it moves), and writes `v` in front. `y` is
     /// then a vector or empty, so its linear order is its order along the joining direction.
     fn prepend(&mut self, array: LocalId, item: Val, across: bool, span: Span) -> Option<StmtId> {
@@ -826,24 +831,6 @@ impl Lowerer<'_> {
                 self.store_slice(array, slice, Val::Array(a), span)
             }
         }
-    }
-
-    /// Whether `item`, put in front of an array grown by index, is a scalar or a vector along
-    /// the joining direction (a row for `[v, y]`); otherwise E0103.
-    fn vector_item(&mut self, item: &Val, across: bool, span: Span) -> bool {
-        let vector = match item {
-            Val::Scalar(_) => true,
-            Val::Array(a) if across => a.shape.rows == Dim::Known(1),
-            Val::Array(a) => a.shape.cols == Dim::Known(1),
-        };
-        if !vector {
-            self.unsupported(
-                span,
-                "putting an array that is not known to be a vector in front of an array grown by index",
-                "preallocate the array at its final size and write each part by index",
-            );
-        }
-        vector
     }
 
     /// `for k = 1:before, y(before + count + 1 - k) = y(before + 1 - k); end`.
@@ -1068,7 +1055,8 @@ pub(super) fn appended_names(file: &ast::File) -> HashSet<String> {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, value } = &s.kind {
                 if let [ast::LValue::Var(name)] = targets.as_slice() {
-                    if appended(&name.name, value).is_some() {
+                    let item = appended(&name.name, value);
+                    if item.is_some_and(|(item, _, _)| !mentions(&item, &name.name)) {
                         out.insert(name.name.clone());
                     }
                 }
@@ -1101,6 +1089,16 @@ fn bare_end(e: &ast::Expr) -> bool {
         AstExpr::Binary { lhs, rhs, .. } => bare_end(lhs) || bare_end(rhs),
         AstExpr::Matrix(rows) => rows.iter().flatten().any(bare_end),
         _ => false,
+    }
+}
+
+/// Whether `item`, put in front of an array grown by index, is a scalar or a vector along the
+/// joining direction (a row for `[v, y]`), so that `prepend` can move `y`'s elements linearly.
+fn is_vector_item(item: &Val, across: bool) -> bool {
+    match item {
+        Val::Scalar(_) => true,
+        Val::Array(a) if across => a.shape.rows == Dim::Known(1),
+        Val::Array(a) => a.shape.cols == Dim::Known(1),
     }
 }
 
