@@ -307,7 +307,9 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 /// `placement` is `kernel`, `in-kernel`, `per-output` (a reduction inside a kernel's iteration
 /// that a thread, a warp or a block computes, chosen at run time) or `host`. The function's
 /// `"constant_memory": [{"var", "placed", "bytes", "reason"}]` lists the inputs of
-/// `coder.gpu.constantMemory` directives.
+/// `coder.gpu.constantMemory` directives; `"notes": [{"line", "col", "text"}]`, present when
+/// lowering made any, says how each array built by index or `[y, v]` was sized (allocated once
+/// before its loop, or grown on the host).
 pub fn json(f: &Function, analysis: &Analysis, source: &str) -> Value {
     json_in(f, analysis, &SourceMap::new("", source))
 }
@@ -364,7 +366,22 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
             json!({ "var": f.locals[k.local].name, "placed": false, "bytes": null, "reason": k.why })
         }))
         .collect();
-    json!({ "name": f.name, "loops": loops, "constant_memory": constants })
+    let mut function = json!({ "name": f.name, "loops": loops, "constant_memory": constants });
+    if !f.notes.is_empty() {
+        function["notes"] = Value::Array(f.notes.iter().map(|n| note_json(n, sources)).collect());
+    }
+    function
+}
+
+/// One of lowering's notes (an array grown by index: allocated before its loop or grown on the
+/// host): `{"line", "col", "text"}`, and `"file"` outside the entry's file.
+fn note_json((span, text): &(Span, String), sources: &SourceMap) -> Value {
+    let (file, line, col) = sources.locate(span.start);
+    let mut note = json!({ "line": line, "col": col, "text": text });
+    if file > 0 {
+        note["file"] = json!(sources.name(file));
+    }
+    note
 }
 
 /// The kernel a loop becomes or runs inside, and where it runs.

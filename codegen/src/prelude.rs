@@ -107,7 +107,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         28,
         "M2CU_E_ACCUM_CLASS",
-        "A loop that accumulates integer or single values into a variable that starts as a double constant ran zero times: MATLAB leaves the variable double there, which m2cu, giving each variable one class, cannot represent.",
+        "A variable that starts as a double constant and accumulates integer or single values was used before any update ran (its loop ran zero times, or its branch never held): MATLAB's variable is still the double start there, which m2cu, giving each variable one class, cannot represent. Where the result may take the accumulated class in that case too, start it in that class (s = uint8(0)): MATLAB then gives the same class whether or not an update runs.",
     ),
     (
         30,
@@ -128,6 +128,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         34,
         "M2CU_E_EMPTY_MASK",
         "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
+    ),
+    (
+        42,
+        "M2CU_E_EMPTY_RANGE_NEW",
+        "y(a:b) = v creating y with an empty range a:b makes y 0-by-0 in MATLAB, which m2cu, holding y as a row, cannot represent; test the range first (if b >= a, y(a:b) = v; end) and handle the empty case on its own.",
     ),
     (
         44,

@@ -270,6 +270,7 @@ impl<'a> Context<'a> {
                     RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
                     RuntimeError::IndexInvalid => "M2CU_E_INDEX_INVALID",
                     RuntimeError::ReductionDimension => "M2CU_E_REDUCE_DIM",
+                    RuntimeError::EmptyRangeCreation => "M2CU_E_EMPTY_RANGE_NEW",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

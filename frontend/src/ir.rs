@@ -520,6 +520,9 @@ pub enum RuntimeError {
     /// integer: MATLAB's "Dimension argument must be a positive integer scalar within indexing
     /// range."
     ReductionDimension,
+    /// `y(a:b) = v` creating `y` with an empty range: MATLAB's `y` is 0-by-0, which the row
+    /// that m2cu makes cannot be.
+    EmptyRangeCreation,
 }
 
 impl Function {

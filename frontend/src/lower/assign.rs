@@ -77,7 +77,12 @@ impl Lowerer<'_> {
         Some(stmt)
     }
 
-    fn assign_val(&mut self, name: &ast::Ident, value: Val, span: Span) -> Option<StmtId> {
+    pub(super) fn assign_val(
+        &mut self,
+        name: &ast::Ident,
+        value: Val,
+        span: Span,
+    ) -> Option<StmtId> {
         match value {
             Val::Scalar(e) => {
                 let ty = self.exprs[e].ty;
@@ -277,6 +282,10 @@ impl Lowerer<'_> {
             return None;
         };
         let at = *at;
+        if self.loop_depth > 0 {
+            let name = self.locals[array].name.clone();
+            self.note_grown(&name, span);
+        }
         let double = Type::scalar(Class::Double);
         let k = self.temp("g", double, span);
         self.push(
@@ -442,11 +451,12 @@ pub(super) fn index_targets(
     out
 }
 
-/// The names that some function of the file grows with `x(end+k) = v`, or may grow with the
-/// allocation idiom `z(m, n) = 0`.
+/// The names that some function of the file grows with `x(end+k) = v` or `x = [x, v]`, or may
+/// grow with the allocation idiom `z(m, n) = 0`.
 pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
     let mut names = index_targets(file, |args| args.iter().any(grows));
     names.extend(grow::allocation_idiom_names(file));
+    names.extend(grow::appended_names(file));
     names
 }
 

@@ -127,7 +127,13 @@ impl Lowerer<'_> {
     /// item must have the same extent across the joining direction. Items known to be empty
     /// along the joining direction (`1:0` in `[1:0 2]`) add nothing and are dropped, so a join
     /// left with one item is that item (a scalar stays a scalar).
-    fn join(&mut self, items: Vec<Val>, class: Class, horizontal: bool, span: Span) -> Option<Val> {
+    pub(super) fn join(
+        &mut self,
+        items: Vec<Val>,
+        class: Class,
+        horizontal: bool,
+        span: Span,
+    ) -> Option<Val> {
         let (across, across_dim) = self.common_extent(&items, horizontal, span)?;
         let mut items: Vec<Val> = items
             .into_iter()

@@ -69,6 +69,38 @@ impl Lowerer<'_> {
         Some(self.new_expr(ExprKind::Local(c), logical, span))
     }
 
+    /// `while cond, body, end` whose condition needs the statements `pre` (a check, a
+    /// reduction, an inlined call): `while true, pre; if ~cond, break; end; body; end`, so
+    /// `pre` runs before every test, as MATLAB evaluates the condition, and a `continue` in
+    /// `body` goes back to the test.
+    pub(super) fn retested_while(
+        &mut self,
+        pre: Block,
+        cond: ExprId,
+        body: Block,
+        span: Span,
+    ) -> Option<StmtId> {
+        let logical = Type::scalar(Class::Logical);
+        let stop = self.new_expr(ExprKind::Unary(UnOp::Not, cond), logical, span);
+        self.open_block();
+        if let Some(block) = self.emitted.last_mut() {
+            block.extend(pre.0);
+        }
+        self.emit_if(stop, span, |me| {
+            me.push(StmtKind::Break, span);
+        });
+        let mut tested = self.close_block();
+        tested.0.extend(body.0);
+        let always = self.constant_expr(1.0, Class::Logical, span);
+        self.push(
+            StmtKind::While {
+                cond: always,
+                body: tested,
+            },
+            span,
+        )
+    }
+
     /// MATLAB's truth of an array: nonempty and every element nonzero.
     fn array_truth(&mut self, a: &array::ArrayVal, span: Span) -> ExprId {
         let all = self.all_elements(Reduction::All, a, span);

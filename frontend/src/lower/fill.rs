@@ -405,6 +405,7 @@ impl Lowerer<'_> {
             return self.push(StmtKind::Assign { target, value }, span);
         }
         let target = self.define(name, Type::array(alloc.class, alloc.shape))?;
+        self.start_empty(&name.name, target, alloc.shape);
         self.push_alloc(target, alloc, span)
     }
 

@@ -3,7 +3,10 @@
 //! MATLAB creates `y` on `y(k) = v` when `y` does not exist (a 1-by-k row of the value's class,
 //! zeros in the gaps; `y(i, j) = v` makes an i-by-j matrix), and grows an array that an
 //! assignment writes past its end, keeping each old element at its (row, column). `y = []`
-//! starts an empty 0-by-0 double that `y(end+1) = v` and `y = [y, v]` / `y = [y; v]` grow.
+//! starts an empty 0-by-0 double that `y(end+1) = v` and `y = [y, v]` / `y = [y; v]` grow,
+//! and `y = [v, y]` / `y = [v; y]` grow at the front; an empty `zeros`/`ones` start
+//! (`zeros(1, 0)`, `zeros(0, 2)`) of a name the file appends to grows the same way.
+//! `y(a:b) = v` on an undefined `y` creates a row (not grown later unless the file grows it).
 //! m2cu does this in one of two ways, and the report says which (`Function::notes`):
 //!
 //! - **Allocated before the loop.** When `y` does not exist before a `for` loop over a range
@@ -235,6 +238,11 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
+        if let [arg] = args {
+            if let Some(range) = creating_range(arg) {
+                return self.create_by_range(base, (arg, range), value, span);
+            }
+        }
         if !matches!(args.len(), 1 | 2) || args.iter().any(|a| matches!(a.kind, AstExpr::Colon)) {
             self.unsupported(
                 target_span,
@@ -288,6 +296,61 @@ impl Lowerer<'_> {
             self.note_grown(&base.name, target_span);
         }
         self.grow_store(array, subs, value, span)
+    }
+
+    /// `y(a:b) = v` where `y` does not exist: a row of `v`'s class with zeros before `a` and
+    /// `v` (a scalar, or as many elements as the range) in `a:b`. An empty range makes MATLAB's
+    /// `y` 0-by-0, which a row cannot be: the program stops there
+    /// (`RuntimeError::EmptyRangeCreation`). `y` grows later only when the file grows it
+    /// (`Lowerer::grown`), so `y(1:n) = 0` before a loop is a plain allocation that keeps the
+    /// loop's verdict.
+    fn create_by_range(
+        &mut self,
+        base: &ast::Ident,
+        (arg, (start, stop)): (&ast::Expr, (&ast::Expr, &ast::Expr)),
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let val = self.value(value)?;
+        let class = super::expr::val_class(self, &val);
+        let first = self.scalar_expr(start, "a subscript")?;
+        let stop = self.scalar_expr(stop, "a subscript")?;
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let double = Type::scalar(Class::Double);
+        let count = self.new_expr(ExprKind::RangeCount(first, one, stop), double, span);
+        let count_temp = self.temp("g", double, span);
+        self.push(
+            StmtKind::Assign {
+                target: count_temp,
+                value: count,
+            },
+            span,
+        );
+        let c = self.read_local(count_temp, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let nonempty = self.binary_expr(BinOp::Gt, c, zero, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: nonempty,
+                error: RuntimeError::EmptyRangeCreation,
+            },
+            span,
+        );
+        // 1-by-(first + count - 1): up to the range's last element.
+        let first_again = self.copy_expr(first);
+        let c = self.read_local(count_temp, span);
+        let past = self.binary_expr(BinOp::Add, first_again, c, Class::Double, span);
+        let cols = self.binary_expr(BinOp::Sub, past, one, Class::Double, span);
+        let rows = self.constant_expr(1.0, Class::Double, span);
+        let shape = Shape::new(Dim::Known(1), Dim::Var);
+        let array = self.new_local(&base.name, Type::array(class, shape), base.span);
+        if self.grown.contains(&base.name) {
+            self.growth.grown.insert(array);
+        }
+        self.alloc_zeros(array, rows, cols, None, span);
+        let subs = self.subscripts(array, std::slice::from_ref(arg))?;
+        let slice = self.slice(array, subs, span);
+        self.store_slice(array, slice, val, span)
     }
 
     /// Whether `subs` name one element of a 2-D array; otherwise E0103 (MATLAB would grow
@@ -360,7 +423,7 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, last, offset, Class::Double, span)
     }
 
-    fn note_grown(&mut self, name: &str, span: Span) {
+    pub(super) fn note_grown(&mut self, name: &str, span: Span) {
         let note = (
             span,
             format!("{name}: grown inside the loop, on the host (its capacity doubles); the loop stays sequential"),
@@ -619,6 +682,16 @@ impl Lowerer<'_> {
         )
     }
 
+    /// `y = zeros(1, 0)` (any fill of a `shape` known to be empty) where the file appends to
+    /// `y`: the new value grows like `y = []` does (its type has the extents of a grown
+    /// array, see `new_local`).
+    pub(super) fn start_empty(&mut self, name: &str, target: LocalId, shape: Shape) {
+        let empty = shape.rows == Dim::Known(0) || shape.cols == Dim::Known(0);
+        if empty && self.grown.contains(name) {
+            self.growth.grown.insert(target);
+        }
+    }
+
     /// `y = []`: an empty 0-by-0 double that later assignments grow.
     pub(super) fn assign_empty(&mut self, name: &ast::Ident, span: Span) -> Option<StmtId> {
         let ty = Type::array(Class::Double, Shape::new(Dim::Var, Dim::Var));
@@ -639,7 +712,7 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<Option<StmtId>> {
-        let (item, across) = appended(&name.name, value)?;
+        let (item, across, side) = appended(&name.name, value)?;
         let array = self.scope.get(&name.name).copied()?;
         if !self.grows_by_index(array) || mentions(&item, &name.name) {
             return None;
@@ -668,14 +741,127 @@ impl Lowerer<'_> {
             );
             return Some(None);
         }
+        if side == Side::Front && !is_vector_item(&item, across) {
+            // A block of several rows (columns) in front of a matrix: joined as a copy.
+            let whole = Val::Array(self.whole(array, span));
+            let Some(joined) = self.join(vec![item, whole], ty.class, across, span) else {
+                return Some(None);
+            };
+            return Some(self.assign_val(name, joined, span));
+        }
         if self.loop_depth > 0 {
             let local_name = self.locals[array].name.clone();
             self.note_grown(&local_name, span);
         }
-        Some(match item {
-            Val::Scalar(e) => self.append_scalar(array, e, across, span),
-            Val::Array(a) => self.append_array(array, a, across, span),
+        Some(match (side, item) {
+            (Side::Front, item) => self.prepend(array, item, across, span),
+            (Side::Back, Val::Scalar(e)) => self.append_scalar(array, e, across, span),
+            (Side::Back, Val::Array(a)) => self.append_array(array, a, across, span),
         })
+    }
+
+    /// `y = [v, y]` (`across`) or `y = [v; y]`, `v` a scalar or a vector along the joining
+    /// direction (`is_vector_item`): grows `y`, moves its elements up by `v`'s count
+    /// (last first, so none is overwritten before it moves), and writes `v` in front. `y` is
+    /// then a vector or empty, so its linear order is its order along the joining direction.
+    fn prepend(&mut self, array: LocalId, item: Val, across: bool, span: Span) -> Option<StmtId> {
+        let (kept, added) = match &item {
+            Val::Scalar(_) => {
+                let one = self.constant_expr(1.0, Class::Double, span);
+                (one, self.constant_expr(1.0, Class::Double, span))
+            }
+            Val::Array(a) if across => (self.copy_expr(a.rows), self.copy_expr(a.cols)),
+            Val::Array(a) => (self.copy_expr(a.cols), self.copy_expr(a.rows)),
+        };
+        self.check_fits(array, across, kept, span);
+        let double = Type::scalar(Class::Double);
+        let (before, count, total) = (
+            self.temp("g", double, span),
+            self.temp("g", double, span),
+            self.temp("g", double, span),
+        );
+        let numel = self.size_expr(array, SizeQuery::Numel, span);
+        self.push(
+            StmtKind::Assign {
+                target: before,
+                value: numel,
+            },
+            span,
+        );
+        self.push(
+            StmtKind::Assign {
+                target: count,
+                value: added,
+            },
+            span,
+        );
+        let (b, c) = (self.read_local(before, span), self.read_local(count, span));
+        let sum = self.binary_expr(BinOp::Add, b, c, Class::Double, span);
+        self.push(
+            StmtKind::Assign {
+                target: total,
+                value: sum,
+            },
+            span,
+        );
+        if across {
+            self.resize_to(array, Extent1::One, Extent1::To(total), span);
+        } else {
+            self.resize_to(array, Extent1::To(total), Extent1::One, span);
+        }
+        self.move_up(array, (before, count), span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        match item {
+            Val::Scalar(e) => {
+                let value = self.convert_to(e, self.locals[array].ty.class);
+                self.push(
+                    StmtKind::Store {
+                        array,
+                        indices: vec![one],
+                        value,
+                    },
+                    span,
+                )
+            }
+            Val::Array(a) => {
+                let (step, stop) = (one, self.read_local(count, span));
+                let start = self.constant_expr(1.0, Class::Double, span);
+                let range = Sub::Range { start, step, stop };
+                let slice = self.slice(array, vec![range], span);
+                self.store_slice(array, slice, Val::Array(a), span)
+            }
+        }
+    }
+
+    /// `for k = 1:before, y(before + count + 1 - k) = y(before + 1 - k); end`.
+    fn move_up(&mut self, array: LocalId, (before, count): (LocalId, LocalId), span: Span) {
+        let double = Type::scalar(Class::Double);
+        let k = self.temp("k", double, span);
+        let from = |me: &mut Self| {
+            let b = me.read_local(before, span);
+            let one = me.constant_expr(1.0, Class::Double, span);
+            let past = me.binary_expr(BinOp::Add, b, one, Class::Double, span);
+            let kv = me.read_local(k, span);
+            me.binary_expr(BinOp::Sub, past, kv, Class::Double, span)
+        };
+        self.open_block();
+        let source = from(self);
+        let c = self.read_local(count, span);
+        let dest = from(self);
+        let dest = self.binary_expr(BinOp::Add, dest, c, Class::Double, span);
+        let element = Type::scalar(self.locals[array].ty.class);
+        let value = self.new_expr(ExprKind::Index(array, vec![source]), element, span);
+        self.push(
+            StmtKind::Store {
+                array,
+                indices: vec![dest],
+                value,
+            },
+            span,
+        );
+        let body = self.close_block();
+        let n = self.read_local(before, span);
+        self.emit_for(k, n, body, span);
     }
 
     /// Appends the array `a` to `array` along columns (`across`) or rows: MATLAB's `[y, a]` /
@@ -820,9 +1006,17 @@ enum Extent1 {
     AtLeast(LocalId),
 }
 
+/// Where `[y, v]` / `[v, y]` puts the item `v`.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Back,
+    Front,
+}
+
 /// `[y, v...]` (`across`) or `[y; v...]`: the appended item (`[v...]` when it has several
-/// parts).
-fn appended(name: &str, value: &ast::Expr) -> Option<(ast::Expr, bool)> {
+/// parts); also `[v, y]` / `[v; y]` with `v` one item that is not a matrix literal of several
+/// rows (`[v; w; y]` and `[a, b, y]` are left to concatenation).
+fn appended(name: &str, value: &ast::Expr) -> Option<(ast::Expr, bool, Side)> {
     let AstExpr::Matrix(rows) = &strip_parens(value).kind else {
         return None;
     };
@@ -837,15 +1031,74 @@ fn appended(name: &str, value: &ast::Expr) -> Option<(ast::Expr, bool)> {
     match rows.as_slice() {
         [row] => match row.as_slice() {
             [first, rest @ ..] if is_name(first) && !rest.is_empty() => {
-                Some((joined(vec![rest.to_vec()]), true))
+                Some((joined(vec![rest.to_vec()]), true, Side::Back))
+            }
+            [v, y] if is_name(y) && !is_name(v) => Some((v.clone(), true, Side::Front)),
+            _ => None,
+        },
+        [first, rest @ ..] if !rest.is_empty() => match (first.as_slice(), rest) {
+            ([y], _) if is_name(y) => Some((joined(rest.to_vec()), false, Side::Back)),
+            ([v], [last]) if matches!(last.as_slice(), [y] if is_name(y)) && !is_name(v) => {
+                Some((v.clone(), false, Side::Front))
             }
             _ => None,
         },
-        [first, rest @ ..] if !rest.is_empty() => match first.as_slice() {
-            [y] if is_name(y) => Some((joined(rest.to_vec()), false)),
-            _ => None,
-        },
         _ => None,
+    }
+}
+
+/// The names that some function of the file appends to with `y = [y, v]` / `y = [y; v]`:
+/// their extents vary, and an empty `zeros`/`ones` start of one grows (`Growth::grown`).
+pub(super) fn appended_names(file: &ast::File) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for_each_function(&file.functions, &mut |f| {
+        walk_stmts(&f.body, &mut |s| {
+            if let AstStmt::Assign { targets, value } = &s.kind {
+                if let [ast::LValue::Var(name)] = targets.as_slice() {
+                    let item = appended(&name.name, value);
+                    if item.is_some_and(|(item, _, _)| !mentions(&item, &name.name)) {
+                        out.insert(name.name.clone());
+                    }
+                }
+            }
+        })
+    });
+    out
+}
+
+/// `a:b` (no step, no `end`) as the only subscript of an assignment that creates an array.
+fn creating_range(arg: &ast::Expr) -> Option<(&ast::Expr, &ast::Expr)> {
+    let AstExpr::Range {
+        start,
+        step: None,
+        stop,
+    } = &strip_parens(arg).kind
+    else {
+        return None;
+    };
+    (!bare_end(start) && !bare_end(stop)).then_some((start.as_ref(), stop.as_ref()))
+}
+
+/// Whether `e` has an `end` that refers to the array it subscripts (one outside any call or
+/// index of its own).
+fn bare_end(e: &ast::Expr) -> bool {
+    match &e.kind {
+        AstExpr::End => true,
+        AstExpr::Paren(inner) => bare_end(inner),
+        AstExpr::Unary { operand, .. } | AstExpr::Postfix { operand, .. } => bare_end(operand),
+        AstExpr::Binary { lhs, rhs, .. } => bare_end(lhs) || bare_end(rhs),
+        AstExpr::Matrix(rows) => rows.iter().flatten().any(bare_end),
+        _ => false,
+    }
+}
+
+/// Whether `item`, put in front of an array grown by index, is a scalar or a vector along the
+/// joining direction (a row for `[v, y]`), so that `prepend` can move `y`'s elements linearly.
+fn is_vector_item(item: &Val, across: bool) -> bool {
+    match item {
+        Val::Scalar(_) => true,
+        Val::Array(a) if across => a.shape.rows == Dim::Known(1),
+        Val::Array(a) => a.shape.cols == Dim::Known(1),
     }
 }
 

@@ -154,13 +154,14 @@ fn lower_attempt(
     if lowerer.diags.has_errors() {
         return Attempt::Done(Err(lowerer.diags));
     }
+    let pending = std::mem::take(&mut lowerer.class_pending);
     let mut diags = Diagnostics::default();
     let mut entry = lowerer.finish(body);
     complex::check_uses(&entry, &mut diags);
     if diags.has_errors() {
         return Attempt::Done(Err(diags));
     }
-    undefined::guard_scalars(&mut entry);
+    undefined::guard_scalars(&mut entry, &pending);
     Attempt::Done(Ok(Module {
         functions: vec![entry],
     }))
@@ -306,6 +307,8 @@ struct Lowerer<'a> {
     complex_locals: complex::ComplexLocals,
     /// Real locals this attempt found assigned a complex value (`complex`).
     widened: complex::ComplexLocals,
+    /// Accumulators typed with the class of an update that may not run (`reassign`).
+    class_pending: Vec<reassign::ClassPending>,
     name: String,
     span: Span,
 }
@@ -359,6 +362,7 @@ impl<'a> Lowerer<'a> {
             homes: HashMap::new(),
             complex_locals: complex::ComplexLocals::new(),
             widened: complex::ComplexLocals::new(),
+            class_pending: Vec::new(),
             name: function.name.name.clone(),
             span: function.span,
         }
@@ -734,16 +738,12 @@ impl<'a> Lowerer<'a> {
     fn while_loop(&mut self, cond: &ast::Expr, body: &[ast::Stmt], span: Span) -> Option<StmtId> {
         self.open_block();
         let cond = self.condition(cond);
-        if !self.close_block().0.is_empty() {
-            self.unsupported(
-                span,
-                "a whole-array operation or local function call in a `while` condition",
-                "compute the condition into a variable before the loop and again at the end of its body",
-            );
-            return None;
-        }
+        let pre = self.close_block();
         let body = self.loop_body(body);
-        self.push(StmtKind::While { cond: cond?, body }, span)
+        if pre.0.is_empty() {
+            return self.push(StmtKind::While { cond: cond?, body }, span);
+        }
+        self.retested_while(pre, cond?, body, span)
     }
 
     fn loop_body(&mut self, body: &[ast::Stmt]) -> Block {

@@ -19,7 +19,12 @@
 //!   lies in `for` bodies nested straight inside the start's block, with no `break`,
 //!   `continue` or `return` before it (nor a `return` after the start). A loop that may run
 //!   zero times would leave MATLAB's `s` double: the program stops before such a loop when it
-//!   does (`RuntimeError::AccumulatorClass`).
+//!   does (`RuntimeError::AccumulatorClass`). When (a) and (b) hold but (c) does not (the
+//!   update is in an `if`, a `while`, or after a possible `break`), the local is retyped the
+//!   same way and recorded as a [`ClassPending`]: the `undefined` pass treats the start as
+//!   leaving it unassigned (in the accumulated class), so every later read that the update
+//!   may not have reached, and a return of it as an output, stops with the same error when
+//!   the update has not run since the start (MATLAB's `s` is the double start there).
 //!
 //! Frames: every block being filled has a [`Frame`] (an id, and the range of the `for` loop
 //! whose body it is); every local records the frame that created it.
@@ -29,6 +34,16 @@ use crate::ir::RuntimeError;
 
 /// The range `start, step, stop` of a `for` loop.
 pub(super) type LoopRange = (ExprId, Option<ExprId>, ExprId);
+
+/// A double constant start retyped to the class of an update that may not run before the
+/// variable is read (see the module docs).
+pub(super) struct ClassPending {
+    pub(super) local: LocalId,
+    /// The start's assignment: after it the variable holds MATLAB's double, not its class.
+    pub(super) start: StmtId,
+    /// The reads lowered before the retype: class-neutral, so exact without a check.
+    pub(super) exempt: HashSet<ExprId>,
+}
 
 /// A block being filled.
 pub(super) struct Frame {
@@ -159,11 +174,17 @@ impl Lowerer<'_> {
         if !exact || !reads.iter().all(|&r| self.class_neutral(r, class)) {
             return false;
         }
-        let Some(loops) = self.loops_to_update(id, start) else {
-            return false;
-        };
-        for (frame, range) in loops {
-            self.check_runs(frame, range, span);
+        match self.loops_to_update(id, start) {
+            Some(loops) => {
+                for (frame, range) in loops {
+                    self.check_runs(frame, range, span);
+                }
+            }
+            None => self.class_pending.push(ClassPending {
+                local: id,
+                start,
+                exempt: reads.iter().copied().collect(),
+            }),
         }
         self.locals[id].ty.class = class;
         for e in reads.into_iter().chain([value]) {

@@ -12,6 +12,11 @@
 //! flag `_d<k>`: false at the start of the body, set right after every assignment of the local,
 //! and checked (`Check` with `RuntimeError::Undefined`) before each such read and exit.
 //!
+//! An accumulator retyped to the class of an update that may not run (`reassign`'s
+//! [`ClassPending`]) is flagged the same way, with its double start counted as no assignment
+//! (the flag is cleared there) and its checks stopping with `RuntimeError::AccumulatorClass`;
+//! the reads lowered before the retype are exempt (they are class-neutral).
+//!
 //! Invariants: the walk is conservative (a loop body may run zero times, so nothing it assigns
 //! counts after it; after an `if` only what every branch that falls through assigns), so a flag
 //! is never missing where MATLAB would stop; the flag only grows from false to true, so a check
@@ -25,10 +30,13 @@ use crate::ir::{
 };
 use crate::types::{Class, Type};
 
+use super::reassign::ClassPending;
+
 /// Adds the flags and checks (see the module docs) to `f`.
-pub(super) fn guard_scalars(f: &mut Function) {
+pub(super) fn guard_scalars(f: &mut Function, pending: &[ClassPending]) {
     let mut walk = Walk {
         f,
+        pending,
         checks: BTreeMap::new(),
         at_end: Vec::new(),
     };
@@ -52,7 +60,18 @@ pub(super) fn guard_scalars(f: &mut Function) {
         });
         flags.insert(local, flag);
     }
-    let mut rewrite = Rewrite { f, flags, checks };
+    let starts = pending.iter().map(|p| p.start).collect();
+    let errors = pending
+        .iter()
+        .filter_map(|p| Some((*flags.get(&p.local)?, RuntimeError::AccumulatorClass)))
+        .collect();
+    let mut rewrite = Rewrite {
+        f,
+        flags,
+        checks,
+        starts,
+        errors,
+    };
     let mut body = rewrite.block(&rewrite.f.body.clone());
     let start: Vec<StmtId> = rewrite
         .flags
@@ -70,6 +89,7 @@ pub(super) fn guard_scalars(f: &mut Function) {
 
 struct Walk<'a> {
     f: &'a Function,
+    pending: &'a [ClassPending],
     /// Statements that read scalars that may be unassigned there, with those scalars.
     checks: BTreeMap<StmtId, Vec<LocalId>>,
     /// Scalar outputs that may be unassigned when the body ends.
@@ -83,6 +103,9 @@ impl Walk<'_> {
         for &s in &block.0 {
             self.reads(s, &assigned);
             match &self.f.stmts[s].kind {
+                StmtKind::Assign { target, .. } if self.pending.iter().any(|p| p.start == s) => {
+                    assigned.remove(target);
+                }
                 StmtKind::Assign { target, .. } => {
                     assigned.insert(*target);
                 }
@@ -133,7 +156,8 @@ impl Walk<'_> {
         for e in self.f.stmt_exprs(s) {
             self.f.walk_expr(e, &mut |e| {
                 if let ExprKind::Local(l) = self.f.exprs[e].kind {
-                    if self.f.locals[l].ty.is_scalar() && !assigned.contains(&l) {
+                    let exempt = self.pending.iter().any(|p| p.exempt.contains(&e));
+                    if self.f.locals[l].ty.is_scalar() && !assigned.contains(&l) && !exempt {
                         missing.push(l);
                     }
                 }
@@ -160,6 +184,10 @@ struct Rewrite<'a> {
     f: &'a mut Function,
     flags: BTreeMap<LocalId, LocalId>,
     checks: BTreeMap<StmtId, Vec<LocalId>>,
+    /// The starts of pending accumulators: they clear the flag.
+    starts: HashSet<StmtId>,
+    /// The error of each flag that is not `RuntimeError::Undefined`.
+    errors: BTreeMap<LocalId, RuntimeError>,
 }
 
 impl Rewrite<'_> {
@@ -176,7 +204,12 @@ impl Rewrite<'_> {
             out.push(s);
             if let StmtKind::Assign { target, .. } = self.f.stmts[s].kind {
                 if let Some(&flag) = self.flags.get(&target) {
-                    out.push(self.set(flag, true));
+                    let set = match (self.starts.contains(&s), self.errors.contains_key(&flag)) {
+                        (true, _) => self.set(flag, false),
+                        (false, true) => self.set_or(flag),
+                        (false, false) => self.set(flag, true),
+                    };
+                    out.push(set);
                 }
             }
         }
@@ -217,8 +250,36 @@ impl Rewrite<'_> {
         })
     }
 
-    /// Stops with MATLAB's undefined-variable error unless `flag` is set.
+    /// `flag = flag || true`: the flag of a pending accumulator, set in the or-reduction form
+    /// so that a loop accumulating under a branch can stay a reduction.
+    fn set_or(&mut self, flag: LocalId) -> StmtId {
+        let span = self.f.locals[flag].span;
+        let logical = Type::scalar(Class::Logical);
+        let mut expr = |kind| {
+            self.f.exprs.alloc(crate::ir::Expr {
+                kind,
+                ty: logical,
+                span,
+            })
+        };
+        let (old, yes) = (expr(ExprKind::Local(flag)), expr(ExprKind::Const(1.0)));
+        let value = expr(ExprKind::Binary(crate::ir::BinOp::OrOr, old, yes));
+        self.f.stmts.alloc(Stmt {
+            kind: StmtKind::Assign {
+                target: flag,
+                value,
+            },
+            span,
+        })
+    }
+
+    /// Stops with MATLAB's undefined-variable error (or the flag's own) unless `flag` is set.
     fn check(&mut self, flag: LocalId) -> StmtId {
+        let error = self
+            .errors
+            .get(&flag)
+            .copied()
+            .unwrap_or(RuntimeError::Undefined);
         let span = self.f.locals[flag].span;
         let cond = self.f.exprs.alloc(crate::ir::Expr {
             kind: ExprKind::Local(flag),
@@ -226,10 +287,7 @@ impl Rewrite<'_> {
             span,
         });
         self.f.stmts.alloc(Stmt {
-            kind: StmtKind::Check {
-                cond,
-                error: RuntimeError::Undefined,
-            },
+            kind: StmtKind::Check { cond, error },
             span,
         })
     }
