@@ -834,6 +834,15 @@ static void m2cu_raise(const m2cu_text *t, const char *id, char *msg, size_t len
     if (msg != NULL && len > 0) snprintf(msg, len, "%s\x1f%s", id, t->s);
 }}
 
+/* The UTF-8 bytes of one UTF-16 code unit (a lone surrogate as its 3-byte form); their count. */
+static int m2cu_utf8(unsigned c, char *buf)
+{{
+    if (c < 0x80) {{ buf[0] = (char)c; return 1; }}
+    if (c < 0x800) {{ buf[0] = (char)(0xC0 | (c >> 6)); buf[1] = (char)(0x80 | (c & 0x3F)); return 2; }}
+    buf[0] = (char)(0xE0 | (c >> 12)); buf[1] = (char)(0x80 | ((c >> 6) & 0x3F)); buf[2] = (char)(0x80 | (c & 0x3F));
+    return 3;
+}}
+
 /* fprintf `%c`/`%s` of one char code unit, as UTF-8 in the field `word` (a NUL is one byte). */
 static void m2cu_put_char(m2cu_text *t, double code, const char *word)
 {{
@@ -841,11 +850,30 @@ static void m2cu_put_char(m2cu_text *t, double code, const char *word)
     char buf[4] = {{0, 0, 0, 0}};
     char piece[512];
     if (c == 0) {{ if (t->n + 1 < sizeof t->s) t->s[t->n++] = 0; return; }}
-    if (c < 0x80) buf[0] = (char)c;
-    else if (c < 0x800) {{ buf[0] = (char)(0xC0 | (c >> 6)); buf[1] = (char)(0x80 | (c & 0x3F)); }}
-    else {{ buf[0] = (char)(0xE0 | (c >> 12)); buf[1] = (char)(0x80 | ((c >> 6) & 0x3F)); buf[2] = (char)(0x80 | (c & 0x3F)); }}
+    m2cu_utf8(c, buf);
     snprintf(piece, sizeof piece, word, buf);
     m2cu_put(t, piece);
+}}
+
+/* `n` bytes (NULs included), or `n` spaces when `bytes` is NULL, as far as the text has room. */
+static void m2cu_put_bytes(m2cu_text *t, const char *bytes, size_t n)
+{{
+    for (size_t k = 0; k < n && t->n + 1 < sizeof t->s; k++) t->s[t->n++] = bytes != NULL ? bytes[k] : ' ';
+    t->s[t->n] = 0;
+}}
+
+/* `%s` of a char array (fprintf, messages) and disp of a char row: its `n` code units as UTF-8,
+ * cut to `precision` bytes (when >= 0; Octave's chars are bytes), padded with spaces to `width`
+ * (after the text when `left`). */
+static void m2cu_put_units(m2cu_text *t, const uint16_t *units, int64_t n, size_t width, int left, long long precision)
+{{
+    char bytes[sizeof t->s + 4];
+    size_t len = 0;
+    for (int64_t k = 0; k < n && len < sizeof t->s; k++) len += (size_t)m2cu_utf8(units[k], bytes + len);
+    if (precision >= 0 && (size_t)precision < len) len = (size_t)precision;
+    if (!left && width > len) m2cu_put_bytes(t, NULL, width - len);
+    m2cu_put_bytes(t, bytes, len);
+    if (left && width > len) m2cu_put_bytes(t, NULL, width - len);
 }}
 
 void m2cu_release(void *data)

@@ -49,6 +49,29 @@ fn field_width(modifiers: &str) -> String {
         .collect()
 }
 
+/// The field of a `%s` of a char array: width (0 for none), the `-` flag, and the precision
+/// (-1 for none), from modifiers that `octave_modifiers` kept.
+struct TextField {
+    width: usize,
+    left: bool,
+    precision: i64,
+}
+
+impl TextField {
+    fn of(modifiers: &str) -> TextField {
+        let (before, precision) = match modifiers.split_once('.') {
+            Some((before, p)) => (before, p.parse().unwrap_or(0)),
+            None => (modifiers, -1),
+        };
+        let digits: String = before.chars().filter(char::is_ascii_digit).collect();
+        TextField {
+            width: digits.trim_start_matches('0').parse().unwrap_or(0),
+            left: before.contains('-'),
+            precision,
+        }
+    }
+}
+
 fn octave_modifiers(modifiers: &str) -> String {
     let fits = |digits: &str| digits.parse::<i32>().is_ok();
     let (before, precision) = match modifiers.split_once('.') {
@@ -316,6 +339,20 @@ impl<'a> Context<'a> {
                     _ => "m2cu_put_int(&m2cu_t, (long long)",
                 };
                 format!("{helper}({}));", ew.expr(*arg))
+            }
+            PrintPiece::Chars { modifiers, arg } => {
+                let ExprKind::Local(array) = self.f.exprs[*arg].kind else {
+                    unreachable!("lowering holds a printed char array in a local")
+                };
+                let field = TextField::of(&octave_modifiers(modifiers));
+                format!(
+                    "m2cu_put_units(&m2cu_t, {}, {}, {}, {}, {});",
+                    self.name(array),
+                    self.names.numel(array),
+                    field.width,
+                    field.left as u8,
+                    field.precision
+                )
             }
             PrintPiece::Value {
                 modifiers,

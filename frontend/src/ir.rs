@@ -354,6 +354,12 @@ pub enum PrintPiece {
         conversion: char,
         arg: ExprId,
     },
+    /// The code units of a char array as text (`%s` of a char array, `disp` of a char row):
+    /// `arg` is the whole array (`ExprKind::Local`), `modifiers` as in `Value`.
+    Chars {
+        modifiers: String,
+        arg: ExprId,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -426,7 +432,9 @@ impl PrintPiece {
     pub fn arg(&self) -> Option<ExprId> {
         match self {
             PrintPiece::Text(_) => None,
-            PrintPiece::Display(arg) | PrintPiece::Value { arg, .. } => Some(*arg),
+            PrintPiece::Display(arg)
+            | PrintPiece::Value { arg, .. }
+            | PrintPiece::Chars { arg, .. } => Some(*arg),
         }
     }
 }

@@ -2,32 +2,23 @@
 //! `error`, `warning`, `assert` and `sprintf` (`raise`): the format must be a char literal (or a
 //! `"string"`) whose conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision)
 //! take one scalar value each, in order, and whose `%c`/`%s` take a char literal (which becomes
-//! text here) or a char value; in `fprintf`, a char array without a width or precision prints its
-//! code units one by one, in a loop. `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
-//! processed here, so the IR holds the literal text. MATLAB's recycling of a format over extra
-//! values is not supported (E0115).
+//! text here) or a char value: `%s` of a char array prints its text (`PrintPiece::Chars`, with
+//! width and precision), `%c` takes one character. `%%` and MATLAB's escapes (`\n \t \\ \r \a
+//! \b \f \v`) are processed here, so the IR holds the literal text. MATLAB's recycling of a
+//! format over extra values (or over the characters of `%c`) is not supported (E0115).
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
-use crate::types::{Class, Type};
+use crate::ir::{ExprId, ExprKind, PrintPiece, PrintTo, StmtKind};
+use crate::types::Class;
 
-use super::array::{Node, Val};
+use super::array::{ArrayVal, Node, Val};
 use super::Lowerer;
 
 /// A format piece before its value is lowered: text, or a conversion (modifiers, letter).
 enum FormatPiece {
     Text(String),
     Conversion(String, char),
-}
-
-/// What a `%s` of a char array may become.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum CharArrays {
-    /// `fprintf`: the pieces before it are printed, then its code units one by one in a loop.
-    Loop,
-    /// A message of `error`, `warning`, `assert` or `disp`, which is one text: refused (E0115).
-    Refuse,
 }
 
 impl Lowerer<'_> {
@@ -41,7 +32,7 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        if let Some(pieces) = self.format_pieces(format, values, CharArrays::Loop, span) {
+        if let Some(pieces) = self.format_pieces(format, values, span) {
             self.push(
                 StmtKind::Print {
                     pieces,
@@ -54,12 +45,11 @@ impl Lowerer<'_> {
 
     /// The pieces of `format` (a char literal or `"string"`, MATLAB's escapes processed) with
     /// `values` lowered, one per conversion; `%c`/`%s` of a literal becomes text, of a char
-    /// value a `%c` piece, of a char array what `arrays` says.
+    /// value a `%c` piece, `%s` of a char array a `Chars` piece.
     pub(super) fn format_pieces(
         &mut self,
         format: &ast::Expr,
         values: &[ast::Expr],
-        arrays: CharArrays,
         span: Span,
     ) -> Option<Vec<PrintPiece>> {
         let Some(text) = super::text::text_literal(format) else {
@@ -94,13 +84,13 @@ impl Lowerer<'_> {
                 FormatPiece::Text(t) => PrintPiece::Text(t),
                 FormatPiece::Conversion(modifiers, conversion) if "cs".contains(conversion) => {
                     let value = values.next().expect("counted above");
-                    if let Some(text) = super::text::text_literal(value) {
-                        PrintPiece::Text(padded(&modifiers, text))
-                    } else {
-                        match self.text_piece(value, modifiers, arrays, &mut lowered, span)? {
-                            Some(piece) => piece,
-                            None => continue,
+                    match super::text::text_literal(value) {
+                        Some(text) if conversion == 'c' && text.chars().count() > 1 => {
+                            self.recycled_characters(value.span);
+                            return None;
                         }
+                        Some(text) => PrintPiece::Text(self.padded(&modifiers, text, value.span)?),
+                        None => self.text_piece(value, modifiers, conversion, span)?,
                     }
                 }
                 FormatPiece::Conversion(modifiers, conversion) => {
@@ -118,85 +108,61 @@ impl Lowerer<'_> {
         Some(lowered)
     }
 
-    /// `%c`/`%s` of a char value: a char scalar is one piece; a char array (no width or
-    /// precision, `CharArrays::Loop`) prints its code units in a loop, after the pieces before
-    /// it (`done`, which is emptied). `None` when it was reported.
+    /// `%c`/`%s` of a char value: a char scalar is one character; `%s` of a char array is its
+    /// text (`PrintPiece::Chars`, its code units in column-major order, as Octave prints a char
+    /// matrix). `%c` of a char array would recycle the format once per character (E0115).
+    /// `None` when it was reported.
     fn text_piece(
         &mut self,
         value: &ast::Expr,
         modifiers: String,
-        arrays: CharArrays,
-        done: &mut Vec<PrintPiece>,
+        conversion: char,
         span: Span,
-    ) -> Option<Option<PrintPiece>> {
+    ) -> Option<PrintPiece> {
         let v = self.text_value(value)?;
         let class = super::expr::val_class(self, &v);
-        let array = match v {
-            Val::Scalar(arg) if class == Class::Char => {
-                return Some(Some(PrintPiece::Value {
-                    modifiers,
-                    conversion: 'c',
-                    arg,
-                }))
+        match v {
+            Val::Scalar(arg) if class == Class::Char => Some(PrintPiece::Value {
+                modifiers,
+                conversion: 'c',
+                arg,
+            }),
+            Val::Array(a) if class == Class::Char && conversion == 's' => {
+                let arg = self.whole_array_expr(&a, span);
+                Some(PrintPiece::Chars { modifiers, arg })
             }
-            Val::Array(a)
-                if class == Class::Char && modifiers.is_empty() && arrays == CharArrays::Loop =>
-            {
-                a
-            }
-            Val::Array(_) if class == Class::Char && arrays == CharArrays::Refuse => {
-                self.print_error(
-                    value.span,
-                    "`%s` of a char variable in a message is not supported yet".into(),
-                );
-                return None;
+            Val::Array(_) if class == Class::Char => {
+                self.recycled_characters(value.span);
+                None
             }
             _ => {
                 self.print_error(
                     value.span,
-                    "`%c`/`%s` print char values here, with a width only for one character".into(),
+                    "`%c`/`%s` print char values here; print a number with %d or %g".into(),
                 );
-                return None;
+                None
             }
-        };
-        let before = std::mem::take(done);
-        self.push(
-            StmtKind::Print {
-                pieces: before,
-                to: PrintTo::Stdout,
-            },
-            span,
-        );
-        let local = match array.node {
+        }
+    }
+
+    /// A char array as one `ExprKind::Local` of the whole array (a temporary unless it is one).
+    pub(super) fn whole_array_expr(&mut self, a: &ArrayVal, span: Span) -> ExprId {
+        let local = match a.node {
             Node::Whole(local) => local,
-            _ => self.materialize(&array),
+            _ => self.materialize(a),
         };
-        let count = self.new_expr(
-            ExprKind::Size(local, SizeQuery::Numel),
-            Type::scalar(Class::Double),
+        let ty = self.locals[local].ty;
+        self.new_expr(ExprKind::Local(local), ty, span)
+    }
+
+    /// `%c` of several characters: MATLAB applies the format once per character.
+    fn recycled_characters(&mut self, span: Span) {
+        self.error(
+            "E0115",
             span,
+            "`%c` of several characters repeats the format once per character in MATLAB, which m2cu does not do".into(),
+            "print one character per call, which is what MATLAB does here when the format has this one conversion: for k = 1:numel(c), fprintf('%c', c(k)); end; or print the whole text with %s".into(),
         );
-        self.counted_loop("k", count, span, |me, k| {
-            let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
-            let arg = me.new_expr(
-                ExprKind::Index(local, vec![index]),
-                Type::scalar(Class::Char),
-                span,
-            );
-            let piece = PrintPiece::Value {
-                modifiers: String::new(),
-                conversion: 'c',
-                arg,
-            };
-            me.push(
-                StmtKind::Print {
-                    pieces: vec![piece],
-                    to: PrintTo::Stdout,
-                },
-                span,
-            );
-        });
-        Some(None)
     }
 
     fn print_error(&mut self, span: Span, message: String) {
@@ -210,18 +176,37 @@ impl Lowerer<'_> {
     }
 }
 
-/// `text` padded to the width of `modifiers` (`-` pads on the right), as `%s` prints it.
-fn padded(modifiers: &str, text: &str) -> String {
-    let width: usize = modifiers
-        .trim_start_matches(['-', '+', ' ', '0', '#'])
-        .split('.')
-        .next()
-        .and_then(|w| w.parse().ok())
-        .unwrap_or(0);
-    if modifiers.starts_with('-') {
-        format!("{text:<width$}")
-    } else {
-        format!("{text:>width$}")
+impl Lowerer<'_> {
+    /// `text` as `%s` with `modifiers` prints it: cut to the precision (bytes, as Octave's chars
+    /// are), padded to the width (`-` pads on the right). A cut inside a non-ASCII character is
+    /// E0115.
+    fn padded(&mut self, modifiers: &str, text: &str, span: Span) -> Option<String> {
+        let (before, precision) = match modifiers.split_once('.') {
+            Some((before, p)) => (before, Some(p.parse::<usize>().unwrap_or(0))),
+            None => (modifiers, None),
+        };
+        let text = match precision {
+            Some(p) if p < text.len() => {
+                let Some(cut) = text.get(..p) else {
+                    self.print_error(
+                        span,
+                        "this precision cuts a non-ASCII character of the text".into(),
+                    );
+                    return None;
+                };
+                cut
+            }
+            _ => text,
+        };
+        let width: usize = before
+            .trim_start_matches(['-', '+', ' ', '0', '#'])
+            .parse()
+            .unwrap_or(0);
+        Some(if before.starts_with('-') {
+            format!("{text:<width$}")
+        } else {
+            format!("{text:>width$}")
+        })
     }
 }
 

@@ -16,7 +16,9 @@
 use crate::ast::{self, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
 use crate::ir::{PrintPiece, PrintTo, StmtKind};
+use crate::types::{Class, Dim, Shape};
 
+use super::array::Val;
 use super::Lowerer;
 
 /// Statement calls that print or raise on the host.
@@ -119,7 +121,7 @@ impl Lowerer<'_> {
         );
     }
 
-    /// `disp(x)` of a scalar, of a char literal, or of `sprintf(...)`.
+    /// `disp(x)` of a scalar, of char text, or of `sprintf(...)`.
     fn disp(&mut self, args: &[ast::Expr], span: Span) {
         let [value] = args else {
             return self.raise_help(
@@ -136,13 +138,39 @@ impl Lowerer<'_> {
                     None => return,
                 }
             }
-            _ => match self.scalar_expr(value, "the value that `disp` shows") {
-                Some(arg) => vec![PrintPiece::Display(arg)],
+            _ => match self.displayed(value) {
+                Some(piece) => vec![piece],
                 None => return,
             },
         };
         pieces.push(PrintPiece::Text("\n".into()));
         self.push_print(pieces, PrintTo::Display, span);
+    }
+
+    /// What `disp(value)` shows before its newline: a number as `format short` does, a char as
+    /// its text (one character, or a row or an empty char array; a char matrix shows one line
+    /// per row, which is not supported: E0103).
+    fn displayed(&mut self, value: &ast::Expr) -> Option<PrintPiece> {
+        let v = self.value(value)?;
+        match v {
+            Val::Scalar(arg) if self.exprs[arg].ty.class == Class::Char => {
+                Some(PrintPiece::Value {
+                    modifiers: String::new(),
+                    conversion: 'c',
+                    arg,
+                })
+            }
+            Val::Array(a) if a.class == Class::Char && one_line(a.shape) => {
+                let arg = self.whole_array_expr(&a, value.span);
+                Some(PrintPiece::Chars {
+                    modifiers: String::new(),
+                    arg,
+                })
+            }
+            v => Some(PrintPiece::Display(
+                self.require_scalar(v, "the value that `disp` shows")?,
+            )),
+        }
     }
 
     fn push_print(&mut self, pieces: Vec<PrintPiece>, to: PrintTo, span: Span) {
@@ -186,8 +214,7 @@ impl Lowerer<'_> {
                     }
                     _ => (None, first, rest),
                 };
-                let pieces =
-                    self.format_pieces(format, values, super::print::CharArrays::Refuse, span)?;
+                let pieces = self.format_pieces(format, values, span)?;
                 Some(Message {
                     id,
                     pieces: drop_final_newline(pieces),
@@ -206,7 +233,7 @@ impl Lowerer<'_> {
             );
             return None;
         };
-        self.format_pieces(format, values, super::print::CharArrays::Refuse, span)
+        self.format_pieces(format, values, span)
     }
 
     /// `sprintf` anywhere but in the message of `error`, `warning`, `assert` or `disp`.
@@ -222,6 +249,12 @@ impl Lowerer<'_> {
     fn raise_help(&mut self, span: Span, message: String, help: String) {
         self.error("E0120", span, message, help);
     }
+}
+
+/// Whether `disp` shows a 2-D char array of this shape on one line: a row, or no rows (Octave
+/// prints an empty line for those; a 3-by-0 char is three empty lines).
+fn one_line(shape: Shape) -> bool {
+    !shape.is_3d() && matches!(shape.rows, Dim::Known(0 | 1))
 }
 
 /// Whether the first argument of `error`/`warning` is a message identifier (Octave's rule).

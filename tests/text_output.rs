@@ -1,0 +1,174 @@
+//! Char data in what programs print: `disp`, `fprintf`, `sprintf` messages, `error` and
+//! `warning` with char variables (inputs, literals held in variables, text chosen in a
+//! `switch`). Each case runs on the C path and on the emulated GPU and must print exactly what
+//! Octave 7.3 prints for the same call: standard output, the `warning:` lines, and the `error:`
+//! line of a call that stops.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::m2cu;
+
+/// What a run printed: standard output (with the `error:` line of a failed call appended, as the
+/// Octave script prints it) and the warnings.
+#[derive(Debug, PartialEq)]
+struct Printed {
+    stdout: String,
+    warnings: Vec<String>,
+}
+
+/// Runs `name` (its source in `dir`) through `m2cu run` with `inputs` (`x=EXPR`) on `backend`.
+fn m2cu_prints(dir: &Path, name: &str, inputs: &[&str], backend: &str) -> Printed {
+    let file = dir.join(format!("{name}.m"));
+    let mut args = vec!["run", file.to_str().unwrap(), "--backend", backend];
+    for set in inputs {
+        args.extend(["--set", set]);
+    }
+    let o = m2cu(&args);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let mut stdout: String = out
+        .split_inclusive('\n')
+        .take_while(|l| !l.starts_with("y ="))
+        .collect();
+    if let Some(line) = err.lines().find(|l| l.starts_with("error: ")) {
+        stdout.push_str(&format!("{line}\n"));
+    }
+    Printed {
+        stdout,
+        warnings: warning_lines(&err),
+    }
+}
+
+/// What Octave prints for the same call, or `None` without Octave.
+fn octave_prints(dir: &Path, name: &str, inputs: &[&str]) -> Option<Printed> {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return None;
+    }
+    let values: Vec<&str> = inputs
+        .iter()
+        .map(|set| set.split_once('=').expect("x=EXPR").1)
+        .collect();
+    let script = format!(
+        "try, {name}({}); catch e, printf('error: %s\\n', e.message); end",
+        values.join(", ")
+    );
+    let o = Command::new("octave-cli")
+        .args(["--no-gui", "--quiet", "--norc", "--no-history", "--eval"])
+        .arg(&script)
+        .current_dir(dir)
+        .output()
+        .expect("octave-cli runs");
+    Some(Printed {
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        warnings: warning_lines(&String::from_utf8_lossy(&o.stderr)),
+    })
+}
+
+/// The `warning: ...` lines of standard error (not Octave's `warning: called from` trace).
+fn warning_lines(err: &str) -> Vec<String> {
+    err.lines()
+        .filter(|l| l.starts_with("warning: ") && *l != "warning: called from")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Writes `source` as `name.m` and checks that every call in `calls` prints what Octave prints,
+/// on cpu and emu; `expected_stdout` pins the first call's output (so the test means something
+/// without Octave too).
+fn prints_like_octave(name: &str, source: &str, calls: &[&[&str]], expected_stdout: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(format!("{name}.m")), source).unwrap();
+    for (i, inputs) in calls.iter().enumerate() {
+        let cpu = m2cu_prints(dir.path(), name, inputs, "cpu");
+        let emu = m2cu_prints(dir.path(), name, inputs, "emu");
+        assert_eq!(cpu, emu, "{name} {inputs:?}: cpu and emu print differently");
+        if i == 0 {
+            assert_eq!(cpu.stdout, expected_stdout, "{name} {inputs:?}");
+        }
+        if let Some(octave) = octave_prints(dir.path(), name, inputs) {
+            assert_eq!(
+                cpu, octave,
+                "{name} {inputs:?}: m2cu (left) and Octave (right)"
+            );
+        }
+    }
+}
+
+/// `disp` of a char shows the text, never the codes: one character (`c(1)`), a char variable,
+/// a slice of one, a char input, a 1-by-1 char input, and an empty char.
+#[test]
+fn disp_of_char_values_shows_the_text() {
+    let source = "function y = showtext(s)
+% disp of char scalars, rows and inputs
+c = 'abc';
+disp(c(1))
+disp(c)
+disp(c(2:end))
+disp(s)
+disp(s(end))
+e = '';
+disp(e)
+y = numel(s);
+end
+";
+    prints_like_octave(
+        "showtext",
+        source,
+        &[&["s='hello'"], &["s='q'"]],
+        "a\nabc\nbc\nhello\no\n\n",
+    );
+}
+
+/// `fprintf` `%s`/`%c` of char variables, with widths and precisions, beside numbers.
+#[test]
+fn fprintf_prints_char_variables() {
+    let source = "function y = report(label, n)
+% a report line with labels held in variables
+unit = 'kg';
+fprintf('%s: %d %s\\n', label, n, unit);
+fprintf('[%8s|%-6s|%.2s]\\n', label, unit, label);
+fprintf('%c-%c\\n', label(1), unit(end));
+y = n;
+end
+";
+    prints_like_octave(
+        "report",
+        source,
+        &[&["label='mass'", "n=3"]],
+        "mass: 3 kg\n[    mass|kg    |ma]\nm-g\n",
+    );
+}
+
+/// `%s` of a char variable in the messages of `error`, `warning` and `sprintf`: the text of an
+/// input, of a literal held in a variable, and of one chosen in a `switch`.
+#[test]
+fn messages_print_char_variables() {
+    let source = "function y = checked(x, name, mode)
+% input checks whose messages name the input and the mode
+switch mode
+  case 'fast'
+    label = 'quick';
+  otherwise
+    label = 'careful';
+end
+warning('checked:mode', 'mode %s runs the %s path', mode, label);
+disp(sprintf('%s has %d values', name, numel(x)));
+if any(x < 0)
+  error('checked:neg', 'input %s has negative values (%s mode)', name, label);
+end
+y = sum(x);
+end
+";
+    prints_like_octave(
+        "checked",
+        source,
+        &[
+            &["x=[1 -2 3]", "name='weights'", "mode='fast'"],
+            &["x=[1 2]", "name='w'", "mode='slow'"],
+        ],
+        "weights has 3 values\nerror: input weights has negative values (quick mode)\n",
+    );
+}
