@@ -172,3 +172,55 @@ end
         "weights has 3 values\nerror: input weights has negative values (quick mode)\n",
     );
 }
+
+/// A format of one conversion takes the elements of an array in turn (MATLAB's recycling):
+/// numbers, a char array's characters with `%c` and its codes with `%d`, a masked selection,
+/// logicals, and an empty array (the format once, with nothing converted).
+#[test]
+fn fprintf_applies_a_one_conversion_format_to_each_element() {
+    let source = "function y = each(v, s)
+% print every element of a vector and of a text with one fprintf
+fprintf('%d ', v); fprintf('\\n');
+fprintf('a%5.2fb|', v); fprintf('\\n');
+fprintf('<%c>', s); fprintf('\\n');
+fprintf('%d,', s); fprintf('\\n');
+fprintf('%d\\n', v(v > 100));
+fprintf('[%d]\\n', zeros(1, 0));
+fprintf('%g;', [true false]); fprintf('\\n');
+c = 'abc';
+fprintf('%d\\n', c)
+fprintf('%s|\\n', c(1:0))
+y = 1;
+end
+";
+    prints_like_octave(
+        "each",
+        source,
+        &[&["v=[1 2.5 3]", "s='xyz'"]],
+        "1 2.5 3 \na 1.00b|a 2.50b|a 3.00b|\n<x><y><z>\n120,121,122,\n\n[]\n1;0;\n97\n98\n99\n|\n",
+    );
+}
+
+/// What m2cu cannot print exactly is a located diagnostic (E0115), never other text: a char
+/// variable as the format (MATLAB reads its `%` and `\` as a format), a recycled format with
+/// more than one conversion, and an array in a message.
+#[test]
+fn unsupported_printing_is_a_diagnostic() {
+    let cases = [
+        "c = 'ab%d';\nfprintf(c);",
+        "fprintf('%d: %d\\n', v, 2);",
+        "error('m:bad', 'bad values %d', v);",
+        "fprintf('%s\\n', v(1));",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for body in cases {
+        let source = format!("function y = refused(v)\n{body}\ny = 1;\nend\n");
+        let file = dir.path().join("refused.m");
+        std::fs::write(&file, source).unwrap();
+        let o = m2cu(&["check", file.to_str().unwrap(), "--args", "v=double(1,:)"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{body}: {err}");
+        assert!(err.contains("error[E0115]"), "{body}: {err}");
+        assert!(err.contains("help:"), "{body}: {err}");
+    }
+}

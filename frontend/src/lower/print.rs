@@ -9,8 +9,8 @@
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{ExprId, ExprKind, PrintPiece, PrintTo, StmtKind};
-use crate::types::Class;
+use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
+use crate::types::{Class, Type};
 
 use super::array::{ArrayVal, Node, Val};
 use super::Lowerer;
@@ -19,6 +19,30 @@ use super::Lowerer;
 enum FormatPiece {
     Text(String),
     Conversion(String, char),
+}
+
+/// A format with its values lowered.
+enum Formatted {
+    /// One text.
+    Once(Vec<PrintPiece>),
+    /// The format applied to each element of an array in turn.
+    Each(EachElement),
+}
+
+/// A format of one conversion that takes the elements of `array` one at a time.
+struct EachElement {
+    before: Vec<PrintPiece>,
+    array: ArrayVal,
+    modifiers: String,
+    conversion: char,
+    after: Vec<PrintPiece>,
+}
+
+/// What one conversion takes.
+enum Converted {
+    Piece(PrintPiece),
+    /// Each element of the array in turn, with the conversion's modifiers.
+    Elements(ArrayVal, String),
 }
 
 impl Lowerer<'_> {
@@ -32,28 +56,45 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        if let Some(pieces) = self.format_pieces(format, values, span) {
-            self.push(
-                StmtKind::Print {
-                    pieces,
-                    to: PrintTo::Stdout,
-                },
-                span,
-            );
+        match self.formatted(format, values, span) {
+            Some(Formatted::Once(pieces)) => self.push_stdout(pieces, span),
+            Some(Formatted::Each(each)) => self.print_each(each, span),
+            None => {}
         }
     }
 
-    /// The pieces of `format` (a char literal or `"string"`, MATLAB's escapes processed) with
-    /// `values` lowered, one per conversion; `%c`/`%s` of a literal becomes text, of a char
-    /// value a `%c` piece, `%s` of a char array a `Chars` piece.
+    /// The pieces of a message's format (`error`, `warning`, `assert`, `sprintf`), which is one
+    /// text: a format recycled over an array's elements is E0115 there.
     pub(super) fn format_pieces(
         &mut self,
         format: &ast::Expr,
         values: &[ast::Expr],
         span: Span,
     ) -> Option<Vec<PrintPiece>> {
+        match self.formatted(format, values, span)? {
+            Formatted::Once(pieces) => Some(pieces),
+            Formatted::Each(each) => {
+                self.recycled(each.array.span, "in a message");
+                None
+            }
+        }
+    }
+
+    /// `format` (a char literal or `"string"`, MATLAB's escapes processed) with `values`
+    /// lowered, one per conversion; `%c`/`%s` of a literal becomes text, of a char value a `%c`
+    /// piece, `%s` of a char array a `Chars` piece. A format whose one conversion takes an
+    /// array's elements (or `%c` a text's characters) is applied to each in turn.
+    fn formatted(
+        &mut self,
+        format: &ast::Expr,
+        values: &[ast::Expr],
+        span: Span,
+    ) -> Option<Formatted> {
         let Some(text) = super::text::text_literal(format) else {
-            self.print_error(format.span, "the format must be a char literal".into());
+            self.print_error(
+                format.span,
+                "the format must be a char literal (a char variable's text would be read as a format, its % and \\ included)".into(),
+            );
             return None;
         };
         let pieces = match parse_format(text) {
@@ -79,61 +120,76 @@ impl Lowerer<'_> {
         }
         let mut values = values.iter();
         let mut lowered = Vec::new();
+        let mut each = None;
         for piece in pieces {
-            let piece = match piece {
-                FormatPiece::Text(t) => PrintPiece::Text(t),
-                FormatPiece::Conversion(modifiers, conversion) if "cs".contains(conversion) => {
-                    let value = values.next().expect("counted above");
-                    match super::text::text_literal(value) {
-                        Some(text) if conversion == 'c' && text.chars().count() > 1 => {
-                            self.recycled_characters(value.span);
-                            return None;
-                        }
-                        Some(text) => PrintPiece::Text(self.padded(&modifiers, text, value.span)?),
-                        None => self.text_piece(value, modifiers, conversion, span)?,
-                    }
+            let (modifiers, conversion) = match piece {
+                FormatPiece::Text(t) => {
+                    lowered.push(PrintPiece::Text(t));
+                    continue;
                 }
-                FormatPiece::Conversion(modifiers, conversion) => {
-                    let value = values.next().expect("counted above");
-                    let arg = self.scalar_expr(value, "a value printed by a format")?;
-                    PrintPiece::Value {
-                        modifiers,
-                        conversion,
-                        arg,
-                    }
-                }
+                FormatPiece::Conversion(modifiers, conversion) => (modifiers, conversion),
             };
-            lowered.push(piece);
+            let value = values.next().expect("counted above");
+            match self.converted(value, modifiers, conversion, span)? {
+                Converted::Piece(piece) => lowered.push(piece),
+                Converted::Elements(array, modifiers) if wanted == 1 => {
+                    each = Some((array, modifiers, conversion, lowered.len()));
+                }
+                Converted::Elements(array, _) => {
+                    self.recycled(array.span, "with other values");
+                    return None;
+                }
+            }
         }
-        Some(lowered)
+        Some(match each {
+            None => Formatted::Once(lowered),
+            Some((array, modifiers, conversion, at)) => Formatted::Each(EachElement {
+                after: lowered.split_off(at),
+                before: lowered,
+                array,
+                modifiers,
+                conversion,
+            }),
+        })
     }
 
-    /// `%c`/`%s` of a char value: a char scalar is one character; `%s` of a char array is its
-    /// text (`PrintPiece::Chars`, its code units in column-major order, as Octave prints a char
-    /// matrix). `%c` of a char array would recycle the format once per character (E0115).
-    /// `None` when it was reported.
-    fn text_piece(
+    /// The value of one conversion: a piece, or an array whose elements the format takes one
+    /// at a time.
+    fn converted(
         &mut self,
         value: &ast::Expr,
         modifiers: String,
         conversion: char,
         span: Span,
-    ) -> Option<PrintPiece> {
-        let v = self.text_value(value)?;
-        let class = super::expr::val_class(self, &v);
-        match v {
-            Val::Scalar(arg) if class == Class::Char => Some(PrintPiece::Value {
-                modifiers,
-                conversion: 'c',
-                arg,
-            }),
-            Val::Array(a) if class == Class::Char && conversion == 's' => {
-                let arg = self.whole_array_expr(&a, span);
-                Some(PrintPiece::Chars { modifiers, arg })
+    ) -> Option<Converted> {
+        let text_conversion = conversion == 'c' || conversion == 's';
+        if conversion == 's' {
+            if let Some(text) = super::text::text_literal(value) {
+                let text = self.padded(&modifiers, text, value.span)?;
+                return Some(Converted::Piece(PrintPiece::Text(text)));
             }
-            Val::Array(_) if class == Class::Char => {
-                self.recycled_characters(value.span);
-                None
+        }
+        let v = if text_conversion {
+            self.text_value(value)?
+        } else {
+            self.value(value)?
+        };
+        let char_value = super::expr::val_class(self, &v) == Class::Char;
+        match v {
+            Val::Scalar(arg) if char_value || !text_conversion => {
+                let conversion = if text_conversion { 'c' } else { conversion };
+                Some(Converted::Piece(PrintPiece::Value {
+                    modifiers,
+                    conversion,
+                    arg,
+                }))
+            }
+            Val::Array(a) if char_value && conversion == 's' => {
+                let arg = self.whole_array_expr(&a, span);
+                Some(Converted::Piece(PrintPiece::Chars { modifiers, arg }))
+            }
+            Val::Array(a) if char_value || !text_conversion => {
+                Some(Converted::Elements(a, modifiers))
             }
             _ => {
                 self.print_error(
@@ -145,6 +201,73 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `fprintf` of a format with one conversion over each element of an array: the format
+    /// once per element, in column-major order, or once with nothing converted when the array
+    /// is empty (Octave's output).
+    fn print_each(&mut self, each: EachElement, span: Span) {
+        let EachElement {
+            before,
+            array,
+            modifiers,
+            conversion,
+            after,
+        } = each;
+        let local = match array.node {
+            Node::Whole(local) => local,
+            _ => self.materialize(&array),
+        };
+        let element = Type::scalar(array.class);
+        let count = |me: &mut Self| {
+            me.new_expr(
+                ExprKind::Size(local, SizeQuery::Numel),
+                Type::scalar(Class::Double),
+                span,
+            )
+        };
+        let n = count(self);
+        self.counted_loop("k", n, span, |me, k| {
+            let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            let arg = me.new_expr(ExprKind::Index(local, vec![index]), element, span);
+            let value = PrintPiece::Value {
+                modifiers: modifiers.clone(),
+                conversion: if conversion == 's' { 'c' } else { conversion },
+                arg,
+            };
+            let pieces = before
+                .iter()
+                .cloned()
+                .chain([value])
+                .chain(after.iter().cloned());
+            me.push_stdout(pieces.collect(), span);
+        });
+        let n = count(self);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        self.emit_if(empty, span, |me| {
+            me.push_stdout(before.into_iter().chain(after).collect(), span);
+        });
+    }
+
+    fn push_stdout(&mut self, pieces: Vec<PrintPiece>, span: Span) {
+        self.push(
+            StmtKind::Print {
+                pieces,
+                to: PrintTo::Stdout,
+            },
+            span,
+        );
+    }
+
+    /// A format recycled where m2cu does not recycle it.
+    fn recycled(&mut self, span: Span, place: &str) {
+        self.error(
+            "E0115",
+            span,
+            format!("the elements of this array would each take the format in turn (MATLAB recycles the format), which m2cu does only for a format of one conversion in `fprintf`, not {place}"),
+            "print one element per call in a loop: for k = 1:numel(v), fprintf('%d\\n', v(k)); end (the same text when the format has one conversion)".into(),
+        );
+    }
+
     /// A char array as one `ExprKind::Local` of the whole array (a temporary unless it is one).
     pub(super) fn whole_array_expr(&mut self, a: &ArrayVal, span: Span) -> ExprId {
         let local = match a.node {
@@ -153,16 +276,6 @@ impl Lowerer<'_> {
         };
         let ty = self.locals[local].ty;
         self.new_expr(ExprKind::Local(local), ty, span)
-    }
-
-    /// `%c` of several characters: MATLAB applies the format once per character.
-    fn recycled_characters(&mut self, span: Span) {
-        self.error(
-            "E0115",
-            span,
-            "`%c` of several characters repeats the format once per character in MATLAB, which m2cu does not do".into(),
-            "print one character per call, which is what MATLAB does here when the format has this one conversion: for k = 1:numel(c), fprintf('%c', c(k)); end; or print the whole text with %s".into(),
-        );
     }
 
     fn print_error(&mut self, span: Span, message: String) {
