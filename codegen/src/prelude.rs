@@ -129,6 +129,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EMPTY_MASK",
         "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
     ),
+    (
+        40,
+        "M2CU_E_UNDEFINED_NAMED",
+        "A variable was used before it was assigned a value on the path the program took.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -154,6 +159,9 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_INFF ((float)INFINITY)
 #  define M2CU_NANF ((float)NAN)
 #endif
+/* The status of a read of the k-th variable of `Function::undefined_names` before any
+ * assignment: the host names it in the message (m2cu_name_undefined). */
+#define M2CU_UNDEFINED(k) (M2CU_E_UNDEFINED_NAMED + 256 * (k))
 #if defined(__CUDACC_RTC__)
 typedef signed char int8_t;
 typedef short int16_t;
@@ -756,6 +764,15 @@ static void m2cu_message(int code, char *msg, size_t len)
 {cases}    default: break;
     }}
     if (msg != NULL && len > 0) snprintf(msg, len, "%s", text);
+}}
+
+/* An M2CU_UNDEFINED(k) status becomes Octave 7.3's error naming names[k], `'x' undefined`
+ * (without Octave's "near line L, column C"), raised as the program's own (M2CU_E_USER). */
+static void m2cu_name_undefined(int *status, const char *const *names, char *msg, size_t len)
+{{
+    if (*status % 256 != M2CU_E_UNDEFINED_NAMED) return;
+    if (msg != NULL && len > 0) snprintf(msg, len, "Octave:undefined-function\x1f'%s' undefined", names[*status / 256]);
+    *status = M2CU_E_USER;
 }}
 
 /* The text of one fprintf, disp, warning or error, built piece by piece (long texts are cut). */

@@ -273,6 +273,14 @@ impl<'a> Context<'a> {
             }
             StmtKind::If { .. } => self.if_chain(code, s, false),
             StmtKind::Resize { array, rows, cols } => self.resize(code, *array, *rows, *cols),
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::Undefined(name),
+            } => code.line(format!(
+                "if (!{}) M2CU_FAIL({}, M2CU_UNDEFINED({name}));",
+                ew.cond(*cond),
+                self.err
+            )),
             StmtKind::Check { cond, error } => {
                 let code_name = match error {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
@@ -280,7 +288,7 @@ impl<'a> Context<'a> {
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
-                    RuntimeError::Undefined => "M2CU_E_UNDEFINED",
+                    RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",
                     RuntimeError::AccumulatorClass => "M2CU_E_ACCUM_CLASS",
                     RuntimeError::AmbiguousGrowth => "M2CU_E_GROW_AMBIGUOUS",

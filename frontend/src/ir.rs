@@ -58,6 +58,8 @@ pub struct Function {
     /// What lowering decided that the report states, at the span it concerns (an array grown
     /// by index: allocated before its loop, or grown on the host).
     pub notes: Vec<(Span, String)>,
+    /// The MATLAB names of the variables that `RuntimeError::Undefined(k)` checks, by `k`.
+    pub undefined_names: Vec<String>,
 }
 
 /// A loop pragma of MATLAB Coder.
@@ -478,8 +480,8 @@ pub enum RuntimeError {
     /// `reshape` to extents whose product is not the element count.
     ReshapeCount,
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
-    /// "'x' undefined" (see `lower::undefined`).
-    Undefined,
+    /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.
+    Undefined(usize),
     /// A read of a `for` variable after its loop ran zero times: MATLAB's value is a 1-by-0
     /// empty, which a scalar cannot hold.
     EmptyLoopVariable,

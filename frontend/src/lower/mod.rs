@@ -118,8 +118,9 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
     if lowerer.diags.has_errors() {
         return Err(lowerer.diags);
     }
+    let names = std::mem::take(&mut lowerer.matlab_names);
     let mut entry = lowerer.finish(body);
-    undefined::guard_scalars(&mut entry);
+    undefined::guard_scalars(&mut entry, &names);
     Ok(Module {
         functions: vec![entry],
     })
@@ -243,6 +244,8 @@ struct Lowerer<'a> {
     /// Variables assigned a string scalar (`mode = "fast"`): held as char vectors, and read
     /// only where MATLAB treats a string like its char vector (see `text`).
     string_locals: HashSet<LocalId>,
+    /// Each variable's MATLAB name (without an inlined function's prefix).
+    matlab_names: HashMap<LocalId, String>,
     /// Whether the variable being read is a text operand (`strcmp`, `switch`, `%s`).
     reading_text: bool,
     /// Arrays created or grown by indexed assignment (`grow`).
@@ -303,6 +306,7 @@ impl<'a> Lowerer<'a> {
             empty_flags: HashMap::new(),
             empty_reads: None,
             string_locals: HashSet::new(),
+            matlab_names: HashMap::new(),
             reading_text: false,
             growth: grow::Growth::new(),
             output_names: function.outputs.clone(),
@@ -331,6 +335,7 @@ impl<'a> Lowerer<'a> {
             constant_memory: self.constant_memory,
             combiners: self.combiners,
             notes: self.growth.notes,
+            undefined_names: Vec::new(),
         }
     }
 
@@ -477,6 +482,7 @@ impl<'a> Lowerer<'a> {
             integral: false,
         });
         self.scope.insert(name.to_string(), id);
+        self.matlab_names.insert(id, name.to_string());
         self.record_home(id);
         self.flag_if_loop_variable(name, id, span);
         id

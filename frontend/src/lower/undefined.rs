@@ -10,7 +10,9 @@
 //! reads a scalar local (not a parameter) that some path reaching it leaves unassigned, and every
 //! function exit where a scalar output may be unassigned. Each such local gets a hidden logical
 //! flag `_d<k>`: false at the start of the body, set right after every assignment of the local,
-//! and checked (`Check` with `RuntimeError::Undefined`) before each such read and exit.
+//! and checked (`Check` with `RuntimeError::Undefined(k - 1)`) before each such read and exit;
+//! `Function::undefined_names[k - 1]` is the variable's MATLAB name, which the error quotes as
+//! Octave 7.3 does (`'t' undefined`).
 //!
 //! Invariants: the walk is conservative (a loop body may run zero times, so nothing it assigns
 //! counts after it; after an `if` only what every branch that falls through assigns), so a flag
@@ -18,15 +20,16 @@
 //! placed before a `while` covers every evaluation of its condition. Locals that are read only
 //! where they are definitely assigned, which is nearly all of them, get nothing.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::ir::{
     Block, ExprKind, Function, Local, LocalId, PrintTo, RuntimeError, Stmt, StmtId, StmtKind,
 };
 use crate::types::{Class, Type};
 
-/// Adds the flags and checks (see the module docs) to `f`.
-pub(super) fn guard_scalars(f: &mut Function) {
+/// Adds the flags and checks (see the module docs) to `f`; `names` are the locals' MATLAB
+/// names (an inlined function's `x` is the local `_f_x`), which the checks' errors quote.
+pub(super) fn guard_scalars(f: &mut Function, names: &HashMap<LocalId, String>) {
     let mut walk = Walk {
         f,
         checks: BTreeMap::new(),
@@ -37,7 +40,7 @@ pub(super) fn guard_scalars(f: &mut Function) {
         walk.at_end = walk.unassigned_outputs(&assigned);
     }
     let (checks, at_end) = (walk.checks, walk.at_end);
-    let locals: HashSet<LocalId> = checks.values().flatten().chain(&at_end).copied().collect();
+    let locals: BTreeSet<LocalId> = checks.values().flatten().chain(&at_end).copied().collect();
     if locals.is_empty() {
         return;
     }
@@ -50,7 +53,15 @@ pub(super) fn guard_scalars(f: &mut Function) {
             span,
             integral: false,
         });
-        flags.insert(local, flag);
+        let name = names.get(&local).unwrap_or(&f.locals[local].name);
+        f.undefined_names.push(name.clone());
+        flags.insert(
+            local,
+            Flag {
+                flag,
+                name: f.undefined_names.len() - 1,
+            },
+        );
     }
     let mut rewrite = Rewrite { f, flags, checks };
     let mut body = rewrite.block(&rewrite.f.body.clone());
@@ -58,7 +69,7 @@ pub(super) fn guard_scalars(f: &mut Function) {
         .flags
         .clone()
         .values()
-        .map(|&flag| rewrite.set(flag, false))
+        .map(|f| rewrite.set(f.flag, false))
         .collect();
     body.0.splice(0..0, start);
     for local in at_end {
@@ -156,9 +167,17 @@ impl Walk<'_> {
     }
 }
 
+/// The hidden flag of a checked local, and the index of its MATLAB name in
+/// `Function::undefined_names`.
+#[derive(Clone, Copy)]
+struct Flag {
+    flag: LocalId,
+    name: usize,
+}
+
 struct Rewrite<'a> {
     f: &'a mut Function,
-    flags: BTreeMap<LocalId, LocalId>,
+    flags: BTreeMap<LocalId, Flag>,
     checks: BTreeMap<StmtId, Vec<LocalId>>,
 }
 
@@ -175,8 +194,8 @@ impl Rewrite<'_> {
             }
             out.push(s);
             if let StmtKind::Assign { target, .. } = self.f.stmts[s].kind {
-                if let Some(&flag) = self.flags.get(&target) {
-                    out.push(self.set(flag, true));
+                if let Some(flag) = self.flags.get(&target) {
+                    out.push(self.set(flag.flag, true));
                 }
             }
         }
@@ -217,8 +236,9 @@ impl Rewrite<'_> {
         })
     }
 
-    /// Stops with MATLAB's undefined-variable error unless `flag` is set.
-    fn check(&mut self, flag: LocalId) -> StmtId {
+    /// Stops with MATLAB's undefined-variable error, naming the variable, unless its flag is
+    /// set.
+    fn check(&mut self, Flag { flag, name }: Flag) -> StmtId {
         let span = self.f.locals[flag].span;
         let cond = self.f.exprs.alloc(crate::ir::Expr {
             kind: ExprKind::Local(flag),
@@ -228,7 +248,7 @@ impl Rewrite<'_> {
         self.f.stmts.alloc(Stmt {
             kind: StmtKind::Check {
                 cond,
-                error: RuntimeError::Undefined,
+                error: RuntimeError::Undefined(name),
             },
             span,
         })
