@@ -298,3 +298,35 @@ end
         "error: 't' undefined\n",
     );
 }
+
+/// `num2str` and `int2str` of a scalar where their text is printed: in `disp([...])` rows, as
+/// `%s` values with widths, in one-argument `warning` and `error` messages; values of every
+/// magnitude, NaN and Inf, integer classes and logicals, as Octave writes them.
+#[test]
+fn num2str_and_int2str_print_as_octave_writes_them() {
+    let source = "function y = progress(x, k, name)
+% progress messages built with num2str and int2str
+disp(['iteration ' num2str(k) ' of ' name])
+disp(num2str(x))
+fprintf('[%s|%8s|%-6s]\\n', num2str(x), num2str(k), int2str(x));
+warning(['value ' num2str(x * 1000) ' is large']);
+disp(['rounded: ', int2str(x), ', count ', num2str(int16(k)), ', flag ', num2str(x > 1)])
+for v = [0.1 -2/3 1e10 123456.789 NaN -Inf 1e-7 2.5 -0.5 1e15+0.5 1e16 -1e20]
+  disp(['v = ' num2str(v) ' (' int2str(v) ')'])
+end
+if x > 100
+  error(['x is too large: ' num2str(x)]);
+end
+y = x;
+end
+";
+    prints_like_octave(
+        "progress",
+        source,
+        &[
+            &["x=123.25", "k=3", "name='run'"],
+            &["x=pi", "k=12", "name='fit'"],
+        ],
+        "iteration 3 of run\n123.25\n[123.25|       3|123   ]\nrounded: 123, count 3, flag 1\nv = 0.1 (0)\nv = -0.66667 (-1)\nv = 10000000000 (10000000000)\nv = 123456.789 (123457)\nv = NaN (NaN)\nv = -Inf (-Inf)\nv = 1e-07 (0)\nv = 2.5 (3)\nv = -0.5 (-1)\nv = 1000000000000000 (1000000000000001)\nv = 1e+16 (10000000000000000)\nv = -1e+20 (-100000000000000000000)\nerror: x is too large: 123.25\n",
+    );
+}

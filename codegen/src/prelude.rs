@@ -872,6 +872,23 @@ static void m2cu_put_char(m2cu_text *t, double code, const char *word)
     m2cu_put(t, piece);
 }}
 
+/* num2str of a double scalar as Octave 7.3 writes it, in the field `word`: an integer value with
+ * up to 16 significant digits, another with max(floor(log10|v|) + 5, 5) of them (at most 16). */
+static void m2cu_put_num2str(m2cu_text *t, double v, const char *word)
+{{
+    char text[64], piece[512];
+    int digits = 16;
+    if (isnan(v)) snprintf(text, sizeof text, "NaN");
+    else if (isinf(v)) snprintf(text, sizeof text, v > 0 ? "Inf" : "-Inf");
+    else {{
+        if (v != floor(v)) digits = (int)floor(log10(fabs(v))) + 5;
+        digits = digits < 5 ? 5 : (digits > 16 ? 16 : digits);
+        snprintf(text, sizeof text, "%.*g", digits, v);
+    }}
+    snprintf(piece, sizeof piece, word, text);
+    m2cu_put(t, piece);
+}}
+
 /* `n` bytes (NULs included), or `n` spaces when `bytes` is NULL, as far as the text has room. */
 static void m2cu_put_bytes(m2cu_text *t, const char *bytes, size_t n)
 {{

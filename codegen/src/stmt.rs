@@ -368,6 +368,13 @@ impl<'a> Context<'a> {
                 arg,
             } => {
                 let modifiers = &octave_modifiers(modifiers);
+                if *conversion == 'n' {
+                    return format!(
+                        "m2cu_put_num2str(&m2cu_t, (double)({}), {});",
+                        ew.expr(*arg),
+                        string_literal(&format!("%{}s", field_width(modifiers)))
+                    );
+                }
                 if *conversion == 'c' {
                     return format!(
                         "m2cu_put_char(&m2cu_t, (double)({}), {});",

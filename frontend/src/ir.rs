@@ -352,7 +352,8 @@ pub enum PrintPiece {
     Value {
         /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
         modifiers: String,
-        /// One of `d i u f e g E G`, or `c` for one char (`%c`, and `%s` of a char).
+        /// One of `d i u f e g E G`, `c` for one char (`%c`, and `%s` of a char), or `n` for
+        /// the text of `num2str` (`lower::numtext`).
         conversion: char,
         arg: ExprId,
     },

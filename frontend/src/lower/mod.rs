@@ -55,6 +55,7 @@ mod expr;
 mod fill;
 mod grow;
 mod inline;
+mod numtext;
 mod optional;
 mod print;
 mod raise;

@@ -164,6 +164,9 @@ impl Lowerer<'_> {
     ) -> Option<Converted> {
         let text_conversion = conversion == 'c' || conversion == 's';
         if conversion == 's' {
+            if let Some(piece) = self.number_text_piece(value, modifiers.clone())? {
+                return Some(Converted::Piece(piece));
+            }
             if let Some(text) = super::text::text_literal(value) {
                 let text = self.padded(&modifiers, text, value.span)?;
                 return Some(Converted::Piece(PrintPiece::Text(text)));

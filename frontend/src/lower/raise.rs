@@ -132,6 +132,10 @@ impl Lowerer<'_> {
         };
         let mut pieces = match (super::text::text_literal(value), &value.kind) {
             (Some(text), _) => vec![PrintPiece::Text(text.into())],
+            _ if self.is_printed_text(value) => match self.printed_text(value) {
+                Some(p) => p,
+                None => return,
+            },
             (None, AstExpr::Call { callee, args }) if callee.name == "sprintf" => {
                 match self.sprintf_pieces(args, span) {
                     Some(p) => p,
@@ -196,10 +200,11 @@ impl Lowerer<'_> {
                     (None, AstExpr::Call { callee, args }) if callee.name == "sprintf" => {
                         drop_final_newline(self.sprintf_pieces(args, span)?)
                     }
+                    _ if self.is_printed_text(only) => self.printed_text(only)?,
                     _ => {
                         self.raise_help(
                             only.span,
-                            format!("the message of `{function}` must be a char literal or sprintf(...)"),
+                            format!("the message of `{function}` must be a char literal, sprintf(...) or a row such as ['text ' num2str(x)]"),
                             format!("write {function}('text') or {function}('value %d is out of range', x)"),
                         );
                         return None;
@@ -224,7 +229,11 @@ impl Lowerer<'_> {
     }
 
     /// `sprintf(format, values...)` whose text is printed or raised at once.
-    fn sprintf_pieces(&mut self, args: &[ast::Expr], span: Span) -> Option<Vec<PrintPiece>> {
+    pub(super) fn sprintf_pieces(
+        &mut self,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Vec<PrintPiece>> {
         let Some((format, values)) = args.split_first() else {
             self.raise_help(
                 span,
