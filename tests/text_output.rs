@@ -330,3 +330,45 @@ end
         "iteration 3 of run\n123.25\n[123.25|       3|123   ]\nrounded: 123, count 3, flag 1\nv = 0.1 (0)\nv = -0.66667 (-1)\nv = 10000000000 (10000000000)\nv = 123456.789 (123457)\nv = NaN (NaN)\nv = -Inf (-Inf)\nv = 1e-07 (0)\nv = 2.5 (3)\nv = -0.5 (-1)\nv = 1000000000000000 (1000000000000001)\nv = 1e+16 (10000000000000000)\nv = -1e+20 (-100000000000000000000)\nerror: x is too large: 123.25\n",
     );
 }
+
+/// `strncmp` and `strncmpi` by Octave 7.3's rule (a count past both lengths compares what
+/// there is, past one of them is false, a fractional count is truncated, `Inf` compares the
+/// whole texts, a count below 1 stops with Octave's error naming the function, a number is
+/// never equal to text).
+#[test]
+fn strncmp_compares_prefixes_as_octave_does() {
+    let source = "function y = prefix(a, b, n)
+% option matching by prefix, as input checks do it
+y = 0;
+if strncmpi(a, b, n)
+  y = y + 10;
+end
+if strncmp(a, b, n)
+  y = y + 1;
+end
+if strncmp(a, 'verb', 4)
+  y = y + 100;
+end
+if strncmpi(a, 5, 1)
+  y = y + 1000;
+end
+disp(y)
+end
+";
+    prints_like_octave(
+        "prefix",
+        source,
+        &[
+            &["a='abc'", "b='abd'", "n=2"],
+            &["a='ab'", "b='ab'", "n=3"],
+            &["a='ab'", "b='abc'", "n=3"],
+            &["a='VERBOSE'", "b='verbatim'", "n=4"],
+            &["a='verbose'", "b='x'", "n=Inf"],
+            &["a='abc'", "b='abc'", "n=2.7"],
+            &["a='a'", "b='b'", "n=0.5"],
+            &["a='a'", "b='b'", "n=NaN"],
+            &["a=''", "b=''", "n=1"],
+        ],
+        "11\n",
+    );
+}

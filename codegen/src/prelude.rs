@@ -134,6 +134,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_UNDEFINED_NAMED",
         "A variable was used before it was assigned a value on the path the program took.",
     ),
+    (41, "M2CU_E_PREFIX_COUNT", "strncmp: N must be greater than 0"),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -162,6 +163,8 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 /* The status of a read of the k-th variable of `Function::undefined_names` before any
  * assignment: the host names it in the message (m2cu_name_undefined). */
 #define M2CU_UNDEFINED(k) (M2CU_E_UNDEFINED_NAMED + 256 * (k))
+/* M2CU_E_PREFIX_COUNT raised by strncmpi, whose message names strncmpi. */
+#define M2CU_E_PREFIX_COUNT_I (M2CU_E_PREFIX_COUNT + 256)
 #if defined(__CUDACC_RTC__)
 typedef signed char int8_t;
 typedef short int16_t;
@@ -760,6 +763,7 @@ static void m2cu_message(int code, char *msg, size_t len)
 {{
     const char *text = "Unknown error.";
     if (code == M2CU_E_USER) return; /* m2cu_raise wrote the message */
+    if (code == M2CU_E_PREFIX_COUNT_I) text = "strncmpi: N must be greater than 0";
     switch (code) {{
 {cases}    default: break;
     }}

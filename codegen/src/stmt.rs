@@ -296,6 +296,8 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
                     RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
                     RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
+                    RuntimeError::PrefixCount { folded: false } => "M2CU_E_PREFIX_COUNT",
+                    RuntimeError::PrefixCount { folded: true } => "M2CU_E_PREFIX_COUNT_I",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -505,6 +505,9 @@ pub enum RuntimeError {
     /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
     /// array elements."
     IndexPastEnd,
+    /// `strncmp(a, b, n)` (`strncmpi` when `folded`) with `fix(n) < 1` or NaN: Octave's
+    /// "strncmp: N must be greater than 0".
+    PrefixCount { folded: bool },
 }
 
 impl Function {
