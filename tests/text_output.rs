@@ -372,3 +372,30 @@ end
         "11\n",
     );
 }
+
+/// A char variable as the whole message of `error` or `warning` is its text as written (no
+/// format, no escapes), and an empty one raises nothing, as `error('')` does.
+#[test]
+fn a_char_variable_as_the_whole_message() {
+    let source = "function y = guard(x, msg)
+% a message held in a variable
+note = 'checked 50%\\n';
+warning(note);
+if x < 0
+  error(msg);
+end
+c = 'z';
+warning(c);
+y = x;
+end
+";
+    prints_like_octave(
+        "guard",
+        source,
+        &[
+            &["x=-1", "msg='x must be >= 0 (100%)'"],
+            &["x=-1", "msg=''"],
+        ],
+        "error: x must be >= 0 (100%)\n",
+    );
+}

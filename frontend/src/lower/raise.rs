@@ -4,7 +4,8 @@
 //! (`error`, a failed `assert`).
 //!
 //! Invariants (Octave 7.3's behaviour, which the e2e fixtures check):
-//! - one argument is the message as written: no escapes, no conversions (`error('a\n%d')`);
+//! - one argument is the message as written: no escapes, no conversions (`error('a\n%d')`),
+//!   also when it is a char variable, which raises nothing while its text is empty;
 //!   with more arguments the first is a format (`print::format_pieces`), after an identifier
 //!   when the first looks like one (contains `:` not at either end, and no whitespace or `%`);
 //! - a message `sprintf(format, values...)` is the same format;
@@ -15,8 +16,8 @@
 
 use crate::ast::{self, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
-use crate::ir::{PrintPiece, PrintTo, StmtKind};
-use crate::types::{Class, Dim, Shape};
+use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
+use crate::types::{Class, Dim, Shape, Type};
 
 use super::array::Val;
 use super::Lowerer;
@@ -29,6 +30,9 @@ pub(super) const HOST_STATEMENTS: &[&str] =
 struct Message {
     id: Option<String>,
     pieces: Vec<PrintPiece>,
+    /// For a message that is a char variable: the condition that its text is not empty (an
+    /// empty message raises nothing, as `error('')`).
+    when: Option<ExprId>,
 }
 
 impl Lowerer<'_> {
@@ -45,8 +49,19 @@ impl Lowerer<'_> {
     }
 
     fn raise(&mut self, args: &[ast::Expr], span: Span) {
-        if let Some(Message { id, pieces }) = self.message("error", args, span) {
-            self.push_print(pieces, PrintTo::Error { id }, span);
+        if let Some(message) = self.message("error", args, span) {
+            let to = PrintTo::Error {
+                id: message.id.clone(),
+            };
+            self.push_message(message, to, span);
+        }
+    }
+
+    /// Raises or prints `message`, only when its `when` holds.
+    fn push_message(&mut self, message: Message, to: PrintTo, span: Span) {
+        match message.when {
+            None => self.push_print(message.pieces, to, span),
+            Some(cond) => self.emit_if(cond, span, |me| me.push_print(message.pieces, to, span)),
         }
     }
 
@@ -60,8 +75,8 @@ impl Lowerer<'_> {
                 );
             }
         }
-        if let Some(Message { pieces, .. }) = self.message("warning", args, span) {
-            self.push_print(pieces, PrintTo::Warning, span);
+        if let Some(message) = self.message("warning", args, span) {
+            self.push_message(message, PrintTo::Warning, span);
         }
     }
 
@@ -85,6 +100,7 @@ impl Lowerer<'_> {
             Message {
                 id: None,
                 pieces: vec![PrintPiece::Text(format!("assert ({text}) failed"))],
+                when: None,
             }
         } else if super::text::text_literal(&message[0]).is_some()
             || matches!(message[0].kind, AstExpr::Call { .. })
@@ -104,7 +120,10 @@ impl Lowerer<'_> {
             return;
         };
         self.open_block();
-        self.push_print(message.pieces, PrintTo::Error { id: message.id }, span);
+        let to = PrintTo::Error {
+            id: message.id.clone(),
+        };
+        self.push_message(message, to, span);
         let then_body = self.close_block();
         let fails = self.new_expr(
             crate::ir::ExprKind::Unary(crate::ir::UnOp::Not, holds),
@@ -201,16 +220,13 @@ impl Lowerer<'_> {
                         drop_final_newline(self.sprintf_pieces(args, span)?)
                     }
                     _ if self.is_printed_text(only) => self.printed_text(only)?,
-                    _ => {
-                        self.raise_help(
-                            only.span,
-                            format!("the message of `{function}` must be a char literal, sprintf(...) or a row such as ['text ' num2str(x)]"),
-                            format!("write {function}('text') or {function}('value %d is out of range', x)"),
-                        );
-                        return None;
-                    }
+                    _ => return self.char_message(function, only),
                 };
-                Some(Message { id: None, pieces })
+                Some(Message {
+                    id: None,
+                    pieces,
+                    when: None,
+                })
             }
             [first, rest @ ..] => {
                 let (id, format, values) = match super::text::text_literal(first) {
@@ -223,9 +239,57 @@ impl Lowerer<'_> {
                 Some(Message {
                     id,
                     pieces: drop_final_newline(pieces),
+                    when: None,
                 })
             }
         }
+    }
+
+    /// A message that is a char value (`error(msg)`): its text as written, raised only when it
+    /// is not empty.
+    fn char_message(&mut self, function: &str, only: &ast::Expr) -> Option<Message> {
+        let v = self.text_value(only)?;
+        let (piece, when) = match v {
+            Val::Scalar(arg) if self.exprs[arg].ty.class == Class::Char => {
+                let piece = PrintPiece::Value {
+                    modifiers: String::new(),
+                    conversion: 'c',
+                    arg,
+                };
+                (piece, None)
+            }
+            Val::Array(a) if a.class == Class::Char && one_line(a.shape) => {
+                let arg = self.whole_array_expr(&a, only.span);
+                let ExprKind::Local(text) = self.exprs[arg].kind else {
+                    unreachable!("whole_array_expr is a local")
+                };
+                let double = Type::scalar(Class::Double);
+                let count =
+                    self.new_expr(ExprKind::Size(text, SizeQuery::Numel), double, only.span);
+                let zero = self.constant_expr(0.0, Class::Double, only.span);
+                let nonempty = self.binary_expr(BinOp::Gt, count, zero, Class::Logical, only.span);
+                let piece = PrintPiece::Chars {
+                    modifiers: String::new(),
+                    arg,
+                };
+                (piece, Some(nonempty))
+            }
+            _ => {
+                self.raise_help(
+                    only.span,
+                    format!("the message of `{function}` must be text of one row"),
+                    format!(
+                        "write {function}('text') or {function}('value %d is out of range', x)"
+                    ),
+                );
+                return None;
+            }
+        };
+        Some(Message {
+            id: None,
+            pieces: vec![piece],
+            when,
+        })
     }
 
     /// `sprintf(format, values...)` whose text is printed or raised at once.
