@@ -248,7 +248,17 @@ impl Lowerer<'_> {
     /// A message that is a char value (`error(msg)`): its text as written, raised only when it
     /// is not empty.
     fn char_message(&mut self, function: &str, only: &ast::Expr) -> Option<Message> {
-        let v = self.text_value(only)?;
+        let unassigned =
+            matches!(&only.kind, AstExpr::Ident(name) if !self.scope.contains_key(name));
+        let v = if unassigned {
+            None
+        } else {
+            self.text_value(only)
+        };
+        let Some(v) = v else {
+            self.message_help(function, only.span);
+            return None;
+        };
         let (piece, when) = match v {
             Val::Scalar(arg) if self.exprs[arg].ty.class == Class::Char => {
                 let piece = PrintPiece::Value {
@@ -275,13 +285,7 @@ impl Lowerer<'_> {
                 (piece, Some(nonempty))
             }
             _ => {
-                self.raise_help(
-                    only.span,
-                    format!("the message of `{function}` must be text of one row"),
-                    format!(
-                        "write {function}('text') or {function}('value %d is out of range', x)"
-                    ),
-                );
+                self.message_help(function, only.span);
                 return None;
             }
         };
@@ -290,6 +294,14 @@ impl Lowerer<'_> {
             pieces: vec![piece],
             when,
         })
+    }
+
+    fn message_help(&mut self, function: &str, span: Span) {
+        self.raise_help(
+            span,
+            format!("the message of `{function}` must be text: a char literal or variable of one row, sprintf(...), or a row such as ['n = ' num2str(n)]"),
+            format!("write {function}('text') or {function}('value %d is out of range', x)"),
+        );
     }
 
     /// `sprintf(format, values...)` whose text is printed or raised at once.
