@@ -860,8 +860,8 @@ fn index_vectors_and_masks_stop_with_matlab_errors() {
 }
 
 /// A scalar read on a path that never assigned it is MATLAB's undefined-variable error, not the
-/// 0 the generated C starts it with (Octave 7.3: `'t' undefined`, and a function that returns
-/// without its output fails): after an `if` that skipped the assignment, after a loop that ran
+/// 0 the generated C starts it with (Octave 7.3: `'t' undefined`, the variable named, and a
+/// function that returns without its output fails): after an `if` that skipped the assignment, after a loop that ran
 /// zero times, and as an unassigned output. Where it is assigned the values are Octave's, and a
 /// reduction loop that also assigns such a scalar stays a kernel.
 #[test]
@@ -893,8 +893,13 @@ fn a_scalar_read_before_it_is_assigned_stops() {
                         Some(1),
                         "{name} {set} {backend}: {out}{err}"
                     );
+                    let variable = match name {
+                        "branch" => "t",
+                        "lastof" => "v",
+                        _ => "y",
+                    };
                     assert!(
-                        err.contains("used before it was assigned a value"),
+                        err.contains(&format!("error: '{variable}' undefined\n")),
                         "{name} {set} {backend}: {err}"
                     );
                 }

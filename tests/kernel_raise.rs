@@ -187,3 +187,59 @@ fn an_index_error_and_a_raised_error_keep_loop_order() {
     let text = m2cu_runtime::octave::eval(dir.path(), &script).expect("Octave runs the call");
     assert!(text.contains("x(9): out of bound 5"), "Octave says {text}");
 }
+
+const LABELLED: &str = "function y = labelled(x, label)
+% error() with %s of a char input inside a loop that is otherwise parallel
+y = zeros(size(x));
+for i = 1:numel(x)
+  if x(i) < 0
+    error('labelled:neg', '%s(%d) = %g is negative', label, i, x(i));
+  end
+  y(i) = 2 * x(i);
+end
+end
+";
+
+/// A message with `%s` of a char array keeps its loop on the host (a failure record holds
+/// scalars only), so the emulated GPU gives Octave's text instead of failing to compile.
+#[test]
+fn a_char_array_in_the_message_keeps_the_loop_on_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("labelled.m");
+    std::fs::write(&file, LABELLED).unwrap();
+    let file = file.to_str().unwrap();
+    let sets = ["--set", "x=[1 2 -3 4 -5]", "--set", "label='data'"];
+    for backend in ["cpu", "emu"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
+            .args(["run", file, "--backend", backend])
+            .args(sets)
+            .output()
+            .expect("m2cu runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        let line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
+        assert_eq!(line, "error: data(3) = -3 is negative", "{backend}: {err}");
+    }
+    let o = common::m2cu(&[
+        "check",
+        file,
+        "--args",
+        "x=double(1,:)",
+        "--args",
+        "label=char(1,:)",
+    ]);
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        report.contains("formats a char array into its message"),
+        "{report}"
+    );
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let script = "try, labelled([1 2 -3 4 -5], 'data'); catch e, printf('%s\\n', e.message); end";
+    let text = m2cu_runtime::octave::eval(dir.path(), script).expect("Octave runs the call");
+    assert!(
+        text.lines().any(|l| l == "data(3) = -3 is negative"),
+        "Octave says {text}"
+    );
+}

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Block, Function, LocalId, LoopPragma, PrintTo, StmtKind};
+use m2cu_frontend::ir::{Block, Function, LocalId, LoopPragma, PrintPiece, PrintTo, StmtKind};
 use m2cu_frontend::Span;
 
 use crate::induction::{self, Induction};
@@ -225,21 +225,36 @@ fn unforceable(f: &Function, body: &Block) -> Option<Verdict> {
 fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
-        if let (None, StmtKind::Print { to, .. }) = (&found, &f.stmts[s].kind) {
+        if let (None, StmtKind::Print { to, pieces }) = (&found, &f.stmts[s].kind) {
             if !matches!(to, PrintTo::Error { .. }) {
-                found = Some((to.function(), f.stmts[s].span));
+                found = Some((to.function(), HostReason::Prints, f.stmts[s].span));
+            } else if pieces.iter().any(|p| matches!(p, PrintPiece::Chars { .. })) {
+                found = Some((to.function(), HostReason::FormatsText, f.stmts[s].span));
             }
         }
     });
-    found.map(|(function, span)| {
+    found.map(|(function, reason, span)| {
+        let why = match reason {
+            HostReason::Prints => {
+                "prints on the host in iteration order and cannot run in a kernel"
+            }
+            HostReason::FormatsText => {
+                "formats a char array into its message, which a kernel's failure record cannot hold"
+            }
+        };
         sequential(
-            format!(
-                "it calls `{function}`, which prints on the host in iteration order and cannot \
-                 run in a kernel"
-            ),
+            format!("it calls `{function}`, which {why}"),
             Some(Witness::at(function, span)),
         )
     })
+}
+
+/// Why a call keeps its loop on the host ([`host_call`]).
+enum HostReason {
+    /// `fprintf`, `disp`, `warning`: output in iteration order.
+    Prints,
+    /// An `error` whose message has a `%s` of a char array (`PrintPiece::Chars`).
+    FormatsText,
 }
 
 fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {

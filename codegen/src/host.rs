@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 use m2cu_frontend::ir::{Function, LocalId, StmtKind};
 use m2cu_frontend::types::Dim;
 
+use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::residency;
@@ -297,6 +298,18 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
         "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) {{ free(m2cu_out[m2cu_k].data); m2cu_out[m2cu_k].data = NULL; }}",
         f.outputs.len()
     ));
+    if !f.undefined_names.is_empty() {
+        let names: Vec<String> = f
+            .undefined_names
+            .iter()
+            .map(|n| string_literal(n))
+            .collect();
+        code.line(format!(
+            "static const char *const m2cu_undefined[] = {{{}}};",
+            names.join(", ")
+        ));
+        code.line("m2cu_name_undefined(&m2cu_status, m2cu_undefined, m2cu_msg, m2cu_msg_len);");
+    }
     code.line("m2cu_message(m2cu_status, m2cu_msg, m2cu_msg_len);");
     code.close("}");
 }

@@ -130,6 +130,12 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
     ),
     (
+        40,
+        "M2CU_E_UNDEFINED_NAMED",
+        "A variable was used before it was assigned a value on the path the program took.",
+    ),
+    (41, "M2CU_E_PREFIX_COUNT", "strncmp: N must be greater than 0"),
+    (
         42,
         "M2CU_E_EMPTY_RANGE_NEW",
         "y(a:b) = v creating y with an empty range a:b makes y 0-by-0 in MATLAB, which m2cu, holding y as a row, cannot represent; test the range first (if b >= a, y(a:b) = v; end) and handle the empty case on its own.",
@@ -164,6 +170,11 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_INFF ((float)INFINITY)
 #  define M2CU_NANF ((float)NAN)
 #endif
+/* The status of a read of the k-th variable of `Function::undefined_names` before any
+ * assignment: the host names it in the message (m2cu_name_undefined). */
+#define M2CU_UNDEFINED(k) (M2CU_E_UNDEFINED_NAMED + 256 * (k))
+/* M2CU_E_PREFIX_COUNT raised by strncmpi, whose message names strncmpi. */
+#define M2CU_E_PREFIX_COUNT_I (M2CU_E_PREFIX_COUNT + 256)
 #if defined(__CUDACC_RTC__)
 typedef signed char int8_t;
 typedef short int16_t;
@@ -761,10 +772,20 @@ static void m2cu_message(int code, char *msg, size_t len)
 {{
     const char *text = "Unknown error.";
     if (code == M2CU_E_USER) return; /* m2cu_raise wrote the message */
+    if (code == M2CU_E_PREFIX_COUNT_I) text = "strncmpi: N must be greater than 0";
     switch (code) {{
 {cases}    default: break;
     }}
     if (msg != NULL && len > 0) snprintf(msg, len, "%s", text);
+}}
+
+/* An M2CU_UNDEFINED(k) status becomes Octave 7.3's error naming names[k], `'x' undefined`
+ * (without Octave's "near line L, column C"), raised as the program's own (M2CU_E_USER). */
+static void m2cu_name_undefined(int *status, const char *const *names, char *msg, size_t len)
+{{
+    if (*status % 256 != M2CU_E_UNDEFINED_NAMED) return;
+    if (msg != NULL && len > 0) snprintf(msg, len, "Octave:undefined-function\x1f'%s' undefined", names[*status / 256]);
+    *status = M2CU_E_USER;
 }}
 
 /* The text of one fprintf, disp, warning or error, built piece by piece (long texts are cut). */
@@ -843,6 +864,15 @@ static void m2cu_raise(const m2cu_text *t, const char *id, char *msg, size_t len
     if (msg != NULL && len > 0) snprintf(msg, len, "%s\x1f%s", id, t->s);
 }}
 
+/* The UTF-8 bytes of one UTF-16 code unit (a lone surrogate as its 3-byte form); their count. */
+static int m2cu_utf8(unsigned c, char *buf)
+{{
+    if (c < 0x80) {{ buf[0] = (char)c; return 1; }}
+    if (c < 0x800) {{ buf[0] = (char)(0xC0 | (c >> 6)); buf[1] = (char)(0x80 | (c & 0x3F)); return 2; }}
+    buf[0] = (char)(0xE0 | (c >> 12)); buf[1] = (char)(0x80 | ((c >> 6) & 0x3F)); buf[2] = (char)(0x80 | (c & 0x3F));
+    return 3;
+}}
+
 /* fprintf `%c`/`%s` of one char code unit, as UTF-8 in the field `word` (a NUL is one byte). */
 static void m2cu_put_char(m2cu_text *t, double code, const char *word)
 {{
@@ -850,11 +880,47 @@ static void m2cu_put_char(m2cu_text *t, double code, const char *word)
     char buf[4] = {{0, 0, 0, 0}};
     char piece[512];
     if (c == 0) {{ if (t->n + 1 < sizeof t->s) t->s[t->n++] = 0; return; }}
-    if (c < 0x80) buf[0] = (char)c;
-    else if (c < 0x800) {{ buf[0] = (char)(0xC0 | (c >> 6)); buf[1] = (char)(0x80 | (c & 0x3F)); }}
-    else {{ buf[0] = (char)(0xE0 | (c >> 12)); buf[1] = (char)(0x80 | ((c >> 6) & 0x3F)); buf[2] = (char)(0x80 | (c & 0x3F)); }}
+    m2cu_utf8(c, buf);
     snprintf(piece, sizeof piece, word, buf);
     m2cu_put(t, piece);
+}}
+
+/* num2str of a double scalar as Octave 7.3 writes it, in the field `word`: an integer value with
+ * up to 16 significant digits, another with max(floor(log10|v|) + 5, 5) of them (at most 16). */
+static void m2cu_put_num2str(m2cu_text *t, double v, const char *word)
+{{
+    char text[64], piece[512];
+    int digits = 16;
+    if (isnan(v)) snprintf(text, sizeof text, "NaN");
+    else if (isinf(v)) snprintf(text, sizeof text, v > 0 ? "Inf" : "-Inf");
+    else {{
+        if (v != floor(v)) digits = (int)floor(log10(fabs(v))) + 5;
+        digits = digits < 5 ? 5 : (digits > 16 ? 16 : digits);
+        snprintf(text, sizeof text, "%.*g", digits, v);
+    }}
+    snprintf(piece, sizeof piece, word, text);
+    m2cu_put(t, piece);
+}}
+
+/* `n` bytes (NULs included), or `n` spaces when `bytes` is NULL, as far as the text has room. */
+static void m2cu_put_bytes(m2cu_text *t, const char *bytes, size_t n)
+{{
+    for (size_t k = 0; k < n && t->n + 1 < sizeof t->s; k++) t->s[t->n++] = bytes != NULL ? bytes[k] : ' ';
+    t->s[t->n] = 0;
+}}
+
+/* `%s` of a char array (fprintf, messages) and disp of a char row: its `n` code units as UTF-8,
+ * cut to `precision` bytes (when >= 0; Octave's chars are bytes), padded with spaces to `width`
+ * (after the text when `left`). */
+static void m2cu_put_units(m2cu_text *t, const uint16_t *units, int64_t n, size_t width, int left, long long precision)
+{{
+    char bytes[sizeof t->s + 4];
+    size_t len = 0;
+    for (int64_t k = 0; k < n && len < sizeof t->s; k++) len += (size_t)m2cu_utf8(units[k], bytes + len);
+    if (precision >= 0 && (size_t)precision < len) len = (size_t)precision;
+    if (!left && width > len) m2cu_put_bytes(t, NULL, width - len);
+    m2cu_put_bytes(t, bytes, len);
+    if (left && width > len) m2cu_put_bytes(t, NULL, width - len);
 }}
 
 void m2cu_release(void *data)

@@ -49,6 +49,29 @@ fn field_width(modifiers: &str) -> String {
         .collect()
 }
 
+/// The field of a `%s` of a char array: width (0 for none), the `-` flag, and the precision
+/// (-1 for none), from modifiers that `octave_modifiers` kept.
+struct TextField {
+    width: usize,
+    left: bool,
+    precision: i64,
+}
+
+impl TextField {
+    fn of(modifiers: &str) -> TextField {
+        let (before, precision) = match modifiers.split_once('.') {
+            Some((before, p)) => (before, p.parse().unwrap_or(0)),
+            None => (modifiers, -1),
+        };
+        let digits: String = before.chars().filter(char::is_ascii_digit).collect();
+        TextField {
+            width: digits.trim_start_matches('0').parse().unwrap_or(0),
+            left: before.contains('-'),
+            precision,
+        }
+    }
+}
+
 fn octave_modifiers(modifiers: &str) -> String {
     let fits = |digits: &str| digits.parse::<i32>().is_ok();
     let (before, precision) = match modifiers.split_once('.') {
@@ -253,6 +276,14 @@ impl<'a> Context<'a> {
             }
             StmtKind::If { .. } => self.if_chain(code, s, false),
             StmtKind::Resize { array, rows, cols } => self.resize(code, *array, *rows, *cols),
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::Undefined(name),
+            } => code.line(format!(
+                "if (!{}) M2CU_FAIL({}, M2CU_UNDEFINED({name}));",
+                ew.cond(*cond),
+                self.err
+            )),
             StmtKind::Check { cond, error } => {
                 let code_name = match error {
                     RuntimeError::SizeMismatch => "M2CU_E_SIZES",
@@ -260,7 +291,7 @@ impl<'a> Context<'a> {
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
-                    RuntimeError::Undefined => "M2CU_E_UNDEFINED",
+                    RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",
                     RuntimeError::AccumulatorClass => "M2CU_E_ACCUM_CLASS",
                     RuntimeError::AmbiguousGrowth => "M2CU_E_GROW_AMBIGUOUS",
@@ -271,6 +302,8 @@ impl<'a> Context<'a> {
                     RuntimeError::IndexInvalid => "M2CU_E_INDEX_INVALID",
                     RuntimeError::ReductionDimension => "M2CU_E_REDUCE_DIM",
                     RuntimeError::EmptyRangeCreation => "M2CU_E_EMPTY_RANGE_NEW",
+                    RuntimeError::PrefixCount { folded: false } => "M2CU_E_PREFIX_COUNT",
+                    RuntimeError::PrefixCount { folded: true } => "M2CU_E_PREFIX_COUNT_I",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",
@@ -334,12 +367,32 @@ impl<'a> Context<'a> {
                 };
                 format!("{helper}({arg}));")
             }
+            PrintPiece::Chars { modifiers, arg } => {
+                let ExprKind::Local(array) = self.f.exprs[*arg].kind else {
+                    unreachable!("lowering holds a printed char array in a local")
+                };
+                let field = TextField::of(&octave_modifiers(modifiers));
+                format!(
+                    "m2cu_put_units(&m2cu_t, {}, {}, {}, {}, {});",
+                    self.name(array),
+                    self.names.numel(array),
+                    field.width,
+                    field.left as u8,
+                    field.precision
+                )
+            }
             PrintPiece::Value {
                 modifiers,
                 conversion,
                 ..
             } => {
                 let modifiers = &octave_modifiers(modifiers);
+                if *conversion == 'n' {
+                    return format!(
+                        "m2cu_put_num2str(&m2cu_t, (double)({arg}), {});",
+                        string_literal(&format!("%{}s", field_width(modifiers)))
+                    );
+                }
                 if *conversion == 'c' {
                     return format!(
                         "m2cu_put_char(&m2cu_t, (double)({arg}), {});",

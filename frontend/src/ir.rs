@@ -58,6 +58,8 @@ pub struct Function {
     /// What lowering decided that the report states, at the span it concerns (an array grown
     /// by index: allocated before its loop, or grown on the host).
     pub notes: Vec<(Span, String)>,
+    /// The MATLAB names of the variables that `RuntimeError::Undefined(k)` checks, by `k`.
+    pub undefined_names: Vec<String>,
 }
 
 /// A loop pragma of MATLAB Coder.
@@ -369,8 +371,15 @@ pub enum PrintPiece {
     Value {
         /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
         modifiers: String,
-        /// One of `d i u f e g E G`, or `c` for one char (`%c`, and `%s` of a char).
+        /// One of `d i u f e g E G`, `c` for one char (`%c`, and `%s` of a char), or `n` for
+        /// the text of `num2str` (`lower::numtext`).
         conversion: char,
+        arg: ExprId,
+    },
+    /// The code units of a char array as text (`%s` of a char array, `disp` of a char row):
+    /// `arg` is the whole array (`ExprKind::Local`), `modifiers` as in `Value`.
+    Chars {
+        modifiers: String,
         arg: ExprId,
     },
 }
@@ -445,7 +454,9 @@ impl PrintPiece {
     pub fn arg(&self) -> Option<ExprId> {
         match self {
             PrintPiece::Text(_) => None,
-            PrintPiece::Display(arg) | PrintPiece::Value { arg, .. } => Some(*arg),
+            PrintPiece::Display(arg)
+            | PrintPiece::Value { arg, .. }
+            | PrintPiece::Chars { arg, .. } => Some(*arg),
         }
     }
 }
@@ -489,8 +500,8 @@ pub enum RuntimeError {
     /// `reshape` to extents whose product is not the element count.
     ReshapeCount,
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
-    /// "'x' undefined" (see `lower::undefined`).
-    Undefined,
+    /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.
+    Undefined(usize),
     /// A read of a `for` variable after its loop ran zero times: MATLAB's value is a 1-by-0
     /// empty, which a scalar cannot hold.
     EmptyLoopVariable,
@@ -523,6 +534,9 @@ pub enum RuntimeError {
     /// `y(a:b) = v` creating `y` with an empty range: MATLAB's `y` is 0-by-0, which the row
     /// that m2cu makes cannot be.
     EmptyRangeCreation,
+    /// `strncmp(a, b, n)` (`strncmpi` when `folded`) with `fix(n) < 1` or NaN: Octave's
+    /// "strncmp: N must be greater than 0".
+    PrefixCount { folded: bool },
 }
 
 impl Function {

@@ -175,6 +175,9 @@ impl Printer<'_> {
                             arg,
                         } => format!("%{modifiers}{conversion}({})", self.expr(*arg)),
                         PrintPiece::Display(arg) => format!("disp({})", self.expr(*arg)),
+                        PrintPiece::Chars { modifiers, arg } => {
+                            format!("%{modifiers}s({})", self.expr(*arg))
+                        }
                     })
                     .collect();
                 let id = match to {

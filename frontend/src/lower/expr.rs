@@ -360,6 +360,8 @@ impl Lowerer<'_> {
             }
             "strcmp" => self.text_compare(TextCase::Exact, args, span),
             "strcmpi" => self.text_compare(TextCase::Folded, args, span),
+            "strncmp" => self.text_compare_prefix(TextCase::Exact, args, span),
+            "strncmpi" => self.text_compare_prefix(TextCase::Folded, args, span),
             "ischar" => self.is_char(args, span),
             _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)

@@ -59,6 +59,7 @@ mod expr;
 mod fill;
 mod grow;
 mod inline;
+mod numtext;
 mod optional;
 mod print;
 mod raise;
@@ -155,13 +156,14 @@ fn lower_attempt(
         return Attempt::Done(Err(lowerer.diags));
     }
     let pending = std::mem::take(&mut lowerer.class_pending);
+    let names = std::mem::take(&mut lowerer.matlab_names);
     let mut diags = Diagnostics::default();
     let mut entry = lowerer.finish(body);
     complex::check_uses(&entry, &mut diags);
     if diags.has_errors() {
         return Attempt::Done(Err(diags));
     }
-    undefined::guard_scalars(&mut entry, &pending);
+    undefined::guard_scalars(&mut entry, &names, &pending);
     Attempt::Done(Ok(Module {
         functions: vec![entry],
     }))
@@ -285,6 +287,8 @@ struct Lowerer<'a> {
     /// Variables assigned a string scalar (`mode = "fast"`): held as char vectors, and read
     /// only where MATLAB treats a string like its char vector (see `text`).
     string_locals: HashSet<LocalId>,
+    /// Each variable's MATLAB name (without an inlined function's prefix).
+    matlab_names: HashMap<LocalId, String>,
     /// Whether the variable being read is a text operand (`strcmp`, `switch`, `%s`).
     reading_text: bool,
     /// Arrays created or grown by indexed assignment (`grow`).
@@ -351,6 +355,7 @@ impl<'a> Lowerer<'a> {
             empty_flags: HashMap::new(),
             empty_reads: None,
             string_locals: HashSet::new(),
+            matlab_names: HashMap::new(),
             reading_text: false,
             growth: grow::Growth::new(),
             output_names: function.outputs.clone(),
@@ -382,6 +387,7 @@ impl<'a> Lowerer<'a> {
             constant_memory: self.constant_memory,
             combiners: self.combiners,
             notes: self.growth.notes,
+            undefined_names: Vec::new(),
         }
     }
 
@@ -530,6 +536,7 @@ impl<'a> Lowerer<'a> {
             integral: false,
         });
         self.scope.insert(name.to_string(), id);
+        self.matlab_names.insert(id, name.to_string());
         self.record_home(id);
         self.flag_if_loop_variable(name, id, span);
         id

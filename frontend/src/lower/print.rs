@@ -2,17 +2,17 @@
 //! `error`, `warning`, `assert` and `sprintf` (`raise`): the format must be a char literal (or a
 //! `"string"`) whose conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision)
 //! take one scalar value each, in order, and whose `%c`/`%s` take a char literal (which becomes
-//! text here) or a char value; in `fprintf`, a char array without a width or precision prints its
-//! code units one by one, in a loop. `%%` and MATLAB's escapes (`\n \t \\ \r \a \b \f \v`) are
-//! processed here, so the IR holds the literal text. MATLAB's recycling of a format over extra
-//! values is not supported (E0115).
+//! text here) or a char value: `%s` of a char array prints its text (`PrintPiece::Chars`, with
+//! width and precision), `%c` takes one character. `%%` and MATLAB's escapes (`\n \t \\ \r \a
+//! \b \f \v`) are processed here, so the IR holds the literal text. MATLAB's recycling of a
+//! format over extra values (or over the characters of `%c`) is not supported (E0115).
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
+use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
 use crate::types::{Class, Type};
 
-use super::array::{Node, Val};
+use super::array::{ArrayVal, Node, Val};
 use super::Lowerer;
 
 /// A format piece before its value is lowered: text, or a conversion (modifiers, letter).
@@ -21,13 +21,28 @@ enum FormatPiece {
     Conversion(String, char),
 }
 
-/// What a `%s` of a char array may become.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum CharArrays {
-    /// `fprintf`: the pieces before it are printed, then its code units one by one in a loop.
-    Loop,
-    /// A message of `error`, `warning`, `assert` or `disp`, which is one text: refused (E0115).
-    Refuse,
+/// A format with its values lowered.
+enum Formatted {
+    /// One text.
+    Once(Vec<PrintPiece>),
+    /// The format applied to each element of an array in turn.
+    Each(EachElement),
+}
+
+/// A format of one conversion that takes the elements of `array` one at a time.
+struct EachElement {
+    before: Vec<PrintPiece>,
+    array: ArrayVal,
+    modifiers: String,
+    conversion: char,
+    after: Vec<PrintPiece>,
+}
+
+/// What one conversion takes.
+enum Converted {
+    Piece(PrintPiece),
+    /// Each element of the array in turn, with the conversion's modifiers.
+    Elements(ArrayVal, String),
 }
 
 impl Lowerer<'_> {
@@ -41,29 +56,45 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        if let Some(pieces) = self.format_pieces(format, values, CharArrays::Loop, span) {
-            self.push(
-                StmtKind::Print {
-                    pieces,
-                    to: PrintTo::Stdout,
-                },
-                span,
-            );
+        match self.formatted(format, values, span) {
+            Some(Formatted::Once(pieces)) => self.push_stdout(pieces, span),
+            Some(Formatted::Each(each)) => self.print_each(each, span),
+            None => {}
         }
     }
 
-    /// The pieces of `format` (a char literal or `"string"`, MATLAB's escapes processed) with
-    /// `values` lowered, one per conversion; `%c`/`%s` of a literal becomes text, of a char
-    /// value a `%c` piece, of a char array what `arrays` says.
+    /// The pieces of a message's format (`error`, `warning`, `assert`, `sprintf`), which is one
+    /// text: a format recycled over an array's elements is E0115 there.
     pub(super) fn format_pieces(
         &mut self,
         format: &ast::Expr,
         values: &[ast::Expr],
-        arrays: CharArrays,
         span: Span,
     ) -> Option<Vec<PrintPiece>> {
+        match self.formatted(format, values, span)? {
+            Formatted::Once(pieces) => Some(pieces),
+            Formatted::Each(each) => {
+                self.recycled(each.array.span, "in a message");
+                None
+            }
+        }
+    }
+
+    /// `format` (a char literal or `"string"`, MATLAB's escapes processed) with `values`
+    /// lowered, one per conversion; `%c`/`%s` of a literal becomes text, of a char value a `%c`
+    /// piece, `%s` of a char array a `Chars` piece. A format whose one conversion takes an
+    /// array's elements (or `%c` a text's characters) is applied to each in turn.
+    fn formatted(
+        &mut self,
+        format: &ast::Expr,
+        values: &[ast::Expr],
+        span: Span,
+    ) -> Option<Formatted> {
         let Some(text) = super::text::text_literal(format) else {
-            self.print_error(format.span, "the format must be a char literal".into());
+            self.print_error(
+                format.span,
+                "the format must be a char literal (a char variable's text would be read as a format, its % and \\ included)".into(),
+            );
             return None;
         };
         let pieces = match parse_format(text) {
@@ -89,114 +120,165 @@ impl Lowerer<'_> {
         }
         let mut values = values.iter();
         let mut lowered = Vec::new();
+        let mut each = None;
         for piece in pieces {
-            let piece = match piece {
-                FormatPiece::Text(t) => PrintPiece::Text(t),
-                FormatPiece::Conversion(modifiers, conversion) if "cs".contains(conversion) => {
-                    let value = values.next().expect("counted above");
-                    if let Some(text) = super::text::text_literal(value) {
-                        PrintPiece::Text(padded(&modifiers, text))
-                    } else {
-                        match self.text_piece(value, modifiers, arrays, &mut lowered, span)? {
-                            Some(piece) => piece,
-                            None => continue,
-                        }
-                    }
+            let (modifiers, conversion) = match piece {
+                FormatPiece::Text(t) => {
+                    lowered.push(PrintPiece::Text(t));
+                    continue;
                 }
-                FormatPiece::Conversion(modifiers, conversion) => {
-                    let value = values.next().expect("counted above");
-                    let arg = self.scalar_expr(value, "a value printed by a format")?;
-                    PrintPiece::Value {
-                        modifiers,
-                        conversion,
-                        arg,
-                    }
-                }
+                FormatPiece::Conversion(modifiers, conversion) => (modifiers, conversion),
             };
-            lowered.push(piece);
+            let value = values.next().expect("counted above");
+            match self.converted(value, modifiers, conversion, span)? {
+                Converted::Piece(piece) => lowered.push(piece),
+                Converted::Elements(array, modifiers) if wanted == 1 => {
+                    each = Some((array, modifiers, conversion, lowered.len()));
+                }
+                Converted::Elements(array, _) => {
+                    self.recycled(array.span, "with other values");
+                    return None;
+                }
+            }
         }
-        Some(lowered)
+        Some(match each {
+            None => Formatted::Once(lowered),
+            Some((array, modifiers, conversion, at)) => Formatted::Each(EachElement {
+                after: lowered.split_off(at),
+                before: lowered,
+                array,
+                modifiers,
+                conversion,
+            }),
+        })
     }
 
-    /// `%c`/`%s` of a char value: a char scalar is one piece; a char array (no width or
-    /// precision, `CharArrays::Loop`) prints its code units in a loop, after the pieces before
-    /// it (`done`, which is emptied). `None` when it was reported.
-    fn text_piece(
+    /// The value of one conversion: a piece, or an array whose elements the format takes one
+    /// at a time.
+    fn converted(
         &mut self,
         value: &ast::Expr,
         modifiers: String,
-        arrays: CharArrays,
-        done: &mut Vec<PrintPiece>,
+        conversion: char,
         span: Span,
-    ) -> Option<Option<PrintPiece>> {
-        let v = self.text_value(value)?;
-        let class = super::expr::val_class(self, &v);
-        let array = match v {
-            Val::Scalar(arg) if class == Class::Char => {
-                return Some(Some(PrintPiece::Value {
+    ) -> Option<Converted> {
+        let text_conversion = conversion == 'c' || conversion == 's';
+        if conversion == 's' {
+            if let Some(piece) = self.number_text_piece(value, modifiers.clone())? {
+                return Some(Converted::Piece(piece));
+            }
+            if let Some(text) = super::text::text_literal(value) {
+                let text = self.padded(&modifiers, text, value.span)?;
+                return Some(Converted::Piece(PrintPiece::Text(text)));
+            }
+        }
+        let v = if text_conversion {
+            self.text_value(value)?
+        } else {
+            self.value(value)?
+        };
+        let char_value = super::expr::val_class(self, &v) == Class::Char;
+        match v {
+            Val::Scalar(arg) if char_value || !text_conversion => {
+                let conversion = if text_conversion { 'c' } else { conversion };
+                Some(Converted::Piece(PrintPiece::Value {
                     modifiers,
-                    conversion: 'c',
+                    conversion,
                     arg,
                 }))
             }
-            Val::Array(a)
-                if class == Class::Char && modifiers.is_empty() && arrays == CharArrays::Loop =>
-            {
-                a
+            Val::Array(a) if char_value && conversion == 's' => {
+                let arg = self.whole_array_expr(&a, span);
+                Some(Converted::Piece(PrintPiece::Chars { modifiers, arg }))
             }
-            Val::Array(_) if class == Class::Char && arrays == CharArrays::Refuse => {
-                self.print_error(
-                    value.span,
-                    "`%s` of a char variable in a message is not supported yet".into(),
-                );
-                return None;
+            Val::Array(a) if char_value || !text_conversion => {
+                Some(Converted::Elements(a, modifiers))
             }
             _ => {
                 self.print_error(
                     value.span,
-                    "`%c`/`%s` print char values here, with a width only for one character".into(),
+                    "`%c`/`%s` print char values here; print a number with %d or %g".into(),
                 );
-                return None;
+                None
             }
-        };
-        let before = std::mem::take(done);
-        self.push(
-            StmtKind::Print {
-                pieces: before,
-                to: PrintTo::Stdout,
-            },
-            span,
-        );
+        }
+    }
+
+    /// `fprintf` of a format with one conversion over each element of an array: the format
+    /// once per element, in column-major order, or once with nothing converted when the array
+    /// is empty (Octave's output).
+    fn print_each(&mut self, each: EachElement, span: Span) {
+        let EachElement {
+            before,
+            array,
+            modifiers,
+            conversion,
+            after,
+        } = each;
         let local = match array.node {
             Node::Whole(local) => local,
             _ => self.materialize(&array),
         };
-        let count = self.new_expr(
-            ExprKind::Size(local, SizeQuery::Numel),
-            Type::scalar(Class::Double),
-            span,
-        );
-        self.counted_loop("k", count, span, |me, k| {
-            let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
-            let arg = me.new_expr(
-                ExprKind::Index(local, vec![index]),
-                Type::scalar(Class::Char),
+        let element = Type::scalar(array.class);
+        let count = |me: &mut Self| {
+            me.new_expr(
+                ExprKind::Size(local, SizeQuery::Numel),
+                Type::scalar(Class::Double),
                 span,
-            );
-            let piece = PrintPiece::Value {
-                modifiers: String::new(),
-                conversion: 'c',
+            )
+        };
+        let n = count(self);
+        self.counted_loop("k", n, span, |me, k| {
+            let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            let arg = me.new_expr(ExprKind::Index(local, vec![index]), element, span);
+            let value = PrintPiece::Value {
+                modifiers: modifiers.clone(),
+                conversion: if conversion == 's' { 'c' } else { conversion },
                 arg,
             };
-            me.push(
-                StmtKind::Print {
-                    pieces: vec![piece],
-                    to: PrintTo::Stdout,
-                },
-                span,
-            );
+            let pieces = before
+                .iter()
+                .cloned()
+                .chain([value])
+                .chain(after.iter().cloned());
+            me.push_stdout(pieces.collect(), span);
         });
-        Some(None)
+        let n = count(self);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        self.emit_if(empty, span, |me| {
+            me.push_stdout(before.into_iter().chain(after).collect(), span);
+        });
+    }
+
+    fn push_stdout(&mut self, pieces: Vec<PrintPiece>, span: Span) {
+        self.push(
+            StmtKind::Print {
+                pieces,
+                to: PrintTo::Stdout,
+            },
+            span,
+        );
+    }
+
+    /// A format recycled where m2cu does not recycle it.
+    fn recycled(&mut self, span: Span, place: &str) {
+        self.error(
+            "E0115",
+            span,
+            format!("the elements of this array would each take the format in turn (MATLAB recycles the format), which m2cu does only for a format of one conversion in `fprintf`, not {place}"),
+            "print one element per call in a loop: for k = 1:numel(v), fprintf('%d\\n', v(k)); end (the same text when the format has one conversion)".into(),
+        );
+    }
+
+    /// A char array as one `ExprKind::Local` of the whole array (a temporary unless it is one).
+    pub(super) fn whole_array_expr(&mut self, a: &ArrayVal, span: Span) -> ExprId {
+        let local = match a.node {
+            Node::Whole(local) => local,
+            _ => self.materialize(a),
+        };
+        let ty = self.locals[local].ty;
+        self.new_expr(ExprKind::Local(local), ty, span)
     }
 
     fn print_error(&mut self, span: Span, message: String) {
@@ -210,18 +292,37 @@ impl Lowerer<'_> {
     }
 }
 
-/// `text` padded to the width of `modifiers` (`-` pads on the right), as `%s` prints it.
-fn padded(modifiers: &str, text: &str) -> String {
-    let width: usize = modifiers
-        .trim_start_matches(['-', '+', ' ', '0', '#'])
-        .split('.')
-        .next()
-        .and_then(|w| w.parse().ok())
-        .unwrap_or(0);
-    if modifiers.starts_with('-') {
-        format!("{text:<width$}")
-    } else {
-        format!("{text:>width$}")
+impl Lowerer<'_> {
+    /// `text` as `%s` with `modifiers` prints it: cut to the precision (bytes, as Octave's chars
+    /// are), padded to the width (`-` pads on the right). A cut inside a non-ASCII character is
+    /// E0115.
+    fn padded(&mut self, modifiers: &str, text: &str, span: Span) -> Option<String> {
+        let (before, precision) = match modifiers.split_once('.') {
+            Some((before, p)) => (before, Some(p.parse::<usize>().unwrap_or(0))),
+            None => (modifiers, None),
+        };
+        let text = match precision {
+            Some(p) if p < text.len() => {
+                let Some(cut) = text.get(..p) else {
+                    self.print_error(
+                        span,
+                        "this precision cuts a non-ASCII character of the text".into(),
+                    );
+                    return None;
+                };
+                cut
+            }
+            _ => text,
+        };
+        let width: usize = before
+            .trim_start_matches(['-', '+', ' ', '0', '#'])
+            .parse()
+            .unwrap_or(0);
+        Some(if before.starts_with('-') {
+            format!("{text:<width$}")
+        } else {
+            format!("{text:>width$}")
+        })
     }
 }
 

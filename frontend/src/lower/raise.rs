@@ -4,7 +4,8 @@
 //! (`error`, a failed `assert`).
 //!
 //! Invariants (Octave 7.3's behaviour, which the e2e fixtures check):
-//! - one argument is the message as written: no escapes, no conversions (`error('a\n%d')`);
+//! - one argument is the message as written: no escapes, no conversions (`error('a\n%d')`),
+//!   also when it is a char variable, which raises nothing while its text is empty;
 //!   with more arguments the first is a format (`print::format_pieces`), after an identifier
 //!   when the first looks like one (contains `:` not at either end, and no whitespace or `%`);
 //! - a message `sprintf(format, values...)` is the same format;
@@ -15,8 +16,10 @@
 
 use crate::ast::{self, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
-use crate::ir::{PrintPiece, PrintTo, StmtKind};
+use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
+use crate::types::{Class, Dim, Shape, Type};
 
+use super::array::Val;
 use super::Lowerer;
 
 /// Statement calls that print or raise on the host.
@@ -27,6 +30,9 @@ pub(super) const HOST_STATEMENTS: &[&str] =
 struct Message {
     id: Option<String>,
     pieces: Vec<PrintPiece>,
+    /// For a message that is a char variable: the condition that its text is not empty (an
+    /// empty message raises nothing, as `error('')`).
+    when: Option<ExprId>,
 }
 
 impl Lowerer<'_> {
@@ -43,8 +49,19 @@ impl Lowerer<'_> {
     }
 
     fn raise(&mut self, args: &[ast::Expr], span: Span) {
-        if let Some(Message { id, pieces }) = self.message("error", args, span) {
-            self.push_print(pieces, PrintTo::Error { id }, span);
+        if let Some(message) = self.message("error", args, span) {
+            let to = PrintTo::Error {
+                id: message.id.clone(),
+            };
+            self.push_message(message, to, span);
+        }
+    }
+
+    /// Raises or prints `message`, only when its `when` holds.
+    fn push_message(&mut self, message: Message, to: PrintTo, span: Span) {
+        match message.when {
+            None => self.push_print(message.pieces, to, span),
+            Some(cond) => self.emit_if(cond, span, |me| me.push_print(message.pieces, to, span)),
         }
     }
 
@@ -58,8 +75,8 @@ impl Lowerer<'_> {
                 );
             }
         }
-        if let Some(Message { pieces, .. }) = self.message("warning", args, span) {
-            self.push_print(pieces, PrintTo::Warning, span);
+        if let Some(message) = self.message("warning", args, span) {
+            self.push_message(message, PrintTo::Warning, span);
         }
     }
 
@@ -83,6 +100,7 @@ impl Lowerer<'_> {
             Message {
                 id: None,
                 pieces: vec![PrintPiece::Text(format!("assert ({text}) failed"))],
+                when: None,
             }
         } else if super::text::text_literal(&message[0]).is_some()
             || matches!(message[0].kind, AstExpr::Call { .. })
@@ -102,7 +120,10 @@ impl Lowerer<'_> {
             return;
         };
         self.open_block();
-        self.push_print(message.pieces, PrintTo::Error { id: message.id }, span);
+        let to = PrintTo::Error {
+            id: message.id.clone(),
+        };
+        self.push_message(message, to, span);
         let then_body = self.close_block();
         let fails = self.new_expr(
             crate::ir::ExprKind::Unary(crate::ir::UnOp::Not, holds),
@@ -119,7 +140,7 @@ impl Lowerer<'_> {
         );
     }
 
-    /// `disp(x)` of a scalar, of a char literal, or of `sprintf(...)`.
+    /// `disp(x)` of a scalar, of char text, or of `sprintf(...)`.
     fn disp(&mut self, args: &[ast::Expr], span: Span) {
         let [value] = args else {
             return self.raise_help(
@@ -130,19 +151,49 @@ impl Lowerer<'_> {
         };
         let mut pieces = match (super::text::text_literal(value), &value.kind) {
             (Some(text), _) => vec![PrintPiece::Text(text.into())],
+            _ if self.is_printed_text(value) => match self.printed_text(value) {
+                Some(p) => p,
+                None => return,
+            },
             (None, AstExpr::Call { callee, args }) if callee.name == "sprintf" => {
                 match self.sprintf_pieces(args, span) {
                     Some(p) => p,
                     None => return,
                 }
             }
-            _ => match self.scalar_expr(value, "the value that `disp` shows") {
-                Some(arg) => vec![PrintPiece::Display(arg)],
+            _ => match self.displayed(value) {
+                Some(piece) => vec![piece],
                 None => return,
             },
         };
         pieces.push(PrintPiece::Text("\n".into()));
         self.push_print(pieces, PrintTo::Display, span);
+    }
+
+    /// What `disp(value)` shows before its newline: a number as `format short` does, a char as
+    /// its text (one character, or a row or an empty char array; a char matrix shows one line
+    /// per row, which is not supported: E0103).
+    fn displayed(&mut self, value: &ast::Expr) -> Option<PrintPiece> {
+        let v = self.value(value)?;
+        match v {
+            Val::Scalar(arg) if self.exprs[arg].ty.class == Class::Char => {
+                Some(PrintPiece::Value {
+                    modifiers: String::new(),
+                    conversion: 'c',
+                    arg,
+                })
+            }
+            Val::Array(a) if a.class == Class::Char && one_line(a.shape) => {
+                let arg = self.whole_array_expr(&a, value.span);
+                Some(PrintPiece::Chars {
+                    modifiers: String::new(),
+                    arg,
+                })
+            }
+            v => Some(PrintPiece::Display(
+                self.require_scalar(v, "the value that `disp` shows")?,
+            )),
+        }
     }
 
     fn push_print(&mut self, pieces: Vec<PrintPiece>, to: PrintTo, span: Span) {
@@ -168,16 +219,14 @@ impl Lowerer<'_> {
                     (None, AstExpr::Call { callee, args }) if callee.name == "sprintf" => {
                         drop_final_newline(self.sprintf_pieces(args, span)?)
                     }
-                    _ => {
-                        self.raise_help(
-                            only.span,
-                            format!("the message of `{function}` must be a char literal or sprintf(...)"),
-                            format!("write {function}('text') or {function}('value %d is out of range', x)"),
-                        );
-                        return None;
-                    }
+                    _ if self.is_printed_text(only) => self.printed_text(only)?,
+                    _ => return self.char_message(function, only),
                 };
-                Some(Message { id: None, pieces })
+                Some(Message {
+                    id: None,
+                    pieces,
+                    when: None,
+                })
             }
             [first, rest @ ..] => {
                 let (id, format, values) = match super::text::text_literal(first) {
@@ -186,18 +235,81 @@ impl Lowerer<'_> {
                     }
                     _ => (None, first, rest),
                 };
-                let pieces =
-                    self.format_pieces(format, values, super::print::CharArrays::Refuse, span)?;
+                let pieces = self.format_pieces(format, values, span)?;
                 Some(Message {
                     id,
                     pieces: drop_final_newline(pieces),
+                    when: None,
                 })
             }
         }
     }
 
+    /// A message that is a char value (`error(msg)`): its text as written, raised only when it
+    /// is not empty.
+    fn char_message(&mut self, function: &str, only: &ast::Expr) -> Option<Message> {
+        let unassigned =
+            matches!(&only.kind, AstExpr::Ident(name) if !self.scope.contains_key(name));
+        let v = if unassigned {
+            None
+        } else {
+            self.text_value(only)
+        };
+        let Some(v) = v else {
+            self.message_help(function, only.span);
+            return None;
+        };
+        let (piece, when) = match v {
+            Val::Scalar(arg) if self.exprs[arg].ty.class == Class::Char => {
+                let piece = PrintPiece::Value {
+                    modifiers: String::new(),
+                    conversion: 'c',
+                    arg,
+                };
+                (piece, None)
+            }
+            Val::Array(a) if a.class == Class::Char && one_line(a.shape) => {
+                let arg = self.whole_array_expr(&a, only.span);
+                let ExprKind::Local(text) = self.exprs[arg].kind else {
+                    unreachable!("whole_array_expr is a local")
+                };
+                let double = Type::scalar(Class::Double);
+                let count =
+                    self.new_expr(ExprKind::Size(text, SizeQuery::Numel), double, only.span);
+                let zero = self.constant_expr(0.0, Class::Double, only.span);
+                let nonempty = self.binary_expr(BinOp::Gt, count, zero, Class::Logical, only.span);
+                let piece = PrintPiece::Chars {
+                    modifiers: String::new(),
+                    arg,
+                };
+                (piece, Some(nonempty))
+            }
+            _ => {
+                self.message_help(function, only.span);
+                return None;
+            }
+        };
+        Some(Message {
+            id: None,
+            pieces: vec![piece],
+            when,
+        })
+    }
+
+    fn message_help(&mut self, function: &str, span: Span) {
+        self.raise_help(
+            span,
+            format!("the message of `{function}` must be text: a char literal or variable of one row, sprintf(...), or a row such as ['n = ' num2str(n)]"),
+            format!("write {function}('text') or {function}('value %d is out of range', x)"),
+        );
+    }
+
     /// `sprintf(format, values...)` whose text is printed or raised at once.
-    fn sprintf_pieces(&mut self, args: &[ast::Expr], span: Span) -> Option<Vec<PrintPiece>> {
+    pub(super) fn sprintf_pieces(
+        &mut self,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Vec<PrintPiece>> {
         let Some((format, values)) = args.split_first() else {
             self.raise_help(
                 span,
@@ -206,7 +318,7 @@ impl Lowerer<'_> {
             );
             return None;
         };
-        self.format_pieces(format, values, super::print::CharArrays::Refuse, span)
+        self.format_pieces(format, values, span)
     }
 
     /// `sprintf` anywhere but in the message of `error`, `warning`, `assert` or `disp`.
@@ -222,6 +334,12 @@ impl Lowerer<'_> {
     fn raise_help(&mut self, span: Span, message: String, help: String) {
         self.error("E0120", span, message, help);
     }
+}
+
+/// Whether `disp` shows a 2-D char array of this shape on one line: a row, or no rows (Octave
+/// prints an empty line for those; a 3-by-0 char is three empty lines).
+fn one_line(shape: Shape) -> bool {
+    !shape.is_3d() && matches!(shape.rows, Dim::Known(0 | 1))
 }
 
 /// Whether the first argument of `error`/`warning` is a message identifier (Octave's rule).

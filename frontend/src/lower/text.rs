@@ -1,5 +1,5 @@
 //! Text: char literals as values, MATLAB string scalars (`"text"`) where a char vector would do,
-//! and text comparison (`strcmp`, `strcmpi`, `switch` on text).
+//! and text comparison (`strcmp`, `strcmpi`, `strncmp`, `strncmpi`, `switch` on text).
 //!
 //! Invariants:
 //! - a char value holds UTF-16 code units (class `char`, C `uint16_t`); a one-character literal
@@ -9,7 +9,8 @@
 //!   silently a char vector (`length("abc")` is 1 in MATLAB). A variable assigned one
 //!   (`mode = "fast"`) holds the char vector and may be read only as such a text operand;
 //! - text comparison is `strcmp`'s: both operands char, the same extents and the same code
-//!   units (`strcmpi`: after `lower`); an operand of another class compares unequal.
+//!   units (`strcmpi`: after `lower`); an operand of another class compares unequal;
+//!   `strncmp`/`strncmpi` compare a prefix by Octave 7.3's rule ([`Lowerer::text_compare_prefix`]).
 
 use super::array::{Node, Val};
 use super::expr::val_class;
@@ -182,6 +183,79 @@ impl Lowerer<'_> {
         Some(Val::Scalar(equal))
     }
 
+    /// `strncmp(a, b, n)` / `strncmpi(a, b, n)`, as Octave 7.3 computes it: with `m =
+    /// min(max(numel(a), numel(b)), fix(n))`, true when both have at least `m` code units and
+    /// the first `m` agree (so `strncmp('ab', 'ab', 3)` is true, `strncmp('ab', 'abc', 3)`
+    /// false); `fix(n) < 1` (and NaN) stops with Octave's error; a non-char operand is false.
+    pub(super) fn text_compare_prefix(
+        &mut self,
+        case: TextCase,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let name = if case == TextCase::Exact {
+            "strncmp"
+        } else {
+            "strncmpi"
+        };
+        let [a, b, n] = args else {
+            self.error(
+                "E0105",
+                span,
+                format!("`{name}` takes three arguments"),
+                format!("write {name}(s, 'text', n)"),
+            );
+            return None;
+        };
+        let (a, b) = (self.text_value(a), self.text_value(b));
+        let n = self.scalar_expr(n, &format!("the count of `{name}`"));
+        let (a, b, n) = (a?, b?, n?);
+        let double = Type::scalar(Class::Double);
+        let count = self.new_expr(ExprKind::Call(Builtin::Fix, vec![n]), double, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let positive = self.binary_expr(BinOp::Ge, count, one, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: positive,
+                error: crate::ir::RuntimeError::PrefixCount {
+                    folded: case == TextCase::Folded,
+                },
+            },
+            span,
+        );
+        if val_class(self, &a) != Class::Char || val_class(self, &b) != Class::Char {
+            return Some(Val::Scalar(self.constant_expr(0.0, Class::Logical, span)));
+        }
+        let a = self.hold_text(a, span)?;
+        let b = self.hold_text(b, span)?;
+        let la = self.held_extent(a, SizeQuery::Numel, span);
+        let lb = self.held_extent(b, SizeQuery::Numel, span);
+        let longer = self.new_expr(ExprKind::Call(Builtin::Max, vec![la, lb]), double, span);
+        let count = self.new_expr(ExprKind::Call(Builtin::Fix, vec![n]), double, span);
+        let m = self.new_expr(
+            ExprKind::Call(Builtin::Min, vec![longer, count]),
+            double,
+            span,
+        );
+        let width = self.temp("m", double, span);
+        self.push(
+            StmtKind::Assign {
+                target: width,
+                value: m,
+            },
+            span,
+        );
+        let read = |me: &mut Self| me.new_expr(ExprKind::Local(width), double, span);
+        let (m1, m2) = (read(self), read(self));
+        let la = self.held_extent(a, SizeQuery::Numel, span);
+        let lb = self.held_extent(b, SizeQuery::Numel, span);
+        let a_long = self.binary_expr(BinOp::Ge, la, m1, Class::Logical, span);
+        let b_long = self.binary_expr(BinOp::Ge, lb, m2, Class::Logical, span);
+        let long = self.binary_expr(BinOp::AndAnd, a_long, b_long, Class::Logical, span);
+        let m = read(self);
+        Some(Val::Scalar(self.units_equal(a, b, long, m, case, span)))
+    }
+
     /// Whether two values are equal texts (`strcmp`), as a logical scalar expression; the loop
     /// that compares them is emitted before it.
     pub(super) fn texts_equal(
@@ -196,20 +270,34 @@ impl Lowerer<'_> {
         }
         let a = self.hold_text(a, span)?;
         let b = self.hold_text(b, span)?;
-        let logical = Type::scalar(Class::Logical);
-        let equal = self.temp("eq", logical, span);
         let same_rows = self.same_extent(a, b, 1, span);
         let same_cols = self.same_extent(a, b, 2, span);
         let same = self.binary_expr(BinOp::AndAnd, same_rows, same_cols, Class::Logical, span);
+        let count = self.held_extent(a, SizeQuery::Numel, span);
+        Some(self.units_equal(a, b, same, count, case, span))
+    }
+
+    /// Whether `possible` holds and the first `count` code units of `a` and `b` agree, as a
+    /// logical scalar expression; the loop that compares them is emitted before it.
+    fn units_equal(
+        &mut self,
+        a: Held,
+        b: Held,
+        possible: ExprId,
+        count: ExprId,
+        case: TextCase,
+        span: Span,
+    ) -> ExprId {
+        let logical = Type::scalar(Class::Logical);
+        let equal = self.temp("eq", logical, span);
         self.push(
             StmtKind::Assign {
                 target: equal,
-                value: same,
+                value: possible,
             },
             span,
         );
         let flag = self.new_expr(ExprKind::Local(equal), logical, span);
-        let count = self.held_extent(a, SizeQuery::Numel, span);
         let n = self.binary_expr(BinOp::Mul, flag, count, Class::Double, span);
         self.counted_loop("k", n, span, |me, k| {
             let x = me.held_element(a, k, case, span);
@@ -226,7 +314,7 @@ impl Lowerer<'_> {
                 );
             });
         });
-        Some(self.new_expr(ExprKind::Local(equal), logical, span))
+        self.new_expr(ExprKind::Local(equal), logical, span)
     }
 
     /// The value of a text `switch`, in a local that every `case` reads.

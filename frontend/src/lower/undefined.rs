@@ -10,7 +10,9 @@
 //! reads a scalar local (not a parameter) that some path reaching it leaves unassigned, and every
 //! function exit where a scalar output may be unassigned. Each such local gets a hidden logical
 //! flag `_d<k>`: false at the start of the body, set right after every assignment of the local,
-//! and checked (`Check` with `RuntimeError::Undefined`) before each such read and exit.
+//! and checked (`Check` with `RuntimeError::Undefined(k - 1)`) before each such read and exit;
+//! `Function::undefined_names[k - 1]` is the variable's MATLAB name, which the error quotes as
+//! Octave 7.3 does (`'t' undefined`).
 //!
 //! An accumulator retyped to the class of an update that may not run (`reassign`'s
 //! [`ClassPending`]) is flagged the same way, with its double start counted as no assignment
@@ -23,7 +25,7 @@
 //! placed before a `while` covers every evaluation of its condition. Locals that are read only
 //! where they are definitely assigned, which is nearly all of them, get nothing.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::ir::{
     Block, ExprKind, Function, Local, LocalId, PrintTo, RuntimeError, Stmt, StmtId, StmtKind,
@@ -32,8 +34,13 @@ use crate::types::{Class, Type};
 
 use super::reassign::ClassPending;
 
-/// Adds the flags and checks (see the module docs) to `f`.
-pub(super) fn guard_scalars(f: &mut Function, pending: &[ClassPending]) {
+/// Adds the flags and checks (see the module docs) to `f`; `names` are the locals' MATLAB
+/// names (an inlined function's `x` is the local `_f_x`), which the checks' errors quote.
+pub(super) fn guard_scalars(
+    f: &mut Function,
+    names: &HashMap<LocalId, String>,
+    pending: &[ClassPending],
+) {
     let mut walk = Walk {
         f,
         pending,
@@ -45,7 +52,7 @@ pub(super) fn guard_scalars(f: &mut Function, pending: &[ClassPending]) {
         walk.at_end = walk.unassigned_outputs(&assigned);
     }
     let (checks, at_end) = (walk.checks, walk.at_end);
-    let locals: HashSet<LocalId> = checks.values().flatten().chain(&at_end).copied().collect();
+    let locals: BTreeSet<LocalId> = checks.values().flatten().chain(&at_end).copied().collect();
     if locals.is_empty() {
         return;
     }
@@ -58,12 +65,20 @@ pub(super) fn guard_scalars(f: &mut Function, pending: &[ClassPending]) {
             span,
             integral: false,
         });
-        flags.insert(local, flag);
+        let name = names.get(&local).unwrap_or(&f.locals[local].name);
+        f.undefined_names.push(name.clone());
+        flags.insert(
+            local,
+            Flag {
+                flag,
+                name: f.undefined_names.len() - 1,
+            },
+        );
     }
     let starts = pending.iter().map(|p| p.start).collect();
     let errors = pending
         .iter()
-        .filter_map(|p| Some((*flags.get(&p.local)?, RuntimeError::AccumulatorClass)))
+        .filter_map(|p| Some((flags.get(&p.local)?.flag, RuntimeError::AccumulatorClass)))
         .collect();
     let mut rewrite = Rewrite {
         f,
@@ -77,7 +92,7 @@ pub(super) fn guard_scalars(f: &mut Function, pending: &[ClassPending]) {
         .flags
         .clone()
         .values()
-        .map(|&flag| rewrite.set(flag, false))
+        .map(|f| rewrite.set(f.flag, false))
         .collect();
     body.0.splice(0..0, start);
     for local in at_end {
@@ -180,13 +195,21 @@ impl Walk<'_> {
     }
 }
 
+/// The hidden flag of a checked local, and the index of its MATLAB name in
+/// `Function::undefined_names`.
+#[derive(Clone, Copy)]
+struct Flag {
+    flag: LocalId,
+    name: usize,
+}
+
 struct Rewrite<'a> {
     f: &'a mut Function,
-    flags: BTreeMap<LocalId, LocalId>,
+    flags: BTreeMap<LocalId, Flag>,
     checks: BTreeMap<StmtId, Vec<LocalId>>,
     /// The starts of pending accumulators: they clear the flag.
     starts: HashSet<StmtId>,
-    /// The error of each flag that is not `RuntimeError::Undefined`.
+    /// The error of each flag (keyed by the flag) that is not `RuntimeError::Undefined`.
     errors: BTreeMap<LocalId, RuntimeError>,
 }
 
@@ -203,7 +226,7 @@ impl Rewrite<'_> {
             }
             out.push(s);
             if let StmtKind::Assign { target, .. } = self.f.stmts[s].kind {
-                if let Some(&flag) = self.flags.get(&target) {
+                if let Some(&Flag { flag, .. }) = self.flags.get(&target) {
                     let set = match (self.starts.contains(&s), self.errors.contains_key(&flag)) {
                         (true, _) => self.set(flag, false),
                         (false, true) => self.set_or(flag),
@@ -273,13 +296,14 @@ impl Rewrite<'_> {
         })
     }
 
-    /// Stops with MATLAB's undefined-variable error (or the flag's own) unless `flag` is set.
-    fn check(&mut self, flag: LocalId) -> StmtId {
+    /// Stops with MATLAB's undefined-variable error, naming the variable (or with the flag's
+    /// own error), unless its flag is set.
+    fn check(&mut self, Flag { flag, name }: Flag) -> StmtId {
         let error = self
             .errors
             .get(&flag)
             .copied()
-            .unwrap_or(RuntimeError::Undefined);
+            .unwrap_or(RuntimeError::Undefined(name));
         let span = self.f.locals[flag].span;
         let cond = self.f.exprs.alloc(crate::ir::Expr {
             kind: ExprKind::Local(flag),

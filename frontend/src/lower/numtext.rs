@@ -1,0 +1,195 @@
+//! Char text that is built only to be printed: `num2str(x)` and `int2str(x)` of a scalar, and a
+//! row `[...]` of char literals, char values, `num2str`/`int2str`/`sprintf` calls, as the value
+//! of `disp`, of a one-argument `error`/`warning`, or of a `%s` conversion
+//! (`disp(['iteration ' num2str(k)])`, `error(['bad size ' int2str(n)])`). m2cu has no char
+//! result for these functions, so they become print pieces of the text the host builds.
+//!
+//! Invariants (Octave 7.3's output, checked by tests/text_output.rs):
+//! - `num2str` of a double scalar is `%.16g` for an integer value, else `%.<d>g` with
+//!   `d = max(floor(log10(|x|)) + 5, 5)`, at most 16 (`m2cu_put_num2str`); NaN and Inf are the
+//!   words; integer classes and logicals print their value; `int2str(x)` is `%.0f` of
+//!   `round(x)` (every digit: `int2str(1e16)` is `10000000000000000`, `num2str` gives `1e+16`);
+//! - single and 64-bit integer values, non-scalars, and items of a row that are not text of one
+//!   row are E0115, never another text;
+//! - a one-argument `error`/`warning` whose row holds `num2str`/`int2str` or non-empty literal
+//!   text is never empty, so Octave's no-op for an empty message cannot apply.
+
+use crate::ir::PrintPiece;
+
+use super::array::Val;
+use super::*;
+
+/// The functions whose char result is printed without being held.
+const NUMBER_TEXT: &[&str] = &["num2str", "int2str"];
+
+impl Lowerer<'_> {
+    /// Whether `e` is text that only print pieces can hold: a `num2str`/`int2str` call, or a
+    /// one-row `[...]` that holds one (or a `sprintf`).
+    pub(super) fn is_printed_text(&self, e: &ast::Expr) -> bool {
+        match &strip_parens(e).kind {
+            AstExpr::Matrix(rows) if rows.len() == 1 => rows[0]
+                .iter()
+                .any(|item| self.number_text_call(item) || is_call(item, "sprintf")),
+            _ => self.number_text_call(e),
+        }
+    }
+
+    /// Whether `e` calls MATLAB's `num2str` or `int2str` (not a function of the program).
+    fn number_text_call(&self, e: &ast::Expr) -> bool {
+        matches!(&strip_parens(e).kind, AstExpr::Call { callee, .. }
+            if NUMBER_TEXT.contains(&callee.name.as_str()) && !self.is_function(&callee.name))
+    }
+
+    /// The pieces of printed text `e` (see [`Lowerer::is_printed_text`]); `None` when reported.
+    pub(super) fn printed_text(&mut self, e: &ast::Expr) -> Option<Vec<PrintPiece>> {
+        match &strip_parens(e).kind {
+            AstExpr::Matrix(rows) if rows.len() == 1 => {
+                let mut pieces = Vec::new();
+                for item in &rows[0] {
+                    pieces.extend(self.text_item(item)?);
+                }
+                Some(pieces)
+            }
+            _ => self.text_item(e),
+        }
+    }
+
+    /// `%s` of `num2str(x)`/`int2str(x)`, padded to the width of `modifiers`.
+    pub(super) fn number_text_piece(
+        &mut self,
+        e: &ast::Expr,
+        modifiers: String,
+    ) -> Option<Option<PrintPiece>> {
+        if !self.number_text_call(e) {
+            return Some(None);
+        }
+        let AstExpr::Call { callee, args } = &strip_parens(e).kind else {
+            unreachable!("number_text_call matched a call")
+        };
+        self.number_text(&callee.name, args, modifiers, e.span)
+            .map(Some)
+    }
+
+    /// One item of a printed row: literal text, a call that makes text, or a char value.
+    fn text_item(&mut self, item: &ast::Expr) -> Option<Vec<PrintPiece>> {
+        if let Some(text) = super::text::text_literal(item) {
+            return Some(vec![PrintPiece::Text(text.into())]);
+        }
+        match &strip_parens(item).kind {
+            AstExpr::Call { callee, args } if self.number_text_call(item) => {
+                Some(vec![self.number_text(
+                    &callee.name,
+                    args,
+                    String::new(),
+                    item.span,
+                )?])
+            }
+            AstExpr::Call { callee, args } if callee.name == "sprintf" => {
+                self.sprintf_pieces(args, item.span)
+            }
+            _ => {
+                let v = self.text_value(item)?;
+                self.char_item(v, item.span).map(|piece| vec![piece])
+            }
+        }
+    }
+
+    /// A char value as an item of a printed row: one character, or a char array of one row
+    /// (or 0-by-0, which a row concatenation drops).
+    fn char_item(&mut self, v: Val, span: Span) -> Option<PrintPiece> {
+        let class = super::expr::val_class(self, &v);
+        match v {
+            Val::Scalar(arg) if class == Class::Char => Some(PrintPiece::Value {
+                modifiers: String::new(),
+                conversion: 'c',
+                arg,
+            }),
+            Val::Array(a)
+                if class == Class::Char
+                    && !a.shape.is_3d()
+                    && (a.shape.rows == Dim::Known(1)
+                        || (a.shape.rows == Dim::Known(0) && a.shape.cols == Dim::Known(0))) =>
+            {
+                let arg = self.whole_array_expr(&a, span);
+                Some(PrintPiece::Chars {
+                    modifiers: String::new(),
+                    arg,
+                })
+            }
+            _ => {
+                self.text_error(
+                    span,
+                    "an item of a printed text must be char text of one row, num2str(x), int2str(x) or sprintf(...)",
+                );
+                None
+            }
+        }
+    }
+
+    /// `num2str(x)` / `int2str(x)` of a scalar as one piece.
+    fn number_text(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        modifiers: String,
+        span: Span,
+    ) -> Option<PrintPiece> {
+        let [x] = args else {
+            self.text_error(
+                span,
+                &format!("`{name}` takes one value here (no format or precision)"),
+            );
+            return None;
+        };
+        let arg = self.scalar_expr(x, &format!("the value of `{name}`"))?;
+        let class = self.exprs[arg].ty.class;
+        if matches!(
+            class,
+            Class::Single | Class::Int64 | Class::Uint64 | Class::Char
+        ) {
+            self.text_error(
+                x.span,
+                &format!("`{name}` of a {class} value is not supported (its digits differ from a double's)"),
+            );
+            return None;
+        }
+        if modifiers.contains('.') {
+            self.text_error(span, &format!("a precision cuts the text of `{name}`"));
+            return None;
+        }
+        if name == "num2str" {
+            return Some(PrintPiece::Value {
+                modifiers,
+                conversion: 'n',
+                arg,
+            });
+        }
+        let rounded = if class == Class::Double {
+            self.new_expr(
+                ExprKind::Call(Builtin::Round, vec![arg]),
+                Type::scalar(class),
+                span,
+            )
+        } else {
+            arg
+        };
+        Some(PrintPiece::Value {
+            modifiers: format!("{modifiers}.0"),
+            conversion: 'f',
+            arg: rounded,
+        })
+    }
+
+    fn text_error(&mut self, span: Span, message: &str) {
+        self.error(
+            "E0115",
+            span,
+            message.into(),
+            "print the parts one by one, e.g. fprintf('%s %d\\n', label, n), or give num2str/int2str one scalar".into(),
+        );
+    }
+}
+
+fn is_call(e: &ast::Expr, name: &str) -> bool {
+    matches!(&strip_parens(e).kind, AstExpr::Call { callee, .. } if callee.name == name)
+}

@@ -1,0 +1,401 @@
+//! Char data in what programs print: `disp`, `fprintf`, `sprintf` messages, `error` and
+//! `warning` with char variables (inputs, literals held in variables, text chosen in a
+//! `switch`). Each case runs on the C path and on the emulated GPU and must print exactly what
+//! Octave 7.3 prints for the same call: standard output, the `warning:` lines, and the `error:`
+//! line of a call that stops (an undefined variable's error without Octave's "near line L,
+//! column C").
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::m2cu;
+
+/// What a run printed: standard output (with the `error:` line of a failed call appended, as the
+/// Octave script prints it) and the warnings.
+#[derive(Debug, PartialEq)]
+struct Printed {
+    stdout: String,
+    warnings: Vec<String>,
+}
+
+/// Runs `name` (its source in `dir`) through `m2cu run` with `inputs` (`x=EXPR`) on `backend`;
+/// what it prints before the value of its first output, `first`.
+fn m2cu_prints(dir: &Path, name: &str, inputs: &[&str], first: &str, backend: &str) -> Printed {
+    let file = dir.join(format!("{name}.m"));
+    let mut args = vec!["run", file.to_str().unwrap(), "--backend", backend];
+    for set in inputs {
+        args.extend(["--set", set]);
+    }
+    let o = m2cu(&args);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let mut stdout: String = out
+        .split_inclusive('\n')
+        .take_while(|l| !l.starts_with(&format!("{first} =")))
+        .collect();
+    if let Some(line) = err.lines().find(|l| l.starts_with("error: ")) {
+        stdout.push_str(&format!("{line}\n"));
+    }
+    Printed {
+        stdout,
+        warnings: warning_lines(&err),
+    }
+}
+
+/// What Octave prints for the same call, asking for all `outputs`, or `None` without Octave.
+fn octave_prints(dir: &Path, name: &str, inputs: &[&str], outputs: &[&str]) -> Option<Printed> {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return None;
+    }
+    let values: Vec<&str> = inputs
+        .iter()
+        .map(|set| set.split_once('=').expect("x=EXPR").1)
+        .collect();
+    let script = format!(
+        "try, [{}] = {name}({}); catch e, printf('error: %s\\n', e.message); end",
+        outputs.join(", "),
+        values.join(", ")
+    );
+    let o = Command::new("octave-cli")
+        .args(["--no-gui", "--quiet", "--norc", "--no-history", "--eval"])
+        .arg(&script)
+        .current_dir(dir)
+        .output()
+        .expect("octave-cli runs");
+    Some(Printed {
+        stdout: without_location(&String::from_utf8_lossy(&o.stdout)),
+        warnings: warning_lines(&String::from_utf8_lossy(&o.stderr)),
+    })
+}
+
+/// Octave's text without the location it appends to an undefined variable's message (`'t'
+/// undefined near line 5, column 5`), which m2cu does not reproduce (Octave's column is that of
+/// the identifier in some statements, of the `=` in others).
+fn without_location(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| match line.find(" undefined near line ") {
+            Some(at) if line.starts_with("error: '") => format!("{} undefined\n", &line[..at]),
+            _ => line.to_string(),
+        })
+        .collect()
+}
+
+/// The `warning: ...` lines of standard error (not Octave's `warning: called from` trace).
+fn warning_lines(err: &str) -> Vec<String> {
+    err.lines()
+        .filter(|l| l.starts_with("warning: ") && *l != "warning: called from")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Writes `source` as `name.m` and checks that every call in `calls` prints what Octave prints,
+/// on cpu and emu; `expected_stdout` pins the first call's output (so the test means something
+/// without Octave too). The function's only output is `y`.
+fn prints_like_octave(name: &str, source: &str, calls: &[&[&str]], expected_stdout: &str) {
+    prints_like_octave_with(name, source, &["y"], calls, expected_stdout);
+}
+
+/// [`prints_like_octave`] for a function whose outputs are `outputs`.
+fn prints_like_octave_with(
+    name: &str,
+    source: &str,
+    outputs: &[&str],
+    calls: &[&[&str]],
+    expected_stdout: &str,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(format!("{name}.m")), source).unwrap();
+    for (i, inputs) in calls.iter().enumerate() {
+        let cpu = m2cu_prints(dir.path(), name, inputs, outputs[0], "cpu");
+        let emu = m2cu_prints(dir.path(), name, inputs, outputs[0], "emu");
+        assert_eq!(cpu, emu, "{name} {inputs:?}: cpu and emu print differently");
+        if i == 0 {
+            assert_eq!(cpu.stdout, expected_stdout, "{name} {inputs:?}");
+        }
+        if let Some(octave) = octave_prints(dir.path(), name, inputs, outputs) {
+            assert_eq!(
+                cpu, octave,
+                "{name} {inputs:?}: m2cu (left) and Octave (right)"
+            );
+        }
+    }
+}
+
+/// `disp` of a char shows the text, never the codes: one character (`c(1)`), a char variable,
+/// a slice of one, a char input, a 1-by-1 char input, and an empty char.
+#[test]
+fn disp_of_char_values_shows_the_text() {
+    let source = "function y = showtext(s)
+% disp of char scalars, rows and inputs
+c = 'abc';
+disp(c(1))
+disp(c)
+disp(c(2:end))
+disp(s)
+disp(s(end))
+e = '';
+disp(e)
+y = numel(s);
+end
+";
+    prints_like_octave(
+        "showtext",
+        source,
+        &[&["s='hello'"], &["s='q'"]],
+        "a\nabc\nbc\nhello\no\n\n",
+    );
+}
+
+/// `fprintf` `%s`/`%c` of char variables, with widths and precisions, beside numbers.
+#[test]
+fn fprintf_prints_char_variables() {
+    let source = "function y = report(label, n)
+% a report line with labels held in variables
+unit = 'kg';
+fprintf('%s: %d %s\\n', label, n, unit);
+fprintf('[%8s|%-6s|%.2s]\\n', label, unit, label);
+fprintf('%c-%c\\n', label(1), unit(end));
+y = n;
+end
+";
+    prints_like_octave(
+        "report",
+        source,
+        &[&["label='mass'", "n=3"]],
+        "mass: 3 kg\n[    mass|kg    |ma]\nm-g\n",
+    );
+}
+
+/// `%s` of a char variable in the messages of `error`, `warning` and `sprintf`: the text of an
+/// input, of a literal held in a variable, and of one chosen in a `switch`.
+#[test]
+fn messages_print_char_variables() {
+    let source = "function y = checked(x, name, mode)
+% input checks whose messages name the input and the mode
+switch mode
+  case 'fast'
+    label = 'quick';
+  otherwise
+    label = 'careful';
+end
+warning('checked:mode', 'mode %s runs the %s path', mode, label);
+disp(sprintf('%s has %d values', name, numel(x)));
+if any(x < 0)
+  error('checked:neg', 'input %s has negative values (%s mode)', name, label);
+end
+y = sum(x);
+end
+";
+    prints_like_octave(
+        "checked",
+        source,
+        &[
+            &["x=[1 -2 3]", "name='weights'", "mode='fast'"],
+            &["x=[1 2]", "name='w'", "mode='slow'"],
+        ],
+        "weights has 3 values\nerror: input weights has negative values (quick mode)\n",
+    );
+}
+
+/// A format of one conversion takes the elements of an array in turn (MATLAB's recycling):
+/// numbers, a char array's characters with `%c` and its codes with `%d`, a masked selection,
+/// logicals, and an empty array (the format once, with nothing converted).
+#[test]
+fn fprintf_applies_a_one_conversion_format_to_each_element() {
+    let source = "function y = each(v, s)
+% print every element of a vector and of a text with one fprintf
+fprintf('%d ', v); fprintf('\\n');
+fprintf('a%5.2fb|', v); fprintf('\\n');
+fprintf('<%c>', s); fprintf('\\n');
+fprintf('%d,', s); fprintf('\\n');
+fprintf('%d\\n', v(v > 100));
+fprintf('[%d]\\n', zeros(1, 0));
+fprintf('%g;', [true false]); fprintf('\\n');
+c = 'abc';
+fprintf('%d\\n', c)
+fprintf('%s|\\n', c(1:0))
+y = 1;
+end
+";
+    prints_like_octave(
+        "each",
+        source,
+        &[&["v=[1 2.5 3]", "s='xyz'"]],
+        "1 2.5 3 \na 1.00b|a 2.50b|a 3.00b|\n<x><y><z>\n120,121,122,\n\n[]\n1;0;\n97\n98\n99\n|\n",
+    );
+}
+
+/// What m2cu cannot print exactly is a located diagnostic (E0115), never other text: a char
+/// variable as the format (MATLAB reads its `%` and `\` as a format), a recycled format with
+/// more than one conversion, and an array in a message.
+#[test]
+fn unsupported_printing_is_a_diagnostic() {
+    let cases = [
+        "c = 'ab%d';\nfprintf(c);",
+        "fprintf('%d: %d\\n', v, 2);",
+        "error('m:bad', 'bad values %d', v);",
+        "fprintf('%s\\n', v(1));",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for body in cases {
+        let source = format!("function y = refused(v)\n{body}\ny = 1;\nend\n");
+        let file = dir.path().join("refused.m");
+        std::fs::write(&file, source).unwrap();
+        let o = m2cu(&["check", file.to_str().unwrap(), "--args", "v=double(1,:)"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{body}: {err}");
+        assert!(err.contains("error[E0115]"), "{body}: {err}");
+        assert!(err.contains("help:"), "{body}: {err}");
+    }
+}
+
+/// A variable read on a path that never assigned it stops with Octave's message naming it
+/// (`'t' undefined`): after an `if` that skipped it, after a loop that ran zero times, an
+/// output a branch skipped, and a variable of a local function (its name in that function).
+#[test]
+fn an_undefined_variable_is_named() {
+    let source = "function [a, b] = partial(x, w)
+% reads of variables that some paths leave unassigned
+a = 0;
+if w == 1
+  if x(1) > 0
+    t = 5;
+  end
+  a = t + 1;
+elseif w == 2
+  for k = 1:numel(x)
+    latest = x(k);
+  end
+  a = latest;
+elseif w == 3
+  a = helper(x(1));
+end
+if w ~= 4
+  b = 1;
+end
+end
+
+function r = helper(v)
+if v > 0
+  my_scale = 2;
+end
+r = v * my_scale;
+end
+";
+    prints_like_octave_with(
+        "partial",
+        source,
+        &["a", "b"],
+        &[
+            &["x=-1", "w=1"],
+            &["x=zeros(1,0)", "w=2"],
+            &["x=-2", "w=3"],
+            &["x=1", "w=4"],
+            &["x=[1 2]", "w=2"],
+        ],
+        "error: 't' undefined\n",
+    );
+}
+
+/// `num2str` and `int2str` of a scalar where their text is printed: in `disp([...])` rows, as
+/// `%s` values with widths, in one-argument `warning` and `error` messages; values of every
+/// magnitude, NaN and Inf, integer classes and logicals, as Octave writes them.
+#[test]
+fn num2str_and_int2str_print_as_octave_writes_them() {
+    let source = "function y = progress(x, k, name)
+% progress messages built with num2str and int2str
+disp(['iteration ' num2str(k) ' of ' name])
+disp(num2str(x))
+fprintf('[%s|%8s|%-6s]\\n', num2str(x), num2str(k), int2str(x));
+warning(['value ' num2str(x * 1000) ' is large']);
+disp(['rounded: ', int2str(x), ', count ', num2str(int16(k)), ', flag ', num2str(x > 1)])
+for v = [0.1 -2/3 1e10 123456.789 NaN -Inf 1e-7 2.5 -0.5 1e15+0.5 1e16 -1e20]
+  disp(['v = ' num2str(v) ' (' int2str(v) ')'])
+end
+if x > 100
+  error(['x is too large: ' num2str(x)]);
+end
+y = x;
+end
+";
+    prints_like_octave(
+        "progress",
+        source,
+        &[
+            &["x=123.25", "k=3", "name='run'"],
+            &["x=pi", "k=12", "name='fit'"],
+        ],
+        "iteration 3 of run\n123.25\n[123.25|       3|123   ]\nrounded: 123, count 3, flag 1\nv = 0.1 (0)\nv = -0.66667 (-1)\nv = 10000000000 (10000000000)\nv = 123456.789 (123457)\nv = NaN (NaN)\nv = -Inf (-Inf)\nv = 1e-07 (0)\nv = 2.5 (3)\nv = -0.5 (-1)\nv = 1000000000000000 (1000000000000001)\nv = 1e+16 (10000000000000000)\nv = -1e+20 (-100000000000000000000)\nerror: x is too large: 123.25\n",
+    );
+}
+
+/// `strncmp` and `strncmpi` by Octave 7.3's rule (a count past both lengths compares what
+/// there is, past one of them is false, a fractional count is truncated, `Inf` compares the
+/// whole texts, a count below 1 stops with Octave's error naming the function, a number is
+/// never equal to text).
+#[test]
+fn strncmp_compares_prefixes_as_octave_does() {
+    let source = "function y = prefix(a, b, n)
+% option matching by prefix, as input checks do it
+y = 0;
+if strncmpi(a, b, n)
+  y = y + 10;
+end
+if strncmp(a, b, n)
+  y = y + 1;
+end
+if strncmp(a, 'verb', 4)
+  y = y + 100;
+end
+if strncmpi(a, 5, 1)
+  y = y + 1000;
+end
+disp(y)
+end
+";
+    prints_like_octave(
+        "prefix",
+        source,
+        &[
+            &["a='abc'", "b='abd'", "n=2"],
+            &["a='ab'", "b='ab'", "n=3"],
+            &["a='ab'", "b='abc'", "n=3"],
+            &["a='VERBOSE'", "b='verbatim'", "n=4"],
+            &["a='verbose'", "b='x'", "n=Inf"],
+            &["a='abc'", "b='abc'", "n=2.7"],
+            &["a='a'", "b='b'", "n=0.5"],
+            &["a='a'", "b='b'", "n=NaN"],
+            &["a=''", "b=''", "n=1"],
+        ],
+        "11\n",
+    );
+}
+
+/// A char variable as the whole message of `error` or `warning` is its text as written (no
+/// format, no escapes), and an empty one raises nothing, as `error('')` does.
+#[test]
+fn a_char_variable_as_the_whole_message() {
+    let source = "function y = guard(x, msg)
+% a message held in a variable
+note = 'checked 50%\\n';
+warning(note);
+if x < 0
+  error(msg);
+end
+c = 'z';
+warning(c);
+y = x;
+end
+";
+    prints_like_octave(
+        "guard",
+        source,
+        &[
+            &["x=-1", "msg='x must be >= 0 (100%)'"],
+            &["x=-1", "msg=''"],
+        ],
+        "error: x must be >= 0 (100%)\n",
+    );
+}
