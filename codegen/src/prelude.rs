@@ -129,6 +129,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EMPTY_MASK",
         "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
     ),
+    (
+        48,
+        "M2CU_E_DELETE_RANGE",
+        "Matrix index is out of range for deletion.",
+    ),
+    (
+        49,
+        "M2CU_E_DELETE_ONLY_ROW",
+        "Deleting the only row of a row vector (or the only column of a column vector) leaves an empty matrix that the variable's row (column) type cannot hold; keep the rows in a matrix whose row count is known only at run time.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -265,6 +265,8 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
                     RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
                     RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
+                    RuntimeError::DeleteRange => "M2CU_E_DELETE_RANGE",
+                    RuntimeError::DeleteOnlyRow => "M2CU_E_DELETE_ONLY_ROW",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

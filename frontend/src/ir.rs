@@ -494,6 +494,12 @@ pub enum RuntimeError {
     /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
     /// array elements."
     IndexPastEnd,
+    /// `x(idx) = []` with an index past the end: MATLAB's "Matrix index is out of range for
+    /// deletion."
+    DeleteRange,
+    /// Deleting the only row of an array typed as a row (the only column of a column), which
+    /// would leave a 0-by-n array that the type cannot hold.
+    DeleteOnlyRow,
 }
 
 impl Function {

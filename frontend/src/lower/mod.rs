@@ -41,7 +41,9 @@
 //! | E0135 | `A(i, j) = v` that may give more rows (columns) to a vector created by `A(k) = v` |
 //! | E0136 | an array created by index in a local function called in a loop |
 //! | E0138 | indexing with a char array or a matrix of indices |
-//! | E0139 | deleting elements selected by a mask or an index vector, `x(mask) = []` |
+//! | E0160 | a deletion with two non-colon subscripts, `A(i, j) = []` (MATLAB's error too) |
+//! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
+//! | E0162 | deleting every element with `:`, `x(:) = []` |
 
 mod array;
 mod assign;
@@ -49,6 +51,7 @@ mod concat;
 mod console;
 mod control;
 mod custom;
+mod delete;
 mod early_return;
 mod emptyloop;
 mod expr;

@@ -118,7 +118,7 @@ impl Lowerer<'_> {
     }
 
     /// `find(mask)` into a new double temporary: a row for a row mask, else a column.
-    fn find_positions(&mut self, mask: &ArrayVal) -> LocalId {
+    pub(super) fn find_positions(&mut self, mask: &ArrayVal) -> LocalId {
         let span = mask.span;
         let mask = self.linear_readable(mask.clone());
         let count = self.count_true(&mask, span);
@@ -159,7 +159,7 @@ impl Lowerer<'_> {
     }
 
     /// A new double temporary set to 0.
-    fn counter(&mut self, span: Span) -> LocalId {
+    pub(super) fn counter(&mut self, span: Span) -> LocalId {
         let n = self.temp("n", double(), span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         self.push(
@@ -173,7 +173,7 @@ impl Lowerer<'_> {
     }
 
     /// `n = n + 1`.
-    fn increment(&mut self, n: LocalId, span: Span) {
+    pub(super) fn increment(&mut self, n: LocalId, span: Span) {
         let value = self.new_expr(ExprKind::Local(n), double(), span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let value = self.binary_expr(BinOp::Add, value, one, Class::Double, span);
@@ -514,24 +514,6 @@ impl Lowerer<'_> {
         let text = crate::ast_source::print_expr_source(mask_ast);
         let same = text == crate::ast_source::print_expr_source(arg) && !text.contains("rand");
         (same && !self.locals[source].ty.is_scalar()).then_some(source)
-    }
-
-    /// Reports `x(mask) = []` and `x(idx) = []`: MATLAB deletes the selected elements, which
-    /// changes the array's size.
-    pub(super) fn deletes_selection(&mut self, subs: &[Subscript], value: &ast::Expr) -> bool {
-        let selects = subs
-            .iter()
-            .any(|s| matches!(s, Subscript::Mask(_) | Subscript::Plain(Sub::Index(_))));
-        let empty = matches!(&strip_parens(value).kind, AstExpr::Matrix(rows) if rows.is_empty());
-        if selects && empty {
-            self.error(
-                "E0139",
-                value.span,
-                "deleting elements selected by a mask or an index vector is not supported".into(),
-                "keep the other elements instead: for a vector `x`, `x(mask) = []` is `x = x(~mask)`".into(),
-            );
-        }
-        selects && empty
     }
 
     /// `x(k) = value`, converted to `x`'s class.

@@ -1,0 +1,519 @@
+//! Deleting elements with `= []`: `x(k) = []`, `x(idx) = []`, `x(a:b) = []`, `x(mask) = []`,
+//! `A(rows, :) = []` and `A(:, cols) = []`.
+//!
+//! MATLAB's rules (checked against Octave 7.3): a vector keeps its orientation (a 1-by-1 value
+//! counts as a row); a matrix with one subscript becomes a row of the elements left, unless
+//! nothing is deleted (then it keeps its extents); whole rows or columns go with a `:` in the
+//! other subscript; repeated indices delete once; an index past the end stops with MATLAB's
+//! "Matrix index is out of range for deletion." (`RuntimeError::DeleteRange`); two non-colon
+//! subscripts are MATLAB's error, reported at translation time (E0160).
+//!
+//! Lowering: the positions to delete along the affected extent (linear, rows or columns) are
+//! marked in a logical temporary, the kept elements are moved forward in column-major order
+//! (in place: the write position never passes the read position) and a `Resize` sets the new
+//! extents, which only shrinks. `x(k) = []` with a scalar `k` on a vector shifts the tail down
+//! by one instead. Every deletion target has run-time extents (a name the file deletes from is
+//! opened like a grown one, see `assign::grown_names`), and a loop that deletes stays
+//! sequential on the host, since `Resize` statements make it so; the report says it.
+//!
+//! Invariants: a deletion reads its subscripts completely before it moves any element, so
+//! `x(x < 0) = []` sees the old `x`; the extents of a static row (column) stay 1 rows (columns):
+//! deleting its only row (column) stops with `RuntimeError::DeleteOnlyRow`.
+
+use std::collections::HashSet;
+
+use super::array::{Pos, Sub};
+use super::grow::is_empty_matrix;
+use super::select::Subscript;
+use super::*;
+use crate::ir::RuntimeError;
+
+/// The extent a deletion removes positions along.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Along {
+    /// One subscript: element positions in column-major order.
+    Linear,
+    /// `A(rows, :) = []`.
+    Rows,
+    /// `A(:, cols) = []`.
+    Cols,
+}
+
+impl Along {
+    /// The position of the deleting subscript among the subscripts.
+    fn position(self) -> usize {
+        match self {
+            Along::Linear | Along::Rows => 0,
+            Along::Cols => 1,
+        }
+    }
+
+    /// The dimension that `sub_extent` and `size_of` take for it.
+    fn dim(self) -> u8 {
+        match self {
+            Along::Linear => 0,
+            Along::Rows => 1,
+            Along::Cols => 2,
+        }
+    }
+}
+
+impl Lowerer<'_> {
+    /// `x(...) = []` for an existing `x`.
+    pub(super) fn delete(
+        &mut self,
+        array: LocalId,
+        args: &[ast::Expr],
+        target_span: Span,
+        span: Span,
+    ) -> Option<StmtId> {
+        let along = self.deletion_axis(array, args, target_span)?;
+        let sub = self
+            .subscripts_with_masks(array, args)?
+            .into_iter()
+            .nth(along.position())?;
+        let sub = match sub {
+            Subscript::Mask(mask) => Sub::Index(self.find_positions(&mask)),
+            Subscript::Plain(sub) => sub,
+        };
+        if self.loop_depth > 0 {
+            self.note_deleted(array, target_span);
+        }
+        let shape = self.locals[array].ty.shape;
+        if let (Along::Linear, Sub::Scalar(k), true) = (along, &sub, shape.is_vector()) {
+            return self.delete_one(array, *k, span);
+        }
+        let marks = self.mark_deleted(array, along, sub, span);
+        let kept = self.count_kept(marks, span);
+        self.compact(array, marks, along, span);
+        self.shrink(array, along, kept, span)
+    }
+
+    /// Which extent `x(args) = []` deletes along, or a diagnostic for the forms m2cu (or
+    /// MATLAB) rejects.
+    fn deletion_axis(
+        &mut self,
+        array: LocalId,
+        args: &[ast::Expr],
+        target_span: Span,
+    ) -> Option<Along> {
+        let name = self.user_name(array);
+        let ty = self.locals[array].ty;
+        let fixed = |d: Dim| matches!(d, Dim::Known(k) if k != 1);
+        let single = ty.shape.rows == Dim::Known(1) && ty.shape.cols == Dim::Known(1);
+        if ty.is_scalar()
+            || ty.shape.is_3d()
+            || fixed(ty.shape.rows)
+            || fixed(ty.shape.cols)
+            || single
+        {
+            let what = if ty.is_scalar() {
+                "a scalar".to_string()
+            } else {
+                format!("of type {ty}")
+            };
+            self.error(
+                "E0161",
+                target_span,
+                format!("deleting elements of `{name}`, {what}, is not supported"),
+                "m2cu deletes from vectors and matrices whose extents it knows only at run time: copy the elements to keep into a new variable instead (for a vector, `x(k) = []` keeps `x([1:k-1, k+1:end])`)".into(),
+            );
+            return None;
+        }
+        let colon = |a: &ast::Expr| matches!(strip_parens(a).kind, AstExpr::Colon);
+        match args {
+            [a] if !colon(a) => Some(Along::Linear),
+            [a, b] if colon(a) != colon(b) => {
+                Some(if colon(a) { Along::Cols } else { Along::Rows })
+            }
+            [_, _] if !args.iter().any(colon) => {
+                self.error(
+                    "E0160",
+                    target_span,
+                    "a null assignment can only have one non-colon index".into(),
+                    format!("MATLAB stops here too: delete whole rows, `{name}(i, :) = []`, whole columns, `{name}(:, j) = []`, or elements by one subscript, `{name}(k) = []`"),
+                );
+                None
+            }
+            [_] | [_, _] => {
+                self.error(
+                    "E0162",
+                    target_span,
+                    format!("deleting every element of `{name}` with `:` is not supported"),
+                    format!("MATLAB leaves `{name}` 0-by-0 here: assign `{name} = zeros(0, 0, 'like', {name})` instead"),
+                );
+                None
+            }
+            _ => {
+                self.error(
+                    "E0161",
+                    target_span,
+                    format!(
+                        "deleting from `{name}` with {} subscripts is not supported",
+                        args.len()
+                    ),
+                    "delete with one subscript, `x(k) = []`, or two with one `:`, `A(i, :) = []`"
+                        .into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// The name the user wrote for a local (without an inlined function's prefix).
+    fn user_name(&self, array: LocalId) -> String {
+        let name = &self.locals[array].name;
+        name.strip_prefix(self.prefix.as_str())
+            .unwrap_or(name)
+            .to_string()
+    }
+
+    fn note_deleted(&mut self, array: LocalId, span: Span) {
+        let name = self.user_name(array);
+        let note = (
+            span,
+            format!(
+                "{name}: elements deleted inside the loop, on the host; the loop stays sequential"
+            ),
+        );
+        if !self.growth.notes.contains(&note) {
+            self.growth.notes.push(note);
+        }
+    }
+
+    /// `x(k) = []` on a vector: after the checks, `x(k:end-1) = x(k+1:end)` and one element
+    /// fewer, in `x`'s orientation.
+    fn delete_one(&mut self, array: LocalId, k: ExprId, span: Span) -> Option<StmtId> {
+        let double = Type::scalar(Class::Double);
+        let at = self.temp("d", double, span);
+        let k = self.convert_to(k, Class::Double);
+        self.push(
+            StmtKind::Assign {
+                target: at,
+                value: k,
+            },
+            span,
+        );
+        let n = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
+        self.range_check(at, n, span);
+        // Reading `x(k)` gives MATLAB's error for an index that is not a positive integer.
+        let probe = self.temp("d", Type::scalar(self.locals[array].ty.class), span);
+        let read = self.local_value(at, span);
+        let element = self.new_expr(
+            ExprKind::Index(array, vec![read]),
+            self.locals[probe].ty,
+            span,
+        );
+        self.push(
+            StmtKind::Assign {
+                target: probe,
+                value: element,
+            },
+            span,
+        );
+        let n = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
+        let from = self.local_value(at, span);
+        let tail = self.binary_expr(BinOp::Sub, n, from, Class::Double, span);
+        self.counted_loop("p", tail, span, |me, p| {
+            let to = me.offset_from(at, p, -1.0, span);
+            let from = me.offset_from(at, p, 0.0, span);
+            let ty = Type::scalar(me.locals[array].ty.class);
+            let value = me.new_expr(ExprKind::Index(array, vec![from]), ty, span);
+            me.push(
+                StmtKind::Store {
+                    array,
+                    indices: vec![to],
+                    value,
+                },
+                span,
+            );
+        });
+        let n = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let left = self.binary_expr(BinOp::Sub, n, one, Class::Double, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let (rows, cols) = if self.locals[array].ty.shape.rows == Dim::Known(1) {
+            (one, left)
+        } else {
+            (left, one)
+        };
+        self.push(StmtKind::Resize { array, rows, cols }, span)
+    }
+
+    /// `base + p + delta` for locals `base` and `p`.
+    fn offset_from(&mut self, base: LocalId, p: LocalId, delta: f64, span: Span) -> ExprId {
+        let base = self.local_value(base, span);
+        let p = self.local_value(p, span);
+        let sum = self.binary_expr(BinOp::Add, base, p, Class::Double, span);
+        let delta = self.constant_expr(delta, Class::Double, span);
+        self.binary_expr(BinOp::Add, sum, delta, Class::Double, span)
+    }
+
+    fn local_value(&mut self, local: LocalId, span: Span) -> ExprId {
+        self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)
+    }
+
+    /// Stops with MATLAB's deletion error unless the position in `at` is at most `n`.
+    fn range_check(&mut self, at: LocalId, n: ExprId, span: Span) {
+        let at = self.local_value(at, span);
+        let cond = self.binary_expr(BinOp::Le, at, n, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::DeleteRange,
+            },
+            span,
+        );
+    }
+
+    /// The extent that `along` counts positions of.
+    fn extent_along(&mut self, array: LocalId, along: Along, span: Span) -> ExprId {
+        match along {
+            Along::Linear => self.new_expr(
+                ExprKind::Size(array, SizeQuery::Numel),
+                Type::scalar(Class::Double),
+                span,
+            ),
+            Along::Rows | Along::Cols => self.size_of(array, along.dim(), span),
+        }
+    }
+
+    /// A logical column, one element per position along `along`, true where `sub` selects.
+    fn mark_deleted(&mut self, array: LocalId, along: Along, sub: Sub, span: Span) -> LocalId {
+        let shape = Shape::new(Dim::Var, Dim::Known(1));
+        let marks = self.temp("del", Type::array(Class::Logical, shape), span);
+        let n = self.extent_along(array, along, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        self.alloc_zeros(marks, n, one, None, span);
+        let double = Type::scalar(Class::Double);
+        let at = self.temp("d", double, span);
+        match sub {
+            Sub::Scalar(k) => self.mark_one(marks, at, k, span),
+            Sub::Index(idx) => {
+                let count = self.new_expr(ExprKind::Size(idx, SizeQuery::Numel), double, span);
+                self.counted_loop("p", count, span, |me, p| {
+                    let p = me.local_value(p, span);
+                    let ty = Type::scalar(me.locals[idx].ty.class);
+                    let k = me.new_expr(ExprKind::Index(idx, vec![p]), ty, span);
+                    me.mark_one(marks, at, k, span);
+                });
+            }
+            Sub::Range { start, step, .. } => {
+                let (count, _) = self.sub_extent(array, &sub, along.dim(), span);
+                self.counted_loop("p", count, span, |me, p| {
+                    let start = me.copy_expr(start);
+                    let step = me.copy_expr(step);
+                    let p = me.local_value(p, span);
+                    let one = me.constant_expr(1.0, Class::Double, span);
+                    let before = me.binary_expr(BinOp::Sub, p, one, Class::Double, span);
+                    let offset = me.binary_expr(BinOp::Mul, before, step, Class::Double, span);
+                    let k = me.binary_expr(BinOp::Add, start, offset, Class::Double, span);
+                    me.mark_one(marks, at, k, span);
+                });
+            }
+            Sub::All => {}
+        }
+        marks
+    }
+
+    /// `at = k`, the range check, `marks(at) = true` (whose index check gives MATLAB's error for
+    /// an index that is not a positive integer).
+    fn mark_one(&mut self, marks: LocalId, at: LocalId, k: ExprId, span: Span) {
+        let k = self.convert_to(k, Class::Double);
+        self.push(
+            StmtKind::Assign {
+                target: at,
+                value: k,
+            },
+            span,
+        );
+        let n = self.new_expr(
+            ExprKind::Size(marks, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        self.range_check(at, n, span);
+        let index = self.local_value(at, span);
+        let yes = self.constant_expr(1.0, Class::Logical, span);
+        self.push(
+            StmtKind::Store {
+                array: marks,
+                indices: vec![index],
+                value: yes,
+            },
+            span,
+        );
+    }
+
+    /// How many positions are not marked.
+    fn count_kept(&mut self, marks: LocalId, span: Span) -> LocalId {
+        let kept = self.counter(span);
+        let n = self.new_expr(
+            ExprKind::Size(marks, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        self.counted_loop("k", n, span, |me, k| {
+            let keep = me.not_marked(marks, k, span);
+            me.emit_if(keep, span, |me| me.increment(kept, span));
+        });
+        kept
+    }
+
+    /// `~marks(k)`.
+    fn not_marked(&mut self, marks: LocalId, k: LocalId, span: Span) -> ExprId {
+        let k = self.local_value(k, span);
+        let logical = Type::scalar(Class::Logical);
+        let marked = self.new_expr(ExprKind::Index(marks, vec![k]), logical, span);
+        self.new_expr(ExprKind::Unary(UnOp::Not, marked), logical, span)
+    }
+
+    /// Moves the kept elements to the front in column-major order: `w = w + 1; x(w) = x(k)`
+    /// for each kept `k` (or `(i, j)` for rows and columns).
+    fn compact(&mut self, array: LocalId, marks: LocalId, along: Along, span: Span) {
+        let to = self.counter(span);
+        let ty = Type::scalar(self.locals[array].ty.class);
+        if along == Along::Linear {
+            let n = self.extent_along(array, along, span);
+            self.counted_loop("k", n, span, |me, k| {
+                let keep = me.not_marked(marks, k, span);
+                me.emit_if(keep, span, |me| {
+                    let from = me.local_value(k, span);
+                    let value = me.new_expr(ExprKind::Index(array, vec![from]), ty, span);
+                    me.move_to(array, to, value, span);
+                });
+            });
+            return;
+        }
+        let cols = self.size_of(array, 2, span);
+        self.counted_loop("c", cols, span, |me, c| {
+            let rows = me.size_of(array, 1, span);
+            me.counted_loop("r", rows, span, |me, r| {
+                let along_var = if along == Along::Rows { r } else { c };
+                let keep = me.not_marked(marks, along_var, span);
+                me.emit_if(keep, span, |me| {
+                    let whole = me.whole(array, span);
+                    let value = me.element(&whole, Pos::grid(r, c));
+                    me.move_to(array, to, value, span);
+                });
+            });
+        });
+    }
+
+    /// `to = to + 1; x(to) = value`.
+    fn move_to(&mut self, array: LocalId, to: LocalId, value: ExprId, span: Span) {
+        self.increment(to, span);
+        let index = self.local_value(to, span);
+        self.push(
+            StmtKind::Store {
+                array,
+                indices: vec![index],
+                value,
+            },
+            span,
+        );
+    }
+
+    /// The `Resize` to MATLAB's extents after the deletion, `kept` positions left along `along`.
+    fn shrink(
+        &mut self,
+        array: LocalId,
+        along: Along,
+        kept: LocalId,
+        span: Span,
+    ) -> Option<StmtId> {
+        let shape = self.locals[array].ty.shape;
+        let kept_expr = self.local_value(kept, span);
+        let (rows, cols) = match along {
+            Along::Rows => {
+                self.only_row_check(shape.rows, kept, span);
+                (kept_expr, self.size_of(array, 2, span))
+            }
+            Along::Cols => {
+                self.only_row_check(shape.cols, kept, span);
+                (self.size_of(array, 1, span), kept_expr)
+            }
+            Along::Linear if shape.rows == Dim::Known(1) => {
+                (self.constant_expr(1.0, Class::Double, span), kept_expr)
+            }
+            Along::Linear if shape.cols == Dim::Known(1) => {
+                (kept_expr, self.constant_expr(1.0, Class::Double, span))
+            }
+            Along::Linear => self.linear_extents(array, kept, span),
+        };
+        self.push(StmtKind::Resize { array, rows, cols }, span)
+    }
+
+    /// A static row (column) keeps its one row (column): deleting it stops.
+    fn only_row_check(&mut self, extent: Dim, kept: LocalId, span: Span) {
+        if extent != Dim::Known(1) {
+            return;
+        }
+        let kept = self.local_value(kept, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let cond = self.binary_expr(BinOp::Eq, kept, one, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::DeleteOnlyRow,
+            },
+            span,
+        );
+    }
+
+    /// The extents after `x(idx) = []` when the type does not say whether `x` is a row, a column
+    /// or a matrix: a column (more than one row, one column) stays a column; anything else
+    /// becomes a row, unless nothing was deleted.
+    fn linear_extents(&mut self, array: LocalId, kept: LocalId, span: Span) -> (ExprId, ExprId) {
+        let column = self.is_column_at_run_time(array, span);
+        let column2 = self.copy_expr(column);
+        let kept_all = |me: &mut Self| {
+            let kept = me.local_value(kept, span);
+            let n = me.new_expr(
+                ExprKind::Size(array, SizeQuery::Numel),
+                Type::scalar(Class::Double),
+                span,
+            );
+            me.binary_expr(BinOp::Eq, kept, n, Class::Logical, span)
+        };
+        let same = kept_all(self);
+        let rows = self.size_of(array, 1, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let other_rows = self.choose(same, rows, one, span);
+        let kept_rows = self.local_value(kept, span);
+        let rows = self.choose(column, kept_rows, other_rows, span);
+        let same = kept_all(self);
+        let cols = self.size_of(array, 2, span);
+        let kept_cols = self.local_value(kept, span);
+        let other_cols = self.choose(same, cols, kept_cols, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let cols = self.choose(column2, one, other_cols, span);
+        (rows, cols)
+    }
+
+    /// `cond ? a : b` for extents: `b + cond * (a - b)` (exact for counts below 2^53).
+    fn choose(&mut self, cond: ExprId, a: ExprId, b: ExprId, span: Span) -> ExprId {
+        let b2 = self.copy_expr(b);
+        let diff = self.binary_expr(BinOp::Sub, a, b, Class::Double, span);
+        let scaled = self.binary_expr(BinOp::Mul, cond, diff, Class::Double, span);
+        self.binary_expr(BinOp::Add, b2, scaled, Class::Double, span)
+    }
+}
+
+/// The names that some function of the file deletes elements from, `x(...) = []`: their
+/// extents are known only at run time.
+pub(super) fn deleted_names(file: &ast::File) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for_each_function(&file.functions, &mut |f| {
+        walk_stmts(&f.body, &mut |s| {
+            if let AstStmt::Assign { targets, value } = &s.kind {
+                if let [ast::LValue::Index { base, .. }] = targets.as_slice() {
+                    if is_empty_matrix(value) {
+                        out.insert(base.name.clone());
+                    }
+                }
+            }
+        })
+    });
+    out
+}
