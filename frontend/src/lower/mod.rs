@@ -468,8 +468,8 @@ impl<'a> Lowerer<'a> {
     }
 
     fn new_local(&mut self, name: &str, mut ty: Type, span: Span) -> LocalId {
-        if self.grown.contains(name) {
-            // `x(end+1) = v` somewhere: the length is known only at run time.
+        if self.grown.contains(name) && !ty.shape.is_3d() {
+            // `x(end+1) = v` or `x(k) = []` somewhere: the length is known only at run time.
             let open = |d: Dim| if d == Dim::Known(1) { d } else { Dim::Var };
             ty.shape = Shape::new(open(ty.shape.rows), open(ty.shape.cols));
         }
