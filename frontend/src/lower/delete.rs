@@ -11,8 +11,8 @@
 //! Lowering: the positions to delete along the affected extent (linear, rows or columns) are
 //! marked in a logical temporary, the kept elements are moved forward in column-major order
 //! (in place: the write position never passes the read position) and a `Resize` sets the new
-//! extents, which only shrinks. `x(k) = []` with a scalar `k` on a vector shifts the tail down
-//! by one instead. Every deletion target has run-time extents (a name the file deletes from is
+//! extents, which only shrinks. `x(k) = []` with a scalar `k` shifts the tail down
+//! by one (in linear order) instead. Every deletion target has run-time extents (a name the file deletes from is
 //! opened like a grown one, see `assign::grown_names`), and a loop that deletes stays
 //! sequential on the host, since `Resize` statements make it so; the report says it.
 //!
@@ -79,8 +79,7 @@ impl Lowerer<'_> {
         if self.loop_depth > 0 {
             self.note_deleted(array, target_span);
         }
-        let shape = self.locals[array].ty.shape;
-        if let (Along::Linear, Sub::Scalar(k), true) = (along, &sub, shape.is_vector()) {
+        if let (Along::Linear, Sub::Scalar(k)) = (along, &sub) {
             return self.delete_one(array, *k, span);
         }
         let marks = self.mark_deleted(array, along, sub, span);
@@ -181,8 +180,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `x(k) = []` on a vector: after the checks, `x(k:end-1) = x(k+1:end)` and one element
-    /// fewer, in `x`'s orientation.
+    /// `x(k) = []`: after the checks, `x(k:end-1) = x(k+1:end)` in linear order and one element
+    /// fewer.
     fn delete_one(&mut self, array: LocalId, k: ExprId, span: Span) -> Option<StmtId> {
         let double = Type::scalar(Class::Double);
         let at = self.temp("d", double, span);
@@ -228,16 +227,18 @@ impl Lowerer<'_> {
                 span,
             );
         });
+        let kept = self.temp("n", double, span);
         let n = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let left = self.binary_expr(BinOp::Sub, n, one, Class::Double, span);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let (rows, cols) = if self.locals[array].ty.shape.rows == Dim::Known(1) {
-            (one, left)
-        } else {
-            (left, one)
-        };
-        self.push(StmtKind::Resize { array, rows, cols }, span)
+        self.push(
+            StmtKind::Assign {
+                target: kept,
+                value: left,
+            },
+            span,
+        );
+        self.shrink(array, Along::Linear, kept, span)
     }
 
     /// `base + p + delta` for locals `base` and `p`.
@@ -423,22 +424,17 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let shape = self.locals[array].ty.shape;
-        let kept_expr = self.local_value(kept, span);
         let (rows, cols) = match along {
             Along::Rows => {
                 self.only_row_check(shape.rows, kept, span);
-                (kept_expr, self.size_of(array, 2, span))
+                (self.local_value(kept, span), self.size_of(array, 2, span))
             }
             Along::Cols => {
                 self.only_row_check(shape.cols, kept, span);
-                (self.size_of(array, 1, span), kept_expr)
+                (self.size_of(array, 1, span), self.local_value(kept, span))
             }
-            Along::Linear if shape.rows == Dim::Known(1) => {
-                (self.constant_expr(1.0, Class::Double, span), kept_expr)
-            }
-            Along::Linear if shape.cols == Dim::Known(1) => {
-                (kept_expr, self.constant_expr(1.0, Class::Double, span))
-            }
+            // By the run-time extents even when the type says row or column: a later
+            // assignment may widen the type, and a loop then runs this with any shape.
             Along::Linear => self.linear_extents(array, kept, span),
         };
         self.push(StmtKind::Resize { array, rows, cols }, span)
@@ -461,9 +457,8 @@ impl Lowerer<'_> {
         );
     }
 
-    /// The extents after `x(idx) = []` when the type does not say whether `x` is a row, a column
-    /// or a matrix: a column (more than one row, one column) stays a column; anything else
-    /// becomes a row, unless nothing was deleted.
+    /// The extents after `x(idx) = []`: a column (more than one row, one column) stays a
+    /// column; anything else becomes a row, unless nothing was deleted.
     fn linear_extents(&mut self, array: LocalId, kept: LocalId, span: Span) -> (ExprId, ExprId) {
         let column = self.is_column_at_run_time(array, span);
         let column2 = self.copy_expr(column);
