@@ -433,9 +433,7 @@ impl Lowerer<'_> {
                 self.only_row_check(shape.cols, kept, span);
                 (self.size_of(array, 1, span), self.local_value(kept, span))
             }
-            // By the run-time extents even when the type says row or column: a later
-            // assignment may widen the type, and a loop then runs this with any shape.
-            Along::Linear => self.linear_extents(array, kept, span),
+            Along::Linear => return self.shrink_linear(array, kept, span),
         };
         self.push(StmtKind::Resize { array, rows, cols }, span)
     }
@@ -457,41 +455,30 @@ impl Lowerer<'_> {
         );
     }
 
-    /// The extents after `x(idx) = []`: a column (more than one row, one column) stays a
-    /// column; anything else becomes a row, unless nothing was deleted.
-    fn linear_extents(&mut self, array: LocalId, kept: LocalId, span: Span) -> (ExprId, ExprId) {
-        let column = self.is_column_at_run_time(array, span);
-        let column2 = self.copy_expr(column);
-        let kept_all = |me: &mut Self| {
-            let kept = me.local_value(kept, span);
-            let n = me.new_expr(
-                ExprKind::Size(array, SizeQuery::Numel),
-                Type::scalar(Class::Double),
-                span,
-            );
-            me.binary_expr(BinOp::Eq, kept, n, Class::Logical, span)
-        };
-        let same = kept_all(self);
-        let rows = self.size_of(array, 1, span);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let other_rows = self.choose(same, rows, one, span);
-        let kept_rows = self.local_value(kept, span);
-        let rows = self.choose(column, kept_rows, other_rows, span);
-        let same = kept_all(self);
-        let cols = self.size_of(array, 2, span);
-        let kept_cols = self.local_value(kept, span);
-        let other_cols = self.choose(same, cols, kept_cols, span);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let cols = self.choose(column2, one, other_cols, span);
-        (rows, cols)
-    }
-
-    /// `cond ? a : b` for extents: `b + cond * (a - b)` (exact for counts below 2^53).
-    fn choose(&mut self, cond: ExprId, a: ExprId, b: ExprId, span: Span) -> ExprId {
-        let b2 = self.copy_expr(b);
-        let diff = self.binary_expr(BinOp::Sub, a, b, Class::Double, span);
-        let scaled = self.binary_expr(BinOp::Mul, cond, diff, Class::Double, span);
-        self.binary_expr(BinOp::Add, b2, scaled, Class::Double, span)
+    /// After `x(idx) = []`, when something was deleted: a column (more than one row, one
+    /// column) stays a column, anything else becomes a row. Decided by the run-time extents
+    /// even when the type says row or column: a later assignment may widen the type, and a
+    /// loop then runs this with any shape.
+    fn shrink_linear(&mut self, array: LocalId, kept: LocalId, span: Span) -> Option<StmtId> {
+        let left = self.local_value(kept, span);
+        let n = self.new_expr(
+            ExprKind::Size(array, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let deleted = self.binary_expr(BinOp::Lt, left, n, Class::Logical, span);
+        self.emit_if(deleted, span, |me| {
+            let column = me.is_column_at_run_time(array, span);
+            let not_column = me.copy_expr(column);
+            let logical = Type::scalar(Class::Logical);
+            let row = me.new_expr(ExprKind::Unary(UnOp::Not, not_column), logical, span);
+            let left = me.local_value(kept, span);
+            let rows = me.pick_extent(column, left, span);
+            let left = me.local_value(kept, span);
+            let cols = me.pick_extent(row, left, span);
+            me.push(StmtKind::Resize { array, rows, cols }, span);
+        });
+        self.emitted.last().and_then(|block| block.last().copied())
     }
 }
 
