@@ -136,8 +136,8 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     ),
     (
         49,
-        "M2CU_E_DELETE_ONLY_ROW",
-        "Deleting the only row of a row vector (or the only column of a column vector) leaves an empty matrix that the variable's row (column) type cannot hold; keep the rows in a matrix whose row count is known only at run time.",
+        "M2CU_E_DELETE_ORIENTATION",
+        "Deleting elements of a matrix with one index vector or mask: MATLAB makes the result a row, Octave a column, so m2cu stops here; make the matrix a vector first (A = A(:)' for a row) or delete whole rows or columns.",
     ),
 ];
 

@@ -266,7 +266,7 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
                     RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
                     RuntimeError::DeleteRange => "M2CU_E_DELETE_RANGE",
-                    RuntimeError::DeleteOnlyRow => "M2CU_E_DELETE_ONLY_ROW",
+                    RuntimeError::DeleteOrientation => "M2CU_E_DELETE_ORIENTATION",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -497,9 +497,9 @@ pub enum RuntimeError {
     /// `x(idx) = []` with an index past the end: MATLAB's "Matrix index is out of range for
     /// deletion."
     DeleteRange,
-    /// Deleting the only row of an array typed as a row (the only column of a column), which
-    /// would leave a 0-by-n array that the type cannot hold.
-    DeleteOnlyRow,
+    /// `x(idx) = []` on a matrix (or a 1-by-1 array) with an index vector or a mask, where
+    /// MATLAB's result is a row and Octave's (mostly) a column.
+    DeleteOrientation,
 }
 
 impl Function {

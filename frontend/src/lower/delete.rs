@@ -16,9 +16,13 @@
 //! opened like a grown one, see `assign::grown_names`), and a loop that deletes stays
 //! sequential on the host, since `Resize` statements make it so; the report says it.
 //!
+//! Octave 7.3 and MATLAB differ on the shape of a matrix (or a 1-by-1 array) after a linear
+//! deletion by an index vector or a mask (Octave: mostly a column; MATLAB: a row): that stops
+//! with `RuntimeError::DeleteOrientation` when it deletes something.
+//!
 //! Invariants: a deletion reads its subscripts completely before it moves any element, so
-//! `x(x < 0) = []` sees the old `x`; the extents of a static row (column) stay 1 rows (columns):
-//! deleting its only row (column) stops with `RuntimeError::DeleteOnlyRow`.
+//! `x(x < 0) = []` sees the old `x`; a name the file deletes rows or columns from has both
+//! extents `Dim::Var` (`cut_names`), so a row may lose its only row.
 
 use std::collections::HashSet;
 
@@ -82,8 +86,15 @@ impl Lowerer<'_> {
         if let (Along::Linear, Sub::Scalar(k)) = (along, &sub) {
             return self.delete_one(array, *k, span);
         }
+        let step = match &sub {
+            Sub::Range { step, .. } => Some(self.copy_expr(*step)),
+            _ => None,
+        };
         let marks = self.mark_deleted(array, along, sub, span);
         let kept = self.count_kept(marks, span);
+        if along == Along::Linear {
+            self.orientation_check(array, kept, step, span);
+        }
         self.compact(array, marks, along, span);
         self.shrink(array, along, kept, span)
     }
@@ -423,36 +434,59 @@ impl Lowerer<'_> {
         kept: LocalId,
         span: Span,
     ) -> Option<StmtId> {
-        let shape = self.locals[array].ty.shape;
         let (rows, cols) = match along {
-            Along::Rows => {
-                self.only_row_check(shape.rows, kept, span);
-                (self.local_value(kept, span), self.size_of(array, 2, span))
-            }
-            Along::Cols => {
-                self.only_row_check(shape.cols, kept, span);
-                (self.size_of(array, 1, span), self.local_value(kept, span))
-            }
+            Along::Rows => (self.local_value(kept, span), self.size_of(array, 2, span)),
+            Along::Cols => (self.size_of(array, 1, span), self.local_value(kept, span)),
             Along::Linear => return self.shrink_linear(array, kept, span),
         };
         self.push(StmtKind::Resize { array, rows, cols }, span)
     }
 
-    /// A static row (column) keeps its one row (column): deleting it stops.
-    fn only_row_check(&mut self, extent: Dim, kept: LocalId, span: Span) {
-        if extent != Dim::Known(1) {
-            return;
-        }
+    /// Octave 7.3 gives `x(idx) = []` on a matrix or a 1-by-1 `x` a row when `idx` is a range
+    /// with step 1 and otherwise (mostly) a column, where MATLAB always gives a row: unless `x`
+    /// is a row or a column, the subscript such a range or nothing is deleted, stop with
+    /// `RuntimeError::DeleteOrientation`.
+    fn orientation_check(
+        &mut self,
+        array: LocalId,
+        kept: LocalId,
+        step: Option<ExprId>,
+        span: Span,
+    ) {
         let kept = self.local_value(kept, span);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let cond = self.binary_expr(BinOp::Eq, kept, one, Class::Logical, span);
+        let n = self.new_expr(
+            ExprKind::Size(array, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let nothing = self.binary_expr(BinOp::Eq, kept, n, Class::Logical, span);
+        let row = self.is_row_at_run_time(array, span);
+        let column = self.is_column_at_run_time(array, span);
+        let vector = self.binary_expr(BinOp::Or, row, column, Class::Logical, span);
+        let mut cond = self.binary_expr(BinOp::Or, nothing, vector, Class::Logical, span);
+        if let Some(step) = step {
+            let one = self.constant_expr(1.0, Class::Double, span);
+            let contiguous = self.binary_expr(BinOp::Eq, step, one, Class::Logical, span);
+            cond = self.binary_expr(BinOp::Or, cond, contiguous, Class::Logical, span);
+        }
         self.push(
             StmtKind::Check {
                 cond,
-                error: RuntimeError::DeleteOnlyRow,
+                error: RuntimeError::DeleteOrientation,
             },
             span,
         );
+    }
+
+    /// Whether `x` is one row of other than one column.
+    fn is_row_at_run_time(&mut self, array: LocalId, span: Span) -> ExprId {
+        let rows = self.size_of(array, 1, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let one_row = self.binary_expr(BinOp::Eq, rows, one, Class::Logical, span);
+        let cols = self.size_of(array, 2, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let many_cols = self.binary_expr(BinOp::Ne, cols, one, Class::Logical, span);
+        self.binary_expr(BinOp::And, one_row, many_cols, Class::Logical, span)
     }
 
     /// After `x(idx) = []`, when something was deleted: a column (more than one row, one
@@ -485,12 +519,22 @@ impl Lowerer<'_> {
 /// The names that some function of the file deletes elements from, `x(...) = []`: their
 /// extents are known only at run time.
 pub(super) fn deleted_names(file: &ast::File) -> HashSet<String> {
+    deletions(file, |_| true)
+}
+
+/// The names that some function of the file deletes rows or columns from, `A(i, :) = []`:
+/// a row's (column's) extent 1 may become 0 too.
+pub(super) fn cut_names(file: &ast::File) -> HashSet<String> {
+    deletions(file, |args| args.len() == 2)
+}
+
+fn deletions(file: &ast::File, keep: impl Fn(&[ast::Expr]) -> bool) -> HashSet<String> {
     let mut out = HashSet::new();
     for_each_function(&file.functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, value } = &s.kind {
-                if let [ast::LValue::Index { base, .. }] = targets.as_slice() {
-                    if is_empty_matrix(value) {
+                if let [ast::LValue::Index { base, args, .. }] = targets.as_slice() {
+                    if is_empty_matrix(value) && keep(args) {
                         out.insert(base.name.clone());
                     }
                 }

@@ -234,6 +234,9 @@ struct Lowerer<'a> {
     combiners: Vec<crate::ir::Combiner>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
+    /// Names whose rows or columns some function deletes (`A(i, :) = []`): both extents
+    /// vary, a 1 too.
+    cut: std::collections::HashSet<String>,
     /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
     /// array whose length is 1 at run time, not a scalar.
     indexed: std::collections::HashSet<String>,
@@ -297,6 +300,7 @@ impl<'a> Lowerer<'a> {
             constant_memory: Vec::new(),
             combiners: Vec::new(),
             grown: inline::across_files(file, library, assign::grown_names),
+            cut: inline::across_files(file, library, delete::cut_names),
             indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
             empty_flagged: inline::across_files(
                 file,
@@ -470,7 +474,14 @@ impl<'a> Lowerer<'a> {
     fn new_local(&mut self, name: &str, mut ty: Type, span: Span) -> LocalId {
         if self.grown.contains(name) && !ty.shape.is_3d() {
             // `x(end+1) = v` or `x(k) = []` somewhere: the length is known only at run time.
-            let open = |d: Dim| if d == Dim::Known(1) { d } else { Dim::Var };
+            let cut = self.cut.contains(name);
+            let open = |d: Dim| {
+                if d == Dim::Known(1) && !cut {
+                    d
+                } else {
+                    Dim::Var
+                }
+            };
             ty.shape = Shape::new(open(ty.shape.rows), open(ty.shape.cols));
         }
         let id = self.locals.alloc(Local {
