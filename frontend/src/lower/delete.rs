@@ -92,7 +92,8 @@ impl Lowerer<'_> {
         };
         let marks = self.mark_deleted(array, along, sub, span);
         let kept = self.count_kept(marks, span);
-        if along == Along::Linear {
+        let contiguous = step.is_some_and(|step| self.const_of(step) == Some(1.0));
+        if along == Along::Linear && !contiguous {
             self.orientation_check(array, kept, step, span);
         }
         self.compact(array, marks, along, span);
