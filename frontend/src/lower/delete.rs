@@ -197,16 +197,7 @@ impl Lowerer<'_> {
     fn delete_one(&mut self, array: LocalId, k: ExprId, span: Span) -> Option<StmtId> {
         let double = Type::scalar(Class::Double);
         let at = self.temp("d", double, span);
-        let k = self.convert_to(k, Class::Double);
-        self.push(
-            StmtKind::Assign {
-                target: at,
-                value: k,
-            },
-            span,
-        );
-        let n = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
-        self.range_check(at, n, span);
+        self.checked_position(at, k, array, span);
         // Reading `x(k)` gives MATLAB's error for an index that is not a positive integer.
         let probe = self.temp("d", Type::scalar(self.locals[array].ty.class), span);
         let read = self.local_value(at, span);
@@ -222,7 +213,7 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let n = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
+        let n = self.numel_of(array, span);
         let from = self.local_value(at, span);
         let tail = self.binary_expr(BinOp::Sub, n, from, Class::Double, span);
         self.counted_loop("p", tail, span, |me, p| {
@@ -240,7 +231,7 @@ impl Lowerer<'_> {
             );
         });
         let kept = self.temp("n", double, span);
-        let n = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
+        let n = self.numel_of(array, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let left = self.binary_expr(BinOp::Sub, n, one, Class::Double, span);
         self.push(
@@ -266,27 +257,10 @@ impl Lowerer<'_> {
         self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)
     }
 
-    /// Stops with MATLAB's deletion error unless the position in `at` is at most `n`.
-    fn range_check(&mut self, at: LocalId, n: ExprId, span: Span) {
-        let at = self.local_value(at, span);
-        let cond = self.binary_expr(BinOp::Le, at, n, Class::Logical, span);
-        self.push(
-            StmtKind::Check {
-                cond,
-                error: RuntimeError::DeleteRange,
-            },
-            span,
-        );
-    }
-
     /// The extent that `along` counts positions of.
     fn extent_along(&mut self, array: LocalId, along: Along, span: Span) -> ExprId {
         match along {
-            Along::Linear => self.new_expr(
-                ExprKind::Size(array, SizeQuery::Numel),
-                Type::scalar(Class::Double),
-                span,
-            ),
+            Along::Linear => self.numel_of(array, span),
             Along::Rows | Along::Cols => self.size_of(array, along.dim(), span),
         }
     }
@@ -303,7 +277,7 @@ impl Lowerer<'_> {
         match sub {
             Sub::Scalar(k) => self.mark_one(marks, at, k, span),
             Sub::Index(idx) => {
-                let count = self.new_expr(ExprKind::Size(idx, SizeQuery::Numel), double, span);
+                let count = self.numel_of(idx, span);
                 self.counted_loop("p", count, span, |me, p| {
                     let p = me.local_value(p, span);
                     let ty = Type::scalar(me.locals[idx].ty.class);
@@ -332,20 +306,7 @@ impl Lowerer<'_> {
     /// `at = k`, the range check, `marks(at) = true` (whose index check gives MATLAB's error for
     /// an index that is not a positive integer).
     fn mark_one(&mut self, marks: LocalId, at: LocalId, k: ExprId, span: Span) {
-        let k = self.convert_to(k, Class::Double);
-        self.push(
-            StmtKind::Assign {
-                target: at,
-                value: k,
-            },
-            span,
-        );
-        let n = self.new_expr(
-            ExprKind::Size(marks, SizeQuery::Numel),
-            Type::scalar(Class::Double),
-            span,
-        );
-        self.range_check(at, n, span);
+        self.checked_position(at, k, marks, span);
         let index = self.local_value(at, span);
         let yes = self.constant_expr(1.0, Class::Logical, span);
         self.push(
@@ -358,14 +319,37 @@ impl Lowerer<'_> {
         );
     }
 
+    /// `at = k` as a double, then MATLAB's deletion error unless it is at most `numel(of)`.
+    fn checked_position(&mut self, at: LocalId, k: ExprId, of: LocalId, span: Span) {
+        let k = self.convert_to(k, Class::Double);
+        self.push(
+            StmtKind::Assign {
+                target: at,
+                value: k,
+            },
+            span,
+        );
+        let at = self.local_value(at, span);
+        let n = self.numel_of(of, span);
+        let cond = self.binary_expr(BinOp::Le, at, n, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::DeleteRange,
+            },
+            span,
+        );
+    }
+
+    fn numel_of(&mut self, array: LocalId, span: Span) -> ExprId {
+        let double = Type::scalar(Class::Double);
+        self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span)
+    }
+
     /// How many positions are not marked.
     fn count_kept(&mut self, marks: LocalId, span: Span) -> LocalId {
         let kept = self.counter(span);
-        let n = self.new_expr(
-            ExprKind::Size(marks, SizeQuery::Numel),
-            Type::scalar(Class::Double),
-            span,
-        );
+        let n = self.numel_of(marks, span);
         self.counted_loop("k", n, span, |me, k| {
             let keep = me.not_marked(marks, k, span);
             me.emit_if(keep, span, |me| me.increment(kept, span));
@@ -455,11 +439,7 @@ impl Lowerer<'_> {
         span: Span,
     ) {
         let kept = self.local_value(kept, span);
-        let n = self.new_expr(
-            ExprKind::Size(array, SizeQuery::Numel),
-            Type::scalar(Class::Double),
-            span,
-        );
+        let n = self.numel_of(array, span);
         let nothing = self.binary_expr(BinOp::Eq, kept, n, Class::Logical, span);
         let row = self.is_row_at_run_time(array, span);
         let column = self.is_column_at_run_time(array, span);
@@ -496,11 +476,7 @@ impl Lowerer<'_> {
     /// loop then runs this with any shape.
     fn shrink_linear(&mut self, array: LocalId, kept: LocalId, span: Span) -> Option<StmtId> {
         let left = self.local_value(kept, span);
-        let n = self.new_expr(
-            ExprKind::Size(array, SizeQuery::Numel),
-            Type::scalar(Class::Double),
-            span,
-        );
+        let n = self.numel_of(array, span);
         let deleted = self.binary_expr(BinOp::Lt, left, n, Class::Logical, span);
         self.emit_if(deleted, span, |me| {
             let column = me.is_column_at_run_time(array, span);
