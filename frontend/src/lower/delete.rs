@@ -76,18 +76,14 @@ impl Lowerer<'_> {
             .subscripts_with_masks(array, args)?
             .into_iter()
             .nth(along.position())?;
-        let sub = match sub {
-            Subscript::Mask(mask) => Sub::Index(self.find_positions(&mask)),
-            Subscript::Plain(sub) => sub,
-        };
         if self.loop_depth > 0 {
             self.note_deleted(array, target_span);
         }
-        if let (Along::Linear, Sub::Scalar(k)) = (along, &sub) {
+        if let (Along::Linear, Subscript::Plain(Sub::Scalar(k))) = (along, &sub) {
             return self.delete_one(array, *k, span);
         }
         let step = match &sub {
-            Sub::Range { step, .. } => Some(self.copy_expr(*step)),
+            Subscript::Plain(Sub::Range { step, .. }) => Some(self.copy_expr(*step)),
             _ => None,
         };
         let marks = self.mark_deleted(array, along, sub, span);
@@ -265,8 +261,15 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A logical column, one element per position along `along`, true where `sub` selects.
-    fn mark_deleted(&mut self, array: LocalId, along: Along, sub: Sub, span: Span) -> LocalId {
+    /// A logical column, one element per position along `along`, true where `sub` selects (a
+    /// mask is read in one loop, without its positions).
+    fn mark_deleted(
+        &mut self,
+        array: LocalId,
+        along: Along,
+        sub: Subscript,
+        span: Span,
+    ) -> LocalId {
         let shape = Shape::new(Dim::Var, Dim::Known(1));
         let marks = self.temp("del", Type::array(Class::Logical, shape), span);
         let n = self.extent_along(array, along, span);
@@ -274,6 +277,17 @@ impl Lowerer<'_> {
         self.alloc_zeros(marks, n, one, None, span);
         let double = Type::scalar(Class::Double);
         let at = self.temp("d", double, span);
+        let sub = match sub {
+            Subscript::Mask(mask) => {
+                let mask = self.linear_readable(mask);
+                self.masked_loop(&mask, span, |me, k| {
+                    let k = me.local_value(k, span);
+                    me.mark_one(marks, at, k, span);
+                });
+                return marks;
+            }
+            Subscript::Plain(sub) => sub,
+        };
         match sub {
             Sub::Scalar(k) => self.mark_one(marks, at, k, span),
             Sub::Index(idx) => {

@@ -118,7 +118,7 @@ impl Lowerer<'_> {
     }
 
     /// `find(mask)` into a new double temporary: a row for a row mask, else a column.
-    pub(super) fn find_positions(&mut self, mask: &ArrayVal) -> LocalId {
+    fn find_positions(&mut self, mask: &ArrayVal) -> LocalId {
         let span = mask.span;
         let mask = self.linear_readable(mask.clone());
         let count = self.count_true(&mask, span);
@@ -181,7 +181,7 @@ impl Lowerer<'_> {
     }
 
     /// `for k = 1:numel(mask), if mask(k), body(k), end, end`.
-    fn masked_loop(
+    pub(super) fn masked_loop(
         &mut self,
         mask: &ArrayVal,
         span: Span,
@@ -196,7 +196,7 @@ impl Lowerer<'_> {
 
     /// The value itself when its elements can be read at linear positions, else a temporary
     /// holding it (a transposed or stretched matrix, or a matrix slice, reads elsewhere).
-    fn linear_readable(&mut self, val: ArrayVal) -> ArrayVal {
+    pub(super) fn linear_readable(&mut self, val: ArrayVal) -> ArrayVal {
         if val.is_vector() || linear_safe(&val) {
             return val;
         }
