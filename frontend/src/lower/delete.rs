@@ -1,24 +1,23 @@
 //! Deleting elements with `= []`: `x(k) = []`, `x(idx) = []`, `x(a:b) = []`, `x(mask) = []`,
 //! `A(rows, :) = []` and `A(:, cols) = []`.
 //!
-//! MATLAB's rules (checked against Octave 7.3): a vector keeps its orientation (a 1-by-1 value
-//! counts as a row); a matrix with one subscript becomes a row of the elements left, unless
-//! nothing is deleted (then it keeps its extents); whole rows or columns go with a `:` in the
-//! other subscript; repeated indices delete once; an index past the end stops with MATLAB's
-//! "Matrix index is out of range for deletion." (`RuntimeError::DeleteRange`); two non-colon
-//! subscripts are MATLAB's error, reported at translation time (E0160).
+//! Octave 7.3's results: a row stays a row and a column a column; a linear deletion that
+//! deletes nothing changes nothing, and one that deletes something from a matrix (or a 1-by-1
+//! value) by a scalar or a range with step 1 leaves a row; whole rows or columns go with a `:`
+//! in the other subscript; repeated indices delete once; an index past the end stops with
+//! MATLAB's "Matrix index is out of range for deletion." (`RuntimeError::DeleteRange`); two
+//! non-colon subscripts are MATLAB's error, reported at translation time (E0160). Octave and
+//! MATLAB differ on a matrix (or a 1-by-1 value) deleted from by an index vector or a mask
+//! (Octave: mostly a column, depending on how it stores the index; MATLAB: a row): that stops
+//! with `RuntimeError::DeleteOrientation` when it deletes something.
 //!
 //! Lowering: the positions to delete along the affected extent (linear, rows or columns) are
 //! marked in a logical temporary, the kept elements are moved forward in column-major order
 //! (in place: the write position never passes the read position) and a `Resize` sets the new
-//! extents, which only shrinks. `x(k) = []` with a scalar `k` shifts the tail down
-//! by one (in linear order) instead. Every deletion target has run-time extents (a name the file deletes from is
-//! opened like a grown one, see `assign::grown_names`), and a loop that deletes stays
+//! extents, which only shrinks. `x(k) = []` with a scalar `k` shifts the tail down by one (in
+//! linear order) instead. Every deletion target has run-time extents (a name the file deletes
+//! from is opened like a grown one, see `assign::grown_names`), and a loop that deletes stays
 //! sequential on the host, since `Resize` statements make it so; the report says it.
-//!
-//! Octave 7.3 and MATLAB differ on the shape of a matrix (or a 1-by-1 array) after a linear
-//! deletion by an index vector or a mask (Octave: mostly a column; MATLAB: a row): that stops
-//! with `RuntimeError::DeleteOrientation` when it deletes something.
 //!
 //! Invariants: a deletion reads its subscripts completely before it moves any element, so
 //! `x(x < 0) = []` sees the old `x`; a name the file deletes rows or columns from has both
