@@ -130,10 +130,14 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
+        let deletes = grow::is_empty_matrix(value);
         let Some(array) = self.scope.get(&base.name).copied() else {
+            if deletes {
+                return self.delete_undefined(base, target_span);
+            }
             return self.store_new(base, args, target_span, value, span);
         };
-        if grow::is_empty_matrix(value) {
+        if deletes {
             return self.delete(array, args, target_span, span);
         }
         if self.grows_by_index(array) || self.may_grow_by_idiom(array, args, value) {

@@ -95,6 +95,20 @@ impl Lowerer<'_> {
         self.shrink(array, along, kept, span)
     }
 
+    /// `x(...) = []` where `x` has no value: MATLAB's undefined-variable error.
+    pub(super) fn delete_undefined(&mut self, name: &ast::Ident, span: Span) -> Option<StmtId> {
+        self.error(
+            "E0102",
+            span,
+            format!("undefined variable `{}`", name.name),
+            format!(
+                "`{}(...) = []` deletes elements of an existing array: assign `{}` first",
+                name.name, name.name
+            ),
+        );
+        None
+    }
+
     /// Which extent `x(args) = []` deletes along, or a diagnostic for the forms m2cu (or
     /// MATLAB) rejects.
     fn deletion_axis(
