@@ -420,6 +420,7 @@ fn is_m2cu_limit(message: &str) -> bool {
                 "M2CU_E_EMPTY_MEAN",
                 "M2CU_E_EMPTY_MASK",
                 "M2CU_E_EMPTY_RANGE_NEW",
+                "M2CU_E_DELETE_ORIENTATION",
             ]
             .contains(name)
         })

@@ -907,3 +907,78 @@ fn a_scalar_read_before_it_is_assigned_stops() {
         }
     }
 }
+
+/// Issue 15 item 16: `= []` deletes as Octave 7.3 does: a row stays a row and a column a
+/// column, repeated indices delete once, nothing deleted changes nothing, a range with step 1
+/// leaves a matrix a row; rows go by a mask or an index vector; an index past the end is the
+/// deletion error, 0 the usual index error; an index vector on a matrix, where MATLAB (a row)
+/// and Octave (a column) differ, stops.
+#[test]
+fn deletion_keeps_octaves_shapes_and_errors() {
+    let linear = "function [r, c, f, l] = lin(A, idx)\n  A(idx) = [];\n  r = size(A, 1);\n  c = size(A, 2);\n  f = A(1);\n  l = A(end);\nend\n";
+    let range = "function [r, c, f, l] = span(A, a, b)\n  A(a:b) = [];\n  r = size(A, 1);\n  c = size(A, 2);\n  f = A(1);\n  l = A(end);\nend\n";
+    let rows = "function [r, c, f, l] = droprows(A, m)\n  A(m, :) = [];\n  r = size(A, 1);\n  c = size(A, 2);\n  f = A(1);\n  l = A(end);\nend\n";
+    let differ = "Octave a column, so m2cu stops here";
+    let cases: &[(&str, &str, &[&str], &[&str])] = &[
+        (
+            "lin",
+            linear,
+            &["A=[1 2 3 4]", "idx=[1 4 1]"],
+            &["r = 1", "c = 2", "f = 2", "l = 3"],
+        ),
+        (
+            "lin",
+            linear,
+            &["A=[1; 2; 3]", "idx=[2 2]"],
+            &["r = 2", "c = 1", "f = 1", "l = 3"],
+        ),
+        (
+            "lin",
+            linear,
+            &["A=[1 2; 3 4]", "idx=zeros(1,0)"],
+            &["r = 2", "c = 2", "f = 1", "l = 4"],
+        ),
+        ("lin", linear, &["A=[1 2; 3 4]", "idx=[1 4]"], &[differ]),
+        (
+            "lin",
+            linear,
+            &["A=[1 2 3]", "idx=4"],
+            &["Matrix index is out of range for deletion."],
+        ),
+        (
+            "lin",
+            linear,
+            &["A=[1 2 3]", "idx=0"],
+            &["Array indices must be positive integers"],
+        ),
+        (
+            "span",
+            range,
+            &["A=[1 2; 3 4]", "a=2", "b=3"],
+            &["r = 1", "c = 2", "f = 1", "l = 4"],
+        ),
+        (
+            "droprows",
+            rows,
+            &["A=[1 2; 3 4; 5 6]", "m=logical([1 0 1])"],
+            &["r = 1", "c = 2", "f = 3", "l = 4"],
+        ),
+        (
+            "droprows",
+            rows,
+            &["A=[1 2; 3 4; 5 6]", "m=[3 3 1]"],
+            &["r = 1", "c = 2", "f = 3", "l = 4"],
+        ),
+    ];
+    for backend in ["cpu", "emu"] {
+        for (name, source, sets, expected) in cases {
+            let (out, err) = text(&run_source(name, source, backend, sets));
+            for want in *expected {
+                assert!(
+                    out.lines().any(|l| l.trim() == *want) || err.contains(want),
+                    "{backend} {sets:?}: {want}: {out}{err}"
+                );
+            }
+        }
+    }
+}

@@ -145,6 +145,16 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_REDUCE_DIM",
         "Dimension argument must be a positive integer scalar within indexing range.",
     ),
+    (
+        48,
+        "M2CU_E_DELETE_RANGE",
+        "Matrix index is out of range for deletion.",
+    ),
+    (
+        49,
+        "M2CU_E_DELETE_ORIENTATION",
+        "Deleting elements of a matrix with one index vector or mask: MATLAB makes the result a row, Octave a column, so m2cu stops here; make the matrix a vector first (A = A(:)' for a row) or delete whole rows or columns.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -304,6 +304,8 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyRangeCreation => "M2CU_E_EMPTY_RANGE_NEW",
                     RuntimeError::PrefixCount { folded: false } => "M2CU_E_PREFIX_COUNT",
                     RuntimeError::PrefixCount { folded: true } => "M2CU_E_PREFIX_COUNT_I",
+                    RuntimeError::DeleteRange => "M2CU_E_DELETE_RANGE",
+                    RuntimeError::DeleteOrientation => "M2CU_E_DELETE_ORIENTATION",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -537,6 +537,12 @@ pub enum RuntimeError {
     /// `strncmp(a, b, n)` (`strncmpi` when `folded`) with `fix(n) < 1` or NaN: Octave's
     /// "strncmp: N must be greater than 0".
     PrefixCount { folded: bool },
+    /// `x(idx) = []` with an index past the end: MATLAB's "Matrix index is out of range for
+    /// deletion."
+    DeleteRange,
+    /// `x(idx) = []` on a matrix (or a 1-by-1 array) with an index vector or a mask, where
+    /// MATLAB's result is a row and Octave's (mostly) a column.
+    DeleteOrientation,
 }
 
 impl Function {

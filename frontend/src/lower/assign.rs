@@ -136,9 +136,16 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
+        let deletes = grow::is_empty_matrix(value);
         let Some(array) = self.scope.get(&base.name).copied() else {
+            if deletes {
+                return self.delete_undefined(base, target_span);
+            }
             return self.store_new(base, args, target_span, value, span);
         };
+        if deletes {
+            return self.delete(array, args, target_span, span);
+        }
         if self.grows_by_index(array) || self.may_grow_by_idiom(array, args, value) {
             return self.store_growing(array, args, target_span, value, span);
         }
@@ -156,9 +163,6 @@ impl Lowerer<'_> {
             return None;
         }
         let subs = self.subscripts_with_masks(array, args)?;
-        if self.deletes_selection(&subs, value) {
-            return None;
-        }
         if let [Subscript::Mask(mask)] = subs.as_slice() {
             return self.masked_store(array, mask.clone(), (&args[0], value), span);
         }
@@ -451,12 +455,13 @@ pub(super) fn index_targets(
     out
 }
 
-/// The names that some function of the file grows with `x(end+k) = v` or `x = [x, v]`, or may
-/// grow with the allocation idiom `z(m, n) = 0`.
+/// The names that some function of the file grows with `x(end+k) = v` or `x = [x, v]`, may
+/// grow with the allocation idiom `z(m, n) = 0`, or deletes elements from, `x(k) = []`.
 pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
     let mut names = index_targets(file, |args| args.iter().any(grows));
     names.extend(grow::allocation_idiom_names(file));
     names.extend(grow::appended_names(file));
+    names.extend(super::delete::deleted_names(file));
     names
 }
 

@@ -41,10 +41,12 @@
 //! | E0135 | `A(i, j) = v` that may give more rows (columns) to a vector created by `A(k) = v` |
 //! | E0136 | an array created by index in a local function called in a loop |
 //! | E0138 | indexing with a char array or a matrix of indices |
-//! | E0139 | deleting elements selected by a mask or an index vector, `x(mask) = []` |
 //! | E0140 | a complex value of a class other than double (`complex`) |
 //! | E0141 | a complex value where m2cu keeps real values only (`complex`) |
 //! | E0142 | an operation m2cu does not define on complex values (`complex`) |
+//! | E0160 | a deletion with two non-colon subscripts, `A(i, j) = []` (MATLAB's error too) |
+//! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
+//! | E0162 | deleting every element with `:`, `x(:) = []` |
 
 mod array;
 mod assign;
@@ -53,6 +55,7 @@ mod concat;
 mod console;
 mod control;
 mod custom;
+mod delete;
 mod early_return;
 mod emptyloop;
 mod expr;
@@ -275,6 +278,9 @@ struct Lowerer<'a> {
     combiners: Vec<crate::ir::Combiner>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
+    /// Names whose rows or columns some function deletes (`A(i, :) = []`): both extents
+    /// vary, a 1 too.
+    cut: std::collections::HashSet<String>,
     /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
     /// array whose length is 1 at run time, not a scalar.
     indexed: std::collections::HashSet<String>,
@@ -346,6 +352,7 @@ impl<'a> Lowerer<'a> {
             constant_memory: Vec::new(),
             combiners: Vec::new(),
             grown: inline::across_files(file, library, assign::grown_names),
+            cut: inline::across_files(file, library, delete::cut_names),
             indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
             empty_flagged: inline::across_files(
                 file,
@@ -524,9 +531,16 @@ impl<'a> Lowerer<'a> {
 
     fn new_local(&mut self, name: &str, ty: Type, span: Span) -> LocalId {
         let mut ty = self.complex_if_widened(name, ty);
-        if self.grown.contains(name) {
-            // `x(end+1) = v` somewhere: the length is known only at run time.
-            let open = |d: Dim| if d == Dim::Known(1) { d } else { Dim::Var };
+        if self.grown.contains(name) && !ty.shape.is_3d() {
+            // `x(end+1) = v` or `x(k) = []` somewhere: the length is known only at run time.
+            let cut = self.cut.contains(name);
+            let open = |d: Dim| {
+                if d == Dim::Known(1) && !cut {
+                    d
+                } else {
+                    Dim::Var
+                }
+            };
             ty.shape = Shape::new(open(ty.shape.rows), open(ty.shape.cols));
         }
         let id = self.locals.alloc(Local {

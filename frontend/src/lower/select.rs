@@ -173,7 +173,7 @@ impl Lowerer<'_> {
     }
 
     /// A new double temporary set to 0.
-    fn counter(&mut self, span: Span) -> LocalId {
+    pub(super) fn counter(&mut self, span: Span) -> LocalId {
         let n = self.temp("n", double(), span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         self.push(
@@ -187,7 +187,7 @@ impl Lowerer<'_> {
     }
 
     /// `n = n + 1`.
-    fn increment(&mut self, n: LocalId, span: Span) {
+    pub(super) fn increment(&mut self, n: LocalId, span: Span) {
         let value = self.new_expr(ExprKind::Local(n), double(), span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let value = self.binary_expr(BinOp::Add, value, one, Class::Double, span);
@@ -195,7 +195,7 @@ impl Lowerer<'_> {
     }
 
     /// `for k = 1:numel(mask), if mask(k), body(k), end, end`.
-    fn masked_loop(
+    pub(super) fn masked_loop(
         &mut self,
         mask: &ArrayVal,
         span: Span,
@@ -210,7 +210,7 @@ impl Lowerer<'_> {
 
     /// The value itself when its elements can be read at linear positions, else a temporary
     /// holding it (a transposed or stretched matrix, or a matrix slice, reads elsewhere).
-    fn linear_readable(&mut self, val: ArrayVal) -> ArrayVal {
+    pub(super) fn linear_readable(&mut self, val: ArrayVal) -> ArrayVal {
         if val.is_vector() || linear_safe(&val) {
             return val;
         }
@@ -546,24 +546,6 @@ impl Lowerer<'_> {
         let text = crate::ast_source::print_expr_source(mask_ast);
         let same = text == crate::ast_source::print_expr_source(arg) && !text.contains("rand");
         (same && !self.locals[source].ty.is_scalar()).then_some(source)
-    }
-
-    /// Reports `x(mask) = []` and `x(idx) = []`: MATLAB deletes the selected elements, which
-    /// changes the array's size.
-    pub(super) fn deletes_selection(&mut self, subs: &[Subscript], value: &ast::Expr) -> bool {
-        let selects = subs
-            .iter()
-            .any(|s| matches!(s, Subscript::Mask(_) | Subscript::Plain(Sub::Index(_))));
-        let empty = matches!(&strip_parens(value).kind, AstExpr::Matrix(rows) if rows.is_empty());
-        if selects && empty {
-            self.error(
-                "E0139",
-                value.span,
-                "deleting elements selected by a mask or an index vector is not supported".into(),
-                "keep the other elements instead: for a vector `x`, `x(mask) = []` is `x = x(~mask)`".into(),
-            );
-        }
-        selects && empty
     }
 
     /// `x(k) = value`, converted to `x`'s class.
