@@ -45,6 +45,9 @@ impl Lowerer<'_> {
     }
 
     fn assign_var(&mut self, name: &ast::Ident, value: &ast::Expr, span: Span) -> Option<StmtId> {
+        if self.assign_handle(name, value).is_some() {
+            return None;
+        }
         if grow::is_empty_matrix(value) {
             return self.assign_empty(name, span);
         }

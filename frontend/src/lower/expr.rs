@@ -86,11 +86,7 @@ impl Lowerer<'_> {
                 None
             }
             AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } | AstExpr::HandleCell(_) => {
-                self.unsupported(
-                    span,
-                    "a function handle",
-                    "function handles are only allowed as the operator of `gpucoder.reduce`; call the function directly",
-                );
+                self.handle_as_value(span);
                 None
             }
             AstExpr::Str(text) => self.char_literal(text, span),
@@ -117,6 +113,10 @@ impl Lowerer<'_> {
     fn ident(&mut self, name: &str, span: Span) -> Option<Val> {
         // Only this name is read as text, nothing it calls.
         let as_text = std::mem::take(&mut self.reading_text);
+        if self.handles.contains_key(name) {
+            self.handle_as_value(span);
+            return None;
+        }
         if let Some(&id) = self.scope.get(name) {
             if self.string_locals.contains(&id) && !as_text {
                 return self.string_variable_here(name, span);
@@ -299,6 +299,9 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let name = callee.name.as_str();
+        if self.handles.contains_key(name) {
+            return self.call_handle_variable(callee, args, span);
+        }
         if let Some(&array) = self.scope.get(name) {
             return self.index(array, args, span);
         }
@@ -336,9 +339,12 @@ impl Lowerer<'_> {
             "strcmp" => self.text_compare(TextCase::Exact, args, span),
             "strcmpi" => self.text_compare(TextCase::Folded, args, span),
             "ischar" => self.is_char(args, span),
+            "feval" => self.feval(args, span),
+            "arrayfun" => self.arrayfun(args, span),
             _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
+            _ if self.handle_text_function(callee) => None,
             _ => self.undefined(callee),
         }
     }
@@ -366,7 +372,7 @@ impl Lowerer<'_> {
                 &format!("`{name}` used as a value"),
                 &format!("call `{name}(...)` as a statement of its own"),
             );
-        } else if matches!(name.as_str(), "eval" | "evalin" | "feval" | "assignin") {
+        } else if matches!(name.as_str(), "eval" | "evalin" | "assignin") {
             self.unsupported(
                 callee.span,
                 &format!("`{name}`"),
@@ -765,4 +771,18 @@ pub(super) fn val_class(l: &Lowerer<'_>, v: &Val) -> Class {
         Val::Scalar(e) => l.exprs[*e].ty.class,
         Val::Array(a) => a.class,
     }
+}
+
+/// Whether [`Lowerer::call`] translates a call of `name` that is no function of the program
+/// (a builtin, a reduction, a conversion, a fill or a size query): what `@name` may name.
+pub(super) fn is_builtin_name(name: &str) -> bool {
+    super::reduce::Reduction::from_name(name).is_some()
+        || Builtin::from_name(name).is_some()
+        || Class::from_name(name).is_some()
+        || fill_named(name).is_some()
+        || SIZE_FUNCTIONS.contains(&name)
+        || matches!(
+            name,
+            "intmax" | "intmin" | "reshape" | "squeeze" | "strcmp" | "strcmpi" | "ischar"
+        )
 }

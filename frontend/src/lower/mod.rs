@@ -42,6 +42,9 @@
 //! | E0136 | an array created by index in a local function called in a loop |
 //! | E0138 | indexing with a char array or a matrix of indices |
 //! | E0139 | deleting elements selected by a mask or an index vector, `x(mask) = []` |
+//! | E0157 | a function handle used as a value, chosen at run time, or as text (`func2str`) |
+//! | E0158 | `feval`/`arrayfun` of a function not known at translation time, or with unsupported options |
+//! | E0159 | `@name` of a function m2cu does not know |
 
 mod array;
 mod assign;
@@ -54,6 +57,7 @@ mod emptyloop;
 mod expr;
 mod fill;
 mod grow;
+mod handles;
 mod inline;
 mod optional;
 mod print;
@@ -197,6 +201,8 @@ struct Lowerer<'a> {
     exprs: Arena<Expr>,
     stmts: Arena<Stmt>,
     scope: HashMap<String, LocalId>,
+    /// Names holding function handles (`handles`), scoped like `scope`.
+    handles: handles::Handles<'a>,
     params: Vec<LocalId>,
     outputs: Vec<LocalId>,
     diags: Diagnostics,
@@ -276,6 +282,7 @@ impl<'a> Lowerer<'a> {
             exprs: Arena::new(),
             stmts: Arena::new(),
             scope: HashMap::new(),
+            handles: HashMap::new(),
             params: Vec::new(),
             outputs: Vec::new(),
             diags: Diagnostics::default(),
@@ -522,6 +529,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
+        let before = self.handles_before(stmt);
+        let lowered = self.stmt_kind(stmt);
+        self.handles_after(before, stmt, lowered);
+        lowered
+    }
+
+    fn stmt_kind(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
         let span = stmt.span;
         let pragma = self.pending_pragma.take();
         if let (Some((_, at)), false) = (pragma, matches!(stmt.kind, AstStmt::For { .. })) {
