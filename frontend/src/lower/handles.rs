@@ -59,6 +59,8 @@ pub(super) enum Slot<'a> {
     Ambiguous {
         defined: Span,
     },
+    /// Assigned a handle expression that was reported: its uses say nothing more.
+    Failed,
 }
 
 /// The handles in scope, by variable name.
@@ -166,6 +168,7 @@ impl<'a> Lowerer<'a> {
     fn known_handle(&mut self, name: &str, slot: Slot<'a>, span: Span) -> Option<Rc<Handle<'a>>> {
         match slot {
             Slot::Known(h) => Some(h),
+            Slot::Failed => None,
             Slot::Ambiguous { defined } => {
                 self.report(
                     Diagnostic::error(
@@ -175,7 +178,7 @@ impl<'a> Lowerer<'a> {
                     )
                     .with_secondary(defined, "assigned here")
                     .with_help(format!(
-                        "m2cu resolves handles at translation time: assign `{name}` once before the branch, or call each function in its own branch, `if c, y = f1(x); else, y = f2(x); end`"
+                        "m2cu resolves handles at translation time: assign `{name}` outside loops and branches (or use it only inside the loop body that assigns it), or call each function in its own branch, `if c, y = f1(x); else, y = f2(x); end`"
                     )),
                 );
                 None
@@ -190,9 +193,8 @@ impl<'a> Lowerer<'a> {
             self.handles.remove(&name.name);
             return None;
         };
-        if let Some(h) = handle {
-            self.handles.insert(name.name.clone(), Slot::Known(h));
-        }
+        let slot = handle.map_or(Slot::Failed, Slot::Known);
+        self.handles.insert(name.name.clone(), slot);
         Some(())
     }
 
@@ -224,7 +226,7 @@ impl<'a> Lowerer<'a> {
         for (name, slot) in self.handles.iter_mut() {
             let same = match (before.get(name), &*slot) {
                 (Some(Slot::Known(old)), Slot::Known(new)) => Rc::ptr_eq(old, new),
-                (_, Slot::Ambiguous { .. }) => true,
+                (_, Slot::Ambiguous { .. } | Slot::Failed) => true,
                 _ => false,
             };
             if !same {
@@ -321,11 +323,29 @@ impl<'a> Lowerer<'a> {
             }
         }
         for (param, arg) in anon.params.iter().zip(args) {
-            self.bind_arg(param, arg, false, span);
+            match self.read_of_local(&arg) {
+                // The body cannot assign its parameters: a variable's value is read in place,
+                // which keeps a call in a `while` condition a plain expression.
+                Some(id) => {
+                    self.scope.insert(param.name.clone(), id);
+                }
+                None => self.bind_arg(param, arg, false, span),
+            }
         }
         let value = self.value(&anon.body);
         self.leave(saved);
         value
+    }
+
+    /// The local `arg` reads, when it is a scalar variable's value.
+    fn read_of_local(&self, arg: &Arg<'a>) -> Option<LocalId> {
+        match arg {
+            Arg::Value(Val::Scalar(e)) => match self.exprs[*e].kind {
+                ExprKind::Local(id) => Some(id),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Binds the parameter `param` of a function being inlined to `arg`; `assigned` says
@@ -384,6 +404,16 @@ impl<'a> Lowerer<'a> {
             self.scope.remove(n);
         }
         value
+    }
+
+    /// Whether the output `name` holds a handle; if so it is reported (E0157): a handle is
+    /// no run-time value, so no function returns one.
+    pub(super) fn handle_output(&mut self, name: &ast::Ident) -> bool {
+        let found = self.handles.contains_key(&name.name);
+        if found {
+            self.handle_as_value(name.span);
+        }
+        found
     }
 
     /// A handle where a value is needed (E0157).

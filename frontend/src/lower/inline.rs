@@ -359,6 +359,7 @@ impl<'a> Lowerer<'a> {
             match self.scope.get(&output.name).copied() {
                 Some(id) if self.returnable(id, output) => out.push(id),
                 Some(_) => return None,
+                None if self.handle_output(output) => return None,
                 None => {
                     self.error(
                         "E0102",

@@ -461,6 +461,7 @@ impl<'a> Lowerer<'a> {
             match self.scope.get(&output.name).copied() {
                 Some(id) if self.returnable(id, output) => self.outputs.push(id),
                 Some(_) => {}
+                None if self.handle_output(output) => {}
                 None => self.error(
                     "E0102",
                     output.span,
