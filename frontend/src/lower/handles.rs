@@ -99,7 +99,7 @@ impl<'a> Lowerer<'a> {
                 name.span,
                 format!("`@{}` names a function that m2cu does not know", name.name),
                 format!(
-                    "define `{0}` as a local function or in `{0}.m`, or write an anonymous function with the operations m2cu supports, `@(x) ...`",
+                    "a handle must name a local function, a function file `{0}.m`, or a builtin m2cu translates (`@abs`, `@sqrt`, `@max`, ...); m2cu has no `{0}`",
                     name.name
                 ),
             );
