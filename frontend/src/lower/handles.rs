@@ -63,8 +63,27 @@ pub(super) enum Slot<'a> {
     Failed,
 }
 
-/// The handles in scope, by variable name.
-pub(super) type Handles<'a> = HashMap<String, Slot<'a>>;
+/// The handles in scope, by variable name (the map is reached through `Deref`).
+#[derive(Clone, Default)]
+pub(super) struct Handles<'a> {
+    slots: HashMap<String, Slot<'a>>,
+    /// Whether the scope is an anonymous function's body, whose names are not the current
+    /// function's variables.
+    in_anonymous: bool,
+}
+
+impl<'a> std::ops::Deref for Handles<'a> {
+    type Target = HashMap<String, Slot<'a>>;
+    fn deref(&self) -> &Self::Target {
+        &self.slots
+    }
+}
+
+impl std::ops::DerefMut for Handles<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.slots
+    }
+}
 
 /// An argument of a call: a value, or a handle passed to a function taking one.
 pub(super) enum Arg<'a> {
@@ -132,14 +151,21 @@ impl<'a> Lowerer<'a> {
         }))
     }
 
-    /// The value of the variable `name` copied for a definition at `span`; `None` when no
-    /// variable has that name (the body then calls a function of that name, or fails when
-    /// called, as in MATLAB).
+    /// The value of the variable `name` for a definition at `span`: the variable itself when
+    /// the function assigns it at most once (that assignment is behind us), else a copy;
+    /// `None` when no variable has that name (the body then calls a function of that name, or
+    /// fails when called, as in MATLAB).
     fn capture(&mut self, name: &str, span: Span) -> Option<Binding<'a>> {
         if let Some(Slot::Known(h)) = self.handles.get(name) {
             return Some(Binding::Handle(h.clone()));
         }
         let &id = self.scope.get(name)?;
+        if !self.handles.in_anonymous {
+            let function = self.inlining.last().copied().unwrap_or(self.entry.function);
+            if super::inline::assignments(&function.body, name) <= 1 {
+                return Some(Binding::Value(id));
+            }
+        }
         let ty = self.locals[id].ty;
         let copy = self.temp(&format!("cap_{name}_"), ty, span);
         let read = ast::Expr {
@@ -178,7 +204,7 @@ impl<'a> Lowerer<'a> {
                     )
                     .with_secondary(defined, "assigned here")
                     .with_help(format!(
-                        "m2cu resolves handles at translation time: assign `{name}` outside loops and branches (or use it only inside the loop body that assigns it), or call each function in its own branch, `if c, y = f1(x); else, y = f2(x); end`"
+                        "m2cu resolves handles at translation time: assign `{name}` outside loops and branches (or use it in a loop body only after the body assigns it), or call each function in its own branch, `if c, y = f1(x); else, y = f2(x); end`"
                     )),
                 );
                 None
@@ -199,16 +225,21 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The handles before a statement that may run its body zero or many times, or choose a
-    /// branch at run time.
-    pub(super) fn handles_before(&self, stmt: &ast::Stmt) -> Option<Handles<'a>> {
-        matches!(
-            stmt.kind,
-            AstStmt::For { .. }
-                | AstStmt::While { .. }
-                | AstStmt::If { .. }
-                | AstStmt::Switch { .. }
-        )
-        .then(|| self.handles.clone())
+    /// branch at run time. A loop's body may read a handle it assigns before the assignment,
+    /// which is then the previous iteration's: such names are ambiguous inside the loop too.
+    pub(super) fn handles_before(&mut self, stmt: &ast::Stmt) -> Option<Handles<'a>> {
+        let body = match &stmt.kind {
+            AstStmt::For { body, .. } | AstStmt::While { body, .. } => body,
+            AstStmt::If { .. } | AstStmt::Switch { .. } => return Some(self.handles.clone()),
+            _ => return None,
+        };
+        let before = self.handles.clone();
+        for (name, slot) in self.handles.iter_mut() {
+            if super::inline::assigns(body, name) {
+                *slot = Slot::Ambiguous { defined: stmt.span };
+            }
+        }
+        Some(before)
     }
 
     /// After such a statement: each handle it assigned is ambiguous, unless it was an `if`
@@ -312,6 +343,7 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let saved = self.enter(label, anon.file);
+        self.handles.in_anonymous = true;
         for (name, binding) in &anon.captured {
             match binding {
                 Binding::Value(id) => {
@@ -387,7 +419,10 @@ impl<'a> Lowerer<'a> {
                     self.push(StmtKind::Assign { target: id, value }, span);
                     id
                 }
-                Val::Array(a) => self.materialize(&a),
+                Val::Array(a) => match a.node {
+                    super::array::Node::Whole(src) => src,
+                    _ => self.materialize(&a),
+                },
             };
             self.scope.insert(name.clone(), id);
             names.push(name);

@@ -383,9 +383,14 @@ impl<'a> Lowerer<'a> {
 
 /// Whether a statement list assigns to `name` (as a whole, by index, or as a loop variable).
 pub(super) fn assigns(body: &[ast::Stmt], name: &str) -> bool {
-    let mut found = false;
+    assignments(body, name) > 0
+}
+
+/// How many statements of a statement list (nested ones included) assign to `name`.
+pub(super) fn assignments(body: &[ast::Stmt], name: &str) -> usize {
+    let mut count = 0;
     walk_stmts(body, &mut |s| {
-        found |= match &s.kind {
+        count += usize::from(match &s.kind {
             AstStmt::Assign { targets, .. } => targets.iter().any(|t| match t {
                 ast::LValue::Var(v) => v.name == name,
                 ast::LValue::Index { base, .. } => base.name == name,
@@ -393,7 +398,7 @@ pub(super) fn assigns(body: &[ast::Stmt], name: &str) -> bool {
             }),
             AstStmt::For { var, .. } => var.name == name,
             _ => false,
-        }
+        })
     });
-    found
+    count
 }

@@ -282,7 +282,7 @@ impl<'a> Lowerer<'a> {
             exprs: Arena::new(),
             stmts: Arena::new(),
             scope: HashMap::new(),
-            handles: HashMap::new(),
+            handles: handles::Handles::default(),
             params: Vec::new(),
             outputs: Vec::new(),
             diags: Diagnostics::default(),
