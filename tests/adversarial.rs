@@ -419,6 +419,7 @@ fn is_m2cu_limit(message: &str) -> bool {
                 "M2CU_E_ACCUM_CLASS",
                 "M2CU_E_EMPTY_MEAN",
                 "M2CU_E_EMPTY_MASK",
+                "M2CU_E_ARRAYFUN_EMPTY",
             ]
             .contains(name)
         })

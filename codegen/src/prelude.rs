@@ -129,6 +129,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_EMPTY_MASK",
         "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
     ),
+    (
+        46,
+        "M2CU_E_ARRAYFUN_EMPTY",
+        "arrayfun of an empty array is an empty double in MATLAB whatever class the function returns, which m2cu (giving the result the function's class) cannot return; test isempty first.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -265,6 +265,7 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyMean => "M2CU_E_EMPTY_MEAN",
                     RuntimeError::EmptyScalarMask => "M2CU_E_EMPTY_MASK",
                     RuntimeError::IndexPastEnd => "M2CU_E_INDEX_RANGE",
+                    RuntimeError::EmptyArrayfun => "M2CU_E_ARRAYFUN_EMPTY",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

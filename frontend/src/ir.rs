@@ -494,6 +494,9 @@ pub enum RuntimeError {
     /// A selected position past the end of the array: MATLAB's "Index exceeds the number of
     /// array elements."
     IndexPastEnd,
+    /// `arrayfun` of an empty array with a function returning another class than double:
+    /// MATLAB's result is then an empty double, and m2cu's has the function's class.
+    EmptyArrayfun,
 }
 
 impl Function {

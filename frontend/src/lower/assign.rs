@@ -390,7 +390,7 @@ impl Lowerer<'_> {
         last
     }
 
-    fn multi_values(
+    pub(super) fn multi_values(
         &mut self,
         callee: &ast::Ident,
         args: &[ast::Expr],
@@ -399,6 +399,9 @@ impl Lowerer<'_> {
     ) -> Option<Vec<Val>> {
         let name = callee.name.as_str();
         let shadowed = self.scope.contains_key(name);
+        if self.handles.contains_key(name) {
+            return self.handle_variable_outputs(callee, args, nargout, span);
+        }
         match name {
             "max" | "min" if !shadowed && nargout == 2 => {
                 let kind = Reduction::from_name(name)?;

@@ -273,10 +273,7 @@ impl<'a> Lowerer<'a> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Val> {
-        let slot = self.handles.get(&callee.name)?.clone();
-        let handle = self.known_handle(&callee.name, slot, callee.span)?;
-        let args = self.arguments(args)?;
-        self.invoke(&handle, &callee.name, args, span)
+        self.handle_variable_outputs(callee, args, 1, span)?.pop()
     }
 
     /// The arguments of a call, handles kept as handles; every one is lowered before any
@@ -300,25 +297,58 @@ impl<'a> Lowerer<'a> {
         args: Vec<Arg<'a>>,
         span: Span,
     ) -> Option<Val> {
-        match handle {
+        self.invoke_outputs(handle, label, args, 1, span)?.pop()
+    }
+
+    /// The first `nargout` outputs of calling `handle` (held by `label`) with `args`.
+    fn invoke_outputs(
+        &mut self,
+        handle: &Handle<'a>,
+        label: &str,
+        args: Vec<Arg<'a>>,
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Val>> {
+        let anon = match handle {
+            Handle::Anonymous(anon) => anon,
             Handle::Named { name, file } => {
                 let callee = ast::Ident {
                     name: name.name.clone(),
                     span,
                 };
                 let here = std::mem::replace(&mut self.file, file);
-                let value = if self.is_function(&name.name) {
-                    self.inline_args(&callee, args, 1, span)
-                        .and_then(|mut outs| outs.pop())
-                } else {
+                if self.is_function(&name.name) {
+                    let outputs = self.inline_args(&callee, args, nargout, span);
                     self.file = here;
-                    self.call_builtin_with(&callee, args, span)
-                };
+                    return outputs;
+                }
                 self.file = here;
-                value
+                return self.call_builtin_with(&callee, args, nargout, span);
             }
-            Handle::Anonymous(anon) => self.call_anonymous(anon, label, args, span),
+        };
+        if nargout > 1 {
+            self.unsupported(
+                span,
+                &format!("several outputs of the anonymous function `{label}`"),
+                "call the function its body calls directly, `[m, k] = max(v)`",
+            );
+            return None;
         }
+        Some(vec![self.call_anonymous(anon, label, args, span)?])
+    }
+
+    /// `[a, b] = f(args)` where `f` names a handle.
+    pub(super) fn handle_variable_outputs(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Val>> {
+        let slot = self.handles.get(&callee.name)?.clone();
+        let handle = self.known_handle(&callee.name, slot, callee.span)?;
+        let args = self.arguments(args)?;
+        self.invoke_outputs(&handle, &callee.name, args, nargout, span)
     }
 
     /// The body of `anon` lowered with its parameters bound to `args`.
@@ -403,8 +433,9 @@ impl<'a> Lowerer<'a> {
         &mut self,
         callee: &ast::Ident,
         args: Vec<Arg<'a>>,
+        nargout: usize,
         span: Span,
-    ) -> Option<Val> {
+    ) -> Option<Vec<Val>> {
         let mut names = Vec::new();
         for arg in args {
             let Arg::Value(val) = arg else {
@@ -434,7 +465,11 @@ impl<'a> Lowerer<'a> {
                 span,
             })
             .collect();
-        let value = self.call(callee, &exprs, span);
+        let value = if nargout == 1 {
+            self.call(callee, &exprs, span).map(|v| vec![v])
+        } else {
+            self.multi_values(callee, &exprs, nargout, span)
+        };
         for n in &names {
             self.scope.remove(n);
         }
@@ -458,6 +493,18 @@ impl<'a> Lowerer<'a> {
             span,
             "a function handle used as a value (in arithmetic, an array or a cell, or as an output)".into(),
             "m2cu resolves handles at translation time: call it, `f(x)`, or pass it to a function that calls it; keep the results in arrays instead of the handles".into(),
+        );
+    }
+
+    /// An input of the entry function declared `function_handle` (E0158): the caller
+    /// chooses its value at run time, and m2cu inlines every call of a handle.
+    pub(super) fn handle_input(&mut self, decl: &ast::ArgDecl) {
+        let name = &decl.name.name;
+        self.error(
+            "E0158",
+            decl.span,
+            format!("`{name}` is a function handle input of the entry function, a value chosen at run time"),
+            format!("m2cu inlines every call of a handle, so the program must make it: translate a function that passes it, e.g. `y = solve(@(x) x.^2 - 2, a, b)`, where `solve` takes `{name}`"),
         );
     }
 
@@ -533,10 +580,23 @@ impl<'a> Lowerer<'a> {
             span,
         );
         let body = self.close_block();
+        if class != Class::Double && !known_nonempty(a.shape) {
+            self.arrayfun_class_check(&a, span);
+        }
         self.alloc_for(out, &a);
         let n = self.numel_expr(&a, span);
         self.emit_for(k, n, body, span);
         Some(Val::Array(self.whole(out, span)))
+    }
+
+    /// Stops with [`RuntimeError::EmptyArrayfun`] when `a` is empty: MATLAB's `arrayfun`
+    /// then gives an empty double, not the function's class.
+    fn arrayfun_class_check(&mut self, a: &super::array::ArrayVal, span: Span) {
+        let n = self.numel_expr(a, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let cond = self.binary_expr(BinOp::Gt, n, zero, Class::Logical, span);
+        let error = crate::ir::RuntimeError::EmptyArrayfun;
+        self.push(StmtKind::Check { cond, error }, span);
     }
 
     /// Whether `name` is a function that takes or gives handles and is not translated; if so
@@ -553,6 +613,13 @@ impl<'a> Lowerer<'a> {
         }
         found
     }
+}
+
+/// Whether extents known at translation time make `shape` non-empty.
+fn known_nonempty(shape: Shape) -> bool {
+    [shape.rows, shape.cols, shape.pages]
+        .iter()
+        .all(|d| matches!(d, Dim::Known(n) if *n > 0))
 }
 
 /// The names `e` reads or calls, in order (repeats included), except the parameters of the

@@ -421,6 +421,10 @@ impl<'a> Lowerer<'a> {
 
     fn declared_type(&mut self, decl: &ast::ArgDecl) -> Option<Type> {
         let class = match &decl.class {
+            Some(c) if c.name == "function_handle" => {
+                self.handle_input(decl);
+                return None;
+            }
             None => Class::Double,
             Some(c) => match Class::from_name(&c.name) {
                 Some(class) => class,
