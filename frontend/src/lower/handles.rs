@@ -200,7 +200,7 @@ impl<'a> Lowerer<'a> {
                     Diagnostic::error(
                         "E0157",
                         span,
-                        format!("`{name}` holds a function handle chosen at run time (assigned in a loop or a branch)"),
+                        format!("`{name}` holds a function handle or another value depending on the path the program takes (assigned in a loop or a branch)"),
                     )
                     .with_secondary(defined, "assigned here")
                     .with_help(format!(
@@ -254,14 +254,18 @@ impl<'a> Lowerer<'a> {
         if matches!(stmt.kind, AstStmt::If { .. }) && lowered.is_none() {
             return;
         }
-        for (name, slot) in self.handles.iter_mut() {
-            let same = match (before.get(name), &*slot) {
-                (Some(Slot::Known(old)), Slot::Known(new)) => Rc::ptr_eq(old, new),
-                (_, Slot::Ambiguous { .. } | Slot::Failed) => true,
+        // A name that held a handle before and another value after (or the reverse) holds
+        // either, depending on the path taken.
+        let names: Vec<String> = before.keys().chain(self.handles.keys()).cloned().collect();
+        for name in names {
+            let same = match (before.get(&name), self.handles.get(&name)) {
+                (Some(Slot::Known(old)), Some(Slot::Known(new))) => Rc::ptr_eq(old, new),
+                (_, Some(Slot::Ambiguous { .. } | Slot::Failed)) | (None, None) => true,
                 _ => false,
             };
             if !same {
-                *slot = Slot::Ambiguous { defined: stmt.span };
+                let defined = stmt.span;
+                self.handles.insert(name, Slot::Ambiguous { defined });
             }
         }
     }
