@@ -4,21 +4,26 @@
 //! A handle is a translation-time value ([`Handle`]): it never exists at run time, so every
 //! call of one is inlined, like a call of a local function. MATLAB captures, when an anonymous
 //! function is defined, the values of the other variables its body names (`c = 2; f = @(x) x +
-//! c; c = 5; f(1)` is 3): each such variable is copied into a hidden local at the definition
-//! (a handle among them is captured as the handle), and the body is lowered at each call in a
-//! scope holding only those copies and the parameters bound to the arguments (scalars into new
-//! locals, arrays shared when whole, as `inline` binds a callee's inputs). Names the body calls
-//! resolve in the file that defined the handle. `@name` is resolved when it is called: a
-//! function of the program (inlined with its handle arguments bound, so a callee taking a
-//! handle is specialized per handle at each call) or a builtin m2cu knows (E0159 otherwise).
+//! c; c = 5; f(1)` is 3): a variable the function assigns at most once is read in place (its
+//! value cannot change after the definition), any other is copied into a hidden local there (a
+//! handle is captured as the handle), and the body is lowered at each call in a scope holding
+//! only those and the parameters bound to the arguments (a scalar variable read in place, other
+//! scalars into new locals, arrays shared when whole, as `inline` binds a callee's inputs).
+//! Names the body calls resolve in the file that defined the handle. `@name` is resolved when
+//! it is called: a function of the program (inlined with its handle arguments bound, so a
+//! callee taking a handle is specialized per handle at each call) or a builtin m2cu knows
+//! (E0159 otherwise), never a variable of that name. `arrayfun(f, v)` is a loop over `v`'s
+//! elements; where MATLAB's empty double result would have another class than m2cu's it stops
+//! with `M2CU_E_ARRAYFUN_EMPTY`.
 //!
 //! Handles are held by name in `Lowerer::handles`, apart from the scope of locals, and follow
 //! its scoping (`inline` saves and restores both). A statement that may run zero or many times
 //! or may be skipped (`for`, `while`, an `if` decided at run time, `switch`) and that assigns a
-//! handle leaves that name [`Slot::Ambiguous`]: which handle it holds afterwards is a run-time
-//! choice, and reading it is E0157. A handle used as a number, stored in an array or a cell,
-//! returned, or given to `func2str` is also E0157; `feval` of anything but a handle or a literal
-//! function name, such as an input of the entry function (a run-time value), is E0158.
+//! name holding a handle before or after it leaves that name [`Slot::Ambiguous`] (inside a
+//! loop's body too, until the body assigns it): what it holds is a run-time choice, and reading
+//! it is E0157. A handle used as a number, stored in an array or a cell, returned, or given to
+//! `func2str` is also E0157; `feval` of anything but a handle or a literal function name, and a
+//! `function_handle` input of the entry function (a run-time value), are E0158.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -55,7 +60,8 @@ pub(super) enum Binding<'a> {
 #[derive(Clone)]
 pub(super) enum Slot<'a> {
     Known(Rc<Handle<'a>>),
-    /// Assigned a handle in a loop or a branch decided at run time (at `defined`).
+    /// Assigned, a handle or another value, in a loop or a branch decided at run time (the
+    /// statement at `defined`).
     Ambiguous {
         defined: Span,
     },
@@ -469,6 +475,9 @@ impl<'a> Lowerer<'a> {
                 span,
             })
             .collect();
+        // `@abs` names the function even where a variable `abs` exists.
+        let variable = self.scope.remove(&callee.name);
+        let handle = self.handles.remove(&callee.name);
         let value = if nargout == 1 {
             self.call(callee, &exprs, span).map(|v| vec![v])
         } else {
@@ -476,6 +485,12 @@ impl<'a> Lowerer<'a> {
         };
         for n in &names {
             self.scope.remove(n);
+        }
+        if let Some(id) = variable {
+            self.scope.insert(callee.name.clone(), id);
+        }
+        if let Some(slot) = handle {
+            self.handles.insert(callee.name.clone(), slot);
         }
         value
     }
