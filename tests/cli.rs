@@ -982,3 +982,36 @@ fn deletion_keeps_octaves_shapes_and_errors() {
         }
     }
 }
+
+/// `arrayfun` of an empty array is an empty double in MATLAB and Octave 7.3 whatever class the
+/// function returns: where m2cu's result would have the function's class (logical here) the
+/// program stops with m2cu's own message; a double result is the empty double, and a non-empty
+/// array gives the function's class, as in Octave.
+#[test]
+fn arrayfun_of_an_empty_array_never_changes_the_class() {
+    let logical = "function p = af(v)\n  p = arrayfun(@(t) t > 1, v);\nend\n";
+    let double = "function q = ad(v)\n  q = arrayfun(@(t) t + 1, v);\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("af", logical, backend, &["v=zeros(1,0)"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {out}{err}");
+        assert!(
+            err.contains("arrayfun of an empty array"),
+            "{backend}: {err}"
+        );
+        for (name, source, want) in [
+            ("af", logical, "1×2 logical array"),
+            ("ad", double, "1×0 empty double"),
+        ] {
+            let set = if name == "af" {
+                "v=[1 2]"
+            } else {
+                "v=zeros(1,0)"
+            };
+            let o = run_source(name, source, backend, &[set]);
+            let (out, err) = text(&o);
+            assert!(o.status.success(), "{name} {backend}: {err}");
+            assert!(out.contains(want), "{name} {backend}: {out}");
+        }
+    }
+}

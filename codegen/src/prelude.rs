@@ -146,6 +146,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "Dimension argument must be a positive integer scalar within indexing range.",
     ),
     (
+        46,
+        "M2CU_E_ARRAYFUN_EMPTY",
+        "arrayfun of an empty array is an empty double in MATLAB whatever class the function returns, which m2cu (giving the result the function's class) cannot return; test isempty first.",
+    ),
+    (
         48,
         "M2CU_E_DELETE_RANGE",
         "Matrix index is out of range for deletion.",

@@ -306,6 +306,7 @@ impl<'a> Context<'a> {
                     RuntimeError::PrefixCount { folded: true } => "M2CU_E_PREFIX_COUNT_I",
                     RuntimeError::DeleteRange => "M2CU_E_DELETE_RANGE",
                     RuntimeError::DeleteOrientation => "M2CU_E_DELETE_ORIENTATION",
+                    RuntimeError::EmptyArrayfun => "M2CU_E_ARRAYFUN_EMPTY",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -543,6 +543,9 @@ pub enum RuntimeError {
     /// `x(idx) = []` on a matrix (or a 1-by-1 array) with an index vector or a mask, where
     /// MATLAB's result is a row and Octave's (mostly) a column.
     DeleteOrientation,
+    /// `arrayfun` of an empty array with a function returning another class than double:
+    /// MATLAB's result is then an empty double, and m2cu's has the function's class.
+    EmptyArrayfun,
 }
 
 impl Function {

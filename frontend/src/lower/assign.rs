@@ -45,6 +45,9 @@ impl Lowerer<'_> {
     }
 
     fn assign_var(&mut self, name: &ast::Ident, value: &ast::Expr, span: Span) -> Option<StmtId> {
+        if self.assign_handle(name, value).is_some() {
+            return None;
+        }
         if grow::is_empty_matrix(value) {
             return self.assign_empty(name, span);
         }
@@ -401,7 +404,7 @@ impl Lowerer<'_> {
         last
     }
 
-    fn multi_values(
+    pub(super) fn multi_values(
         &mut self,
         callee: &ast::Ident,
         args: &[ast::Expr],
@@ -410,6 +413,9 @@ impl Lowerer<'_> {
     ) -> Option<Vec<Val>> {
         let name = callee.name.as_str();
         let shadowed = self.scope.contains_key(name);
+        if self.handles.contains_key(name) {
+            return self.handle_variable_outputs(callee, args, nargout, span);
+        }
         match name {
             "max" | "min" if !shadowed && nargout == 2 => {
                 let kind = Reduction::from_name(name)?;

@@ -89,11 +89,7 @@ impl Lowerer<'_> {
                 None
             }
             AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } | AstExpr::HandleCell(_) => {
-                self.unsupported(
-                    span,
-                    "a function handle",
-                    "function handles are only allowed as the operator of `gpucoder.reduce`; call the function directly",
-                );
+                self.handle_as_value(span);
                 None
             }
             AstExpr::Str(text) => self.char_literal(text, span),
@@ -120,6 +116,10 @@ impl Lowerer<'_> {
     fn ident(&mut self, name: &str, span: Span) -> Option<Val> {
         // Only this name is read as text, nothing it calls.
         let as_text = std::mem::take(&mut self.reading_text);
+        if self.handles.contains_key(name) {
+            self.handle_as_value(span);
+            return None;
+        }
         if let Some(&id) = self.scope.get(name) {
             if self.string_locals.contains(&id) && !as_text {
                 return self.string_variable_here(name, span);
@@ -321,6 +321,9 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let name = callee.name.as_str();
+        if self.handles.contains_key(name) {
+            return self.call_handle_variable(callee, args, span);
+        }
         if let Some(&array) = self.scope.get(name) {
             return self.index(array, args, span);
         }
@@ -363,9 +366,12 @@ impl Lowerer<'_> {
             "strncmp" => self.text_compare_prefix(TextCase::Exact, args, span),
             "strncmpi" => self.text_compare_prefix(TextCase::Folded, args, span),
             "ischar" => self.is_char(args, span),
+            "feval" => self.feval(args, span),
+            "arrayfun" => self.arrayfun(args, span),
             _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),
+            _ if self.handle_text_function(callee) => None,
             _ => self.undefined(callee),
         }
     }
@@ -393,7 +399,7 @@ impl Lowerer<'_> {
                 &format!("`{name}` used as a value"),
                 &format!("call `{name}(...)` as a statement of its own"),
             );
-        } else if matches!(name.as_str(), "eval" | "evalin" | "feval" | "assignin") {
+        } else if matches!(name.as_str(), "eval" | "evalin" | "assignin") {
             self.unsupported(
                 callee.span,
                 &format!("`{name}`"),
@@ -802,4 +808,26 @@ fn complex_arguments(l: &Lowerer<'_>, builtin: Builtin, vals: &[Val]) -> Option<
     let makes_complex = builtin == Builtin::Complex;
     let scalar_call = all_scalar && (complex || super::complex::is_complex_builtin(builtin));
     (makes_complex || scalar_call).then_some(scalars)
+}
+
+/// Whether [`Lowerer::call`] translates a call of `name` that is no function of the program
+/// (a builtin, a reduction, a conversion, a fill or a size query): what `@name` may name.
+pub(super) fn is_builtin_name(name: &str) -> bool {
+    super::reduce::Reduction::from_name(name).is_some()
+        || Builtin::from_name(name).is_some()
+        || Class::from_name(name).is_some()
+        || fill_named(name).is_some()
+        || SIZE_FUNCTIONS.contains(&name)
+        || matches!(
+            name,
+            "intmax"
+                | "intmin"
+                | "reshape"
+                | "squeeze"
+                | "strcmp"
+                | "strcmpi"
+                | "strncmp"
+                | "strncmpi"
+                | "ischar"
+        )
 }

@@ -23,6 +23,7 @@ use std::collections::HashMap;
 
 use super::array::Val;
 use super::early_return;
+use super::handles::Arg;
 use super::*;
 use crate::library::{FunctionFile, Library};
 
@@ -33,8 +34,9 @@ pub const MAX_CALL_DEPTH: usize = 100;
 pub const MAX_LOWERED_NODES: usize = 1_000_000;
 
 /// The caller's state, saved while a callee's body is lowered.
-struct Saved<'a> {
+pub(super) struct Saved<'a> {
     scope: HashMap<String, LocalId>,
+    handles: super::handles::Handles<'a>,
     loop_vars: Vec<LocalId>,
     loop_depth: usize,
     index_context: Vec<IndexContext>,
@@ -137,21 +139,32 @@ impl<'a> Lowerer<'a> {
         nargout: usize,
         span: Span,
     ) -> Option<Vec<Val>> {
+        let args = self.arguments(args)?;
+        self.inline_args(callee, args, nargout, span)
+    }
+
+    /// Inlines `callee` with its arguments lowered (values or handles) and returns its first
+    /// `nargout` outputs.
+    pub(super) fn inline_args(
+        &mut self,
+        callee: &ast::Ident,
+        vals: Vec<Arg<'a>>,
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Val>> {
         let target = self.callee_function(callee)?;
         let function = target.function;
-        self.check_call_shape(callee, function, args.len(), nargout, span)?;
-        let vals = self.values(args)?;
+        let nargin = vals.len();
+        self.check_call_shape(callee, function, nargin, nargout, span)?;
         let errors_before = self.error_count();
-        let counts = super::optional::ArgCounts {
-            nargin: args.len(),
-            nargout,
-        };
+        let counts = super::optional::ArgCounts { nargin, nargout };
         let outer_counts = std::mem::replace(&mut self.arg_counts, counts);
-        let omitted = function.params[args.len()..].iter().map(|p| p.name.clone());
+        let omitted = function.params[nargin..].iter().map(|p| p.name.clone());
         let outer_omitted = std::mem::replace(&mut self.omitted, omitted.collect());
         let outputs = self.in_callee_scope(callee, target, |me| {
-            for (param, val) in function.params.iter().zip(vals) {
-                me.bind_param(function, param, val, span);
+            for (param, arg) in function.params.iter().zip(vals) {
+                let assigned = assigns(&function.body, &param.name);
+                me.bind_arg(param, arg, assigned, span);
             }
             let body = early_return::without_returns(&function.body, function.span);
             for stmt in body.iter() {
@@ -283,11 +296,12 @@ impl<'a> Lowerer<'a> {
         true
     }
 
-    fn enter(&mut self, callee: &str, file: &'a ast::File) -> Saved<'a> {
+    pub(super) fn enter(&mut self, callee: &str, file: &'a ast::File) -> Saved<'a> {
         let prefix = format!("_{callee}_");
         Saved {
             file: std::mem::replace(&mut self.file, file),
             scope: std::mem::take(&mut self.scope),
+            handles: std::mem::take(&mut self.handles),
             loop_vars: std::mem::take(&mut self.loop_vars),
             loop_depth: std::mem::take(&mut self.loop_depth),
             index_context: std::mem::take(&mut self.index_context),
@@ -295,16 +309,19 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn leave(&mut self, saved: Saved<'a>) {
+    pub(super) fn leave(&mut self, saved: Saved<'a>) {
         self.file = saved.file;
         self.scope = saved.scope;
+        self.handles = saved.handles;
         self.loop_vars = saved.loop_vars;
         self.loop_depth = saved.loop_depth;
         self.index_context = saved.index_context;
         self.prefix = saved.prefix;
     }
 
-    fn bind_param(&mut self, function: &ast::Function, param: &ast::Ident, val: Val, span: Span) {
+    /// Binds `param` to `val`; an array is shared with the caller unless `assigned` (the
+    /// callee assigns the parameter).
+    pub(super) fn bind_param(&mut self, param: &ast::Ident, val: Val, assigned: bool, span: Span) {
         match val {
             Val::Scalar(e) => {
                 let ty = self.exprs[e].ty;
@@ -319,7 +336,7 @@ impl<'a> Lowerer<'a> {
             }
             Val::Array(a) => {
                 if let array::Node::Whole(src) = a.node {
-                    if !assigns(&function.body, &param.name) {
+                    if !assigned {
                         self.scope.insert(param.name.clone(), src);
                         return;
                     }
@@ -342,6 +359,7 @@ impl<'a> Lowerer<'a> {
             match self.scope.get(&output.name).copied() {
                 Some(id) if self.returnable(id, output) => out.push(id),
                 Some(_) => return None,
+                None if self.handle_output(output) => return None,
                 None => {
                     self.error(
                         "E0102",
@@ -365,9 +383,14 @@ impl<'a> Lowerer<'a> {
 
 /// Whether a statement list assigns to `name` (as a whole, by index, or as a loop variable).
 pub(super) fn assigns(body: &[ast::Stmt], name: &str) -> bool {
-    let mut found = false;
+    assignments(body, name) > 0
+}
+
+/// How many statements of a statement list (nested ones included) assign to `name`.
+pub(super) fn assignments(body: &[ast::Stmt], name: &str) -> usize {
+    let mut count = 0;
     walk_stmts(body, &mut |s| {
-        found |= match &s.kind {
+        count += usize::from(match &s.kind {
             AstStmt::Assign { targets, .. } => targets.iter().any(|t| match t {
                 ast::LValue::Var(v) => v.name == name,
                 ast::LValue::Index { base, .. } => base.name == name,
@@ -375,7 +398,7 @@ pub(super) fn assigns(body: &[ast::Stmt], name: &str) -> bool {
             }),
             AstStmt::For { var, .. } => var.name == name,
             _ => false,
-        }
+        })
     });
-    found
+    count
 }

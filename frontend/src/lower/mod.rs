@@ -44,6 +44,9 @@
 //! | E0140 | a complex value of a class other than double (`complex`) |
 //! | E0141 | a complex value where m2cu keeps real values only (`complex`) |
 //! | E0142 | an operation m2cu does not define on complex values (`complex`) |
+//! | E0157 | a function handle used as a value, chosen at run time, or as text (`func2str`) |
+//! | E0158 | `feval`/`arrayfun` of a function not known at translation time, or with unsupported options |
+//! | E0159 | `@name` of a function m2cu does not know |
 //! | E0160 | a deletion with two non-colon subscripts, `A(i, j) = []` (MATLAB's error too) |
 //! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
 //! | E0162 | deleting every element with `:`, `x(:) = []` |
@@ -61,6 +64,7 @@ mod emptyloop;
 mod expr;
 mod fill;
 mod grow;
+mod handles;
 mod inline;
 mod numtext;
 mod optional;
@@ -244,6 +248,8 @@ struct Lowerer<'a> {
     exprs: Arena<Expr>,
     stmts: Arena<Stmt>,
     scope: HashMap<String, LocalId>,
+    /// Names holding function handles (`handles`), scoped like `scope`.
+    handles: handles::Handles<'a>,
     params: Vec<LocalId>,
     outputs: Vec<LocalId>,
     diags: Diagnostics,
@@ -334,6 +340,7 @@ impl<'a> Lowerer<'a> {
             exprs: Arena::new(),
             stmts: Arena::new(),
             scope: HashMap::new(),
+            handles: handles::Handles::default(),
             params: Vec::new(),
             outputs: Vec::new(),
             diags: Diagnostics::default(),
@@ -479,6 +486,10 @@ impl<'a> Lowerer<'a> {
 
     fn declared_type(&mut self, decl: &ast::ArgDecl) -> Option<Type> {
         let class = match &decl.class {
+            Some(c) if c.name == "function_handle" => {
+                self.handle_input(decl);
+                return None;
+            }
             None => Class::Double,
             Some(c) => match Class::from_name(&c.name) {
                 Some(class) => class,
@@ -519,6 +530,7 @@ impl<'a> Lowerer<'a> {
             match self.scope.get(&output.name).copied() {
                 Some(id) if self.returnable(id, output) => self.outputs.push(id),
                 Some(_) => {}
+                None if self.handle_output(output) => {}
                 None => self.error(
                     "E0102",
                     output.span,
@@ -596,6 +608,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
+        let before = self.handles_before(stmt);
+        let lowered = self.stmt_kind(stmt);
+        self.handles_after(before, stmt, lowered);
+        lowered
+    }
+
+    fn stmt_kind(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
         let span = stmt.span;
         let pragma = self.pending_pragma.take();
         if let (Some((_, at)), false) = (pragma, matches!(stmt.kind, AstStmt::For { .. })) {
