@@ -299,6 +299,35 @@ end
     );
 }
 
+/// A local function called in a loop starts each call with its variables undefined, as in
+/// MATLAB: a variable that an earlier call assigned is not a value in a later one (m2cu once
+/// returned `y = 5` here, reading the first call's `s` in the third).
+#[test]
+fn each_call_of_a_helper_starts_with_its_variables_undefined() {
+    let source = "function y = percall(x)
+% a helper that assigns s only for positive values, called in a loop
+y = 0;
+for k = 1:numel(x)
+  y = y + f(x(k));
+end
+end
+
+function r = f(v)
+if v > 0
+  s = v;
+end
+r = s;
+end
+";
+    prints_like_octave_with(
+        "percall",
+        source,
+        &["y"],
+        &[&["x=[1 2 -3]"], &["x=[1 2 3]"], &["x=-1"]],
+        "error: 's' undefined\n",
+    );
+}
+
 /// `num2str` and `int2str` of a scalar where their text is printed: in `disp([...])` rows, as
 /// `%s` values with widths, in one-argument `warning` and `error` messages; values of every
 /// magnitude, NaN and Inf, integer classes and logicals, as Octave writes them.

@@ -42,6 +42,8 @@ pub(super) struct Saved<'a> {
     index_context: Vec<IndexContext>,
     prefix: String,
     file: &'a ast::File,
+    /// Where the call's statements start in the innermost open block.
+    first_stmt: usize,
 }
 
 /// A function and the file it is defined in (whose other functions its body may call).
@@ -306,10 +308,17 @@ impl<'a> Lowerer<'a> {
             loop_depth: std::mem::take(&mut self.loop_depth),
             index_context: std::mem::take(&mut self.index_context),
             prefix: std::mem::replace(&mut self.prefix, prefix),
+            first_stmt: self.emitted.last().map_or(0, Vec::len),
         }
     }
 
     pub(super) fn leave(&mut self, saved: Saved<'a>) {
+        let first = self.emitted.last().and_then(|b| b.get(saved.first_stmt));
+        if let Some(&first) = first {
+            let locals = self.scope.values().copied().collect();
+            self.call_entries
+                .push(super::undefined::CallEntry { first, locals });
+        }
         self.file = saved.file;
         self.scope = saved.scope;
         self.handles = saved.handles;

@@ -164,13 +164,21 @@ fn lower_attempt(
     }
     let pending = std::mem::take(&mut lowerer.class_pending);
     let names = std::mem::take(&mut lowerer.matlab_names);
+    let calls = std::mem::take(&mut lowerer.call_entries);
     let mut diags = Diagnostics::default();
     let mut entry = lowerer.finish(body);
     complex::check_uses(&entry, &mut diags);
     if diags.has_errors() {
         return Attempt::Done(Err(diags));
     }
-    undefined::guard_scalars(&mut entry, &names, &pending);
+    undefined::guard_scalars(
+        &mut entry,
+        &undefined::Facts {
+            names: &names,
+            pending: &pending,
+            calls: &calls,
+        },
+    );
     Attempt::Done(Ok(Module {
         functions: vec![entry],
     }))
@@ -325,6 +333,8 @@ struct Lowerer<'a> {
     widened: complex::ComplexLocals,
     /// Accumulators typed with the class of an update that may not run (`reassign`).
     class_pending: Vec<reassign::ClassPending>,
+    /// Where each inlined call starts, with the callee's locals (`undefined`).
+    call_entries: Vec<undefined::CallEntry>,
     name: String,
     span: Span,
 }
@@ -382,6 +392,7 @@ impl<'a> Lowerer<'a> {
             complex_locals: complex::ComplexLocals::new(),
             widened: complex::ComplexLocals::new(),
             class_pending: Vec::new(),
+            call_entries: Vec::new(),
             name: function.name.name.clone(),
             span: function.span,
         }

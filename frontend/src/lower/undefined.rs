@@ -19,6 +19,11 @@
 //! (the flag is cleared there) and its checks stopping with `RuntimeError::AccumulatorClass`;
 //! the reads lowered before the retype are exempt (they are class-neutral).
 //!
+//! Every call of a local function starts with the callee's variables undefined, also when an
+//! inlined call runs again in a loop: the flags of the callee's locals are cleared before the
+//! call's first statement ([`CallEntry`]), so a variable the previous call assigned is not a
+//! value in this one.
+//!
 //! Invariants: the walk is conservative (a loop body may run zero times, so nothing it assigns
 //! counts after it; after an `if` only what every branch that falls through assigns), so a flag
 //! is never missing where MATLAB would stop; the flag only grows from false to true, so a check
@@ -34,13 +39,30 @@ use crate::types::{Class, Type};
 
 use super::reassign::ClassPending;
 
-/// Adds the flags and checks (see the module docs) to `f`; `names` are the locals' MATLAB
-/// names (an inlined function's `x` is the local `_f_x`), which the checks' errors quote.
-pub(super) fn guard_scalars(
-    f: &mut Function,
-    names: &HashMap<LocalId, String>,
-    pending: &[ClassPending],
-) {
+/// What lowering knows that the pass needs.
+pub(super) struct Facts<'a> {
+    /// The locals' MATLAB names (an inlined function's `x` is the local `_f_x`), which the
+    /// checks' errors quote.
+    pub names: &'a HashMap<LocalId, String>,
+    /// Accumulators retyped under a branch.
+    pub pending: &'a [ClassPending],
+    /// Where the inlined calls start.
+    pub calls: &'a [CallEntry],
+}
+
+/// The first statement of an inlined call and the callee's locals, undefined there.
+pub(super) struct CallEntry {
+    pub first: StmtId,
+    pub locals: Vec<LocalId>,
+}
+
+/// Adds the flags and checks (see the module docs) to `f`.
+pub(super) fn guard_scalars(f: &mut Function, facts: &Facts<'_>) {
+    let Facts {
+        names,
+        pending,
+        calls,
+    } = *facts;
     let mut walk = Walk {
         f,
         pending,
@@ -80,12 +102,18 @@ pub(super) fn guard_scalars(
         .iter()
         .filter_map(|p| Some((flags.get(&p.local)?.flag, RuntimeError::AccumulatorClass)))
         .collect();
+    let mut resets: HashMap<StmtId, Vec<LocalId>> = HashMap::new();
+    for call in calls {
+        let flagged = call.locals.iter().filter_map(|l| Some(flags.get(l)?.flag));
+        resets.entry(call.first).or_default().extend(flagged);
+    }
     let mut rewrite = Rewrite {
         f,
         flags,
         checks,
         starts,
         errors,
+        resets,
     };
     let mut body = rewrite.block(&rewrite.f.body.clone());
     let start: Vec<StmtId> = rewrite
@@ -211,6 +239,8 @@ struct Rewrite<'a> {
     starts: HashSet<StmtId>,
     /// The error of each flag (keyed by the flag) that is not `RuntimeError::Undefined`.
     errors: BTreeMap<LocalId, RuntimeError>,
+    /// The flags cleared before each inlined call's first statement.
+    resets: HashMap<StmtId, Vec<LocalId>>,
 }
 
 impl Rewrite<'_> {
@@ -220,6 +250,10 @@ impl Rewrite<'_> {
         let mut out = Vec::with_capacity(block.0.len());
         for &s in &block.0 {
             self.nested(s);
+            for flag in self.resets.get(&s).cloned().unwrap_or_default() {
+                let clear = self.set(flag, false);
+                out.push(clear);
+            }
             for local in self.checks.get(&s).cloned().unwrap_or_default() {
                 let check = self.check(self.flags[&local]);
                 out.push(check);
