@@ -20,7 +20,7 @@ use std::process::Command;
 use m2cu::Value;
 
 /// Programs m2cu accepted (equal to Octave on every backend) when the corpus was last measured.
-const ACCEPTED_AT_LEAST: usize = 56;
+const ACCEPTED_AT_LEAST: usize = 57;
 
 /// One corpus program.
 struct Program {
@@ -151,13 +151,20 @@ fn octave_outputs(p: &Program, scratch: &Path) -> Result<Vec<(String, Value)>, S
     m2cu::read_mat_file(&file).map_err(|e| format!("cannot read Octave's outputs: {e}"))
 }
 
-/// What `m2cu run` on `backend` gave: the outputs, or the diagnostic codes (`Err(Ok)`) or the
-/// run-time message (`Err(Err)`).
+/// Why `m2cu run` gave no outputs.
+enum NoOutputs {
+    /// It refused the program with these diagnostic codes.
+    Refused(Vec<String>),
+    /// It stopped at run time with this message.
+    Stopped(String),
+}
+
+/// What `m2cu run` on `backend` gave: the outputs, or why there are none.
 fn m2cu_outputs(
     p: &Program,
     backend: &str,
     scratch: &Path,
-) -> Result<Vec<(String, Value)>, Result<Vec<String>, String>> {
+) -> Result<Vec<(String, Value)>, NoOutputs> {
     let file = scratch.join(format!("m2cu-{backend}.mat"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_m2cu"));
     cmd.arg("run").arg(&p.path).args(["--backend", backend]);
@@ -174,12 +181,13 @@ fn m2cu_outputs(
             .map(str::to_string)
             .collect();
         return Err(if codes.is_empty() {
-            Err(stderr.lines().next().unwrap_or("").to_string())
+            NoOutputs::Stopped(stderr.lines().next().unwrap_or("").to_string())
         } else {
-            Ok(codes)
+            NoOutputs::Refused(codes)
         });
     }
-    m2cu::read_mat_file(&file).map_err(|e| Err(format!("cannot read m2cu's outputs: {e}")))
+    m2cu::read_mat_file(&file)
+        .map_err(|e| NoOutputs::Stopped(format!("cannot read m2cu's outputs: {e}")))
 }
 
 /// How each output differs from Octave's, if one does. The programs' floating-point sums may
@@ -198,9 +206,9 @@ fn outcome(p: &Program, backends: &[&str]) -> Outcome {
     let expected = octave_outputs(p, scratch.path());
     for &backend in backends {
         match (m2cu_outputs(p, backend, scratch.path()), &expected) {
-            (Err(Ok(codes)), _) => return Outcome::Refused(codes),
-            (Err(Err(_)), Err(_)) => return Outcome::BothStopped,
-            (Err(Err(why)), Ok(_)) => return Outcome::Stopped(why),
+            (Err(NoOutputs::Refused(codes)), _) => return Outcome::Refused(codes),
+            (Err(NoOutputs::Stopped(_)), Err(_)) => return Outcome::BothStopped,
+            (Err(NoOutputs::Stopped(why)), Ok(_)) => return Outcome::Stopped(why),
             (Ok(_), Err(why)) => {
                 return Outcome::Different(format!("{backend}: answered where Octave says {why}"))
             }
