@@ -59,17 +59,29 @@ const CASES: &[Case] = &[
 
 /// `m2cu run` of the fixture `case.name` on `backend`, with two OpenMP threads.
 fn run(case: &Case, backend: &str) -> Output {
-    let file = format!("fixtures/e2e/{}.m", case.name);
-    let mut args = vec!["run", file.as_str(), "--backend", backend];
-    for set in case.sets {
+    let file = common::root().join(format!("fixtures/e2e/{}.m", case.name));
+    run_file(file.to_str().unwrap(), backend, case.sets)
+}
+
+/// `m2cu run FILE --backend backend --set ...`, with two OpenMP threads.
+fn run_file(file: &str, backend: &str, sets: &[&str]) -> Output {
+    let mut args = vec!["run", file, "--backend", backend];
+    for set in sets {
         args.extend(["--set", set]);
     }
     std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
         .args(&args)
         .env("OMP_NUM_THREADS", "2")
-        .current_dir(common::root())
         .output()
         .expect("m2cu runs")
+}
+
+/// The `error:` line of a run's standard error, or "".
+fn error_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or("")
 }
 
 #[test]
@@ -80,9 +92,8 @@ fn the_smallest_failing_iteration_is_reported_on_both_paths() {
             let err = String::from_utf8_lossy(&o.stderr);
             assert_eq!(o.status.code(), Some(1), "{} {backend}: {err}", case.name);
             assert!(o.stdout.is_empty(), "{} {backend}: no outputs", case.name);
-            let line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
             assert_eq!(
-                line,
+                error_line(&err),
                 format!("error: {}", case.message),
                 "{} {backend}",
                 case.name
@@ -166,16 +177,10 @@ fn an_index_error_and_a_raised_error_keep_loop_order() {
         (raise_first, "error: x(3) = -3 is negative"),
     ] {
         for backend in ["cpu", "emu"] {
-            let o = std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
-                .args(["run", file.to_str().unwrap(), "--backend", backend])
-                .args(["--set", "x=[1 2 -3 4 5]", "--set", idx])
-                .env("OMP_NUM_THREADS", "2")
-                .output()
-                .expect("m2cu runs");
+            let o = run_file(file.to_str().unwrap(), backend, &["x=[1 2 -3 4 5]", idx]);
             let err = String::from_utf8_lossy(&o.stderr);
             assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
-            let line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
-            assert_eq!(line, expected, "{backend} {idx}");
+            assert_eq!(error_line(&err), expected, "{backend} {idx}");
         }
     }
     if !common::require(common::octave_available(), "octave-cli") {
@@ -208,17 +213,15 @@ fn a_char_array_in_the_message_keeps_the_loop_on_the_host() {
     let file = dir.path().join("labelled.m");
     std::fs::write(&file, LABELLED).unwrap();
     let file = file.to_str().unwrap();
-    let sets = ["--set", "x=[1 2 -3 4 -5]", "--set", "label='data'"];
     for backend in ["cpu", "emu"] {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
-            .args(["run", file, "--backend", backend])
-            .args(sets)
-            .output()
-            .expect("m2cu runs");
+        let o = run_file(file, backend, &["x=[1 2 -3 4 -5]", "label='data'"]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
-        let line = err.lines().find(|l| l.starts_with("error:")).unwrap_or("");
-        assert_eq!(line, "error: data(3) = -3 is negative", "{backend}: {err}");
+        assert_eq!(
+            error_line(&err),
+            "error: data(3) = -3 is negative",
+            "{backend}: {err}"
+        );
     }
     let o = common::m2cu(&[
         "check",
