@@ -428,3 +428,27 @@ end
         "error: x must be >= 0 (100%)\n",
     );
 }
+
+/// An input check that always fires for the call's `nargin` stops the call with its message:
+/// the statements after it read the input that was not passed, and are not translated (no
+/// E0122 at translation), as Octave never reaches them.
+#[test]
+fn a_nargin_check_that_fires_stops_before_the_omitted_input_is_read() {
+    let source = "function y = horner1(p, x)
+% evaluates p at x; both are required
+if nargin < 2
+    error('horner1:nargin', 'Need the coefficients and the points.');
+end
+y = p(1) * ones(size(x));
+for k = 2:numel(p)
+    y = y .* x + p(k);
+end
+end
+";
+    prints_like_octave(
+        "horner1",
+        source,
+        &[&["p=[2 -6 2 -1]"], &["p=[1 2]", "x=[0 1 2]"]],
+        "error: Need the coefficients and the points.\n",
+    );
+}

@@ -149,6 +149,9 @@ fn lower_attempt(
     }
     lowerer.open_block();
     for s in &function.body {
+        if lowerer.halted {
+            break;
+        }
         lowerer.stmt(s);
     }
     if !lowerer.widened.is_empty() {
@@ -281,6 +284,10 @@ struct Lowerer<'a> {
     prefix: String,
     /// The functions being inlined, outermost first.
     inlining: Vec<&'a ast::Function>,
+    /// The entry's top level took a branch decided at translation time that always raises an
+    /// error (`if nargin < 2, error(...); end`): the statements after it never run, and are
+    /// not lowered (an omitted input they read is no E0122).
+    halted: bool,
     /// Whether inlining stopped at its size budget (see `inline::MAX_LOWERED_NODES`).
     over_budget: bool,
     /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
@@ -339,6 +346,20 @@ struct Lowerer<'a> {
     span: Span,
 }
 
+/// `error('...')` or `error(id, fmt, ...)` with a non-empty literal first argument: a statement
+/// that always stops the call (`error('')` does nothing in MATLAB).
+fn always_raises(stmt: &ast::Stmt) -> bool {
+    let AstStmt::Expr(ast::Expr {
+        kind: AstExpr::Call { callee, args },
+        ..
+    }) = &stmt.kind
+    else {
+        return false;
+    };
+    callee.name == "error"
+        && matches!(args.first().map(|a| &a.kind), Some(AstExpr::Str(text)) if !text.is_empty())
+}
+
 impl<'a> Lowerer<'a> {
     fn new(entry: inline::Callee<'a>, library: &'a crate::library::Library) -> Lowerer<'a> {
         let (file, function) = (entry.file, entry.function);
@@ -363,6 +384,7 @@ impl<'a> Lowerer<'a> {
             temps: 0,
             prefix: String::new(),
             inlining: Vec::new(),
+            halted: false,
             over_budget: false,
             pending_pragma: None,
             pragmas: Vec::new(),
@@ -542,6 +564,11 @@ impl<'a> Lowerer<'a> {
                 Some(id) if self.returnable(id, output) => self.outputs.push(id),
                 Some(_) => {}
                 None if self.handle_output(output) => {}
+                // The call always raises first: the output is a placeholder never returned.
+                None if self.halted => {
+                    let id = self.new_local(&output.name, Type::scalar(Class::Double), output.span);
+                    self.outputs.push(id);
+                }
                 None => self.error(
                     "E0102",
                     output.span,
@@ -846,6 +873,10 @@ impl<'a> Lowerer<'a> {
     fn taken_branch(&mut self, body: &[ast::Stmt]) -> Option<StmtId> {
         for s in body {
             self.stmt(s);
+        }
+        let at_entry_top = self.emitted.len() == 1 && self.inlining.is_empty();
+        if at_entry_top && body.last().is_some_and(always_raises) {
+            self.halted = true;
         }
         None
     }

@@ -12,12 +12,16 @@
 //!   as in `nargin < 2 || isempty(p)`) is decided here, and only the branch taken is lowered, so a
 //!   branch that reads an input that was not passed is not translated when it cannot run;
 //! - `exist('x', 'var')` is 1 when `x` has a value at that point of the program order (an
-//!   input passed, or a variable assigned before), else 0.
+//!   input passed, or a variable assigned before), else 0;
+//! - `isempty(x)` in such a condition is decided too when `x`'s type settles it: an extent
+//!   known to be 0 (an input passed as `[]`, typed `double(0,:)`) makes it 1, extents all known
+//!   and non-zero make it 0. So `if nargin < 3 || isempty(tol), tol = 1e-6; end` called with
+//!   `tol = []` lowers only the default, which retypes `tol` in straight-line code.
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
 use crate::ir::{PrintPiece, PrintTo, StmtKind};
-use crate::types::Class;
+use crate::types::{Class, Dim};
 
 use super::array::Val;
 use super::Lowerer;
@@ -78,6 +82,29 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `isempty(x)` of a variable whose type settles it (see the module doc).
+    fn static_emptiness(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
+        if callee != "isempty" || self.scope.contains_key(callee) {
+            return None;
+        }
+        let [ast::Expr {
+            kind: AstExpr::Ident(name),
+            ..
+        }] = args
+        else {
+            return None;
+        };
+        let shape = self.locals[*self.scope.get(name)?].ty.shape;
+        let extents = [shape.rows, shape.cols, shape.pages];
+        if extents.contains(&Dim::Known(0)) {
+            return Some(true);
+        }
+        extents
+            .iter()
+            .all(|d| matches!(d, Dim::Known(_)))
+            .then_some(false)
+    }
+
     /// The value of an `if` condition decided at translation time (see the module doc).
     pub(super) fn static_condition(&self, e: &ast::Expr) -> Option<bool> {
         if !self.mentions_counts(e) {
@@ -89,7 +116,9 @@ impl Lowerer<'_> {
     fn mentions_counts(&self, e: &ast::Expr) -> bool {
         match &e.kind {
             AstExpr::Ident(n) => !self.scope.contains_key(n) && self.count_named(n).is_some(),
-            AstExpr::Call { callee, .. } => callee.name == "exist",
+            AstExpr::Call { callee, args } => {
+                callee.name == "exist" || self.static_emptiness(&callee.name, args).is_some()
+            }
             AstExpr::Unary { operand, .. } | AstExpr::Paren(operand) => {
                 self.mentions_counts(operand)
             }
@@ -106,6 +135,7 @@ impl Lowerer<'_> {
             AstExpr::Number { value, .. } => *value,
             AstExpr::Ident(n) if !self.scope.contains_key(n) => self.count_named(n)? as f64,
             AstExpr::Call { callee, args } if callee.name == "exist" => truth(self.exists(args)?),
+            AstExpr::Call { callee, args } => truth(self.static_emptiness(&callee.name, args)?),
             AstExpr::Paren(inner) => self.static_value(inner)?,
             AstExpr::Unary { op, operand } => {
                 let v = self.static_value(operand)?;
