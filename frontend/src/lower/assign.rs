@@ -60,8 +60,21 @@ impl Lowerer<'_> {
         if let AstExpr::StringScalar(text) = &strip_parens(value).kind {
             return self.assign_string(name, text, value.span, span);
         }
-        let value = self.value(value)?;
+        let Some(value) = self.value(value) else {
+            self.unassigned_after_error(std::slice::from_ref(name));
+            return None;
+        };
         self.assign_val(name, value, span)
+    }
+
+    /// The targets of an assignment whose value failed with a diagnostic: their later reads
+    /// are not reported again as undefined (one unknown builtin, one message).
+    fn unassigned_after_error(&mut self, names: &[ast::Ident]) {
+        for name in names {
+            if !self.scope.contains_key(&name.name) {
+                self.failed_targets.insert(name.name.clone());
+            }
+        }
     }
 
     /// `name = "text"`: the char vector of the text, in a variable marked as holding a string.
@@ -385,7 +398,17 @@ impl Lowerer<'_> {
                 return None;
             }
         };
-        let values = self.multi_values(callee, args, targets.len(), span)?;
+        let Some(values) = self.multi_values(callee, args, targets.len(), span) else {
+            let names: Vec<ast::Ident> = targets
+                .iter()
+                .filter_map(|t| match t {
+                    ast::LValue::Var(name) => Some(name.clone()),
+                    _ => None,
+                })
+                .collect();
+            self.unassigned_after_error(&names);
+            return None;
+        };
         let mut last = None;
         for (target, value) in targets.iter().zip(values) {
             last = match target {

@@ -405,7 +405,7 @@ impl Lowerer<'_> {
                 &format!("`{name}`"),
                 "code built at run time cannot be translated: write the call directly",
             );
-        } else {
+        } else if !self.failed_targets.contains(name.as_str()) {
             let help = if matches!(name.as_str(), "i" | "j") {
                 "this function assigns the name elsewhere, so m2cu does not read it as the imaginary unit here: write `1i` (or `1j`) for the unit, or assign the variable before this line"
             } else {

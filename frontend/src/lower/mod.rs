@@ -288,6 +288,9 @@ struct Lowerer<'a> {
     /// error (`if nargin < 2, error(...); end`): the statements after it never run, and are
     /// not lowered (an omitted input they read is no E0122).
     halted: bool,
+    /// Names whose assignment failed with a diagnostic and that have no value since: reading
+    /// them reports nothing more (`assign::unassigned_after_error`).
+    failed_targets: HashSet<String>,
     /// Whether inlining stopped at its size budget (see `inline::MAX_LOWERED_NODES`).
     over_budget: bool,
     /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
@@ -385,6 +388,7 @@ impl<'a> Lowerer<'a> {
             prefix: String::new(),
             inlining: Vec::new(),
             halted: false,
+            failed_targets: HashSet::new(),
             over_budget: false,
             pending_pragma: None,
             pragmas: Vec::new(),
