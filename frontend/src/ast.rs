@@ -183,6 +183,17 @@ pub enum ExprKind {
     /// `{@f, @g}`: a cell array of function handles, the operator list of `gpucoder.reduce`
     /// (no other cell array is parsed).
     HandleCell(Vec<Expr>),
+    /// `{'M', 'CM', 'D'}` or `{'a'; 'b'}`: a cell of text literals, one row (or one column
+    /// when `column`) (no other cell array is parsed).
+    TextCell {
+        items: Vec<Expr>,
+        column: bool,
+    },
+    /// `c{k}`: the content of a cell.
+    CellIndex {
+        callee: Ident,
+        args: Vec<Expr>,
+    },
     /// `@(a, b) a + b`: an anonymous function.
     AnonFn {
         params: Vec<Ident>,

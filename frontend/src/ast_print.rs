@@ -219,6 +219,19 @@ impl Printer {
                     self.expr(d + 1, "", h);
                 }
             }
+            ExprKind::TextCell { items, column } => {
+                let shape = if *column { "column" } else { "row" };
+                self.line(d, role, &format!("TextCell {shape}"));
+                for item in items {
+                    self.expr(d + 1, "", item);
+                }
+            }
+            ExprKind::CellIndex { callee, args } => {
+                self.line(d, role, &format!("CellIndex {}", callee.name));
+                for a in args {
+                    self.expr(d + 1, "", a);
+                }
+            }
             ExprKind::AnonFn { params, body } => {
                 let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
                 self.line(d, role, &format!("AnonFn @({})", names.join(", ")));

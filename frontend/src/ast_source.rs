@@ -231,6 +231,13 @@ fn expr(e: &Expr, brackets: bool) -> String {
         ExprKind::Postfix { op, operand } => postfix(*op, operand, brackets),
         ExprKind::FuncHandle(name) => format!("@{}", name.name),
         ExprKind::HandleCell(handles) => format!("{{{}}}", list(handles, true)),
+        ExprKind::TextCell { items, column } => {
+            let items: Vec<String> = items.iter().map(|e| expr(e, true)).collect();
+            format!("{{{}}}", items.join(if *column { "; " } else { ", " }))
+        }
+        ExprKind::CellIndex { callee, args } => {
+            format!("{}{{{}}}", callee.name, list(args, false))
+        }
         ExprKind::AnonFn { params, body } => {
             format!("@({}) {}", names(params), expr(body, brackets))
         }

@@ -188,7 +188,10 @@ fn expr(e: &Expr, walk: &mut Walk) {
             expr(stop, walk);
         }
         ExprKind::Matrix(rows) => rows.iter().flatten().for_each(|e| expr(e, walk)),
-        ExprKind::HandleCell(es) => es.iter().for_each(|e| expr(e, walk)),
+        ExprKind::HandleCell(es) | ExprKind::TextCell { items: es, .. } => {
+            es.iter().for_each(|e| expr(e, walk))
+        }
+        ExprKind::CellIndex { callee, args } => index(&callee.name, args, walk),
         ExprKind::AnonFn { body, .. } => expr(body, walk),
         ExprKind::Number { .. }
         | ExprKind::Imaginary { .. }

@@ -37,7 +37,7 @@
 //! | E0005 | Octave-only `#` comment or `#{` block comment |
 //! | E0006 | Octave-only operator with a MATLAB spelling (`!=`, `!x`, `**`, `.**`) |
 //! | E0007 | Octave-only compound assignment or increment (`+=`, `-=`, `*=`, `/=`, `^=`, `x++`, `x--`) |
-//! | E0010 | cell array braces `{}` (not supported; accepted only as `case {1, 2}` labels) |
+//! | E0010 | cell array braces `{}` (accepted as `case {1, 2}` labels, a row or column of text literals, handles) |
 //! | E0020 | unexpected token: expected something else (also a misplaced `else`/`case`, a statement before a `switch`'s first `case`, a `case` after `otherwise`) |
 //! | E0021 | `for`/`while`/`if`/`switch`/`arguments` without a matching `end` |
 //! | E0022 | function without `end` in a file whose functions end with `end` |
@@ -1911,7 +1911,7 @@ fn cell_array(i: &Input) -> PError {
         i,
         Diagnostic::error("E0010", i.tok().span, "cell arrays are not supported")
             .with_label("cell array brace")
-            .with_help("use numeric or char arrays with `[...]`, and index with `(...)`"),
+            .with_help("m2cu reads cells of texts in one row or column ({'a', 'bc'}, taken with c{k}) and of function handles; use numeric or char arrays with `[...]` for the rest"),
     )
 }
 
@@ -1924,7 +1924,7 @@ fn ident_or_call<'a>(i: Input<'a>, name: &str) -> PResult<'a, Node> {
     };
     let after = i.bump();
     if *after.kind() == TokKind::LBrace && !after.tok().space_before {
-        return error(cell_array(&after));
+        return cell_index(after, callee);
     }
     let call = *after.kind() == TokKind::LParen && !(i.ctx.matrix && after.tok().space_before);
     if !call {
@@ -1956,6 +1956,30 @@ fn call_args(i: Input) -> PResult<(Vec<Node>, Span)> {
     };
     let (rest, close) = close_paren(rest, i.tok().span, "`,` or `)`")?;
     Ok((rest.with_ctx(i.ctx), (args, close)))
+}
+
+/// `c{k}`: the content of a cell (`after` is at the `{`).
+fn cell_index<'a>(i: Input<'a>, callee: Ident) -> PResult<'a, Node> {
+    let open = i.tok().span;
+    let inner = deeper(
+        i.bump(),
+        Ctx {
+            index: true,
+            matrix: false,
+            ..i.ctx
+        },
+    )?;
+    let (rest, args) = separated_list1(token(TokKind::Comma), cut(index_arg))(inner)?;
+    if *rest.kind() != TokKind::RBrace {
+        return failure(unclosed(&rest, open, "{", "add `}` after the last index"));
+    }
+    let span = callee.span.to(rest.tok().span);
+    let (args, below) = unzip(args);
+    let rest = rest.bump().with_ctx(i.ctx);
+    Ok((
+        rest,
+        Node::grow(&rest, ExprKind::CellIndex { callee, args }, span, below)?,
+    ))
 }
 
 /// An index argument: a bare `:` or an expression.
@@ -2012,25 +2036,42 @@ fn unclosed(i: &Input, open: Span, opener: &str, help: &str) -> PError {
     }
 }
 
-/// `{@f, @g}`: a cell of function handles; any other cell array is E0010.
+/// `{@f, @g}`: a cell of function handles; `{'M', 'CM'}` (one row or one column of text
+/// literals): a cell of texts; any other cell array is E0010.
 fn handle_cell(i: Input) -> PResult<Node> {
     let open = i.tok().span;
-    let not_handles = || error(cell_array(&i));
+    let unsupported = || error(cell_array(&i));
     let Ok((rest, rows)) = bracketed(i, TokKind::RBrace) else {
-        return not_handles();
+        return unsupported();
     };
-    let handles: Vec<Node> = rows.into_iter().flatten().collect();
-    let all_handles = handles
-        .iter()
-        .all(|n| matches!(n.expr.kind, ExprKind::FuncHandle(_)));
-    if *rest.kind() != TokKind::RBrace || handles.is_empty() || !all_handles {
-        return not_handles();
+    if *rest.kind() != TokKind::RBrace {
+        return unsupported();
+    }
+    let rows: Vec<Vec<Node>> = rows.into_iter().filter(|r| !r.is_empty()).collect();
+    let column = rows.len() > 1 && rows.iter().all(|r| r.len() == 1);
+    let one_row_or_column = column || rows.len() == 1;
+    let items: Vec<Node> = rows.into_iter().flatten().collect();
+    let all = |text: bool| {
+        !items.is_empty()
+            && items.iter().all(|n| match &n.expr.kind {
+                ExprKind::FuncHandle(_) => !text,
+                ExprKind::Str(_) | ExprKind::StringScalar(_) => text,
+                _ => false,
+            })
+    };
+    let (handles, texts) = (all(false), all(true));
+    if !(handles || texts && one_row_or_column) {
+        return unsupported();
     }
     let span = open.to(rest.tok().span);
-    let (handles, below) = unzip(handles);
+    let (items, below) = unzip(items);
+    let kind = match handles {
+        true => ExprKind::HandleCell(items),
+        false => ExprKind::TextCell { items, column },
+    };
     Ok((
         rest.bump().with_ctx(i.ctx),
-        Node::grow(&rest, ExprKind::HandleCell(handles), span, below)?,
+        Node::grow(&rest, kind, span, below)?,
     ))
 }
 

@@ -48,6 +48,12 @@ impl Lowerer<'_> {
         if self.assign_handle(name, value).is_some() {
             return None;
         }
+        if let AstExpr::TextCell { items, column } = &strip_parens(value).kind {
+            return self.assign_text_cell(name, items, *column, span);
+        }
+        if self.is_text_cell(&name.name) {
+            return self.cell_reassigned(name);
+        }
         if grow::is_empty_matrix(value) {
             return self.assign_empty(name, span);
         }

@@ -333,7 +333,12 @@ pub(super) fn mentions(e: &ast::Expr, name: &str) -> bool {
             callee.name == name || args.iter().any(|a| mentions(a, name))
         }
         AstExpr::Matrix(rows) => rows.iter().flatten().any(|a| mentions(a, name)),
-        AstExpr::HandleCell(items) => items.iter().any(|a| mentions(a, name)),
+        AstExpr::HandleCell(items) | AstExpr::TextCell { items, .. } => {
+            items.iter().any(|a| mentions(a, name))
+        }
+        AstExpr::CellIndex { callee, args } => {
+            callee.name == name || args.iter().any(|a| mentions(a, name))
+        }
         AstExpr::AnonFn { body, .. } => mentions(body, name),
     }
 }

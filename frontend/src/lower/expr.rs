@@ -88,6 +88,17 @@ impl Lowerer<'_> {
                 );
                 None
             }
+            AstExpr::CellIndex { callee, args } => self.cell_content(callee, args, span),
+            AstExpr::TextCell { .. } => {
+                self.error(
+                    "E0166",
+                    span,
+                    "a cell literal used as a value is not supported".into(),
+                    "assign it to a variable first (c = {'a', 'b'}) and take its texts with c{k}"
+                        .into(),
+                );
+                None
+            }
             AstExpr::FuncHandle(_) | AstExpr::AnonFn { .. } | AstExpr::HandleCell(_) => {
                 self.handle_as_value(span);
                 None
@@ -137,6 +148,10 @@ impl Lowerer<'_> {
             return Some(count);
         }
         if self.omitted_input(name, span) {
+            return None;
+        }
+        if self.is_text_cell(name) {
+            self.cell_as_value(name, span);
             return None;
         }
         let callee = ast::Ident {
@@ -326,6 +341,13 @@ impl Lowerer<'_> {
         }
         if let Some(&array) = self.scope.get(name) {
             return self.index(array, args, span);
+        }
+        if self.is_text_cell(name) {
+            self.cell_as_value(name, span);
+            return None;
+        }
+        if let Some(shape) = self.cell_shape_call(callee, args, span) {
+            return shape;
         }
         if name == "gpucoder.reduce" {
             return self.gpucoder_reduce(args, span);

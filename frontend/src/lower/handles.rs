@@ -673,7 +673,13 @@ fn named_in(e: &ast::Expr, names: &mut Vec<String>) {
             named_in(stop, names);
         }
         AstExpr::Matrix(rows) => rows.iter().flatten().for_each(|x| named_in(x, names)),
-        AstExpr::HandleCell(items) => items.iter().for_each(|x| named_in(x, names)),
+        AstExpr::HandleCell(items) | AstExpr::TextCell { items, .. } => {
+            items.iter().for_each(|x| named_in(x, names))
+        }
+        AstExpr::CellIndex { callee, args } => {
+            names.push(callee.name.clone());
+            args.iter().for_each(|a| named_in(a, names));
+        }
         AstExpr::Number { .. }
         | AstExpr::Str(_)
         | AstExpr::StringScalar(_)

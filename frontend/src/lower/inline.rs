@@ -44,6 +44,7 @@ pub(super) struct Saved<'a> {
     file: &'a ast::File,
     /// Where the call's statements start in the innermost open block.
     first_stmt: usize,
+    body_frame: usize,
 }
 
 /// A function and the file it is defined in (whose other functions its body may call).
@@ -309,6 +310,7 @@ impl<'a> Lowerer<'a> {
             index_context: std::mem::take(&mut self.index_context),
             prefix: std::mem::replace(&mut self.prefix, prefix),
             first_stmt: self.emitted.last().map_or(0, Vec::len),
+            body_frame: std::mem::replace(&mut self.body_frame, self.frames.len()),
         }
     }
 
@@ -326,6 +328,7 @@ impl<'a> Lowerer<'a> {
         self.loop_depth = saved.loop_depth;
         self.index_context = saved.index_context;
         self.prefix = saved.prefix;
+        self.body_frame = saved.body_frame;
     }
 
     /// Binds `param` to `val`; an array is shared with the caller unless `assigned` (the
@@ -342,6 +345,9 @@ impl<'a> Lowerer<'a> {
                     },
                     span,
                 );
+                // A parameter holds the caller's value, even when the callee (or a function
+                // of the same file) names a loop variable like it.
+                self.clear_empty_flag(id, param.span);
             }
             Val::Array(a) => {
                 if let array::Node::Whole(src) = a.node {

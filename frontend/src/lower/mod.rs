@@ -50,9 +50,11 @@
 //! | E0160 | a deletion with two non-colon subscripts, `A(i, j) = []` (MATLAB's error too) |
 //! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
 //! | E0162 | deleting every element with `:`, `x(:) = []` |
+//! | E0166 | a cell of texts used other than as `c{k}` or by its shape, or not assigned once as a row or column of non-empty text literals |
 
 mod array;
 mod assign;
+mod cells;
 mod complex;
 mod concat;
 mod console;
@@ -291,6 +293,13 @@ struct Lowerer<'a> {
     /// Names whose assignment failed with a diagnostic and that have no value since: reading
     /// them reports nothing more (`assign::unassigned_after_error`).
     failed_targets: HashSet<String>,
+    /// `frames.len()` in the straight-line part of the body being lowered (the entry's, or an
+    /// inlined function's): where `cells` allows a cell to be assigned.
+    body_frame: usize,
+    /// The texts of each text cell, keyed by its lengths local (`cells`).
+    cell_texts: HashMap<LocalId, Vec<String>>,
+    /// The `c{k}` lowered so far (each gets an index local of its own).
+    cell_index_counter: u32,
     /// Whether inlining stopped at its size budget (see `inline::MAX_LOWERED_NODES`).
     over_budget: bool,
     /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
@@ -389,6 +398,9 @@ impl<'a> Lowerer<'a> {
             inlining: Vec::new(),
             halted: false,
             failed_targets: HashSet::new(),
+            body_frame: 1,
+            cell_texts: HashMap::new(),
+            cell_index_counter: 0,
             over_budget: false,
             pending_pragma: None,
             pragmas: Vec::new(),
@@ -933,8 +945,16 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Finds or creates the local `name` for a value of type `ty`, checking that the type stays
-    /// the same.
+    /// the same; the variable holds a value from here on, so its empty-loop flag is cleared
+    /// (also when this assignment creates it: a later loop over it may have set the flag in an
+    /// earlier iteration of an enclosing loop, or never, and the flag is read after it).
     fn define(&mut self, name: &ast::Ident, ty: Type) -> Option<LocalId> {
+        let id = self.define_local(name, ty)?;
+        self.clear_empty_flag(id, name.span);
+        Some(id)
+    }
+
+    fn define_local(&mut self, name: &ast::Ident, ty: Type) -> Option<LocalId> {
         let Some(id) = self.scope.get(&name.name).copied() else {
             return Some(self.new_local(&name.name, ty, name.span));
         };
@@ -950,7 +970,6 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        self.clear_empty_flag(id, name.span);
         let old = self.locals[id].ty;
         if old.complex != ty.complex {
             return self.complex_reassigned(name, id, ty);
