@@ -335,6 +335,25 @@ M2CU_FN double m2cu_pow(double a, double b, int *err)
     return pow(a, b);
 }
 
+/* Octave's a .^ b of an array a by a scalar b (liboctave's elem_xpow): when a has other than one
+ * element, b = 2, 3 and -1 give a*a, a*a*a and 1/a, not pow; otherwise pow, as for a scalar.
+ * The single version multiplies in single (each product rounded), as Octave's FloatNDArray. */
+M2CU_FN double m2cu_elem_pow(double a, double b, int array_base, int *err)
+{
+    if (array_base && b == 2.0) return a * a;
+    if (array_base && b == 3.0) return a * a * a;
+    if (array_base && b == -1.0) return 1.0 / a;
+    return m2cu_pow(a, b, err);
+}
+
+M2CU_FN float m2cu_elem_powf(float a, double b, int array_base, int *err)
+{
+    if (array_base && b == 2.0) return a * a;
+    if (array_base && b == 3.0) return a * a * a;
+    if (array_base && b == -1.0) return 1.0f / a;
+    return (float)m2cu_pow(a, b, err);
+}
+
 /* sign(-0) is +0, as in Octave; sign(NaN) is NaN. */
 M2CU_FN double m2cu_sign(double x)
 {

@@ -229,6 +229,13 @@ pub enum Builtin {
     Imag,
     Conj,
     Angle,
+    /// `power(a, b, array_base)`: MATLAB's `a .^ b` of an array `a` by a scalar `b` as Octave
+    /// computes it (liboctave's `elem_xpow`): when `array_base` (a logical, true when `a` has
+    /// other than one element at run time) holds and `b` is 2, 3 or -1, the element is `a*a`,
+    /// `a*a*a` or `1/a` in the result's class; otherwise `pow(a, b)`, as for scalars. Lowering
+    /// writes it only for double and single results (`lower::power`); not in [`Builtin::ALL`],
+    /// so no user call names it.
+    Power,
 }
 
 impl Builtin {
@@ -260,6 +267,7 @@ impl Builtin {
             Builtin::Imag => "imag",
             Builtin::Conj => "conj",
             Builtin::Angle => "angle",
+            Builtin::Power => "power",
         }
     }
 
@@ -307,6 +315,7 @@ impl Builtin {
             | Builtin::BitOr
             | Builtin::BitXor
             | Builtin::Complex => 2,
+            Builtin::Power => 3,
             _ => 1,
         }
     }

@@ -286,6 +286,11 @@ impl Lowerer<'_> {
             );
             return None;
         }
+        if let (BinaryOp::ElemPow, Val::Array(base), Val::Scalar(exponent)) = (op, &a, &b) {
+            if let Some(power) = self.array_power(base, *exponent, class, span) {
+                return Some(Val::Array(power));
+            }
+        }
         let operand = |v: Val| match v {
             Val::Scalar(e) => Operand::Scalar(e),
             Val::Array(a) => Operand::Array(Box::new(a)),

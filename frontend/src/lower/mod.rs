@@ -68,6 +68,7 @@ mod handles;
 mod inline;
 mod numtext;
 mod optional;
+mod power;
 mod print;
 mod raise;
 mod reassign;
