@@ -5,7 +5,7 @@
 //! Coder's rule); an array value is written element by element by a loop (see `array`).
 
 use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
-use super::grow;
+use super::{grow, grow_start};
 use super::reduce::Reduction;
 use super::select::Subscript;
 use super::*;
@@ -49,7 +49,10 @@ impl Lowerer<'_> {
             return None;
         }
         if grow::is_empty_matrix(value) {
-            return self.assign_empty(name, span);
+            return self.assign_empty(name, Class::Double, span);
+        }
+        if grow_start::is_empty_char(value) {
+            return self.assign_empty(name, Class::Char, span);
         }
         if let Some(appended) = self.append(name, value, span) {
             return appended;
@@ -61,6 +64,9 @@ impl Lowerer<'_> {
             return self.assign_string(name, text, value.span, span);
         }
         let value = self.value(value)?;
+        if let Some(started) = self.assign_growing_scalar(name, &value, span) {
+            return started;
+        }
         self.assign_val(name, value, span)
     }
 

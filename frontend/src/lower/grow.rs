@@ -438,6 +438,11 @@ impl Lowerer<'_> {
         self.growth.grown.contains(&array)
     }
 
+    /// Marks `array` as created to be grown: a scalar store past its end grows it.
+    pub(super) fn growth_start(&mut self, array: LocalId) {
+        self.growth.grown.insert(array);
+    }
+
     /// `z(m, n) = 0` into an existing matrix whose extents may change: MATLAB's idiom for
     /// "make `z` at least m-by-n, keeping its elements".
     pub(super) fn may_grow_by_idiom(
@@ -669,7 +674,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn read_local(&mut self, local: LocalId, span: Span) -> ExprId {
+    pub(super) fn read_local(&mut self, local: LocalId, span: Span) -> ExprId {
         let ty = self.locals[local].ty;
         self.new_expr(ExprKind::Local(local), ty, span)
     }
@@ -692,13 +697,19 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `y = []`: an empty 0-by-0 double that later assignments grow.
-    pub(super) fn assign_empty(&mut self, name: &ast::Ident, span: Span) -> Option<StmtId> {
-        let ty = Type::array(Class::Double, Shape::new(Dim::Var, Dim::Var));
+    /// `y = []` (`class` double) or `y = ''` (char): an empty 0-by-0 array that later
+    /// assignments grow.
+    pub(super) fn assign_empty(
+        &mut self,
+        name: &ast::Ident,
+        class: Class,
+        span: Span,
+    ) -> Option<StmtId> {
+        let ty = Type::array(class, Shape::new(Dim::Var, Dim::Var));
         let target = self.define(name, ty)?;
         let rows = self.constant_expr(0.0, Class::Double, span);
         let cols = self.constant_expr(0.0, Class::Double, span);
-        self.growth.grown.insert(target);
+        self.growth_start(target);
         self.alloc_zeros(target, rows, cols, None, span);
         self.emitted.last().and_then(|block| block.last().copied())
     }
