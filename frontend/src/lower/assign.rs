@@ -5,10 +5,10 @@
 //! Coder's rule); an array value is written element by element by a loop (see `array`).
 
 use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
-use super::{grow, grow_start};
 use super::reduce::Reduction;
 use super::select::Subscript;
 use super::*;
+use super::{grow, grow_start};
 
 impl Lowerer<'_> {
     pub(super) fn assign(
@@ -154,6 +154,9 @@ impl Lowerer<'_> {
         };
         if deletes {
             return self.delete(array, args, target_span, span);
+        }
+        if let Some(appended) = self.append_row(array, args, value, span) {
+            return appended;
         }
         if self.grows_by_index(array) || self.may_grow_by_idiom(array, args, value) {
             return self.store_growing(array, args, target_span, value, span);

@@ -438,6 +438,30 @@ impl Lowerer<'_> {
         self.growth.grown.contains(&array)
     }
 
+    /// Whether joining `item_class` values to `array` (of `class`) keeps its class, as m2cu
+    /// needs; reports E0104 when it does not.
+    pub(super) fn joined_class_kept(
+        &mut self,
+        item_class: Class,
+        class: Class,
+        array: LocalId,
+        span: Span,
+    ) -> bool {
+        let keeps = item_class == class
+            || (matches!(item_class, Class::Double | Class::Logical)
+                && !matches!(class, Class::Logical | Class::Char));
+        if !keeps {
+            let name = self.locals[array].name.clone();
+            self.error(
+                "E0104",
+                span,
+                format!("`{name}` was {class} but joining {item_class} values makes it {item_class}"),
+                format!("m2cu keeps one class per variable, and MATLAB makes `{name}` {item_class} here: collect the {item_class} values in a variable of their own"),
+            );
+        }
+        keeps
+    }
+
     /// Marks `array` as created to be grown: a scalar store past its end grows it.
     pub(super) fn growth_start(&mut self, array: LocalId) {
         self.growth.grown.insert(array);
@@ -740,16 +764,7 @@ impl Lowerer<'_> {
             Val::Scalar(e) => self.exprs[*e].ty.class,
             Val::Array(a) => a.class,
         };
-        let keeps = item_class == ty.class
-            || (matches!(item_class, Class::Double | Class::Logical)
-                && !matches!(ty.class, Class::Logical | Class::Char));
-        if !keeps {
-            self.error(
-                "E0104",
-                name.span,
-                format!("`{}` was {} but joining {item_class} values makes it {item_class}", name.name, ty.class),
-                format!("m2cu keeps one class per variable, and MATLAB makes `{}` {item_class} here: collect the {item_class} values in a variable of their own", name.name),
-            );
+        if !self.joined_class_kept(item_class, ty.class, array, name.span) {
             return Some(None);
         }
         if side == Side::Front && !is_vector_item(&item, across) {
