@@ -1037,3 +1037,23 @@ fn a_row_of_another_length_is_octaves_nonconformant_error() {
         }
     }
 }
+
+/// `num2str`/`int2str` as a char value writes the digits of integers below 1e15 (`-0` as Octave
+/// does); another value stops with m2cu's message (code 50) instead of other text than Octave's.
+#[test]
+fn num2str_values_are_digits_or_a_run_time_refusal() {
+    let source = "function s = label(x)\n  s = ['n=', num2str(x), ';', int2str(x)];\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("label", source, backend, &["x=-0"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{backend}: {err}");
+        assert!(out.contains("'n=-0;-0'"), "{backend}: {out}");
+        let o = run_source("label", source, backend, &["x=0.5"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(
+            err.contains("writes the digits of integers below 1e15 only"),
+            "{backend}: {err}"
+        );
+    }
+}

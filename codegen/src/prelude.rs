@@ -160,6 +160,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_DELETE_ORIENTATION",
         "Deleting elements of a matrix with one index vector or mask: MATLAB makes the result a row, Octave a column, so m2cu stops here; make the matrix a vector first (A = A(:)' for a row) or delete whole rows or columns.",
     ),
+    (
+        50,
+        "M2CU_E_NUMBER_TEXT",
+        "num2str or int2str as a char value: m2cu writes the digits of integers below 1e15 only, and this value is not one; print it instead (disp(num2str(x)) or fprintf('%g', x) are exact).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -555,6 +555,9 @@ pub enum RuntimeError {
     /// `arrayfun` of an empty array with a function returning another class than double:
     /// MATLAB's result is then an empty double, and m2cu's has the function's class.
     EmptyArrayfun,
+    /// `num2str(x)` or `int2str(x)` as a char value of a number that is not an integer below
+    /// 1e15 in magnitude, whose Octave text m2cu does not build (`lower::numchars`).
+    NumberText,
 }
 
 impl Function {

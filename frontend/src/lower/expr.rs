@@ -366,6 +366,7 @@ impl Lowerer<'_> {
                 self.sprintf_elsewhere(span);
                 None
             }
+            "num2str" | "int2str" => self.number_chars(name, args, span),
             "strcmp" => self.text_compare(TextCase::Exact, args, span),
             "strcmpi" => self.text_compare(TextCase::Folded, args, span),
             "strncmp" => self.text_compare_prefix(TextCase::Exact, args, span),

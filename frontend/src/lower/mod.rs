@@ -68,6 +68,7 @@ mod grow_rows;
 mod grow_start;
 mod handles;
 mod inline;
+mod numchars;
 mod numtext;
 mod optional;
 mod power;
