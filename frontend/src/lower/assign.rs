@@ -51,7 +51,7 @@ impl Lowerer<'_> {
         if grow::is_empty_matrix(value) {
             return self.assign_empty(name, Class::Double, span);
         }
-        if grow_start::is_empty_char(value) {
+        if grow_start::is_empty_char(value) && self.grown.contains(&name.name) {
             return self.assign_empty(name, Class::Char, span);
         }
         if let Some(appended) = self.append(name, value, span) {

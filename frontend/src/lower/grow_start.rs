@@ -3,6 +3,8 @@
 //! `to_binary` writes it).
 //!
 //! Invariants:
+//! - `''` starts a grown array only for a name the file grows (`Lowerer::grown`); elsewhere it
+//!   stays the 0-by-0 char constant;
 //! - both give a local in `Growth::grown` with both extents `Dim::Var` and the class of the
 //!   value (char for `''`), allocated 0-by-0 (`''`) or 1-by-1 holding the scalar, so the later
 //!   `[y, v]`, `[v, y]` and `y(end+1) = v` grow it as they grow a numeric `[]` start;
