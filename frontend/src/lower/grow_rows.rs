@@ -178,8 +178,8 @@ impl Lowerer<'_> {
         self.emit_for(j, n, body, span)
     }
 
-    /// A double temporary holding `value`, assigned here.
-    fn held(&mut self, value: ExprId, span: Span) -> LocalId {
+    /// A temporary of `value`'s class, assigned `value` here.
+    pub(super) fn held(&mut self, value: ExprId, span: Span) -> LocalId {
         let ty = Type::scalar(self.exprs[value].ty.class);
         let local = self.temp("g", ty, span);
         self.push(

@@ -45,7 +45,7 @@ impl Lowerer<'_> {
         } else {
             x
         };
-        let v = self.number_temp(x, span);
+        let v = self.held(x, span);
         self.digits_check(v, span);
         Some(Val::Array(self.digits_of(v, span)))
     }
@@ -58,20 +58,6 @@ impl Lowerer<'_> {
             format!("print the text instead (disp({name}(x)) prints Octave's text), or build it from {name} of one element at a time in a loop"),
         );
         None
-    }
-
-    /// A temporary of `value`'s class assigned `value` here.
-    fn number_temp(&mut self, value: ExprId, span: Span) -> LocalId {
-        let ty = Type::scalar(self.exprs[value].ty.class);
-        let local = self.temp("n", ty, span);
-        self.push(
-            StmtKind::Assign {
-                target: local,
-                value,
-            },
-            span,
-        );
-        local
     }
 
     /// Stops unless `v` is an integer below 1e15 in magnitude.
@@ -104,15 +90,15 @@ impl Lowerer<'_> {
         let inverse = self.binary_expr(BinOp::Div, one, x, Class::Double, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let negative = self.binary_expr(BinOp::Lt, inverse, zero, Class::Logical, span);
-        let minus = self.number_temp(negative, span);
+        let minus = self.held(negative, span);
         let x = self.read_local(v, span);
         let magnitude = self.new_expr(ExprKind::Call(Builtin::Abs, vec![x]), double, span);
-        let m = self.number_temp(magnitude, span);
+        let m = self.held(magnitude, span);
         let digits = self.digit_count(m, span);
         let (d, s) = (self.read_local(digits, span), self.read_local(minus, span));
         let s = self.convert_to(s, Class::Double);
         let length = self.binary_expr(BinOp::Add, d, s, Class::Double, span);
-        let length = self.number_temp(length, span);
+        let length = self.held(length, span);
         let text = self.temp(
             "s",
             Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var)),
@@ -143,10 +129,10 @@ impl Lowerer<'_> {
     /// The number of decimal digits of the integer `m >= 0` (1 for 0).
     fn digit_count(&mut self, m: LocalId, span: Span) -> LocalId {
         let one = self.constant_expr(1.0, Class::Double, span);
-        let count = self.number_temp(one, span);
+        let count = self.held(one, span);
         let x = self.read_local(m, span);
         let rest = self.tenth(x, span);
-        let rest = self.number_temp(rest, span);
+        let rest = self.held(rest, span);
         self.open_block();
         let c = self.read_local(count, span);
         let one = self.constant_expr(1.0, Class::Double, span);
