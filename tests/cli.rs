@@ -1015,3 +1015,45 @@ fn arrayfun_of_an_empty_array_never_changes_the_class() {
         }
     }
 }
+
+/// `P(end+1, :) = v` with `v` not a vector of the row's length stops with Octave 7.3's message
+/// (taken from octave-cli), on both paths; a 0-by-0 `P` names `v`'s columns as the row's length.
+#[test]
+fn a_row_of_another_length_is_octaves_nonconformant_error() {
+    let short = "function P = shortrow(n)\n  P = zeros(0, 3);\n  for k = 1:n\n    P(end+1, :) = [k, k];\n  end\nend\n";
+    let block = "function P = blockrow(n)\n  P = [];\n  if n > 1\n    P(end+1, :) = [1 2 3 4];\n  end\n  P(end+1, :) = [1 2; 3 4];\nend\n";
+    let cases = [
+        ("shortrow", short, "n=2", "op1 is 1x3, op2 is 1x2"),
+        ("blockrow", block, "n=2", "op1 is 1x4, op2 is 2x2"),
+        ("blockrow", block, "n=1", "op1 is 1x2, op2 is 2x2"),
+    ];
+    for backend in ["cpu", "emu"] {
+        for (name, source, set, sizes) in cases {
+            let o = run_source(name, source, backend, &[set]);
+            let (_, err) = text(&o);
+            assert_eq!(o.status.code(), Some(1), "{backend} {name} {set}: {err}");
+            let message = format!("error: =: nonconformant arguments ({sizes})");
+            assert!(err.contains(&message), "{backend} {name} {set}: {err}");
+        }
+    }
+}
+
+/// `num2str`/`int2str` as a char value writes the digits of integers below 1e15 (`-0` as Octave
+/// does); another value stops with m2cu's message (code 50) instead of other text than Octave's.
+#[test]
+fn num2str_values_are_digits_or_a_run_time_refusal() {
+    let source = "function s = label(x)\n  s = ['n=', num2str(x), ';', int2str(x)];\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_source("label", source, backend, &["x=-0"]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{backend}: {err}");
+        assert!(out.contains("'n=-0;-0'"), "{backend}: {out}");
+        let o = run_source("label", source, backend, &["x=0.5"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(
+            err.contains("writes the digits of integers below 1e15 only"),
+            "{backend}: {err}"
+        );
+    }
+}

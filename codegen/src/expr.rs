@@ -336,6 +336,26 @@ impl ExprWriter<'_> {
             Builtin::Complex | Builtin::Real | Builtin::Imag | Builtin::Conj | Builtin::Angle => {
                 unreachable!("complex_part writes these")
             }
+            Builtin::Power => self.array_power(args, class),
+        }
+    }
+
+    /// Octave's `a .^ b` of an array (see [`Builtin::Power`]): the prelude's `m2cu_elem_pow`,
+    /// or `m2cu_elem_powf`, whose products are rounded to single at each step as Octave's are.
+    fn array_power(&self, args: &[ExprId], class: Class) -> String {
+        let (exponent, array_base, err) = (self.double(args[1]), self.cond(args[2]), self.err);
+        match class {
+            Class::Single => format!(
+                "m2cu_elem_powf({}, {exponent}, {array_base}, {err})",
+                self.to_class(args[0], Class::Single)
+            ),
+            _ => self.arith(
+                class,
+                &format!(
+                    "m2cu_elem_pow({}, {exponent}, {array_base}, {err})",
+                    self.double(args[0])
+                ),
+            ),
         }
     }
 

@@ -160,6 +160,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_DELETE_ORIENTATION",
         "Deleting elements of a matrix with one index vector or mask: MATLAB makes the result a row, Octave a column, so m2cu stops here; make the matrix a vector first (A = A(:)' for a row) or delete whole rows or columns.",
     ),
+    (
+        50,
+        "M2CU_E_NUMBER_TEXT",
+        "num2str or int2str as a char value: m2cu writes the digits of integers below 1e15 only, and this value is not one; print it instead (disp(num2str(x)) or fprintf('%g', x) are exact).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -333,6 +338,25 @@ M2CU_FN double m2cu_pow(double a, double b, int *err)
 {
     if (a < 0.0 && b != floor(b) && b == b) M2CU_FAIL(err, M2CU_E_COMPLEX);
     return pow(a, b);
+}
+
+/* Octave's a .^ b of an array a by a scalar b (liboctave's elem_xpow): when a has other than one
+ * element, b = 2, 3 and -1 give a*a, a*a*a and 1/a, not pow; otherwise pow, as for a scalar.
+ * The single version multiplies in single (each product rounded), as Octave's FloatNDArray. */
+M2CU_FN double m2cu_elem_pow(double a, double b, int array_base, int *err)
+{
+    if (array_base && b == 2.0) return a * a;
+    if (array_base && b == 3.0) return a * a * a;
+    if (array_base && b == -1.0) return 1.0 / a;
+    return m2cu_pow(a, b, err);
+}
+
+M2CU_FN float m2cu_elem_powf(float a, double b, int array_base, int *err)
+{
+    if (array_base && b == 2.0) return a * a;
+    if (array_base && b == 3.0) return a * a * a;
+    if (array_base && b == -1.0) return 1.0f / a;
+    return (float)m2cu_pow(a, b, err);
 }
 
 /* sign(-0) is +0, as in Octave; sign(NaN) is NaN. */

@@ -229,6 +229,13 @@ pub enum Builtin {
     Imag,
     Conj,
     Angle,
+    /// `power(a, b, array_base)`: MATLAB's `a .^ b` of an array `a` by a scalar `b` as Octave
+    /// computes it (liboctave's `elem_xpow`): when `array_base` (a logical, true when `a` has
+    /// other than one element at run time) holds and `b` is 2, 3 or -1, the element is `a*a`,
+    /// `a*a*a` or `1/a` in the result's class; otherwise `pow(a, b)`, as for scalars. Lowering
+    /// writes it only for double and single results (`lower::power`); not in [`Builtin::ALL`],
+    /// so no user call names it.
+    Power,
 }
 
 impl Builtin {
@@ -260,6 +267,7 @@ impl Builtin {
             Builtin::Imag => "imag",
             Builtin::Conj => "conj",
             Builtin::Angle => "angle",
+            Builtin::Power => "power",
         }
     }
 
@@ -307,6 +315,7 @@ impl Builtin {
             | Builtin::BitOr
             | Builtin::BitXor
             | Builtin::Complex => 2,
+            Builtin::Power => 3,
             _ => 1,
         }
     }
@@ -546,6 +555,9 @@ pub enum RuntimeError {
     /// `arrayfun` of an empty array with a function returning another class than double:
     /// MATLAB's result is then an empty double, and m2cu's has the function's class.
     EmptyArrayfun,
+    /// `num2str(x)` or `int2str(x)` as a char value of a number that is not an integer below
+    /// 1e15 in magnitude, whose Octave text m2cu does not build (`lower::numchars`).
+    NumberText,
 }
 
 impl Function {

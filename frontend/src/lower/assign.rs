@@ -5,10 +5,10 @@
 //! Coder's rule); an array value is written element by element by a loop (see `array`).
 
 use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
-use super::grow;
 use super::reduce::Reduction;
 use super::select::Subscript;
 use super::*;
+use super::{grow, grow_start};
 
 impl Lowerer<'_> {
     pub(super) fn assign(
@@ -55,7 +55,10 @@ impl Lowerer<'_> {
             return self.cell_reassigned(name);
         }
         if grow::is_empty_matrix(value) {
-            return self.assign_empty(name, span);
+            return self.assign_empty(name, Class::Double, span);
+        }
+        if grow_start::is_empty_char(value) && self.grown.contains(&name.name) {
+            return self.assign_empty(name, Class::Char, span);
         }
         if let Some(appended) = self.append(name, value, span) {
             return appended;
@@ -70,6 +73,9 @@ impl Lowerer<'_> {
             self.unassigned_after_error(std::slice::from_ref(name));
             return None;
         };
+        if let Some(started) = self.assign_growing_scalar(name, &value, span) {
+            return started;
+        }
         self.assign_val(name, value, span)
     }
 
@@ -167,6 +173,9 @@ impl Lowerer<'_> {
         };
         if deletes {
             return self.delete(array, args, target_span, span);
+        }
+        if let Some(appended) = self.append_row(array, args, value, span) {
+            return appended;
         }
         if self.grows_by_index(array) || self.may_grow_by_idiom(array, args, value) {
             return self.store_growing(array, args, target_span, value, span);

@@ -301,6 +301,11 @@ impl Lowerer<'_> {
             );
             return None;
         }
+        if let (BinaryOp::ElemPow, Val::Array(base), Val::Scalar(exponent)) = (op, &a, &b) {
+            if let Some(power) = self.array_power(base, *exponent, class, span) {
+                return Some(Val::Array(power));
+            }
+        }
         let operand = |v: Val| match v {
             Val::Scalar(e) => Operand::Scalar(e),
             Val::Array(a) => Operand::Array(Box::new(a)),
@@ -383,6 +388,7 @@ impl Lowerer<'_> {
                 self.sprintf_elsewhere(span);
                 None
             }
+            "num2str" | "int2str" => self.number_chars(name, args, span),
             "strcmp" => self.text_compare(TextCase::Exact, args, span),
             "strcmpi" => self.text_compare(TextCase::Folded, args, span),
             "strncmp" => self.text_compare_prefix(TextCase::Exact, args, span),

@@ -438,6 +438,35 @@ impl Lowerer<'_> {
         self.growth.grown.contains(&array)
     }
 
+    /// Whether joining `item_class` values to `array` (of `class`) keeps its class, as m2cu
+    /// needs; reports E0104 when it does not.
+    pub(super) fn joined_class_kept(
+        &mut self,
+        item_class: Class,
+        class: Class,
+        array: LocalId,
+        span: Span,
+    ) -> bool {
+        let keeps = item_class == class
+            || (matches!(item_class, Class::Double | Class::Logical)
+                && !matches!(class, Class::Logical | Class::Char));
+        if !keeps {
+            let name = self.locals[array].name.clone();
+            self.error(
+                "E0104",
+                span,
+                format!("`{name}` was {class} but joining {item_class} values makes it {item_class}"),
+                format!("m2cu keeps one class per variable, and MATLAB makes `{name}` {item_class} here: collect the {item_class} values in a variable of their own"),
+            );
+        }
+        keeps
+    }
+
+    /// Marks `array` as created to be grown: a scalar store past its end grows it.
+    pub(super) fn growth_start(&mut self, array: LocalId) {
+        self.growth.grown.insert(array);
+    }
+
     /// `z(m, n) = 0` into an existing matrix whose extents may change: MATLAB's idiom for
     /// "make `z` at least m-by-n, keeping its elements".
     pub(super) fn may_grow_by_idiom(
@@ -669,7 +698,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn read_local(&mut self, local: LocalId, span: Span) -> ExprId {
+    pub(super) fn read_local(&mut self, local: LocalId, span: Span) -> ExprId {
         let ty = self.locals[local].ty;
         self.new_expr(ExprKind::Local(local), ty, span)
     }
@@ -692,13 +721,19 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `y = []`: an empty 0-by-0 double that later assignments grow.
-    pub(super) fn assign_empty(&mut self, name: &ast::Ident, span: Span) -> Option<StmtId> {
-        let ty = Type::array(Class::Double, Shape::new(Dim::Var, Dim::Var));
+    /// `y = []` (`class` double) or `y = ''` (char): an empty 0-by-0 array that later
+    /// assignments grow.
+    pub(super) fn assign_empty(
+        &mut self,
+        name: &ast::Ident,
+        class: Class,
+        span: Span,
+    ) -> Option<StmtId> {
+        let ty = Type::array(class, Shape::new(Dim::Var, Dim::Var));
         let target = self.define(name, ty)?;
         let rows = self.constant_expr(0.0, Class::Double, span);
         let cols = self.constant_expr(0.0, Class::Double, span);
-        self.growth.grown.insert(target);
+        self.growth_start(target);
         self.alloc_zeros(target, rows, cols, None, span);
         self.emitted.last().and_then(|block| block.last().copied())
     }
@@ -729,16 +764,7 @@ impl Lowerer<'_> {
             Val::Scalar(e) => self.exprs[*e].ty.class,
             Val::Array(a) => a.class,
         };
-        let keeps = item_class == ty.class
-            || (matches!(item_class, Class::Double | Class::Logical)
-                && !matches!(ty.class, Class::Logical | Class::Char));
-        if !keeps {
-            self.error(
-                "E0104",
-                name.span,
-                format!("`{}` was {} but joining {item_class} values makes it {item_class}", name.name, ty.class),
-                format!("m2cu keeps one class per variable, and MATLAB makes `{}` {item_class} here: collect the {item_class} values in a variable of their own", name.name),
-            );
+        if !self.joined_class_kept(item_class, ty.class, array, name.span) {
             return Some(None);
         }
         if side == Side::Front && !is_vector_item(&item, across) {

@@ -1,0 +1,264 @@
+//! `P(end+1, :) = v`: a matrix grown by one row (a polygon's vertex list, a table of results
+//! collected in a loop), after `P = []`, `P = zeros(0, n)` or any start whose extents vary.
+//!
+//! Octave 7.3's rule, which this follows:
+//! - a 0-by-0 `P` takes its columns from `v`: a scalar makes it 1-by-1, a vector (a row or a
+//!   column) of `n` elements 1-by-n;
+//! - otherwise a scalar fills the new row, and a vector must have as many elements as `P` has
+//!   columns;
+//! - anything else stops with Octave's "=: nonconformant arguments (op1 is 1xC, op2 is RxK)",
+//!   C being the row's length (for a 0-by-0 `P`, `v`'s columns) and RxK `v`'s extents.
+//!
+//! Invariants: `P` is 2-D and becomes a grown local (`Growth::grown`, both extents vary); `v`
+//! is evaluated (into a temporary array when it reads `P`) and its extents are held before
+//! `P` is resized; the row is written element by element in `v`'s linear order, converted to
+//! `P`'s class.
+
+use super::array::{ArrayVal, Pos, Val};
+use super::*;
+use crate::ir::{PrintPiece, PrintTo};
+
+/// The identifier of Octave's error for an assignment whose sides do not conform.
+const NONCONFORMANT_ID: &str = "Octave:nonconformant-args";
+
+impl Lowerer<'_> {
+    /// `array(end+1, :) = value` on a 2-D array whose extents vary; `None` when the statement
+    /// has another form.
+    pub(super) fn append_row(
+        &mut self,
+        array: LocalId,
+        args: &[ast::Expr],
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<Option<StmtId>> {
+        let shape = self.locals[array].ty.shape;
+        let varies = shape.rows == Dim::Var && shape.cols == Dim::Var;
+        if !is_next_row(args) || !varies {
+            return None;
+        }
+        let class = self.locals[array].ty.class;
+        let Some(item) = self.value(value) else {
+            return Some(None);
+        };
+        let item_class = match &item {
+            Val::Scalar(e) => self.exprs[*e].ty.class,
+            Val::Array(a) => a.class,
+        };
+        if !self.joined_class_kept(item_class, class, array, span) {
+            return Some(None);
+        }
+        self.growth_start(array);
+        Some(match item {
+            Val::Scalar(e) => self.append_scalar_row(array, e, span),
+            Val::Array(a) => self.append_vector_row(array, a, span),
+        })
+    }
+
+    /// `P(end+1, :) = s`: a row of `s` (one element when `P` is 0-by-0).
+    fn append_scalar_row(&mut self, array: LocalId, value: ExprId, span: Span) -> Option<StmtId> {
+        let class = self.locals[array].ty.class;
+        let value = self.convert_to(value, class);
+        let held = self.held(value, span);
+        let rows = self.held_size(array, 1, span);
+        let cols = self.held_size(array, 2, span);
+        let empty = self.empty_0x0(rows, cols, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let c = self.read_local(cols, span);
+        let new_cols = self.chosen(empty, one, c, span);
+        self.resize_and_fill(array, (rows, new_cols), span, |me, _| {
+            me.read_local(held, span)
+        })
+    }
+
+    /// `P(end+1, :) = v` with `v` an array: checked, then written in `v`'s linear order.
+    fn append_vector_row(&mut self, array: LocalId, a: ArrayVal, span: Span) -> Option<StmtId> {
+        self.reject_3d(&a, "a 3-D value appended as a row")?;
+        let a = if self.reads_elsewhere(&a, array) || self.reads_whole(&a, array) {
+            let temp = self.materialize(&a);
+            self.whole(temp, span)
+        } else {
+            a
+        };
+        let (vr, vc) = (self.held(a.rows, span), self.held(a.cols, span));
+        let rows = self.held_size(array, 1, span);
+        let cols = self.held_size(array, 2, span);
+        let empty = self.empty_0x0(rows, cols, span);
+        let count = self.held_product(vr, vc, span);
+        let c = self.read_local(cols, span);
+        let new_cols = self.chosen(empty, count, c, span);
+        let vcols = self.read_local(vc, span);
+        let n = self.read_local(new_cols, span);
+        let shown = self.chosen(empty, vcols, n, span);
+        self.nonconformant_check(new_cols, (vr, vc), shown, span);
+        let class = self.locals[array].ty.class;
+        self.resize_and_fill(array, (rows, new_cols), span, |me, j| {
+            let element = me.element(&a, Pos::linear(j));
+            me.convert_to(element, class)
+        })
+    }
+
+    /// Stops with Octave's message unless `v` (extents `vr` by `vc`) is a vector of `new_cols`
+    /// elements; `shown` is the row length the message names.
+    fn nonconformant_check(
+        &mut self,
+        new_cols: LocalId,
+        (vr, vc): (LocalId, LocalId),
+        shown: LocalId,
+        span: Span,
+    ) {
+        let (row, column) = (self.is_one(vr, span), self.is_one(vc, span));
+        let vector = self.binary_expr(BinOp::OrOr, row, column, Class::Logical, span);
+        let count = self.held_product(vr, vc, span);
+        let n = self.read_local(new_cols, span);
+        let fits = self.binary_expr(BinOp::Eq, count, n, Class::Logical, span);
+        let ok = self.binary_expr(BinOp::AndAnd, vector, fits, Class::Logical, span);
+        let bad = self.new_expr(
+            ExprKind::Unary(UnOp::Not, ok),
+            Type::scalar(Class::Logical),
+            span,
+        );
+        let number = |me: &mut Self, local: LocalId| PrintPiece::Value {
+            modifiers: String::new(),
+            conversion: 'd',
+            arg: me.read_local(local, span),
+        };
+        let pieces = vec![
+            PrintPiece::Text("=: nonconformant arguments (op1 is 1x".into()),
+            number(self, shown),
+            PrintPiece::Text(", op2 is ".into()),
+            number(self, vr),
+            PrintPiece::Text("x".into()),
+            number(self, vc),
+            PrintPiece::Text(")".into()),
+        ];
+        let to = PrintTo::Error {
+            id: Some(NONCONFORMANT_ID.into()),
+        };
+        self.emit_if(bad, span, |me| {
+            me.push(StmtKind::Print { pieces, to }, span);
+        });
+    }
+
+    /// Resizes `array` to `rows + 1` by `new_cols` and writes its last row, element `j` being
+    /// `element(j)` for the loop variable `j`.
+    fn resize_and_fill(
+        &mut self,
+        array: LocalId,
+        (rows, new_cols): (LocalId, LocalId),
+        span: Span,
+        element: impl FnOnce(&mut Self, LocalId) -> ExprId,
+    ) -> Option<StmtId> {
+        let r = self.read_local(rows, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let next = self.binary_expr(BinOp::Add, r, one, Class::Double, span);
+        let next = self.held(next, span);
+        let (r, c) = (self.read_local(next, span), self.read_local(new_cols, span));
+        self.push(
+            StmtKind::Resize {
+                array,
+                rows: r,
+                cols: c,
+            },
+            span,
+        );
+        let j = self.temp("k", Type::scalar(Class::Double), span);
+        self.open_block();
+        let value = element(self, j);
+        let (row, col) = (self.read_local(next, span), self.read_local(j, span));
+        self.push(
+            StmtKind::Store {
+                array,
+                indices: vec![row, col],
+                value,
+            },
+            span,
+        );
+        let body = self.close_block();
+        let n = self.read_local(new_cols, span);
+        self.emit_for(j, n, body, span)
+    }
+
+    /// A temporary of `value`'s class, assigned `value` here.
+    pub(super) fn held(&mut self, value: ExprId, span: Span) -> LocalId {
+        let ty = Type::scalar(self.exprs[value].ty.class);
+        let local = self.temp("g", ty, span);
+        self.push(
+            StmtKind::Assign {
+                target: local,
+                value,
+            },
+            span,
+        );
+        local
+    }
+
+    fn held_size(&mut self, array: LocalId, dim: u8, span: Span) -> LocalId {
+        let size = self.size_of(array, dim, span);
+        self.held(size, span)
+    }
+
+    /// Whether the extents held in `rows` and `cols` are both 0.
+    fn empty_0x0(&mut self, rows: LocalId, cols: LocalId, span: Span) -> LocalId {
+        let (r, c) = (self.is_zero(rows, span), self.is_zero(cols, span));
+        let both = self.binary_expr(BinOp::AndAnd, r, c, Class::Logical, span);
+        self.held(both, span)
+    }
+
+    /// A temporary holding `then` when `cond` holds, else `otherwise`.
+    fn chosen(&mut self, cond: LocalId, then: ExprId, otherwise: ExprId, span: Span) -> LocalId {
+        let local = self.held(otherwise, span);
+        let c = self.read_local(cond, span);
+        self.emit_if(c, span, |me| {
+            me.push(
+                StmtKind::Assign {
+                    target: local,
+                    value: then,
+                },
+                span,
+            );
+        });
+        local
+    }
+
+    fn held_product(&mut self, a: LocalId, b: LocalId, span: Span) -> ExprId {
+        let (x, y) = (self.read_local(a, span), self.read_local(b, span));
+        self.binary_expr(BinOp::Mul, x, y, Class::Double, span)
+    }
+
+    fn is_one(&mut self, local: LocalId, span: Span) -> ExprId {
+        self.equals_constant(local, 1.0, span)
+    }
+
+    fn is_zero(&mut self, local: LocalId, span: Span) -> ExprId {
+        self.equals_constant(local, 0.0, span)
+    }
+
+    fn equals_constant(&mut self, local: LocalId, value: f64, span: Span) -> ExprId {
+        let x = self.read_local(local, span);
+        let k = self.constant_expr(value, Class::Double, span);
+        self.binary_expr(BinOp::Eq, x, k, Class::Logical, span)
+    }
+}
+
+/// `(end+1, :)` (or `(1+end, :)`).
+fn is_next_row(args: &[ast::Expr]) -> bool {
+    let [row, col] = args else {
+        return false;
+    };
+    let end_plus_one = match &strip_parens(row).kind {
+        AstExpr::Binary {
+            op: BinaryOp::Add,
+            lhs,
+            rhs,
+        } => {
+            let is = |e: &ast::Expr, end: bool| match &strip_parens(e).kind {
+                AstExpr::End => end,
+                AstExpr::Number { value, .. } => !end && *value == 1.0,
+                _ => false,
+            };
+            (is(lhs, true) && is(rhs, false)) || (is(lhs, false) && is(rhs, true))
+        }
+        _ => false,
+    };
+    end_plus_one && matches!(strip_parens(col).kind, AstExpr::Colon)
+}
