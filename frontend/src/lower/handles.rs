@@ -635,7 +635,7 @@ impl<'a> Lowerer<'a> {
 }
 
 /// Whether extents known at translation time make `shape` non-empty.
-fn known_nonempty(shape: Shape) -> bool {
+pub(super) fn known_nonempty(shape: Shape) -> bool {
     [shape.rows, shape.cols, shape.pages]
         .iter()
         .all(|d| matches!(d, Dim::Known(n) if *n > 0))

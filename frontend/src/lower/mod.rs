@@ -292,8 +292,8 @@ struct Lowerer<'a> {
     combiners: Vec<crate::ir::Combiner>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
-    /// Names whose rows or columns some function deletes (`A(i, :) = []`): both extents
-    /// vary, a 1 too.
+    /// Names whose rows, columns or pages some function deletes (`A(i, :) = []`, `A(:, :, k)
+    /// = []`): both extents of a 2-D one vary, a 1 too; a 3-D one's pages vary.
     cut: std::collections::HashSet<String>,
     /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
     /// array whose length is 1 at run time, not a scalar.
@@ -565,6 +565,10 @@ impl<'a> Lowerer<'a> {
                 }
             };
             ty.shape = Shape::new(open(ty.shape.rows), open(ty.shape.cols));
+        }
+        if self.cut.contains(name) && ty.shape.is_3d() {
+            // `A(:, :, k) = []` somewhere: the pages are known only at run time.
+            ty.shape.pages = Dim::Var;
         }
         let id = self.locals.alloc(Local {
             name: format!("{}{name}", self.prefix),

@@ -12,9 +12,10 @@
 //! Invariants:
 //! - every value is read before anything is printed, as MATLAB evaluates the arguments first:
 //!   a scalar is held in a temporary, an array is a whole local (materialized if it is not);
-//! - the position in the format is a run-time counter (`_fmt<n>`, 0 to conversions - 1)
-//!   because arrays' lengths are known only at run time; each element dispatches on it with an
-//!   if-chain that prints that conversion's piece and moves the counter on;
+//! - the position in the format is known at translation time until the first array value;
+//!   from there it is a run-time counter (`_fmt<n>`, 0 to conversions - 1), because arrays'
+//!   lengths are known only at run time, and each element dispatches on it with an if-chain
+//!   that prints that conversion's piece and moves the counter on;
 //! - only numeric conversions (`%d %i %u %f %e %g %E %G`) of real, non-char values recycle:
 //!   anything else is E0115, whose help keeps MATLAB's text.
 
@@ -50,6 +51,14 @@ enum Source {
     Scalar(LocalId),
     /// A whole array local.
     Array(LocalId),
+}
+
+/// Where in the format the next element goes: known at translation time (after scalars
+/// only), or held in a run-time counter.
+#[derive(Clone, Copy)]
+enum Position {
+    Known(usize),
+    Counter(LocalId),
 }
 
 /// Where the element that takes a conversion comes from.
@@ -116,28 +125,55 @@ impl Lowerer<'_> {
         None
     }
 
-    /// Prints `r`: every value read first, then each element takes the conversion at the
-    /// run-time position, and the text before the next conversion ends a format left
-    /// part-way.
+    /// Prints `r`: every value read first, then each element takes the conversion at its
+    /// position (known, or the run-time counter's), and the text before the next conversion
+    /// ends a format left part-way.
     pub(super) fn print_recycled(&mut self, r: Recycled, span: Span) {
         let sources: Vec<Source> = r.values.iter().map(|v| self.held(v, span)).collect();
-        let at = self.temp("fmt", Type::scalar(Class::Double), span);
-        self.locals[at].integral = true;
-        self.set_position(at, 0, span);
+        let count = r.segments.len();
+        let mut position = Position::Known(0);
         for source in sources {
-            match source {
-                Source::Scalar(held) => self.take(&r, at, Element::Held(held), span),
-                Source::Array(array) => self.take_elements(&r, at, array, span),
+            position = match (source, position) {
+                (Source::Scalar(held), Position::Known(p)) => {
+                    self.print_segment(&r, p, Element::Held(held), span);
+                    Position::Known((p + 1) % count)
+                }
+                (Source::Scalar(held), Position::Counter(at)) => {
+                    self.take(&r, at, Element::Held(held), span);
+                    position
+                }
+                (Source::Array(array), _) => {
+                    let at = self.position_counter(position, span);
+                    self.take_elements(&r, at, array, span);
+                    Position::Counter(at)
+                }
+            };
+        }
+        match position {
+            Position::Known(0) => {}
+            Position::Known(p) => self.print_pieces(text_piece(&r.segments[p].before), span),
+            Position::Counter(_) if count == 1 => {}
+            Position::Counter(at) => {
+                let ended_partway = self.position_is(at, 0, BinOp::Ne, span);
+                self.emit_if(ended_partway, span, |me| {
+                    me.dispatch(at, 1..count, span, &mut |me, j| {
+                        me.print_pieces(text_piece(&r.segments[j].before), span)
+                    });
+                });
             }
         }
-        let ended_partway = self.position_is(at, 0, BinOp::Ne, span);
-        let count = r.segments.len();
-        if count > 1 {
-            self.emit_if(ended_partway, span, |me| {
-                me.dispatch(at, 1..count, span, &mut |me, j| {
-                    me.print_pieces(text_piece(&r.segments[j].before), span)
-                });
-            });
+    }
+
+    /// The run-time counter of `position`: a new one set to it when it is known.
+    fn position_counter(&mut self, position: Position, span: Span) -> LocalId {
+        match position {
+            Position::Counter(at) => at,
+            Position::Known(p) => {
+                let at = self.temp("fmt", Type::scalar(Class::Double), span);
+                self.locals[at].integral = true;
+                self.set_position(at, p, span);
+                at
+            }
         }
     }
 
@@ -175,33 +211,41 @@ impl Lowerer<'_> {
         self.counted_loop("k", n, span, |me, k| {
             me.take(r, at, Element::At(array, k), span)
         });
+        if super::super::handles::known_nonempty(self.locals[array].ty.shape) {
+            return;
+        }
         let n = numel(self);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
         self.emit_if(empty, span, |me| me.take(r, at, Element::Empty, span));
     }
 
-    /// `element` takes the conversion at position `at`: the text before it, the conversion,
-    /// and after the last conversion the trailing text; the position moves on (to 0 after the
-    /// last).
+    /// `element` takes the conversion at the run-time position `at`, which moves on (to 0
+    /// after the last).
     fn take(&mut self, r: &Recycled, at: LocalId, element: Element, span: Span) {
         let count = r.segments.len();
         self.dispatch(at, 0..count, span, &mut |me, j| {
-            let segment = &r.segments[j];
-            let mut pieces = text_piece(&segment.before);
-            if let Some(arg) = me.element_expr(element, span) {
-                pieces.push(PrintPiece::Value {
-                    modifiers: segment.modifiers.clone(),
-                    conversion: segment.conversion,
-                    arg,
-                });
-            }
-            if j + 1 == count {
-                pieces.extend(text_piece(&r.trailing));
-            }
-            me.print_pieces(pieces, span);
+            me.print_segment(r, j, element, span);
             me.set_position(at, (j + 1) % count, span);
         });
+    }
+
+    /// `element` printed by conversion `j`: the text before it, the conversion, and after the
+    /// last conversion the trailing text.
+    fn print_segment(&mut self, r: &Recycled, j: usize, element: Element, span: Span) {
+        let segment = &r.segments[j];
+        let mut pieces = text_piece(&segment.before);
+        if let Some(arg) = self.element_expr(element, span) {
+            pieces.push(PrintPiece::Value {
+                modifiers: segment.modifiers.clone(),
+                conversion: segment.conversion,
+                arg,
+            });
+        }
+        if j + 1 == r.segments.len() {
+            pieces.extend(text_piece(&r.trailing));
+        }
+        self.print_pieces(pieces, span);
     }
 
     /// The value of `element`, a fresh expression; `None` for an empty value.
