@@ -259,6 +259,48 @@ end
     );
 }
 
+/// A handle chosen at run time is called through a tag: chosen by `if`/`elseif`, kept from
+/// before an `if` that may replace it, read in a later branch of the `if` whose earlier branch
+/// replaced it (the value before the `if`), and missing on one path (Octave's `'f' undefined`).
+#[test]
+fn a_handle_chosen_at_run_time_calls_the_chosen_function() {
+    let source = "function y = pickrule(p, x)
+% handles chosen by branches decided at run time
+g = @(t) t + 1;
+if p > 2
+  g = @(t) t + 2;
+end
+h = @(t) 0;
+if p > 0
+  h = @(t) 1;
+else
+  fprintf('h before = %d\\n', h(0));
+end
+if p > 0
+  f = @(t) t.^2;
+elseif p < -5
+  f = @(t) -t;
+else
+  fprintf('no f, g(1) = %d\\n', g(1));
+end
+fprintf('g(10) = %d, h = %d\\n', g(10), h(0));
+fprintf('f(x) = %g\\n', f(x));
+y = f(3);
+end
+";
+    prints_like_octave(
+        "pickrule",
+        source,
+        &[
+            &["p=3", "x=[1 2]"],
+            &["p=1", "x=2"],
+            &["p=-6", "x=2"],
+            &["p=0", "x=2"],
+        ],
+        "g(10) = 12, h = 1\nf(x) = 1\nf(x) = 4\n",
+    );
+}
+
 /// What m2cu cannot print exactly is a located diagnostic (E0115), never other text: a char
 /// variable as the format (MATLAB reads its `%` and `\` as a format), a recycled format with
 /// a text conversion, and an array in a message.

@@ -1165,6 +1165,51 @@ impl Lowerer<'_> {
         );
     }
 
+    /// Emits `if at == first, case(first) elseif ... else case(last) end` for the values
+    /// `cases` of the double local `at` (the last case needs no test: `at` holds one of them).
+    pub(super) fn emit_case_chain(
+        &mut self,
+        at: LocalId,
+        cases: std::ops::Range<usize>,
+        span: Span,
+        case: &mut dyn FnMut(&mut Self, usize),
+    ) {
+        let first = cases.start;
+        match cases.len() {
+            0 => return,
+            1 => return case(self, first),
+            _ => {}
+        }
+        let cond = self.local_compared(at, first as f64, BinOp::Eq, span);
+        self.open_block();
+        case(self, first);
+        let then_body = self.close_block();
+        self.open_block();
+        self.emit_case_chain(at, first + 1..cases.end, span, case);
+        let else_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            },
+            span,
+        );
+    }
+
+    /// `local op value` for a double local.
+    pub(super) fn local_compared(
+        &mut self,
+        local: LocalId,
+        value: f64,
+        op: BinOp,
+        span: Span,
+    ) -> ExprId {
+        let local = self.new_expr(ExprKind::Local(local), Type::scalar(Class::Double), span);
+        let value = self.constant_expr(value, Class::Double, span);
+        self.binary_expr(op, local, value, Class::Logical, span)
+    }
+
     /// Emits `for var = 1:n, body, end`.
     pub(super) fn emit_for(
         &mut self,

@@ -50,6 +50,7 @@
 //! | E0160 | a deletion with two non-colon subscripts, `A(i, j) = []` (MATLAB's error too) |
 //! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
 //! | E0162 | deleting every element with `:`, `x(:) = []` |
+//! | E0163 | a call of a handle chosen at run time whose functions give results of different classes or kinds |
 
 mod array;
 mod assign;

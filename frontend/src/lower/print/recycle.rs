@@ -154,9 +154,9 @@ impl Lowerer<'_> {
             Position::Known(p) => self.print_pieces(text_piece(&r.segments[p].before), span),
             Position::Counter(_) if count == 1 => {}
             Position::Counter(at) => {
-                let ended_partway = self.position_is(at, 0, BinOp::Ne, span);
+                let ended_partway = self.local_compared(at, 0.0, BinOp::Ne, span);
                 self.emit_if(ended_partway, span, |me| {
-                    me.dispatch(at, 1..count, span, &mut |me, j| {
+                    me.emit_case_chain(at, 1..count, span, &mut |me, j| {
                         me.print_pieces(text_piece(&r.segments[j].before), span)
                     });
                 });
@@ -224,7 +224,7 @@ impl Lowerer<'_> {
     /// after the last).
     fn take(&mut self, r: &Recycled, at: LocalId, element: Element, span: Span) {
         let count = r.segments.len();
-        self.dispatch(at, 0..count, span, &mut |me, j| {
+        self.emit_case_chain(at, 0..count, span, &mut |me, j| {
             me.print_segment(r, j, element, span);
             me.set_position(at, (j + 1) % count, span);
         });
@@ -262,42 +262,6 @@ impl Lowerer<'_> {
             }
             Element::Empty => None,
         }
-    }
-
-    /// `if at == first, case(first) elseif ... else case(last) end` over `cases`.
-    fn dispatch(
-        &mut self,
-        at: LocalId,
-        cases: std::ops::Range<usize>,
-        span: Span,
-        case: &mut dyn FnMut(&mut Self, usize),
-    ) {
-        let first = cases.start;
-        if cases.len() == 1 {
-            return case(self, first);
-        }
-        let cond = self.position_is(at, first, BinOp::Eq, span);
-        self.open_block();
-        case(self, first);
-        let then_body = self.close_block();
-        self.open_block();
-        self.dispatch(at, first + 1..cases.end, span, case);
-        let else_body = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond,
-                then_body,
-                else_body,
-            },
-            span,
-        );
-    }
-
-    /// `at op position` (`==` or `~=`).
-    fn position_is(&mut self, at: LocalId, position: usize, op: BinOp, span: Span) -> ExprId {
-        let at = self.new_expr(ExprKind::Local(at), Type::scalar(Class::Double), span);
-        let position = self.constant_expr(position as f64, Class::Double, span);
-        self.binary_expr(op, at, position, Class::Logical, span)
     }
 
     fn set_position(&mut self, at: LocalId, position: usize, span: Span) {
