@@ -909,6 +909,24 @@ impl Lowerer<'_> {
         })
     }
 
+    /// A fresh compiler temporary `_<stem><n>` assigned the scalar `value` now.
+    pub(super) fn held_scalar(&mut self, stem: &str, value: ExprId, span: Span) -> LocalId {
+        let held = self.temp(stem, self.exprs[value].ty, span);
+        self.push(
+            StmtKind::Assign {
+                target: held,
+                value,
+            },
+            span,
+        );
+        held
+    }
+
+    /// A read of the local `local`, a fresh expression.
+    pub(super) fn local_value(&mut self, local: LocalId, span: Span) -> ExprId {
+        self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)
+    }
+
     /// Whether `val` reads `array` other than as the same element of the whole array.
     pub(super) fn reads_elsewhere(&self, val: &ArrayVal, array: LocalId) -> bool {
         let mut found = false;

@@ -276,10 +276,6 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, sum, delta, Class::Double, span)
     }
 
-    fn local_value(&mut self, local: LocalId, span: Span) -> ExprId {
-        self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)
-    }
-
     /// The extent that `along` counts positions of.
     fn extent_along(&mut self, array: LocalId, along: Along, span: Span) -> ExprId {
         match along {

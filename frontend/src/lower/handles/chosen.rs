@@ -190,17 +190,7 @@ impl<'a> Lowerer<'a> {
     /// `arg` read now: a scalar into a temporary, an array as a whole local.
     fn held_arg(&mut self, arg: Arg<'a>, span: Span) -> Held<'a> {
         match arg {
-            Arg::Value(Val::Scalar(value)) => {
-                let held = self.temp("arg", self.exprs[value].ty, span);
-                self.push(
-                    StmtKind::Assign {
-                        target: held,
-                        value,
-                    },
-                    span,
-                );
-                Held::Scalar(held)
-            }
+            Arg::Value(Val::Scalar(value)) => Held::Scalar(self.held_scalar("arg", value, span)),
             Arg::Value(Val::Array(a)) => Held::Array(match a.node {
                 super::super::array::Node::Whole(local) => local,
                 _ => self.materialize(&a),

@@ -180,17 +180,7 @@ impl Lowerer<'_> {
     /// `v` read now: a scalar into a temporary, an array as a whole local.
     fn held(&mut self, v: &Val, span: Span) -> Source {
         match v {
-            Val::Scalar(e) => {
-                let held = self.temp("arg", self.exprs[*e].ty, span);
-                self.push(
-                    StmtKind::Assign {
-                        target: held,
-                        value: *e,
-                    },
-                    span,
-                );
-                Source::Scalar(held)
-            }
+            Val::Scalar(e) => Source::Scalar(self.held_scalar("arg", *e, span)),
             Val::Array(a) => Source::Array(match a.node {
                 Node::Whole(local) => local,
                 _ => self.materialize(a),
@@ -251,10 +241,7 @@ impl Lowerer<'_> {
     /// The value of `element`, a fresh expression; `None` for an empty value.
     fn element_expr(&mut self, element: Element, span: Span) -> Option<ExprId> {
         match element {
-            Element::Held(local) => {
-                let ty = self.locals[local].ty;
-                Some(self.new_expr(ExprKind::Local(local), ty, span))
-            }
+            Element::Held(local) => Some(self.local_value(local, span)),
             Element::At(array, k) => {
                 let index = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
                 let ty = Type::scalar(self.locals[array].ty.class);
