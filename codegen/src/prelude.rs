@@ -160,6 +160,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_DELETE_ORIENTATION",
         "Deleting elements of a matrix with one index vector or mask: MATLAB makes the result a row, Octave a column, so m2cu stops here; make the matrix a vector first (A = A(:)' for a row) or delete whole rows or columns.",
     ),
+    (
+        52,
+        "M2CU_E_NON_ASCII_CLASS",
+        "isspace, isletter and isstrprop classify ASCII characters only in m2cu, and this text has a character above 127 (Octave's classes there depend on how it reads the text as UTF-8).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

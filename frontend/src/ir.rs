@@ -546,6 +546,9 @@ pub enum RuntimeError {
     /// `arrayfun` of an empty array with a function returning another class than double:
     /// MATLAB's result is then an empty double, and m2cu's has the function's class.
     EmptyArrayfun,
+    /// `isspace`/`isletter`/`isstrprop` of text with a character above 127, which m2cu does
+    /// not classify (Octave's classes there depend on how it reads the bytes).
+    NonAsciiClass,
 }
 
 impl Function {

@@ -51,9 +51,11 @@
 //! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
 //! | E0162 | deleting every element with `:`, `x(:) = []` |
 //! | E0163 | a call of a handle chosen at run time whose functions give results of different classes or kinds |
+//! | E0164 | `isspace`/`isletter`/`isstrprop` of a value that is not char, or an `isstrprop` class m2cu does not know |
 
 mod array;
 mod assign;
+mod charclass;
 mod complex;
 mod concat;
 mod console;
