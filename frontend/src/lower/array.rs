@@ -922,6 +922,12 @@ impl Lowerer<'_> {
         held
     }
 
+    /// `numel(array)`, a fresh expression.
+    pub(super) fn numel_of(&mut self, array: LocalId, span: Span) -> ExprId {
+        let double = Type::scalar(Class::Double);
+        self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span)
+    }
+
     /// A read of the local `local`, a fresh expression.
     pub(super) fn local_value(&mut self, local: LocalId, span: Span) -> ExprId {
         self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)

@@ -378,11 +378,6 @@ impl Lowerer<'_> {
         );
     }
 
-    fn numel_of(&mut self, array: LocalId, span: Span) -> ExprId {
-        let double = Type::scalar(Class::Double);
-        self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span)
-    }
-
     /// How many positions are not marked.
     fn count_kept(&mut self, marks: LocalId, span: Span) -> LocalId {
         let kept = self.counter(span);

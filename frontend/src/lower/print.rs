@@ -11,7 +11,7 @@
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
+use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, StmtKind};
 use crate::types::{Class, Type};
 
 use super::array::{ArrayVal, Node, Val};
@@ -222,14 +222,7 @@ impl Lowerer<'_> {
             _ => self.materialize(&array),
         };
         let element = Type::scalar(array.class);
-        let count = |me: &mut Self| {
-            me.new_expr(
-                ExprKind::Size(local, SizeQuery::Numel),
-                Type::scalar(Class::Double),
-                span,
-            )
-        };
-        let n = count(self);
+        let n = self.numel_of(local, span);
         self.counted_loop("k", n, span, |me, k| {
             let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
             let arg = me.new_expr(ExprKind::Index(local, vec![index]), element, span);
@@ -245,7 +238,7 @@ impl Lowerer<'_> {
                 .chain(after.iter().cloned());
             me.push_stdout(pieces.collect(), span);
         });
-        let n = count(self);
+        let n = self.numel_of(local, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
         self.emit_if(empty, span, |me| {

@@ -20,7 +20,7 @@
 //!   anything else is E0115, whose help keeps MATLAB's text.
 
 use crate::diag::Span;
-use crate::ir::{BinOp, ExprId, ExprKind, LocalId, PrintPiece, SizeQuery, StmtKind};
+use crate::ir::{BinOp, ExprId, ExprKind, LocalId, PrintPiece, StmtKind};
 use crate::types::{Class, Type};
 
 use super::super::array::{Node, Val};
@@ -190,21 +190,14 @@ impl Lowerer<'_> {
 
     /// Each element of `array` in turn, or one empty conversion when it has none.
     fn take_elements(&mut self, r: &Recycled, at: LocalId, array: LocalId, span: Span) {
-        let numel = |me: &mut Self| {
-            me.new_expr(
-                ExprKind::Size(array, SizeQuery::Numel),
-                Type::scalar(Class::Double),
-                span,
-            )
-        };
-        let n = numel(self);
+        let n = self.numel_of(array, span);
         self.counted_loop("k", n, span, |me, k| {
             me.take(r, at, Element::At(array, k), span)
         });
         if super::super::handles::known_nonempty(self.locals[array].ty.shape) {
             return;
         }
-        let n = numel(self);
+        let n = self.numel_of(array, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
         self.emit_if(empty, span, |me| me.take(r, at, Element::Empty, span));
