@@ -25,7 +25,7 @@
 //! | E0112 | a loop pragma (`coder.gpu.kernel()`) not followed by a `for` loop |
 //! | E0113 | a `gpucoder.reduce` operator that is not a handle to a local function |
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
-//! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not a literal, or whose conversions and values differ |
+//! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not a literal, with conversions but no values (or values but none), or recycled where m2cu does not recycle it (text conversions, a message) |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0117 | a string scalar `"text"` used where MATLAB would treat it as a string, not as a char vector |
 //! | E0118 | a `switch` that compares text with a number |
