@@ -1229,7 +1229,7 @@ impl Lowerer<'_> {
         op: BinOp,
         span: Span,
     ) -> ExprId {
-        let local = self.new_expr(ExprKind::Local(local), Type::scalar(Class::Double), span);
+        let local = self.local_value(local, span);
         let value = self.constant_expr(value, Class::Double, span);
         self.binary_expr(op, local, value, Class::Logical, span)
     }

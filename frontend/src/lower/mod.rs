@@ -48,7 +48,7 @@
 //! | E0158 | `feval`/`arrayfun` of a function not known at translation time, or with unsupported options |
 //! | E0159 | `@name` of a function m2cu does not know |
 //! | E0160 | a deletion with two non-colon subscripts, `A(i, j) = []` (MATLAB's error too) |
-//! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
+//! | E0161 | deleting from a scalar, a 3-D array (other than its pages, `A(:, :, k) = []`), an array of fixed extents, or with three subscripts |
 //! | E0162 | deleting every element with `:`, `x(:) = []` |
 //! | E0163 | a call of a handle chosen at run time whose functions give results of different classes or kinds |
 //! | E0164 | `isspace`/`isletter`/`isstrprop` of a value that is not char, or an `isstrprop` class m2cu does not know |
