@@ -227,14 +227,88 @@ end
     );
 }
 
+/// A format of several conversions is recycled over the elements of all its values, in order
+/// (MATLAB's rule): one line per column of `[k; v]`, a matrix two elements a line, a scalar then
+/// an array, more scalars than conversions; elements that run out inside the format print the
+/// text before the next conversion and stop; an empty value takes a conversion and prints
+/// nothing; `%d` of a non-integer prints as Octave does.
+#[test]
+fn fprintf_recycles_a_format_over_all_values() {
+    let source = "function y = table(v, A)
+% print a table with a format recycled over its values
+k = 1:numel(v);
+fprintf('%3d %8.4f\\n', [k; v]);
+fprintf('%d %d\\n', A);
+fprintf('x%d y%d\\n', 7, v);
+fprintf('%d %d\\n', 1, 2, 3);
+fprintf('|\\n');
+fprintf('a%db%dc\\n', A(1, :));
+fprintf('|\\n');
+fprintf('x%d y%d\\n', v(v > 100));
+fprintf('|\\n');
+fprintf('%d|%d|%d\\n', 1, v(v > 100), 2);
+fprintf('%.2f %d\\n', [v, 4]);
+y = 1;
+end
+";
+    prints_like_octave(
+        "table",
+        source,
+        &[&["v=[0.5 1.25 -3]", "A=[8 1 6; 3 5 7]"]],
+        "  1   0.5000\n  2   1.2500\n  3  -3.0000\n8 3\n1 5\n6 7\nx7 y0.5\nx1.25 y-3\n1 2\n3 |\na8b1c\na6b|\nx y|\n1||2\n0.50 1.25\n-3.00 4\n",
+    );
+}
+
+/// A handle chosen at run time is called through a tag: chosen by `if`/`elseif`, kept from
+/// before an `if` that may replace it, read in a later branch of the `if` whose earlier branch
+/// replaced it (the value before the `if`), and missing on one path (Octave's `'f' undefined`).
+#[test]
+fn a_handle_chosen_at_run_time_calls_the_chosen_function() {
+    let source = "function y = pickrule(p, x)
+% handles chosen by branches decided at run time
+g = @(t) t + 1;
+if p > 2
+  g = @(t) t + 2;
+end
+h = @(t) 0;
+if p > 0
+  h = @(t) 1;
+else
+  fprintf('h before = %d\\n', h(0));
+end
+if p > 0
+  f = @(t) t.^2;
+elseif p < -5
+  f = @(t) -t;
+else
+  fprintf('no f, g(1) = %d\\n', g(1));
+end
+fprintf('g(10) = %d, h = %d\\n', g(10), h(0));
+fprintf('f(x) = %g\\n', f(x));
+y = f(3);
+end
+";
+    prints_like_octave(
+        "pickrule",
+        source,
+        &[
+            &["p=3", "x=[1 2]"],
+            &["p=1", "x=2"],
+            &["p=-6", "x=2"],
+            &["p=0", "x=2"],
+        ],
+        "g(10) = 12, h = 1\nf(x) = 1\nf(x) = 4\n",
+    );
+}
+
 /// What m2cu cannot print exactly is a located diagnostic (E0115), never other text: a char
 /// variable as the format (MATLAB reads its `%` and `\` as a format), a recycled format with
-/// more than one conversion, and an array in a message.
+/// a text conversion, and an array in a message.
 #[test]
 fn unsupported_printing_is_a_diagnostic() {
     let cases = [
         "c = 'ab%d';\nfprintf(c);",
-        "fprintf('%d: %d\\n', v, 2);",
+        "fprintf('%d: %s\\n', v, 'ab');",
         "error('m:bad', 'bad values %d', v);",
         "fprintf('%s\\n', v(1));",
     ];

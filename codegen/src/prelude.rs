@@ -165,6 +165,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_NUMBER_TEXT",
         "num2str or int2str as a char value: m2cu writes the digits of integers below 1e15 only, and this value is not one; print it instead (disp(num2str(x)) or fprintf('%g', x) are exact).",
     ),
+    (
+        52,
+        "M2CU_E_NON_ASCII_CLASS",
+        "isspace, isletter and isstrprop classify ASCII characters only in m2cu, and this text has a character above 127 (Octave's classes there depend on how it reads the text as UTF-8).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

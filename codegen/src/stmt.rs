@@ -308,6 +308,7 @@ impl<'a> Context<'a> {
                     RuntimeError::DeleteOrientation => "M2CU_E_DELETE_ORIENTATION",
                     RuntimeError::EmptyArrayfun => "M2CU_E_ARRAYFUN_EMPTY",
                     RuntimeError::NumberText => "M2CU_E_NUMBER_TEXT",
+                    RuntimeError::NonAsciiClass => "M2CU_E_NON_ASCII_CLASS",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -558,6 +558,9 @@ pub enum RuntimeError {
     /// `num2str(x)` or `int2str(x)` as a char value of a number that is not an integer below
     /// 1e15 in magnitude, whose Octave text m2cu does not build (`lower::numchars`).
     NumberText,
+    /// `isspace`/`isletter`/`isstrprop` of text with a character above 127, which m2cu does
+    /// not classify (Octave's classes there depend on how it reads the bytes).
+    NonAsciiClass,
 }
 
 impl Function {

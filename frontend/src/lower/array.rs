@@ -909,6 +909,30 @@ impl Lowerer<'_> {
         })
     }
 
+    /// A fresh compiler temporary `_<stem><n>` assigned the scalar `value` now.
+    pub(super) fn held_scalar(&mut self, stem: &str, value: ExprId, span: Span) -> LocalId {
+        let held = self.temp(stem, self.exprs[value].ty, span);
+        self.push(
+            StmtKind::Assign {
+                target: held,
+                value,
+            },
+            span,
+        );
+        held
+    }
+
+    /// `numel(array)`, a fresh expression.
+    pub(super) fn numel_of(&mut self, array: LocalId, span: Span) -> ExprId {
+        let double = Type::scalar(Class::Double);
+        self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span)
+    }
+
+    /// A read of the local `local`, a fresh expression.
+    pub(super) fn local_value(&mut self, local: LocalId, span: Span) -> ExprId {
+        self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)
+    }
+
     /// Whether `val` reads `array` other than as the same element of the whole array.
     pub(super) fn reads_elsewhere(&self, val: &ArrayVal, array: LocalId) -> bool {
         let mut found = false;
@@ -1163,6 +1187,51 @@ impl Lowerer<'_> {
             },
             span,
         );
+    }
+
+    /// Emits `if at == first, case(first) elseif ... else case(last) end` for the values
+    /// `cases` of the double local `at` (the last case needs no test: `at` holds one of them).
+    pub(super) fn emit_case_chain(
+        &mut self,
+        at: LocalId,
+        cases: std::ops::Range<usize>,
+        span: Span,
+        case: &mut dyn FnMut(&mut Self, usize),
+    ) {
+        let first = cases.start;
+        match cases.len() {
+            0 => return,
+            1 => return case(self, first),
+            _ => {}
+        }
+        let cond = self.local_compared(at, first as f64, BinOp::Eq, span);
+        self.open_block();
+        case(self, first);
+        let then_body = self.close_block();
+        self.open_block();
+        self.emit_case_chain(at, first + 1..cases.end, span, case);
+        let else_body = self.close_block();
+        self.push(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            },
+            span,
+        );
+    }
+
+    /// `local op value` for a double local.
+    pub(super) fn local_compared(
+        &mut self,
+        local: LocalId,
+        value: f64,
+        op: BinOp,
+        span: Span,
+    ) -> ExprId {
+        let local = self.local_value(local, span);
+        let value = self.constant_expr(value, Class::Double, span);
+        self.binary_expr(op, local, value, Class::Logical, span)
     }
 
     /// Emits `for var = 1:n, body, end`.

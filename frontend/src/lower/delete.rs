@@ -1,5 +1,5 @@
 //! Deleting elements with `= []`: `x(k) = []`, `x(idx) = []`, `x(a:b) = []`, `x(mask) = []`,
-//! `A(rows, :) = []` and `A(:, cols) = []`.
+//! `A(rows, :) = []`, `A(:, cols) = []` and, for a 3-D `A`, `A(:, :, pages) = []` (`pages`).
 //!
 //! Octave 7.3's results: a row stays a row and a column a column; a linear deletion that
 //! deletes nothing changes nothing, and one that deletes something from a matrix (or a 1-by-1
@@ -31,6 +31,8 @@ use super::select::Subscript;
 use super::*;
 use crate::ir::RuntimeError;
 
+mod pages;
+
 /// The extent a deletion removes positions along.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Along {
@@ -40,6 +42,8 @@ enum Along {
     Rows,
     /// `A(:, cols) = []`.
     Cols,
+    /// `A(:, :, pages) = []` of a 3-D `A` (`pages`).
+    Pages,
 }
 
 impl Along {
@@ -48,6 +52,7 @@ impl Along {
         match self {
             Along::Linear | Along::Rows => 0,
             Along::Cols => 1,
+            Along::Pages => 2,
         }
     }
 
@@ -57,6 +62,7 @@ impl Along {
             Along::Linear => 0,
             Along::Rows => 1,
             Along::Cols => 2,
+            Along::Pages => 3,
         }
     }
 }
@@ -87,6 +93,9 @@ impl Lowerer<'_> {
         };
         let marks = self.mark_deleted(array, along, sub, span);
         let kept = self.count_kept(marks, span);
+        if along == Along::Pages {
+            return self.keep_pages(array, marks, kept, span);
+        }
         let contiguous = step.is_some_and(|step| self.const_of(step) == Some(1.0));
         if along == Along::Linear && !contiguous {
             self.orientation_check(array, kept, step, span);
@@ -119,6 +128,12 @@ impl Lowerer<'_> {
     ) -> Option<Along> {
         let name = self.user_name(array);
         let ty = self.locals[array].ty;
+        let colon = |a: &ast::Expr| matches!(strip_parens(a).kind, AstExpr::Colon);
+        if let [a, b, c] = args {
+            if ty.shape.is_3d() && colon(a) && colon(b) && !colon(c) {
+                return Some(Along::Pages);
+            }
+        }
         let fixed = |d: Dim| matches!(d, Dim::Known(k) if k != 1);
         let single = ty.shape.rows == Dim::Known(1) && ty.shape.cols == Dim::Known(1);
         if ty.is_scalar()
@@ -140,7 +155,6 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let colon = |a: &ast::Expr| matches!(strip_parens(a).kind, AstExpr::Colon);
         match args {
             [a] if !colon(a) => Some(Along::Linear),
             [a, b] if colon(a) != colon(b) => {
@@ -262,15 +276,11 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, sum, delta, Class::Double, span)
     }
 
-    fn local_value(&mut self, local: LocalId, span: Span) -> ExprId {
-        self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)
-    }
-
     /// The extent that `along` counts positions of.
     fn extent_along(&mut self, array: LocalId, along: Along, span: Span) -> ExprId {
         match along {
             Along::Linear => self.numel_of(array, span),
-            Along::Rows | Along::Cols => self.size_of(array, along.dim(), span),
+            Along::Rows | Along::Cols | Along::Pages => self.size_of(array, along.dim(), span),
         }
     }
 
@@ -368,11 +378,6 @@ impl Lowerer<'_> {
         );
     }
 
-    fn numel_of(&mut self, array: LocalId, span: Span) -> ExprId {
-        let double = Type::scalar(Class::Double);
-        self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span)
-    }
-
     /// How many positions are not marked.
     fn count_kept(&mut self, marks: LocalId, span: Span) -> LocalId {
         let kept = self.counter(span);
@@ -450,6 +455,7 @@ impl Lowerer<'_> {
             Along::Rows => (self.local_value(kept, span), self.size_of(array, 2, span)),
             Along::Cols => (self.size_of(array, 1, span), self.local_value(kept, span)),
             Along::Linear => return self.shrink_linear(array, kept, span),
+            Along::Pages => unreachable!("keep_pages deletes pages"),
         };
         self.push(StmtKind::Resize { array, rows, cols }, span)
     }
@@ -526,10 +532,11 @@ pub(super) fn deleted_names(file: &ast::File) -> HashSet<String> {
     deletions(file, |_| true)
 }
 
-/// The names that some function of the file deletes rows or columns from, `A(i, :) = []`:
-/// a row's (column's) extent 1 may become 0 too.
+/// The names that some function of the file deletes rows, columns or pages from, `A(i, :) =
+/// []`, `A(:, :, k) = []`: a row's (column's) extent 1 may become 0 too, and a 3-D array's
+/// pages vary.
 pub(super) fn cut_names(file: &ast::File) -> HashSet<String> {
-    deletions(file, |args| args.len() == 2)
+    deletions(file, |args| args.len() >= 2)
 }
 
 fn deletions(file: &ast::File, keep: impl Fn(&[ast::Expr]) -> bool) -> HashSet<String> {

@@ -396,6 +396,11 @@ impl Lowerer<'_> {
             "ischar" => self.is_char(args, span),
             "feval" => self.feval(args, span),
             "arrayfun" => self.arrayfun(args, span),
+            _ if super::charclass::CHAR_CLASS_FUNCTIONS.contains(&name)
+                && !self.is_function(name) =>
+            {
+                self.char_class_call(name, args, span)
+            }
             _ if self.is_function(name) => self
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop()),

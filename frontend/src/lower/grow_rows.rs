@@ -58,7 +58,7 @@ impl Lowerer<'_> {
     fn append_scalar_row(&mut self, array: LocalId, value: ExprId, span: Span) -> Option<StmtId> {
         let class = self.locals[array].ty.class;
         let value = self.convert_to(value, class);
-        let held = self.held(value, span);
+        let held = self.held_scalar("g", value, span);
         let rows = self.held_size(array, 1, span);
         let cols = self.held_size(array, 2, span);
         let empty = self.empty_0x0(rows, cols, span);
@@ -79,7 +79,10 @@ impl Lowerer<'_> {
         } else {
             a
         };
-        let (vr, vc) = (self.held(a.rows, span), self.held(a.cols, span));
+        let (vr, vc) = (
+            self.held_scalar("g", a.rows, span),
+            self.held_scalar("g", a.cols, span),
+        );
         let rows = self.held_size(array, 1, span);
         let cols = self.held_size(array, 2, span);
         let empty = self.empty_0x0(rows, cols, span);
@@ -151,7 +154,7 @@ impl Lowerer<'_> {
         let r = self.read_local(rows, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let next = self.binary_expr(BinOp::Add, r, one, Class::Double, span);
-        let next = self.held(next, span);
+        let next = self.held_scalar("g", next, span);
         let (r, c) = (self.read_local(next, span), self.read_local(new_cols, span));
         self.push(
             StmtKind::Resize {
@@ -178,35 +181,21 @@ impl Lowerer<'_> {
         self.emit_for(j, n, body, span)
     }
 
-    /// A temporary of `value`'s class, assigned `value` here.
-    pub(super) fn held(&mut self, value: ExprId, span: Span) -> LocalId {
-        let ty = Type::scalar(self.exprs[value].ty.class);
-        let local = self.temp("g", ty, span);
-        self.push(
-            StmtKind::Assign {
-                target: local,
-                value,
-            },
-            span,
-        );
-        local
-    }
-
     fn held_size(&mut self, array: LocalId, dim: u8, span: Span) -> LocalId {
         let size = self.size_of(array, dim, span);
-        self.held(size, span)
+        self.held_scalar("g", size, span)
     }
 
     /// Whether the extents held in `rows` and `cols` are both 0.
     fn empty_0x0(&mut self, rows: LocalId, cols: LocalId, span: Span) -> LocalId {
         let (r, c) = (self.is_zero(rows, span), self.is_zero(cols, span));
         let both = self.binary_expr(BinOp::AndAnd, r, c, Class::Logical, span);
-        self.held(both, span)
+        self.held_scalar("g", both, span)
     }
 
     /// A temporary holding `then` when `cond` holds, else `otherwise`.
     fn chosen(&mut self, cond: LocalId, then: ExprId, otherwise: ExprId, span: Span) -> LocalId {
-        let local = self.held(otherwise, span);
+        let local = self.held_scalar("g", otherwise, span);
         let c = self.read_local(cond, span);
         self.emit_if(c, span, |me| {
             me.push(

@@ -31,6 +31,8 @@ use std::rc::Rc;
 use super::array::{Pos, Val};
 use super::*;
 
+mod chosen;
+
 /// A function value known at translation time.
 pub(super) enum Handle<'a> {
     /// `@name`, resolved in `file` when called.
@@ -67,6 +69,8 @@ pub(super) enum Slot<'a> {
     },
     /// Assigned a handle expression that was reported: its uses say nothing more.
     Failed,
+    /// One of several handles, chosen at run time by branches (`chosen`).
+    Chosen(chosen::Chosen<'a>),
 }
 
 /// The handles in scope, by variable name (the map is reached through `Deref`).
@@ -76,6 +80,11 @@ pub(super) struct Handles<'a> {
     /// Whether the scope is an anonymous function's body, whose names are not the current
     /// function's variables.
     in_anonymous: bool,
+    /// The run-time tags of the names assigned handles in branches decided at run time, each
+    /// with every handle it has numbered (`chosen`).
+    tags: HashMap<String, chosen::Chosen<'a>>,
+    /// How many `if`/`switch` statements being lowered enclose the current statement.
+    choosing: usize,
 }
 
 impl<'a> std::ops::Deref for Handles<'a> {
@@ -92,6 +101,7 @@ impl std::ops::DerefMut for Handles<'_> {
 }
 
 /// An argument of a call: a value, or a handle passed to a function taking one.
+#[derive(Clone)]
 pub(super) enum Arg<'a> {
     Value(Val),
     Handle(Rc<Handle<'a>>),
@@ -201,6 +211,7 @@ impl<'a> Lowerer<'a> {
         match slot {
             Slot::Known(h) => Some(h),
             Slot::Failed => None,
+            Slot::Chosen(chosen) => self.single_choice(name, &chosen, span),
             Slot::Ambiguous { defined } => {
                 self.report(
                     Diagnostic::error(
@@ -225,7 +236,11 @@ impl<'a> Lowerer<'a> {
             self.handles.remove(&name.name);
             return None;
         };
-        let slot = handle.map_or(Slot::Failed, Slot::Known);
+        let slot = match handle {
+            Some(h) if self.handles.choosing > 0 => self.choose(&name.name, h, value.span),
+            Some(h) => Slot::Known(h),
+            None => Slot::Failed,
+        };
         self.handles.insert(name.name.clone(), slot);
         Some(())
     }
@@ -236,7 +251,12 @@ impl<'a> Lowerer<'a> {
     pub(super) fn handles_before(&mut self, stmt: &ast::Stmt) -> Option<Handles<'a>> {
         let body = match &stmt.kind {
             AstStmt::For { body, .. } | AstStmt::While { body, .. } => body,
-            AstStmt::If { .. } | AstStmt::Switch { .. } => return Some(self.handles.clone()),
+            AstStmt::If { .. } | AstStmt::Switch { .. } => {
+                let before = self.handles.clone();
+                self.tag_before_branches(stmt);
+                self.handles.choosing += 1;
+                return Some(before);
+            }
             _ => return None,
         };
         let before = self.handles.clone();
@@ -257,15 +277,25 @@ impl<'a> Lowerer<'a> {
         lowered: Option<StmtId>,
     ) {
         let Some(before) = before else { return };
+        let branches = matches!(stmt.kind, AstStmt::If { .. } | AstStmt::Switch { .. });
+        if branches {
+            self.handles.choosing -= 1;
+        }
         if matches!(stmt.kind, AstStmt::If { .. }) && lowered.is_none() {
             return;
         }
+        let settled = if branches {
+            self.chosen_after(stmt)
+        } else {
+            Vec::new()
+        };
         // A name that held a handle before and another value after (or the reverse) holds
         // either, depending on the path taken.
         let names: Vec<String> = before.keys().chain(self.handles.keys()).cloned().collect();
-        for name in names {
+        for name in names.into_iter().filter(|n| !settled.contains(n)) {
             let same = match (before.get(&name), self.handles.get(&name)) {
                 (Some(Slot::Known(old)), Some(Slot::Known(new))) => Rc::ptr_eq(old, new),
+                (Some(Slot::Chosen(old)), Some(Slot::Chosen(new))) => old.same_choice(new),
                 (_, Some(Slot::Ambiguous { .. } | Slot::Failed)) | (None, None) => true,
                 _ => false,
             };
@@ -356,6 +386,9 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Vec<Val>> {
         let slot = self.handles.get(&callee.name)?.clone();
+        if let Slot::Chosen(chosen) = &slot {
+            return self.chosen_outputs(&callee.name, chosen, args, nargout, span);
+        }
         let handle = self.known_handle(&callee.name, slot, callee.span)?;
         let args = self.arguments(args)?;
         self.invoke_outputs(&handle, &callee.name, args, nargout, span)
@@ -635,7 +668,7 @@ impl<'a> Lowerer<'a> {
 }
 
 /// Whether extents known at translation time make `shape` non-empty.
-fn known_nonempty(shape: Shape) -> bool {
+pub(super) fn known_nonempty(shape: Shape) -> bool {
     [shape.rows, shape.cols, shape.pages]
         .iter()
         .all(|d| matches!(d, Dim::Known(n) if *n > 0))

@@ -25,7 +25,7 @@
 //! | E0112 | a loop pragma (`coder.gpu.kernel()`) not followed by a `for` loop |
 //! | E0113 | a `gpucoder.reduce` operator that is not a handle to a local function |
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
-//! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not a literal, or whose conversions and values differ |
+//! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not a literal, with conversions but no values (or values but none), or recycled where m2cu does not recycle it (text conversions, a message) |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0117 | a string scalar `"text"` used where MATLAB would treat it as a string, not as a char vector |
 //! | E0118 | a `switch` that compares text with a number |
@@ -48,13 +48,16 @@
 //! | E0158 | `feval`/`arrayfun` of a function not known at translation time, or with unsupported options |
 //! | E0159 | `@name` of a function m2cu does not know |
 //! | E0160 | a deletion with two non-colon subscripts, `A(i, j) = []` (MATLAB's error too) |
-//! | E0161 | deleting from a scalar, a 3-D array, an array of fixed extents, or with three subscripts |
+//! | E0161 | deleting from a scalar, a 3-D array (other than its pages, `A(:, :, k) = []`), an array of fixed extents, or with three subscripts |
 //! | E0162 | deleting every element with `:`, `x(:) = []` |
+//! | E0163 | a call of a handle chosen at run time whose functions give results of different classes or kinds |
+//! | E0164 | `isspace`/`isletter`/`isstrprop` of a value that is not char, or an `isstrprop` class m2cu does not know |
 //! | E0166 | a cell of texts used other than as `c{k}` or by its shape, or not assigned once as a row or column of non-empty text literals |
 
 mod array;
 mod assign;
 mod cells;
+mod charclass;
 mod complex;
 mod concat;
 mod console;
@@ -315,8 +318,8 @@ struct Lowerer<'a> {
     combiners: Vec<crate::ir::Combiner>,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
-    /// Names whose rows or columns some function deletes (`A(i, :) = []`): both extents
-    /// vary, a 1 too.
+    /// Names whose rows, columns or pages some function deletes (`A(i, :) = []`, `A(:, :, k)
+    /// = []`): both extents of a 2-D one vary, a 1 too; a 3-D one's pages vary.
     cut: std::collections::HashSet<String>,
     /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
     /// array whose length is 1 at run time, not a scalar.
@@ -612,6 +615,10 @@ impl<'a> Lowerer<'a> {
                 }
             };
             ty.shape = Shape::new(open(ty.shape.rows), open(ty.shape.cols));
+        }
+        if self.cut.contains(name) && ty.shape.is_3d() {
+            // `A(:, :, k) = []` somewhere: the pages are known only at run time.
+            ty.shape.pages = Dim::Var;
         }
         let id = self.locals.alloc(Local {
             name: format!("{}{name}", self.prefix),

@@ -45,7 +45,7 @@ impl Lowerer<'_> {
         } else {
             x
         };
-        let v = self.held(x, span);
+        let v = self.held_scalar("g", x, span);
         self.digits_check(v, span);
         Some(Val::Array(self.digits_of(v, span)))
     }
@@ -90,15 +90,15 @@ impl Lowerer<'_> {
         let inverse = self.binary_expr(BinOp::Div, one, x, Class::Double, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let negative = self.binary_expr(BinOp::Lt, inverse, zero, Class::Logical, span);
-        let minus = self.held(negative, span);
+        let minus = self.held_scalar("g", negative, span);
         let x = self.read_local(v, span);
         let magnitude = self.new_expr(ExprKind::Call(Builtin::Abs, vec![x]), double, span);
-        let m = self.held(magnitude, span);
+        let m = self.held_scalar("g", magnitude, span);
         let digits = self.digit_count(m, span);
         let (d, s) = (self.read_local(digits, span), self.read_local(minus, span));
         let s = self.convert_to(s, Class::Double);
         let length = self.binary_expr(BinOp::Add, d, s, Class::Double, span);
-        let length = self.held(length, span);
+        let length = self.held_scalar("g", length, span);
         let text = self.temp(
             "s",
             Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var)),
@@ -129,10 +129,10 @@ impl Lowerer<'_> {
     /// The number of decimal digits of the integer `m >= 0` (1 for 0).
     fn digit_count(&mut self, m: LocalId, span: Span) -> LocalId {
         let one = self.constant_expr(1.0, Class::Double, span);
-        let count = self.held(one, span);
+        let count = self.held_scalar("g", one, span);
         let x = self.read_local(m, span);
         let rest = self.tenth(x, span);
-        let rest = self.held(rest, span);
+        let rest = self.held_scalar("g", rest, span);
         self.open_block();
         let c = self.read_local(count, span);
         let one = self.constant_expr(1.0, Class::Double, span);

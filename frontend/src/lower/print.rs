@@ -4,18 +4,23 @@
 //! take one scalar value each, in order, and whose `%c`/`%s` take a char literal (which becomes
 //! text here) or a char value: `%s` of a char array prints its text (`PrintPiece::Chars`, with
 //! width and precision), `%c` takes one character. `%%` and MATLAB's escapes (`\n \t \\ \r \a
-//! \b \f \v`) are processed here, so the IR holds the literal text. MATLAB's recycling of a
-//! format over extra values (or over the characters of `%c`) is not supported (E0115).
+//! \b \f \v`) are processed here, so the IR holds the literal text. A format of one conversion
+//! takes an array's elements (or `%c` a text's characters) one at a time; MATLAB's recycling of
+//! a format of several conversions over all its values' elements is `recycle`'s (numeric
+//! conversions only, in `fprintf` only: a message is one text, E0115).
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
+use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, StmtKind};
 use crate::types::{Class, Type};
 
 use super::array::{ArrayVal, Node, Val};
 use super::Lowerer;
 
+mod recycle;
+
 /// A format piece before its value is lowered: text, or a conversion (modifiers, letter).
+#[derive(Clone)]
 enum FormatPiece {
     Text(String),
     Conversion(String, char),
@@ -27,6 +32,8 @@ enum Formatted {
     Once(Vec<PrintPiece>),
     /// The format applied to each element of an array in turn.
     Each(EachElement),
+    /// The format cycled over the elements of all the values, in order.
+    Recycled(recycle::Recycled),
 }
 
 /// A format of one conversion that takes the elements of `array` one at a time.
@@ -59,6 +66,7 @@ impl Lowerer<'_> {
         match self.formatted(format, values, span) {
             Some(Formatted::Once(pieces)) => self.push_stdout(pieces, span),
             Some(Formatted::Each(each)) => self.print_each(each, span),
+            Some(Formatted::Recycled(recycled)) => self.print_recycled(recycled, span),
             None => {}
         }
     }
@@ -73,17 +81,24 @@ impl Lowerer<'_> {
     ) -> Option<Vec<PrintPiece>> {
         match self.formatted(format, values, span)? {
             Formatted::Once(pieces) => Some(pieces),
-            Formatted::Each(each) => {
-                self.recycled(each.array.span, "in a message");
+            Formatted::Each(EachElement { array, .. }) => {
+                self.recycled_in_message(array.span);
+                None
+            }
+            Formatted::Recycled(_) => {
+                self.recycled_in_message(span);
                 None
             }
         }
     }
 
     /// `format` (a char literal or `"string"`, MATLAB's escapes processed) with `values`
-    /// lowered, one per conversion; `%c`/`%s` of a literal becomes text, of a char value a `%c`
-    /// piece, `%s` of a char array a `Chars` piece. A format whose one conversion takes an
-    /// array's elements (or `%c` a text's characters) is applied to each in turn.
+    /// lowered, the i-th with the conversion that takes it when the format is recycled (the
+    /// `i % conversions`-th); `%c`/`%s` of a literal becomes text, of a char value a `%c`
+    /// piece, `%s` of a char array a `Chars` piece. One value per conversion, each scalar, is
+    /// one text; a format whose one conversion takes an array's elements (or `%c` a text's
+    /// characters) is applied to each in turn; anything else is recycled over all the values'
+    /// elements (`recycle`).
     fn formatted(
         &mut self,
         format: &ast::Expr,
@@ -104,11 +119,15 @@ impl Lowerer<'_> {
                 return None;
             }
         };
-        let wanted = pieces
+        let conversions: Vec<(String, char)> = pieces
             .iter()
-            .filter(|p| matches!(p, FormatPiece::Conversion(..)))
-            .count();
-        if wanted != values.len() {
+            .filter_map(|p| match p {
+                FormatPiece::Conversion(modifiers, c) => Some((modifiers.clone(), *c)),
+                FormatPiece::Text(_) => None,
+            })
+            .collect();
+        let wanted = conversions.len();
+        if (wanted == 0) != values.is_empty() {
             self.print_error(
                 span,
                 format!(
@@ -118,39 +137,22 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let mut values = values.iter();
-        let mut lowered = Vec::new();
-        let mut each = None;
-        for piece in pieces {
-            let (modifiers, conversion) = match piece {
-                FormatPiece::Text(t) => {
-                    lowered.push(PrintPiece::Text(t));
-                    continue;
-                }
-                FormatPiece::Conversion(modifiers, conversion) => (modifiers, conversion),
-            };
-            let value = values.next().expect("counted above");
-            match self.converted(value, modifiers, conversion, span)? {
-                Converted::Piece(piece) => lowered.push(piece),
-                Converted::Elements(array, modifiers) if wanted == 1 => {
-                    each = Some((array, modifiers, conversion, lowered.len()));
-                }
-                Converted::Elements(array, _) => {
-                    self.recycled(array.span, "with other values");
-                    return None;
-                }
-            }
+        let mut converted = Vec::with_capacity(values.len());
+        for (i, value) in values.iter().enumerate() {
+            let (modifiers, conversion) = conversions[i % wanted].clone();
+            converted.push(self.converted(value, modifiers, conversion, span)?);
         }
-        Some(match each {
-            None => Formatted::Once(lowered),
-            Some((array, modifiers, conversion, at)) => Formatted::Each(EachElement {
-                after: lowered.split_off(at),
-                before: lowered,
-                array,
-                modifiers,
-                conversion,
-            }),
-        })
+        let arrays = converted
+            .iter()
+            .filter(|c| matches!(c, Converted::Elements(..)))
+            .count();
+        match (values.len() == wanted, arrays) {
+            (true, 0) => Some(Formatted::Once(one_text(pieces, converted))),
+            (true, 1) if wanted == 1 => Some(Formatted::Each(each_element(pieces, converted))),
+            _ => self
+                .recycled_format(pieces, converted, span)
+                .map(Formatted::Recycled),
+        }
     }
 
     /// The value of one conversion: a piece, or an array whose elements the format takes one
@@ -220,14 +222,7 @@ impl Lowerer<'_> {
             _ => self.materialize(&array),
         };
         let element = Type::scalar(array.class);
-        let count = |me: &mut Self| {
-            me.new_expr(
-                ExprKind::Size(local, SizeQuery::Numel),
-                Type::scalar(Class::Double),
-                span,
-            )
-        };
-        let n = count(self);
+        let n = self.numel_of(local, span);
         self.counted_loop("k", n, span, |me, k| {
             let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
             let arg = me.new_expr(ExprKind::Index(local, vec![index]), element, span);
@@ -243,7 +238,7 @@ impl Lowerer<'_> {
                 .chain(after.iter().cloned());
             me.push_stdout(pieces.collect(), span);
         });
-        let n = count(self);
+        let n = self.numel_of(local, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
         self.emit_if(empty, span, |me| {
@@ -261,13 +256,13 @@ impl Lowerer<'_> {
         );
     }
 
-    /// A format recycled where m2cu does not recycle it.
-    fn recycled(&mut self, span: Span, place: &str) {
+    /// A format recycled over several elements in a message, which is one text here.
+    fn recycled_in_message(&mut self, span: Span) {
         self.error(
             "E0115",
             span,
-            format!("the elements of this array would each take the format in turn (MATLAB recycles the format), which m2cu does only for a format of one conversion in `fprintf`, not {place}"),
-            "print one element per call in a loop: for k = 1:numel(v), fprintf('%d\\n', v(k)); end (the same text when the format has one conversion)".into(),
+            "the elements of these values would each take the format in turn (MATLAB recycles the format), which m2cu does in `fprintf` but not in a message".into(),
+            "give the message one value per conversion, e.g. error('bad value %d at %d', v(k), k)".into(),
         );
     }
 
@@ -323,6 +318,44 @@ impl Lowerer<'_> {
         } else {
             format!("{text:>width$}")
         })
+    }
+}
+
+/// The format's text with each conversion replaced by the piece of its value, in order (one
+/// value per conversion, each a piece).
+fn one_text(format: Vec<FormatPiece>, converted: Vec<Converted>) -> Vec<PrintPiece> {
+    let mut values = converted.into_iter();
+    format
+        .into_iter()
+        .map(|piece| match piece {
+            FormatPiece::Text(t) => PrintPiece::Text(t),
+            FormatPiece::Conversion(..) => match values.next() {
+                Some(Converted::Piece(p)) => p,
+                _ => unreachable!("one scalar value per conversion"),
+            },
+        })
+        .collect()
+}
+
+/// The format of one conversion split around it, for the elements of its one array value.
+fn each_element(format: Vec<FormatPiece>, converted: Vec<Converted>) -> EachElement {
+    let Some(Converted::Elements(array, modifiers)) = converted.into_iter().next() else {
+        unreachable!("one array value")
+    };
+    let (mut before, mut after, mut conversion) = (Vec::new(), Vec::new(), None);
+    for piece in format {
+        match piece {
+            FormatPiece::Conversion(_, c) => conversion = Some(c),
+            FormatPiece::Text(t) if conversion.is_some() => after.push(PrintPiece::Text(t)),
+            FormatPiece::Text(t) => before.push(PrintPiece::Text(t)),
+        }
+    }
+    EachElement {
+        before,
+        array,
+        modifiers,
+        conversion: conversion.expect("one conversion"),
+        after,
     }
 }
 

@@ -12,14 +12,16 @@
 //!   ([`Lowerer::page_extents`]); operands of one elementwise operation have equal extents
 //!   (checked), so any leaf gives the same pages;
 //! - `squeeze(X)` of a 3-D value drops the extents known to be 1 when translating (the tube
-//!   `A(i, j, :)` becomes a column); an extent that may or may not be 1 is E0103, since
-//!   MATLAB's result shape would depend on it;
+//!   `A(i, j, :)` becomes a column); when an extent may or may not be 1, the result's extents
+//!   are decided at run time (`squeeze`);
 //! - an index past the trailing extent is checked where the element is read or written, with
 //!   MATLAB's message (the generated code checks a second subscript of a 3-D array against the
 //!   columns of all pages, a third subscript of a 2-D array against 1).
 
 use super::array::{ArrayVal, Node, Sub, Val};
 use super::*;
+
+mod squeeze;
 
 impl Lowerer<'_> {
     /// The columns of `array` seen with two subscripts: columns times pages for a 3-D array.
@@ -138,12 +140,7 @@ impl Lowerer<'_> {
         if [shape.rows, shape.cols, shape.pages].contains(&Dim::Var)
             && !(unit(shape.rows) && unit(shape.cols))
         {
-            self.unsupported(
-                val.span,
-                "`squeeze` of an array whose extents may or may not be 1",
-                "squeeze a slice whose unit extents are known when translating, such as squeeze(A(i, j, :)), or write reshape(X, rows, cols) with the extents MATLAB's squeeze gives",
-            );
-            return None;
+            return self.squeeze_at_run_time(val, span);
         }
         let (rows, cols, pages) = self.extents_of(&val);
         let pages = pages?;
