@@ -77,6 +77,10 @@ pub struct Translation {
     pub omitted_params: Vec<String>,
     /// The entry's outputs with their classes, in order.
     pub outputs: Vec<(String, ClassId)>,
+    /// The positions in `outputs` of the complex (double) outputs. After its outputs the entry
+    /// returns one logical per complex output, in this order: whether Octave keeps it complex
+    /// when its imaginary part is zero ([`Program`] narrows it otherwise).
+    pub complex_outputs: Vec<usize>,
     /// The AST as an indented tree.
     pub ast: String,
     /// The typed IR in its text form.
@@ -213,6 +217,9 @@ fn compile_phases(
             .skip(f.params.len())
             .collect(),
         outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
+        complex_outputs: (0..f.outputs.len())
+            .filter(|&k| f.locals[f.outputs[k]].ty.complex)
+            .collect(),
         ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
         report: m2cu_analysis::report::render_in(f, &analysis, &sources),
@@ -411,8 +418,18 @@ fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<Str
 /// The IR type of an actual input: its class, and a shape that keeps the program general
 /// (scalars, the unit extent of vectors and the row count of matrices are fixed, so that
 /// reductions know their default dimension). A 1-by-1 char is text of one character, typed as a
-/// row of run-time length so that text code (`s(2:end)`, `s(k)`) takes it.
+/// row of run-time length so that text code (`s(2:end)`, `s(k)`) takes it. A complex value
+/// (`Value::is_complex`) makes a complex type: MATLAB specializes nothing on it, but a real value
+/// is simply real, so a program is prepared for one or the other.
 pub(crate) fn type_of(v: &Value) -> Type {
+    Type {
+        complex: v.is_complex(),
+        ..real_type_of(v)
+    }
+}
+
+/// [`type_of`] without the complexity.
+fn real_type_of(v: &Value) -> Type {
     let class = Class::from_name(v.class().name()).expect("every runtime class is an IR class");
     if v.dims.len() == 3 {
         let shape = Shape::new3(Dim::Known(v.rows() as u64), Dim::Var, Dim::Var);
@@ -428,7 +445,9 @@ pub(crate) fn type_of(v: &Value) -> Type {
     Type::array(class, shape)
 }
 
-/// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs.
+/// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs. A complex variable
+/// whose imaginary parts are all zero is read as its real part, as Octave's `load` narrows it.
 pub fn read_mat_file(path: &Path) -> Result<Vec<(String, Value)>, Error> {
-    Ok(m2cu_runtime::read_mat(path)?)
+    let vars = m2cu_runtime::read_mat(path)?;
+    Ok(vars.into_iter().map(|(n, v)| (n, v.narrowed())).collect())
 }

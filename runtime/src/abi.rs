@@ -14,11 +14,9 @@
 //!
 //! Narrowing on return: Octave narrows a complex value whose imaginary parts are all zero to
 //! a real one when an operation computes it, but keeps what `complex(a, b)` made, and what an
-//! input held, complex (`function z = f(a), z = complex(a, 0); end` returns a complex `1 + 0i`
-//! for `f(1)`, `z = a + 0i` a real `1`). Which of the two an output is, is known at translation
-//! time (`m2cu_frontend::lower::complex::freshness`): [`Complexity::Kept`] outputs come back
-//! complex, [`Complexity::Narrowed`] ones real when every imaginary part is zero
-//! ([`Value::narrowed`]).
+//! input held, complex. The entry says which after its outputs: one logical scalar per complex
+//! output, in output order, true when the output is kept complex (`m2cu_frontend::lower::
+//! complex_io`); the caller narrows the others ([`Value::narrowed`], `m2cu::Program`).
 
 use std::borrow::Borrow;
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -69,17 +67,14 @@ pub(crate) type GpuEntry = unsafe extern "C" fn(
 /// `void m2cu_release(void *data)`.
 pub(crate) type ReleaseFn = unsafe extern "C" fn(*mut c_void);
 
-/// Whether an output is complex, and what becomes of one whose imaginary parts are all zero
-/// (see the module docs).
+/// Whether an output's elements are real or complex doubles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Complexity {
     /// Real elements of the output's class.
     #[default]
     Real,
-    /// Complex doubles, complex whatever their imaginary parts.
-    Kept,
-    /// Complex doubles, real when every imaginary part is zero.
-    Narrowed,
+    /// Complex doubles (`m2cu_cdouble`), whatever their imaginary parts.
+    Complex,
 }
 
 /// What an entry returns: its name in the program, its MATLAB class and its complexity.
@@ -100,16 +95,19 @@ impl OutputSpec {
         }
     }
 
-    /// The same output with the given complexity (complex outputs are of class double).
-    pub fn with_complexity(self, complexity: Complexity) -> OutputSpec {
-        OutputSpec { complexity, ..self }
+    /// A complex double output.
+    pub fn complex(name: impl Into<String>) -> OutputSpec {
+        OutputSpec {
+            complexity: Complexity::Complex,
+            ..OutputSpec::new(name, ClassId::Double)
+        }
     }
 
     /// `n` zero elements of this output's type.
     fn zeros(&self, n: usize) -> Data {
         match self.complexity {
             Complexity::Real => Data::zeros(self.class, n),
-            Complexity::Kept | Complexity::Narrowed => Data::ComplexDouble(vec![[0.0; 2]; n]),
+            Complexity::Complex => Data::ComplexDouble(vec![[0.0; 2]; n]),
         }
     }
 }
@@ -235,11 +233,7 @@ unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
         std::ptr::copy_nonoverlapping(array.data as *const u8, data.as_mut_ptr(), bytes);
         data
     };
-    let value = Value::new(dims, data)?;
-    Ok(match spec.complexity {
-        Complexity::Narrowed => value.narrowed(),
-        Complexity::Real | Complexity::Kept => value,
-    })
+    Value::new(dims, data)
 }
 
 #[cfg(test)]
@@ -275,38 +269,19 @@ mod tests {
     }
 
     #[test]
-    fn complex_outputs_are_kept_or_narrowed() {
+    fn complex_outputs_are_read_as_pairs() {
         let mut pairs = [[1.0, 2.0], [3.0, 0.0], [4.0, -0.0]];
-        let array = M2cuArray {
-            data: pairs.as_mut_ptr().cast(),
-            dims: [1, 3, 1],
-        };
-        let read = |complexity, n: i64| {
-            let spec = OutputSpec::new("z", ClassId::Double).with_complexity(complexity);
+        let read = |dims| {
             let array = M2cuArray {
-                dims: [1, n, 1],
-                ..array
+                data: pairs.as_mut_ptr().cast(),
+                dims,
             };
-            // SAFETY: `pairs` holds the three elements the largest extents describe.
-            unsafe { take_outputs(&[array], &[spec], keep) }.map(|mut v| v.remove(0))
+            // SAFETY: `pairs` holds the three elements the extents describe.
+            unsafe { take_outputs(&[array], &[OutputSpec::complex("z")], keep) }
+                .map(|mut v| v.remove(0))
         };
-        let all = Value::row(pairs.to_vec());
-        assert_eq!(read(Complexity::Kept, 3).unwrap(), all);
-        assert_eq!(read(Complexity::Narrowed, 3).unwrap(), all);
-        let tail = M2cuArray {
-            data: pairs[1..].as_mut_ptr().cast(),
-            dims: [2, 1, 1],
-        };
-        let spec = OutputSpec::new("z", ClassId::Double);
-        // SAFETY: `tail` points at two elements.
-        let narrowed =
-            unsafe { take_outputs(&[tail], &[spec.with_complexity(Complexity::Narrowed)], keep) }
-                .unwrap();
-        assert_eq!(narrowed[0], Value::column(vec![3.0, 4.0]));
-        assert_eq!(
-            read(Complexity::Kept, 0).unwrap(),
-            Value::row(Vec::<[f64; 2]>::new())
-        );
+        assert_eq!(read([1, 3, 1]).unwrap(), Value::row(pairs.to_vec()));
+        assert_eq!(read([0, 3, 1]).unwrap().data, Data::ComplexDouble(vec![]));
     }
 
     #[test]
