@@ -282,7 +282,7 @@ pub fn parse_arg_specs(specs: &[String]) -> Result<Vec<(String, Type)>, Error> {
 fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
     let bad = |why: &str| {
         Error::Usage(format!(
-            "bad --args value `{spec}`: {why}\nhelp: write NAME=CLASS(ROWS,COLS) or NAME=CLASS(ROWS,COLS,PAGES), e.g. v=double(1,:) or n=int32 (a scalar); `:` means any size"
+            "bad --args value `{spec}`: {why}\nhelp: write NAME=CLASS(ROWS,COLS) or NAME=CLASS(ROWS,COLS,PAGES), e.g. v=double(1,:) or n=int32 (a scalar), z=complex for a complex double; `:` means any size"
         ))
     };
     let (name, ty) = spec.split_once('=').ok_or_else(|| bad("missing `=`"))?;
@@ -298,7 +298,12 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
         ),
         None => (ty, None),
     };
-    let class = Class::from_name(class_name).ok_or_else(|| bad("unknown class"))?;
+    // `complex` is a complex double (MATLAB's class of `1i` is double, with an imaginary part).
+    let complex = class_name == "complex";
+    let class = match complex {
+        true => Class::Double,
+        false => Class::from_name(class_name).ok_or_else(|| bad("unknown class"))?,
+    };
     let shape = match dims {
         None => Shape::SCALAR,
         Some(d) => {
@@ -317,7 +322,11 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
             }
         }
     };
-    Ok((name.to_string(), Type::array(class, shape)))
+    let ty = Type {
+        complex,
+        ..Type::array(class, shape)
+    };
+    Ok((name.to_string(), ty))
 }
 
 /// Translates `source` for the given input values: their classes and shapes are the input

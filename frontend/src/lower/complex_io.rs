@@ -110,10 +110,10 @@ fn freshness(f: &Function, e: ExprId, asking: &mut Vec<LocalId>) -> Freshness {
 /// assigned to it.
 fn local_freshness(f: &Function, l: LocalId, asking: &mut Vec<LocalId>) -> Freshness {
     asking.push(l);
-    let input = if f.is_param(l) && f.locals[l].ty.complex {
-        Freshness::ALWAYS
-    } else {
-        Freshness::NEUTRAL
+    let input = match (f.is_param(l), f.locals[l].ty.complex) {
+        (true, true) => Freshness::ALWAYS,
+        (true, false) => Freshness::NEVER,
+        (false, _) => Freshness::NEUTRAL,
     };
     let result = assigned_values(f, l)
         .into_iter()
