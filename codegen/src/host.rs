@@ -218,7 +218,7 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     let f = ctx.f;
     for (k, &p) in f.params.iter().enumerate() {
         let local = &f.locals[p];
-        let (name, ty) = (ctx.name(p), local.ty.class.c_type());
+        let (name, ty) = (ctx.name(p), crate::complex::c_type(local.ty));
         let shape = local.ty.shape;
         let checks: Vec<String> = [(0, shape.rows), (1, shape.cols), (2, shape.pages)]
             .into_iter()
@@ -234,7 +234,6 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
             ));
         }
         if local.ty.is_scalar() {
-            let ty = crate::complex::c_type(local.ty);
             code.line(format!("{name} = *(const {ty} *)m2cu_in[{k}].data;"));
             continue;
         }
@@ -299,13 +298,13 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     code.open("if (m2cu_status == 0) {");
     for (k, &o) in f.outputs.iter().enumerate() {
         let local = &f.locals[o];
-        let (name, ty) = (ctx.name(o), local.ty.class.c_type());
+        let (name, ty) = (ctx.name(o), crate::complex::c_type(local.ty));
         if local.ty.is_scalar() {
             let value = match local.ty.complex {
                 true => name.to_string(),
                 false => format!("({ty}){name}"),
             };
-            scalar_output(code, k, crate::complex::c_type(local.ty), &value);
+            scalar_output(code, k, ty, &value);
         } else {
             code.line(format!(
                 "if ({name}_d0 < 0) m2cu_status = M2CU_E_UNDEFINED;"

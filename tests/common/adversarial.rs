@@ -129,24 +129,11 @@ fn gather(data: &Data, indices: &[usize]) -> Data {
         ($($variant:ident),*) => {
             match data {
                 $(Data::$variant(x) => Data::$variant(indices.iter().map(|&k| x[k]).collect()),)*
+                Data::ComplexDouble(z) => Data::ComplexDouble(indices.iter().map(|&k| z[k]).collect()),
             }
         };
     }
-    pick!(
-        Double,
-        Single,
-        Int8,
-        Int16,
-        Int32,
-        Int64,
-        Uint8,
-        Uint16,
-        Uint32,
-        Uint64,
-        Logical,
-        Char,
-        ComplexDouble
-    )
+    pick!(Double, Single, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, Logical, Char)
 }
 
 /// The value variants.

@@ -96,24 +96,11 @@ fn pick(data: &Data, idx: &[usize]) -> Data {
         ($($class:ident),*) => {
             match data {
                 $(Data::$class(v) => Data::$class(idx.iter().map(|&i| v[i]).collect()),)*
+                Data::ComplexDouble(z) => Data::ComplexDouble(idx.iter().map(|&i| z[i]).collect()),
             }
         };
     }
-    pick!(
-        Double,
-        Single,
-        Int8,
-        Int16,
-        Int32,
-        Int64,
-        Uint8,
-        Uint16,
-        Uint32,
-        Uint64,
-        Logical,
-        Char,
-        ComplexDouble
-    )
+    pick!(Double, Single, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, Logical, Char)
 }
 
 /// Every shape of every class: (variable name, Octave expression over `v`, expected value).
