@@ -353,9 +353,11 @@ fn typed_translation(
     let indexed = entry_function(&ast, options)
         .map(|f| m2cu_frontend::indexed::indexed_through_calls(f, &ast, &library))
         .unwrap_or_default();
+    // An `arguments` block declares real classes only; a complex value (which MATLAB's `double`
+    // validation accepts) takes its own type, as an input with no declaration does.
     let types = inputs
         .iter()
-        .filter(|(n, _)| !declared.contains(n))
+        .filter(|(n, v)| !declared.contains(n) || v.is_complex())
         .map(|(n, v)| (n.clone(), open_if_indexed(type_of(v), indexed.contains(n))))
         .collect::<Vec<_>>();
     let options = Options {

@@ -233,6 +233,13 @@ impl Program {
                 t.params.len()
             )));
         }
+        let typed = |n: &String| self.input_types.iter().any(|(t, _)| t == n);
+        if let Some((name, _)) = inputs.iter().find(|(n, v)| v.is_complex() && !typed(n)) {
+            return Err(Error::Usage(format!(
+                "input `{name}` is complex, but the program was prepared for a real value (its `arguments` block)\n\
+                 help: prepare another program with a complex value for `{name}`"
+            )));
+        }
         for (name, prepared) in &self.input_types {
             let Some((_, value)) = inputs.iter().find(|(n, _)| n == name) else {
                 continue;

@@ -139,3 +139,23 @@ fn args_name_complex_inputs() {
         "{err}"
     );
 }
+
+/// An input that an `arguments` block declares `double` takes a complex value (MATLAB's
+/// validation accepts it): the program is prepared for a complex input; a program prepared for
+/// a real value refuses a complex one instead of reading its real part.
+#[test]
+fn declared_double_inputs_take_complex_values() {
+    let source = "function w = f(z)\n  arguments\n    z (1,1) double\n  end\n  w = z * 2;\nend\n";
+    let options = m2cu::Options::default();
+    let run_options = common::on(Backend::Cpu);
+    let z = vec![("z".to_string(), Value::scalar([1.0, -2.0]))];
+    let result = m2cu::run(source, &z, &options, &run_options).unwrap();
+    assert_eq!(result.outputs[0].1, Value::scalar([2.0, -4.0]));
+    let real = vec![("z".to_string(), Value::scalar(1.0))];
+    let program = m2cu::Program::prepare(source, &real, &options, &run_options).unwrap();
+    let err = program.call(&z).unwrap_err().to_string();
+    assert!(
+        err.contains("input `z` is complex, but the program was prepared for a real value"),
+        "{err}"
+    );
+}
