@@ -77,6 +77,10 @@ pub struct Translation {
     pub omitted_params: Vec<String>,
     /// The entry's outputs with their classes, in order.
     pub outputs: Vec<(String, ClassId)>,
+    /// The positions in `outputs` of the complex (double) outputs. After its outputs the entry
+    /// returns one logical per complex output, in this order: whether Octave keeps it complex
+    /// when its imaginary part is zero ([`Program`] narrows it otherwise).
+    pub complex_outputs: Vec<usize>,
     /// The AST as an indented tree.
     pub ast: String,
     /// The typed IR in its text form.
@@ -213,6 +217,9 @@ fn compile_phases(
             .skip(f.params.len())
             .collect(),
         outputs: f.outputs.iter().map(|&o| (name(o), class_id(o))).collect(),
+        complex_outputs: (0..f.outputs.len())
+            .filter(|&k| f.locals[f.outputs[k]].ty.complex)
+            .collect(),
         ast: m2cu_frontend::ast_print::print_tree(ast),
         ir: m2cu_frontend::ir_print::print_function(f),
         report: m2cu_analysis::report::render_in(f, &analysis, &sources),
@@ -275,7 +282,7 @@ pub fn parse_arg_specs(specs: &[String]) -> Result<Vec<(String, Type)>, Error> {
 fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
     let bad = |why: &str| {
         Error::Usage(format!(
-            "bad --args value `{spec}`: {why}\nhelp: write NAME=CLASS(ROWS,COLS) or NAME=CLASS(ROWS,COLS,PAGES), e.g. v=double(1,:) or n=int32 (a scalar); `:` means any size"
+            "bad --args value `{spec}`: {why}\nhelp: write NAME=CLASS(ROWS,COLS) or NAME=CLASS(ROWS,COLS,PAGES), e.g. v=double(1,:) or n=int32 (a scalar), z=complex for a complex double; `:` means any size"
         ))
     };
     let (name, ty) = spec.split_once('=').ok_or_else(|| bad("missing `=`"))?;
@@ -291,7 +298,12 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
         ),
         None => (ty, None),
     };
-    let class = Class::from_name(class_name).ok_or_else(|| bad("unknown class"))?;
+    // `complex` is a complex double (MATLAB's class of `1i` is double, with an imaginary part).
+    let complex = class_name == "complex";
+    let class = match complex {
+        true => Class::Double,
+        false => Class::from_name(class_name).ok_or_else(|| bad("unknown class"))?,
+    };
     let shape = match dims {
         None => Shape::SCALAR,
         Some(d) => {
@@ -310,7 +322,11 @@ fn parse_arg_spec(spec: &str) -> Result<(String, Type), Error> {
             }
         }
     };
-    Ok((name.to_string(), Type::array(class, shape)))
+    let ty = Type {
+        complex,
+        ..Type::array(class, shape)
+    };
+    Ok((name.to_string(), ty))
 }
 
 /// Translates `source` for the given input values: their classes and shapes are the input
@@ -337,9 +353,11 @@ fn typed_translation(
     let indexed = entry_function(&ast, options)
         .map(|f| m2cu_frontend::indexed::indexed_through_calls(f, &ast, &library))
         .unwrap_or_default();
+    // An `arguments` block declares real classes only; a complex value (which MATLAB's `double`
+    // validation accepts) takes its own type, as an input with no declaration does.
     let types = inputs
         .iter()
-        .filter(|(n, _)| !declared.contains(n))
+        .filter(|(n, v)| !declared.contains(n) || v.is_complex())
         .map(|(n, v)| (n.clone(), open_if_indexed(type_of(v), indexed.contains(n))))
         .collect::<Vec<_>>();
     let options = Options {
@@ -411,8 +429,18 @@ fn declared_inputs(ast: &m2cu_frontend::ast::File, options: &Options) -> Vec<Str
 /// The IR type of an actual input: its class, and a shape that keeps the program general
 /// (scalars, the unit extent of vectors and the row count of matrices are fixed, so that
 /// reductions know their default dimension). A 1-by-1 char is text of one character, typed as a
-/// row of run-time length so that text code (`s(2:end)`, `s(k)`) takes it.
+/// row of run-time length so that text code (`s(2:end)`, `s(k)`) takes it. A complex value
+/// (`Value::is_complex`) makes a complex type: MATLAB specializes nothing on it, but a real value
+/// is simply real, so a program is prepared for one or the other.
 pub(crate) fn type_of(v: &Value) -> Type {
+    Type {
+        complex: v.is_complex(),
+        ..real_type_of(v)
+    }
+}
+
+/// [`type_of`] without the complexity.
+fn real_type_of(v: &Value) -> Type {
     let class = Class::from_name(v.class().name()).expect("every runtime class is an IR class");
     if v.dims.len() == 3 {
         let shape = Shape::new3(Dim::Known(v.rows() as u64), Dim::Var, Dim::Var);
@@ -428,7 +456,9 @@ pub(crate) fn type_of(v: &Value) -> Type {
     Type::array(class, shape)
 }
 
-/// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs.
+/// Reads the variables of a MAT-file (`save -v7` or `-v6`) as named inputs. A complex variable
+/// whose imaginary parts are all zero is read as its real part, as Octave's `load` narrows it.
 pub fn read_mat_file(path: &Path) -> Result<Vec<(String, Value)>, Error> {
-    Ok(m2cu_runtime::read_mat(path)?)
+    let vars = m2cu_runtime::read_mat(path)?;
+    Ok(vars.into_iter().map(|(n, v)| (n, v.narrowed())).collect())
 }

@@ -34,7 +34,8 @@ struct Common {
     #[arg(long)]
     entry: Option<String>,
     /// An input type, NAME=CLASS(ROWS,COLS) with `:` for any size, e.g. 'v=double(1,:)' or
-    /// 'n=int32' for a scalar. Overrides the function's `arguments` block. Repeatable.
+    /// 'n=int32' for a scalar, 'z=complex' for a complex double scalar. Overrides the function's
+    /// `arguments` block. Repeatable.
     #[arg(long = "args", value_name = "SPEC")]
     args: Vec<String>,
     /// Leave out index checks in the generated code: faster, but an out-of-range index is

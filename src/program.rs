@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use m2cu_frontend::types::{Dim, Type};
 use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec};
 
-use crate::{BuildOptions, EmuOptions, Error, Options, Translation, Value};
+use crate::{BuildOptions, ClassId, EmuOptions, Error, Options, Translation, Value};
 
 /// Which machine runs the program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -124,11 +124,7 @@ impl Program {
                 &run_options.build,
             )?),
         };
-        let specs = translation
-            .outputs
-            .iter()
-            .map(|(n, c)| OutputSpec::new(n.clone(), *c))
-            .collect();
+        let specs = output_specs(&translation);
         Ok(Program {
             translation,
             input_types,
@@ -185,7 +181,7 @@ impl Program {
     ) -> Result<Vec<(String, Value)>, Error> {
         self.check_types(inputs)?;
         let ordered = order_inputs(&self.translation.params, inputs)?;
-        let values = execute(&ordered)?;
+        let values = narrow_outputs(execute(&ordered)?, &self.translation.complex_outputs);
         Ok(self
             .translation
             .outputs
@@ -237,6 +233,13 @@ impl Program {
                 t.params.len()
             )));
         }
+        let typed = |n: &String| self.input_types.iter().any(|(t, _)| t == n);
+        if let Some((name, _)) = inputs.iter().find(|(n, v)| v.is_complex() && !typed(n)) {
+            return Err(Error::Usage(format!(
+                "input `{name}` is complex, but the program was prepared for a real value (its `arguments` block)\n\
+                 help: prepare another program with a complex value for `{name}`"
+            )));
+        }
         for (name, prepared) in &self.input_types {
             let Some((_, value)) = inputs.iter().find(|(n, _)| n == name) else {
                 continue;
@@ -253,6 +256,38 @@ impl Program {
     }
 }
 
+/// What the entry of `t` returns: its outputs, then one logical per complex output (see
+/// [`Translation::complex_outputs`]).
+fn output_specs(t: &Translation) -> Vec<OutputSpec> {
+    let outputs =
+        t.outputs
+            .iter()
+            .enumerate()
+            .map(|(k, (n, c))| match t.complex_outputs.contains(&k) {
+                true => OutputSpec::complex(n.clone()),
+                false => OutputSpec::new(n.clone(), *c),
+            });
+    let kept = t.complex_outputs.iter().map(|&k| {
+        OutputSpec::new(
+            format!("{} (kept complex)", t.outputs[k].0),
+            ClassId::Logical,
+        )
+    });
+    outputs.chain(kept).collect()
+}
+
+/// The outputs of a call, without the logicals that follow them: each complex output that
+/// Octave does not keep complex is narrowed to real where its imaginary parts are all zero.
+fn narrow_outputs(mut values: Vec<Value>, complex: &[usize]) -> Vec<Value> {
+    let kept = values.split_off(values.len() - complex.len());
+    for (&k, kept) in complex.iter().zip(kept) {
+        if kept.as_slice::<bool>() != Some(&[true]) {
+            values[k] = std::mem::replace(&mut values[k], Value::scalar(0.0)).narrowed();
+        }
+    }
+    values
+}
+
 /// Whether a value of type `actual` can be passed where `prepared` was translated for: the
 /// same class, and every extent that `prepared` fixes (a length-1 row fits a row of any length).
 fn fits(value: &Value, actual: Type, prepared: Type) -> bool {
@@ -263,6 +298,7 @@ fn fits(value: &Value, actual: Type, prepared: Type) -> bool {
     ];
     let shape = prepared.shape;
     actual.class == prepared.class
+        && actual.complex == prepared.complex
         && [shape.rows, shape.cols, shape.pages]
             .iter()
             .zip(extents)

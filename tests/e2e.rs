@@ -56,7 +56,7 @@ fn octave_check(name: &str, written: &str) -> String {
         .iter()
         .map(|o| {
             format!(
-                "  if ~strcmp(class(m2cu_E.{o}), class(m2cu_M.{o})) || ~isequal(size(m2cu_E.{o}), size(m2cu_M.{o})) || ~isequal(class(m2cu_L.{o}), class(m2cu_E.{o})) || ~isequaln(m2cu_L.{o}, m2cu_E.{o}), m2cu_bad = 1; printf('{name}.{o} differs\\n'); end\n  if isfloat(m2cu_E.{o}) && any(abs(double(m2cu_M.{o}(:)) - double(m2cu_E.{o}(:))) > 1e-5 * max(1, abs(double(m2cu_E.{o}(:))))), m2cu_bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n  if ~isfloat(m2cu_E.{o}) && ~isequal(m2cu_M.{o}, m2cu_E.{o}), m2cu_bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n"
+                "  if ~strcmp(class(m2cu_E.{o}), class(m2cu_M.{o})) || ~isequal(size(m2cu_E.{o}), size(m2cu_M.{o})) || ~isequal(class(m2cu_L.{o}), class(m2cu_E.{o})) || ~isequaln(m2cu_L.{o}, m2cu_E.{o}) || iscomplex(m2cu_M.{o}) ~= iscomplex(m2cu_E.{o}), m2cu_bad = 1; printf('{name}.{o} differs\\n'); end\n  if isfloat(m2cu_E.{o}) && any(abs(double(m2cu_M.{o}(:)) - double(m2cu_E.{o}(:))) > 1e-5 * max(1, abs(double(m2cu_E.{o}(:))))), m2cu_bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n  if ~isfloat(m2cu_E.{o}) && ~isequal(m2cu_M.{o}, m2cu_E.{o}), m2cu_bad = 1; printf('{name}.{o} m2cu value differs\\n'); end\n"
             )
         })
         .collect();

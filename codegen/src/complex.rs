@@ -19,7 +19,7 @@
 //!   which Octave's `std::complex<double>` uses too; NVRTC has no such library and computes
 //!   them with the textbook formulas (Smith's division), like other GPU math not bit-exact.
 
-use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, StmtKind, UnOp};
+use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, UnOp};
 use m2cu_frontend::types::Type;
 
 use crate::expr::ExprWriter;
@@ -195,27 +195,11 @@ impl ExprWriter<'_> {
         format!("{}, {}", self.as_complex(e), self.fresh(e))
     }
 
-    /// Whether `e` is a value of `complex(a, b)`, directly or through variables assigned only
-    /// such values: Octave keeps it complex even with a zero imaginary part, where any other
-    /// value with one is real (the module docs).
+    /// Whether `e` is a value of `complex(a, b)` or an input, directly or through variables
+    /// assigned only such values: Octave keeps it complex even with a zero imaginary part, where
+    /// any other value with one is real (the module docs, `lower::complex_io::fresh`).
     fn fresh(&self, e: ExprId) -> bool {
-        self.fresh_seen(e, &mut Vec::new())
-    }
-
-    fn fresh_seen(&self, e: ExprId, seen: &mut Vec<m2cu_frontend::ir::LocalId>) -> bool {
-        match &self.f.exprs[e].kind {
-            ExprKind::Call(Builtin::Complex, _) => true,
-            ExprKind::Local(l) if seen.contains(l) => true,
-            ExprKind::Local(l) => {
-                seen.push(*l);
-                let mut values = self.f.stmts.iter().filter_map(|(_, s)| match s.kind {
-                    StmtKind::Assign { target, value } if target == *l => Some(value),
-                    _ => None,
-                });
-                !self.f.is_param(*l) && values.all(|v| self.fresh_seen(v, seen))
-            }
-            _ => false,
-        }
+        m2cu_frontend::lower::complex_io::fresh(self.f, e)
     }
 
     /// The value of the complex expression `e`.

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Function, LocalId, StmtKind};
+use m2cu_frontend::ir::{Function, Kept, LocalId, StmtKind};
 use m2cu_frontend::types::Dim;
 
 use crate::c_text::string_literal;
@@ -144,7 +144,7 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     }
     code.line(format!(
         "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) m2cu_out[m2cu_k].data = NULL;",
-        f.outputs.len()
+        abi_outputs(f)
     ));
     let borrowed = borrowed(f);
     inputs(ctx, &mut code, &borrowed);
@@ -218,7 +218,7 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     let f = ctx.f;
     for (k, &p) in f.params.iter().enumerate() {
         let local = &f.locals[p];
-        let (name, ty) = (ctx.name(p), local.ty.class.c_type());
+        let (name, ty) = (ctx.name(p), crate::complex::c_type(local.ty));
         let shape = local.ty.shape;
         let checks: Vec<String> = [(0, shape.rows), (1, shape.cols), (2, shape.pages)]
             .into_iter()
@@ -259,20 +259,52 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     }
 }
 
+/// How many `m2cu_out` entries the entry fills: its outputs, then one logical per complex
+/// output (`m2cu_abi.h`, `lower::complex_io`).
+fn abi_outputs(f: &Function) -> usize {
+    f.outputs.len() + f.complex_outputs.len()
+}
+
+/// `m2cu_out[k]`: a 1-by-1 value of C type `ty` holding `value`.
+fn scalar_output(code: &mut Code, k: usize, ty: &str, value: &str) {
+    code.line(format!("m2cu_out[{k}].data = malloc(sizeof({ty}));"));
+    code.line(format!(
+        "if (m2cu_out[{k}].data != NULL) *({ty} *)m2cu_out[{k}].data = {value};"
+    ));
+    code.line(format!(
+        "m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1; m2cu_out[{k}].dims[2] = 1;"
+    ));
+}
+
+/// After the outputs, whether each complex output stays complex with a zero imaginary part.
+fn kept_flags(ctx: &Context, code: &mut Code) {
+    let f = ctx.f;
+    for (j, (_, kept)) in f.complex_outputs.iter().enumerate() {
+        let k = f.outputs.len() + j;
+        let value = match kept {
+            Kept::Always => "true".to_string(),
+            Kept::Never => "false".to_string(),
+            Kept::Flag(flag) => ctx.name(*flag).to_string(),
+        };
+        scalar_output(code, k, "bool", &value);
+        code.line(format!(
+            "if (m2cu_out[{k}].data == NULL) m2cu_status = M2CU_E_NOMEM;"
+        ));
+    }
+}
+
 fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     let f = ctx.f;
     code.open("if (m2cu_status == 0) {");
     for (k, &o) in f.outputs.iter().enumerate() {
         let local = &f.locals[o];
-        let (name, ty) = (ctx.name(o), local.ty.class.c_type());
+        let (name, ty) = (ctx.name(o), crate::complex::c_type(local.ty));
         if local.ty.is_scalar() {
-            code.line(format!("m2cu_out[{k}].data = malloc(sizeof({ty}));"));
-            code.line(format!(
-                "if (m2cu_out[{k}].data != NULL) *({ty} *)m2cu_out[{k}].data = ({ty}){name};"
-            ));
-            code.line(format!(
-                "m2cu_out[{k}].dims[0] = 1; m2cu_out[{k}].dims[1] = 1; m2cu_out[{k}].dims[2] = 1;"
-            ));
+            let value = match local.ty.complex {
+                true => name.to_string(),
+                false => format!("({ty}){name}"),
+            };
+            scalar_output(code, k, ty, &value);
         } else {
             code.line(format!(
                 "if ({name}_d0 < 0) m2cu_status = M2CU_E_UNDEFINED;"
@@ -292,11 +324,12 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
             "if (m2cu_out[{k}].data == NULL) m2cu_status = M2CU_E_NOMEM;"
         ));
     }
+    kept_flags(ctx, code);
     code.close("}");
     code.open("if (m2cu_status != 0) {");
     code.line(format!(
         "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) {{ free(m2cu_out[m2cu_k].data); m2cu_out[m2cu_k].data = NULL; }}",
-        f.outputs.len()
+        abi_outputs(f)
     ));
     if !f.undefined_names.is_empty() {
         let names: Vec<String> = f

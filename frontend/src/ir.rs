@@ -60,6 +60,19 @@ pub struct Function {
     pub notes: Vec<(Span, String)>,
     /// The MATLAB names of the variables that `RuntimeError::Undefined(k)` checks, by `k`.
     pub undefined_names: Vec<String>,
+    /// The complex outputs, in output order, each with whether Octave keeps it complex when
+    /// its imaginary part is zero (`lower::complex_io`).
+    pub complex_outputs: Vec<(LocalId, Kept)>,
+}
+
+/// Whether a complex output whose imaginary part is zero stays complex on return (Octave keeps
+/// what `complex(a, b)` made and what an input held, and narrows computed values to real).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    Always,
+    Never,
+    /// As the logical local says at the end of the call.
+    Flag(LocalId),
 }
 
 /// A loop pragma of MATLAB Coder.

@@ -7,6 +7,16 @@
 //! [`Value`] of the declared class, 2-D when its third extent is 1 and 3-D otherwise,
 //! and every non-NULL `data` is handed to `m2cu_release`, on success and on error alike, so
 //! generated code must leave `data` NULL (or valid) in outputs it did not fill.
+//!
+//! A complex double crosses as interleaved `(re, im)` pairs (the prelude's `m2cu_cdouble`, 16
+//! bytes), in the same `m2cu_array`; the value's [`Data::ComplexDouble`] says so for an input,
+//! the output's [`Complexity`] for an output.
+//!
+//! Narrowing on return: Octave narrows a complex value whose imaginary parts are all zero to
+//! a real one when an operation computes it, but keeps what `complex(a, b)` made, and what an
+//! input held, complex. The entry says which after its outputs: one logical scalar per complex
+//! output, in output order, true when the output is kept complex (`m2cu_frontend::lower::
+//! complex_io`); the caller narrows the others ([`Value::narrowed`], `m2cu::Program`).
 
 use std::borrow::Borrow;
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -57,18 +67,47 @@ pub(crate) type GpuEntry = unsafe extern "C" fn(
 /// `void m2cu_release(void *data)`.
 pub(crate) type ReleaseFn = unsafe extern "C" fn(*mut c_void);
 
-/// What an entry returns: its name in the program and its MATLAB class.
+/// Whether an output's elements are real or complex doubles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Complexity {
+    /// Real elements of the output's class.
+    #[default]
+    Real,
+    /// Complex doubles (`m2cu_cdouble`), whatever their imaginary parts.
+    Complex,
+}
+
+/// What an entry returns: its name in the program, its MATLAB class and its complexity.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputSpec {
     pub name: String,
     pub class: ClassId,
+    pub complexity: Complexity,
 }
 
 impl OutputSpec {
+    /// A real output.
     pub fn new(name: impl Into<String>, class: ClassId) -> OutputSpec {
         OutputSpec {
             name: name.into(),
             class,
+            complexity: Complexity::Real,
+        }
+    }
+
+    /// A complex double output.
+    pub fn complex(name: impl Into<String>) -> OutputSpec {
+        OutputSpec {
+            complexity: Complexity::Complex,
+            ..OutputSpec::new(name, ClassId::Double)
+        }
+    }
+
+    /// `n` zero elements of this output's type.
+    fn zeros(&self, n: usize) -> Data {
+        match self.complexity {
+            Complexity::Real => Data::zeros(self.class, n),
+            Complexity::Complex => Data::ComplexDouble(vec![[0.0; 2]; n]),
         }
     }
 }
@@ -176,7 +215,7 @@ unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
         .try_fold(1usize, |n, &d| n.checked_mul(d))
         .filter(|&n| {
             // A Rust allocation holds at most isize::MAX bytes.
-            n.checked_mul(spec.class.element_size())
+            n.checked_mul(spec.zeros(0).element_size())
                 .is_some_and(|bytes| isize::try_from(bytes).is_ok())
         })
         .ok_or_else(|| bad(format!("extents {} overflow", raw())))?;
@@ -184,13 +223,13 @@ unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
         return Err(bad(format!("{} result has NULL data", dims_text(&dims))));
     }
     let data = if numel == 0 {
-        Data::zeros(spec.class, 0)
+        spec.zeros(0)
     } else if spec.class == ClassId::Logical {
         let bytes = std::slice::from_raw_parts(array.data as *const u8, numel);
         Data::Logical(bytes.iter().map(|&b| b != 0).collect())
     } else {
-        let mut data = Data::zeros(spec.class, numel);
-        let bytes = numel * spec.class.element_size();
+        let mut data = spec.zeros(numel);
+        let bytes = numel * data.element_size();
         std::ptr::copy_nonoverlapping(array.data as *const u8, data.as_mut_ptr(), bytes);
         data
     };
@@ -230,6 +269,23 @@ mod tests {
     }
 
     #[test]
+    fn complex_outputs_are_read_as_pairs() {
+        let mut pairs = [[1.0, 2.0], [3.0, 0.0], [4.0, -0.0]];
+        let all = Value::row(pairs.to_vec());
+        let mut read = |dims| {
+            let array = M2cuArray {
+                data: pairs.as_mut_ptr().cast(),
+                dims,
+            };
+            // SAFETY: `pairs` holds the three elements the extents describe.
+            unsafe { take_outputs(&[array], &[OutputSpec::complex("z")], keep) }
+                .map(|mut v| v.remove(0))
+        };
+        assert_eq!(read([1, 3, 1]).unwrap(), all);
+        assert_eq!(read([0, 3, 1]).unwrap().data, Data::ComplexDouble(vec![]));
+    }
+
+    #[test]
     fn bad_output_extents_are_errors() {
         let err = output([2, -1, 3], &mut []).unwrap_err().to_string();
         assert_eq!(err, "output 'y': negative extents 2×-1×3");
@@ -255,5 +311,9 @@ mod tests {
         assert_eq!(input_array(&v).dims, [2, 1, 3]);
         assert_eq!(input_array(&Value::row(vec![1u8, 2])).dims, [1, 2, 1]);
         assert_eq!(input_array(&Value::char_row("ab")).dims, [1, 2, 1]);
+        let z = Value::scalar([1.5, -2.0]);
+        // SAFETY: a complex input points at its (re, im) pair.
+        let parts = unsafe { *(input_array(&z).data as *const [f64; 2]) };
+        assert_eq!(parts, [1.5, -2.0]);
     }
 }

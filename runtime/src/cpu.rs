@@ -8,8 +8,8 @@
 use std::borrow::Borrow;
 use std::path::Path;
 
-pub use crate::abi::OutputSpec;
 use crate::abi::{self, CpuEntry};
+pub use crate::abi::{Complexity, OutputSpec};
 pub use crate::native::BuildOptions;
 use crate::native::SharedObject;
 use crate::value::Value;

@@ -15,6 +15,10 @@
 //! Number format: integer-valued doubles below 1e9 print as integers; other finite values print
 //! with four decimals when every nonzero magnitude is in [0.001, 1000), else as `1.2345e+03`.
 //! MATLAB's common scale factor (`1.0e+03 *`) and column paging are not reproduced.
+//!
+//! Complex values print as Octave prints them (`z =  1 + 2i`, see [`complex`]).
+
+mod complex;
 
 use crate::value::{dims_text, ClassId, Data, Value};
 
@@ -31,6 +35,11 @@ pub fn display(name: &str, value: &Value) -> String {
     }
     if class == ClassId::Char && value.numel() <= MAX_SHOWN {
         return display_char(name, value);
+    }
+    if let Data::ComplexDouble(z) = &value.data {
+        if value.numel() <= MAX_SHOWN {
+            return complex::display_complex(name, value, z);
+        }
     }
     let cells = format_elements(&value.data);
     if value.numel() > MAX_SHOWN {
@@ -110,8 +119,9 @@ fn display_char(name: &str, value: &Value) -> String {
 
 fn display_summary(name: &str, value: &Value, cells: &[String]) -> String {
     let shown: Vec<&str> = cells.iter().take(SUMMARY_COUNT).map(|s| s.trim()).collect();
+    let complex = if value.is_complex() { "complex " } else { "" };
     format!(
-        "{name} = {} {}\n\n  first {} of {} elements (column-major): {}\n",
+        "{name} = {} {complex}{}\n\n  first {} of {} elements (column-major): {}\n",
         dims_text(&value.dims),
         value.class(),
         shown.len(),
@@ -170,6 +180,7 @@ fn format_elements(data: &Data) -> Vec<String> {
         Data::Uint64(v) => ints(v),
         Data::Char(v) => ints(v),
         Data::Logical(v) => v.iter().map(|&b| u8::from(b).to_string()).collect(),
+        Data::ComplexDouble(v) => complex::summary_cells(v),
     }
 }
 

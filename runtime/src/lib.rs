@@ -49,7 +49,7 @@ mod services;
 #[cfg(test)]
 mod testutil;
 
-pub use cpu::{BuildOptions, CpuLibrary, OutputSpec};
+pub use cpu::{BuildOptions, Complexity, CpuLibrary, OutputSpec};
 pub use display::display;
 pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};

@@ -1,7 +1,8 @@
 //! MATLAB values: a class, two or three extents and column-major elements.
 //!
 //! A [`Value`] is what a MATLAB variable holds for the classes m2cu supports: real numeric arrays,
-//! logical arrays and char arrays, 2-D or 3-D. Invariants kept by every constructor:
+//! complex double arrays, logical arrays and char arrays, 2-D or 3-D. Invariants kept by every
+//! constructor:
 //! - `dims` has two entries `[rows, cols]`, or three `[rows, cols, pages]` with `pages != 1`
 //!   (MATLAB drops trailing singleton dimensions, so a 2×3×1 value is the 2×3 value);
 //! - `data.len()` is the product of `dims`.
@@ -10,6 +11,12 @@
 //! `data[(i-1) + (j-1) * rows + (k-1) * rows * cols]`.
 //! Logical elements are Rust `bool`s (one byte, 0 or 1, like C's `bool`); char elements are
 //! UTF-16 code units, as in MATLAB.
+//!
+//! Complexity is not a class: MATLAB's `class(1+2i)` is `'double'`. A complex double value is
+//! [`Data::ComplexDouble`], whose [`class`](Data::class) is [`ClassId::Double`] and for which
+//! [`Value::is_complex`] is true; its elements are `[re, im]` pairs, the layout of the
+//! generated code's `m2cu_cdouble` (16 bytes, interleaved). A complex value may have zero
+//! imaginary parts (`complex(1, 0)`): it stays complex, as in MATLAB.
 
 use crate::{Error, Result};
 
@@ -103,6 +110,8 @@ pub enum Data {
     Logical(Vec<bool>),
     /// UTF-16 code units.
     Char(Vec<u16>),
+    /// Complex doubles as `[re, im]` (class double).
+    ComplexDouble(Vec<[f64; 2]>),
 }
 
 /// Evaluates `$body` with `$v` bound to the element vector of a [`Data`], whatever its class.
@@ -121,6 +130,7 @@ macro_rules! with_data {
             $crate::value::Data::Uint64($v) => $body,
             $crate::value::Data::Logical($v) => $body,
             $crate::value::Data::Char($v) => $body,
+            $crate::value::Data::ComplexDouble($v) => $body,
         }
     };
 }
@@ -130,7 +140,7 @@ impl Data {
     /// The class these elements belong to.
     pub fn class(&self) -> ClassId {
         match self {
-            Data::Double(_) => ClassId::Double,
+            Data::Double(_) | Data::ComplexDouble(_) => ClassId::Double,
             Data::Single(_) => ClassId::Single,
             Data::Int8(_) => ClassId::Int8,
             Data::Int16(_) => ClassId::Int16,
@@ -142,6 +152,20 @@ impl Data {
             Data::Uint64(_) => ClassId::Uint64,
             Data::Logical(_) => ClassId::Logical,
             Data::Char(_) => ClassId::Char,
+        }
+    }
+
+    /// True for complex elements.
+    pub fn is_complex(&self) -> bool {
+        matches!(self, Data::ComplexDouble(_))
+    }
+
+    /// Size of one element in bytes, as stored here and across the C ABI (16 for a complex
+    /// double).
+    pub fn element_size(&self) -> usize {
+        match self {
+            Data::ComplexDouble(_) => std::mem::size_of::<[f64; 2]>(),
+            _ => self.class().element_size(),
         }
     }
 
@@ -221,6 +245,20 @@ element!(u16, Uint16);
 element!(u32, Uint32);
 element!(u64, Uint64);
 element!(bool, Logical);
+
+/// `[re, im]`: a complex double element.
+impl Element for [f64; 2] {
+    const CLASS: ClassId = ClassId::Double;
+    fn into_data(v: Vec<Self>) -> Data {
+        Data::ComplexDouble(v)
+    }
+    fn slice(data: &Data) -> Option<&[Self]> {
+        match data {
+            Data::ComplexDouble(v) => Some(v),
+            _ => None,
+        }
+    }
+}
 
 /// A MATLAB value: extents plus column-major elements.
 #[derive(Debug, Clone, PartialEq)]
@@ -309,6 +347,24 @@ impl Value {
         self.data.class()
     }
 
+    /// True for a complex value (MATLAB's `iscomplex`), zero imaginary parts included.
+    pub fn is_complex(&self) -> bool {
+        self.data.is_complex()
+    }
+
+    /// The value Octave keeps of a complex value whose imaginary parts are all zero: its real
+    /// part (Octave narrows such a value when it loads it, or when an operation computes it).
+    /// Other values are returned unchanged.
+    pub fn narrowed(self) -> Value {
+        match &self.data {
+            Data::ComplexDouble(v) if v.iter().all(|z| z[1] == 0.0) => Value {
+                data: Data::Double(v.iter().map(|z| z[0]).collect()),
+                dims: self.dims,
+            },
+            _ => self,
+        }
+    }
+
     /// Number of elements (`numel`).
     pub fn numel(&self) -> usize {
         self.data.len()
@@ -364,6 +420,22 @@ mod tests {
         }
         assert_eq!(ClassId::from_name("cell"), None);
         assert_eq!(ClassId::Uint16.name(), "uint16");
+    }
+
+    #[test]
+    fn complex_values_are_doubles_with_a_flag() {
+        let z = Value::row(vec![[1.0, 2.0], [3.0, 0.0]]);
+        assert_eq!(
+            (z.class(), z.is_complex(), z.numel()),
+            (ClassId::Double, true, 2)
+        );
+        assert_eq!(z.data.element_size(), 16);
+        assert_eq!(z.as_slice::<[f64; 2]>().unwrap()[1], [3.0, 0.0]);
+        assert!(z.as_slice::<f64>().is_none());
+        assert!(!Value::scalar(1.0).is_complex());
+        assert_eq!(z.clone().narrowed(), z);
+        let zero_imag = Value::column(vec![[1.0, 0.0], [-2.0, -0.0]]);
+        assert_eq!(zero_imag.narrowed(), Value::column(vec![1.0, -2.0]));
     }
 
     #[test]

@@ -129,6 +129,7 @@ fn gather(data: &Data, indices: &[usize]) -> Data {
         ($($variant:ident),*) => {
             match data {
                 $(Data::$variant(x) => Data::$variant(indices.iter().map(|&k| x[k]).collect()),)*
+                Data::ComplexDouble(z) => Data::ComplexDouble(indices.iter().map(|&k| z[k]).collect()),
             }
         };
     }
@@ -243,12 +244,22 @@ fn with_elements(v: &Value, kind: ValueKind) -> Value {
         ($($variant:ident),*) => {
             match &mut out.data {
                 $(Data::$variant(x) => change(x, kind),)*
+                Data::ComplexDouble(z) => change_parts(z, kind),
                 Data::Char(_) => {}
             }
         };
     }
     apply!(Double, Single, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, Logical);
     out
+}
+
+/// Changes the real and the imaginary parts of `z` each as `kind` says.
+fn change_parts(z: &mut [[f64; 2]], kind: ValueKind) {
+    for k in 0..2 {
+        let mut part: Vec<f64> = z.iter().map(|p| p[k]).collect();
+        change(&mut part, kind);
+        z.iter_mut().zip(part).for_each(|(p, x)| p[k] = x);
+    }
 }
 
 /// Changes `x` (at least two elements) in place as `kind` says.

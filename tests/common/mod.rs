@@ -67,8 +67,10 @@ pub fn inputs(name: &str) -> Vec<(String, Value)> {
     m2cu::read_mat_file(&e2e_path(name, ".in.mat")).expect("fixture inputs load")
 }
 
+/// The outputs Octave saved, as stored: a complex output whose imaginary parts are zero stays
+/// complex (Octave's `load`, and `m2cu::read_mat_file`, would narrow it).
 pub fn expected(name: &str) -> Vec<(String, Value)> {
-    m2cu::read_mat_file(&e2e_path(name, ".out.mat")).expect("fixture outputs load")
+    m2cu_runtime::read_mat(e2e_path(name, ".out.mat")).expect("fixture outputs load")
 }
 
 /// `true` when running under CI, where missing tools are failures.
@@ -128,8 +130,13 @@ pub fn e2e_search_path() -> Vec<PathBuf> {
 
 /// The `--args` spec `run` would derive from an actual input.
 pub fn arg_spec(name: &str, v: &Value) -> String {
+    let class = if v.is_complex() {
+        "complex"
+    } else {
+        v.class().name()
+    };
     if v.dims.len() == 3 {
-        return format!("{name}={}({},:,:)", v.class().name(), v.rows());
+        return format!("{name}={class}({},:,:)", v.rows());
     }
     let dims = match (v.rows(), v.cols()) {
         (1, 1) => String::new(),
@@ -137,7 +144,7 @@ pub fn arg_spec(name: &str, v: &Value) -> String {
         (_, 1) => "(:,1)".into(),
         (rows, _) => format!("({rows},:)"),
     };
-    format!("{name}={}{dims}", v.class().name())
+    format!("{name}={class}{dims}")
 }
 
 /// Options that run on `backend`, the rest default.
@@ -283,6 +290,10 @@ pub fn difference_within(expected: &Value, actual: &Value, tolerance: Tolerance)
             expected.class().name()
         ));
     }
+    if expected.is_complex() != actual.is_complex() {
+        let kind = |v: &Value| if v.is_complex() { "complex" } else { "real" };
+        return Some(format!("{} instead of {}", kind(actual), kind(expected)));
+    }
     if expected.dims != actual.dims {
         return Some(format!(
             "size {:?} instead of {:?}",
@@ -312,6 +323,15 @@ pub fn difference_within(expected: &Value, actual: &Value, tolerance: Tolerance)
             .zip(a.iter().map(|&x| x as f64))
             .enumerate()
             .find_map(close(tol_single)),
+        // Element k's real part is part 2k, its imaginary part 2k + 1 (counted from 0).
+        (Data::ComplexDouble(e), Data::ComplexDouble(a)) => e
+            .iter()
+            .flatten()
+            .copied()
+            .zip(a.iter().flatten().copied())
+            .enumerate()
+            .find_map(close(tol_double))
+            .map(|why| format!("part (real, imaginary) {why}")),
         (e, a) => (e != a).then(|| format!("{a:?} instead of {e:?}")),
     }
 }

@@ -6,7 +6,8 @@
  * dims[0] * dims[1] * dims[2], and element (i, j, k), counted from 0, is at
  * i + j * dims[0] + k * dims[0] * dims[1]. Element types follow the MATLAB class of the value:
  * double, float (single), int8_t ... uint64_t, bool (logical, one byte) and uint16_t (char, one
- * UTF-16 code unit, as MATLAB stores it).
+ * UTF-16 code unit, as MATLAB stores it); a complex double element is two doubles, the real
+ * then the imaginary part (the prelude's m2cu_cdouble).
  *
  * The CPU entry, in <entry>.c:
  *   int <entry>(const m2cu_array *inputs, m2cu_array *outputs, char *err, size_t err_len);
@@ -16,7 +17,10 @@
  * inputs are in parameter order and are never modified. outputs are filled in output order; the
  * entry allocates each outputs[k].data with malloc and sets all three outputs[k].dims (the caller
  * zeroes them before the call), and the caller releases data with m2cu_release(). An output
- * whose dims[2] is 1 is a 2-D value (MATLAB drops trailing singleton dimensions). The return
+ * whose dims[2] is 1 is a 2-D value (MATLAB drops trailing singleton dimensions). After the
+ * declared outputs come one 1x1 bool per complex output, in output order: true when the output
+ * stays complex though its imaginary part is zero (GNU Octave keeps what complex(a, b) made and
+ * what an input held, and narrows computed values to real). The return
  * value is 0 on success; otherwise a nonzero code, with a NUL-terminated message (MATLAB's
  * wording where MATLAB has one) written into err.
  */

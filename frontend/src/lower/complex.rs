@@ -19,7 +19,7 @@
 //!
 //! Invariant (checked by [`check_uses`] after lowering): a complex expression is a scalar of
 //! class double, and is only an operand of the operations above, or the value assigned to a
-//! complex scalar local. Everything else (complex arrays, inputs, outputs, printing,
+//! complex scalar local, input or output (`lower::complex_io`). Everything else (complex arrays, printing,
 //! conditions, indices, other builtins, a complex exponent) is a diagnostic:
 //!
 //! - E0140: a complex value of a class other than double (complex integers, single, char);
@@ -288,8 +288,8 @@ impl Lowerer<'_> {
     }
 }
 
-/// Reports the first complex expression that is not used as the module docs allow, and a
-/// complex output (E0141). Run on the finished function.
+/// Reports the first complex expression that is not used as the module docs allow (E0141).
+/// Run on the finished function.
 pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
     let mut used = Vec::new();
     f.walk_stmts(&f.body, &mut |s| {
@@ -327,16 +327,6 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
                 "a complex value is used where m2cu keeps real values only (an array, an index, a condition, a printed value, a conversion)",
             )
             .with_help("use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in scalar variables inside the function"),
-        );
-    } else if let Some(&output) = f.outputs.iter().find(|&&o| f.locals[o].ty.complex) {
-        let name = &f.locals[output].name;
-        diags.push(
-            Diagnostic::error(
-                "E0141",
-                f.locals[output].span,
-                format!("the output `{name}` is complex, and m2cu returns real values only"),
-            )
-            .with_help(format!("return `real({name})` and `imag({name})` as two outputs, which keep MATLAB's values")),
         );
     }
 }

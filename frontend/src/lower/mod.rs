@@ -59,6 +59,7 @@ mod assign;
 mod cells;
 mod charclass;
 mod complex;
+pub mod complex_io;
 mod concat;
 mod console;
 mod control;
@@ -180,9 +181,11 @@ fn lower_attempt(
     let mut diags = Diagnostics::default();
     let mut entry = lowerer.finish(body);
     complex::check_uses(&entry, &mut diags);
+    complex_io::check_boundary(&entry, &mut diags);
     if diags.has_errors() {
         return Attempt::Done(Err(diags));
     }
+    complex_io::track_kept(&mut entry);
     undefined::guard_scalars(
         &mut entry,
         &undefined::Facts {
@@ -458,6 +461,7 @@ impl<'a> Lowerer<'a> {
             combiners: self.combiners,
             notes: self.growth.notes,
             undefined_names: Vec::new(),
+            complex_outputs: Vec::new(),
         }
     }
 
@@ -518,7 +522,7 @@ impl<'a> Lowerer<'a> {
         options: &LowerOptions,
     ) -> Option<Type> {
         if let Some((_, ty)) = options.input_types.iter().find(|(n, _)| n == &param.name) {
-            return Some(*ty);
+            return self.boundary_type(param, *ty);
         }
         if let Some(decl) = function
             .arguments

@@ -7,13 +7,17 @@
 //! complex bits), dimensions, the name, and the real part, whose stored type may be narrower than
 //! the class (MATLAB stores integer-valued doubles as `miUINT8` when they fit).
 //!
-//! Read: the numeric classes, logical and char, 2-D and 3-D, real, both byte orders, regular and
-//! small element formats; the values satisfy [`Value`]'s invariants (a third extent of 1 is
-//! dropped). Complex, sparse, cell, struct and object variables, and arrays of more than three
-//! dimensions, are reported as errors naming the variable. v7.3 (HDF5) and Octave's text format are recognized and refused
+//! Read: the numeric classes, logical and char, 2-D and 3-D, real, and complex double (the
+//! complex flag, then a real and an imaginary data element, each possibly stored narrower),
+//! both byte orders, regular and small element formats; the values satisfy [`Value`]'s
+//! invariants (a third extent of 1 is dropped). A complex value is read as stored, zero
+//! imaginary parts included (Octave's `load` narrows such a value to real: `m2cu::read_mat_file`
+//! does so for inputs). Complex integers and singles, sparse, cell, struct and object variables,
+//! and arrays of more than three dimensions, are reported as errors naming the variable. v7.3 (HDF5) and Octave's text format are recognized and refused
 //! with a hint. Write: little-endian, `-v6` or `-v7` style, every class and both shapes exactly
 //! (the dimensions element holds the value's two or three extents; logicals as `uint8` with the
-//! logical flag, chars as `miUTF8`).
+//! logical flag, chars as `miUTF8`, complex doubles with the complex flag and two `miDOUBLE`
+//! parts).
 
 mod read;
 mod write;

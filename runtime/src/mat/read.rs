@@ -153,7 +153,8 @@ fn read_compressed(data: &[u8], big_endian: bool, limit: Limit) -> Result<(Strin
 }
 
 /// Parses the contents of an `miMATRIX` element into a named value.
-/// Values larger than `limit` are refused before their elements are allocated.
+/// Values larger than `limit` (each part of a complex one) are refused before their elements
+/// are allocated.
 fn read_matrix(data: &[u8], big_endian: bool, limit: Limit) -> Result<(String, Value)> {
     let mut cursor = Cursor {
         buf: data,
@@ -167,19 +168,35 @@ fn read_matrix(data: &[u8], big_endian: bool, limit: Limit) -> Result<(String, V
         .ok_or_else(|| mat_err("matrix without array flags"))? as u32;
     let dims = decode_ints(&cursor.element()?, big_endian)?;
     let name = String::from_utf8_lossy(cursor.element()?.data).into_owned();
-    let class = value_class(&name, word)?;
+    let (class, complex) = value_class(&name, word)?;
     let dims = value_dims(&name, &dims)?;
     limits::check_value_size(&format!("variable '{name}'"), class, &dims, limit)
         .map_err(|e| mat_err(e.to_string()))?;
-    let real = cursor.element()?;
     let in_variable = |e: Error| mat_err(format!("variable '{name}': {e}"));
-    let data = decode_data(&real, big_endian, class, &dims).map_err(in_variable)?;
+    let real = decode_data(&cursor.element()?, big_endian, class, &dims).map_err(in_variable)?;
+    let data = if complex {
+        let imag = cursor.element().map_err(in_variable)?;
+        let imag = decode_data(&imag, big_endian, class, &dims).map_err(in_variable)?;
+        interleave(real, imag)
+    } else {
+        real
+    };
     let value = Value::new(dims, data).map_err(in_variable)?;
     Ok((name, value))
 }
 
-/// The class from the array-flags word, refusing complex and non-array classes.
-fn value_class(name: &str, word: u32) -> Result<ClassId> {
+/// The complex doubles whose real parts are `real` and imaginary parts `imag` (both
+/// [`Data::Double`], of the same length, as [`value_class`] and [`decode_data`] make them).
+fn interleave(real: Data, imag: Data) -> Data {
+    let (Data::Double(re), Data::Double(im)) = (real, imag) else {
+        unreachable!("value_class reads complex doubles only")
+    };
+    Data::ComplexDouble(re.into_iter().zip(im).map(|(r, i)| [r, i]).collect())
+}
+
+/// The class and complexity from the array-flags word, refusing complex values of classes
+/// other than double, and non-array classes.
+fn value_class(name: &str, word: u32) -> Result<(ClassId, bool)> {
     let code = word & 0xff;
     let flags = (word >> 8) & 0xff;
     let class = ClassId::ALL
@@ -192,16 +209,18 @@ fn value_class(name: &str, word: u32) -> Result<ClassId> {
                 unsupported_mx_class(code)
             ))
         })?;
-    if flags & FLAG_COMPLEX != 0 {
+    let complex = flags & FLAG_COMPLEX != 0;
+    if complex && class != ClassId::Double {
         return Err(mat_err(format!(
-            "variable '{name}' is complex; m2cu supports real values only"
+            "variable '{name}' is complex {class}; m2cu's complex values are double (convert with `double(z)` before saving)"
         )));
     }
-    Ok(if flags & FLAG_LOGICAL != 0 {
+    let class = if flags & FLAG_LOGICAL != 0 {
         ClassId::Logical
     } else {
         class
-    })
+    };
+    Ok((class, complex))
 }
 
 /// The extents of a 2-D or 3-D array; other dimension counts and negative extents are errors.

@@ -80,14 +80,14 @@ fn check_fits_element(name: &str, class: ClassId, dims: &[usize], data_bytes: u6
 
 fn matrix_element(name: &str, value: &Value) -> Result<Vec<u8>> {
     let class = value.class();
-    let numel_bytes = (value.data.len() as u64).saturating_mul(class.element_size() as u64);
+    let numel_bytes = (value.data.len() as u64).saturating_mul(value.data.element_size() as u64);
     check_fits_element(name, class, &value.dims, numel_bytes)?;
-    let logical = if class == ClassId::Logical {
-        FLAG_LOGICAL << 8
-    } else {
-        0
+    let flag = match &value.data {
+        Data::Logical(_) => FLAG_LOGICAL << 8,
+        Data::ComplexDouble(_) => FLAG_COMPLEX << 8,
+        _ => 0,
     };
-    let mut flags = (mx_class(class) | logical).to_le_bytes().to_vec();
+    let mut flags = (mx_class(class) | flag).to_le_bytes().to_vec();
     flags.extend_from_slice(&[0; 4]);
     let mut dims = Vec::new();
     for &d in &value.dims {
@@ -99,12 +99,26 @@ fn matrix_element(name: &str, value: &Value) -> Result<Vec<u8>> {
     put_element(&mut body, MI_UINT32, &flags, true);
     put_element(&mut body, MI_INT32, &dims, true);
     put_element(&mut body, MI_INT8, name.as_bytes(), true);
-    let data = data_bytes(&value.data);
-    check_fits_element(name, class, &value.dims, data.len() as u64)?;
-    put_element(&mut body, data_type(class), &data, true);
+    for part in parts(&value.data) {
+        let data = data_bytes(&part);
+        check_fits_element(name, class, &value.dims, data.len() as u64)?;
+        put_element(&mut body, data_type(class), &data, true);
+    }
     let mut element = Vec::with_capacity(body.len() + 8);
     put_element(&mut element, MI_MATRIX, &body, true);
     Ok(element)
+}
+
+/// The parts written as data elements: the elements themselves, or the real then the imaginary
+/// parts of complex ones (each a [`Data::Double`]).
+fn parts(data: &Data) -> Vec<std::borrow::Cow<'_, Data>> {
+    use std::borrow::Cow;
+    match data {
+        Data::ComplexDouble(v) => [0, 1]
+            .map(|k| Cow::Owned(Data::Double(v.iter().map(|z| z[k]).collect())))
+            .into(),
+        _ => vec![Cow::Borrowed(data)],
+    }
 }
 
 /// The element type a class's data is written as.
@@ -143,12 +157,17 @@ fn data_bytes(data: &Data) -> Vec<u8> {
         )*};
     }
     le_bytes!(f64, f32, i8, i16, i32, i64, u8, u16, u32, u64);
+    impl LeBytes for [f64; 2] {
+        fn put(&self, out: &mut Vec<u8>) {
+            self.iter().for_each(|part| part.put(out));
+        }
+    }
     impl LeBytes for bool {
         fn put(&self, out: &mut Vec<u8>) {
             out.push(u8::from(*self));
         }
     }
-    let mut out = Vec::with_capacity(data.len() * data.class().element_size());
+    let mut out = Vec::with_capacity(data.len() * data.element_size());
     with_data!(data, v => v.iter().for_each(|x| x.put(&mut out)));
     out
 }
