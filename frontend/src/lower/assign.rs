@@ -98,8 +98,12 @@ impl Lowerer<'_> {
     }
 
     fn assign_array(&mut self, name: &ast::Ident, a: ArrayVal, span: Span) -> Option<StmtId> {
-        let ty = Type::array(a.class, a.shape);
-        if let Node::Whole(src) = a.node {
+        let ty = self.array_type(&a);
+        let copy_of = match a.node {
+            Node::Whole(src) => self.copyable_into(name, src),
+            _ => None,
+        };
+        if let Some(src) = copy_of {
             let target = self.define(name, ty)?;
             let value = self.new_expr(ExprKind::Local(src), self.locals[src].ty, span);
             return self.push(StmtKind::Assign { target, value }, span);
@@ -196,7 +200,7 @@ impl Lowerer<'_> {
     ) -> Option<StmtId> {
         let indices = scalar_subs(subs);
         let value = self.scalar_expr(value, "an element value")?;
-        let value = self.convert_to(value, self.locals[array].ty.class);
+        let value = self.stored_value(array, value);
         self.push(
             StmtKind::Store {
                 array,

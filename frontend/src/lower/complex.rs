@@ -106,13 +106,14 @@ impl Lowerer<'_> {
         self.new_expr(ExprKind::Convert(e), ty, span)
     }
 
-    /// A new scalar local whose name an earlier attempt found complex is made complex.
+    /// A new double local (scalar or array) whose name an earlier attempt found complex is
+    /// made complex.
     pub(super) fn complex_if_widened(&self, name: &str, ty: Type) -> Type {
         let ir_name = format!("{}{name}", self.prefix);
-        if self.complex_locals.contains(&ir_name) && ty.is_scalar() && ty.class == Class::Double {
-            Type::complex_scalar(Class::Double)
-        } else {
-            ty
+        let complex = self.complex_locals.contains(&ir_name) && ty.class == Class::Double;
+        Type {
+            complex: complex || ty.complex,
+            ..ty
         }
     }
 
@@ -126,11 +127,11 @@ impl Lowerer<'_> {
         ty: Type,
     ) -> Option<LocalId> {
         let old = self.locals[id].ty;
-        if old.complex && ty.is_scalar() && ty.class == Class::Double {
+        let same_kind = old.is_scalar() == ty.is_scalar() && ty.class == Class::Double;
+        if old.complex && same_kind {
             return Some(id);
         }
-        let real_double = old.is_scalar() && old.class == Class::Double;
-        if real_double && ty.is_scalar() && !self.params.contains(&id) {
+        if old.class == Class::Double && same_kind && !self.params.contains(&id) {
             self.widened.insert(self.locals[id].name.clone());
             return None;
         }
@@ -305,11 +306,16 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
     // `Lowerer::as_local_value`) is reported at the value.
     let mut unconverted = None;
     f.walk_stmts(&f.body, &mut |s| {
-        if let StmtKind::Assign { target, value } = &f.stmts[s].kind {
-            if f.locals[*target].ty.complex {
-                allowed.insert(*value);
-                if !f.exprs[*value].ty.complex {
-                    unconverted = unconverted.or(Some(*value));
+        let written = match &f.stmts[s].kind {
+            StmtKind::Assign { target, value } => Some((*target, *value)),
+            StmtKind::Store { array, value, .. } => Some((*array, *value)),
+            _ => None,
+        };
+        if let Some((target, value)) = written {
+            if f.locals[target].ty.complex {
+                allowed.insert(value);
+                if !f.exprs[value].ty.complex {
+                    unconverted = unconverted.or(Some(value));
                 }
             }
         }

@@ -197,22 +197,31 @@ impl Lowerer<'_> {
     }
 
     fn transpose(&mut self, operand: &ast::Expr, op: ast::PostfixOp) -> Option<Val> {
+        let conjugate = op == ast::PostfixOp::CTranspose;
         Some(match self.value(operand)? {
-            Val::Scalar(e) if self.exprs[e].ty.complex && op == ast::PostfixOp::CTranspose => {
+            Val::Scalar(e) if self.exprs[e].ty.complex && conjugate => {
                 Val::Scalar(self.conjugate_transpose(e, operand.span))
             }
             Val::Scalar(e) => Val::Scalar(e),
-            Val::Array(a) => Val::Array(ArrayVal {
-                shape: {
-                    self.reject_3d(&a, "the transpose")?;
-                    Shape::new(a.shape.cols, a.shape.rows)
-                },
-                class: a.class,
-                rows: a.cols,
-                cols: a.rows,
-                span: a.span,
-                node: Node::Transpose(Box::new(a)),
-            }),
+            Val::Array(a) if conjugate && self.element_type(&a).complex => {
+                let t = self.transpose_val(a)?;
+                let conj = Node::Call(Builtin::Conj, vec![Operand::Array(Box::new(t.clone()))]);
+                Val::Array(ArrayVal { node: conj, ..t })
+            }
+            Val::Array(a) => Val::Array(self.transpose_val(a)?),
+        })
+    }
+
+    /// `a.'` of an array value.
+    fn transpose_val(&mut self, a: ArrayVal) -> Option<ArrayVal> {
+        self.reject_3d(&a, "the transpose")?;
+        Some(ArrayVal {
+            shape: Shape::new(a.shape.cols, a.shape.rows),
+            class: a.class,
+            rows: a.cols,
+            cols: a.rows,
+            span: a.span,
+            node: Node::Transpose(Box::new(a)),
         })
     }
 
@@ -453,11 +462,11 @@ impl Lowerer<'_> {
         }
         if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {
             let indices = scalar_subs(subs);
-            let e = self.new_expr(
-                ExprKind::Index(array, indices),
-                Type::scalar(ty.class),
-                span,
-            );
+            let element = Type {
+                complex: ty.complex,
+                ..Type::scalar(ty.class)
+            };
+            let e = self.new_expr(ExprKind::Index(array, indices), element, span);
             return Some(Val::Scalar(e));
         }
         Some(Val::Array(self.slice(array, subs, span)))

@@ -1,0 +1,162 @@
+//! Complex double arrays inside a function (issue 15 item 14): `z = zeros(1, n)` then
+//! `z(k) = <complex>`, element reads `z(k)`, and whole-array expressions with complex operands.
+//!
+//! A double array local assigned a complex element or a complex array value anywhere becomes
+//! complex from its first assignment (lowering starts again, as for scalars: see `complex`); it
+//! is held as an array of the prelude's `m2cu_cdouble`, zeros as `0 + 0i`. A real value stored
+//! into it is converted (`complex(x, 0)` is not made: the stored value is Octave's narrowed one).
+//!
+//! Narrowing, as Octave 7.3 does it (experiments in `fixtures/complex/arrays.m`,
+//! `tests/complex.rs`):
+//! - a complex ARRAY is narrowed to a real array only when every imaginary part is zero;
+//! - an element read `z(k)` is a complex scalar, narrowed to real when its imaginary part is
+//!   zero, so in a loop `w(k) = z(k) * y` works on the narrowed element. m2cu reads elements so
+//!   (`codegen::complex`: a read's zero imaginary part is `+0` and the value is not fresh),
+//!   which makes every element-by-element loop exact;
+//! - in a whole-array expression (`z .* y`, `exp(z)`) an element of a complex array whose
+//!   imaginary part is zero is still complex when another element is not real, and real when
+//!   none is. The results differ only with Inf, NaN operands (`[1+2i, 3] / 0` has `Inf - NaNi`
+//!   where `3 / 0` is `Inf`), and which case holds is known only at run time: `.*`, `./`,
+//!   `.^`, `exp`, `sqrt` and `angle` of a complex ARRAY operand are E0143 (the help gives the
+//!   loop, which m2cu computes exactly). `+`, `-`, unary minus, `real`, `imag`, `abs`, `conj`
+//!   and the transposes give the same values either way (up to the sign of a zero imaginary
+//!   part, which a later read narrows) and are lowered element by element.
+//!
+//! Invariant: a complex array local has class double; it is not an input or an output of the
+//! entry function (E0141, kept until complex values cross the function boundary).
+
+use super::array::{ArrayVal, Node, Operand};
+use super::*;
+
+/// Whether the elements of `v` are complex.
+pub(super) fn is_complex_val(l: &Lowerer<'_>, v: &ArrayVal) -> bool {
+    let operand = |o: &Operand| match o {
+        Operand::Scalar(e) => l.exprs[*e].ty.complex,
+        Operand::Array(a) => is_complex_val(l, a),
+    };
+    match &v.node {
+        Node::Whole(a) | Node::Slice(a, _) => l.locals[*a].ty.complex,
+        Node::Range { .. } | Node::Convert(_) => false,
+        Node::Unary(UnOp::Neg, a) | Node::Transpose(a) => is_complex_val(l, a),
+        Node::Unary(..) => false,
+        Node::Broadcast { inner, .. } => is_complex_val(l, inner),
+        Node::Binary(op, a, b) => is_arithmetic(*op) && (operand(a) || operand(b)),
+        Node::Call(b, args) => match b {
+            Builtin::Conj | Builtin::Exp | Builtin::Sqrt => args.iter().any(operand),
+            _ => false,
+        },
+    }
+}
+
+fn is_arithmetic(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Pow
+    )
+}
+
+/// Whether `e` is an element read of a complex array (see the module docs on narrowing).
+fn reads_complex_array(l: &Lowerer<'_>, e: ExprId) -> bool {
+    matches!(l.exprs[e].kind, ExprKind::Index(a, _) if l.locals[a].ty.complex)
+}
+
+impl Lowerer<'_> {
+    /// The type of an array value `v`'s elements.
+    pub(super) fn element_type(&self, v: &ArrayVal) -> Type {
+        Type {
+            complex: is_complex_val(self, v),
+            ..Type::scalar(v.class)
+        }
+    }
+
+    /// The type of a local holding the array value `v`.
+    pub(super) fn array_type(&self, v: &ArrayVal) -> Type {
+        Type {
+            complex: is_complex_val(self, v),
+            ..Type::array(v.class, v.shape)
+        }
+    }
+
+    /// `src` when `name = src` may copy the array (the target has `src`'s complexness); a real
+    /// array assigned to a complex one is written element by element instead.
+    pub(super) fn copyable_into(&self, name: &ast::Ident, src: LocalId) -> Option<LocalId> {
+        let ty = self.locals[src].ty;
+        let target = match self.scope.get(&name.name) {
+            Some(&id) => self.locals[id].ty,
+            None => self.complex_if_widened(&name.name, ty),
+        };
+        (target.complex == ty.complex || target.is_scalar()).then_some(src)
+    }
+
+    /// `value` as an element stored into `array`: converted to its class, and to complex for
+    /// a complex array. A complex value stored into a real double array makes the array
+    /// complex from its first assignment (another lowering attempt); into any other array,
+    /// `check_uses` reports it.
+    pub(super) fn stored_value(&mut self, array: LocalId, value: ExprId) -> ExprId {
+        let ty = self.locals[array].ty;
+        if self.exprs[value].ty.complex && !ty.complex {
+            if ty.class == Class::Double && !self.params.contains(&array) {
+                self.widened.insert(self.locals[array].name.clone());
+            }
+            return value;
+        }
+        let value = self.convert_to(value, ty.class);
+        self.as_local_value(array, value)
+    }
+
+    /// The element `a op b` of a whole-array expression with a complex operand; a constant
+    /// after a diagnostic.
+    pub(super) fn complex_element_binary(
+        &mut self,
+        op: BinOp,
+        a: ExprId,
+        b: ExprId,
+        span: Span,
+    ) -> ExprId {
+        let observable = matches!(op, BinOp::Mul | BinOp::Div | BinOp::Pow);
+        let operator = format!("`{}`", elementwise_symbol(op));
+        if observable && [a, b].iter().any(|&e| reads_complex_array(self, e)) {
+            self.narrowing_unknown(span, &operator);
+            return self.constant_expr(0.0, Class::Double, span);
+        }
+        self.complex_binary(op, a, b, span)
+            .unwrap_or_else(|| self.constant_expr(0.0, Class::Double, span))
+    }
+
+    /// The element `builtin(args)` of a whole-array expression with a complex argument; a
+    /// constant after a diagnostic.
+    pub(super) fn complex_element_call(
+        &mut self,
+        builtin: Builtin,
+        args: Vec<ExprId>,
+        span: Span,
+    ) -> ExprId {
+        let observable = matches!(builtin, Builtin::Exp | Builtin::Sqrt | Builtin::Angle);
+        if observable && args.iter().any(|&e| reads_complex_array(self, e)) {
+            self.narrowing_unknown(span, &format!("`{}`", builtin.name()));
+            return self.constant_expr(0.0, Class::Double, span);
+        }
+        self.complex_call(builtin, args, span)
+            .unwrap_or_else(|| self.constant_expr(0.0, Class::Double, span))
+    }
+
+    /// E0143: `what` of a whole complex array, whose result depends on whether Octave holds
+    /// the array narrowed (see the module docs).
+    fn narrowing_unknown(&mut self, span: Span, what: &str) {
+        self.error(
+            "E0143",
+            span,
+            format!("{what} of a whole complex array is not supported"),
+            "whether Octave treats an element with a zero imaginary part as complex here depends on the other elements at run time, which changes results with Inf or NaN; write a loop over the elements, `for k = 1:numel(z), w(k) = z(k) .* y(k); end`, which reads each element as MATLAB does".into(),
+        );
+    }
+}
+
+fn elementwise_symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Mul => ".*",
+        BinOp::Div => "./",
+        BinOp::Pow => ".^",
+        o => o.symbol(),
+    }
+}
