@@ -198,7 +198,7 @@ impl Lowerer<'_> {
     }
 
     /// E0142: `what` is not defined on complex values in m2cu.
-    fn complex_unsupported(&mut self, span: Span, what: &str) {
+    pub(super) fn complex_unsupported(&mut self, span: Span, what: &str) {
         self.error(
             "E0142",
             span,

@@ -25,7 +25,8 @@
 //! Invariant: a complex array local has class double; it is not an input or an output of the
 //! entry function (E0141, kept until complex values cross the function boundary).
 
-use super::array::{ArrayVal, Node, Operand};
+use super::array::{ArrayVal, Node, Operand, Pos, Val};
+use super::reduce::Reduction;
 use super::*;
 
 /// Whether the elements of `v` are complex.
@@ -55,9 +56,23 @@ fn is_arithmetic(op: BinOp) -> bool {
     )
 }
 
-/// Whether `e` is an element read of a complex array (see the module docs on narrowing).
-fn reads_complex_array(l: &Lowerer<'_>, e: ExprId) -> bool {
-    matches!(l.exprs[e].kind, ExprKind::Index(a, _) if l.locals[a].ty.complex)
+/// Whether `v` reads a complex array local (see the module docs on narrowing).
+fn reads_complex_array(l: &Lowerer<'_>, v: &ArrayVal) -> bool {
+    let mut found = false;
+    v.visit(&mut |a| {
+        if let Node::Whole(x) | Node::Slice(x, _) = a.node {
+            found |= l.locals[x].ty.complex;
+        }
+    });
+    found
+}
+
+/// The operations whose values on a complex array's elements do not depend on Octave's
+/// narrowing of the array (see the module docs): `a + b`, `a - b`, `real`, `imag`, `abs`,
+/// `a'` and `a.'`, and `==`/`~=` (the other comparisons are E0142 on the elements).
+fn narrowing_free(op: Option<BinOp>, builtin: Option<Builtin>) -> bool {
+    matches!(op, Some(o) if matches!(o, BinOp::Add | BinOp::Sub) || o.is_comparison())
+        || matches!(builtin, Some(Builtin::Real | Builtin::Imag | Builtin::Abs))
 }
 
 impl Lowerer<'_> {
@@ -74,6 +89,23 @@ impl Lowerer<'_> {
         Type {
             complex: is_complex_val(self, v),
             ..Type::array(v.class, v.shape)
+        }
+    }
+
+    /// The type of the concatenation of `items` with class `class`: complex when one is.
+    pub(super) fn concat_type<'v>(
+        &self,
+        mut items: impl Iterator<Item = &'v Val>,
+        class: Class,
+        shape: Shape,
+    ) -> Type {
+        let complex = items.any(|v| match v {
+            Val::Scalar(e) => self.exprs[*e].ty.complex,
+            Val::Array(a) => is_complex_val(self, a),
+        });
+        Type {
+            complex,
+            ..Type::array(class, shape)
         }
     }
 
@@ -104,6 +136,31 @@ impl Lowerer<'_> {
         self.as_local_value(array, value)
     }
 
+    /// Reports E0143 when the elementwise operation `op` (or the call of `builtin`, or a
+    /// unary minus when both are `None`) has an operand that reads a complex array and its
+    /// value depends on Octave's narrowing; `None` after the diagnostic.
+    pub(super) fn check_narrowing(
+        &mut self,
+        op: Option<BinOp>,
+        builtin: Option<Builtin>,
+        operands: &[&ArrayVal],
+        span: Span,
+    ) -> Option<()> {
+        let complex_read = operands
+            .iter()
+            .any(|a| is_complex_val(self, a) && reads_complex_array(self, a));
+        if !complex_read || narrowing_free(op, builtin) {
+            return Some(());
+        }
+        let what = match (op, builtin) {
+            (Some(op), _) => format!("`{}`", elementwise_symbol(op)),
+            (None, Some(b)) => format!("`{}`", b.name()),
+            (None, None) => "unary `-`".to_string(),
+        };
+        self.narrowing_unknown(span, &what);
+        None
+    }
+
     /// The element `a op b` of a whole-array expression with a complex operand; a constant
     /// after a diagnostic.
     pub(super) fn complex_element_binary(
@@ -113,12 +170,6 @@ impl Lowerer<'_> {
         b: ExprId,
         span: Span,
     ) -> ExprId {
-        let observable = matches!(op, BinOp::Mul | BinOp::Div | BinOp::Pow);
-        let operator = format!("`{}`", elementwise_symbol(op));
-        if observable && [a, b].iter().any(|&e| reads_complex_array(self, e)) {
-            self.narrowing_unknown(span, &operator);
-            return self.constant_expr(0.0, Class::Double, span);
-        }
         self.complex_binary(op, a, b, span)
             .unwrap_or_else(|| self.constant_expr(0.0, Class::Double, span))
     }
@@ -131,13 +182,75 @@ impl Lowerer<'_> {
         args: Vec<ExprId>,
         span: Span,
     ) -> ExprId {
-        let observable = matches!(builtin, Builtin::Exp | Builtin::Sqrt | Builtin::Angle);
-        if observable && args.iter().any(|&e| reads_complex_array(self, e)) {
-            self.narrowing_unknown(span, &format!("`{}`", builtin.name()));
-            return self.constant_expr(0.0, Class::Double, span);
-        }
         self.complex_call(builtin, args, span)
             .unwrap_or_else(|| self.constant_expr(0.0, Class::Double, span))
+    }
+
+    /// `sum(a)` or `mean(a)` of a complex vector value: `acc = acc + a(k)` in order, as
+    /// Octave's sum of complex values (a sum's parts do not depend on narrowing). `prod` is
+    /// E0144 (Octave multiplies its elements as complex values, narrowed or not), other
+    /// reductions E0142, and a reduction of a matrix along a dimension E0144.
+    pub(super) fn complex_reduction(
+        &mut self,
+        kind: Reduction,
+        a: &ArrayVal,
+        dim: Option<u8>,
+        span: Span,
+    ) -> Option<Val> {
+        match kind {
+            Reduction::Sum | Reduction::Mean => {}
+            Reduction::Prod => {
+                self.complex_reduction_unsupported(span, "`prod` of complex values", "write the loop `p = 1; for k = 1:numel(z), p = p * z(k); end`, which m2cu computes as MATLAB does (MATLAB's `prod` differs from it only when an element with a zero imaginary part meets Inf or NaN)");
+                return None;
+            }
+            _ => {
+                self.complex_unsupported(span, &format!("`{}`", kind.name()));
+                return None;
+            }
+        }
+        let dim = self.reduction_dim(kind, a, dim, span)?;
+        if a.shape.is_3d() || !self.reduces_to_scalar(a, dim) {
+            self.complex_reduction_unsupported(span, "a reduction of a complex matrix along a dimension", "reduce each column or row in a loop, `for j = 1:size(Z, 2), s(j) = sum(Z(:, j)); end`, which gives MATLAB's values");
+            return None;
+        }
+        let acc = self.temp("sum", Type::complex_scalar(Class::Double), span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let init = self.as_local_value(acc, zero);
+        self.push(
+            StmtKind::Assign {
+                target: acc,
+                value: init,
+            },
+            span,
+        );
+        let n = self.numel_expr(a, span);
+        self.counted_loop("k", n, span, |me, k| {
+            let element = me.element(a, Pos::linear(k));
+            let total = me.new_expr(ExprKind::Local(acc), me.locals[acc].ty, span);
+            let value = me.complex_element_binary(BinOp::Add, total, element, span);
+            me.push(StmtKind::Assign { target: acc, value }, span);
+        });
+        let total = self.new_expr(ExprKind::Local(acc), self.locals[acc].ty, span);
+        if kind == Reduction::Sum {
+            return Some(Val::Scalar(total));
+        }
+        let n = self.numel_expr(a, span);
+        Some(Val::Scalar(self.complex_element_binary(
+            BinOp::Div,
+            total,
+            n,
+            span,
+        )))
+    }
+
+    /// E0144: a reduction of complex values that m2cu does not lower.
+    fn complex_reduction_unsupported(&mut self, span: Span, what: &str, help: &str) {
+        self.error(
+            "E0144",
+            span,
+            format!("{what} is not supported"),
+            help.to_string(),
+        );
     }
 
     /// E0143: `what` of a whole complex array, whose result depends on whether Octave holds
