@@ -71,3 +71,61 @@ fn complex_narrowing_prints_what_octave_prints() {
         }
     }
 }
+
+/// Complex arrays (`lower::complex_array`): element reads narrowed as Octave's `z(k)`, stores
+/// of narrowed and `complex(x, 0)` values, `sum`, `z + y`, `z'` and `abs` of a whole array, on
+/// operands where narrowing shows (Inf, NaN, -0, zero divisors).
+#[test]
+fn complex_arrays_print_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let dir = common::root().join("fixtures/complex");
+    for (x, y) in CASES.iter().chain(&[("Inf", "1")]) {
+        let call = format!("[a, b, c, d, e, f, g, h] = arrays({x}, {y})");
+        let octave = m2cu_runtime::octave::eval(&dir, &call).expect("octave runs");
+        assert_eq!(octave.matches('=').count(), 8, "{octave}");
+        for backend in ["cpu", "emu"] {
+            let sets = [format!("x={x}"), format!("y={y}")];
+            let out = m2cu_display("arrays", &sets, backend);
+            assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x} y={y}");
+        }
+    }
+}
+
+/// A whole complex array times or divided by a real scalar equals Octave's for a finite
+/// nonzero scalar, and stops with `M2CU_E_COMPLEX_FACTOR` for 0, Inf and NaN, where Octave's
+/// result depends on whether the array is narrowed to real.
+#[test]
+fn complex_array_scaled_by_a_real_scalar() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let dir = common::root().join("fixtures/complex");
+    for (x, y) in [("NaN", "2"), ("2.5", "-3"), ("-0", "0.5")] {
+        let call = format!("[a, b, c] = scaled({x}, {y})");
+        let octave = m2cu_runtime::octave::eval(&dir, &call).expect("octave runs");
+        for backend in ["cpu", "emu"] {
+            let sets = [format!("x={x}"), format!("y={y}")];
+            let out = m2cu_display("scaled", &sets, backend);
+            assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x} y={y}");
+        }
+    }
+    for y in ["0", "Inf", "NaN"] {
+        let set = format!("y={y}");
+        let o = common::m2cu(&[
+            "run",
+            "fixtures/complex/scaled.m",
+            "--set",
+            "x=1",
+            "--set",
+            &set,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "y={y}");
+        assert!(
+            err.contains("A complex array times Inf or NaN"),
+            "y={y}: {err}"
+        );
+    }
+}

@@ -307,6 +307,7 @@ impl<'a> Context<'a> {
                     RuntimeError::DeleteRange => "M2CU_E_DELETE_RANGE",
                     RuntimeError::DeleteOrientation => "M2CU_E_DELETE_ORIENTATION",
                     RuntimeError::EmptyArrayfun => "M2CU_E_ARRAYFUN_EMPTY",
+                    RuntimeError::ComplexFactor => "M2CU_E_COMPLEX_FACTOR",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

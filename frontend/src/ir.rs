@@ -546,6 +546,10 @@ pub enum RuntimeError {
     /// `arrayfun` of an empty array with a function returning another class than double:
     /// MATLAB's result is then an empty double, and m2cu's has the function's class.
     EmptyArrayfun,
+    /// A whole complex array times or divided by a real scalar that is not finite (or is 0,
+    /// for a division): Octave's result then depends on whether it holds the array narrowed
+    /// to real (`lower::complex_array`).
+    ComplexFactor,
 }
 
 impl Function {

@@ -496,14 +496,7 @@ impl Lowerer<'_> {
         class: Class,
         span: Span,
     ) -> Option<ArrayVal> {
-        let arrays: Vec<&ArrayVal> = [&a, &b]
-            .into_iter()
-            .filter_map(|o| match o {
-                Operand::Array(x) => Some(&**x),
-                Operand::Scalar(_) => None,
-            })
-            .collect();
-        self.check_narrowing(Some(op), None, &arrays, span)?;
+        self.check_elementwise_narrowing(op, &a, &b, span)?;
         if let (Operand::Array(x), Operand::Array(y)) = (&a, &b) {
             if let Some(expanded) = self.implicit_expansion(op, x, y, class, span) {
                 return expanded;

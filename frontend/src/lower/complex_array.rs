@@ -56,23 +56,15 @@ fn is_arithmetic(op: BinOp) -> bool {
     )
 }
 
-/// Whether `v` reads a complex array local (see the module docs on narrowing).
-fn reads_complex_array(l: &Lowerer<'_>, v: &ArrayVal) -> bool {
-    let mut found = false;
-    v.visit(&mut |a| {
-        if let Node::Whole(x) | Node::Slice(x, _) = a.node {
-            found |= l.locals[x].ty.complex;
-        }
-    });
-    found
-}
-
-/// The operations whose values on a complex array's elements do not depend on Octave's
-/// narrowing of the array (see the module docs): `a + b`, `a - b`, `real`, `imag`, `abs`,
-/// `a'` and `a.'`, and `==`/`~=` (the other comparisons are E0142 on the elements).
-fn narrowing_free(op: Option<BinOp>, builtin: Option<Builtin>) -> bool {
-    matches!(op, Some(o) if matches!(o, BinOp::Add | BinOp::Sub) || o.is_comparison())
-        || matches!(builtin, Some(Builtin::Real | Builtin::Imag | Builtin::Abs))
+/// Whether the operation `op` (or the call of `builtin`) on the elements of a complex array
+/// value gives values that depend on whether Octave holds that value narrowed to real (see
+/// the module docs): `.*`, `./`, `.^`, `exp`, `sqrt` and `angle`.
+fn depends_on_narrowing(op: Option<BinOp>, builtin: Option<Builtin>) -> bool {
+    matches!(op, Some(BinOp::Mul | BinOp::Div | BinOp::Pow))
+        || matches!(
+            builtin,
+            Some(Builtin::Exp | Builtin::Sqrt | Builtin::Angle | Builtin::Log)
+        )
 }
 
 impl Lowerer<'_> {
@@ -136,29 +128,70 @@ impl Lowerer<'_> {
         self.as_local_value(array, value)
     }
 
-    /// Reports E0143 when the elementwise operation `op` (or the call of `builtin`, or a
-    /// unary minus when both are `None`) has an operand that reads a complex array and its
-    /// value depends on Octave's narrowing; `None` after the diagnostic.
-    pub(super) fn check_narrowing(
+    /// Reports E0143 when `builtin` has a complex array argument and its values depend on
+    /// Octave's narrowing of it; `None` after the diagnostic.
+    pub(super) fn check_call_narrowing(
         &mut self,
-        op: Option<BinOp>,
-        builtin: Option<Builtin>,
-        operands: &[&ArrayVal],
+        builtin: Builtin,
+        args: &[&ArrayVal],
         span: Span,
     ) -> Option<()> {
-        let complex_read = operands
-            .iter()
-            .any(|a| is_complex_val(self, a) && reads_complex_array(self, a));
-        if !complex_read || narrowing_free(op, builtin) {
+        let complex = args.iter().any(|a| is_complex_val(self, a));
+        if complex && depends_on_narrowing(None, Some(builtin)) {
+            self.narrowing_unknown(span, &format!("`{}`", builtin.name()));
+            return None;
+        }
+        Some(())
+    }
+
+    /// Reports E0143 when the elementwise `a op b` has a complex array operand and its values
+    /// depend on Octave's narrowing of it, except `z * y`, `y * z` and `z / y` with a real
+    /// scalar `y`, which depend on it only when `y` is not finite (or is 0 for `/`): a run-time
+    /// check stops with `M2CU_E_COMPLEX_FACTOR` then. `None` after the diagnostic.
+    pub(super) fn check_elementwise_narrowing(
+        &mut self,
+        op: BinOp,
+        a: &Operand,
+        b: &Operand,
+        span: Span,
+    ) -> Option<()> {
+        let complex_array = |o: &Operand| matches!(o, Operand::Array(x) if is_complex_val(self, x));
+        if !(complex_array(a) || complex_array(b)) || !depends_on_narrowing(Some(op), None) {
             return Some(());
         }
-        let what = match (op, builtin) {
-            (Some(op), _) => format!("`{}`", elementwise_symbol(op)),
-            (None, Some(b)) => format!("`{}`", b.name()),
-            (None, None) => "unary `-`".to_string(),
+        let real = |e: &ExprId| !self.exprs[*e].ty.complex;
+        match (op, a, b) {
+            (BinOp::Mul, Operand::Array(_), Operand::Scalar(y))
+            | (BinOp::Mul, Operand::Scalar(y), Operand::Array(_))
+            | (BinOp::Div, Operand::Array(_), Operand::Scalar(y))
+                if real(y) =>
+            {
+                self.check_real_factor(op, *y, span);
+                Some(())
+            }
+            _ => {
+                self.narrowing_unknown(span, &format!("`{}`", elementwise_symbol(op)));
+                None
+            }
+        }
+    }
+
+    /// The run-time check of [`Self::check_elementwise_narrowing`]: `isfinite(y)`, and
+    /// `y ~= 0` for a division.
+    fn check_real_factor(&mut self, op: BinOp, y: ExprId, span: Span) {
+        let y = self.copy_expr(y);
+        let logical = Type::scalar(Class::Logical);
+        let finite = self.new_expr(ExprKind::Call(Builtin::IsFinite, vec![y]), logical, span);
+        let cond = if op == BinOp::Div {
+            let y = self.copy_expr(y);
+            let zero = self.constant_expr(0.0, Class::Double, span);
+            let nonzero = self.binary_expr(BinOp::Ne, y, zero, Class::Logical, span);
+            self.binary_expr(BinOp::AndAnd, finite, nonzero, Class::Logical, span)
+        } else {
+            finite
         };
-        self.narrowing_unknown(span, &what);
-        None
+        let error = crate::ir::RuntimeError::ComplexFactor;
+        self.push(StmtKind::Check { cond, error }, span);
     }
 
     /// The element `a op b` of a whole-array expression with a complex operand; a constant

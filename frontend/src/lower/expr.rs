@@ -192,12 +192,7 @@ impl Lowerer<'_> {
             Val::Scalar(a) => {
                 Val::Scalar(self.new_expr(ExprKind::Unary(un, a), Type::scalar(class), span))
             }
-            Val::Array(a) => {
-                if un == UnOp::Neg {
-                    self.check_narrowing(None, None, &[&a], span)?;
-                }
-                Val::Array(a.wrap(class, span, |a| Node::Unary(un, a)))
-            }
+            Val::Array(a) => Val::Array(a.wrap(class, span, |a| Node::Unary(un, a))),
         })
     }
 
@@ -613,7 +608,7 @@ impl Lowerer<'_> {
                 Val::Scalar(_) => None,
             })
             .collect();
-        self.check_narrowing(None, Some(builtin), &arrays, span)?;
+        self.check_call_narrowing(builtin, &arrays, span)?;
         let first = arrays[0].clone();
         for other in arrays[1..].iter().map(|a| (*a).clone()).collect::<Vec<_>>() {
             self.check_same_size(&first, &other, span)?;
