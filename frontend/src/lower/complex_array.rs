@@ -293,7 +293,7 @@ impl Lowerer<'_> {
             "E0143",
             span,
             format!("{what} of a whole complex array is not supported"),
-            "whether Octave treats an element with a zero imaginary part as complex here depends on the other elements at run time, which changes results with Inf or NaN; write a loop over the elements, `for k = 1:numel(z), w(k) = z(k) .* y(k); end`, which reads each element as MATLAB does".into(),
+            "Octave narrows a whole complex array to real only when all its imaginary parts are zero, which changes this result where an element with a zero imaginary part meets Inf or NaN; compute the elements in a loop (for example `for k = 1:numel(x), w(k) = exp(1i * x(k)); end`), whose MATLAB result m2cu reproduces (it equals the whole-array result except in that case)".into(),
         );
     }
 }
