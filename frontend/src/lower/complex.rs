@@ -19,8 +19,9 @@
 //!
 //! Invariant (checked by [`check_uses`] after lowering): a complex expression is a scalar of
 //! class double, and is only an operand of the operations above, or the value assigned to a
-//! complex scalar local. Everything else (complex arrays, inputs, outputs, printing,
-//! conditions, indices, other builtins, a complex exponent) is a diagnostic:
+//! complex local or stored into a complex array (`complex_array`). Everything else (inputs,
+//! outputs, printing, conditions, indices, other builtins, a complex exponent) is a
+//! diagnostic:
 //!
 //! - E0140: a complex value of a class other than double (complex integers, single, char);
 //! - E0141: a complex value where m2cu keeps real values only (named in the message);

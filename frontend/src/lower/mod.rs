@@ -57,6 +57,7 @@ mod array;
 mod assign;
 mod complex;
 mod complex_array;
+mod complex_sum;
 mod concat;
 mod console;
 mod control;
@@ -174,6 +175,7 @@ fn lower_attempt(
     if diags.has_errors() {
         return Attempt::Done(Err(diags));
     }
+    complex_sum::split(&mut entry);
     undefined::guard_scalars(
         &mut entry,
         &undefined::Facts {
