@@ -13,14 +13,20 @@
 //!   zero, so in a loop `w(k) = z(k) * y` works on the narrowed element. m2cu reads elements so
 //!   (`codegen::complex`: a read's zero imaginary part is `+0` and the value is not fresh),
 //!   which makes every element-by-element loop exact;
-//! - in a whole-array expression (`z .* y`, `exp(z)`) an element of a complex array whose
-//!   imaginary part is zero is still complex when another element is not real, and real when
-//!   none is. The results differ only with Inf, NaN operands (`[1+2i, 3] / 0` has `Inf - NaNi`
-//!   where `3 / 0` is `Inf`), and which case holds is known only at run time: `.*`, `./`,
-//!   `.^`, `exp`, `sqrt` and `angle` of a complex ARRAY operand are E0143 (the help gives the
-//!   loop, which m2cu computes exactly). `+`, `-`, unary minus, `real`, `imag`, `abs`, `conj`
-//!   and the transposes give the same values either way (up to the sign of a zero imaginary
-//!   part, which a later read narrows) and are lowered element by element.
+//! - in a whole-array expression (`z .* y`, `exp(1i * x)`) Octave computes each operation on
+//!   whole arrays, and narrows each complex result array only when all its imaginary parts
+//!   are zero: an element with a zero imaginary part is complex when another element is not
+//!   real, and real when none is. The values differ with Inf and NaN (`[1+2i, 3] / 0` has
+//!   `Inf - NaNi` where `3 / 0` is `Inf`), and which case holds is known only at run time:
+//!   `.*`, `./`, `.^`, `exp`, `sqrt`, `log` and `angle` of any complex array value are E0143
+//!   (the help gives the loop, which m2cu computes as MATLAB's loop), except `z * y`, `y * z`
+//!   and `z / y` with a real scalar `y`, which differ only for a `y` that is not finite (or is
+//!   0 for `/`): a run-time check stops with `M2CU_E_COMPLEX_FACTOR` then;
+//! - `+`, `-`, `==`, `~=`, unary minus, `real`, `imag`, `abs`, `conj`, `.'` and `'` and `sum`
+//!   give the same values either way, except the sign of a zero imaginary part: Octave keeps
+//!   a -0 in a complex array (`-z`, `z'` of an element with a +0 one) and drops it when it
+//!   narrows; m2cu narrows every element it computes, so such parts are +0 (observable only
+//!   through `1 ./ imag(w)`; an element read narrows either way).
 //!
 //! Invariant: a complex array local has class double; it is not an input or an output of the
 //! entry function (E0141, kept until complex values cross the function boundary).

@@ -17,7 +17,13 @@
 //! (DESIGN.md, "Reductions"). A real `e` updates `_re_s` only; a complex one is computed once
 //! into a private complex temporary whose parts update `_re_s` and `_im_s`.
 //!
-//! Invariant: every new expression is used once (operands are copied).
+//! Only loops not nested in another `for` loop are split (a sum in an inner loop may still be
+//! split with the loop around it): a sum inside a kernel's iteration would become a per-output
+//! reduction, reordered against Octave's left-to-right order on values such as a DFT's, whose
+//! fixtures (`dftloop`) hold Octave's bits; there it stays sequential in its thread, the
+//! analysis saying so.
+//!
+//! Invariant: every new expression is used once.
 
 use crate::diag::Span;
 use crate::ir::{
@@ -25,7 +31,8 @@ use crate::ir::{
 };
 use crate::types::{Class, Type};
 
-/// Splits the complex sums of every `for` loop of `f` (see the module docs).
+/// Splits the complex sums of the `for` loops of `f` not nested in another `for` loop (see
+/// the module docs).
 pub fn split(f: &mut Function) {
     let body = std::mem::take(&mut f.body);
     f.body = split_block(f, body);
@@ -51,11 +58,12 @@ fn split_block(f: &mut Function, block: Block) -> Block {
     Block(out)
 }
 
-/// Splits the sums of the loops nested in `s`.
+/// Splits the sums of the `for` loops in `s`, a `while` or an `if` (not in a `for`: see the
+/// module docs).
 fn split_children(f: &mut Function, s: StmtId) {
     let mut kind = std::mem::replace(&mut f.stmts[s].kind, StmtKind::Break);
     match &mut kind {
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+        StmtKind::While { body, .. } => {
             *body = split_block(f, std::mem::take(body));
         }
         StmtKind::If {
@@ -191,7 +199,7 @@ fn rewrite_update(f: &mut Function, for_stmt: StmtId, u: Update, [re, im]: [Loca
         f.stmts[u.stmt].kind = StmtKind::Assign { target: re, value };
         return;
     }
-    let of = f.locals[re].name.clone();
+    let of = f.locals[re].name.trim_end_matches("_re").to_string();
     let term = new_local(f, &of, "term", Type::complex_scalar(Class::Double), span);
     f.stmts[u.stmt].kind = StmtKind::Assign {
         target: term,
