@@ -306,10 +306,9 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let class = self.locals[array].ty.class;
         let value = self.scalar_expr(value, "an element value")?;
-        let value = self.convert_to(value, class);
-        let v = self.temp("t", Type::scalar(class), span);
+        let value = self.stored_value(array, value);
+        let v = self.temp("t", self.element_of(array), span);
         self.push(StmtKind::Assign { target: v, value }, span);
         let numel = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
         let kv = self.new_expr(ExprKind::Local(k), double, span);
@@ -322,7 +321,7 @@ impl Lowerer<'_> {
         };
         self.push(StmtKind::Resize { array, rows, cols }, span);
         let kv = self.new_expr(ExprKind::Local(k), double, span);
-        let vv = self.new_expr(ExprKind::Local(v), Type::scalar(class), span);
+        let vv = self.new_expr(ExprKind::Local(v), self.locals[v].ty, span);
         self.push(
             StmtKind::Store {
                 array,

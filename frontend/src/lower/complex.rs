@@ -140,7 +140,7 @@ impl Lowerer<'_> {
             "E0141",
             name.span,
             format!("`{}` was {old} and is assigned a {ty} value here", name.name),
-            "m2cu holds complex values in scalar variables created inside the function; keep real and imaginary parts in two real variables or arrays (`real(z)`, `imag(z)`)".into(),
+            "m2cu holds complex values in double variables and arrays created inside the function; keep real and imaginary parts in two real variables or arrays (`real(z)`, `imag(z)`)".into(),
         );
         None
     }
@@ -333,7 +333,7 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
                 f.exprs[e].span,
                 "a complex value is used where m2cu keeps real values only (an array, an index, a condition, a printed value, a conversion)",
             )
-            .with_help("use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in scalar variables inside the function"),
+            .with_help("use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in double variables and arrays created inside the function"),
         );
     } else if let Some(&output) = f.outputs.iter().find(|&&o| f.locals[o].ty.complex) {
         let name = &f.locals[output].name;

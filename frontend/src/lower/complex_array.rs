@@ -82,6 +82,15 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The type of one element of the array local `array`.
+    pub(super) fn element_of(&self, array: LocalId) -> Type {
+        let ty = self.locals[array].ty;
+        Type {
+            complex: ty.complex,
+            ..Type::scalar(ty.class)
+        }
+    }
+
     /// The type of a local holding the array value `v`.
     pub(super) fn array_type(&self, v: &ArrayVal) -> Type {
         Type {
