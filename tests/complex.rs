@@ -122,3 +122,13 @@ fn complex_array_scaled_by_a_real_scalar() {
         );
     }
 }
+
+/// `complex(A)` and `complex(A, B)` of arrays, elementwise.
+#[test]
+fn complex_of_arrays_prints_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let cases = [("[1 2 3]", "[4 -5 6]"), ("[Inf 0 -0]", "[NaN 1 -0]")];
+    prints_what_octave_prints("complexof", "a, b, c", &cases);
+}

@@ -758,7 +758,7 @@ impl Lowerer<'_> {
             }
             Node::Call(builtin, args) => {
                 let args: Vec<ExprId> = args.iter().map(|a| self.operand_element(a, pos)).collect();
-                if args.iter().any(|&a| self.exprs[a].ty.complex) {
+                if *builtin == Builtin::Complex || args.iter().any(|&a| self.exprs[a].ty.complex) {
                     return self.complex_element_call(*builtin, args, span);
                 }
                 self.new_expr(ExprKind::Call(*builtin, args), scalar, span)

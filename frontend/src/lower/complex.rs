@@ -38,6 +38,7 @@
 
 use std::collections::HashSet;
 
+use super::array::Val;
 use super::*;
 
 /// The IR names of the locals that are complex from their first assignment (see the module
@@ -208,11 +209,18 @@ impl Lowerer<'_> {
         );
     }
 
-    /// `complex(a)`: `complex(a, 0)`.
-    pub(super) fn complex_of_real(&mut self, re: &ast::Expr, span: Span) -> Option<ExprId> {
-        let re = self.scalar_expr(re, "the argument of `complex`")?;
+    /// `complex(a)`: `complex(a, 0)`, elementwise for an array `a`.
+    pub(super) fn complex_of_real(&mut self, re: &ast::Expr, span: Span) -> Option<Val> {
         let zero = self.constant_expr(0.0, Class::Double, span);
-        self.complex_call(Builtin::Complex, vec![re, zero], span)
+        match self.value(re)? {
+            Val::Scalar(re) => self
+                .complex_call(Builtin::Complex, vec![re, zero], span)
+                .map(Val::Scalar),
+            array => {
+                let vals = vec![array, Val::Scalar(zero)];
+                self.elementwise_call(Builtin::Complex, vals, Class::Double, span)
+            }
+        }
     }
 
     /// `-z` of a complex scalar `z`.
@@ -239,15 +247,6 @@ impl Lowerer<'_> {
             self.complex_class(e)?;
         }
         if builtin == Builtin::Complex {
-            if args.len() != 2 {
-                self.error(
-                    "E0141",
-                    span,
-                    "`complex` of arrays is not supported".into(),
-                    "m2cu holds complex values in scalars: write `complex(a(k), b(k))` inside a loop".into(),
-                );
-                return None;
-            }
             if args.iter().any(|&e| self.is_complex(e)) {
                 self.error(
                     "E0105",

@@ -49,6 +49,7 @@ pub(super) fn is_complex_val(l: &Lowerer<'_>, v: &ArrayVal) -> bool {
         Node::Broadcast { inner, .. } => is_complex_val(l, inner),
         Node::Binary(op, a, b) => is_arithmetic(*op) && (operand(a) || operand(b)),
         Node::Call(b, args) => match b {
+            Builtin::Complex => true,
             Builtin::Conj | Builtin::Exp | Builtin::Sqrt => args.iter().any(operand),
             _ => false,
         },

@@ -348,7 +348,7 @@ impl Lowerer<'_> {
             }
         }
         if let ("complex", [re]) = (name, args) {
-            return self.complex_of_real(re, span).map(Val::Scalar);
+            return self.complex_of_real(re, span);
         }
         if let Some(builtin) = Builtin::from_name(name) {
             return self.builtin(builtin, args, span);
@@ -594,7 +594,7 @@ impl Lowerer<'_> {
         self.elementwise_call(builtin, vals, class, span)
     }
 
-    fn elementwise_call(
+    pub(super) fn elementwise_call(
         &mut self,
         builtin: Builtin,
         vals: Vec<Val>,
@@ -815,7 +815,7 @@ fn complex_arguments(l: &Lowerer<'_>, builtin: Builtin, vals: &[Val]) -> Option<
         .collect();
     let complex = scalars.iter().any(|&e| l.exprs[e].ty.complex);
     let all_scalar = scalars.len() == vals.len();
-    let makes_complex = builtin == Builtin::Complex;
+    let makes_complex = builtin == Builtin::Complex && all_scalar;
     let scalar_call = all_scalar && (complex || super::complex::is_complex_builtin(builtin));
     (makes_complex || scalar_call).then_some(scalars)
 }
