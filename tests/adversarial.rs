@@ -422,6 +422,7 @@ fn is_m2cu_limit(message: &str) -> bool {
                 "M2CU_E_EMPTY_RANGE_NEW",
                 "M2CU_E_DELETE_ORIENTATION",
                 "M2CU_E_ARRAYFUN_EMPTY",
+                "M2CU_E_COMPLEX_FACTOR",
             ]
             .contains(name)
         })

@@ -54,20 +54,81 @@ fn complex_angles_print_what_octave_prints() {
     }
 }
 
+/// `[o1, o2, ...] = file(x, y)` (outputs named by `outputs`) prints the same in Octave and in
+/// `m2cu run` on cpu and on emu, for every `(x, y)` of `cases`.
+fn prints_what_octave_prints(file: &str, outputs: &str, cases: &[(&str, &str)]) {
+    let dir = common::root().join("fixtures/complex");
+    for (x, y) in cases {
+        let call = format!("[{outputs}] = {file}({x}, {y})");
+        let octave = m2cu_runtime::octave::eval(&dir, &call).expect("octave runs");
+        assert_eq!(
+            octave.matches('=').count(),
+            outputs.split(',').count(),
+            "{octave}"
+        );
+        for backend in ["cpu", "emu"] {
+            let sets = [format!("x={x}"), format!("y={y}")];
+            let out = m2cu_display(file, &sets, backend);
+            assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x} y={y}");
+        }
+    }
+}
+
 #[test]
 fn complex_narrowing_prints_what_octave_prints() {
     if !common::require(common::octave_available(), "octave-cli") {
         return;
     }
-    let dir = common::root().join("fixtures/complex");
-    for (x, y) in CASES {
-        let call = format!("[a, b, c, d, e, f, g, h] = narrowing({x}, {y})");
-        let octave = m2cu_runtime::octave::eval(&dir, &call).expect("octave runs");
-        assert_eq!(displayed(&octave).len(), 8, "{octave}");
-        for backend in ["cpu", "emu"] {
-            let sets = [format!("x={x}"), format!("y={y}")];
-            let out = m2cu_display("narrowing", &sets, backend);
-            assert_eq!(displayed(&out), displayed(&octave), "{backend} x={x} y={y}");
-        }
+    prints_what_octave_prints("narrowing", "a, b, c, d, e, f, g, h", &CASES);
+}
+
+/// Complex arrays (`lower::complex_array`): element reads narrowed as Octave's `z(k)`, stores
+/// of narrowed and `complex(x, 0)` values, `sum`, `z + y`, `z'` and `abs` of a whole array, on
+/// operands where narrowing shows (Inf, NaN, -0, zero divisors).
+#[test]
+fn complex_arrays_print_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
     }
+    let cases: Vec<(&str, &str)> = CASES.iter().copied().chain([("Inf", "1")]).collect();
+    prints_what_octave_prints("arrays", "a, b, c, d, e, f, g, h", &cases);
+}
+
+/// A whole complex array times or divided by a real scalar equals Octave's for a finite
+/// nonzero scalar, and stops with `M2CU_E_COMPLEX_FACTOR` for 0, Inf and NaN, where Octave's
+/// result depends on whether the array is narrowed to real.
+#[test]
+fn complex_array_scaled_by_a_real_scalar() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let finite = [("NaN", "2"), ("2.5", "-3"), ("-0", "0.5")];
+    prints_what_octave_prints("scaled", "a, b, c", &finite);
+    for y in ["0", "Inf", "NaN"] {
+        let set = format!("y={y}");
+        let o = common::m2cu(&[
+            "run",
+            "fixtures/complex/scaled.m",
+            "--set",
+            "x=1",
+            "--set",
+            &set,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "y={y}");
+        assert!(
+            err.contains("A complex array times Inf or NaN"),
+            "y={y}: {err}"
+        );
+    }
+}
+
+/// `complex(A)` and `complex(A, B)` of arrays, elementwise.
+#[test]
+fn complex_of_arrays_prints_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let cases = [("[1 2 3]", "[4 -5 6]"), ("[Inf 0 -0]", "[NaN 1 -0]")];
+    prints_what_octave_prints("complexof", "a, b, c", &cases);
 }

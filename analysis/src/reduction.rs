@@ -166,7 +166,7 @@ fn recognize(
     s: LocalId,
 ) -> Result<Reduction, String> {
     if f.locals[s].ty.complex {
-        return Err("it is complex, and m2cu reduces real values only".into());
+        return Err("it is complex, and m2cu makes reductions of complex sums only in loops not nested in another `for` loop (lower::complex_sum)".into());
     }
     let mut updates = Vec::new();
     scan_block(f, body, sources, s, &mut updates)?;

@@ -36,6 +36,15 @@ pub fn c_type(ty: Type) -> &'static str {
     }
 }
 
+/// An element `value` of a fill (`ones`, `rand`) as an element of an array of type `ty`.
+pub fn fill_element(ty: Type, value: String) -> String {
+    if ty.complex {
+        format!("m2cu_cd({value}, 0.0)")
+    } else {
+        value
+    }
+}
+
 /// The initializer of a variable of type `ty` before its first assignment.
 pub fn zero(ty: Type) -> &'static str {
     if ty.complex {
@@ -51,6 +60,8 @@ pub const PRELUDE: &str = r#"
 typedef struct { double re, im; } m2cu_cdouble;
 M2CU_FN m2cu_cdouble m2cu_cd(double re, double im) { m2cu_cdouble z; z.re = re; z.im = im; return z; }
 M2CU_FN m2cu_cdouble m2cu_cnarrow(double re, double im) { return m2cu_cd(re, im == 0.0 ? 0.0 : im); }
+/* An element read z(k) of a complex array: Octave narrows the complex scalar it makes. */
+M2CU_FN m2cu_cdouble m2cu_cread(m2cu_cdouble a) { return m2cu_cnarrow(a.re, a.im); }
 #if defined(__CUDACC__)
 M2CU_FN m2cu_cdouble m2cu_cmul_full(m2cu_cdouble a, m2cu_cdouble b)
 {
@@ -214,6 +225,11 @@ impl ExprWriter<'_> {
                 )
             }
             ExprKind::Convert(a) => format!("m2cu_cd({}, 0.0)", self.double(*a)),
+            ExprKind::Index(array, indices) => format!(
+                "m2cu_cread({}[{}])",
+                self.names.get(*array),
+                self.offset(*array, indices)
+            ),
             ExprKind::Call(Builtin::Conj, args) => {
                 format!("m2cu_cconj({})", self.as_complex(args[0]))
             }

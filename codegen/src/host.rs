@@ -189,7 +189,7 @@ fn declarations(ctx: &Context, code: &mut Code) {
             code.line(format!("{} {name} = {zero};", local_c_type(ctx.f, id)));
             continue;
         }
-        let ty = local.ty.class.c_type();
+        let ty = crate::complex::c_type(local.ty);
         let (data, rows) = if ctx.f.is_param(id) {
             ("NULL".to_string(), "0")
         } else {

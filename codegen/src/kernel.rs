@@ -89,7 +89,7 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
     let f = ctx.f;
     let mut out = Vec::new();
     for a in &kernel.arrays {
-        let ty = f.locals[a.local].ty.class.c_type();
+        let ty = crate::complex::c_type(f.locals[a.local].ty);
         let constness = if a.written { "" } else { "const " };
         let name = ctx.name(a.local);
         if !ctx.analysis.constants.contains(a.local) {
@@ -230,7 +230,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
 pub(crate) fn constant_aliases(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for a in &kernel.arrays {
         if ctx.analysis.constants.contains(a.local) {
-            let ty = ctx.f.locals[a.local].ty.class.c_type();
+            let ty = crate::complex::c_type(ctx.f.locals[a.local].ty);
             let x = ctx.name(a.local);
             code.line(format!("const {ty} *{x} = m2cu_const_{x};"));
         }

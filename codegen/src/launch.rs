@@ -212,7 +212,7 @@ fn device_arrays<'k>(ctx: &Context, kernel: &'k Kernel) -> Vec<&'k m2cu_analysis
 
 /// The bytes of `array`'s elements.
 fn array_bytes(ctx: &Context, array: m2cu_frontend::ir::LocalId) -> String {
-    let ty = ctx.f.locals[array].ty.class.c_type();
+    let ty = crate::complex::c_type(ctx.f.locals[array].ty);
     format!("(uint64_t){} * sizeof({ty})", ctx.names.numel(array))
 }
 

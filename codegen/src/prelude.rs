@@ -141,6 +141,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "y(a:b) = v creating y with an empty range a:b makes y 0-by-0 in MATLAB, which m2cu, holding y as a row, cannot represent; test the range first (if b >= a, y(a:b) = v; end) and handle the empty case on its own.",
     ),
     (
+        43,
+        "M2CU_E_COMPLEX_FACTOR",
+        "A complex array times Inf or NaN, or divided by 0 or NaN or Inf: Octave's result depends on whether all the array's imaginary parts are zero, which m2cu does not track; write the loop over the elements (for k = 1:numel(z), w(k) = z(k) * y; end), which m2cu computes as MATLAB does.",
+    ),
+    (
         44,
         "M2CU_E_REDUCE_DIM",
         "Dimension argument must be a positive integer scalar within indexing range.",

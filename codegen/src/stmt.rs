@@ -309,6 +309,7 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyArrayfun => "M2CU_E_ARRAYFUN_EMPTY",
                     RuntimeError::NumberText => "M2CU_E_NUMBER_TEXT",
                     RuntimeError::NonAsciiClass => "M2CU_E_NON_ASCII_CLASS",
+                    RuntimeError::ComplexFactor => "M2CU_E_COMPLEX_FACTOR",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",
@@ -490,7 +491,7 @@ impl<'a> Context<'a> {
             unreachable!("the validator allows only locals as array values")
         };
         let (t, src) = (self.name(target), self.name(source));
-        let ty = self.f.locals[target].ty.class.c_type();
+        let ty = crate::complex::c_type(self.f.locals[target].ty);
         code.open("{");
         code.line(format!(
             "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t){} * sizeof({ty}));",
@@ -520,7 +521,7 @@ impl<'a> Context<'a> {
     ) {
         let ew = self.exprs();
         let t = self.name(target);
-        let ty = self.f.locals[target].ty.class.c_type();
+        let ty = crate::complex::c_type(self.f.locals[target].ty);
         let err = self.err;
         code.open("{");
         self.extents(code, rows, cols);
@@ -550,14 +551,19 @@ impl<'a> Context<'a> {
         if self.names.is_3d(target) {
             code.line(format!("{t}_d2 = {p};"));
         }
-        let element = match (fill, self.f.locals[target].ty.class) {
+        let class = self.f.locals[target].ty.class;
+        let element = match (fill, class) {
             (Fill::Zeros, _) => None,
-            (Fill::Ones, _) => Some(format!("({ty})1")),
+            (Fill::Ones, _) => Some(format!("({})1", class.c_type())),
             (Fill::Rand, Class::Single) => Some("m2cu_randf(M2CU_SEED, m2cu_draws++)".into()),
             (Fill::Rand, _) => Some("m2cu_rand(M2CU_SEED, m2cu_draws++)".into()),
-            (Fill::Randn, _) => Some(format!("({ty})m2cu_randn(M2CU_SEED, m2cu_draws++)")),
+            (Fill::Randn, _) => Some(format!(
+                "({})m2cu_randn(M2CU_SEED, m2cu_draws++)",
+                class.c_type()
+            )),
         };
         if let Some(element) = element {
+            let element = crate::complex::fill_element(self.f.locals[target].ty, element);
             code.line(format!(
                 "for (int64_t m2cu_k = 0; m2cu_k < {numel}; m2cu_k++) {t}[m2cu_k] = {element};"
             ));
@@ -585,7 +591,7 @@ impl<'a> Context<'a> {
     /// it). An undefined array (row extent -1) has no elements.
     fn resize(&self, code: &mut Code, array: LocalId, rows: ExprId, cols: ExprId) {
         let t = self.name(array);
-        let ty = self.f.locals[array].ty.class.c_type();
+        let ty = crate::complex::c_type(self.f.locals[array].ty);
         code.open("{");
         self.extents(code, rows, cols);
         code.line(format!(

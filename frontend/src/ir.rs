@@ -574,6 +574,10 @@ pub enum RuntimeError {
     /// `isspace`/`isletter`/`isstrprop` of text with a character above 127, which m2cu does
     /// not classify (Octave's classes there depend on how it reads the bytes).
     NonAsciiClass,
+    /// A whole complex array times or divided by a real scalar that is not finite (or is 0,
+    /// for a division): Octave's result then depends on whether it holds the array narrowed
+    /// to real (`lower::complex_array`).
+    ComplexFactor,
 }
 
 impl Function {

@@ -496,6 +496,7 @@ impl Lowerer<'_> {
         class: Class,
         span: Span,
     ) -> Option<ArrayVal> {
+        self.check_elementwise_narrowing(op, &a, &b, span)?;
         if let (Operand::Array(x), Operand::Array(y)) = (&a, &b) {
             if let Some(expanded) = self.implicit_expansion(op, x, y, class, span) {
                 return expanded;
@@ -725,7 +726,7 @@ impl Lowerer<'_> {
     /// The element of `val` at `pos`, as a fresh scalar expression.
     pub(super) fn element(&mut self, val: &ArrayVal, pos: Pos) -> ExprId {
         let span = val.span;
-        let scalar = Type::scalar(val.class);
+        let scalar = self.element_type(val);
         match &val.node {
             Node::Whole(array) => {
                 let indices = self.pos_indices(pos, span);
@@ -739,6 +740,10 @@ impl Lowerer<'_> {
                 let p = self.linear_pos(pos, span);
                 self.range_element(*start, *step, p, span)
             }
+            Node::Unary(UnOp::Neg, a) if scalar.complex => {
+                let a = self.element(a, pos);
+                self.complex_negation(a, span)
+            }
             Node::Unary(op, a) => {
                 let a = self.element(a, pos);
                 self.new_expr(ExprKind::Unary(*op, a), scalar, span)
@@ -746,10 +751,16 @@ impl Lowerer<'_> {
             Node::Binary(op, a, b) => {
                 let a = self.operand_element(a, pos);
                 let b = self.operand_element(b, pos);
+                if self.exprs[a].ty.complex || self.exprs[b].ty.complex {
+                    return self.complex_element_binary(*op, a, b, span);
+                }
                 self.new_expr(ExprKind::Binary(*op, a, b), scalar, span)
             }
             Node::Call(builtin, args) => {
-                let args = args.iter().map(|a| self.operand_element(a, pos)).collect();
+                let args: Vec<ExprId> = args.iter().map(|a| self.operand_element(a, pos)).collect();
+                if *builtin == Builtin::Complex || args.iter().any(|&a| self.exprs[a].ty.complex) {
+                    return self.complex_element_call(*builtin, args, span);
+                }
                 self.new_expr(ExprKind::Call(*builtin, args), scalar, span)
             }
             Node::Convert(a) => {
@@ -1047,7 +1058,7 @@ impl Lowerer<'_> {
 
     /// Writes `val` into a new temporary array and returns it.
     pub(super) fn materialize(&mut self, val: &ArrayVal) -> LocalId {
-        let ty = Type::array(val.class, val.shape);
+        let ty = self.array_type(val);
         let temp = self.temp("t", ty, val.span);
         self.alloc_for(temp, val);
         let place = self.whole_place(temp, val.span);
@@ -1129,7 +1140,7 @@ impl Lowerer<'_> {
             Val::Array(v) => self.element(v, pos),
         };
         let class = self.locals[place.array].ty.class;
-        let value = self.convert_to(value, class);
+        let value = self.stored_value(place.array, value);
         let shape_val = ArrayVal {
             class,
             shape: place.shape,

@@ -123,8 +123,12 @@ impl Lowerer<'_> {
     }
 
     fn assign_array(&mut self, name: &ast::Ident, a: ArrayVal, span: Span) -> Option<StmtId> {
-        let ty = Type::array(a.class, a.shape);
-        if let Node::Whole(src) = a.node {
+        let ty = self.array_type(&a);
+        let copy_of = match a.node {
+            Node::Whole(src) => self.copyable_into(name, src),
+            _ => None,
+        };
+        if let Some(src) = copy_of {
             let target = self.define(name, ty)?;
             let value = self.new_expr(ExprKind::Local(src), self.locals[src].ty, span);
             return self.push(StmtKind::Assign { target, value }, span);
@@ -224,7 +228,7 @@ impl Lowerer<'_> {
     ) -> Option<StmtId> {
         let indices = scalar_subs(subs);
         let value = self.scalar_expr(value, "an element value")?;
-        let value = self.convert_to(value, self.locals[array].ty.class);
+        let value = self.stored_value(array, value);
         self.push(
             StmtKind::Store {
                 array,
@@ -330,10 +334,9 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let class = self.locals[array].ty.class;
         let value = self.scalar_expr(value, "an element value")?;
-        let value = self.convert_to(value, class);
-        let v = self.temp("t", Type::scalar(class), span);
+        let value = self.stored_value(array, value);
+        let v = self.temp("t", self.element_of(array), span);
         self.push(StmtKind::Assign { target: v, value }, span);
         let numel = self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span);
         let kv = self.new_expr(ExprKind::Local(k), double, span);
@@ -346,7 +349,7 @@ impl Lowerer<'_> {
         };
         self.push(StmtKind::Resize { array, rows, cols }, span);
         let kv = self.new_expr(ExprKind::Local(k), double, span);
-        let vv = self.new_expr(ExprKind::Local(v), Type::scalar(class), span);
+        let vv = self.new_expr(ExprKind::Local(v), self.locals[v].ty, span);
         self.push(
             StmtKind::Store {
                 array,

@@ -19,8 +19,9 @@
 //!
 //! Invariant (checked by [`check_uses`] after lowering): a complex expression is a scalar of
 //! class double, and is only an operand of the operations above, or the value assigned to a
-//! complex scalar local, input or output (`lower::complex_io`). Everything else (complex arrays, printing,
-//! conditions, indices, other builtins, a complex exponent) is a diagnostic:
+//! complex local, stored into a complex array (`complex_array`), or a complex scalar input or
+//! output (`complex_io`). Everything else (printing, conditions, indices, other builtins, a
+//! complex exponent) is a diagnostic:
 //!
 //! - E0140: a complex value of a class other than double (complex integers, single, char);
 //! - E0141: a complex value where m2cu keeps real values only (named in the message);
@@ -37,6 +38,7 @@
 
 use std::collections::HashSet;
 
+use super::array::Val;
 use super::*;
 
 /// The IR names of the locals that are complex from their first assignment (see the module
@@ -106,13 +108,14 @@ impl Lowerer<'_> {
         self.new_expr(ExprKind::Convert(e), ty, span)
     }
 
-    /// A new scalar local whose name an earlier attempt found complex is made complex.
+    /// A new double local (scalar or array) whose name an earlier attempt found complex is
+    /// made complex.
     pub(super) fn complex_if_widened(&self, name: &str, ty: Type) -> Type {
         let ir_name = format!("{}{name}", self.prefix);
-        if self.complex_locals.contains(&ir_name) && ty.is_scalar() && ty.class == Class::Double {
-            Type::complex_scalar(Class::Double)
-        } else {
-            ty
+        let complex = self.complex_locals.contains(&ir_name) && ty.class == Class::Double;
+        Type {
+            complex: complex || ty.complex,
+            ..ty
         }
     }
 
@@ -126,11 +129,11 @@ impl Lowerer<'_> {
         ty: Type,
     ) -> Option<LocalId> {
         let old = self.locals[id].ty;
-        if old.complex && ty.is_scalar() && ty.class == Class::Double {
+        let same_kind = old.is_scalar() == ty.is_scalar() && ty.class == Class::Double;
+        if old.complex && same_kind {
             return Some(id);
         }
-        let real_double = old.is_scalar() && old.class == Class::Double;
-        if real_double && ty.is_scalar() && !self.params.contains(&id) {
+        if old.class == Class::Double && same_kind && !self.params.contains(&id) {
             self.widened.insert(self.locals[id].name.clone());
             return None;
         }
@@ -138,7 +141,7 @@ impl Lowerer<'_> {
             "E0141",
             name.span,
             format!("`{}` was {old} and is assigned a {ty} value here", name.name),
-            "m2cu holds complex values in scalar variables created inside the function; keep real and imaginary parts in two real variables or arrays (`real(z)`, `imag(z)`)".into(),
+            "m2cu holds complex values in double variables and arrays created inside the function; keep real and imaginary parts in two real variables or arrays (`real(z)`, `imag(z)`)".into(),
         );
         None
     }
@@ -197,7 +200,7 @@ impl Lowerer<'_> {
     }
 
     /// E0142: `what` is not defined on complex values in m2cu.
-    fn complex_unsupported(&mut self, span: Span, what: &str) {
+    pub(super) fn complex_unsupported(&mut self, span: Span, what: &str) {
         self.error(
             "E0142",
             span,
@@ -206,11 +209,18 @@ impl Lowerer<'_> {
         );
     }
 
-    /// `complex(a)`: `complex(a, 0)`.
-    pub(super) fn complex_of_real(&mut self, re: &ast::Expr, span: Span) -> Option<ExprId> {
-        let re = self.scalar_expr(re, "the argument of `complex`")?;
+    /// `complex(a)`: `complex(a, 0)`, elementwise for an array `a`.
+    pub(super) fn complex_of_real(&mut self, re: &ast::Expr, span: Span) -> Option<Val> {
         let zero = self.constant_expr(0.0, Class::Double, span);
-        self.complex_call(Builtin::Complex, vec![re, zero], span)
+        match self.value(re)? {
+            Val::Scalar(re) => self
+                .complex_call(Builtin::Complex, vec![re, zero], span)
+                .map(Val::Scalar),
+            array => {
+                let vals = vec![array, Val::Scalar(zero)];
+                self.elementwise_call(Builtin::Complex, vals, Class::Double, span)
+            }
+        }
     }
 
     /// `-z` of a complex scalar `z`.
@@ -237,15 +247,6 @@ impl Lowerer<'_> {
             self.complex_class(e)?;
         }
         if builtin == Builtin::Complex {
-            if args.len() != 2 {
-                self.error(
-                    "E0141",
-                    span,
-                    "`complex` of arrays is not supported".into(),
-                    "m2cu holds complex values in scalars: write `complex(a(k), b(k))` inside a loop".into(),
-                );
-                return None;
-            }
             if args.iter().any(|&e| self.is_complex(e)) {
                 self.error(
                     "E0105",
@@ -305,11 +306,16 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
     // `Lowerer::as_local_value`) is reported at the value.
     let mut unconverted = None;
     f.walk_stmts(&f.body, &mut |s| {
-        if let StmtKind::Assign { target, value } = &f.stmts[s].kind {
-            if f.locals[*target].ty.complex {
-                allowed.insert(*value);
-                if !f.exprs[*value].ty.complex {
-                    unconverted = unconverted.or(Some(*value));
+        let written = match &f.stmts[s].kind {
+            StmtKind::Assign { target, value } => Some((*target, *value)),
+            StmtKind::Store { array, value, .. } => Some((*array, *value)),
+            _ => None,
+        };
+        if let Some((target, value)) = written {
+            if f.locals[target].ty.complex {
+                allowed.insert(value);
+                if !f.exprs[value].ty.complex {
+                    unconverted = unconverted.or(Some(value));
                 }
             }
         }
@@ -326,7 +332,7 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
                 f.exprs[e].span,
                 "a complex value is used where m2cu keeps real values only (an array, an index, a condition, a printed value, a conversion)",
             )
-            .with_help("use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in scalar variables inside the function"),
+            .with_help("use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in double variables and arrays created inside the function"),
         );
     }
 }

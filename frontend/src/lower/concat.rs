@@ -100,14 +100,15 @@ impl Lowerer<'_> {
             return None;
         }
         let shape = Shape::new(Dim::Known(vals.len() as u64), Dim::Known(cols as u64));
-        let temp = self.temp("t", Type::array(class, shape), span);
+        let ty = self.concat_type(vals.iter().flatten(), class, shape);
+        let temp = self.temp("t", ty, span);
         let rows_e = self.constant_expr(vals.len() as f64, Class::Double, span);
         let cols_e = self.constant_expr(cols as f64, Class::Double, span);
         self.alloc_zeros(temp, rows_e, cols_e, None, span);
         for (i, row) in vals.into_iter().enumerate() {
             for (j, v) in row.into_iter().enumerate() {
                 let Val::Scalar(e) = v else { continue };
-                let value = self.convert_to(e, class);
+                let value = self.stored_value(temp, e);
                 let r = self.constant_expr(i as f64 + 1.0, Class::Double, span);
                 let c = self.constant_expr(j as f64 + 1.0, Class::Double, span);
                 self.push(
@@ -153,7 +154,8 @@ impl Lowerer<'_> {
         } else {
             (total, across, Shape::new(known, across_dim))
         };
-        let temp = self.temp("t", Type::array(class, shape), span);
+        let ty = self.concat_type(items.iter(), class, shape);
+        let temp = self.temp("t", ty, span);
         self.alloc_zeros(temp, rows, cols, None, span);
         let mut offset = self.constant_expr(0.0, Class::Double, span);
         for item in items {
@@ -245,7 +247,7 @@ impl Lowerer<'_> {
         let first = self.binary_expr(BinOp::Add, start, one, Class::Double, span);
         match item {
             Val::Scalar(e) => {
-                let value = self.convert_to(e, self.locals[temp].ty.class);
+                let value = self.stored_value(temp, e);
                 let one = self.constant_expr(1.0, Class::Double, span);
                 let indices = if horizontal {
                     vec![one, first]

@@ -212,22 +212,31 @@ impl Lowerer<'_> {
     }
 
     fn transpose(&mut self, operand: &ast::Expr, op: ast::PostfixOp) -> Option<Val> {
+        let conjugate = op == ast::PostfixOp::CTranspose;
         Some(match self.value(operand)? {
-            Val::Scalar(e) if self.exprs[e].ty.complex && op == ast::PostfixOp::CTranspose => {
+            Val::Scalar(e) if self.exprs[e].ty.complex && conjugate => {
                 Val::Scalar(self.conjugate_transpose(e, operand.span))
             }
             Val::Scalar(e) => Val::Scalar(e),
-            Val::Array(a) => Val::Array(ArrayVal {
-                shape: {
-                    self.reject_3d(&a, "the transpose")?;
-                    Shape::new(a.shape.cols, a.shape.rows)
-                },
-                class: a.class,
-                rows: a.cols,
-                cols: a.rows,
-                span: a.span,
-                node: Node::Transpose(Box::new(a)),
-            }),
+            Val::Array(a) if conjugate && self.element_type(&a).complex => {
+                let t = self.transpose_val(a)?;
+                let conj = Node::Call(Builtin::Conj, vec![Operand::Array(Box::new(t.clone()))]);
+                Val::Array(ArrayVal { node: conj, ..t })
+            }
+            Val::Array(a) => Val::Array(self.transpose_val(a)?),
+        })
+    }
+
+    /// `a.'` of an array value.
+    fn transpose_val(&mut self, a: ArrayVal) -> Option<ArrayVal> {
+        self.reject_3d(&a, "the transpose")?;
+        Some(ArrayVal {
+            shape: Shape::new(a.shape.cols, a.shape.rows),
+            class: a.class,
+            rows: a.cols,
+            cols: a.rows,
+            span: a.span,
+            node: Node::Transpose(Box::new(a)),
         })
     }
 
@@ -366,7 +375,7 @@ impl Lowerer<'_> {
             }
         }
         if let ("complex", [re]) = (name, args) {
-            return self.complex_of_real(re, span).map(Val::Scalar);
+            return self.complex_of_real(re, span);
         }
         if let Some(builtin) = Builtin::from_name(name) {
             return self.builtin(builtin, args, span);
@@ -486,11 +495,11 @@ impl Lowerer<'_> {
         }
         if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {
             let indices = scalar_subs(subs);
-            let e = self.new_expr(
-                ExprKind::Index(array, indices),
-                Type::scalar(ty.class),
-                span,
-            );
+            let element = Type {
+                complex: ty.complex,
+                ..Type::scalar(ty.class)
+            };
+            let e = self.new_expr(ExprKind::Index(array, indices), element, span);
             return Some(Val::Scalar(e));
         }
         Some(Val::Array(self.slice(array, subs, span)))
@@ -618,7 +627,7 @@ impl Lowerer<'_> {
         self.elementwise_call(builtin, vals, class, span)
     }
 
-    fn elementwise_call(
+    pub(super) fn elementwise_call(
         &mut self,
         builtin: Builtin,
         vals: Vec<Val>,
@@ -632,6 +641,7 @@ impl Lowerer<'_> {
                 Val::Scalar(_) => None,
             })
             .collect();
+        self.check_call_narrowing(builtin, &arrays, span)?;
         let first = arrays[0].clone();
         for other in arrays[1..].iter().map(|a| (*a).clone()).collect::<Vec<_>>() {
             self.check_same_size(&first, &other, span)?;
@@ -838,7 +848,7 @@ fn complex_arguments(l: &Lowerer<'_>, builtin: Builtin, vals: &[Val]) -> Option<
         .collect();
     let complex = scalars.iter().any(|&e| l.exprs[e].ty.complex);
     let all_scalar = scalars.len() == vals.len();
-    let makes_complex = builtin == Builtin::Complex;
+    let makes_complex = builtin == Builtin::Complex && all_scalar;
     let scalar_call = all_scalar && (complex || super::complex::is_complex_builtin(builtin));
     (makes_complex || scalar_call).then_some(scalars)
 }

@@ -274,7 +274,11 @@ impl Lowerer<'_> {
             1 => Shape::new(Dim::Known(1), Dim::Var),
             _ => Shape::new(Dim::Var, Dim::Var),
         };
-        let array = self.new_local(&base.name, Type::array(class, shape), base.span);
+        let ty = Type {
+            complex: self.exprs[value].ty.complex,
+            ..Type::array(class, shape)
+        };
+        let array = self.new_local(&base.name, ty, base.span);
         self.growth.grown.insert(array);
         if planned {
             self.make_planned(&base.name, array, span);
@@ -498,7 +502,7 @@ impl Lowerer<'_> {
         }
         let value = self.scalar_expr(value, "an element value")?;
         if self.within_extent(array, &subs) {
-            let value = self.convert_to(value, self.locals[array].ty.class);
+            let value = self.stored_value(array, value);
             let indices = array::scalar_subs(subs);
             return self.push(
                 StmtKind::Store {
@@ -553,9 +557,8 @@ impl Lowerer<'_> {
             );
             at.push(k);
         }
-        let class = self.locals[array].ty.class;
-        let value = self.convert_to(value, class);
-        let v = self.temp("t", Type::scalar(class), span);
+        let value = self.stored_value(array, value);
+        let v = self.temp("t", self.element_of(array), span);
         self.push(StmtKind::Assign { target: v, value }, span);
         match at.as_slice() {
             [k] => self.grow_linear(array, *k, span),
@@ -566,7 +569,7 @@ impl Lowerer<'_> {
             .iter()
             .map(|k| self.new_expr(ExprKind::Local(*k), double, span))
             .collect();
-        let value = self.new_expr(ExprKind::Local(v), Type::scalar(class), span);
+        let value = self.new_expr(ExprKind::Local(v), self.locals[v].ty, span);
         self.push(
             StmtKind::Store {
                 array,
@@ -839,7 +842,7 @@ impl Lowerer<'_> {
         let one = self.constant_expr(1.0, Class::Double, span);
         match item {
             Val::Scalar(e) => {
-                let value = self.convert_to(e, self.locals[array].ty.class);
+                let value = self.stored_value(array, e);
                 self.push(
                     StmtKind::Store {
                         array,
@@ -986,9 +989,8 @@ impl Lowerer<'_> {
         across: bool,
         span: Span,
     ) -> Option<StmtId> {
-        let class = self.locals[array].ty.class;
-        let value = self.convert_to(value, class);
-        let v = self.temp("t", Type::scalar(class), span);
+        let value = self.stored_value(array, value);
+        let v = self.temp("t", self.element_of(array), span);
         self.push(StmtKind::Assign { target: v, value }, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         self.check_fits(array, across, one, span);

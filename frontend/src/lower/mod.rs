@@ -44,6 +44,8 @@
 //! | E0140 | a complex value of a class other than double (`complex`) |
 //! | E0141 | a complex value where m2cu keeps real values only (`complex`) |
 //! | E0142 | an operation m2cu does not define on complex values (`complex`) |
+//! | E0143 | a whole-array operation whose result depends on Octave's run-time narrowing (`complex_array`) |
+//! | E0144 | a reduction of complex values m2cu does not lower (`prod`, along a dimension) (`complex_array`) |
 //! | E0157 | a function handle used as a value, chosen at run time, or as text (`func2str`) |
 //! | E0158 | `feval`/`arrayfun` of a function not known at translation time, or with unsupported options |
 //! | E0159 | `@name` of a function m2cu does not know |
@@ -59,7 +61,9 @@ mod assign;
 mod cells;
 mod charclass;
 mod complex;
+mod complex_array;
 pub mod complex_io;
+mod complex_sum;
 mod concat;
 mod console;
 mod control;
@@ -185,6 +189,7 @@ fn lower_attempt(
     if diags.has_errors() {
         return Attempt::Done(Err(diags));
     }
+    complex_sum::split(&mut entry);
     complex_io::track_kept(&mut entry);
     undefined::guard_scalars(
         &mut entry,

@@ -43,7 +43,7 @@ impl Reduction {
         })
     }
 
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Reduction::Sum => "sum",
             Reduction::Prod => "prod",
@@ -83,6 +83,9 @@ impl Lowerer<'_> {
         };
         match value {
             Val::Scalar(e) => self.scalar_reduction(kind, e, span).map(Val::Scalar),
+            Val::Array(a) if self.element_type(&a).complex => {
+                self.complex_reduction(kind, &a, dim, span)
+            }
             Val::Array(a) => {
                 let class = self.accumulator_class(kind, a.class, span)?;
                 let dim = self.reduction_dim(kind, &a, dim, span)?;
@@ -179,7 +182,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn reduction_dim(
+    pub(super) fn reduction_dim(
         &mut self,
         kind: Reduction,
         a: &ArrayVal,
@@ -208,7 +211,7 @@ impl Lowerer<'_> {
         None
     }
 
-    fn reduces_to_scalar(&self, a: &ArrayVal, dim: u8) -> bool {
+    pub(super) fn reduces_to_scalar(&self, a: &ArrayVal, dim: u8) -> bool {
         (dim == 2 && a.shape.rows == Dim::Known(1)) || (dim == 1 && a.shape.cols == Dim::Known(1))
     }
 

@@ -550,7 +550,7 @@ impl Lowerer<'_> {
 
     /// `x(k) = value`, converted to `x`'s class.
     fn store_at(&mut self, array: LocalId, k: LocalId, value: ExprId, span: Span) {
-        let value = self.convert_to(value, self.locals[array].ty.class);
+        let value = self.stored_value(array, value);
         let at = self.new_expr(ExprKind::Local(k), double(), span);
         self.push(
             StmtKind::Store {
