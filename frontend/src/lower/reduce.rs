@@ -73,6 +73,7 @@ impl Lowerer<'_> {
             Some(Dimension::Fixed(d)) => Some(d),
             None => None,
         };
+        let dim_given = dim;
         let value = match self.selection(x)? {
             Selected::Masked { array, mask } if dim.is_none() => {
                 let e = self.masked_reduction(kind, array, mask, span)?;
@@ -102,7 +103,12 @@ impl Lowerer<'_> {
                 if self.reduces_to_scalar(&a, dim) {
                     Some(Val::Scalar(self.vector_reduction(kind, &a, class, span)))
                 } else {
-                    self.matrix_reduction(kind, &a, class, dim, span)
+                    let along = Along {
+                        dim,
+                        empty_gives_one: dim_given.is_none()
+                            && !matches!(kind, Reduction::Max | Reduction::Min),
+                    };
+                    self.matrix_reduction(kind, &a, class, along, span)
                 }
             }
         }
@@ -359,19 +365,38 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Div, acc, n, class, span)
     }
 
-    /// Reduces along `dim` into a row (dim 1) or column (dim 2) temporary.
+    /// Reduces along `along.dim` into a row (dim 1) or column (dim 2) temporary.
     fn matrix_reduction(
         &mut self,
         kind: Reduction,
         a: &ArrayVal,
         class: Class,
-        dim: u8,
+        Along {
+            dim,
+            empty_gives_one,
+        }: Along,
         span: Span,
     ) -> Option<Val> {
-        let (out_shape, kept, along) = if dim == 1 {
+        let (mut out_shape, kept, along) = if dim == 1 {
             (Shape::new(Dim::Known(1), a.shape.cols), a.cols, a.rows)
         } else {
             (Shape::new(a.shape.rows, Dim::Known(1)), a.rows, a.cols)
+        };
+        let may_be_0x0 = |d: Dim| matches!(d, Dim::Known(0) | Dim::Var);
+        let zero_by_zero = empty_gives_one && may_be_0x0(a.shape.rows) && may_be_0x0(a.shape.cols);
+        let kept = match zero_by_zero {
+            true => {
+                out_shape.cols = match a.shape {
+                    Shape {
+                        rows: Dim::Known(0),
+                        cols: Dim::Known(0),
+                        ..
+                    } => Dim::Known(1),
+                    _ => Dim::Var,
+                };
+                self.outputs_of_0x0(a, span)
+            }
+            false => kept,
         };
         let out = self.temp("t", Type::array(class, out_shape), span);
         let one = self.constant_expr(1.0, Class::Double, span);
@@ -422,6 +447,22 @@ impl Lowerer<'_> {
         let kept_n = self.copy_expr(kept);
         self.emit_for(o, kept_n, body, span);
         Some(Val::Array(self.whole(out, span)))
+    }
+
+    /// The count of results of a reduction along the default dimension (1) of a value that may
+    /// be 0-by-0: its columns, or 1 for a 0-by-0 value (`sum([])` is `0`, `prod([])` `1`,
+    /// `any([])` false, `all([])` true, `mean([])` NaN in MATLAB and Octave, where `sum(zeros(0,
+    /// 3))` is 1-by-3).
+    fn outputs_of_0x0(&mut self, a: &ArrayVal, span: Span) -> ExprId {
+        let zero = |me: &mut Self| me.constant_expr(0.0, Class::Double, span);
+        let (rows, cols) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
+        let (z1, z2) = (zero(self), zero(self));
+        let no_rows = self.binary_expr(BinOp::Eq, rows, z1, Class::Logical, span);
+        let no_cols = self.binary_expr(BinOp::Eq, cols, z2, Class::Logical, span);
+        let both = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
+        let extra = self.convert_to(both, Class::Double);
+        let cols = self.copy_expr(a.cols);
+        self.binary_expr(BinOp::Add, cols, extra, Class::Double, span)
     }
 
     /// `[m, k] = max(v)` / `min(v)`: the extreme value and the first index where it occurs,
@@ -568,6 +609,14 @@ impl Lowerer<'_> {
             });
         });
     }
+}
+
+/// The dimension a matrix reduction runs along, and whether it is MATLAB's default there (which
+/// gives one result for a 0-by-0 value: see [`Lowerer::outputs_of_0x0`]).
+#[derive(Clone, Copy)]
+struct Along {
+    dim: u8,
+    empty_gives_one: bool,
 }
 
 /// MATLAB's default dimension, the first whose extent is not 1, when the static extents decide
