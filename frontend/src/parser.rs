@@ -1939,16 +1939,22 @@ fn ident_or_call<'a>(i: Input<'a>, name: &str) -> PResult<'a, Node> {
     ))
 }
 
-/// `(args)` of a call or an index: the arguments and the span of `)`.
-fn call_args(i: Input) -> PResult<(Vec<Node>, Span)> {
-    let inner = deeper(
+/// The input after the opening `(` or `{` at `i` of an index, one level deeper, where `end`
+/// is an index and whitespace does not separate elements.
+fn index_inside(i: Input) -> Result<Input, nom::Err<PError>> {
+    deeper(
         i.bump(),
         Ctx {
             index: true,
             matrix: false,
             ..i.ctx
         },
-    )?;
+    )
+}
+
+/// `(args)` of a call or an index: the arguments and the span of `)`.
+fn call_args(i: Input) -> PResult<(Vec<Node>, Span)> {
+    let inner = index_inside(i)?;
     let (rest, args) = if *inner.kind() == TokKind::RParen {
         (inner, Vec::new())
     } else {
@@ -1961,14 +1967,7 @@ fn call_args(i: Input) -> PResult<(Vec<Node>, Span)> {
 /// `c{k}`: the content of a cell (`after` is at the `{`).
 fn cell_index<'a>(i: Input<'a>, callee: Ident) -> PResult<'a, Node> {
     let open = i.tok().span;
-    let inner = deeper(
-        i.bump(),
-        Ctx {
-            index: true,
-            matrix: false,
-            ..i.ctx
-        },
-    )?;
+    let inner = index_inside(i)?;
     let (rest, args) = separated_list1(token(TokKind::Comma), cut(index_arg))(inner)?;
     if *rest.kind() != TokKind::RBrace {
         return failure(unclosed(&rest, open, "{", "add `}` after the last index"));
