@@ -189,6 +189,22 @@ impl Shape {
         self == Shape::SCALAR
     }
 
+    fn extents(self) -> [Dim; 3] {
+        [self.rows, self.cols, self.pages]
+    }
+
+    /// Whether an extent known at translation time is 0: every value of this shape is empty.
+    pub fn known_empty(self) -> bool {
+        self.extents().contains(&Dim::Known(0))
+    }
+
+    /// Whether extents known at translation time make every value of this shape non-empty.
+    pub fn known_nonempty(self) -> bool {
+        self.extents()
+            .iter()
+            .all(|d| matches!(d, Dim::Known(n) if *n > 0))
+    }
+
     /// Whether the value may have a third extent other than 1.
     pub fn is_3d(self) -> bool {
         self.pages != Dim::Known(1)

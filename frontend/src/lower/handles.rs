@@ -632,7 +632,7 @@ impl<'a> Lowerer<'a> {
             span,
         );
         let body = self.close_block();
-        if class != Class::Double && !known_nonempty(a.shape) {
+        if class != Class::Double && !a.shape.known_nonempty() {
             self.arrayfun_class_check(&a, span);
         }
         self.alloc_for(out, &a);
@@ -665,13 +665,6 @@ impl<'a> Lowerer<'a> {
         }
         found
     }
-}
-
-/// Whether extents known at translation time make `shape` non-empty.
-pub(super) fn known_nonempty(shape: Shape) -> bool {
-    [shape.rows, shape.cols, shape.pages]
-        .iter()
-        .all(|d| matches!(d, Dim::Known(n) if *n > 0))
 }
 
 /// The names `e` reads or calls, in order (repeats included), except the parameters of the

@@ -21,7 +21,7 @@
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
 use crate::ir::{PrintPiece, PrintTo, StmtKind};
-use crate::types::{Class, Dim};
+use crate::types::Class;
 
 use super::array::Val;
 use super::Lowerer;
@@ -95,14 +95,11 @@ impl Lowerer<'_> {
             return None;
         };
         let shape = self.locals[*self.scope.get(name)?].ty.shape;
-        let extents = [shape.rows, shape.cols, shape.pages];
-        if extents.contains(&Dim::Known(0)) {
-            return Some(true);
+        match (shape.known_empty(), shape.known_nonempty()) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
         }
-        extents
-            .iter()
-            .all(|d| matches!(d, Dim::Known(_)))
-            .then_some(false)
     }
 
     /// The value of an `if` condition decided at translation time (see the module doc).

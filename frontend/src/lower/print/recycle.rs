@@ -194,7 +194,7 @@ impl Lowerer<'_> {
         self.counted_loop("k", n, span, |me, k| {
             me.take(r, at, Element::At(array, k), span)
         });
-        if super::super::handles::known_nonempty(self.locals[array].ty.shape) {
+        if self.locals[array].ty.shape.known_nonempty() {
             return;
         }
         let n = self.numel_of(array, span);
