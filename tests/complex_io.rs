@@ -6,9 +6,19 @@
 mod common;
 
 use m2cu::{Backend, Value};
+use m2cu_runtime::Data;
 
 /// The e2e fixtures of complex values at the boundary (`fixtures/e2e/README.md`).
-const FIXTURES: [&str; 5] = ["cnewton", "cquadroots", "cimpedance", "crotate", "cpolar"];
+const FIXTURES: [&str; 8] = [
+    "cnewton",
+    "cquadroots",
+    "cimpedance",
+    "crotate",
+    "cpolar",
+    "clast_sample",
+    "cspectrum",
+    "croots_list",
+];
 
 /// The non-blank lines of a display, without the backend's timing line, exactly as printed.
 fn lines(text: &str) -> Vec<&str> {
@@ -119,8 +129,8 @@ fn library_values_carry_complex_scalars() {
     );
 }
 
-/// `--args z=complex` types an input as a complex double scalar; a complex array input is
-/// E0141, with a help that keeps MATLAB's values.
+/// `--args z=complex` types an input as a complex double scalar, `z=complex(1,:)` a complex
+/// row.
 #[test]
 fn args_name_complex_inputs() {
     let source = "function w = f(z)\n  w = z * z;\nend\n";
@@ -131,13 +141,83 @@ fn args_name_complex_inputs() {
     let t = m2cu::translate(source, &options("z=complex")).unwrap();
     assert_eq!(t.complex_outputs, vec![0]);
     assert!(t.ir.contains("complex double"), "{}", t.ir);
-    let err = m2cu::translate(source, &options("z=complex(1,:)"))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("E0141") && err.contains("the input `z` is a complex array"),
-        "{err}"
-    );
+    let row = "function w = f(z)\n  w = z;\n  w(2) = 1i;\nend\n";
+    let t = m2cu::translate(row, &options("z=complex(1,:)")).unwrap();
+    assert_eq!(t.complex_outputs, vec![0]);
+    assert!(t.ir.contains("complex double(1,:)"), "{}", t.ir);
+}
+
+/// What a complex array output is on return, for a complex row input with zero imaginary
+/// parts: Octave keeps it complex through whole copies and `complex(A, B)`, and narrows it to
+/// real after an indexed store (even of `complex(7, 0)`), growth, or any computed value
+/// (`-z`, `z.'`, `z(1:2)`, `[z, 1]`, `z(:)`); when that depends on a loop that may run zero
+/// times, a flag set by the loop (which runs as a kernel) says which. Each case is run by Octave
+/// and by m2cu on cpu and emu, with `n` = 0 and 2, and the values compared with their
+/// complexity.
+#[test]
+fn complex_arrays_are_kept_or_narrowed_on_return_as_octave_does() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let cases = [
+        "r = z;",
+        "z(2) = 5; r = z;",
+        "r = z(1:2);",
+        "r = -z;",
+        "r = z; r(1) = complex(7, 0);",
+        "r = z.';",
+        "r = [z, 1];",
+        "r = z(:);",
+        "r = complex([1 2], [0 0]);",
+        "r = complex([1 2], [0 0]); r(1) = 3;",
+        "r = z; r(end+1) = 4;",
+        "r = complex(real(z), imag(z));",
+        "r = z; for k = 1:n, r(k) = 1; end",
+        "r = complex(real(z), 0 * real(z)); if n > 1, r = -z; end",
+        "r = z; for k = 1:n, r(k) = 2; end",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut script = String::from("z = complex([1 2 3], [0 0 0]);\n");
+    for (k, body) in cases.iter().enumerate() {
+        let source = format!("function r = case{k}(z, n)\n  {body}\nend\n");
+        std::fs::write(dir.path().join(format!("case{k}.m")), source).unwrap();
+        for n in [0, 2] {
+            script += &format!("r = case{k}(z, {n}); save('-v7', 'case{k}_{n}.mat', 'r');\n");
+        }
+    }
+    m2cu_runtime::octave::eval(dir.path(), &script).expect("octave runs");
+    let z = Value::new(
+        vec![1, 3],
+        Data::ComplexDouble(vec![[1.0, 0.0], [2.0, 0.0], [3.0, 0.0]]),
+    )
+    .unwrap();
+    let mut failures = Vec::new();
+    for (k, body) in cases.iter().enumerate() {
+        let source = std::fs::read_to_string(dir.path().join(format!("case{k}.m"))).unwrap();
+        for n in [0, 2] {
+            let expected = m2cu_runtime::read_mat(dir.path().join(format!("case{k}_{n}.mat")))
+                .unwrap()
+                .remove(0)
+                .1;
+            let inputs = vec![
+                ("z".to_string(), z.clone()),
+                ("n".to_string(), Value::scalar(f64::from(n))),
+            ];
+            for backend in [Backend::Cpu, Backend::Emu] {
+                let run = m2cu::run(
+                    &source,
+                    &inputs,
+                    &m2cu::Options::default(),
+                    &common::on(backend),
+                )
+                .unwrap_or_else(|e| panic!("{body}: {e}"));
+                if let Some(d) = common::difference(&expected, &run.outputs[0].1) {
+                    failures.push(format!("{body} (n = {n}, {backend:?}): {d}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// An input that an `arguments` block declares `double` takes a complex value (MATLAB's

@@ -146,12 +146,13 @@ pub fn arrays_used(f: &Function, block: &Block) -> (BTreeSet<LocalId>, BTreeSet<
     (read, written)
 }
 
-/// The locals whose value after the loop with body `body` may be read: the outputs, and the
+/// The locals whose value after the loop with body `body` may be read: those read at the end
+/// of the call (`Function::read_at_end`), and the
 /// locals read somewhere outside the body, except inside a `for` loop that redefines the local
 /// as its own variable (that read sees the new loop's value). One walk of the function, so that
 /// asking about every scalar of a loop is linear, not quadratic.
 pub fn live_after(f: &Function, body: &Block) -> BTreeSet<LocalId> {
-    let mut live: BTreeSet<LocalId> = f.outputs.iter().copied().collect();
+    let mut live: BTreeSet<LocalId> = f.read_at_end().collect();
     let mut redefined = Vec::new();
     reads_outside(f, &f.body, body, &mut redefined, &mut live);
     live

@@ -63,6 +63,10 @@ pub struct Function {
     /// The complex outputs, in output order, each with whether Octave keeps it complex when
     /// its imaginary part is zero (`lower::complex_io`).
     pub complex_outputs: Vec<(LocalId, Kept)>,
+    /// The statements that together write a whole complex array that Octave keeps complex
+    /// when its imaginary parts are zero: the allocation and the stores of `r = complex(A, B)`
+    /// (`lower::complex_io`).
+    pub fresh_writes: Vec<StmtId>,
 }
 
 /// Whether a complex output whose imaginary part is zero stays complex on return (Octave keeps
@@ -603,6 +607,19 @@ impl Function {
 
     pub fn is_output(&self, local: LocalId) -> bool {
         self.outputs.contains(&local)
+    }
+
+    /// The locals the call reads when it ends: the outputs, and the flags that say whether a
+    /// complex output is kept complex ([`Kept::Flag`]).
+    pub fn read_at_end(&self) -> impl Iterator<Item = LocalId> + '_ {
+        let flags = self
+            .complex_outputs
+            .iter()
+            .filter_map(|(_, kept)| match kept {
+                Kept::Flag(flag) => Some(*flag),
+                Kept::Always | Kept::Never => None,
+            });
+        self.outputs.iter().copied().chain(flags)
     }
 
     /// Calls `f` on every statement of `block`, depth first, parents before children.

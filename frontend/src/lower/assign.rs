@@ -4,6 +4,8 @@
 //! A variable keeps one class and one scalar-or-array kind for the whole function (MATLAB
 //! Coder's rule); an array value is written element by element by a loop (see `array`).
 
+use la_arena::RawIdx;
+
 use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
 use super::reduce::Reduction;
 use super::select::Subscript;
@@ -122,7 +124,20 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `name = a` for an array value `a`; the statements of `r = complex(A, B)` are fresh
+    /// writes (`complex_io`).
     fn assign_array(&mut self, name: &ast::Ident, a: ArrayVal, span: Span) -> Option<StmtId> {
+        if !matches!(a.node, Node::Call(Builtin::Complex, _)) {
+            return self.assign_array_value(name, a, span);
+        }
+        let first = self.stmts.len();
+        let assigned = self.assign_array_value(name, a, span);
+        let written = (first..self.stmts.len()).map(|k| StmtId::from_raw(RawIdx::from(k as u32)));
+        self.fresh_writes.extend(written);
+        assigned
+    }
+
+    fn assign_array_value(&mut self, name: &ast::Ident, a: ArrayVal, span: Span) -> Option<StmtId> {
         let ty = self.array_type(&a);
         let copy_of = match a.node {
             Node::Whole(src) => self.copyable_into(name, src),

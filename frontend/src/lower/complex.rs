@@ -326,15 +326,23 @@ pub(super) fn check_uses(f: &Function, diags: &mut Diagnostics) {
         .find(|&e| f.exprs[e].ty.complex && !allowed.contains(&e))
         .or(unconverted);
     if let Some(e) = misused {
-        diags.push(
-            Diagnostic::error(
-                "E0141",
-                f.exprs[e].span,
-                "a complex value is used where m2cu keeps real values only (an array, an index, a condition, a printed value, a conversion)",
-            )
-            .with_help("use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in double variables and arrays created inside the function"),
-        );
+        let message = "a complex value is used where m2cu keeps real values only (an array, an index, a condition, a printed value, a conversion)";
+        let help = match stored_into_real_input(f, e) {
+            Some(input) => format!("`{input}` is a real input, which m2cu keeps real; copy it into a variable of its own first (`w = {input};`) and store into that, which becomes complex as in MATLAB"),
+            None => "use `real(z)`, `imag(z)`, `abs(z)` or `angle(z)` there, which keep MATLAB's values; m2cu computes complex values in double variables and arrays created inside the function".to_string(),
+        };
+        diags.push(Diagnostic::error("E0141", f.exprs[e].span, message).with_help(help));
     }
+}
+
+/// The name of the real input array that the complex value `e` is stored into, if it is.
+fn stored_into_real_input(f: &Function, e: ExprId) -> Option<&str> {
+    f.stmts.iter().find_map(|(_, s)| match s.kind {
+        StmtKind::Store { array, value, .. } if value == e && f.is_param(array) => {
+            Some(f.locals[array].name.as_str())
+        }
+        _ => None,
+    })
 }
 
 /// The operands of `e` that may be complex: those of `+ - * /` and `-` with a complex

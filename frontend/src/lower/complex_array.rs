@@ -28,8 +28,9 @@
 //!   narrows; m2cu narrows every element it computes, so such parts are +0 (observable only
 //!   through `1 ./ imag(w)`; an element read narrows either way).
 //!
-//! Invariant: a complex array local has class double; it is not an input or an output of the
-//! entry function (E0141, kept until complex values cross the function boundary).
+//! Invariant: a complex array local has class double. A real input array stays real (a complex
+//! store into it is E0141); a complex input or output array crosses the boundary as
+//! `complex_io` says.
 
 use super::array::{ArrayVal, Node, Operand, Pos, Val};
 use super::reduce::Reduction;

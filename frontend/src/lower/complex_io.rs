@@ -2,8 +2,9 @@
 //! scalar inputs and outputs.
 //!
 //! - An input is complex when its value is (`m2cu::type_of`); a real value is simply real, as in
-//!   MATLAB, and the program is specialized for one or the other. Complex *array* inputs and
-//!   outputs are E0141 ([`check_boundary`]).
+//!   MATLAB, and the program is specialized for one or the other. Arrays cross as arrays of
+//!   `(re, im)` pairs; a complex array with a dimension that is not fixed when m2cu translates
+//!   is read as it comes.
 //! - Octave narrows a complex value whose imaginary part is zero to a real one when an operation
 //!   computes it, but keeps complex what `complex(a, b)` made and what an input held, through
 //!   plain copies (`z = w`) and on return (`function z = f(a), z = complex(a, 0); end` returns
@@ -16,49 +17,19 @@
 //!   The entry returns, after its outputs, one logical per complex output: true when the output
 //!   is kept complex with a zero imaginary part (the ABI, `m2cu_abi.h`), and the caller narrows
 //!   the others whose imaginary parts are all zero.
+//! - An array is fresh the same way, through whole copies only: an indexed store into it
+//!   (`z(2) = 5`, even `z(1) = complex(1, 0)`), growth, and every computed array (`-z`, `z.'`,
+//!   `z(1:2)`, `[z, 1]`) make Octave narrow it on return (`fixtures/complex/boundary.m`).
 //!
 //! Invariant: after [`track_kept`], `Function::complex_outputs` lists every complex output in
 //! output order, and each [`Kept::Flag`] local is assigned at the start of the body and after
 //! every assignment of its output.
 
-use crate::ast;
-use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::diag::Span;
 use crate::ir::{
     Block, Builtin, Expr, ExprId, ExprKind, Function, Kept, Local, LocalId, Stmt, StmtId, StmtKind,
 };
 use crate::types::{Class, Type};
-
-use super::Lowerer;
-
-impl Lowerer<'_> {
-    /// The type of the input `param` given as `ty`; `None` after E0141 for a complex array.
-    pub(super) fn boundary_type(&mut self, param: &ast::Ident, ty: Type) -> Option<Type> {
-        if !ty.complex || ty.is_scalar() {
-            return Some(ty);
-        }
-        self.report(complex_array(&param.name, "input", param.span));
-        None
-    }
-}
-
-/// E0141 for every complex array output (the entry returns complex scalars).
-pub(super) fn check_boundary(f: &Function, diags: &mut Diagnostics) {
-    for &o in &f.outputs {
-        let local = &f.locals[o];
-        if local.ty.complex && !local.ty.is_scalar() {
-            diags.push(complex_array(&local.name, "output", local.span));
-        }
-    }
-}
-
-fn complex_array(name: &str, role: &str, span: Span) -> Diagnostic {
-    Diagnostic::error(
-        "E0141",
-        span,
-        format!("the {role} `{name}` is a complex array, and m2cu passes complex scalars only"),
-    )
-    .with_help(format!("pass `real({name})` and `imag({name})` as two real arrays, which keep MATLAB's values, and combine them element by element with `complex(re(k), im(k))`"))
-}
 
 /// Whether the complex expression `e` is fresh (see the module docs) on every path: a
 /// `complex(a, b)` call, a complex input, or a variable assigned only fresh values.
@@ -115,21 +86,49 @@ fn local_freshness(f: &Function, l: LocalId, asking: &mut Vec<LocalId>) -> Fresh
         (true, false) => Freshness::NEVER,
         (false, _) => Freshness::NEUTRAL,
     };
-    let result = assigned_values(f, l)
-        .into_iter()
-        .fold(input, |acc, v| acc.or(freshness(f, v, asking)));
+    let result = assignments(f, l).into_iter().fold(input, |acc, a| match a {
+        Assignment::Value(v) => acc.or(freshness(f, v, asking)),
+        Assignment::Fresh => acc.or(Freshness::ALWAYS),
+        Assignment::Computed => acc.or(Freshness::NEVER),
+    });
     asking.pop();
     result
 }
 
-/// The values assigned to `l`, in no particular order.
-fn assigned_values(f: &Function, l: LocalId) -> Vec<ExprId> {
+/// One statement that gives a variable a value.
+#[derive(Clone, Copy, Debug)]
+enum Assignment {
+    /// `x = e`: fresh when `e` is.
+    Value(ExprId),
+    /// A part of a whole array's fresh write (`Function::fresh_writes`).
+    Fresh,
+    /// Any other allocation, resize or indexed store.
+    Computed,
+}
+
+/// What the statement `s` assigns to `l`, if anything.
+fn assignment_to(f: &Function, s: StmtId, l: LocalId) -> Option<Assignment> {
+    match f.stmts[s].kind {
+        StmtKind::Assign { target, value } if target == l => Some(Assignment::Value(value)),
+        StmtKind::Alloc { target, .. }
+        | StmtKind::Resize { array: target, .. }
+        | StmtKind::Store { array: target, .. }
+            if target == l =>
+        {
+            Some(match f.fresh_writes.contains(&s) {
+                true => Assignment::Fresh,
+                false => Assignment::Computed,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The assignments to `l`, in no particular order.
+fn assignments(f: &Function, l: LocalId) -> Vec<Assignment> {
     f.stmts
         .iter()
-        .filter_map(|(_, s)| match s.kind {
-            StmtKind::Assign { target, value } if target == l => Some(value),
-            _ => None,
-        })
+        .filter_map(|(s, _)| assignment_to(f, s, l))
         .collect()
 }
 
@@ -199,7 +198,8 @@ impl Tracker {
             integral: false,
         });
         self.flags.push((l, flag));
-        for v in assigned_values(f, l) {
+        for a in assignments(f, l) {
+            let Assignment::Value(v) = a else { continue };
             if let ExprKind::Local(source) = f.exprs[v].kind {
                 let freshness = local_freshness(f, source, &mut Vec::new());
                 if freshness.sometimes && !freshness.always {
@@ -216,14 +216,20 @@ impl Tracker {
         for &s in &block.0 {
             self.nested(f, s);
             out.push(s);
-            if let StmtKind::Assign { target, value } = f.stmts[s].kind {
-                if let Some(flag) = self.flag_of(target) {
-                    let source = self.value_flag(f, value);
-                    out.push(set(f, flag, |f, span| match source {
-                        Ok(flag) => expr(f, ExprKind::Local(flag), span),
-                        Err(fresh) => constant(f, fresh, span),
-                    }));
-                }
+            let assigned = self
+                .flags
+                .iter()
+                .find_map(|&(l, flag)| assignment_to(f, s, l).map(|a| (flag, a)));
+            if let Some((flag, assignment)) = assigned {
+                let source = match assignment {
+                    Assignment::Value(value) => self.value_flag(f, value),
+                    Assignment::Fresh => Err(true),
+                    Assignment::Computed => Err(false),
+                };
+                out.push(set(f, flag, |f, span| match source {
+                    Ok(flag) => expr(f, ExprKind::Local(flag), span),
+                    Err(fresh) => constant(f, fresh, span),
+                }));
             }
         }
         Block(out)

@@ -185,7 +185,6 @@ fn lower_attempt(
     let mut diags = Diagnostics::default();
     let mut entry = lowerer.finish(body);
     complex::check_uses(&entry, &mut diags);
-    complex_io::check_boundary(&entry, &mut diags);
     if diags.has_errors() {
         return Attempt::Done(Err(diags));
     }
@@ -365,6 +364,8 @@ struct Lowerer<'a> {
     complex_locals: complex::ComplexLocals,
     /// Real locals this attempt found assigned a complex value (`complex`).
     widened: complex::ComplexLocals,
+    /// `Function::fresh_writes`.
+    fresh_writes: Vec<StmtId>,
     /// Accumulators typed with the class of an update that may not run (`reassign`).
     class_pending: Vec<reassign::ClassPending>,
     /// Where each inlined call starts, with the callee's locals (`undefined`).
@@ -444,6 +445,7 @@ impl<'a> Lowerer<'a> {
             homes: HashMap::new(),
             complex_locals: complex::ComplexLocals::new(),
             widened: complex::ComplexLocals::new(),
+            fresh_writes: Vec::new(),
             class_pending: Vec::new(),
             call_entries: Vec::new(),
             name: function.name.name.clone(),
@@ -467,6 +469,7 @@ impl<'a> Lowerer<'a> {
             notes: self.growth.notes,
             undefined_names: Vec::new(),
             complex_outputs: Vec::new(),
+            fresh_writes: self.fresh_writes,
         }
     }
 
@@ -527,7 +530,7 @@ impl<'a> Lowerer<'a> {
         options: &LowerOptions,
     ) -> Option<Type> {
         if let Some((_, ty)) = options.input_types.iter().find(|(n, _)| n == &param.name) {
-            return self.boundary_type(param, *ty);
+            return Some(*ty);
         }
         if let Some(decl) = function
             .arguments
