@@ -423,6 +423,7 @@ fn is_m2cu_limit(message: &str) -> bool {
                 "M2CU_E_DELETE_ORIENTATION",
                 "M2CU_E_ARRAYFUN_EMPTY",
                 "M2CU_E_COMPLEX_FACTOR",
+                "M2CU_E_MEAN_OF_EMPTY",
             ]
             .contains(name)
         })

@@ -5,6 +5,7 @@ mod common;
 use std::process::Output;
 
 use common::m2cu;
+use m2cu::{Backend, Value};
 
 fn text(o: &Output) -> (String, String) {
     (
@@ -1055,5 +1056,61 @@ fn num2str_values_are_digits_or_a_run_time_refusal() {
             err.contains("writes the digits of integers below 1e15 only"),
             "{backend}: {err}"
         );
+    }
+}
+
+/// `mean` of empty values: where MATLAB and Octave 7.3 agree, m2cu's result is Octave's (the
+/// same class, size and values, compared with `octave-cli` now); where they differ
+/// (`lower::mean_empty`: no dimension on 1-by-0 and 0-by-N, N > 1; dimension 1 on 0-by-0),
+/// the program stops with m2cu's own message, on cpu and emu, and nowhere else.
+#[test]
+fn mean_of_empty_values_is_octaves_or_stops() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let forms = [
+        ("nodim", "a = mean(x);"),
+        ("dim1", "a = mean(x, 1);"),
+        ("dim2", "a = mean(x, 2);"),
+        ("rtdim", "d = 1 + (numel(x) < 0); a = mean(x, d);"),
+    ];
+    let sizes = [(1, 0), (0, 1), (0, 0), (0, 3), (3, 0), (0, 2), (2, 3)];
+    let stops = |form: &str, (r, c): (usize, usize)| match form {
+        "nodim" => (r == 1 && c == 0) || (r == 0 && c > 1),
+        "dim1" | "rtdim" => r == 0 && c == 0,
+        _ => false,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut script = String::new();
+    for (form, body) in forms {
+        let source = format!("function a = {form}(x)\n  {body}\nend\n");
+        std::fs::write(dir.path().join(format!("{form}.m")), source).unwrap();
+        for (r, c) in sizes {
+            script +=
+                &format!("a = {form}(zeros({r}, {c})); save('-v7', '{form}_{r}_{c}.mat', 'a');\n");
+        }
+    }
+    m2cu_runtime::octave::eval(dir.path(), &script).expect("octave runs");
+    let message = "mean of an empty value of this size: MATLAB and Octave differ here";
+    for (form, _) in forms {
+        let source = std::fs::read_to_string(dir.path().join(format!("{form}.m"))).unwrap();
+        for (r, c) in sizes {
+            let x = vec![("x".to_string(), Value::zeros(m2cu::ClassId::Double, r, c))];
+            for backend in [Backend::Cpu, Backend::Emu] {
+                let run = m2cu::run(&source, &x, &m2cu::Options::default(), &common::on(backend));
+                let case = format!("{form} of {r}x{c} on {backend:?}");
+                match (stops(form, (r, c)), run) {
+                    (true, Err(e)) => assert!(e.to_string().contains(message), "{case}: {e}"),
+                    (false, Ok(run)) => {
+                        let path = dir.path().join(format!("{form}_{r}_{c}.mat"));
+                        let expected = m2cu_runtime::read_mat(path).unwrap().remove(0).1;
+                        let d = common::difference(&expected, &run.outputs[0].1);
+                        assert!(d.is_none(), "{case}: {d:?}");
+                    }
+                    (true, Ok(run)) => panic!("{case}: no stop, {:?}", run.outputs),
+                    (false, Err(e)) => panic!("{case}: {e}"),
+                }
+            }
+        }
     }
 }

@@ -151,6 +151,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "Dimension argument must be a positive integer scalar within indexing range.",
     ),
     (
+        45,
+        "M2CU_E_MEAN_OF_EMPTY",
+        "mean of an empty value of this size: MATLAB and Octave differ here (mean(zeros(1,0)) is NaN in MATLAB and 1-by-0 in Octave, mean(zeros(0,3)) NaN(1,3) and 0-by-1, mean([], 1) 1-by-0 and NaN), so m2cu stops; test isempty(x) first and give the value you want.",
+    ),
+    (
         46,
         "M2CU_E_ARRAYFUN_EMPTY",
         "arrayfun of an empty array is an empty double in MATLAB whatever class the function returns, which m2cu (giving the result the function's class) cannot return; test isempty first.",

@@ -306,6 +306,7 @@ impl<'a> Context<'a> {
                     RuntimeError::PrefixCount { folded: true } => "M2CU_E_PREFIX_COUNT_I",
                     RuntimeError::DeleteRange => "M2CU_E_DELETE_RANGE",
                     RuntimeError::DeleteOrientation => "M2CU_E_DELETE_ORIENTATION",
+                    RuntimeError::MeanOfEmpty => "M2CU_E_MEAN_OF_EMPTY",
                     RuntimeError::EmptyArrayfun => "M2CU_E_ARRAYFUN_EMPTY",
                     RuntimeError::NumberText => "M2CU_E_NUMBER_TEXT",
                     RuntimeError::NonAsciiClass => "M2CU_E_NON_ASCII_CLASS",

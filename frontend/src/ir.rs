@@ -582,6 +582,9 @@ pub enum RuntimeError {
     /// for a division): Octave's result then depends on whether it holds the array narrowed
     /// to real (`lower::complex_array`).
     ComplexFactor,
+    /// `mean` of an empty value of a size where MATLAB's result and Octave 7.3's differ
+    /// (`lower::mean_empty`).
+    MeanOfEmpty,
 }
 
 impl Function {

@@ -33,6 +33,7 @@
 //! `complex_io` says.
 
 use super::array::{ArrayVal, Node, Operand, Pos, Val};
+use super::mean_empty::MeanDim;
 use super::reduce::Reduction;
 use super::*;
 
@@ -258,7 +259,11 @@ impl Lowerer<'_> {
                 return None;
             }
         }
+        let given = dim.map_or(MeanDim::Default, MeanDim::Fixed);
         let dim = self.reduction_dim(kind, a, dim, span)?;
+        if kind == Reduction::Mean {
+            self.mean_of_empty_check(a, given, span);
+        }
         if a.shape.is_3d() || !self.reduces_to_scalar(a, dim) {
             self.complex_reduction_unsupported(span, "a reduction of a complex matrix along a dimension", "reduce each column or row in a loop, `for j = 1:size(Z, 2), s(j) = sum(Z(:, j)); end`, which gives MATLAB's values");
             return None;

@@ -78,6 +78,7 @@ mod grow_rows;
 mod grow_start;
 mod handles;
 mod inline;
+mod mean_empty;
 mod numchars;
 mod numtext;
 mod optional;

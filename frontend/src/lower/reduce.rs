@@ -7,6 +7,7 @@
 //! `sum`/`prod` are rejected because MATLAB returns the integer class and Octave double.
 
 use super::array::{ArrayVal, Pos, Val};
+use super::mean_empty::MeanDim;
 use super::select::Selected;
 use super::*;
 
@@ -90,6 +91,10 @@ impl Lowerer<'_> {
             Val::Array(a) => {
                 let class = self.accumulator_class(kind, a.class, span)?;
                 let dim = self.reduction_dim(kind, &a, dim, span)?;
+                if kind == Reduction::Mean {
+                    let given = dim_given.map_or(MeanDim::Default, MeanDim::Fixed);
+                    self.mean_of_empty_check(&a, given, span);
+                }
                 if dim > 2 || a.shape.is_3d() {
                     return self.page_reduction(kind, a, class, dim, span);
                 }

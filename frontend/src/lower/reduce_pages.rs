@@ -15,6 +15,7 @@
 //!   the accumulator's class, or for `any`/`all` whether it counts as true.
 
 use super::array::{ArrayVal, Node, Operand, Pos, Val};
+use super::mean_empty::MeanDim;
 use super::reduce::Reduction;
 use super::*;
 use crate::ir::RuntimeError;
@@ -60,6 +61,9 @@ impl Lowerer<'_> {
             Val::Array(a) => a,
         };
         let class = self.accumulator_class(kind, a.class, span)?;
+        if kind == Reduction::Mean {
+            self.mean_of_empty_check(&a, MeanDim::AtRunTime(dim), span);
+        }
         let (rows, cols, pages) = self.extents_of(&a);
         let pages = pages.unwrap_or_else(|| self.constant_expr(1.0, Class::Double, span));
         let extents = [rows, cols, pages];

@@ -359,12 +359,21 @@ impl Lowerer<'_> {
 
     /// `e == k` as a logical, folded when `e` is a constant.
     fn extent_is(&mut self, e: ExprId, k: f64, span: Span) -> ExprId {
+        self.extent_cmp(e, BinOp::Eq, k, span)
+    }
+
+    /// `e op k` (`==`, `>`) for a copy of the extent `e`, folded when `e` is a constant.
+    pub(super) fn extent_cmp(&mut self, e: ExprId, op: BinOp, k: f64, span: Span) -> ExprId {
         let e = self.copy_expr(e);
         if let Some(v) = self.const_of(e) {
-            return self.constant_expr(f64::from(u8::from(v == k)), Class::Logical, span);
+            let holds = match op {
+                BinOp::Gt => v > k,
+                _ => v == k,
+            };
+            return self.constant_expr(f64::from(u8::from(holds)), Class::Logical, span);
         }
         let k = self.constant_expr(k, Class::Double, span);
-        self.binary_expr(BinOp::Eq, e, k, Class::Logical, span)
+        self.binary_expr(op, e, k, Class::Logical, span)
     }
 
     fn shape_not(&mut self, e: ExprId, span: Span) -> ExprId {
