@@ -1019,14 +1019,20 @@ fn arrayfun_of_an_empty_array_never_changes_the_class() {
 
 /// `P(end+1, :) = v` with `v` not a vector of the row's length stops with Octave 7.3's message
 /// (taken from octave-cli), on both paths; a 0-by-0 `P` names `v`'s columns as the row's length.
+/// `P(:, end+1) = v` alike, with rows and columns exchanged.
 #[test]
 fn a_row_of_another_length_is_octaves_nonconformant_error() {
     let short = "function P = shortrow(n)\n  P = zeros(0, 3);\n  for k = 1:n\n    P(end+1, :) = [k, k];\n  end\nend\n";
     let block = "function P = blockrow(n)\n  P = [];\n  if n > 1\n    P(end+1, :) = [1 2 3 4];\n  end\n  P(end+1, :) = [1 2; 3 4];\nend\n";
+    let shortcol = "function P = shortcol(n)\n  P = zeros(3, 0);\n  for k = 1:n\n    P(:, end+1) = [k, k];\n  end\nend\n";
+    let blockcol = "function P = blockcol(n)\n  P = [];\n  if n > 1\n    P(:, end+1) = [1 2 3];\n  end\n  P(:, end+1) = ones(2, 2);\nend\n";
     let cases = [
         ("shortrow", short, "n=2", "op1 is 1x3, op2 is 1x2"),
         ("blockrow", block, "n=2", "op1 is 1x4, op2 is 2x2"),
         ("blockrow", block, "n=1", "op1 is 1x2, op2 is 2x2"),
+        ("shortcol", shortcol, "n=2", "op1 is 3x1, op2 is 1x2"),
+        ("blockcol", blockcol, "n=2", "op1 is 3x1, op2 is 2x2"),
+        ("blockcol", blockcol, "n=1", "op1 is 2x1, op2 is 2x2"),
     ];
     for backend in ["cpu", "emu"] {
         for (name, source, set, sizes) in cases {

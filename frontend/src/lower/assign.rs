@@ -193,7 +193,8 @@ impl Lowerer<'_> {
         if deletes {
             return self.delete(array, args, target_span, span);
         }
-        if let Some(appended) = self.append_row(array, args, value, span) {
+        let args = self.vector_growth_subscript(array, args);
+        if let Some(appended) = self.append_slice(array, args, value, span) {
             return appended;
         }
         if self.grows_by_index(array) || self.may_grow_by_idiom(array, args, value) {
@@ -315,6 +316,30 @@ impl Lowerer<'_> {
                 };
                 self.const_of(*e).is_some_and(|k| k > *n as f64)
             })
+    }
+
+    /// `v(1, end+1)` or `v(:, end+1)` on a row (`v(end+1, 1)` or `v(end+1, :)` on a column):
+    /// the one subscript `end+1` that grows the vector as `v(end+1)` does, `end` being the same
+    /// extent; any other subscripts as they are.
+    fn vector_growth_subscript<'a>(
+        &self,
+        array: LocalId,
+        args: &'a [ast::Expr],
+    ) -> &'a [ast::Expr] {
+        let shape = self.locals[array].ty.shape;
+        if self.locals[array].ty.is_scalar() || shape.is_3d() {
+            return args;
+        }
+        let unit = |e: &ast::Expr| match &strip_parens(e).kind {
+            AstExpr::Colon => true,
+            AstExpr::Number { value, .. } => *value == 1.0,
+            _ => false,
+        };
+        match args {
+            [first, k] if shape.rows == Dim::Known(1) && unit(first) && grows(k) => &args[1..],
+            [k, second] if shape.cols == Dim::Known(1) && unit(second) && grows(k) => &args[..1],
+            _ => args,
+        }
     }
 
     fn is_vector_local(&self, array: LocalId) -> bool {

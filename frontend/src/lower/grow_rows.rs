@@ -1,18 +1,21 @@
-//! `P(end+1, :) = v`: a matrix grown by one row (a polygon's vertex list, a table of results
-//! collected in a loop), after `P = []`, `P = zeros(0, n)` or any start whose extents vary.
+//! `P(end+1, :) = v` and `P(:, end+1) = v`: a matrix grown by one row (a polygon's vertex list,
+//! a table of results collected in a loop) or one column (`R(:, end+1) = [x; y]`), after
+//! `P = []`, `P = zeros(0, n)` or any start whose extents vary.
 //!
-//! Octave 7.3's rule, which this follows:
+//! Octave 7.3's rule, which this follows (said for a row; a column is the same with rows and
+//! columns exchanged):
 //! - a 0-by-0 `P` takes its columns from `v`: a scalar makes it 1-by-1, a vector (a row or a
-//!   column) of `n` elements 1-by-n;
+//!   column) of `n` elements 1-by-n (n-by-1 for a column);
 //! - otherwise a scalar fills the new row, and a vector must have as many elements as `P` has
 //!   columns;
-//! - anything else stops with Octave's "=: nonconformant arguments (op1 is 1xC, op2 is RxK)",
-//!   C being the row's length (for a 0-by-0 `P`, `v`'s columns) and RxK `v`'s extents.
+//! - anything else stops with Octave's "=: nonconformant arguments (op1 is 1xC, op2 is RxK)"
+//!   ("op1 is Rx1" for a column), C being the row's length (for a 0-by-0 `P`, `v`'s columns;
+//!   `v`'s rows for a column) and RxK `v`'s extents.
 //!
 //! Invariants: `P` is 2-D and becomes a grown local (`Growth::grown`, both extents vary); `v`
 //! is evaluated (into a temporary array when it reads `P`) and its extents are held before
-//! `P` is resized; the row is written element by element in `v`'s linear order, converted to
-//! `P`'s class.
+//! `P` is resized; the new row or column is written element by element in `v`'s linear order,
+//! converted to `P`'s class.
 
 use super::array::{ArrayVal, Pos, Val};
 use super::*;
@@ -21,10 +24,35 @@ use crate::ir::{PrintPiece, PrintTo};
 /// The identifier of Octave's error for an assignment whose sides do not conform.
 const NONCONFORMANT_ID: &str = "Octave:nonconformant-args";
 
+/// What `P(end+1, :)` or `P(:, end+1)` appends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Appended {
+    Row,
+    Column,
+}
+
+impl Appended {
+    /// The dimension that grows by one (1 for a row) and the one the new slice spans.
+    fn dims(self) -> (u8, u8) {
+        match self {
+            Appended::Row => (1, 2),
+            Appended::Column => (2, 1),
+        }
+    }
+
+    /// `(rows, cols)` from the extent that grows and the one the slice spans.
+    fn extents<T>(self, grown: T, spanned: T) -> (T, T) {
+        match self {
+            Appended::Row => (grown, spanned),
+            Appended::Column => (spanned, grown),
+        }
+    }
+}
+
 impl Lowerer<'_> {
-    /// `array(end+1, :) = value` on a 2-D array whose extents vary; `None` when the statement
-    /// has another form.
-    pub(super) fn append_row(
+    /// `array(end+1, :) = value` or `array(:, end+1) = value` on a 2-D array whose extents
+    /// vary; `None` when the statement has another form.
+    pub(super) fn append_slice(
         &mut self,
         array: LocalId,
         args: &[ast::Expr],
@@ -33,7 +61,8 @@ impl Lowerer<'_> {
     ) -> Option<Option<StmtId>> {
         let shape = self.locals[array].ty.shape;
         let varies = shape.rows == Dim::Var && shape.cols == Dim::Var;
-        if !is_next_row(args) || !varies {
+        let appended = next_slice(args)?;
+        if !varies {
             return None;
         }
         let class = self.locals[array].ty.class;
@@ -49,30 +78,44 @@ impl Lowerer<'_> {
         }
         self.growth_start(array);
         Some(match item {
-            Val::Scalar(e) => self.append_scalar_row(array, e, span),
-            Val::Array(a) => self.append_vector_row(array, a, span),
+            Val::Scalar(e) => self.append_scalar_slice(array, appended, e, span),
+            Val::Array(a) => self.append_vector_slice(array, appended, a, span),
         })
     }
 
-    /// `P(end+1, :) = s`: a row of `s` (one element when `P` is 0-by-0).
-    fn append_scalar_row(&mut self, array: LocalId, value: ExprId, span: Span) -> Option<StmtId> {
+    /// `P(end+1, :) = s`: a row of `s` (one element when `P` is 0-by-0); a column alike.
+    fn append_scalar_slice(
+        &mut self,
+        array: LocalId,
+        appended: Appended,
+        value: ExprId,
+        span: Span,
+    ) -> Option<StmtId> {
         let class = self.locals[array].ty.class;
         let value = self.convert_to(value, class);
         let held = self.held_scalar("g", value, span);
-        let rows = self.held_size(array, 1, span);
-        let cols = self.held_size(array, 2, span);
-        let empty = self.empty_0x0(rows, cols, span);
+        let (grown_dim, spanned_dim) = appended.dims();
+        let grown = self.held_size(array, grown_dim, span);
+        let spanned = self.held_size(array, spanned_dim, span);
+        let empty = self.empty_0x0(grown, spanned, span);
         let one = self.constant_expr(1.0, Class::Double, span);
-        let c = self.read_local(cols, span);
-        let new_cols = self.chosen(empty, one, c, span);
-        self.resize_and_fill(array, (rows, new_cols), span, |me, _| {
+        let n = self.read_local(spanned, span);
+        let length = self.chosen(empty, one, n, span);
+        self.resize_and_fill(array, appended, (grown, length), span, |me, _| {
             me.read_local(held, span)
         })
     }
 
-    /// `P(end+1, :) = v` with `v` an array: checked, then written in `v`'s linear order.
-    fn append_vector_row(&mut self, array: LocalId, a: ArrayVal, span: Span) -> Option<StmtId> {
-        self.reject_3d(&a, "a 3-D value appended as a row")?;
+    /// `P(end+1, :) = v` with `v` an array: checked, then written in `v`'s linear order; a
+    /// column alike.
+    fn append_vector_slice(
+        &mut self,
+        array: LocalId,
+        appended: Appended,
+        a: ArrayVal,
+        span: Span,
+    ) -> Option<StmtId> {
+        self.reject_3d(&a, "a 3-D value appended as a row or column")?;
         let a = if self.reads_elsewhere(&a, array) || self.reads_whole(&a, array) {
             let temp = self.materialize(&a);
             self.whole(temp, span)
@@ -83,28 +126,31 @@ impl Lowerer<'_> {
             self.held_scalar("g", a.rows, span),
             self.held_scalar("g", a.cols, span),
         );
-        let rows = self.held_size(array, 1, span);
-        let cols = self.held_size(array, 2, span);
-        let empty = self.empty_0x0(rows, cols, span);
+        let (grown_dim, spanned_dim) = appended.dims();
+        let grown = self.held_size(array, grown_dim, span);
+        let spanned = self.held_size(array, spanned_dim, span);
+        let empty = self.empty_0x0(grown, spanned, span);
         let count = self.held_product(vr, vc, span);
-        let c = self.read_local(cols, span);
-        let new_cols = self.chosen(empty, count, c, span);
-        let vcols = self.read_local(vc, span);
-        let n = self.read_local(new_cols, span);
-        let shown = self.chosen(empty, vcols, n, span);
-        self.nonconformant_check(new_cols, (vr, vc), shown, span);
+        let n = self.read_local(spanned, span);
+        let length = self.chosen(empty, count, n, span);
+        let (_, v_spanned) = appended.extents(vr, vc);
+        let v_spanned = self.read_local(v_spanned, span);
+        let n = self.read_local(length, span);
+        let shown = self.chosen(empty, v_spanned, n, span);
+        self.nonconformant_check(appended, length, (vr, vc), shown, span);
         let class = self.locals[array].ty.class;
-        self.resize_and_fill(array, (rows, new_cols), span, |me, j| {
+        self.resize_and_fill(array, appended, (grown, length), span, |me, j| {
             let element = me.element(&a, Pos::linear(j));
             me.convert_to(element, class)
         })
     }
 
-    /// Stops with Octave's message unless `v` (extents `vr` by `vc`) is a vector of `new_cols`
-    /// elements; `shown` is the row length the message names.
+    /// Stops with Octave's message unless `v` (extents `vr` by `vc`) is a vector of `length`
+    /// elements; `shown` is the length of the new row or column that the message names.
     fn nonconformant_check(
         &mut self,
-        new_cols: LocalId,
+        appended: Appended,
+        length: LocalId,
         (vr, vc): (LocalId, LocalId),
         shown: LocalId,
         span: Span,
@@ -112,7 +158,7 @@ impl Lowerer<'_> {
         let (row, column) = (self.is_one(vr, span), self.is_one(vc, span));
         let vector = self.binary_expr(BinOp::OrOr, row, column, Class::Logical, span);
         let count = self.held_product(vr, vc, span);
-        let n = self.read_local(new_cols, span);
+        let n = self.read_local(length, span);
         let fits = self.binary_expr(BinOp::Eq, count, n, Class::Logical, span);
         let ok = self.binary_expr(BinOp::AndAnd, vector, fits, Class::Logical, span);
         let bad = self.new_expr(
@@ -125,15 +171,25 @@ impl Lowerer<'_> {
             conversion: 'd',
             arg: me.read_local(local, span),
         };
-        let pieces = vec![
-            PrintPiece::Text("=: nonconformant arguments (op1 is 1x".into()),
-            number(self, shown),
+        let op1 = match appended {
+            Appended::Row => vec![
+                PrintPiece::Text("=: nonconformant arguments (op1 is 1x".into()),
+                number(self, shown),
+            ],
+            Appended::Column => vec![
+                PrintPiece::Text("=: nonconformant arguments (op1 is ".into()),
+                number(self, shown),
+                PrintPiece::Text("x1".into()),
+            ],
+        };
+        let mut pieces = op1;
+        pieces.extend([
             PrintPiece::Text(", op2 is ".into()),
             number(self, vr),
             PrintPiece::Text("x".into()),
             number(self, vc),
             PrintPiece::Text(")".into()),
-        ];
+        ]);
         let to = PrintTo::Error {
             id: Some(NONCONFORMANT_ID.into()),
         };
@@ -142,32 +198,28 @@ impl Lowerer<'_> {
         });
     }
 
-    /// Resizes `array` to `rows + 1` by `new_cols` and writes its last row, element `j` being
-    /// `element(j)` for the loop variable `j`.
+    /// Resizes `array` by one row (or column) of `length` elements and writes it, element `j`
+    /// being `element(j)` for the loop variable `j`; `grown` holds the extent that grows.
     fn resize_and_fill(
         &mut self,
         array: LocalId,
-        (rows, new_cols): (LocalId, LocalId),
+        appended: Appended,
+        (grown, length): (LocalId, LocalId),
         span: Span,
         element: impl FnOnce(&mut Self, LocalId) -> ExprId,
     ) -> Option<StmtId> {
-        let r = self.read_local(rows, span);
+        let g = self.read_local(grown, span);
         let one = self.constant_expr(1.0, Class::Double, span);
-        let next = self.binary_expr(BinOp::Add, r, one, Class::Double, span);
+        let next = self.binary_expr(BinOp::Add, g, one, Class::Double, span);
         let next = self.held_scalar("g", next, span);
-        let (r, c) = (self.read_local(next, span), self.read_local(new_cols, span));
-        self.push(
-            StmtKind::Resize {
-                array,
-                rows: r,
-                cols: c,
-            },
-            span,
-        );
+        let (g, n) = (self.read_local(next, span), self.read_local(length, span));
+        let (rows, cols) = appended.extents(g, n);
+        self.push(StmtKind::Resize { array, rows, cols }, span);
         let j = self.temp("k", Type::scalar(Class::Double), span);
         self.open_block();
         let value = element(self, j);
-        let (row, col) = (self.read_local(next, span), self.read_local(j, span));
+        let (g, k) = (self.read_local(next, span), self.read_local(j, span));
+        let (row, col) = appended.extents(g, k);
         self.push(
             StmtKind::Store {
                 array,
@@ -177,7 +229,7 @@ impl Lowerer<'_> {
             span,
         );
         let body = self.close_block();
-        let n = self.read_local(new_cols, span);
+        let n = self.read_local(length, span);
         self.emit_for(j, n, body, span)
     }
 
@@ -229,25 +281,35 @@ impl Lowerer<'_> {
     }
 }
 
-/// `(end+1, :)` (or `(1+end, :)`).
-fn is_next_row(args: &[ast::Expr]) -> bool {
+/// What `(end+1, :)` or `(:, end+1)` (also `1+end`) appends.
+fn next_slice(args: &[ast::Expr]) -> Option<Appended> {
     let [row, col] = args else {
+        return None;
+    };
+    let colon = |e: &ast::Expr| matches!(strip_parens(e).kind, AstExpr::Colon);
+    if is_end_plus_one(row) && colon(col) {
+        Some(Appended::Row)
+    } else if colon(row) && is_end_plus_one(col) {
+        Some(Appended::Column)
+    } else {
+        None
+    }
+}
+
+/// `end+1` or `1+end`.
+fn is_end_plus_one(e: &ast::Expr) -> bool {
+    let AstExpr::Binary {
+        op: BinaryOp::Add,
+        lhs,
+        rhs,
+    } = &strip_parens(e).kind
+    else {
         return false;
     };
-    let end_plus_one = match &strip_parens(row).kind {
-        AstExpr::Binary {
-            op: BinaryOp::Add,
-            lhs,
-            rhs,
-        } => {
-            let is = |e: &ast::Expr, end: bool| match &strip_parens(e).kind {
-                AstExpr::End => end,
-                AstExpr::Number { value, .. } => !end && *value == 1.0,
-                _ => false,
-            };
-            (is(lhs, true) && is(rhs, false)) || (is(lhs, false) && is(rhs, true))
-        }
+    let is = |e: &ast::Expr, end: bool| match &strip_parens(e).kind {
+        AstExpr::End => end,
+        AstExpr::Number { value, .. } => !end && *value == 1.0,
         _ => false,
     };
-    end_plus_one && matches!(strip_parens(col).kind, AstExpr::Colon)
+    (is(lhs, true) && is(rhs, false)) || (is(lhs, false) && is(rhs, true))
 }
