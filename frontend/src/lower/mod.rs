@@ -74,7 +74,7 @@ mod emptyloop;
 mod expr;
 mod fill;
 mod grow;
-mod grow_rows;
+mod grow_slices;
 mod grow_start;
 mod handles;
 mod inline;
