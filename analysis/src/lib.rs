@@ -5,7 +5,7 @@
 //! [`induction`] (induction variables and their closed forms), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
 //! [`scatter`] (histogram updates that may run atomically), [`verdict`] (combining the above into
-//! `parallel` / `reduction` / `sequential` with a witness),
+//! `parallel` / `reduction` / `sequential` with a [`reason`] and a witness),
 //! [`plan`] (which loops become which kernels, collapsing perfect nests), [`fusion`] (adjacent
 //! kernels over one iteration space become one), and [`report`] (the stable text form).
 //!
@@ -19,6 +19,7 @@ pub mod induction;
 pub mod loops;
 pub mod per_output;
 pub mod plan;
+pub mod reason;
 pub mod reduction;
 pub mod report;
 pub mod scalars;
@@ -30,6 +31,7 @@ use m2cu_frontend::ir::Function;
 pub use loops::{LoopId, LoopInfo, LoopTree};
 pub use per_output::PerOutput;
 pub use plan::{ArrayUse, Kernel, KernelPlan};
+pub use reason::SequentialReason;
 pub use reduction::{Reduction, ReductionKind, Ties};
 pub use verdict::{Verdict, Witness};
 

@@ -346,7 +346,7 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
                     .map(|ind| json!({ "var": f.locals[ind.var].name, "step": ind.step.to_string() }))
                     .collect::<Vec<_>>(),
                 "reason": reason(f, verdict),
-                "overridden": verdict.overridden(),
+                "overridden": verdict.overridden().map(ToString::to_string),
                 "witness": witness_json(verdict, &at),
                 "kernel": kernel,
                 "placement": placement,
@@ -419,7 +419,7 @@ fn reason(f: &Function, verdict: &Verdict) -> String {
 
 fn verdict_reason(verdict: &Verdict) -> String {
     match verdict {
-        Verdict::Sequential { reason, .. } => reason.clone(),
+        Verdict::Sequential { reason, .. } => reason.to_string(),
         _ if verdict.overridden().is_some() => "forced parallel by coder.gpu.kernel()".into(),
         _ if verdict.name() == "parallel" && !inductions_of(verdict).is_empty() => {
             "no dependence is carried by this loop; induction variables take their values from the iteration number".into()

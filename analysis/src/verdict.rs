@@ -18,6 +18,7 @@ use m2cu_frontend::Span;
 
 use crate::induction::{self, Induction};
 use crate::loops::{self, loop_body, LoopId, LoopTree};
+use crate::reason::SequentialReason;
 use crate::reduction::{self, Reduction};
 use crate::{access, deps, scalars, scatter};
 
@@ -26,7 +27,7 @@ pub enum Verdict {
     Parallel(Privates),
     Reduction(Privates, Vec<Reduction>),
     Sequential {
-        reason: String,
+        reason: SequentialReason,
         witness: Option<Witness>,
     },
 }
@@ -42,7 +43,7 @@ pub struct Privates {
     /// their updates run atomically (a histogram reduction, see [`crate::scatter`]).
     pub histograms: Vec<LocalId>,
     /// The reason the loop would have stayed sequential, when `coder.gpu.kernel()` overrode it.
-    pub overridden: Option<String>,
+    pub overridden: Option<SequentialReason>,
     /// Induction variables (`k = k + c`): each iteration computes its own value from the closed
     /// form (see [`crate::induction`]), and the value after the loop is `k0 + c·n`.
     pub inductions: Vec<Induction>,
@@ -89,8 +90,8 @@ impl Verdict {
     }
 
     /// What `coder.gpu.kernel()` overrode, if it forced this loop parallel.
-    pub fn overridden(&self) -> Option<&str> {
-        self.privates().and_then(|p| p.overridden.as_deref())
+    pub fn overridden(&self) -> Option<&SequentialReason> {
+        self.privates().and_then(|p| p.overridden.as_ref())
     }
 
     /// The histogram arrays (empty unless parallel).
@@ -117,23 +118,20 @@ impl Verdict {
     }
 }
 
-fn sequential(reason: impl Into<String>, witness: Option<Witness>) -> Verdict {
-    Verdict::Sequential {
-        reason: reason.into(),
-        witness,
-    }
+fn sequential(reason: SequentialReason, witness: Option<Witness>) -> Verdict {
+    Verdict::Sequential { reason, witness }
 }
 
 /// Judges one loop.
 pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
     let info = &tree.loops[id];
     let Some(var) = info.var else {
-        return sequential("a `while` loop runs its iterations one after another", None);
+        return sequential(SequentialReason::WhileLoop, None);
     };
     let body = loop_body(f, info.stmt);
     match f.pragma_of(info.stmt) {
         Some((LoopPragma::NoKernel, at)) => sequential(
-            "`coder.gpu.nokernel()` keeps this loop on the CPU",
+            SequentialReason::NoKernelPragma,
             Some(Witness::at("coder.gpu.nokernel", at)),
         ),
         Some((LoopPragma::Kernel, _)) => forced(f, body, var, analyzed(f, tree, id, var)),
@@ -172,7 +170,7 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
     };
     if unforceable(f, body).is_some() {
         return Verdict::Sequential {
-            reason: format!("{reason}; `coder.gpu.kernel()` cannot make such a loop parallel"),
+            reason: SequentialReason::Unforceable(Box::new(reason)),
             witness,
         };
     }
@@ -226,35 +224,18 @@ fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
         if let (None, StmtKind::Print { to, pieces }) = (&found, &f.stmts[s].kind) {
-            if !matches!(to, PrintTo::Error { .. }) {
-                found = Some((to.function(), HostReason::Prints, f.stmts[s].span));
+            let function = to.function();
+            let reason = if !matches!(to, PrintTo::Error { .. }) {
+                Some(SequentialReason::HostPrint { function })
             } else if pieces.iter().any(|p| matches!(p, PrintPiece::Chars { .. })) {
-                found = Some((to.function(), HostReason::FormatsText, f.stmts[s].span));
-            }
+                Some(SequentialReason::ErrorFormatsText { function })
+            } else {
+                None
+            };
+            found = reason.map(|r| (r, function, f.stmts[s].span));
         }
     });
-    found.map(|(function, reason, span)| {
-        let why = match reason {
-            HostReason::Prints => {
-                "prints on the host in iteration order and cannot run in a kernel"
-            }
-            HostReason::FormatsText => {
-                "formats a char array into its message, which a kernel's failure record cannot hold"
-            }
-        };
-        sequential(
-            format!("it calls `{function}`, which {why}"),
-            Some(Witness::at(function, span)),
-        )
-    })
-}
-
-/// Why a call keeps its loop on the host ([`host_call`]).
-enum HostReason {
-    /// `fprintf`, `disp`, `warning`: output in iteration order.
-    Prints,
-    /// An `error` whose message has a `%s` of a char array (`PrintPiece::Chars`).
-    FormatsText,
+    found.map(|(reason, function, span)| sequential(reason, Some(Witness::at(function, span))))
 }
 
 fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {
@@ -262,7 +243,7 @@ fn early_exit(f: &Function, body: &Block) -> Option<Verdict> {
     find_exit(f, body, true, &mut exit);
     exit.map(|(word, span)| {
         sequential(
-            format!("`{word}` leaves the loop early, so later iterations depend on earlier ones"),
+            SequentialReason::EarlyExit { word },
             Some(Witness::at(word, span)),
         )
     })
@@ -312,8 +293,8 @@ fn random_draw(f: &Function, body: &Block) -> Option<Verdict> {
     });
     found.map(|(name, span)| {
         sequential(
-            format!("the loop calls `{name}`, whose random stream is drawn in order"),
-            Some(Witness::at(name.to_string(), span)),
+            SequentialReason::RandomDraw { function: name },
+            Some(Witness::at(name, span)),
         )
     })
 }
@@ -335,9 +316,9 @@ fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
     found.map(|(target, span)| {
         let name = f.locals[target].name.clone();
         sequential(
-            format!(
-                "array `{name}` is created or resized inside the loop; create it before the loop"
-            ),
+            SequentialReason::ArrayCreated {
+                array: name.clone(),
+            },
             Some(Witness::at(name, span)),
         )
     })
@@ -375,23 +356,19 @@ fn carried_witness(
     f: &Function,
 ) -> Verdict {
     let Some((w, x)) = graph.edge_endpoints(edge) else {
-        return sequential("a dependence between iterations", None);
+        return sequential(SequentialReason::UnknownDependence, None);
     };
     let dep = &graph[edge];
     let (write, other) = (&graph[w], &graph[x]);
     let name = f.locals[write.array].name.clone();
     let distance = dep.distance.map(i64::abs);
-    let how = match distance {
-        Some(d) => format!("{d} iteration(s) apart"),
-        None => "at an unknown distance".to_string(),
-    };
-    let what = if other.is_write {
-        "written again"
-    } else {
-        "read"
+    let reason = SequentialReason::CarriedArray {
+        array: name.clone(),
+        written_again: other.is_write,
+        distance,
     };
     sequential(
-        format!("`{name}` is written in one iteration and {what} in another, {how}"),
+        reason,
         Some(Witness {
             var: name,
             write: write.span,
@@ -487,7 +464,7 @@ fn classify(
         if live_out && !every_iteration && facts.written.contains(&s) {
             let write = first_assignment(f, body, s);
             return Err(Box::new(sequential(
-                format!("`{name}` is assigned only in some iterations and its value is used after the loop"),
+                SequentialReason::PartlyAssignedLiveOut { var: name.clone() },
                 Some(Witness::at(name.clone(), write)),
             )));
         }
@@ -496,8 +473,18 @@ fn classify(
     match recognized.expect("every carried scalar is recognized") {
         Ok(r) => check_location(f, body, &r).map(|()| Role::Reduction(r)),
         Err(why) => Err(Box::new(sequential(
-            format!("`{name}` carries a value from one iteration to the next and is not a reduction: {why}"),
-            Some(Witness { var: name.clone(), write: first_assignment(f, body, s), read: Some(read), read_is_write: false, distance: Some(1), direction: None }),
+            SequentialReason::NotAReduction {
+                var: name.clone(),
+                why,
+            },
+            Some(Witness {
+                var: name.clone(),
+                write: first_assignment(f, body, s),
+                read: Some(read),
+                read_is_write: false,
+                distance: Some(1),
+                direction: None,
+            }),
         ))),
     }
 }
@@ -526,7 +513,7 @@ fn check_location_var(
     }
     let name = f.locals[k].name.clone();
     Err(Box::new(sequential(
-        format!("`{name}` records a location but is also used in other ways inside the loop"),
+        SequentialReason::LocationMisused { var: name.clone() },
         Some(Witness::at(name, first_assignment(f, body, k))),
     )))
 }
