@@ -56,6 +56,8 @@ fn check_json_prints_one_object_per_function() {
     assert_eq!(lp["witness"]["read"], "6:10");
     assert_eq!(lp["witness"]["distance"], "1");
     assert_eq!(lp["kernel"], serde_json::Value::Null);
+    assert_eq!(lp["reason_code"], "S08");
+    assert_eq!(lp["overridden_code"], serde_json::Value::Null);
 }
 
 #[test]

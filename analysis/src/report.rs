@@ -17,6 +17,7 @@ use m2cu_frontend::Span;
 use serde_json::{json, Value};
 
 use crate::induction::Induction;
+use crate::reason::SequentialReason;
 use crate::reduction::{Reduction, ReductionKind};
 use crate::verdict::{Verdict, Witness};
 use crate::Analysis;
@@ -301,9 +302,11 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 
 /// The report as one JSON object per function:
 /// `{"name", "loops": [{"line", "col", "var", "depth", "verdict", "reductions": [{"var", "kind",
-/// "locations"}], "inductions": [{"var", "step"}], "reason", "witness": {"var", "write",
-/// "read", "distance", "direction"} | null, "kernel", "placement"}]}`. `kernel` names the kernel
-/// the loop becomes or runs inside;
+/// "locations"}], "inductions": [{"var", "step"}], "reason", "reason_code", "overridden",
+/// "overridden_code", "witness": {"var", "write", "read", "distance", "direction"} | null,
+/// "kernel", "placement"}]}`. `reason_code` is the stable code of a sequential verdict's reason
+/// (`S01`, see [`SequentialReason`]), `overridden_code` that of the reason `coder.gpu.kernel()`
+/// overrode (both `null` otherwise). `kernel` names the kernel the loop becomes or runs inside;
 /// `placement` is `kernel`, `in-kernel`, `per-output` (a reduction inside a kernel's iteration
 /// that a thread, a warp or a block computes, chosen at run time) or `host`. The function's
 /// `"constant_memory": [{"var", "placed", "bytes", "reason"}]` lists the inputs of
@@ -346,7 +349,9 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
                     .map(|ind| json!({ "var": f.locals[ind.var].name, "step": ind.step.to_string() }))
                     .collect::<Vec<_>>(),
                 "reason": reason(f, verdict),
+                "reason_code": verdict.sequential_reason().map(SequentialReason::code),
                 "overridden": verdict.overridden().map(ToString::to_string),
+                "overridden_code": verdict.overridden().map(SequentialReason::code),
                 "witness": witness_json(verdict, &at),
                 "kernel": kernel,
                 "placement": placement,

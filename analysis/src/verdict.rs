@@ -89,6 +89,14 @@ impl Verdict {
         }
     }
 
+    /// Why the loop stays sequential (`None` unless it does).
+    pub fn sequential_reason(&self) -> Option<&SequentialReason> {
+        match self {
+            Verdict::Sequential { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
+
     /// What `coder.gpu.kernel()` overrode, if it forced this loop parallel.
     pub fn overridden(&self) -> Option<&SequentialReason> {
         self.privates().and_then(|p| p.overridden.as_ref())
