@@ -306,14 +306,6 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(super) fn const_of(&self, e: ExprId) -> Option<f64> {
-        match self.exprs[e].kind {
-            ExprKind::Const(v) => Some(v),
-            ExprKind::Unary(UnOp::Neg, a) => self.const_of(a).map(|v| -v),
-            _ => None,
-        }
-    }
-
     /// `A(subs)` where at least one subscript selects several elements.
     pub(super) fn slice(&mut self, array: LocalId, subs: Vec<Sub>, span: Span) -> ArrayVal {
         let ty = self.locals[array].ty;
@@ -453,37 +445,6 @@ impl Lowerer<'_> {
                 (count, self.static_count(count))
             }
             Sub::Index(idx) => self.index_count(*idx, span),
-        }
-    }
-
-    pub(super) fn binary_expr(
-        &mut self,
-        op: BinOp,
-        a: ExprId,
-        b: ExprId,
-        class: Class,
-        span: Span,
-    ) -> ExprId {
-        if let Some(simpler) = self.identity_operand(op, a, b, class) {
-            return simpler;
-        }
-        self.new_expr(ExprKind::Binary(op, a, b), Type::scalar(class), span)
-    }
-
-    /// `x + 0`, `0 + x`, `x - 0`, `x * 1`, `1 * x` of doubles: just `x`, so generated index
-    /// arithmetic stays readable.
-    fn identity_operand(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> Option<ExprId> {
-        let double = |e: ExprId| self.exprs[e].ty.class == Class::Double;
-        if class != Class::Double || !double(a) || !double(b) {
-            return None;
-        }
-        let (ca, cb) = (self.const_of(a), self.const_of(b));
-        match op {
-            BinOp::Add if ca == Some(0.0) => Some(b),
-            BinOp::Add | BinOp::Sub if cb == Some(0.0) => Some(a),
-            BinOp::Mul if ca == Some(1.0) => Some(b),
-            BinOp::Mul if cb == Some(1.0) => Some(a),
-            _ => None,
         }
     }
 
@@ -695,32 +656,6 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Eq, a, b, Class::Logical, span)
     }
 
-    /// A deep copy of a scalar expression, so that it can appear in another statement.
-    pub(super) fn copy_expr(&mut self, e: ExprId) -> ExprId {
-        let expr = self.exprs[e].clone();
-        let kind = match expr.kind {
-            ExprKind::Unary(op, a) => ExprKind::Unary(op, self.copy_expr(a)),
-            ExprKind::Binary(op, a, b) => {
-                ExprKind::Binary(op, self.copy_expr(a), self.copy_expr(b))
-            }
-            ExprKind::Index(array, args) => {
-                ExprKind::Index(array, args.into_iter().map(|a| self.copy_expr(a)).collect())
-            }
-            ExprKind::Call(b, args) => {
-                ExprKind::Call(b, args.into_iter().map(|a| self.copy_expr(a)).collect())
-            }
-            ExprKind::Convert(a) => ExprKind::Convert(self.copy_expr(a)),
-            ExprKind::Combine(c, a, b) => {
-                ExprKind::Combine(c, self.copy_expr(a), self.copy_expr(b))
-            }
-            ExprKind::RangeCount(a, s, b) => {
-                ExprKind::RangeCount(self.copy_expr(a), self.copy_expr(s), self.copy_expr(b))
-            }
-            kind @ (ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Size(..)) => kind,
-        };
-        self.new_expr(kind, expr.ty, expr.span)
-    }
-
     // ----- elements -----------------------------------------------------------------------
 
     /// The element of `val` at `pos`, as a fresh scalar expression.
@@ -908,40 +843,10 @@ impl Lowerer<'_> {
 
     // ----- writing values -----------------------------------------------------------------
 
-    /// A fresh compiler temporary named `_<stem><n>`.
-    pub(super) fn temp(&mut self, stem: &str, ty: Type, span: Span) -> LocalId {
-        self.temps += 1;
-        let name = format!("_{stem}{}", self.temps);
-        self.locals.alloc(crate::ir::Local {
-            name,
-            ty,
-            span,
-            integral: false,
-        })
-    }
-
-    /// A fresh compiler temporary `_<stem><n>` assigned the scalar `value` now.
-    pub(super) fn held_scalar(&mut self, stem: &str, value: ExprId, span: Span) -> LocalId {
-        let held = self.temp(stem, self.exprs[value].ty, span);
-        self.push(
-            StmtKind::Assign {
-                target: held,
-                value,
-            },
-            span,
-        );
-        held
-    }
-
     /// `numel(array)`, a fresh expression.
     pub(super) fn numel_of(&mut self, array: LocalId, span: Span) -> ExprId {
         let double = Type::scalar(Class::Double);
         self.new_expr(ExprKind::Size(array, SizeQuery::Numel), double, span)
-    }
-
-    /// A read of the local `local`, a fresh expression.
-    pub(super) fn local_value(&mut self, local: LocalId, span: Span) -> ExprId {
-        self.new_expr(ExprKind::Local(local), self.locals[local].ty, span)
     }
 
     /// Whether `val` reads `array` other than as the same element of the whole array.
@@ -1161,108 +1066,5 @@ impl Lowerer<'_> {
             },
             span,
         );
-    }
-
-    /// A new integral loop variable `_k<n>`.
-    pub(super) fn counting_loop_var(&mut self, stem: &str, span: Span) -> LocalId {
-        let var = self.temp(stem, Type::scalar(Class::Double), span);
-        self.locals[var].integral = true;
-        var
-    }
-
-    /// Emits `for _<stem><n> = 1:n` around the statements `body` emits for the new variable.
-    pub(super) fn counted_loop(
-        &mut self,
-        stem: &str,
-        n: ExprId,
-        span: Span,
-        body: impl FnOnce(&mut Self, LocalId),
-    ) -> Option<StmtId> {
-        let var = self.counting_loop_var(stem, span);
-        self.open_block();
-        body(self, var);
-        let block = self.close_block();
-        self.emit_for(var, n, block, span)
-    }
-
-    /// Emits `if cond` around the statements `then` emits (no `else`).
-    pub(super) fn emit_if(&mut self, cond: ExprId, span: Span, then: impl FnOnce(&mut Self)) {
-        self.open_block();
-        then(self);
-        let then_body = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond,
-                then_body,
-                else_body: crate::ir::Block::default(),
-            },
-            span,
-        );
-    }
-
-    /// Emits `if at == first, case(first) elseif ... else case(last) end` for the values
-    /// `cases` of the double local `at` (the last case needs no test: `at` holds one of them).
-    pub(super) fn emit_case_chain(
-        &mut self,
-        at: LocalId,
-        cases: std::ops::Range<usize>,
-        span: Span,
-        case: &mut dyn FnMut(&mut Self, usize),
-    ) {
-        let first = cases.start;
-        match cases.len() {
-            0 => return,
-            1 => return case(self, first),
-            _ => {}
-        }
-        let cond = self.local_compared(at, first as f64, BinOp::Eq, span);
-        self.open_block();
-        case(self, first);
-        let then_body = self.close_block();
-        self.open_block();
-        self.emit_case_chain(at, first + 1..cases.end, span, case);
-        let else_body = self.close_block();
-        self.push(
-            StmtKind::If {
-                cond,
-                then_body,
-                else_body,
-            },
-            span,
-        );
-    }
-
-    /// `local op value` for a double local.
-    pub(super) fn local_compared(
-        &mut self,
-        local: LocalId,
-        value: f64,
-        op: BinOp,
-        span: Span,
-    ) -> ExprId {
-        let local = self.local_value(local, span);
-        let value = self.constant_expr(value, Class::Double, span);
-        self.binary_expr(op, local, value, Class::Logical, span)
-    }
-
-    /// Emits `for var = 1:n, body, end`.
-    pub(super) fn emit_for(
-        &mut self,
-        var: LocalId,
-        n: ExprId,
-        body: crate::ir::Block,
-        span: Span,
-    ) -> Option<StmtId> {
-        let start = self.constant_expr(1.0, Class::Double, span);
-        self.push(
-            StmtKind::For {
-                var,
-                start,
-                step: None,
-                stop: n,
-                body,
-            },
-            span,
-        )
     }
 }

@@ -108,13 +108,13 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        self.combiners.push(Combiner {
+        self.directives.combiners.push(Combiner {
             name: name.clone(),
             params,
             output,
             body,
         });
-        Some(self.combiners.len() - 1)
+        Some(self.directives.combiners.len() - 1)
     }
 
     /// The function's body with its two parameters bound to scalars of `class`, in a scope of

@@ -223,7 +223,7 @@ impl Lowerer<'_> {
         self.checked_position(at, k, array, span);
         // Reading `x(k)` gives MATLAB's error for an index that is not a positive integer.
         let probe = self.temp("d", Type::scalar(self.locals[array].ty.class), span);
-        let read = self.local_value(at, span);
+        let read = self.read_local(at, span);
         let element = self.new_expr(
             ExprKind::Index(array, vec![read]),
             self.locals[probe].ty,
@@ -237,7 +237,7 @@ impl Lowerer<'_> {
             span,
         );
         let n = self.numel_of(array, span);
-        let from = self.local_value(at, span);
+        let from = self.read_local(at, span);
         let tail = self.binary_expr(BinOp::Sub, n, from, Class::Double, span);
         self.counted_loop("p", tail, span, |me, p| {
             let to = me.offset_from(at, p, -1.0, span);
@@ -269,8 +269,8 @@ impl Lowerer<'_> {
 
     /// `base + p + delta` for locals `base` and `p`.
     fn offset_from(&mut self, base: LocalId, p: LocalId, delta: f64, span: Span) -> ExprId {
-        let base = self.local_value(base, span);
-        let p = self.local_value(p, span);
+        let base = self.read_local(base, span);
+        let p = self.read_local(p, span);
         let sum = self.binary_expr(BinOp::Add, base, p, Class::Double, span);
         let delta = self.constant_expr(delta, Class::Double, span);
         self.binary_expr(BinOp::Add, sum, delta, Class::Double, span)
@@ -304,7 +304,7 @@ impl Lowerer<'_> {
             Subscript::Mask(mask) => {
                 let mask = self.linear_readable(mask);
                 self.masked_loop(&mask, span, |me, k| {
-                    let k = me.local_value(k, span);
+                    let k = me.read_local(k, span);
                     me.mark_one(marks, at, k, span);
                 });
                 return marks;
@@ -316,7 +316,7 @@ impl Lowerer<'_> {
             Sub::Index(idx) => {
                 let count = self.numel_of(idx, span);
                 self.counted_loop("p", count, span, |me, p| {
-                    let p = me.local_value(p, span);
+                    let p = me.read_local(p, span);
                     let ty = Type::scalar(me.locals[idx].ty.class);
                     let k = me.new_expr(ExprKind::Index(idx, vec![p]), ty, span);
                     me.mark_one(marks, at, k, span);
@@ -327,7 +327,7 @@ impl Lowerer<'_> {
                 self.counted_loop("p", count, span, |me, p| {
                     let start = me.copy_expr(start);
                     let step = me.copy_expr(step);
-                    let p = me.local_value(p, span);
+                    let p = me.read_local(p, span);
                     let one = me.constant_expr(1.0, Class::Double, span);
                     let before = me.binary_expr(BinOp::Sub, p, one, Class::Double, span);
                     let offset = me.binary_expr(BinOp::Mul, before, step, Class::Double, span);
@@ -344,7 +344,7 @@ impl Lowerer<'_> {
     /// an index that is not a positive integer).
     fn mark_one(&mut self, marks: LocalId, at: LocalId, k: ExprId, span: Span) {
         self.checked_position(at, k, marks, span);
-        let index = self.local_value(at, span);
+        let index = self.read_local(at, span);
         let yes = self.constant_expr(1.0, Class::Logical, span);
         self.push(
             StmtKind::Store {
@@ -366,7 +366,7 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let at = self.local_value(at, span);
+        let at = self.read_local(at, span);
         let n = self.numel_of(of, span);
         let cond = self.binary_expr(BinOp::Le, at, n, Class::Logical, span);
         self.push(
@@ -391,7 +391,7 @@ impl Lowerer<'_> {
 
     /// `~marks(k)`.
     fn not_marked(&mut self, marks: LocalId, k: LocalId, span: Span) -> ExprId {
-        let k = self.local_value(k, span);
+        let k = self.read_local(k, span);
         let logical = Type::scalar(Class::Logical);
         let marked = self.new_expr(ExprKind::Index(marks, vec![k]), logical, span);
         self.new_expr(ExprKind::Unary(UnOp::Not, marked), logical, span)
@@ -407,7 +407,7 @@ impl Lowerer<'_> {
             self.counted_loop("k", n, span, |me, k| {
                 let keep = me.not_marked(marks, k, span);
                 me.emit_if(keep, span, |me| {
-                    let from = me.local_value(k, span);
+                    let from = me.read_local(k, span);
                     let value = me.new_expr(ExprKind::Index(array, vec![from]), ty, span);
                     me.move_to(array, to, value, span);
                 });
@@ -432,7 +432,7 @@ impl Lowerer<'_> {
     /// `to = to + 1; x(to) = value`.
     fn move_to(&mut self, array: LocalId, to: LocalId, value: ExprId, span: Span) {
         self.increment(to, span);
-        let index = self.local_value(to, span);
+        let index = self.read_local(to, span);
         self.push(
             StmtKind::Store {
                 array,
@@ -452,8 +452,8 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let (rows, cols) = match along {
-            Along::Rows => (self.local_value(kept, span), self.size_of(array, 2, span)),
-            Along::Cols => (self.size_of(array, 1, span), self.local_value(kept, span)),
+            Along::Rows => (self.read_local(kept, span), self.size_of(array, 2, span)),
+            Along::Cols => (self.size_of(array, 1, span), self.read_local(kept, span)),
             Along::Linear => return self.shrink_linear(array, kept, span),
             Along::Pages => unreachable!("keep_pages deletes pages"),
         };
@@ -471,7 +471,7 @@ impl Lowerer<'_> {
         step: Option<ExprId>,
         span: Span,
     ) {
-        let kept = self.local_value(kept, span);
+        let kept = self.read_local(kept, span);
         let n = self.numel_of(array, span);
         let nothing = self.binary_expr(BinOp::Eq, kept, n, Class::Logical, span);
         let row = self.is_wide_row_at_run_time(array, span);
@@ -508,7 +508,7 @@ impl Lowerer<'_> {
     /// even when the type says row or column: a later assignment may widen the type, and a
     /// loop then runs this with any shape.
     fn shrink_linear(&mut self, array: LocalId, kept: LocalId, span: Span) -> Option<StmtId> {
-        let left = self.local_value(kept, span);
+        let left = self.read_local(kept, span);
         let n = self.numel_of(array, span);
         let deleted = self.binary_expr(BinOp::Lt, left, n, Class::Logical, span);
         self.emit_if(deleted, span, |me| {
@@ -516,9 +516,9 @@ impl Lowerer<'_> {
             let not_column = me.copy_expr(column);
             let logical = Type::scalar(Class::Logical);
             let row = me.new_expr(ExprKind::Unary(UnOp::Not, not_column), logical, span);
-            let left = me.local_value(kept, span);
+            let left = me.read_local(kept, span);
             let rows = me.pick_extent(column, left, span);
-            let left = me.local_value(kept, span);
+            let left = me.read_local(kept, span);
             let cols = me.pick_extent(row, left, span);
             me.push(StmtKind::Resize { array, rows, cols }, span);
         });

@@ -13,14 +13,6 @@ use super::text::{text_literal, TextCase};
 use super::*;
 
 impl Lowerer<'_> {
-    pub(super) fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
-        self.exprs.alloc(Expr { kind, ty, span })
-    }
-
-    pub(super) fn constant_expr(&mut self, value: f64, class: Class, span: Span) -> ExprId {
-        self.new_expr(ExprKind::Const(value), Type::scalar(class), span)
-    }
-
     pub(super) fn scalar_expr(&mut self, e: &ast::Expr, what: &str) -> Option<ExprId> {
         let v = self.value(e)?;
         self.require_scalar(v, what)

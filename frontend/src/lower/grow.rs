@@ -701,11 +701,6 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(super) fn read_local(&mut self, local: LocalId, span: Span) -> ExprId {
-        let ty = self.locals[local].ty;
-        self.new_expr(ExprKind::Local(local), ty, span)
-    }
-
     fn size_expr(&mut self, array: LocalId, query: SizeQuery, span: Span) -> ExprId {
         self.new_expr(
             ExprKind::Size(array, query),

@@ -58,6 +58,7 @@
 
 mod array;
 mod assign;
+mod build;
 mod cells;
 mod charclass;
 mod complex;
@@ -69,6 +70,7 @@ mod console;
 mod control;
 mod custom;
 mod delete;
+mod directives;
 mod early_return;
 mod emptyloop;
 mod expr;
@@ -317,13 +319,8 @@ struct Lowerer<'a> {
     cell_index_counter: u32,
     /// Whether inlining stopped at its size budget (see `inline::MAX_LOWERED_NODES`).
     over_budget: bool,
-    /// A `coder.gpu.kernel()`/`nokernel()` waiting for the `for` loop it must precede.
-    pending_pragma: Option<(LoopPragma, Span)>,
-    pragmas: Vec<(StmtId, LoopPragma, Span)>,
-    /// Inputs named by `coder.gpu.constantMemory(x)`, with the directive's span.
-    constant_memory: Vec<(LocalId, Span)>,
-    /// The functions `gpucoder.reduce` folds with.
-    combiners: Vec<crate::ir::Combiner>,
+    /// MATLAB Coder's directives and `gpucoder.reduce`'s functions (`directives`).
+    directives: directives::Directives,
     /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
     grown: std::collections::HashSet<String>,
     /// Names whose rows, columns or pages some function deletes (`A(i, :) = []`, `A(:, :, k)
@@ -419,10 +416,7 @@ impl<'a> Lowerer<'a> {
             cell_texts: HashMap::new(),
             cell_index_counter: 0,
             over_budget: false,
-            pending_pragma: None,
-            pragmas: Vec::new(),
-            constant_memory: Vec::new(),
-            combiners: Vec::new(),
+            directives: directives::Directives::default(),
             grown: inline::across_files(file, library, assign::grown_names),
             cut: inline::across_files(file, library, delete::cut_names),
             indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
@@ -464,9 +458,9 @@ impl<'a> Lowerer<'a> {
             outputs: self.outputs,
             body,
             span: self.span,
-            pragmas: self.pragmas,
-            constant_memory: self.constant_memory,
-            combiners: self.combiners,
+            pragmas: self.directives.pragmas,
+            constant_memory: self.directives.constant_memory,
+            combiners: self.directives.combiners,
             notes: self.growth.notes,
             undefined_names: Vec::new(),
             complex_outputs: Vec::new(),
@@ -653,36 +647,8 @@ impl<'a> Lowerer<'a> {
         for s in stmts {
             self.stmt(s);
         }
-        if let Some((_, at)) = self.pending_pragma.take() {
-            self.error(
-                "E0112",
-                at,
-                "a loop pragma must come right before a `for` loop".into(),
-                "this pragma ends its block; move it to the line before a `for`".into(),
-            );
-        }
+        self.pragma_left_at_block_end();
         self.close_block()
-    }
-
-    /// Starts collecting statements into a new block.
-    fn open_block(&mut self) {
-        self.emitted.push(Vec::new());
-        self.enter_frame();
-    }
-
-    /// Ends the innermost block started by [`Self::open_block`].
-    fn close_block(&mut self) -> Block {
-        self.frames.pop();
-        Block(self.emitted.pop().unwrap_or_default())
-    }
-
-    /// Appends a statement to the innermost open block.
-    fn push(&mut self, kind: StmtKind, span: Span) -> Option<StmtId> {
-        let id = self.stmts.alloc(Stmt { kind, span });
-        if let Some(block) = self.emitted.last_mut() {
-            block.push(id);
-        }
-        Some(id)
     }
 
     fn stmt(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
@@ -694,19 +660,10 @@ impl<'a> Lowerer<'a> {
 
     fn stmt_kind(&mut self, stmt: &ast::Stmt) -> Option<StmtId> {
         let span = stmt.span;
-        let pragma = self.pending_pragma.take();
-        if let (Some((_, at)), false) = (pragma, matches!(stmt.kind, AstStmt::For { .. })) {
-            self.error(
-                "E0112",
-                at,
-                "a loop pragma must come right before a `for` loop".into(),
-                "move `coder.gpu.kernel()` / `coder.gpu.nokernel()` to the line before the `for`"
-                    .into(),
-            );
-        }
+        let pragma = self.pragma_before(stmt);
         if let (Some((p, at)), AstStmt::For { var, range, body }) = (pragma, &stmt.kind) {
             let id = self.for_loop(var, range, body, span)?;
-            self.pragmas.push((id, p, at));
+            self.directives.pragmas.push((id, p, at));
             return Some(id);
         }
         match &stmt.kind {
@@ -784,50 +741,6 @@ impl<'a> Lowerer<'a> {
             "an expression statement",
             "assign the value to a variable, or return it as an output",
         );
-    }
-
-    /// MATLAB Coder directives written as statements.
-    fn coder_directive(&mut self, name: &str, args: &[ast::Expr], span: Span) {
-        match name {
-            "coder.gpu.kernel" => self.pending_pragma = Some((LoopPragma::Kernel, span)),
-            "coder.gpu.nokernel" => self.pending_pragma = Some((LoopPragma::NoKernel, span)),
-            "coder.gpu.constantMemory" => self.constant_memory(args, span),
-            // Accepted: every function m2cu translates is a GPU entry.
-            "coder.gpu.kernelfun" | "coder.inline" => {}
-            _ => self.unsupported(
-                span,
-                &format!("the directive `{name}`"),
-                "m2cu knows coder.gpu.kernel, coder.gpu.nokernel, coder.gpu.kernelfun and coder.gpu.constantMemory",
-            ),
-        }
-    }
-
-    /// `coder.gpu.constantMemory(x)` in the entry function: `x` must name one of its inputs.
-    /// Inside an inlined local function the hint is ignored (the callee's inputs are copies).
-    fn constant_memory(&mut self, args: &[ast::Expr], span: Span) {
-        if !self.inlining.is_empty() {
-            return;
-        }
-        let input = match args {
-            [ast::Expr {
-                kind: AstExpr::Ident(name),
-                ..
-            }] => self
-                .scope
-                .get(name)
-                .copied()
-                .filter(|id| self.params.contains(id)),
-            _ => None,
-        };
-        match input {
-            Some(id) => self.constant_memory.push((id, span)),
-            None => self.error(
-                "E0116",
-                span,
-                "`coder.gpu.constantMemory` must name an input of the entry function".into(),
-                "write `coder.gpu.constantMemory(x)` where `x` is one of the function's inputs; it places `x` in the GPU's `__constant__` memory".into(),
-            ),
-        }
     }
 
     fn loop_exit(&mut self, kind: &AstStmt, span: Span) -> Option<StmtId> {

@@ -25,7 +25,7 @@ impl Lowerer<'_> {
         let left = self.temp("pages", Type::array(ty.class, shape), span);
         let rows = self.size_of(array, 1, span);
         let cols = self.size_of(array, 2, span);
-        let pages = self.local_value(kept, span);
+        let pages = self.read_local(kept, span);
         self.alloc_zeros(left, rows, cols, Some(pages), span);
         let to = self.counter(span);
         let pages = self.size_of(array, 3, span);
@@ -36,7 +36,7 @@ impl Lowerer<'_> {
                 me.copy_page(array, q, left, to, span);
             });
         });
-        let value = self.local_value(left, span);
+        let value = self.read_local(left, span);
         self.push(
             StmtKind::Assign {
                 target: array,
@@ -81,11 +81,11 @@ impl Lowerer<'_> {
         let rows = self.size_of(array, 1, span);
         let cols = self.size_of(array, 2, span);
         let per_page = self.binary_expr(BinOp::Mul, rows, cols, Class::Double, span);
-        let page = self.local_value(page, span);
+        let page = self.read_local(page, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let before = self.binary_expr(BinOp::Sub, page, one, Class::Double, span);
         let start = self.binary_expr(BinOp::Mul, before, per_page, Class::Double, span);
-        let e = self.local_value(e, span);
+        let e = self.read_local(e, span);
         self.binary_expr(BinOp::Add, start, e, Class::Double, span)
     }
 }

@@ -234,7 +234,7 @@ impl Lowerer<'_> {
     /// The value of `element`, a fresh expression; `None` for an empty value.
     fn element_expr(&mut self, element: Element, span: Span) -> Option<ExprId> {
         match element {
-            Element::Held(local) => Some(self.local_value(local, span)),
+            Element::Held(local) => Some(self.read_local(local, span)),
             Element::At(array, k) => {
                 let index = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
                 let ty = Type::scalar(self.locals[array].ty.class);

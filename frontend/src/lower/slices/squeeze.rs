@@ -33,10 +33,10 @@ impl Lowerer<'_> {
             (Shape::new(Dim::Var, Dim::Var), None)
         } else {
             let shape = Shape::new3(Dim::Var, Dim::Var, Dim::Var);
-            (shape, Some(self.local_value(p, span)))
+            (shape, Some(self.read_local(p, span)))
         };
         let target = self.temp("t", Type::array(val.class, shape), span);
-        let (rows, cols) = (self.local_value(r, span), self.local_value(c, span));
+        let (rows, cols) = (self.read_local(r, span), self.read_local(c, span));
         self.alloc_zeros(target, rows, cols, pages, span);
         let place = self.whole_place(target, span);
         self.write_loop(&place, &Val::Array(val), span);
@@ -82,7 +82,7 @@ impl Lowerer<'_> {
         self.open_block();
         for &(to, from) in moves {
             let value = match from {
-                Some(from) => self.local_value(from, span),
+                Some(from) => self.read_local(from, span),
                 None => self.constant_expr(1.0, Class::Double, span),
             };
             self.push(StmtKind::Assign { target: to, value }, span);
