@@ -85,7 +85,7 @@ impl Lowerer<'_> {
     /// are not reported again as undefined (one unknown builtin, one message).
     fn unassigned_after_error(&mut self, names: &[ast::Ident]) {
         for name in names {
-            if !self.scope.contains_key(&name.name) {
+            if !self.scope.names.contains_key(&name.name) {
                 self.failed_targets.insert(name.name.clone());
             }
         }
@@ -101,7 +101,7 @@ impl Lowerer<'_> {
     ) -> Option<StmtId> {
         let value = self.char_literal(text, text_span)?;
         let stmt = self.assign_val(name, value, span)?;
-        if let Some(&id) = self.scope.get(&name.name) {
+        if let Some(&id) = self.scope.names.get(&name.name) {
             self.string_locals.insert(id);
         }
         Some(stmt)
@@ -150,6 +150,7 @@ impl Lowerer<'_> {
         }
         let existing = self
             .scope
+            .names
             .get(&name.name)
             .copied()
             .filter(|id| !self.locals[*id].ty.is_scalar());
@@ -184,7 +185,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let deletes = grow::is_empty_matrix(value);
-        let Some(array) = self.scope.get(&base.name).copied() else {
+        let Some(array) = self.scope.names.get(&base.name).copied() else {
             if deletes {
                 return self.delete_undefined(base, target_span);
             }
@@ -361,7 +362,7 @@ impl Lowerer<'_> {
             return None;
         };
         let at = *at;
-        if self.loop_depth > 0 {
+        if self.scope.loop_depth > 0 {
             let name = self.locals[array].name.clone();
             self.note_grown(&name, span);
         }
@@ -493,8 +494,8 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Vec<Val>> {
         let name = callee.name.as_str();
-        let shadowed = self.scope.contains_key(name);
-        if self.handles.contains_key(name) {
+        let shadowed = self.scope.names.contains_key(name);
+        if self.scope.handles.contains_key(name) {
             return self.handle_variable_outputs(callee, args, nargout, span);
         }
         match name {

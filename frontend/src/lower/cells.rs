@@ -38,7 +38,7 @@ const SHAPE_READERS: [&str; 5] = ["numel", "length", "size", "isempty", "ndims"]
 impl Lowerer<'_> {
     /// Whether `name` is a text cell here.
     pub(super) fn is_text_cell(&self, name: &str) -> bool {
-        self.scope.contains_key(&format!("{LEN}{name}"))
+        self.scope.names.contains_key(&format!("{LEN}{name}"))
     }
 
     /// `name = {'M', 'CM', ...}`.
@@ -63,7 +63,7 @@ impl Lowerer<'_> {
                 "Octave's c{k} of '' is 0-by-0; test for the empty case apart, or use a text such as ' '",
             );
         };
-        if self.scope.contains_key(&name.name) || self.is_text_cell(&name.name) {
+        if self.scope.names.contains_key(&name.name) || self.is_text_cell(&name.name) {
             return self.cell_reassigned(name);
         }
         if self.frames.len() != self.body_frame {
@@ -92,10 +92,10 @@ impl Lowerer<'_> {
         for (prefix, values) in [(START, starts), (LEN, lens)] {
             let vector = number_vector(&values, column, span);
             self.assign(&[ast::LValue::Var(hidden(prefix))], &vector, span)?;
-            let id = self.scope[&hidden(prefix).name];
+            let id = self.scope.names[&hidden(prefix).name];
             self.matlab_names.insert(id, name.name.clone());
         }
-        let len = self.scope[&hidden(LEN).name];
+        let len = self.scope.names[&hidden(LEN).name];
         self.cell_texts.insert(len, texts);
         None
     }
@@ -109,14 +109,14 @@ impl Lowerer<'_> {
     ) -> Option<Val> {
         let name = &callee.name;
         if !self.is_text_cell(name) {
-            let what = match self.scope.contains_key(name) {
+            let what = match self.scope.names.contains_key(name) {
                 true => format!("`{name}{{...}}` of a variable that is not a cell"),
                 false => format!("`{name}{{...}}` of an undefined cell"),
             };
             self.cell_refused(span, &what, "index arrays with `(...)`; a cell here must be a literal {'a', 'b'} assigned before");
             return None;
         }
-        let len = self.scope[&format!("{LEN}{name}")];
+        let len = self.scope.names[&format!("{LEN}{name}")];
         let [arg] = args else {
             self.cell_refused(
                 span,
@@ -139,7 +139,7 @@ impl Lowerer<'_> {
             span: arg.span,
         };
         self.assign(&[ast::LValue::Var(index.clone())], &arg, arg.span)?;
-        if !self.locals[self.scope[&index.name]].ty.is_scalar() {
+        if !self.locals[self.scope.names[&index.name]].ty.is_scalar() {
             self.cell_refused(
                 arg.span,
                 "a cell indexed with several indices at once (a list of texts)",

@@ -115,7 +115,7 @@ impl Lowerer<'_> {
                 _ => self.materialize(&a),
             },
         };
-        self.scope.insert(hidden.clone(), local);
+        self.scope.names.insert(hidden.clone(), local);
         let read = || ident(&hidden, span);
         let ascii = if self.locals[local].ty.is_scalar() {
             compare(BinaryOp::Le, read(), 127.0)
@@ -131,7 +131,7 @@ impl Lowerer<'_> {
             self.push(StmtKind::Check { cond, error }, span);
         });
         let value = checked.and_then(|()| self.value(&in_class(read, class, span)));
-        self.scope.remove(&hidden);
+        self.scope.names.remove(&hidden);
         value
     }
 }

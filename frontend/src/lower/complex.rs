@@ -111,7 +111,7 @@ impl Lowerer<'_> {
     /// A new double local (scalar or array) whose name an earlier attempt found complex is
     /// made complex.
     pub(super) fn complex_if_widened(&self, name: &str, ty: Type) -> Type {
-        let ir_name = format!("{}{name}", self.prefix);
+        let ir_name = format!("{}{name}", self.scope.prefix);
         let complex = self.complex_locals.contains(&ir_name) && ty.class == Class::Double;
         Type {
             complex: complex || ty.complex,

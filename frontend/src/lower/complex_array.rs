@@ -123,7 +123,7 @@ impl Lowerer<'_> {
     /// array assigned to a complex one is written element by element instead.
     pub(super) fn copyable_into(&self, name: &ast::Ident, src: LocalId) -> Option<LocalId> {
         let ty = self.locals[src].ty;
-        let target = match self.scope.get(&name.name) {
+        let target = match self.scope.names.get(&name.name) {
             Some(&id) => self.locals[id].ty,
             None => self.complex_if_widened(&name.name, ty),
         };

@@ -25,9 +25,9 @@ impl Lowerer<'_> {
             AstExpr::Call { callee, .. } => &callee.name,
             _ => return false,
         };
-        let defined = self.scope.contains_key(name) || self.is_function(name);
+        let defined = self.scope.names.contains_key(name) || self.is_function(name);
         match &e.kind {
-            AstExpr::Ident(_) if self.scope.contains_key(name) => true,
+            AstExpr::Ident(_) if self.scope.names.contains_key(name) => true,
             _ if defined => false,
             _ if CONSOLE_ONLY.contains(&name.as_str()) => true,
             _ if CLEARING.contains(&name.as_str()) => {

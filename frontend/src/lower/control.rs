@@ -141,10 +141,10 @@ impl Lowerer<'_> {
         self.set_empty_flag(var_id, (start, step, stop), span);
         let bounds = (start_ast.as_ref(), step_ast.is_some(), stop_ast.as_ref());
         self.enter_growth_loop(var, bounds, (start, stop), body);
-        self.loop_vars.push(var_id);
+        self.scope.loop_vars.push(var_id);
         self.loop_range = Some((start, step, stop));
         let body = self.loop_body(body);
-        self.loop_vars.pop();
+        self.scope.loop_vars.pop();
         self.leave_growth_loop(span);
         self.push(
             StmtKind::For {
@@ -236,16 +236,16 @@ impl Lowerer<'_> {
         span: Span,
         set: impl FnOnce(&mut Self, LocalId),
     ) -> Option<StmtId> {
-        self.loop_vars.push(var_id);
+        self.scope.loop_vars.push(var_id);
         let id = self.counted_loop("k", n, span, |me, k| {
             set(me, k);
-            me.loop_depth += 1;
+            me.scope.loop_depth += 1;
             for s in body {
                 me.stmt(s);
             }
-            me.loop_depth -= 1;
+            me.scope.loop_depth -= 1;
         });
-        self.loop_vars.pop();
+        self.scope.loop_vars.pop();
         id
     }
 
@@ -253,6 +253,7 @@ impl Lowerer<'_> {
     /// of a `for` once, before the first iteration).
     fn may_change(&self, a: &array::ArrayVal, body: &[ast::Stmt]) -> bool {
         self.scope
+            .names
             .iter()
             .filter(|(_, id)| self.reads_whole(a, **id) || self.reads_elsewhere(a, **id))
             .any(|(name, _)| assigns(body, name))

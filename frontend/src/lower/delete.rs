@@ -81,7 +81,7 @@ impl Lowerer<'_> {
             .subscripts_with_masks(array, args)?
             .into_iter()
             .nth(along.position())?;
-        if self.loop_depth > 0 {
+        if self.scope.loop_depth > 0 {
             self.note_deleted(array, target_span);
         }
         if let (Along::Linear, Subscript::Plain(Sub::Scalar(k))) = (along, &sub) {
@@ -197,7 +197,7 @@ impl Lowerer<'_> {
     /// The name the user wrote for a local (without an inlined function's prefix).
     fn user_name(&self, array: LocalId) -> String {
         let name = &self.locals[array].name;
-        name.strip_prefix(self.prefix.as_str())
+        name.strip_prefix(self.scope.prefix.as_str())
             .unwrap_or(name)
             .to_string()
     }

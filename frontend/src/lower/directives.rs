@@ -54,6 +54,7 @@ impl Lowerer<'_> {
                 ..
             }] => self
                 .scope
+                .names
                 .get(name)
                 .copied()
                 .filter(|id| self.params.contains(id)),

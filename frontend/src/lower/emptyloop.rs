@@ -159,7 +159,7 @@ impl Lowerer<'_> {
         let Some(&flag) = self.empty_flags.get(&id) else {
             return;
         };
-        if self.loop_vars.contains(&id) {
+        if self.scope.loop_vars.contains(&id) {
             return;
         }
         match &mut self.empty_reads {
@@ -211,6 +211,7 @@ impl Lowerer<'_> {
             AstExpr::Number { .. } => true,
             AstExpr::Ident(name) => self
                 .scope
+                .names
                 .get(name)
                 .is_some_and(|id| self.locals[*id].ty.is_scalar()),
             AstExpr::Paren(inner) => self.empties_make_false(inner),
@@ -225,9 +226,10 @@ impl Lowerer<'_> {
             AstExpr::Call { callee, args } => {
                 let element = self
                     .scope
+                    .names
                     .get(&callee.name)
                     .is_some_and(|id| !self.locals[*id].ty.is_scalar());
-                let builtin = !self.scope.contains_key(&callee.name)
+                let builtin = !self.scope.names.contains_key(&callee.name)
                     && Builtin::from_name(&callee.name).is_some()
                     && !self.is_function(&callee.name);
                 (element || builtin) && args.iter().all(|a| self.empties_make_false(a))
@@ -241,6 +243,7 @@ impl Lowerer<'_> {
         for output in outputs {
             let flag = self
                 .scope
+                .names
                 .get(&output.name)
                 .and_then(|id| self.empty_flags.get(id))
                 .copied();

@@ -119,11 +119,11 @@ impl Lowerer<'_> {
     fn ident(&mut self, name: &str, span: Span) -> Option<Val> {
         // Only this name is read as text, nothing it calls.
         let as_text = std::mem::take(&mut self.reading_text);
-        if self.handles.contains_key(name) {
+        if self.scope.handles.contains_key(name) {
             self.handle_as_value(span);
             return None;
         }
-        if let Some(&id) = self.scope.get(name) {
+        if let Some(&id) = self.scope.names.get(name) {
             if self.string_locals.contains(&id) && !as_text {
                 return self.string_variable_here(name, span);
             }
@@ -154,7 +154,7 @@ impl Lowerer<'_> {
     }
 
     fn end_keyword(&mut self, span: Span) -> Option<ExprId> {
-        let Some(ctx) = self.index_context.last().copied() else {
+        let Some(ctx) = self.scope.index_context.last().copied() else {
             self.error(
                 "E0108",
                 span,
@@ -342,10 +342,10 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let name = callee.name.as_str();
-        if self.handles.contains_key(name) {
+        if self.scope.handles.contains_key(name) {
             return self.call_handle_variable(callee, args, span);
         }
-        if let Some(&array) = self.scope.get(name) {
+        if let Some(&array) = self.scope.names.get(name) {
             return self.index(array, args, span);
         }
         if self.is_text_cell(name) {
@@ -525,13 +525,13 @@ impl Lowerer<'_> {
         }
         let mut out = Vec::with_capacity(args.len());
         for (position, arg) in args.iter().take(3).enumerate() {
-            self.index_context.push(IndexContext {
+            self.scope.index_context.push(IndexContext {
                 array,
                 position,
                 count: args.len().min(3),
             });
             let sub = self.subscript(arg);
-            self.index_context.pop();
+            self.scope.index_context.pop();
             out.push(sub);
         }
         let subs: Vec<Subscript> = out.into_iter().collect::<Option<_>>()?;

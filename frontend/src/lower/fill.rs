@@ -94,7 +94,7 @@ fn is_string(e: &ast::Expr, text: &str) -> bool {
 fn size_call<'e>(l: &Lowerer<'_>, e: &'e ast::Expr) -> Option<&'e ast::Expr> {
     match &e.kind {
         AstExpr::Call { callee, args }
-            if callee.name == "size" && !l.scope.contains_key("size") =>
+            if callee.name == "size" && !l.scope.names.contains_key("size") =>
         {
             match args.as_slice() {
                 [a] => Some(a),
@@ -113,7 +113,8 @@ impl Lowerer<'_> {
         let AstExpr::Call { callee, args } = &value.kind else {
             return None;
         };
-        let fill = fill_named(&callee.name).filter(|_| !self.scope.contains_key(&callee.name))?;
+        let fill =
+            fill_named(&callee.name).filter(|_| !self.scope.names.contains_key(&callee.name))?;
         Some(self.allocation_args(fill, args, value.span))
     }
 
@@ -253,7 +254,7 @@ impl Lowerer<'_> {
         let AstExpr::Ident(name) = &arg.kind else {
             return None;
         };
-        let local = *self.scope.get(name)?;
+        let local = *self.scope.names.get(name)?;
         let shape = self.locals[local].ty.shape;
         let row = shape.rows == Dim::Known(1) && matches!(shape.cols, Dim::Known(2 | 3));
         row.then_some(local)

@@ -150,21 +150,21 @@ impl Lowerer<'_> {
         let (start_ast, has_step, stop_ast) = range;
         let depth = self.growth.loops.len();
         self.growth.loops.push(LoopBounds {
-            var: self.scope.get(&var.name).copied(),
+            var: self.scope.names.get(&var.name).copied(),
             start: bounds.0,
             stop: bounds.1,
             kept: extents_kept(body, &var.name),
         });
         // In an enclosing loop `y` would exist from the second iteration on, and keep its
         // elements: only growth is exact there.
-        let enclosed = self.loop_depth > 0 || self.in_repeated_call();
+        let enclosed = self.scope.loop_depth > 0 || self.in_repeated_call();
         let plain = |e: &ast::Expr| !matches!(e.kind, AstExpr::End);
         if enclosed || has_step || !plain(start_ast) || exits(body) {
             return;
         }
         let assigned = assigned_names(body);
         let path = vec![(var.name.as_str(), ast_source::print_expr_source(stop_ast))];
-        let scope = &self.scope;
+        let scope = &self.scope.names;
         let known = |n: &str| scope.contains_key(n) || constant(n).is_some();
         let nest = Nest {
             assigned: &assigned,
@@ -173,7 +173,7 @@ impl Lowerer<'_> {
         let mut found = Vec::new();
         nest.candidates(body, &path, &mut found);
         for c in found {
-            let defined = self.scope.contains_key(&c.name);
+            let defined = self.scope.names.contains_key(&c.name);
             if defined || self.growth.plans.contains_key(&c.name) || !stored_once(body, &c.name) {
                 continue;
             }
@@ -296,7 +296,7 @@ impl Lowerer<'_> {
         if !self.element_subscripts(&subs, array, target_span) {
             return None;
         }
-        if self.loop_depth > 0 {
+        if self.scope.loop_depth > 0 {
             self.note_grown(&base.name, target_span);
         }
         self.grow_store(array, subs, value, span)
@@ -480,7 +480,7 @@ impl Lowerer<'_> {
         value: &ast::Expr,
     ) -> bool {
         let shape = self.locals[array].ty.shape;
-        self.loop_depth == 0
+        self.scope.loop_depth == 0
             && allocation_idiom(args, value)
             && shape.rows == Dim::Var
             && shape.cols == Dim::Var
@@ -513,7 +513,7 @@ impl Lowerer<'_> {
                 span,
             );
         }
-        if self.loop_depth > 0 {
+        if self.scope.loop_depth > 0 {
             let name = self.locals[array].name.clone();
             self.note_grown(&name, target_span);
         }
@@ -530,7 +530,10 @@ impl Lowerer<'_> {
         let by_var = matches!(self.exprs[*k].kind, ExprKind::Local(v) if Some(v) == b.var);
         let to_extent = matches!(self.exprs[b.stop].kind,
             ExprKind::Size(a, SizeQuery::Numel | SizeQuery::Length) if a == array);
-        let kept = b.kept.iter().any(|n| self.scope.get(n) == Some(&array));
+        let kept = b
+            .kept
+            .iter()
+            .any(|n| self.scope.names.get(n) == Some(&array));
         by_var && to_extent && kept && self.const_of(b.start).is_some_and(|s| s >= 1.0)
     }
 
@@ -746,7 +749,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Option<StmtId>> {
         let (item, across, side) = appended(&name.name, value)?;
-        let array = self.scope.get(&name.name).copied()?;
+        let array = self.scope.names.get(&name.name).copied()?;
         if !self.grows_by_index(array) || mentions(&item, &name.name) {
             return None;
         }
@@ -773,7 +776,7 @@ impl Lowerer<'_> {
             };
             return Some(self.assign_val(name, joined, span));
         }
-        if self.loop_depth > 0 {
+        if self.scope.loop_depth > 0 {
             let local_name = self.locals[array].name.clone();
             self.note_grown(&local_name, span);
         }

@@ -28,7 +28,7 @@ impl Lowerer<'_> {
         let Val::Scalar(value) = *value else {
             return None;
         };
-        let existing = self.scope.get(&name.name).copied();
+        let existing = self.scope.names.get(&name.name).copied();
         let fits = self.grown.contains(&name.name)
             && !self.exprs[value].ty.complex
             && existing.is_none_or(|id| self.grows_by_index(id));

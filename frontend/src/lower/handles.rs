@@ -119,7 +119,7 @@ impl<'a> Lowerer<'a> {
             AstExpr::FuncHandle(name) => Some(self.named_handle(name)),
             AstExpr::AnonFn { params, body } => Some(Some(self.anonymous(params, body))),
             AstExpr::Ident(name) => {
-                let slot = self.handles.get(name)?.clone();
+                let slot = self.scope.handles.get(name)?.clone();
                 Some(self.known_handle(name, slot, e.span))
             }
             _ => None,
@@ -172,11 +172,11 @@ impl<'a> Lowerer<'a> {
     /// `None` when no variable has that name (the body then calls a function of that name, or
     /// fails when called, as in MATLAB).
     fn capture(&mut self, name: &str, span: Span) -> Option<Binding<'a>> {
-        if let Some(Slot::Known(h)) = self.handles.get(name) {
+        if let Some(Slot::Known(h)) = self.scope.handles.get(name) {
             return Some(Binding::Handle(h.clone()));
         }
-        let &id = self.scope.get(name)?;
-        if !self.handles.in_anonymous {
+        let &id = self.scope.names.get(name)?;
+        if !self.scope.handles.in_anonymous {
             let function = self.inlining.last().copied().unwrap_or(self.entry.function);
             if super::inline::assignments(&function.body, name) <= 1 {
                 return Some(Binding::Value(id));
@@ -233,15 +233,15 @@ impl<'a> Lowerer<'a> {
     /// reported), `None` for any other value (a handle `name` held is then forgotten).
     pub(super) fn assign_handle(&mut self, name: &ast::Ident, value: &ast::Expr) -> Option<()> {
         let Some(handle) = self.handle_expr(value) else {
-            self.handles.remove(&name.name);
+            self.scope.handles.remove(&name.name);
             return None;
         };
         let slot = match handle {
-            Some(h) if self.handles.choosing > 0 => self.choose(&name.name, h, value.span),
+            Some(h) if self.scope.handles.choosing > 0 => self.choose(&name.name, h, value.span),
             Some(h) => Slot::Known(h),
             None => Slot::Failed,
         };
-        self.handles.insert(name.name.clone(), slot);
+        self.scope.handles.insert(name.name.clone(), slot);
         Some(())
     }
 
@@ -252,15 +252,15 @@ impl<'a> Lowerer<'a> {
         let body = match &stmt.kind {
             AstStmt::For { body, .. } | AstStmt::While { body, .. } => body,
             AstStmt::If { .. } | AstStmt::Switch { .. } => {
-                let before = self.handles.clone();
+                let before = self.scope.handles.clone();
                 self.tag_before_branches(stmt);
-                self.handles.choosing += 1;
+                self.scope.handles.choosing += 1;
                 return Some(before);
             }
             _ => return None,
         };
-        let before = self.handles.clone();
-        for (name, slot) in self.handles.iter_mut() {
+        let before = self.scope.handles.clone();
+        for (name, slot) in self.scope.handles.iter_mut() {
             if super::inline::assigns(body, name) {
                 *slot = Slot::Ambiguous { defined: stmt.span };
             }
@@ -279,7 +279,7 @@ impl<'a> Lowerer<'a> {
         let Some(before) = before else { return };
         let branches = matches!(stmt.kind, AstStmt::If { .. } | AstStmt::Switch { .. });
         if branches {
-            self.handles.choosing -= 1;
+            self.scope.handles.choosing -= 1;
         }
         if matches!(stmt.kind, AstStmt::If { .. }) && lowered.is_none() {
             return;
@@ -291,9 +291,13 @@ impl<'a> Lowerer<'a> {
         };
         // A name that held a handle before and another value after (or the reverse) holds
         // either, depending on the path taken.
-        let names: Vec<String> = before.keys().chain(self.handles.keys()).cloned().collect();
+        let names: Vec<String> = before
+            .keys()
+            .chain(self.scope.handles.keys())
+            .cloned()
+            .collect();
         for name in names.into_iter().filter(|n| !settled.contains(n)) {
-            let same = match (before.get(&name), self.handles.get(&name)) {
+            let same = match (before.get(&name), self.scope.handles.get(&name)) {
                 (Some(Slot::Known(old)), Some(Slot::Known(new))) => Rc::ptr_eq(old, new),
                 (Some(Slot::Chosen(old)), Some(Slot::Chosen(new))) => old.same_choice(new),
                 (_, Some(Slot::Ambiguous { .. } | Slot::Failed)) | (None, None) => true,
@@ -301,7 +305,7 @@ impl<'a> Lowerer<'a> {
             };
             if !same {
                 let defined = stmt.span;
-                self.handles.insert(name, Slot::Ambiguous { defined });
+                self.scope.handles.insert(name, Slot::Ambiguous { defined });
             }
         }
     }
@@ -385,7 +389,7 @@ impl<'a> Lowerer<'a> {
         nargout: usize,
         span: Span,
     ) -> Option<Vec<Val>> {
-        let slot = self.handles.get(&callee.name)?.clone();
+        let slot = self.scope.handles.get(&callee.name)?.clone();
         if let Slot::Chosen(chosen) = &slot {
             return self.chosen_outputs(&callee.name, chosen, args, nargout, span);
         }
@@ -416,14 +420,16 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let saved = self.enter(label, anon.file);
-        self.handles.in_anonymous = true;
+        self.scope.handles.in_anonymous = true;
         for (name, binding) in &anon.captured {
             match binding {
                 Binding::Value(id) => {
-                    self.scope.insert(name.clone(), *id);
+                    self.scope.names.insert(name.clone(), *id);
                 }
                 Binding::Handle(h) => {
-                    self.handles.insert(name.clone(), Slot::Known(h.clone()));
+                    self.scope
+                        .handles
+                        .insert(name.clone(), Slot::Known(h.clone()));
                 }
             }
         }
@@ -432,7 +438,7 @@ impl<'a> Lowerer<'a> {
                 // The body cannot assign its parameters: a variable's value is read in place,
                 // which keeps a call in a `while` condition a plain expression.
                 Some(id) => {
-                    self.scope.insert(param.name.clone(), id);
+                    self.scope.names.insert(param.name.clone(), id);
                 }
                 None => self.bind_arg(param, arg, false, span),
             }
@@ -465,7 +471,9 @@ impl<'a> Lowerer<'a> {
         match arg {
             Arg::Value(val) => self.bind_param(param, val, assigned, span),
             Arg::Handle(h) => {
-                self.handles.insert(param.name.clone(), Slot::Known(h));
+                self.scope
+                    .handles
+                    .insert(param.name.clone(), Slot::Known(h));
             }
         }
     }
@@ -498,7 +506,7 @@ impl<'a> Lowerer<'a> {
                     _ => self.materialize(&a),
                 },
             };
-            self.scope.insert(name.clone(), id);
+            self.scope.names.insert(name.clone(), id);
             names.push(name);
         }
         let exprs: Vec<ast::Expr> = names
@@ -509,21 +517,21 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         // `@abs` names the function even where a variable `abs` exists.
-        let variable = self.scope.remove(&callee.name);
-        let handle = self.handles.remove(&callee.name);
+        let variable = self.scope.names.remove(&callee.name);
+        let handle = self.scope.handles.remove(&callee.name);
         let value = if nargout == 1 {
             self.call(callee, &exprs, span).map(|v| vec![v])
         } else {
             self.multi_values(callee, &exprs, nargout, span)
         };
         for n in &names {
-            self.scope.remove(n);
+            self.scope.names.remove(n);
         }
         if let Some(id) = variable {
-            self.scope.insert(callee.name.clone(), id);
+            self.scope.names.insert(callee.name.clone(), id);
         }
         if let Some(slot) = handle {
-            self.handles.insert(callee.name.clone(), slot);
+            self.scope.handles.insert(callee.name.clone(), slot);
         }
         value
     }
@@ -531,7 +539,7 @@ impl<'a> Lowerer<'a> {
     /// Whether the output `name` holds a handle; if so it is reported (E0157): a handle is
     /// no run-time value, so no function returns one.
     pub(super) fn handle_output(&mut self, name: &ast::Ident) -> bool {
-        let found = self.handles.contains_key(&name.name);
+        let found = self.scope.handles.contains_key(&name.name);
         if found {
             self.handle_as_value(name.span);
         }

@@ -19,8 +19,6 @@
 //! inlined (`E0131`, reported once): a chain of functions that each call the next twice inlines
 //! to exponentially many statements.
 
-use std::collections::HashMap;
-
 use super::array::Val;
 use super::early_return;
 use super::handles::Arg;
@@ -35,12 +33,7 @@ pub const MAX_LOWERED_NODES: usize = 1_000_000;
 
 /// The caller's state, saved while a callee's body is lowered.
 pub(super) struct Saved<'a> {
-    scope: HashMap<String, LocalId>,
-    handles: super::handles::Handles<'a>,
-    loop_vars: Vec<LocalId>,
-    loop_depth: usize,
-    index_context: Vec<IndexContext>,
-    prefix: String,
+    scope: Scope<'a>,
     file: &'a ast::File,
     /// Where the call's statements start in the innermost open block.
     first_stmt: usize,
@@ -232,7 +225,7 @@ impl<'a> Lowerer<'a> {
         }
         let saved = self.enter(&callee.name, target.file);
         self.inlining.push(target.function);
-        self.enter_call_growth(saved.loop_depth > 0);
+        self.enter_call_growth(saved.scope.loop_depth > 0);
         let out = body(self);
         self.leave_call_growth();
         self.inlining.pop();
@@ -303,12 +296,13 @@ impl<'a> Lowerer<'a> {
         let prefix = format!("_{callee}_");
         Saved {
             file: std::mem::replace(&mut self.file, file),
-            scope: std::mem::take(&mut self.scope),
-            handles: std::mem::take(&mut self.handles),
-            loop_vars: std::mem::take(&mut self.loop_vars),
-            loop_depth: std::mem::take(&mut self.loop_depth),
-            index_context: std::mem::take(&mut self.index_context),
-            prefix: std::mem::replace(&mut self.prefix, prefix),
+            scope: std::mem::replace(
+                &mut self.scope,
+                Scope {
+                    prefix,
+                    ..Scope::default()
+                },
+            ),
             first_stmt: self.emitted.last().map_or(0, Vec::len),
             body_frame: std::mem::replace(&mut self.body_frame, self.frames.len()),
         }
@@ -317,17 +311,12 @@ impl<'a> Lowerer<'a> {
     pub(super) fn leave(&mut self, saved: Saved<'a>) {
         let first = self.emitted.last().and_then(|b| b.get(saved.first_stmt));
         if let Some(&first) = first {
-            let locals = self.scope.values().copied().collect();
+            let locals = self.scope.names.values().copied().collect();
             self.call_entries
                 .push(super::undefined::CallEntry { first, locals });
         }
         self.file = saved.file;
         self.scope = saved.scope;
-        self.handles = saved.handles;
-        self.loop_vars = saved.loop_vars;
-        self.loop_depth = saved.loop_depth;
-        self.index_context = saved.index_context;
-        self.prefix = saved.prefix;
         self.body_frame = saved.body_frame;
     }
 
@@ -352,7 +341,7 @@ impl<'a> Lowerer<'a> {
             Val::Array(a) => {
                 if let array::Node::Whole(src) = a.node {
                     if !assigned {
-                        self.scope.insert(param.name.clone(), src);
+                        self.scope.names.insert(param.name.clone(), src);
                         return;
                     }
                 }
@@ -371,7 +360,7 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Vec<LocalId>> {
         let mut out = Vec::new();
         for output in function.outputs.iter().take(nargout) {
-            match self.scope.get(&output.name).copied() {
+            match self.scope.names.get(&output.name).copied() {
                 Some(id) if self.returnable(id, output) => out.push(id),
                 Some(_) => return None,
                 None if self.handle_output(output) => return None,

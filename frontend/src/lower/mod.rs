@@ -267,6 +267,25 @@ struct IndexContext {
     count: usize,
 }
 
+/// The state that belongs to the function body being lowered (the entry's, or an inlined
+/// callee's), which `inline::Lowerer::enter` replaces and `leave` restores.
+#[derive(Default)]
+struct Scope<'a> {
+    /// The variables in scope by MATLAB name.
+    names: HashMap<String, LocalId>,
+    /// Names holding function handles (`handles`), scoped like `names`.
+    handles: handles::Handles<'a>,
+    /// Loop variables of the enclosing `for` loops, innermost last.
+    loop_vars: Vec<LocalId>,
+    /// Number of enclosing loops (`for` and `while`).
+    loop_depth: usize,
+    /// Where an `end` inside the index being lowered refers to, innermost last.
+    index_context: Vec<IndexContext>,
+    /// Prefix of the IR names of new locals: empty in the entry function, `_<callee>_` while
+    /// a local function is inlined.
+    prefix: String,
+}
+
 struct Lowerer<'a> {
     /// The file whose function is being lowered: the entry's, or a function file's while one
     /// of its functions is inlined.
@@ -277,9 +296,8 @@ struct Lowerer<'a> {
     locals: Arena<Local>,
     exprs: Arena<Expr>,
     stmts: Arena<Stmt>,
-    scope: HashMap<String, LocalId>,
-    /// Names holding function handles (`handles`), scoped like `scope`.
-    handles: handles::Handles<'a>,
+    /// What names mean where lowering is: saved and replaced while a call is inlined.
+    scope: Scope<'a>,
     params: Vec<LocalId>,
     outputs: Vec<LocalId>,
     diags: Diagnostics,
@@ -288,19 +306,11 @@ struct Lowerer<'a> {
     reported: HashSet<(&'static str, u32, u32, String)>,
     /// Errors reported, repeats included (a callee's body failed when this grew).
     errors: usize,
-    /// Loop variables of the enclosing `for` loops, innermost last.
-    loop_vars: Vec<LocalId>,
-    /// Number of enclosing loops (`for` and `while`).
-    loop_depth: usize,
-    index_context: Vec<IndexContext>,
     /// The blocks being filled, innermost last (see [`Self::push`]).
     emitted: Vec<Vec<StmtId>>,
     /// Counter for the names of compiler temporaries (`_t1`, `_k2`, ...), which no MATLAB
     /// identifier can equal because they start with `_`.
     temps: u32,
-    /// Prefix of the IR names of new locals: empty in the entry function, `_<callee>_` while
-    /// a local function is inlined.
-    prefix: String,
     /// The functions being inlined, outermost first.
     inlining: Vec<&'a ast::Function>,
     /// The entry's top level took a branch decided at translation time that always raises an
@@ -396,19 +406,14 @@ impl<'a> Lowerer<'a> {
             locals: Arena::new(),
             exprs: Arena::new(),
             stmts: Arena::new(),
-            scope: HashMap::new(),
-            handles: handles::Handles::default(),
+            scope: Scope::default(),
             params: Vec::new(),
             outputs: Vec::new(),
             diags: Diagnostics::default(),
             reported: HashSet::new(),
             errors: 0,
-            loop_vars: Vec::new(),
-            loop_depth: 0,
-            index_context: Vec::new(),
             emitted: Vec::new(),
             temps: 0,
-            prefix: String::new(),
             inlining: Vec::new(),
             halted: false,
             failed_targets: HashSet::new(),
@@ -590,7 +595,7 @@ impl<'a> Lowerer<'a> {
 
     fn declare_outputs(&mut self, function: &ast::Function) {
         for output in &function.outputs {
-            match self.scope.get(&output.name).copied() {
+            match self.scope.names.get(&output.name).copied() {
                 Some(id) if self.returnable(id, output) => self.outputs.push(id),
                 Some(_) => {}
                 None if self.handle_output(output) => {}
@@ -628,12 +633,12 @@ impl<'a> Lowerer<'a> {
             ty.shape.pages = Dim::Var;
         }
         let id = self.locals.alloc(Local {
-            name: format!("{}{name}", self.prefix),
+            name: format!("{}{name}", self.scope.prefix),
             ty,
             span,
             integral: false,
         });
-        self.scope.insert(name.to_string(), id);
+        self.scope.names.insert(name.to_string(), id);
         self.matlab_names.insert(id, name.to_string());
         self.record_home(id);
         self.flag_if_loop_variable(name, id, span);
@@ -744,7 +749,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn loop_exit(&mut self, kind: &AstStmt, span: Span) -> Option<StmtId> {
-        if self.loop_depth == 0 {
+        if self.scope.loop_depth == 0 {
             let word = if matches!(kind, AstStmt::Break) {
                 "break"
             } else {
@@ -778,9 +783,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn loop_body(&mut self, body: &[ast::Stmt]) -> Block {
-        self.loop_depth += 1;
+        self.scope.loop_depth += 1;
         let block = self.block(body);
-        self.loop_depth -= 1;
+        self.scope.loop_depth -= 1;
         block
     }
 
@@ -835,9 +840,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn loop_var(&mut self, var: &ast::Ident, ty: Type) -> Option<LocalId> {
-        match self.scope.get(&var.name).copied() {
+        match self.scope.names.get(&var.name).copied() {
             None => Some(self.new_local(&var.name, ty, var.span)),
-            Some(id) if self.loop_vars.contains(&id) => {
+            Some(id) if self.scope.loop_vars.contains(&id) => {
                 self.error(
                     "E0103",
                     var.span,
@@ -892,10 +897,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn define_local(&mut self, name: &ast::Ident, ty: Type) -> Option<LocalId> {
-        let Some(id) = self.scope.get(&name.name).copied() else {
+        let Some(id) = self.scope.names.get(&name.name).copied() else {
             return Some(self.new_local(&name.name, ty, name.span));
         };
-        if self.loop_vars.contains(&id) {
+        if self.scope.loop_vars.contains(&id) {
             self.error(
                 "E0103",
                 name.span,

@@ -77,14 +77,14 @@ impl Lowerer<'_> {
             _ => return None,
         };
         match &name.kind {
-            AstExpr::Str(n) => Some(self.scope.contains_key(n)),
+            AstExpr::Str(n) => Some(self.scope.names.contains_key(n)),
             _ => None,
         }
     }
 
     /// `isempty(x)` of a variable whose type settles it (see the module doc).
     fn static_emptiness(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
-        if callee != "isempty" || self.scope.contains_key(callee) {
+        if callee != "isempty" || self.scope.names.contains_key(callee) {
             return None;
         }
         let [ast::Expr {
@@ -94,7 +94,7 @@ impl Lowerer<'_> {
         else {
             return None;
         };
-        let shape = self.locals[*self.scope.get(name)?].ty.shape;
+        let shape = self.locals[*self.scope.names.get(name)?].ty.shape;
         match (shape.known_empty(), shape.known_nonempty()) {
             (true, _) => Some(true),
             (_, true) => Some(false),
@@ -112,7 +112,7 @@ impl Lowerer<'_> {
 
     fn mentions_counts(&self, e: &ast::Expr) -> bool {
         match &e.kind {
-            AstExpr::Ident(n) => !self.scope.contains_key(n) && self.count_named(n).is_some(),
+            AstExpr::Ident(n) => !self.scope.names.contains_key(n) && self.count_named(n).is_some(),
             AstExpr::Call { callee, args } => {
                 callee.name == "exist" || self.static_emptiness(&callee.name, args).is_some()
             }
@@ -130,7 +130,7 @@ impl Lowerer<'_> {
         let truth = |b: bool| f64::from(u8::from(b));
         Some(match &e.kind {
             AstExpr::Number { value, .. } => *value,
-            AstExpr::Ident(n) if !self.scope.contains_key(n) => self.count_named(n)? as f64,
+            AstExpr::Ident(n) if !self.scope.names.contains_key(n) => self.count_named(n)? as f64,
             AstExpr::Call { callee, args } if callee.name == "exist" => truth(self.exists(args)?),
             AstExpr::Call { callee, args } => truth(self.static_emptiness(&callee.name, args)?),
             AstExpr::Paren(inner) => self.static_value(inner)?,

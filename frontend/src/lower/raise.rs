@@ -249,7 +249,7 @@ impl Lowerer<'_> {
     /// is not empty.
     fn char_message(&mut self, function: &str, only: &ast::Expr) -> Option<Message> {
         let unassigned =
-            matches!(&only.kind, AstExpr::Ident(name) if !self.scope.contains_key(name));
+            matches!(&only.kind, AstExpr::Ident(name) if !self.scope.names.contains_key(name));
         let v = if unassigned {
             None
         } else {

@@ -318,7 +318,7 @@ impl Lowerer<'_> {
         let AstExpr::Call { callee, args } = &strip_parens(e).kind else {
             return self.value(e).map(Selected::Value);
         };
-        let array = match self.scope.get(&callee.name) {
+        let array = match self.scope.names.get(&callee.name) {
             Some(&a) if args.len() == 1 && !self.locals[a].ty.is_scalar() => a,
             _ => return self.value(e).map(Selected::Value),
         };
@@ -539,7 +539,7 @@ impl Lowerer<'_> {
         let AstExpr::Call { callee, args } = &strip_parens(value).kind else {
             return None;
         };
-        let source = *self.scope.get(&callee.name)?;
+        let source = *self.scope.names.get(&callee.name)?;
         let [arg] = args.as_slice() else {
             return None;
         };

@@ -22,13 +22,13 @@ impl Lowerer<'_> {
     /// three. `None` after an error.
     pub(super) fn trailing_subscripts(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<()> {
         for (position, arg) in args.iter().enumerate().skip(3) {
-            self.index_context.push(IndexContext {
+            self.scope.index_context.push(IndexContext {
                 array,
                 position,
                 count: args.len(),
             });
             let sub = self.subscript(arg);
-            self.index_context.pop();
+            self.scope.index_context.pop();
             match sub? {
                 Subscript::Plain(Sub::All) => {}
                 Subscript::Plain(Sub::Scalar(e)) => self.unit_index_checks(e, arg.span),

@@ -54,9 +54,9 @@ impl<'a> Lowerer<'a> {
     /// handle now gets its tag set to it, and is `Chosen` inside the statement.
     pub(in crate::lower) fn tag_before_branches(&mut self, stmt: &ast::Stmt) {
         for name in handle_assignments(stmt) {
-            if let Some(Slot::Known(handle)) = self.handles.get(&name).cloned() {
+            if let Some(Slot::Known(handle)) = self.scope.handles.get(&name).cloned() {
                 let slot = self.choose(&name, handle, stmt.span);
-                self.handles.insert(name, slot);
+                self.scope.handles.insert(name, slot);
             }
         }
     }
@@ -69,7 +69,7 @@ impl<'a> Lowerer<'a> {
         handle: Rc<Handle<'a>>,
         span: Span,
     ) -> Slot<'a> {
-        let chosen = match self.handles.tags.get(name) {
+        let chosen = match self.scope.handles.tags.get(name) {
             Some(chosen) => chosen.clone(),
             None => {
                 let tag = self.temp("htag", Type::scalar(Class::Double), span);
@@ -97,7 +97,10 @@ impl<'a> Lowerer<'a> {
             },
             span,
         );
-        self.handles.tags.insert(name.to_string(), chosen.clone());
+        self.scope
+            .handles
+            .tags
+            .insert(name.to_string(), chosen.clone());
         Slot::Chosen(chosen)
     }
 
@@ -107,15 +110,15 @@ impl<'a> Lowerer<'a> {
     pub(in crate::lower) fn chosen_after(&mut self, stmt: &ast::Stmt) -> Vec<String> {
         let mut settled = Vec::new();
         for name in handle_assignments(stmt) {
-            let Some(chosen) = self.handles.tags.get(&name).cloned() else {
+            let Some(chosen) = self.scope.handles.tags.get(&name).cloned() else {
                 continue;
             };
-            let slot = if self.scope.contains_key(&name) {
+            let slot = if self.scope.names.contains_key(&name) {
                 Slot::Ambiguous { defined: stmt.span }
             } else {
                 Slot::Chosen(chosen)
             };
-            self.handles.insert(name.clone(), slot);
+            self.scope.handles.insert(name.clone(), slot);
             settled.push(name);
         }
         settled
