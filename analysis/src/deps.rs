@@ -131,7 +131,7 @@ pub fn carried(f: &Function, tree: &LoopTree, id: LoopId, closed: &[ClosedForm])
         outer: tree.outer_vars(id),
         loops: HashMap::new(),
     };
-    for l in (0..tree.loops.len()).filter(|&l| tree.is_within(l, id)) {
+    for l in tree.within(id) {
         if let Some(var) = tree.loops[l].var {
             let range = loops::range(f, tree.loops[l].stmt, &assigned);
             nest.loops.insert(tree.loops[l].stmt, (var, range));
@@ -701,9 +701,9 @@ mod tests {
     fn carried_by_loop(body: &str) -> Vec<Vec<String>> {
         let f = function(body);
         let tree = LoopTree::build(&f);
-        (0..tree.loops.len())
-            .map(|id| {
-                let info = &tree.loops[id];
+        tree.loops
+            .iter()
+            .map(|(id, info)| {
                 let body = loop_body(&f, info.stmt);
                 let range = loops::range(&f, info.stmt, &access::assigned_scalars(&f, body));
                 let var = info.var.expect("a for loop");

@@ -136,7 +136,8 @@ mod tests {
     fn inductions(body: &str) -> Vec<(String, i64)> {
         let f = function(body);
         let tree = LoopTree::build(&f);
-        find(&f, loop_body(&f, tree.loops[0].stmt))
+        let first = tree.loops.values().next().expect("a loop").stmt;
+        find(&f, loop_body(&f, first))
             .into_iter()
             .map(|ind| (f.locals[ind.var].name.clone(), ind.step))
             .collect()

@@ -28,7 +28,7 @@ pub mod verdict;
 
 use m2cu_frontend::ir::Function;
 
-pub use loops::{LoopId, LoopInfo, LoopTree};
+pub use loops::{LoopId, LoopInfo, LoopTree, PerLoop};
 pub use per_output::PerOutput;
 pub use plan::{ArrayUse, Kernel, KernelPlan};
 pub use reason::SequentialReason;
@@ -39,8 +39,8 @@ pub use verdict::{Verdict, Witness};
 #[derive(Clone, Debug)]
 pub struct Analysis {
     pub loops: LoopTree,
-    /// One verdict per loop, indexed like `loops.loops`.
-    pub verdicts: Vec<Verdict>,
+    /// One verdict per loop.
+    pub verdicts: PerLoop<Verdict>,
     pub plan: KernelPlan,
     /// Where the inputs of `coder.gpu.constantMemory` directives live.
     pub constants: constant::ConstantPlacement,
@@ -49,8 +49,10 @@ pub struct Analysis {
 /// Analyzes every loop of `f` and plans its kernels.
 pub fn analyze(f: &Function) -> Analysis {
     let loops = LoopTree::build(f);
-    let verdicts: Vec<Verdict> = (0..loops.loops.len())
-        .map(|id| verdict::judge(f, &loops, id))
+    let verdicts: PerLoop<Verdict> = loops
+        .loops
+        .iter()
+        .map(|(id, _)| (id, verdict::judge(f, &loops, id)))
         .collect();
     let plan = plan::plan(f, &loops, &verdicts);
     let constants = constant::place(f, &plan);

@@ -1,16 +1,22 @@
 //! The loop tree: every `for` and `while` statement of a function, in source order, with its
 //! parent loop and nesting depth.
 //!
-//! Invariant: a parent loop always comes before its children in `loops`.
+//! Invariant: a parent loop always comes before its children in `loops`, whose ids follow
+//! source order.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+
+use la_arena::{Arena, ArenaMap, Idx};
 
 use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
 
 use crate::access::{self, Affine};
 
-/// Index into [`LoopTree::loops`].
-pub type LoopId = usize;
+/// A loop of [`LoopTree::loops`].
+pub type LoopId = Idx<LoopInfo>;
+
+/// A fact for every loop of a [`LoopTree`], keyed by its id.
+pub type PerLoop<T> = ArenaMap<LoopId, T>;
 
 #[derive(Clone, Debug)]
 pub struct LoopInfo {
@@ -24,7 +30,9 @@ pub struct LoopInfo {
 
 #[derive(Clone, Debug, Default)]
 pub struct LoopTree {
-    pub loops: Vec<LoopInfo>,
+    pub loops: Arena<LoopInfo>,
+    /// The loop each `for`/`while` statement is.
+    by_stmt: HashMap<StmtId, LoopId>,
 }
 
 impl LoopTree {
@@ -69,8 +77,23 @@ impl LoopTree {
     }
 
     fn push(&mut self, info: LoopInfo) -> LoopId {
-        self.loops.push(info);
-        self.loops.len() - 1
+        let stmt = info.stmt;
+        let id = self.loops.alloc(info);
+        self.by_stmt.insert(stmt, id);
+        id
+    }
+
+    /// The loop that the statement `stmt` is, if it is a `for` or `while` loop.
+    pub fn loop_at(&self, stmt: StmtId) -> Option<LoopId> {
+        self.by_stmt.get(&stmt).copied()
+    }
+
+    /// The loops `id` and those nested inside it, in source order.
+    pub fn within(&self, id: LoopId) -> impl Iterator<Item = LoopId> + '_ {
+        self.loops
+            .iter()
+            .map(|(l, _)| l)
+            .filter(move |&l| self.is_within(l, id))
     }
 
     /// Whether `inner` is `outer` or nested inside it.

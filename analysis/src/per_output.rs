@@ -18,7 +18,7 @@
 use m2cu_frontend::ir::{ExprKind, Function, LocalId, StmtId, StmtKind};
 
 use crate::fusion::Footprint;
-use crate::loops::{loop_body, LoopId, LoopTree};
+use crate::loops::{loop_body, LoopId, LoopTree, PerLoop};
 use crate::plan::{invariant, Kernel};
 use crate::reduction::{Reduction, ReductionKind};
 use crate::verdict::Verdict;
@@ -39,7 +39,7 @@ pub struct PerOutput {
 pub fn find(
     f: &Function,
     tree: &LoopTree,
-    verdicts: &[Verdict],
+    verdicts: &PerLoop<Verdict>,
     kernel: &Kernel,
 ) -> Option<PerOutput> {
     let plain = kernel.fused.is_empty()
@@ -53,7 +53,7 @@ pub fn find(
     }
     let body = loop_body(f, kernel.levels[kernel.levels.len() - 1].stmt);
     let mut inner_loops = body.0.iter().enumerate().filter_map(|(position, &s)| {
-        let loop_id = (0..tree.loops.len()).find(|&l| tree.loops[l].stmt == s)?;
+        let loop_id = tree.loop_at(s)?;
         Some((position, s, loop_id))
     });
     let (position, stmt, loop_id) = inner_loops.next()?;

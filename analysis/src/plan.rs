@@ -16,14 +16,14 @@
 //!
 //! Invariant: kernels are numbered in source order and named `<function>_kernel<k>`, k from 1.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, PrintTo, StmtId, StmtKind};
 
 use crate::access;
 use crate::fusion;
 use crate::induction::Induction;
-use crate::loops::{loop_body, LoopId, LoopTree};
+use crate::loops::{loop_body, LoopId, LoopTree, PerLoop};
 use crate::per_output::{self, PerOutput};
 use crate::reduction::Reduction;
 use crate::scalars;
@@ -116,42 +116,76 @@ impl Kernel {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KernelPlan {
     pub kernels: Vec<Kernel>,
+    /// Which kernel each statement and loop belongs to, built once with the plan.
+    index: PlanIndex,
+}
+
+/// Positions in [`KernelPlan::kernels`], keyed by what the code generators ask about.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct PlanIndex {
+    /// The loop statement each kernel is.
+    kernel_of: HashMap<StmtId, usize>,
+    /// The loop statements fused into a kernel before them.
+    fused_into: HashMap<StmtId, usize>,
+    /// Every loop of a kernel's iteration space: its own, collapsed and fused ones.
+    spanning: HashMap<LoopId, usize>,
+    /// The store statements a kernel turned into atomic updates: the kernel and the update.
+    atomic: HashMap<StmtId, (usize, usize)>,
+}
+
+impl PlanIndex {
+    fn new(kernels: &[Kernel]) -> PlanIndex {
+        let mut index = PlanIndex::default();
+        for (k, kernel) in kernels.iter().enumerate() {
+            index.kernel_of.entry(kernel.stmt).or_insert(k);
+            for levels in &kernel.fused {
+                index.fused_into.entry(levels[0].stmt).or_insert(k);
+            }
+            for level in kernel.all_levels() {
+                index.spanning.entry(level.loop_id).or_insert(k);
+            }
+            for (u, update) in kernel.atomic_updates.iter().enumerate() {
+                index.atomic.entry(update.stmt).or_insert((k, u));
+            }
+        }
+        index
+    }
 }
 
 impl KernelPlan {
+    /// The plan of `kernels`, indexed.
+    pub fn new(kernels: Vec<Kernel>) -> KernelPlan {
+        let index = PlanIndex::new(&kernels);
+        KernelPlan { kernels, index }
+    }
+
     /// The kernel a loop statement became, if any.
     pub fn kernel_of(&self, stmt: StmtId) -> Option<&Kernel> {
-        self.kernels.iter().find(|k| k.stmt == stmt)
+        self.index.kernel_of.get(&stmt).map(|&k| &self.kernels[k])
     }
 
     /// The kernel whose iteration space a loop is part of (its own loop, a collapsed one, or
     /// a fused one).
     pub fn kernel_spanning(&self, loop_id: LoopId) -> Option<&Kernel> {
-        self.kernels
-            .iter()
-            .find(|k| k.all_levels().any(|l| l.loop_id == loop_id))
+        self.index.spanning.get(&loop_id).map(|&k| &self.kernels[k])
     }
 
     /// The kernel a loop statement was fused into, if it was.
     pub fn fused_into(&self, stmt: StmtId) -> Option<&Kernel> {
-        self.kernels
-            .iter()
-            .find(|k| k.fused.iter().any(|levels| levels[0].stmt == stmt))
+        self.index.fused_into.get(&stmt).map(|&k| &self.kernels[k])
     }
 
     /// The atomic update a store statement is, if a kernel made it one.
     pub fn atomic_update(&self, stmt: StmtId) -> Option<&AtomicUpdate> {
-        self.kernels
-            .iter()
-            .flat_map(|k| &k.atomic_updates)
-            .find(|u| u.stmt == stmt)
+        let &(k, u) = self.index.atomic.get(&stmt)?;
+        Some(&self.kernels[k].atomic_updates[u])
     }
 }
 
 /// Plans the kernels of `f`.
-pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
+pub fn plan(f: &Function, tree: &LoopTree, verdicts: &PerLoop<Verdict>) -> KernelPlan {
     let mut kernels: Vec<Kernel> = Vec::new();
-    for (id, info) in tree.loops.iter().enumerate() {
+    for (id, info) in tree.loops.iter() {
         let inside_kernel = kernels.iter().any(|k| tree.is_within(id, k.loop_id));
         let (Some(var), false) = (info.var, inside_kernel) else {
             continue;
@@ -176,11 +210,16 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &[Verdict]) -> KernelPlan {
         kernel.name = format!("{}_kernel{}", f.name, k + 1);
         kernel.per_output = per_output::find(f, tree, verdicts, kernel);
     }
-    KernelPlan { kernels }
+    KernelPlan::new(kernels)
 }
 
 /// The perfect nest that starts at `outer` and can run as one iteration space.
-fn collapse(f: &Function, tree: &LoopTree, verdicts: &[Verdict], outer: Level) -> Vec<Level> {
+fn collapse(
+    f: &Function,
+    tree: &LoopTree,
+    verdicts: &PerLoop<Verdict>,
+    outer: Level,
+) -> Vec<Level> {
     let mut levels = vec![outer];
     let mut nest = access::assigned_scalars(f, loop_body(f, outer.stmt));
     nest.insert(outer.var);
@@ -190,7 +229,7 @@ fn collapse(f: &Function, tree: &LoopTree, verdicts: &[Verdict], outer: Level) -
         let [only] = loop_body(f, last.stmt).0[..] else {
             break;
         };
-        let Some(inner) = (0..tree.loops.len()).find(|&l| tree.loops[l].stmt == only) else {
+        let Some(inner) = tree.loop_at(only) else {
             break;
         };
         let (Some(var), Some(privates)) = (tree.loops[inner].var, verdicts[inner].privates())

@@ -20,7 +20,7 @@ use crate::induction::Induction;
 use crate::reason::SequentialReason;
 use crate::reduction::{Reduction, ReductionKind};
 use crate::verdict::{Verdict, Witness};
-use crate::Analysis;
+use crate::{Analysis, LoopId};
 
 /// Renders the report for `f`; positions are `line:col` in `source`.
 pub fn render(f: &Function, analysis: &Analysis, source: &str) -> String {
@@ -35,7 +35,7 @@ pub fn render_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Stri
     if analysis.loops.loops.is_empty() {
         let _ = writeln!(out, "{}: no loops", f.name);
     }
-    for (id, info) in analysis.loops.loops.iter().enumerate() {
+    for (id, info) in analysis.loops.loops.iter() {
         let _ = writeln!(
             out,
             "{} {}",
@@ -88,7 +88,7 @@ fn constant_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String, bool)
 /// the verdict, and the witness accesses marked too.
 pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
     let mut out = Diagnostics::default();
-    for (id, info) in analysis.loops.loops.iter().enumerate() {
+    for (id, info) in analysis.loops.loops.iter() {
         let verdict = &analysis.verdicts[id];
         let span = first_line(source, f.stmts[info.stmt].span);
         let label = match verdict {
@@ -143,7 +143,7 @@ fn first_line(source: &str, span: Span) -> Span {
 }
 
 /// `for i (depth 1): reduction [s: sum] -> kernel f_kernel1`.
-fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
+fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId) -> String {
     let info = &analysis.loops.loops[id];
     let head = match info.var {
         // Loops that lowering made for a whole-array statement have `_` names.
@@ -196,7 +196,7 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: usize) -> String {
 
 /// ` (2-D iteration space over j, i; i fastest)` for a loop that is a level of a collapsed nest,
 /// and a note for a loop fused into the kernel of the loop before it.
-fn collapsed(f: &Function, analysis: &Analysis, id: usize) -> String {
+fn collapsed(f: &Function, analysis: &Analysis, id: LoopId) -> String {
     let Some(k) = analysis.plan.kernel_spanning(id) else {
         return String::new();
     };
@@ -325,7 +325,6 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
         .loops
         .loops
         .iter()
-        .enumerate()
         .map(|(id, info)| {
             let (file, line, col) = sources.locate(f.stmts[info.stmt].span.start);
             let verdict = &analysis.verdicts[id];
@@ -390,7 +389,7 @@ fn note_json((span, text): &(Span, String), sources: &SourceMap) -> Value {
 }
 
 /// The kernel a loop becomes or runs inside, and where it runs.
-fn placement(analysis: &Analysis, id: usize) -> (Option<String>, &'static str) {
+fn placement(analysis: &Analysis, id: LoopId) -> (Option<String>, &'static str) {
     let kernels = &analysis.plan.kernels;
     if let Some(k) = analysis.plan.kernel_spanning(id) {
         return (Some(k.name.clone()), "kernel");
