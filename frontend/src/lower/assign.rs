@@ -457,6 +457,14 @@ impl Lowerer<'_> {
                 return None;
             }
         };
+        if let Some((at, name)) = subscript_reading_a_target(targets) {
+            self.unsupported(
+                at,
+                &format!("a subscript that reads `{name}`, which the same assignment sets"),
+                &format!("Octave computes the subscript with the value `{name}` had before the statement; copy it to a variable of its own first (`k = {name};`) and index with that"),
+            );
+            return None;
+        }
         let Some(values) = self.multi_values(callee, args, targets.len(), span) else {
             let names: Vec<ast::Ident> = targets
                 .iter()
@@ -473,17 +481,38 @@ impl Lowerer<'_> {
             last = match target {
                 ast::LValue::Var(name) => self.assign_val(name, value, span),
                 ast::LValue::Ignore(_) => continue,
-                ast::LValue::Index { span: s, .. } => {
-                    self.unsupported(
-                        *s,
-                        "an indexed target in a multiple assignment",
-                        "assign to a plain variable, then copy it into the array",
-                    );
-                    None
-                }
+                ast::LValue::Index {
+                    base,
+                    args,
+                    span: target_span,
+                } => self.store_output(base, args, *target_span, value, span),
             };
         }
         last
+    }
+
+    /// `[..., A(i), ...] = f(...)`: the output goes into a hidden variable of its own (a name
+    /// no MATLAB identifier can be), which is then stored as `A(i) = hidden` would be, after
+    /// the targets to its left, as MATLAB assigns them.
+    fn store_output(
+        &mut self,
+        base: &ast::Ident,
+        args: &[ast::Expr],
+        target_span: Span,
+        value: Val,
+        span: Span,
+    ) -> Option<StmtId> {
+        self.temps += 1;
+        let hidden = ast::Ident {
+            name: format!("_out{}", self.temps),
+            span: target_span,
+        };
+        self.assign_val(&hidden, value, span)?;
+        let read = ast::Expr {
+            kind: AstExpr::Ident(hidden.name),
+            span: target_span,
+        };
+        self.store(base, args, target_span, &read, span)
     }
 
     pub(super) fn multi_values(
@@ -551,6 +580,36 @@ pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String>
     names.extend(grow::appended_names(file));
     names.extend(super::delete::deleted_names(file));
     names
+}
+
+/// The first subscript of an indexed target of `[...] = f(...)` that reads a name another
+/// target of the statement assigns (its span and the name); an `end` reads the target's own
+/// array when another target assigns it too.
+fn subscript_reading_a_target(targets: &[ast::LValue]) -> Option<(Span, String)> {
+    let assigned = |t: &ast::LValue| match t {
+        ast::LValue::Var(name) | ast::LValue::Index { base: name, .. } => Some(name.name.clone()),
+        ast::LValue::Ignore(_) => None,
+    };
+    targets.iter().enumerate().find_map(|(i, t)| {
+        let ast::LValue::Index { base, args, .. } = t else {
+            return None;
+        };
+        let reads = |a: &ast::Expr, name: &str| {
+            super::emptyloop::mentions(a, name)
+                || (name == base.name
+                    && super::emptyloop::any_node(a, &|x| matches!(x.kind, AstExpr::End)))
+        };
+        let mut others = targets
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .filter_map(|(_, other)| assigned(other));
+        others.find_map(|name| {
+            args.iter()
+                .find(|a| reads(a, &name))
+                .map(|a| (a.span, name.clone()))
+        })
+    })
 }
 
 /// A target whose name has a dot (`s.x = ...`, `s.x(2) = ...`).

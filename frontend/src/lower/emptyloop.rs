@@ -313,35 +313,41 @@ pub(super) fn read_outside(body: &[ast::Stmt], name: &str) -> bool {
 
 /// Whether an expression mentions `name` (as a variable, an index base or a call).
 pub(super) fn mentions(e: &ast::Expr, name: &str) -> bool {
-    match &e.kind {
+    any_node(e, &|x| match &x.kind {
         AstExpr::Ident(n) => n == name,
-        AstExpr::Number { .. }
+        AstExpr::Call { callee, .. } | AstExpr::CellIndex { callee, .. } => callee.name == name,
+        _ => false,
+    })
+}
+
+/// Whether `pred` holds for `e` or for an expression nested in it.
+pub(super) fn any_node(e: &ast::Expr, pred: &impl Fn(&ast::Expr) -> bool) -> bool {
+    pred(e) || children(e).into_iter().any(|c| any_node(c, pred))
+}
+
+/// The expressions directly inside `e`.
+fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
+    match &e.kind {
+        AstExpr::Ident(_)
+        | AstExpr::Number { .. }
         | AstExpr::Imaginary { .. }
         | AstExpr::Str(_)
         | AstExpr::StringScalar(_)
         | AstExpr::Colon
         | AstExpr::End
-        | AstExpr::FuncHandle(_) => false,
-        AstExpr::Unary { operand, .. } | AstExpr::Postfix { operand, .. } => {
-            mentions(operand, name)
-        }
-        AstExpr::Paren(inner) => mentions(inner, name),
-        AstExpr::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
+        | AstExpr::FuncHandle(_) => vec![],
+        AstExpr::Unary { operand, .. } | AstExpr::Postfix { operand, .. } => vec![operand],
+        AstExpr::Paren(inner) => vec![inner],
+        AstExpr::Binary { lhs, rhs, .. } => vec![lhs, rhs],
         AstExpr::Range { start, step, stop } => {
-            mentions(start, name)
-                || step.as_deref().is_some_and(|s| mentions(s, name))
-                || mentions(stop, name)
+            let mut out = vec![&**start];
+            out.extend(step.as_deref());
+            out.push(stop);
+            out
         }
-        AstExpr::Call { callee, args } => {
-            callee.name == name || args.iter().any(|a| mentions(a, name))
-        }
-        AstExpr::Matrix(rows) => rows.iter().flatten().any(|a| mentions(a, name)),
-        AstExpr::HandleCell(items) | AstExpr::TextCell { items, .. } => {
-            items.iter().any(|a| mentions(a, name))
-        }
-        AstExpr::CellIndex { callee, args } => {
-            callee.name == name || args.iter().any(|a| mentions(a, name))
-        }
-        AstExpr::AnonFn { body, .. } => mentions(body, name),
+        AstExpr::Call { args, .. } | AstExpr::CellIndex { args, .. } => args.iter().collect(),
+        AstExpr::Matrix(rows) => rows.iter().flatten().collect(),
+        AstExpr::HandleCell(items) | AstExpr::TextCell { items, .. } => items.iter().collect(),
+        AstExpr::AnonFn { body, .. } => vec![body],
     }
 }
