@@ -210,7 +210,7 @@ impl Lowerer<'_> {
             self.unsupported(
                 target_span,
                 &format!("growing `{}` by assigning past its end", base.name),
-                "only vectors grow with `x(end+1) = v`; preallocate with zeros(rows, cols) and write by index",
+                "m2cu grows vectors with `x(end+1) = v` and matrices by a whole row or column, `T(end+1, :) = row` or `R(:, end+1) = col`; for other shapes preallocate with zeros(rows, cols) and write by index",
             );
             return None;
         }

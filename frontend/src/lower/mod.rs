@@ -336,6 +336,10 @@ struct Lowerer<'a> {
     /// Names whose rows, columns or pages some function deletes (`A(i, :) = []`, `A(:, :, k)
     /// = []`): both extents of a 2-D one vary, a 1 too; a 3-D one's pages vary.
     cut: std::collections::HashSet<String>,
+    /// Names grown by a row (`T(end+1, :) = v`) or a column (`R(:, end+1) = v`) somewhere:
+    /// that extent varies even where it starts at 1 (`T = row` then rows appended).
+    rows_appended: std::collections::HashSet<String>,
+    cols_appended: std::collections::HashSet<String>,
     /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
     /// array whose length is 1 at run time, not a scalar.
     indexed: std::collections::HashSet<String>,
@@ -424,6 +428,8 @@ impl<'a> Lowerer<'a> {
             directives: directives::Directives::default(),
             grown: inline::across_files(file, library, assign::grown_names),
             cut: inline::across_files(file, library, delete::cut_names),
+            rows_appended: inline::across_files(file, library, grow_slices::rows_appended),
+            cols_appended: inline::across_files(file, library, grow_slices::cols_appended),
             indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
             empty_flagged: inline::across_files(
                 file,
@@ -619,14 +625,17 @@ impl<'a> Lowerer<'a> {
         if self.grown.contains(name) && !ty.shape.is_3d() {
             // `x(end+1) = v` or `x(k) = []` somewhere: the length is known only at run time.
             let cut = self.cut.contains(name);
-            let open = |d: Dim| {
-                if d == Dim::Known(1) && !cut {
+            let open = |d: Dim, appended: bool| {
+                if d == Dim::Known(1) && !cut && !appended {
                     d
                 } else {
                     Dim::Var
                 }
             };
-            ty.shape = Shape::new(open(ty.shape.rows), open(ty.shape.cols));
+            ty.shape = Shape::new(
+                open(ty.shape.rows, self.rows_appended.contains(name)),
+                open(ty.shape.cols, self.cols_appended.contains(name)),
+            );
         }
         if self.cut.contains(name) && ty.shape.is_3d() {
             // `A(:, :, k) = []` somewhere: the pages are known only at run time.
