@@ -71,6 +71,13 @@ impl Lowerer<'_> {
         if let AstExpr::StringScalar(text) = &strip_parens(value).kind {
             return self.assign_string(name, text, value.span, span);
         }
+        if let Some(unit) = super::text::one_char_literal(value) {
+            // A grown text (`s = '0'` then `s = [c, s]`) is already a row (`grow_start`).
+            if self.text_names.contains(&name.name) && !self.grown.contains(&name.name) {
+                let row = self.one_char_row(unit, value.span);
+                return self.assign_val(name, row, span);
+            }
+        }
         let Some(value) = self.value(value) else {
             self.unassigned_after_error(std::slice::from_ref(name));
             return None;

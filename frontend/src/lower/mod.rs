@@ -340,6 +340,8 @@ struct Lowerer<'a> {
     /// that extent varies even where it starts at 1 (`T = row` then rows appended).
     rows_appended: std::collections::HashSet<String>,
     cols_appended: std::collections::HashSet<String>,
+    /// Names assigned char literals of other than one character somewhere (`text`).
+    text_names: std::collections::HashSet<String>,
     /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
     /// array whose length is 1 at run time, not a scalar.
     indexed: std::collections::HashSet<String>,
@@ -430,6 +432,7 @@ impl<'a> Lowerer<'a> {
             cut: inline::across_files(file, library, delete::cut_names),
             rows_appended: inline::across_files(file, library, grow_slices::rows_appended),
             cols_appended: inline::across_files(file, library, grow_slices::cols_appended),
+            text_names: inline::across_files(file, library, text::text_names),
             indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
             empty_flagged: inline::across_files(
                 file,

@@ -25,6 +25,37 @@ pub(super) fn text_literal(e: &ast::Expr) -> Option<&str> {
     }
 }
 
+/// The one UTF-16 unit of a one-character char literal `'c'`.
+pub(super) fn one_char_literal(e: &ast::Expr) -> Option<u16> {
+    match &strip_parens(e).kind {
+        AstExpr::Str(s) => match s.encode_utf16().collect::<Vec<u16>>().as_slice() {
+            [unit] => Some(*unit),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The names that some function of `file` assigns a char literal of other than one character
+/// (`m = '.-'`, `s = ''`): a one-character literal assigned to one of them is a text too.
+pub(super) fn text_names(file: &ast::File) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for_each_function(&file.functions, &mut |f| {
+        walk_stmts(&f.body, &mut |s| {
+            if let AstStmt::Assign { targets, value } = &s.kind {
+                if let ([ast::LValue::Var(name)], AstExpr::Str(_)) =
+                    (targets.as_slice(), &strip_parens(value).kind)
+                {
+                    if one_char_literal(value).is_none() {
+                        out.insert(name.name.clone());
+                    }
+                }
+            }
+        })
+    });
+    out
+}
+
 const STRING_HELP: &str = "m2cu has no string arrays; \"text\" works where MATLAB treats it \
      like 'text' (formats, class and option names, `switch` cases, `strcmp` arguments). Write \
      'text' (a char vector) only if the code is meant to work on its characters: a string scalar \
@@ -64,6 +95,28 @@ impl Lowerer<'_> {
                 self.scalar_grid(vec![row], Class::Char, span)
             }
         }
+    }
+
+    /// A one-character literal assigned to a variable that holds texts of other lengths too
+    /// ([`text_names`]): a char row of one element, of run-time length, not a char scalar, so
+    /// that `m = '.'` and `m = '.-'` in two branches give `m` one type.
+    pub(super) fn one_char_row(&mut self, unit: u16, span: Span) -> Val {
+        let ty = Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var));
+        let temp = self.temp("t", ty, span);
+        let one = |me: &mut Self| me.constant_expr(1.0, Class::Double, span);
+        let (rows, cols) = (one(self), one(self));
+        self.alloc_zeros(temp, rows, cols, None, span);
+        let value = self.constant_expr(f64::from(unit), Class::Char, span);
+        let at = one(self);
+        self.push(
+            StmtKind::Store {
+                array: temp,
+                indices: vec![at],
+                value,
+            },
+            span,
+        );
+        Val::Array(self.whole(temp, span))
     }
 
     /// `''`: a 0-by-0 char array.
