@@ -9,7 +9,7 @@ use m2cu::{Backend, Value};
 use m2cu_runtime::Data;
 
 /// The e2e fixtures of complex values at the boundary (`fixtures/e2e/README.md`).
-const FIXTURES: [&str; 8] = [
+const FIXTURES: [&str; 9] = [
     "cnewton",
     "cquadroots",
     "cimpedance",
@@ -18,6 +18,7 @@ const FIXTURES: [&str; 8] = [
     "clast_sample",
     "cspectrum",
     "croots_list",
+    "croots_table",
 ];
 
 /// The non-blank lines of a display, without the backend's timing line, exactly as printed.

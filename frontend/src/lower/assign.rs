@@ -72,8 +72,12 @@ impl Lowerer<'_> {
             return self.assign_string(name, text, value.span, span);
         }
         if let Some(unit) = super::text::one_char_literal(value) {
-            // A grown text (`s = '0'` then `s = [c, s]`) is already a row (`grow_start`).
-            if self.text_names.contains(&name.name) && !self.grown.contains(&name.name) {
+            // The start of a grown text (`s = '0'` then `s = [c, s]`) is made a row by
+            // `grow_start`.
+            let existing = self.scope.names.get(&name.name).copied();
+            let grow_start = self.grown.contains(&name.name)
+                && existing.is_none_or(|id| self.grows_by_index(id));
+            if self.text_names.contains(&name.name) && !grow_start {
                 let row = self.one_char_row(unit, value.span);
                 return self.assign_val(name, row, span);
             }

@@ -15,7 +15,7 @@
 //! Invariants: `P` is 2-D and becomes a grown local (`Growth::grown`, both extents vary); `v`
 //! is evaluated (into a temporary array when it reads `P`) and its extents are held before
 //! `P` is resized; the new row or column is written element by element in `v`'s linear order,
-//! converted to `P`'s class.
+//! converted to `P`'s class (`Lowerer::stored_value`: a complex value makes a double `P` complex).
 
 use super::array::{ArrayVal, Pos, Val};
 use super::*;
@@ -91,8 +91,7 @@ impl Lowerer<'_> {
         value: ExprId,
         span: Span,
     ) -> Option<StmtId> {
-        let class = self.locals[array].ty.class;
-        let value = self.convert_to(value, class);
+        let value = self.stored_value(array, value);
         let held = self.held_scalar("g", value, span);
         let (grown_dim, spanned_dim) = appended.dims();
         let grown = self.held_size(array, grown_dim, span);
@@ -138,10 +137,9 @@ impl Lowerer<'_> {
         let n = self.read_local(length, span);
         let shown = self.chosen(empty, v_spanned, n, span);
         self.nonconformant_check(appended, length, (vr, vc), shown, span);
-        let class = self.locals[array].ty.class;
         self.resize_and_fill(array, appended, (grown, length), span, |me, j| {
             let element = me.element(&a, Pos::linear(j));
-            me.convert_to(element, class)
+            me.stored_value(array, element)
         })
     }
 
