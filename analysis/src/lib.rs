@@ -32,7 +32,7 @@ pub use loops::{LoopId, LoopInfo, LoopTree, PerLoop};
 pub use per_output::PerOutput;
 pub use plan::{ArrayUse, Kernel, KernelPlan};
 pub use reason::SequentialReason;
-pub use reduction::{Reduction, ReductionKind, Ties};
+pub use reduction::{Form, Reduction, Ties};
 pub use verdict::{Verdict, Witness};
 
 /// Everything the code generators need to know about a function's loops.

@@ -20,7 +20,9 @@ use m2cu_frontend::ir::{ExprKind, Function, LocalId, StmtId, StmtKind};
 use crate::fusion::Footprint;
 use crate::loops::{loop_body, LoopId, LoopTree, PerLoop};
 use crate::plan::{invariant, Kernel};
-use crate::reduction::{Reduction, ReductionKind};
+use m2cu_frontend::operator::Operator;
+
+use crate::reduction::Reduction;
 use crate::verdict::Verdict;
 
 /// The inner reduction loop of a kernel that threads may share per output.
@@ -69,7 +71,7 @@ pub fn find(
         && privates.overridden.is_none()
         && reductions
             .iter()
-            .all(|r| !r.kind.has_location() && !matches!(r.kind, ReductionKind::Custom(_)));
+            .all(|r| !r.form.has_location() && !matches!(r.operator, Operator::Custom(_)));
     let ok = simple
         && body.0[..position]
             .iter()

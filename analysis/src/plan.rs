@@ -242,7 +242,7 @@ fn collapse(
             && verdicts[inner]
                 .reductions()
                 .iter()
-                .all(|r| own.iter().any(|o| o.var == r.var && o.kind == r.kind))
+                .all(|r| own.iter().any(|o| o.var == r.var && o.same_kind(r)))
             && f.stmt_exprs(only)
                 .into_iter()
                 .all(|e| invariant(f, e, &nest, &nest_arrays));

@@ -17,65 +17,38 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use m2cu_frontend::ir::{
-    BinOp, Block, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
-};
+use m2cu_frontend::ir::{BinOp, Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::operator::{Classes, Integers, Operator, Written};
 use m2cu_frontend::types::Class;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReductionKind {
-    Sum,
-    Prod,
-    /// `min(s, e)`: NaN skipped, identity NaN.
-    Min,
-    /// `max(s, e)`: NaN skipped, identity NaN.
-    Max,
-    /// `if e < s, s = e; end`: identity +Inf (or the class maximum).
-    MinIf,
-    /// `if e > s, s = e; end`: identity -Inf (or the class minimum).
-    MaxIf,
-    /// `if e < s, s = e; k = i; end`
-    MinLoc,
-    /// `if e > s, s = e; k = i; end`
-    MaxLoc,
-    /// A `MinLoc` and a `MaxLoc` over the same value, in one pass: the reduction's own fields
-    /// describe the min half, [`Reduction::max`] the max half.
-    MinMaxLoc,
-    /// `s = f(s, e)` with a user function of `gpucoder.reduce` (`Function::combiners[c]`),
-    /// whose associativity and commutativity the user vouches for; no identity.
-    Custom(CombinerId),
-    And,
-    Or,
-    BitAnd,
-    BitOr,
-    BitXor,
+/// How a loop writes a reduction: the same operator (min) can be a function update, an `if`
+/// compare, or a compare that also records where the best element was.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Form {
+    /// `s = s + e`, `s = max(s, e)`, `s = s && e`: the operator's own update.
+    Plain,
+    /// A sum whose every update adds the constant 1.
+    Count,
+    /// `if e < s, s = e; end` (the operator's `compared`): NaN is never taken.
+    Guarded,
+    /// `if e < s, s = e; k = i; end`: with the [`Reduction::locations`].
+    Located,
+    /// A min-with-location and a max-with-location over the same compared value, in one pass:
+    /// the reduction itself is the min half (a [`Form::Located`] min), the box the max half.
+    Paired(Box<Reduction>),
 }
 
-impl ReductionKind {
-    /// The name used in reports.
-    pub fn name(self) -> &'static str {
+impl Form {
+    /// How the update is written, which decides a min/max identity.
+    pub fn written(&self) -> Written {
         match self {
-            ReductionKind::Sum => "sum",
-            ReductionKind::Prod => "prod",
-            ReductionKind::Min | ReductionKind::MinIf => "min",
-            ReductionKind::Max | ReductionKind::MaxIf => "max",
-            ReductionKind::MinLoc => "minloc",
-            ReductionKind::MaxLoc => "maxloc",
-            ReductionKind::MinMaxLoc => "minmaxloc",
-            ReductionKind::Custom(_) => "custom",
-            ReductionKind::And => "and",
-            ReductionKind::Or => "or",
-            ReductionKind::BitAnd => "bitand",
-            ReductionKind::BitOr => "bitor",
-            ReductionKind::BitXor => "bitxor",
+            Form::Plain | Form::Count => Written::Function,
+            _ => Written::Compared,
         }
     }
 
-    pub fn has_location(self) -> bool {
-        matches!(
-            self,
-            ReductionKind::MinLoc | ReductionKind::MaxLoc | ReductionKind::MinMaxLoc
-        )
+    pub fn has_location(&self) -> bool {
+        matches!(self, Form::Located | Form::Paired(_))
     }
 }
 
@@ -91,19 +64,16 @@ pub enum Ties {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reduction {
     pub var: LocalId,
-    pub kind: ReductionKind,
+    pub operator: Operator,
+    pub form: Form,
     /// The variables recording the location (`k` in `k = i`; `r, c` in `r = i; c = j`), in the
-    /// order the update assigns them; empty unless MinLoc/MaxLoc/MinMaxLoc.
+    /// order the update assigns them; empty unless the form has a location.
     pub locations: Vec<LocalId>,
     pub ties: Ties,
     /// The statements that update the variable (assignments, or the `if` of an if-form).
     pub updates: Vec<StmtId>,
-    /// `true` when every update adds the constant 1 (a count).
-    pub is_count: bool,
     /// The operand `e` of the first update (the compared value of an if-form).
     pub operand: Option<ExprId>,
-    /// MinMaxLoc: the max half, a MaxLoc.
-    pub max: Option<Box<Reduction>>,
 }
 
 impl Reduction {
@@ -111,20 +81,19 @@ impl Reduction {
     pub fn locals(&self) -> Vec<LocalId> {
         let mut out = vec![self.var];
         out.extend(&self.locations);
-        if let Some(max) = &self.max {
+        if let Form::Paired(max) = &self.form {
             out.extend(max.locals());
         }
         out
     }
 
-    /// The single-accumulator reductions this one combines: a MinMaxLoc is its min half and
-    /// its max half (one pass, two accumulators); any other kind is itself.
+    /// The single-accumulator reductions this one combines: a paired min/max is its min half
+    /// and its max half (one pass, two accumulators); any other is itself.
     pub fn parts(&self) -> Vec<Reduction> {
-        match &self.max {
-            Some(max) if self.kind == ReductionKind::MinMaxLoc => vec![
+        match &self.form {
+            Form::Paired(max) => vec![
                 Reduction {
-                    kind: ReductionKind::MinLoc,
-                    max: None,
+                    form: Form::Located,
                     ..self.clone()
                 },
                 (**max).clone(),
@@ -132,11 +101,38 @@ impl Reduction {
             _ => vec![self.clone()],
         }
     }
+
+    /// The same operator in the same form (a pair's halves aside).
+    pub fn same_kind(&self, other: &Reduction) -> bool {
+        self.operator == other.operator
+            && std::mem::discriminant(&self.form) == std::mem::discriminant(&other.form)
+    }
+
+    /// The name in the text report and in kernel comments: the operator's, `minloc`/`maxloc`
+    /// with a location, `minmaxloc` for a pair.
+    pub fn name(&self) -> &'static str {
+        let row = self.operator.row();
+        match self.form {
+            Form::Paired(_) => "minmaxloc",
+            Form::Located => row.located.unwrap_or(row.name),
+            _ => row.name,
+        }
+    }
+
+    /// The name in the JSON report.
+    pub fn json_name(&self) -> &'static str {
+        match self.form {
+            Form::Count => "count",
+            Form::Located | Form::Paired(_) => self.name(),
+            _ => self.operator.row().json,
+        }
+    }
 }
 
 /// One matched update.
 struct Update {
-    kind: ReductionKind,
+    operator: Operator,
+    form: Form,
     locations: Vec<LocalId>,
     ties: Ties,
     stmt: StmtId,
@@ -171,35 +167,41 @@ fn recognize(
     let mut updates = Vec::new();
     scan_block(f, body, sources, s, &mut updates)?;
     let first = updates.first().ok_or("it is never updated")?;
-    if updates
-        .iter()
-        .any(|u| u.kind != first.kind || u.locations != first.locations || u.ties != first.ties)
-    {
+    if updates.iter().any(|u| {
+        u.operator != first.operator
+            || u.form != first.form
+            || u.locations != first.locations
+            || u.ties != first.ties
+    }) {
         return Err("it is updated in different ways".into());
     }
+    let counts = first.operator == Operator::Sum
+        && updates
+            .iter()
+            .all(|u| u.operand.is_some_and(|e| is_one(f, e)));
     let reduction = Reduction {
         var: s,
-        kind: first.kind,
+        operator: first.operator,
+        form: if counts {
+            Form::Count
+        } else {
+            first.form.clone()
+        },
         locations: first.locations.clone(),
         ties: first.ties,
-        is_count: first.kind == ReductionKind::Sum
-            && updates
-                .iter()
-                .all(|u| u.operand.is_some_and(|e| is_one(f, e))),
         updates: updates.iter().map(|u| u.stmt).collect(),
         operand: first.operand,
-        max: None,
     };
     check_class(f, &reduction)?;
     let class = f.locals[s].ty.class;
-    if class.is_integer() && reduction.kind == ReductionKind::Sum {
+    if reduction.operator.saturates(class) {
         check_nonnegative_terms(f, &updates, class)?;
     }
     Ok(reduction)
 }
 
 /// Pairs min-with-location and max-with-location reductions over the same compared value
-/// (each updated by one `if`) into MinMaxLocs, in list order; a pair takes the place of its
+/// (each updated by one `if`) into pairs (`Form::Paired`), in list order; a pair takes the place of its
 /// earlier half.
 pub fn pair_min_max(f: &Function, reductions: Vec<Reduction>) -> Vec<Reduction> {
     let mut slots: Vec<Option<Reduction>> = reductions.into_iter().map(Some).collect();
@@ -208,16 +210,17 @@ pub fn pair_min_max(f: &Function, reductions: Vec<Reduction>) -> Vec<Reduction> 
         let Some(r) = slots[i].take() else {
             continue;
         };
-        let want = match r.kind {
-            ReductionKind::MinLoc => ReductionKind::MaxLoc,
-            ReductionKind::MaxLoc => ReductionKind::MinLoc,
+        let want = match (&r.form, r.operator) {
+            (Form::Located, Operator::Min) => Operator::Max,
+            (Form::Located, Operator::Max) => Operator::Min,
             _ => {
                 out.push(r);
                 continue;
             }
         };
         let pairs = |q: &Reduction| {
-            q.kind == want
+            q.form == Form::Located
+                && q.operator == want
                 && r.updates.len() == 1
                 && q.updates.len() == 1
                 && matches!((r.operand, q.operand), (Some(a), Some(b)) if same_expr(f, a, b))
@@ -229,14 +232,13 @@ pub fn pair_min_max(f: &Function, reductions: Vec<Reduction>) -> Vec<Reduction> 
         out.push(match partner {
             None => r,
             Some(q) => {
-                let (min, max) = if want == ReductionKind::MaxLoc {
+                let (min, max) = if want == Operator::Max {
                     (r, q)
                 } else {
                     (q, r)
                 };
                 Reduction {
-                    kind: ReductionKind::MinMaxLoc,
-                    max: Some(Box::new(max)),
+                    form: Form::Paired(Box::new(max)),
                     ..min
                 }
             }
@@ -304,42 +306,35 @@ fn is_one(f: &Function, e: ExprId) -> bool {
     matches!(f.exprs[e].kind, ExprKind::Const(v) if v == 1.0)
 }
 
-/// MATLAB integer arithmetic saturates at every step, so integer sums and products depend on
-/// the order of the terms and cannot be reordered.
+/// The operator's class rule, and MATLAB's saturating integer arithmetic, which makes integer
+/// products depend on the order of the terms.
 fn check_class(f: &Function, r: &Reduction) -> Result<(), String> {
     let class = f.locals[r.var].ty.class;
-    let kind = r.kind;
-    if class.is_integer() && kind == ReductionKind::Prod {
+    let row = r.operator.row();
+    if class.is_integer() && row.integers == Integers::Rejected {
         return Err(format!(
             "it is a {} of class {class}, and saturating integer arithmetic gives a different result when the terms are reordered",
-            kind.name()
-        ));
-    }
-    let bitwise = matches!(
-        kind,
-        ReductionKind::BitAnd | ReductionKind::BitOr | ReductionKind::BitXor
-    );
-    if bitwise && !class.is_integer() {
-        return Err(format!(
-            "it is a bitwise reduction on {class}; use an unsigned integer class"
+            row.name
         ));
     }
     let cas_width = matches!(
         class,
         Class::Double | Class::Single | Class::Int32 | Class::Uint32 | Class::Int64 | Class::Uint64
     );
-    if matches!(kind, ReductionKind::Custom(_)) && !cas_width {
-        return Err(format!(
+    match row.classes {
+        Classes::Integer if !class.is_integer() => Err(format!(
+            "it is a bitwise reduction on {class} (`{}`); use an unsigned integer class",
+            row.matlab
+        )),
+        Classes::CasWidth if !cas_width => Err(format!(
             "it is a custom reduction of class {class}, and no 32- or 64-bit compare-and-swap holds its partial results"
-        ));
+        )),
+        Classes::Logical if class != Class::Logical => Err(format!(
+            "it is a {class} combined as `{}`; initialize it with true or false",
+            row.matlab
+        )),
+        _ => Ok(()),
     }
-    let logical = matches!(kind, ReductionKind::And | ReductionKind::Or);
-    if logical && class != Class::Logical {
-        return Err(format!(
-            "it is a {class} combined with && or ||; initialize it with true or false"
-        ));
-    }
-    Ok(())
 }
 
 fn mentions(f: &Function, e: ExprId, s: LocalId) -> bool {
@@ -368,10 +363,11 @@ fn scan_stmt(
 ) -> Result<(), String> {
     match &f.stmts[st].kind {
         StmtKind::Assign { target, value } if *target == s => {
-            let (kind, operand) = match_update(f, *value, s)
+            let (operator, operand) = match_update(f, *value, s)
                 .ok_or("it is assigned a value that is not a reduction update")?;
             out.push(Update {
-                kind,
+                operator,
+                form: Form::Plain,
                 locations: Vec::new(),
                 ties: Ties::First,
                 stmt: st,
@@ -408,8 +404,9 @@ fn scan_stmt(
     }
 }
 
-/// `s = s op e` and the function forms; returns the kind and `e`.
-fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(ReductionKind, ExprId)> {
+/// `s = s op e` and the function forms, as the operator table lists them; returns the operator
+/// and `e`.
+fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(Operator, ExprId)> {
     let is_s = |e: ExprId| matches!(f.exprs[e].kind, ExprKind::Local(l) if l == s);
     let other = |a: ExprId, b: ExprId, commutative: bool| {
         if is_s(a) && !mentions(f, b, s) {
@@ -422,28 +419,15 @@ fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(ReductionKin
     };
     match &f.exprs[value].kind {
         ExprKind::Binary(op, a, b) => {
-            let kind = match op {
-                BinOp::Add | BinOp::Sub => ReductionKind::Sum,
-                BinOp::Mul => ReductionKind::Prod,
-                BinOp::AndAnd | BinOp::And => ReductionKind::And,
-                BinOp::OrOr | BinOp::Or => ReductionKind::Or,
-                _ => return None,
-            };
-            Some((kind, other(*a, *b, *op != BinOp::Sub)?))
+            let (operator, commutative) = Operator::of_binary(*op)?;
+            Some((operator, other(*a, *b, commutative)?))
         }
         ExprKind::Combine(c, a, b) if is_s(*a) && !mentions(f, *b, s) => {
-            Some((ReductionKind::Custom(*c), *b))
+            Some((Operator::Custom(*c), *b))
         }
         ExprKind::Call(builtin, args) if args.len() == 2 => {
-            let kind = match builtin {
-                Builtin::Min => ReductionKind::Min,
-                Builtin::Max => ReductionKind::Max,
-                Builtin::BitAnd => ReductionKind::BitAnd,
-                Builtin::BitOr => ReductionKind::BitOr,
-                Builtin::BitXor => ReductionKind::BitXor,
-                _ => return None,
-            };
-            Some((kind, other(args[0], args[1], true)?))
+            let operator = Operator::of_call(*builtin)?;
+            Some((operator, other(args[0], args[1], true)?))
         }
         _ => None,
     }
@@ -479,13 +463,13 @@ fn match_if_form(
     } else {
         return None;
     };
-    let (is_min, ties) = match op {
-        BinOp::Lt => (true, Ties::First),
-        BinOp::Le => (true, Ties::Last),
-        BinOp::Gt => (false, Ties::First),
-        BinOp::Ge => (false, Ties::Last),
-        _ => return None,
+    // `<=` and `>=` take the last of equal elements.
+    let (strict, ties) = match op {
+        BinOp::Le => (BinOp::Lt, Ties::Last),
+        BinOp::Ge => (BinOp::Gt, Ties::Last),
+        op => (op, Ties::First),
     };
+    let operator = Operator::of_comparison(strict)?;
     let mut assigned_value = false;
     let mut locations = Vec::new();
     for &t in &then_body.0 {
@@ -511,16 +495,15 @@ fn match_if_form(
         return None;
     }
     let located = !locations.is_empty();
-    let kind = match (is_min, located) {
-        (true, false) => ReductionKind::MinIf,
-        (false, false) => ReductionKind::MaxIf,
-        (true, true) => ReductionKind::MinLoc,
-        (false, true) => ReductionKind::MaxLoc,
-    };
     // Ties only matter when a location is recorded.
-    let ties = if located { ties } else { Ties::First };
+    let (form, ties) = if located {
+        (Form::Located, ties)
+    } else {
+        (Form::Guarded, Ties::First)
+    };
     Some(Update {
-        kind,
+        operator,
+        form,
         locations,
         ties,
         stmt: st,

@@ -18,7 +18,9 @@ use serde_json::{json, Value};
 
 use crate::induction::Induction;
 use crate::reason::SequentialReason;
-use crate::reduction::{Reduction, ReductionKind};
+use m2cu_frontend::operator::Operator;
+
+use crate::reduction::{Form, Reduction};
 use crate::verdict::{Verdict, Witness};
 use crate::{Analysis, LoopId};
 
@@ -228,17 +230,17 @@ fn inductions_of(verdict: &Verdict) -> &[Induction] {
 /// `s: sum`, `m: maxloc at k`, `m: maxloc at (r, c)`,
 /// `mn: minmaxloc at kmin, max mx at kmax`, `s: custom `f``.
 fn reduction_text(f: &Function, r: &Reduction) -> String {
-    let kind = match r.kind {
-        ReductionKind::Custom(c) => format!("custom `{}`", f.combiners[c].name),
-        _ if r.is_count => "count".into(),
-        kind => kind.name().into(),
+    let kind = match (r.operator, &r.form) {
+        (Operator::Custom(c), _) => format!("custom `{}`", f.combiners[c].name),
+        (_, Form::Count) => "count".into(),
+        _ => r.name().into(),
     };
     let mut text = format!(
         "{}: {kind}{}",
         f.locals[r.var].name,
         at_text(f, &r.locations)
     );
-    if let Some(max) = &r.max {
+    if let Form::Paired(max) = &r.form {
         let _ = write!(
             text,
             ", max {}{}",
@@ -410,7 +412,7 @@ fn placement(analysis: &Analysis, id: LoopId) -> (Option<String>, &'static str) 
 fn reason(f: &Function, verdict: &Verdict) -> String {
     let mut text = verdict_reason(verdict);
     for r in verdict.reductions() {
-        if let ReductionKind::Custom(c) = r.kind {
+        if let Operator::Custom(c) = r.operator {
             let _ = write!(
                 text,
                 "; custom reduction `{}`: associativity and commutativity are assumed, as `gpucoder.reduce` requires",
@@ -461,37 +463,15 @@ fn reduction_json(f: &Function, r: &Reduction) -> Value {
         |ls: &[LocalId]| -> Vec<String> { ls.iter().map(|&k| f.locals[k].name.clone()).collect() };
     let mut value = json!({
         "var": f.locals[r.var].name,
-        "kind": json_kind(r),
+        "kind": r.json_name(),
         "locations": names(&r.locations),
     });
-    if let Some(max) = &r.max {
+    if let Form::Paired(max) = &r.form {
         value["max"] = json!(f.locals[max.var].name);
         value["max_locations"] = json!(names(&max.locations));
     }
-    if let ReductionKind::Custom(c) = r.kind {
+    if let Operator::Custom(c) = r.operator {
         value["function"] = json!(f.combiners[c].name);
     }
     value
-}
-
-/// The kind as the JSON report spells it.
-fn json_kind(r: &Reduction) -> &'static str {
-    if r.is_count {
-        return "count";
-    }
-    match r.kind {
-        ReductionKind::Sum => "sum",
-        ReductionKind::Prod => "prod",
-        ReductionKind::Min | ReductionKind::MinIf => "min",
-        ReductionKind::Max | ReductionKind::MaxIf => "max",
-        ReductionKind::MinLoc => "minloc",
-        ReductionKind::MaxLoc => "maxloc",
-        ReductionKind::MinMaxLoc => "minmaxloc",
-        ReductionKind::Custom(_) => "custom",
-        ReductionKind::And => "land",
-        ReductionKind::Or => "lor",
-        ReductionKind::BitAnd => "band",
-        ReductionKind::BitOr => "bor",
-        ReductionKind::BitXor => "bxor",
-    }
 }

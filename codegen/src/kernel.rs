@@ -284,7 +284,7 @@ fn kernel_kind(kernel: &Kernel) -> String {
     if kernel.reductions.is_empty() {
         return "map".into();
     }
-    let kinds: Vec<&str> = kernel.reductions.iter().map(|r| r.kind.name()).collect();
+    let kinds: Vec<&str> = kernel.reductions.iter().map(|r| r.name()).collect();
     format!("reduction ({})", kinds.join(", "))
 }
 
@@ -312,7 +312,7 @@ fn tail(ctx: &Context, r: &Reduction, j: usize) -> String {
         ReduceTail {
             j,
             var,
-            kind: r.kind.name(),
+            kind: r.name(),
             wide: rc.wide_type(),
             combine: rc.combine("m2cu_v", "m2cu_y"),
             identity: rc.wide_identity(),
@@ -334,7 +334,7 @@ fn tail(ctx: &Context, r: &Reduction, j: usize) -> String {
                     ty: local_c_type(f, l),
                 })
                 .collect(),
-            kind: r.kind.name(),
+            kind: r.name(),
             wide: rc.wide_type(),
             identity: rc.wide_identity(),
             combine_shuffled: rc.combine_location(

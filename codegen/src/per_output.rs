@@ -103,7 +103,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
                 let var = ctx.name(r.var).to_string();
                 GroupReduction {
                     j,
-                    kind: r.kind.name(),
+                    kind: r.name(),
                     ty: rc.class.c_type(),
                     wide: rc.wide_type(),
                     identity: rc.identity(),

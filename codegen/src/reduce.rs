@@ -1,4 +1,4 @@
-//! How each reduction kind is combined: its identity, the combine of two partial values, the
+//! How each reduction operator is combined: its identity, the combine of two partial values, the
 //! atomic that merges a block's partial into the result on the GPU, and the final merge of the
 //! loop's result into the value the variable had before the loop.
 //!
@@ -12,14 +12,15 @@
 //! on every value a partial can hold. Min/max with location keep (value, location, iteration) and
 //! break ties on the iteration number by the comparison's tie rule.
 
-use m2cu_analysis::{Kernel, Reduction, ReductionKind, Ties};
+use m2cu_analysis::{Kernel, Reduction, Ties};
 use m2cu_frontend::ir::{CombinerId, Function};
+use m2cu_frontend::operator::{Combine, Identity, Operator, Written};
 use m2cu_frontend::types::Class;
 
 use crate::expr::literal;
 
 /// The single-accumulator reductions of `kernel`, in the order of every per-reduction name
-/// (`m2cu_red<j>`, `m2cu_r<j>`, `m2cu_lt<j>`, ...): a MinMaxLoc contributes its min and its max
+/// (`m2cu_red<j>`, `m2cu_r<j>`, `m2cu_lt<j>`, ...): a paired min/max contributes its min and its max
 /// half, which then run in the same pass over the data.
 pub fn accumulators(kernel: &Kernel) -> Vec<Reduction> {
     kernel
@@ -62,9 +63,11 @@ pub enum Merge {
     Located,
 }
 
-/// The code pieces of one reduction.
+/// The code pieces of one reduction: the operator's row (`m2cu_frontend::operator`) spelled in C
+/// and CUDA for the variable's class and the loop's form.
 pub struct ReductionCode {
-    pub kind: ReductionKind,
+    pub operator: Operator,
+    pub written: Written,
     pub class: Class,
     pub ties: Ties,
 }
@@ -72,21 +75,24 @@ pub struct ReductionCode {
 impl ReductionCode {
     pub fn new(f: &Function, r: &Reduction) -> ReductionCode {
         ReductionCode {
-            kind: r.kind,
+            operator: r.operator,
+            written: r.form.written(),
             class: f.locals[r.var].ty.class,
             ties: r.ties,
         }
     }
 
+    fn combine_op(&self) -> Combine {
+        self.operator.row().combine
+    }
+
     /// How block partials are merged. Only floating sums and products depend on the order of
-    /// the blocks (integer sums saturate monotonically, the other kinds are exact), so only they
-    /// change under `deterministic`; a custom combiner keeps its compare-and-swap loop.
+    /// the blocks (integer sums saturate monotonically, the other operators are exact), so only
+    /// they change under `deterministic`; a custom combiner keeps its compare-and-swap loop.
     pub fn merge(&self, r: &Reduction, deterministic: bool) -> Merge {
-        let order_sensitive =
-            self.class.is_float() && matches!(self.kind, ReductionKind::Sum | ReductionKind::Prod);
         if !r.locations.is_empty() {
             Merge::Located
-        } else if deterministic && order_sensitive {
+        } else if deterministic && self.operator.order_sensitive(self.class) {
             Merge::Ordered
         } else {
             Merge::Atomic
@@ -96,7 +102,14 @@ impl ReductionCode {
     /// An integer sum, which the analysis allows only with non-negative terms: partials
     /// saturate at the class maximum, exactly as the sequential loop would.
     fn saturating(&self) -> bool {
-        self.kind == ReductionKind::Sum && self.class.is_integer()
+        self.operator.saturates(self.class)
+    }
+
+    /// A NaN-skipping min or max (the function form on floats).
+    fn skips_nan(&self) -> bool {
+        self.written == Written::Function
+            && self.class.is_float()
+            && matches!(self.combine_op(), Combine::Min | Combine::Max)
     }
 
     /// The class maximum as a literal of the wide type.
@@ -112,15 +125,15 @@ impl ReductionCode {
 
     fn bitwise(&self) -> bool {
         matches!(
-            self.kind,
-            ReductionKind::BitAnd | ReductionKind::BitOr | ReductionKind::BitXor
+            self.combine_op(),
+            Combine::BitAnd | Combine::BitOr | Combine::BitXor
         )
     }
 
     /// The user function of a custom reduction.
     pub fn custom(&self) -> Option<CombinerId> {
-        match self.kind {
-            ReductionKind::Custom(c) => Some(c),
+        match self.operator {
+            Operator::Custom(c) => Some(c),
             _ => None,
         }
     }
@@ -155,27 +168,13 @@ impl ReductionCode {
     /// The identity as a C literal of the variable's class; a custom reduction has none, and
     /// its per-thread accumulators start at 0 with their "has a value" flag clear.
     pub fn identity(&self) -> String {
-        let (lo, hi) = self
-            .class
-            .int_range()
-            .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-        let value = match self.kind {
-            ReductionKind::Sum
-            | ReductionKind::Or
-            | ReductionKind::BitOr
-            | ReductionKind::BitXor
-            | ReductionKind::Custom(_) => 0.0,
-            ReductionKind::Prod | ReductionKind::And => 1.0,
-            ReductionKind::Min | ReductionKind::Max if self.class.is_float() => f64::NAN,
-            ReductionKind::Min
-            | ReductionKind::MinIf
-            | ReductionKind::MinLoc
-            | ReductionKind::MinMaxLoc => hi,
-            ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => lo,
-            ReductionKind::BitAnd => {
-                return format!("(({})~({})0)", self.class.c_type(), self.class.c_type())
-            }
+        let ty = self.class.c_type();
+        let value = match self.operator.identity(self.class, self.written) {
+            Identity::Value(v) => v,
+            Identity::None => 0.0,
+            Identity::AllOnes => return format!("(({ty})~({ty})0)"),
         };
+        let (lo, hi) = self.class.int_range().unwrap_or((f64::NAN, f64::NAN));
         match self.class {
             // Class limits of the 64-bit classes do not survive a trip through double.
             Class::Int64 if value == lo => "(-9223372036854775807LL - 1)".into(),
@@ -192,29 +191,24 @@ impl ReductionCode {
 
     /// Combines two wide partials `a` and `b` (simple expressions: evaluated more than once).
     pub fn combine(&self, a: &str, b: &str) -> String {
-        let float = self.class.is_float();
-        match self.kind {
-            ReductionKind::Sum if self.saturating() => {
+        match self.combine_op() {
+            Combine::Add if self.saturating() => {
                 let max = self.wide_max();
                 format!("({a} > {max} - {b} ? {max} : {a} + {b})")
             }
-            ReductionKind::Sum => format!("({a} + {b})"),
-            ReductionKind::Prod => format!("({a} * {b})"),
-            ReductionKind::Min if float => format!("m2cu_fmin({a}, {b})"),
-            ReductionKind::Max if float => format!("m2cu_fmax({a}, {b})"),
-            ReductionKind::Min
-            | ReductionKind::MinIf
-            | ReductionKind::MinLoc
-            | ReductionKind::MinMaxLoc => {
-                format!("({b} < {a} ? {b} : {a})")
+            Combine::Add => format!("({a} + {b})"),
+            Combine::Mul => format!("({a} * {b})"),
+            Combine::Min if self.skips_nan() => format!("m2cu_fmin({a}, {b})"),
+            Combine::Max if self.skips_nan() => format!("m2cu_fmax({a}, {b})"),
+            Combine::Min => format!("({b} < {a} ? {b} : {a})"),
+            Combine::Max => format!("({b} > {a} ? {b} : {a})"),
+            Combine::LogicalAnd | Combine::BitAnd => format!("({a} & {b})"),
+            Combine::LogicalOr | Combine::BitOr => format!("({a} | {b})"),
+            Combine::BitXor => format!("({a} ^ {b})"),
+            Combine::Call => {
+                let c = self.custom().expect("a call combines a custom reduction");
+                combine_call(c, a, b, "m2cu_err")
             }
-            ReductionKind::Max | ReductionKind::MaxIf | ReductionKind::MaxLoc => {
-                format!("({b} > {a} ? {b} : {a})")
-            }
-            ReductionKind::And | ReductionKind::BitAnd => format!("({a} & {b})"),
-            ReductionKind::Or | ReductionKind::BitOr => format!("({a} | {b})"),
-            ReductionKind::BitXor => format!("({a} ^ {b})"),
-            ReductionKind::Custom(c) => combine_call(c, a, b, "m2cu_err"),
         }
     }
 
@@ -226,8 +220,8 @@ impl ReductionCode {
         } else {
             "d"
         };
-        match self.kind {
-            ReductionKind::Sum if self.saturating() => {
+        match self.combine_op() {
+            Combine::Add if self.saturating() => {
                 let suffix = match self.wide_type() {
                     "int" => "i",
                     "unsigned int" => "u",
@@ -239,66 +233,52 @@ impl ReductionCode {
                     self.wide_max()
                 )
             }
-            ReductionKind::Sum => format!("atomicAdd({ptr}, {v});"),
-            ReductionKind::Prod if float => format!("m2cu_atomic_prod_{suffix}({ptr}, {v});"),
-            ReductionKind::Min | ReductionKind::MinIf if float => {
-                format!("m2cu_atomic_min_{suffix}({ptr}, {v});")
+            Combine::Add => format!("atomicAdd({ptr}, {v});"),
+            Combine::Mul if float => format!("m2cu_atomic_prod_{suffix}({ptr}, {v});"),
+            Combine::Min if float => format!("m2cu_atomic_min_{suffix}({ptr}, {v});"),
+            Combine::Max if float => format!("m2cu_atomic_max_{suffix}({ptr}, {v});"),
+            Combine::Min => format!("atomicMin({ptr}, {v});"),
+            Combine::Max => format!("atomicMax({ptr}, {v});"),
+            Combine::LogicalAnd | Combine::BitAnd => format!("atomicAnd({ptr}, {v});"),
+            Combine::LogicalOr | Combine::BitOr => format!("atomicOr({ptr}, {v});"),
+            Combine::BitXor => format!("atomicXor({ptr}, {v});"),
+            Combine::Call => {
+                let c = self.custom().expect("a call combines a custom reduction");
+                format!("m2cu_atomic_combine{c}({ptr}, {v}, m2cu_err);")
             }
-            ReductionKind::Max | ReductionKind::MaxIf if float => {
-                format!("m2cu_atomic_max_{suffix}({ptr}, {v});")
-            }
-            ReductionKind::Min | ReductionKind::MinIf => format!("atomicMin({ptr}, {v});"),
-            ReductionKind::Max | ReductionKind::MaxIf => format!("atomicMax({ptr}, {v});"),
-            ReductionKind::And | ReductionKind::BitAnd => format!("atomicAnd({ptr}, {v});"),
-            ReductionKind::Or | ReductionKind::BitOr => format!("atomicOr({ptr}, {v});"),
-            ReductionKind::BitXor => format!("atomicXor({ptr}, {v});"),
-            ReductionKind::Custom(c) => format!("m2cu_atomic_combine{c}({ptr}, {v}, m2cu_err);"),
-            ReductionKind::Prod
-            | ReductionKind::MinLoc
-            | ReductionKind::MaxLoc
-            | ReductionKind::MinMaxLoc => {
-                unreachable!(
-                    "integer products are sequential; locations use the last-block combine"
-                )
-            }
+            Combine::Mul => unreachable!("integer products are sequential"),
         }
     }
 
     /// Host C statement merging the loop's wide result `r` into the variable `s`, as the
-    /// sequential loop would have left it.
+    /// sequential loop would have left it (a located result merges by `finish_location`).
     pub fn finish(&self, s: &str, r: &str) -> String {
         let ty = self.class.c_type();
-        let float = self.class.is_float();
-        match self.kind {
-            ReductionKind::Sum if self.saturating() => {
+        match self.combine_op() {
+            Combine::Add if self.saturating() => {
                 let (w, max) = (self.wide_type(), self.wide_max());
                 format!("{s} = ({ty})(({w}){s} > {max} - ({w}){r} ? {max} : ({w}){s} + ({w}){r});")
             }
-            ReductionKind::Sum => format!("{s} = ({ty})({s} + ({ty}){r});"),
-            ReductionKind::Prod => format!("{s} = ({ty})({s} * ({ty}){r});"),
-            ReductionKind::Min if float => format!("{s} = ({ty})m2cu_fmin({s}, {r});"),
-            ReductionKind::Max if float => format!("{s} = ({ty})m2cu_fmax({s}, {r});"),
-            ReductionKind::Min | ReductionKind::MinIf => format!("if ({r} < {s}) {s} = ({ty}){r};"),
-            ReductionKind::Max | ReductionKind::MaxIf => format!("if ({r} > {s}) {s} = ({ty}){r};"),
-            ReductionKind::And => format!("{s} = {s} && {r};"),
-            ReductionKind::Or => format!("{s} = {s} || {r};"),
-            ReductionKind::BitAnd => format!("{s} = ({ty})({s} & ({ty}){r});"),
-            ReductionKind::BitOr => format!("{s} = ({ty})({s} | ({ty}){r});"),
-            ReductionKind::BitXor => format!("{s} = ({ty})({s} ^ ({ty}){r});"),
+            Combine::Add => format!("{s} = ({ty})({s} + ({ty}){r});"),
+            Combine::Mul => format!("{s} = ({ty})({s} * ({ty}){r});"),
+            Combine::Min if self.skips_nan() => format!("{s} = ({ty})m2cu_fmin({s}, {r});"),
+            Combine::Max if self.skips_nan() => format!("{s} = ({ty})m2cu_fmax({s}, {r});"),
+            Combine::Min => format!("if ({r} < {s}) {s} = ({ty}){r};"),
+            Combine::Max => format!("if ({r} > {s}) {s} = ({ty}){r};"),
+            Combine::LogicalAnd => format!("{s} = {s} && {r};"),
+            Combine::LogicalOr => format!("{s} = {s} || {r};"),
+            Combine::BitAnd => format!("{s} = ({ty})({s} & ({ty}){r});"),
+            Combine::BitOr => format!("{s} = ({ty})({s} | ({ty}){r});"),
+            Combine::BitXor => format!("{s} = ({ty})({s} ^ ({ty}){r});"),
             // The result already folds in the value from before the loop (see `initial`).
-            ReductionKind::Custom(_) => format!("{s} = {r};"),
-            ReductionKind::MinLoc | ReductionKind::MaxLoc | ReductionKind::MinMaxLoc => {
-                unreachable!("see finish_location")
-            }
+            Combine::Call => format!("{s} = {r};"),
         }
     }
 
+    /// The comparison by which a located partial beats another: the operator's `if` form.
     fn better(&self) -> &'static str {
-        if self.kind == ReductionKind::MinLoc {
-            "<"
-        } else {
-            ">"
-        }
+        let compared = self.operator.row().compared;
+        compared.expect("a located reduction compares").symbol()
     }
 
     /// Statement: if the partial `b` beats `a`, copy it over (value, every location, and

@@ -825,7 +825,7 @@ impl<'a> Context<'a> {
                 if !r.locations.is_empty() {
                     hooks.insert(u, format!("m2cu_lt{j} = {t};"));
                 }
-                if matches!(r.kind, m2cu_analysis::ReductionKind::Custom(_)) {
+                if matches!(r.operator, m2cu_frontend::operator::Operator::Custom(_)) {
                     seeded.insert(u, format!("m2cu_has{j}"));
                 }
             }

@@ -15,6 +15,7 @@ pub mod ir_print;
 pub mod lexer;
 pub mod library;
 pub mod lower;
+pub mod operator;
 pub mod parser;
 pub mod sources;
 pub mod stack;

@@ -10,6 +10,7 @@ use super::array::{ArrayVal, Pos, Val};
 use super::mean_empty::MeanDim;
 use super::select::Selected;
 use super::*;
+use crate::operator::{Identity, Operator, Update, Written};
 
 /// The dimension argument of a reduction.
 enum Dimension<'e> {
@@ -42,6 +43,18 @@ impl Reduction {
             "mean" => Reduction::Mean,
             _ => return None,
         })
+    }
+
+    /// The operator the accumulation loop combines with (`mean` sums, then divides).
+    fn operator(self) -> Operator {
+        match self {
+            Reduction::Sum | Reduction::Mean => Operator::Sum,
+            Reduction::Prod => Operator::Prod,
+            Reduction::Max => Operator::Max,
+            Reduction::Min => Operator::Min,
+            Reduction::Any => Operator::Or,
+            Reduction::All => Operator::And,
+        }
     }
 
     pub(super) fn name(self) -> &'static str {
@@ -254,12 +267,8 @@ impl Lowerer<'_> {
     }
 
     fn identity(&mut self, kind: Reduction, class: Class, span: Span) -> ExprId {
-        let value = match kind {
-            Reduction::Sum | Reduction::Mean => 0.0,
-            Reduction::Prod | Reduction::All => 1.0,
-            Reduction::Any => 0.0,
-            Reduction::Max => class.int_range().map_or(f64::NAN, |(lo, _)| lo),
-            Reduction::Min => class.int_range().map_or(f64::NAN, |(_, hi)| hi),
+        let Identity::Value(value) = kind.operator().identity(class, Written::Function) else {
+            unreachable!("the library's reductions have numeric identities")
         };
         self.constant_expr(value, class, span)
     }
@@ -274,22 +283,16 @@ impl Lowerer<'_> {
     ) {
         let class = self.locals[acc].ty.class;
         let acc_expr = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
-        let value = match kind {
-            Reduction::Sum | Reduction::Mean | Reduction::Prod => {
-                let op = if kind == Reduction::Prod {
-                    BinOp::Mul
-                } else {
-                    BinOp::Add
-                };
+        let value = match (kind, kind.operator().row().updates[0]) {
+            (Reduction::Any | Reduction::All, Update::Binary(op)) => {
+                let t = self.truth(kind, element, span);
+                self.binary_expr(op, acc_expr, t, Class::Logical, span)
+            }
+            (_, Update::Binary(op)) => {
                 let element = self.convert_to(element, class);
                 self.binary_expr(op, acc_expr, element, class, span)
             }
-            Reduction::Max | Reduction::Min => {
-                let b = if kind == Reduction::Max {
-                    Builtin::Max
-                } else {
-                    Builtin::Min
-                };
+            (_, Update::Call(b)) => {
                 // `max(element, acc)`: of equal values (-0 and +0) the scalar `max` returns
                 // its second operand, so the earliest element stays, as in Octave's `max(v)`.
                 let element = self.convert_to(element, class);
@@ -299,15 +302,7 @@ impl Lowerer<'_> {
                     span,
                 )
             }
-            Reduction::Any | Reduction::All => {
-                let op = if kind == Reduction::Any {
-                    BinOp::OrOr
-                } else {
-                    BinOp::AndAnd
-                };
-                let t = self.truth(kind, element, span);
-                self.binary_expr(op, acc_expr, t, Class::Logical, span)
-            }
+            (_, update) => unreachable!("the library's reductions are not written as {update:?}"),
         };
         self.push(StmtKind::Assign { target: acc, value }, span);
     }
