@@ -1122,3 +1122,75 @@ fn mean_of_empty_values_is_octaves_or_stops() {
         }
     }
 }
+
+/// A NaN converted to logical — by `if`, `while`, `~`, `&&`, `||`, `&`, `|`, `logical`, an array
+/// condition, or a logical reduction in a kernel — stops with MATLAB's error, as Octave 7.3 stops
+/// (its message: "invalid conversion from NaN to logical"); short circuits that never read the
+/// NaN, `any` and `all` do not stop, and other values give Octave's results (octave-cli, now).
+#[test]
+fn nan_to_logical_stops_as_in_octave() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let bodies = [
+        "if a, y = 1; else, y = 0; end",
+        "y = ~a;",
+        "y = a && true;",
+        "y = false || a;",
+        "y = logical(a);",
+        "y = a | false;",
+        "y = 0; while a, y = y + 1; a = 0; end",
+        "v = [a 1]; y = v & 1;",
+        "y = ~[a 2];",
+        "y = 0; if [a 1], y = 1; end",
+        "y = 0; while [1 a], y = y + 1; a = 0; end",
+        "v = [1 a 3]; y = true; for i = 1:3, y = y && v(i); end",
+        "v = [0 a 0]; y = false; for i = 1:3, y = y | v(i); end",
+        "s = single(a); y = ~s;",
+        "y = (a > 5) && a;",
+        "y = true || a;",
+        "y = [any(a), all(a)];",
+    ];
+    let values = [f64::NAN, 2.0, 0.0];
+    let dir = tempfile::tempdir().unwrap();
+    let mut script = String::new();
+    for (n, body) in bodies.iter().enumerate() {
+        let source = format!("function y = truth{n}(a)\n  {body}\nend\n");
+        std::fs::write(dir.path().join(format!("truth{n}.m")), source).unwrap();
+        for (k, a) in ["NaN", "2", "0"].iter().enumerate() {
+            script += &format!(
+                "try, y = truth{n}({a}); save('-v7', 't{n}_{k}.mat', 'y'); catch e, fid = fopen('t{n}_{k}.err', 'w'); fputs(fid, e.message); fclose(fid); end\n"
+            );
+        }
+    }
+    m2cu_runtime::octave::eval(dir.path(), &script).expect("octave runs");
+    for n in 0..bodies.len() {
+        let source = std::fs::read_to_string(dir.path().join(format!("truth{n}.m"))).unwrap();
+        for (k, &a) in values.iter().enumerate() {
+            let octave_error =
+                std::fs::read_to_string(dir.path().join(format!("t{n}_{k}.err"))).ok();
+            let x = vec![("a".to_string(), Value::scalar(a))];
+            for backend in [Backend::Cpu, Backend::Emu] {
+                let run = m2cu::run(&source, &x, &m2cu::Options::default(), &common::on(backend));
+                let case = format!("`{}` with a = {a} on {backend:?}", bodies[n]);
+                match (&octave_error, run) {
+                    (Some(message), Err(e)) => {
+                        assert!(message.contains("NaN to logical"), "{case}: Octave: {message}");
+                        let text = e.to_string();
+                        assert!(text.contains("NaN's cannot be converted to logicals."), "{case}: {text}");
+                    }
+                    (None, Ok(run)) => {
+                        let path = dir.path().join(format!("t{n}_{k}.mat"));
+                        let expected = m2cu_runtime::read_mat(path).unwrap().remove(0).1;
+                        let d = common::difference(&expected, &run.outputs[0].1);
+                        assert!(d.is_none(), "{case}: {d:?}");
+                    }
+                    (Some(message), Ok(run)) => {
+                        panic!("{case}: Octave stops ({message}), m2cu gives {:?}", run.outputs)
+                    }
+                    (None, Err(e)) => panic!("{case}: m2cu stops, Octave does not: {e}"),
+                }
+            }
+        }
+    }
+}
