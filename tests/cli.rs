@@ -1175,9 +1175,15 @@ fn nan_to_logical_stops_as_in_octave() {
                 let case = format!("`{}` with a = {a} on {backend:?}", bodies[n]);
                 match (&octave_error, run) {
                     (Some(message), Err(e)) => {
-                        assert!(message.contains("NaN to logical"), "{case}: Octave: {message}");
+                        assert!(
+                            message.contains("NaN to logical"),
+                            "{case}: Octave: {message}"
+                        );
                         let text = e.to_string();
-                        assert!(text.contains("NaN's cannot be converted to logicals."), "{case}: {text}");
+                        assert!(
+                            text.contains("NaN's cannot be converted to logicals."),
+                            "{case}: {text}"
+                        );
                     }
                     (None, Ok(run)) => {
                         let path = dir.path().join(format!("t{n}_{k}.mat"));
@@ -1186,7 +1192,10 @@ fn nan_to_logical_stops_as_in_octave() {
                         assert!(d.is_none(), "{case}: {d:?}");
                     }
                     (Some(message), Ok(run)) => {
-                        panic!("{case}: Octave stops ({message}), m2cu gives {:?}", run.outputs)
+                        panic!(
+                            "{case}: Octave stops ({message}), m2cu gives {:?}",
+                            run.outputs
+                        )
                     }
                     (None, Err(e)) => panic!("{case}: m2cu stops, Octave does not: {e}"),
                 }

@@ -114,10 +114,12 @@ impl ExprWriter<'_> {
         }
     }
 
-    /// The value of `e` as a C truth value.
+    /// The value of `e` as a C truth value; a floating NaN stops (MATLAB has no truth for it).
     pub fn cond(&self, e: ExprId) -> String {
         match self.class(e) {
             Class::Logical => self.expr(e),
+            Class::Double => format!("m2cu_truth({}, {})", self.expr(e), self.err),
+            Class::Single => format!("m2cu_truthf({}, {})", self.expr(e), self.err),
             _ => format!("({} != 0)", self.expr(e)),
         }
     }

@@ -161,6 +161,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "arrayfun of an empty array is an empty double in MATLAB whatever class the function returns, which m2cu (giving the result the function's class) cannot return; test isempty first.",
     ),
     (
+        47,
+        "M2CU_E_NAN_TO_LOGICAL",
+        "NaN's cannot be converted to logicals.",
+    ),
+    (
         48,
         "M2CU_E_DELETE_RANGE",
         "Matrix index is out of range for deletion.",
@@ -335,6 +340,19 @@ M2CU_FN int64_t m2cu_max3(int64_t a, int64_t b, int64_t c)
 {
     int64_t m = a > b ? a : b;
     return m > c ? m : c;
+}
+
+/* MATLAB's truth of a number: nonzero; NaN has none, and stops (false, so that loops end). */
+M2CU_FN bool m2cu_truth(double x, int *err)
+{
+    if (x != x) { M2CU_FAIL(err, M2CU_E_NAN_TO_LOGICAL); return false; }
+    return x != 0.0;
+}
+
+M2CU_FN bool m2cu_truthf(float x, int *err)
+{
+    if (x != x) { M2CU_FAIL(err, M2CU_E_NAN_TO_LOGICAL); return false; }
+    return x != 0.0f;
 }
 
 M2CU_FN double m2cu_sqrt(double x, int *err)

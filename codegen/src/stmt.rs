@@ -311,6 +311,7 @@ impl<'a> Context<'a> {
                     RuntimeError::NumberText => "M2CU_E_NUMBER_TEXT",
                     RuntimeError::NonAsciiClass => "M2CU_E_NON_ASCII_CLASS",
                     RuntimeError::ComplexFactor => "M2CU_E_COMPLEX_FACTOR",
+                    RuntimeError::NanToLogical => "M2CU_E_NAN_TO_LOGICAL",
                 };
                 code.line(format!(
                     "if (!{}) M2CU_FAIL({}, {code_name});",

@@ -585,6 +585,9 @@ pub enum RuntimeError {
     /// `mean` of an empty value of a size where MATLAB's result and Octave 7.3's differ
     /// (`lower::mean_empty`).
     MeanOfEmpty,
+    /// An array condition (`if v`, `while v`) with a NaN element: MATLAB and Octave stop, since
+    /// NaN has no truth value (a scalar's conversion checks itself: the prelude's `m2cu_truth`).
+    NanToLogical,
 }
 
 impl Function {

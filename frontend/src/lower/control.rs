@@ -6,6 +6,7 @@ use super::array::{Pos, Val};
 use super::inline::assigns;
 use super::reduce::Reduction;
 use super::*;
+use crate::ir::RuntimeError;
 
 impl Lowerer<'_> {
     pub(super) fn condition(&mut self, e: &ast::Expr) -> Option<ExprId> {
@@ -101,13 +102,37 @@ impl Lowerer<'_> {
         )
     }
 
-    /// MATLAB's truth of an array: nonempty and every element nonzero.
+    /// MATLAB's truth of an array: nonempty and every element nonzero; an array with a NaN
+    /// anywhere has none, and stops.
     fn array_truth(&mut self, a: &array::ArrayVal, span: Span) -> ExprId {
+        if a.class.is_float() {
+            self.check_no_nan(a, span);
+        }
         let all = self.all_elements(Reduction::All, a, span);
         let n = self.numel_expr(a, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let nonempty = self.binary_expr(BinOp::Gt, n, zero, Class::Logical, span);
         self.binary_expr(BinOp::AndAnd, nonempty, all, Class::Logical, span)
+    }
+
+    /// Stops with [`RuntimeError::NanToLogical`] when an element of `a` is NaN.
+    fn check_no_nan(&mut self, a: &array::ArrayVal, span: Span) {
+        let nan = a.clone().wrap(Class::Logical, span, |a| {
+            array::Node::Call(Builtin::IsNan, vec![array::Operand::Array(a)])
+        });
+        let any_nan = self.all_elements(Reduction::Any, &nan, span);
+        let cond = self.new_expr(
+            ExprKind::Unary(UnOp::Not, any_nan),
+            Type::scalar(Class::Logical),
+            span,
+        );
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::NanToLogical,
+            },
+            span,
+        );
     }
 
     pub(super) fn for_loop(
