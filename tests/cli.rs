@@ -1164,7 +1164,7 @@ fn nan_to_logical_stops_as_in_octave() {
         }
     }
     m2cu_runtime::octave::eval(dir.path(), &script).expect("octave runs");
-    for n in 0..bodies.len() {
+    for (n, body) in bodies.iter().enumerate() {
         let source = std::fs::read_to_string(dir.path().join(format!("truth{n}.m"))).unwrap();
         for (k, &a) in values.iter().enumerate() {
             let octave_error =
@@ -1172,7 +1172,7 @@ fn nan_to_logical_stops_as_in_octave() {
             let x = vec![("a".to_string(), Value::scalar(a))];
             for backend in [Backend::Cpu, Backend::Emu] {
                 let run = m2cu::run(&source, &x, &m2cu::Options::default(), &common::on(backend));
-                let case = format!("`{}` with a = {a} on {backend:?}", bodies[n]);
+                let case = format!("`{body}` with a = {a} on {backend:?}");
                 match (&octave_error, run) {
                     (Some(message), Err(e)) => {
                         assert!(
