@@ -1150,6 +1150,8 @@ fn nan_to_logical_stops_as_in_octave() {
         "y = (a > 5) && a;",
         "y = true || a;",
         "y = [any(a), all(a)];",
+        "y = xor(a, 0);",
+        "y = xor([1 0], a);",
     ];
     let values = [f64::NAN, 2.0, 0.0];
     let dir = tempfile::tempdir().unwrap();

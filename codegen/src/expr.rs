@@ -332,6 +332,7 @@ impl ExprWriter<'_> {
             Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => {
                 self.bitwise(builtin, args, class)
             }
+            Builtin::Xor => format!("({} != {})", self.cond(args[0]), self.cond(args[1])),
             Builtin::IsNan | Builtin::IsInf | Builtin::IsFinite => {
                 self.float_test(builtin, args[0])
             }

@@ -231,6 +231,9 @@ pub enum Builtin {
     BitAnd,
     BitOr,
     BitXor,
+    /// `xor(a, b)`: logical, true when exactly one of the two is nonzero (a NaN stops, as for
+    /// every conversion to logical).
+    Xor,
     /// `isnan(x)`, `isinf(x)`, `isfinite(x)`: logical; always false, false, true for integers.
     IsNan,
     IsInf,
@@ -274,6 +277,7 @@ impl Builtin {
             Builtin::BitAnd => "bitand",
             Builtin::BitOr => "bitor",
             Builtin::BitXor => "bitxor",
+            Builtin::Xor => "xor",
             Builtin::IsNan => "isnan",
             Builtin::IsInf => "isinf",
             Builtin::IsFinite => "isfinite",
@@ -288,7 +292,7 @@ impl Builtin {
         }
     }
 
-    pub const ALL: [Builtin; 26] = [
+    pub const ALL: [Builtin; 27] = [
         Builtin::Abs,
         Builtin::Sqrt,
         Builtin::Exp,
@@ -305,6 +309,7 @@ impl Builtin {
         Builtin::BitAnd,
         Builtin::BitOr,
         Builtin::BitXor,
+        Builtin::Xor,
         Builtin::IsNan,
         Builtin::IsInf,
         Builtin::IsFinite,
@@ -331,6 +336,7 @@ impl Builtin {
             | Builtin::BitAnd
             | Builtin::BitOr
             | Builtin::BitXor
+            | Builtin::Xor
             | Builtin::Complex => 2,
             Builtin::Power => 3,
             _ => 1,

@@ -665,7 +665,16 @@ impl Lowerer<'_> {
     }
 
     fn builtin_class(&mut self, builtin: Builtin, args: &[Class], span: Span) -> Option<Class> {
-        if builtin.is_float_test() {
+        if builtin == Builtin::Xor && args.contains(&Class::Char) {
+            self.error(
+                "E0106",
+                span,
+                "`xor` of a char: MATLAB and Octave convert no char to logical".into(),
+                "compare the characters first, as in `xor(c == 'y', flag)`".into(),
+            );
+            return None;
+        }
+        if builtin.is_float_test() || builtin == Builtin::Xor {
             return Some(Class::Logical);
         }
         if matches!(builtin, Builtin::Upper | Builtin::Lower) {
