@@ -28,6 +28,8 @@ pub enum Operator {
     BitAnd,
     BitOr,
     BitXor,
+    /// `xor(s, e)` of logicals (parity).
+    Xor,
     /// `s = f(s, e)` with a user function of `gpucoder.reduce` (`Function::combiners[c]`), whose
     /// associativity and commutativity the user vouches for; no identity.
     Custom(CombinerId),
@@ -259,6 +261,15 @@ const BITXOR: Row = row(
     Combine::BitXor,
     Classes::Integer,
 );
+const XOR: Row = row(
+    "xor",
+    "lxor",
+    "s = xor(s, e)",
+    &[Update::Call(Builtin::Xor)],
+    Neutral::Zero,
+    Combine::BitXor,
+    Classes::Logical,
+);
 const CUSTOM: Row = row(
     "custom",
     "custom",
@@ -272,7 +283,7 @@ const CUSTOM: Row = row(
 impl Operator {
     /// Every operator a loop writes with MATLAB's own operators and functions (all but
     /// [`Operator::Custom`]), in the order recognition tries them.
-    pub const BUILTIN: [Operator; 9] = [
+    pub const BUILTIN: [Operator; 10] = [
         Operator::Sum,
         Operator::Prod,
         Operator::Min,
@@ -282,6 +293,7 @@ impl Operator {
         Operator::BitAnd,
         Operator::BitOr,
         Operator::BitXor,
+        Operator::Xor,
     ];
 
     pub fn row(self) -> &'static Row {
@@ -295,6 +307,7 @@ impl Operator {
             Operator::BitAnd => &BITAND,
             Operator::BitOr => &BITOR,
             Operator::BitXor => &BITXOR,
+            Operator::Xor => &XOR,
             Operator::Custom(_) => &CUSTOM,
         }
     }
