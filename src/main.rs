@@ -17,7 +17,7 @@ use m2cu::{Backend, Dialect, EmuOptions, Error, Lanes, Options, RunOptions, Sche
     about = "Translate loop-based MATLAB functions into CUDA kernels and C/OpenMP, and run them",
     long_about = "m2cu reads a MATLAB function file, finds the loops that can run in parallel and the \
 reductions inside them (sums, products, min/max, min/max with location, logical and bitwise \
-and/or, counts, histograms, gpucoder.reduce with your own functions), and writes CUDA kernels plus an equivalent C/OpenMP program. Loops it cannot \
+and/or/xor, counts, histograms, gpucoder.reduce with your own functions), and writes CUDA kernels plus an equivalent C/OpenMP program. Loops it cannot \
 prove safe stay sequential, and the loop report says why.",
     after_help = "Examples:\n  m2cu check fixtures/e2e/vecsum.m --args 'v=double(1,:)'\n  m2cu translate fixtures/e2e/vecsum.m --args 'v=double(1,:)' -o out/\n  m2cu run fixtures/e2e/vecsum.m --set 'v=rand(1,1e6)'\n  m2cu run fixtures/e2e/saxpy.m --inputs fixtures/e2e/saxpy.in.mat --output y.mat"
 )]
