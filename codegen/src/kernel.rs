@@ -17,6 +17,7 @@ use m2cu_analysis::{Kernel, Reduction};
 use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
+use crate::model;
 use crate::openmp::induction_decls;
 use crate::raise;
 use crate::reduce::{accumulators, Located, Merge, ReductionCode};
@@ -84,82 +85,6 @@ struct Loc {
     ty: &'static str,
 }
 
-/// The parameters of `kernel`, in launch order, as C declarations.
-pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<String> {
-    let f = ctx.f;
-    let mut out = Vec::new();
-    for a in &kernel.arrays {
-        let ty = crate::complex::c_type(f.locals[a.local].ty);
-        let constness = if a.written { "" } else { "const " };
-        let name = ctx.name(a.local);
-        if !ctx.analysis.constants.contains(a.local) {
-            out.push(format!("{constness}{ty} *__restrict__ {name}"));
-        }
-        out.push(format!("int64_t {name}_d0"));
-        out.push(format!("int64_t {name}_d1"));
-        if ctx.names.is_3d(a.local) {
-            out.push(format!("int64_t {name}_d2"));
-        }
-    }
-    for &x in &kernel.inputs {
-        out.push(format!("{} {}", local_c_type(f, x), ctx.name(x)));
-    }
-    for ind in &kernel.inductions {
-        out.push(format!(
-            "{} m2cu_iv_{}",
-            local_c_type(f, ind.var),
-            ctx.name(ind.var)
-        ));
-    }
-    for (level, k) in kernel.levels.iter().zip(range_suffixes(kernel)) {
-        let ty = local_c_type(f, level.var);
-        out.push(format!("{ty} m2cu_first{k}"));
-        out.push(format!("{ty} m2cu_final{k}"));
-        out.push(format!("{ty} m2cu_step{k}"));
-        out.push(format!("int64_t m2cu_n{k}"));
-    }
-    if kernel.levels.len() > 1 {
-        out.push("int64_t m2cu_n".into());
-    }
-    for &x in &kernel.live_out {
-        out.push(format!("{} *m2cu_lo_{}", local_c_type(f, x), ctx.name(x)));
-    }
-    for (j, r) in accumulators(kernel).iter().enumerate() {
-        let rc = ReductionCode::new(f, r);
-        let wide = rc.wide_type();
-        let merge = rc.merge(r, ctx.deterministic);
-        if merge == Merge::Atomic {
-            out.push(format!("{wide} *m2cu_red{j}"));
-            continue;
-        }
-        // Per-block slots and the counter of finished blocks; with locations, slots for them
-        // and for the iteration too.
-        out.push(format!("{wide} *m2cu_pv{j}"));
-        if merge == Merge::Located {
-            for (q, &loc) in r.locations.iter().enumerate() {
-                out.push(format!("{} *m2cu_pk{j}_{q}", local_c_type(f, loc)));
-            }
-            out.push(format!("long long *m2cu_pi{j}"));
-        }
-        out.push(format!("unsigned int *m2cu_pc{j}"));
-    }
-    if kernel.raises {
-        out.push("long long *m2cu_fail_at".into());
-        out.push(format!("{} *m2cu_fails", raise::record_type(kernel)));
-    }
-    out.push("int *m2cu_err".into());
-    out
-}
-
-/// The suffixes of the range parameters of each level: none for a single loop, `_<level>` for a
-/// collapsed nest (whose total iteration count is `m2cu_n`).
-pub(crate) fn range_suffixes(kernel: &Kernel) -> Vec<String> {
-    match kernel.levels.len() {
-        1 => vec![String::new()],
-        n => (0..n).map(|l| format!("_{l}")).collect(),
-    }
-}
-
 /// The CUDA source of one kernel.
 pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
@@ -203,11 +128,14 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
         comment: comment(ctx, kernel),
         block: BLOCK,
         name: kernel.name.clone(),
-        params: params(ctx, kernel),
+        params: model::params(ctx, kernel)
+            .into_iter()
+            .map(|p| p.decl)
+            .collect(),
         setup: setup.finish(),
         var_decl: {
             let mut decl = Code::new(2);
-            decl.line(ctx.level_values(kernel, &range_suffixes(kernel), "m2cu_t"));
+            decl.line(ctx.level_values(kernel, &model::range_suffixes(kernel), "m2cu_t"));
             decl.finish()
         },
         body: code.finish(),

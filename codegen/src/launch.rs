@@ -16,11 +16,12 @@ use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
+use crate::model;
 use crate::openmp::{finish_reductions, induction_value};
 use crate::raise;
 use crate::reduce::{accumulators, Merge, ReductionCode};
 use crate::residency;
-use crate::stmt::{Context, NestRanges};
+use crate::stmt::Context;
 
 /// One device buffer: its variable, byte count, and the host data to upload (if any).
 struct Buffer {
@@ -81,7 +82,10 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             ));
         }
     }
-    let mut args = args(ctx, kernel, &ranges);
+    let mut args: Vec<String> = model::params(ctx, kernel)
+        .iter()
+        .map(|p| p.argument(&ranges))
+        .collect();
     args.extend(lanes.map(|l| format!("&{l}")));
     code.line(format!("void *m2cu_args[] = {{ {} }};", args.join(", ")));
     let launch = |name: &str| {
@@ -267,58 +271,6 @@ fn location_buffers(
         format!("&m2cu_rt{j}"),
     ));
     out.push(block_counter(code, j));
-}
-
-/// Pointers to the kernel arguments, in the order of [`crate::kernel::params`].
-fn args(ctx: &Context, kernel: &Kernel, ranges: &NestRanges) -> Vec<String> {
-    let mut out = Vec::new();
-    for a in &kernel.arrays {
-        let name = ctx.name(a.local);
-        if !ctx.analysis.constants.contains(a.local) {
-            out.push(format!("&m2cu_dev_{name}"));
-        }
-        out.extend([format!("&{name}_d0"), format!("&{name}_d1")]);
-        if ctx.names.is_3d(a.local) {
-            out.push(format!("&{name}_d2"));
-        }
-    }
-    out.extend(kernel.inputs.iter().map(|&x| format!("&{}", ctx.name(x))));
-    out.extend(
-        kernel
-            .inductions
-            .iter()
-            .map(|ind| format!("&{}", ctx.name(ind.var))),
-    );
-    for k in &ranges.suffixes {
-        out.extend(["first", "final", "step", "n"].map(|p| format!("&m2cu_{p}{k}")));
-    }
-    if kernel.levels.len() > 1 {
-        out.push(format!("&{}", ranges.total));
-    }
-    out.extend(
-        kernel
-            .live_out
-            .iter()
-            .map(|&x| format!("&m2cu_d_lo_{}", ctx.name(x))),
-    );
-    for (j, r) in accumulators(kernel).iter().enumerate() {
-        let merge = ReductionCode::new(ctx.f, r).merge(r, ctx.deterministic);
-        if merge == Merge::Atomic {
-            out.push(format!("&m2cu_d_red{j}"));
-            continue;
-        }
-        out.push(format!("&m2cu_d_pv{j}"));
-        if merge == Merge::Located {
-            out.extend((0..r.locations.len()).map(|q| format!("&m2cu_d_pk{j}_{q}")));
-            out.push(format!("&m2cu_d_pi{j}"));
-        }
-        out.push(format!("&m2cu_d_pc{j}"));
-    }
-    if kernel.raises {
-        out.extend(["&m2cu_d_fail_at".into(), "&m2cu_d_fails".into()]);
-    }
-    out.push("&m2cu_d_err".into());
-    out
 }
 
 /// After a raising kernel: the record of the smallest failing iteration `m2cu_fail_at`, which

@@ -4,7 +4,8 @@
 //! Modules: [`names`] (C identifiers), [`prelude`] (MATLAB scalar semantics in C/CUDA),
 //! [`expr`] and [`stmt`] (IR → C text, shared by every output), [`reduce`] (identities, combines
 //! and atomics per reduction kind), [`kernel`] (CUDA kernels), [`openmp`] (CPU parallel loops),
-//! [`launch`] (kernel launches in host programs), [`host`] (the entry function frame).
+//! [`model`] (a kernel's parameters, printed by the signature and the launch alike), [`launch`]
+//! (kernel launches in host programs), [`host`] (the entry function frame).
 //!
 //! Invariant: all outputs are written from the same IR by the same statement writer, so the CPU
 //! program and the GPU program differ only in how a planned loop runs.
@@ -20,6 +21,7 @@ pub mod host;
 pub mod kernel;
 pub mod keywords;
 pub mod launch;
+pub mod model;
 pub mod names;
 pub mod openmp;
 pub mod per_output;

@@ -18,6 +18,7 @@ use m2cu_frontend::ir::Block;
 
 use crate::code::Code;
 use crate::kernel::{self, BLOCK};
+use crate::model;
 use crate::reduce::ReductionCode;
 use crate::stmt::Context;
 
@@ -70,7 +71,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
     let mut setup = Code::new(1);
     kernel::constant_aliases(ctx, &mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
-    let suffixes = kernel::range_suffixes(kernel);
+    let suffixes = model::range_suffixes(kernel);
     let mut var_decl = Code::new(2);
     var_decl.line(ctx.level_values(kernel, &suffixes, "m2cu_t"));
     let (range, k) = device.range_decls(p.stmt);
@@ -83,7 +84,10 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
         ctx.range_element(p.var, &k, "m2cu_u")
     ));
     device.block(&mut inner_body, m2cu_analysis::loops::loop_body(f, p.stmt));
-    let mut params = kernel::params(ctx, kernel);
+    let mut params: Vec<String> = model::params(ctx, kernel)
+        .into_iter()
+        .map(|p| p.decl)
+        .collect();
     params.push("int m2cu_lanes".into());
     PerOutputTemplate {
         comment: format!(

@@ -1,0 +1,169 @@
+//! The kernel model: what a kernel takes, decided once from the plan and printed twice — as the
+//! CUDA signature ([`crate::kernel`], [`crate::per_output`]) and as the host's argument list
+//! ([`crate::launch`]).
+//!
+//! Invariant: the signature and the launch print the same [`Param`] list in the same order, so
+//! they cannot drift apart. Order: arrays (pointer, unless in `__constant__`; rows, columns, and
+//! pages of a 3-D array), scalar inputs, the induction variables' values before the loop
+//! (`m2cu_iv_<k>`), the ranges (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`, one set per
+//! level of a collapsed nest, then the total `m2cu_n`), live-out pointers, reduction buffers,
+//! the failure record of a raising kernel, and the error status. A device buffer `m2cu_X` is
+//! `m2cu_d_X` on the host.
+
+use m2cu_analysis::Kernel;
+use m2cu_frontend::ir::LocalId;
+
+use crate::expr::local_c_type;
+use crate::raise;
+use crate::reduce::{accumulators, Merge, ReductionCode};
+use crate::stmt::{Context, NestRanges};
+
+/// One kernel parameter.
+pub struct Param {
+    /// Its C declaration in the kernel's signature.
+    pub decl: String,
+    /// Where the launch takes its value from.
+    pub source: Source,
+}
+
+/// The host value a parameter is launched with.
+pub enum Source {
+    /// The address of this host variable.
+    Host(String),
+    /// Part `part` (`first`, `final`, `step`, `n`) of level `level`'s range, whose host names
+    /// carry that level's suffix of [`NestRanges`].
+    Range { level: usize, part: &'static str },
+    /// The iteration count of a collapsed nest ([`NestRanges::total`]).
+    Total,
+}
+
+impl Param {
+    fn new(decl: String, host: String) -> Param {
+        Param {
+            decl,
+            source: Source::Host(host),
+        }
+    }
+
+    /// A device buffer `*name`, which the host holds as `m2cu_d_<name without m2cu_>`.
+    fn buffer(ty: &str, name: String) -> Param {
+        let host = format!("m2cu_d_{}", name.trim_start_matches("m2cu_"));
+        Param::new(format!("{ty} *{name}"), host)
+    }
+
+    /// The launch argument: the address of the host value.
+    pub fn argument(&self, ranges: &NestRanges) -> String {
+        match &self.source {
+            Source::Host(name) => format!("&{name}"),
+            Source::Range { level, part } => format!("&m2cu_{part}{}", ranges.suffixes[*level]),
+            Source::Total => format!("&{}", ranges.total),
+        }
+    }
+}
+
+/// The parameters of `kernel`, in launch order.
+pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
+    let f = ctx.f;
+    let mut out = Vec::new();
+    for a in &kernel.arrays {
+        out.extend(array_params(ctx, a.local, a.written));
+    }
+    for &x in &kernel.inputs {
+        let name = ctx.name(x);
+        out.push(Param::new(
+            format!("{} {name}", local_c_type(f, x)),
+            name.into(),
+        ));
+    }
+    for ind in &kernel.inductions {
+        let name = ctx.name(ind.var);
+        out.push(Param::new(
+            format!("{} m2cu_iv_{name}", local_c_type(f, ind.var)),
+            name.into(),
+        ));
+    }
+    for (level, (l, k)) in kernel.levels.iter().zip(range_suffixes(kernel)).enumerate() {
+        let ty = local_c_type(f, l.var);
+        for part in ["first", "final", "step", "n"] {
+            let ty = if part == "n" { "int64_t" } else { ty };
+            out.push(Param {
+                decl: format!("{ty} m2cu_{part}{k}"),
+                source: Source::Range { level, part },
+            });
+        }
+    }
+    if kernel.levels.len() > 1 {
+        out.push(Param {
+            decl: "int64_t m2cu_n".into(),
+            source: Source::Total,
+        });
+    }
+    for &x in &kernel.live_out {
+        let ty = local_c_type(f, x);
+        out.push(Param::buffer(ty, format!("m2cu_lo_{}", ctx.name(x))));
+    }
+    reduction_params(ctx, kernel, &mut out);
+    if kernel.raises {
+        out.push(Param::buffer("long long", "m2cu_fail_at".into()));
+        out.push(Param::buffer(
+            &raise::record_type(kernel),
+            "m2cu_fails".into(),
+        ));
+    }
+    out.push(Param::buffer("int", "m2cu_err".into()));
+    out
+}
+
+/// An array's element pointer (unless it lives in `__constant__`) and extents.
+fn array_params(ctx: &Context, array: LocalId, written: bool) -> Vec<Param> {
+    let ty = crate::complex::c_type(ctx.f.locals[array].ty);
+    let constness = if written { "" } else { "const " };
+    let name = ctx.name(array);
+    let mut out = Vec::new();
+    if !ctx.analysis.constants.contains(array) {
+        out.push(Param::new(
+            format!("{constness}{ty} *__restrict__ {name}"),
+            format!("m2cu_dev_{name}"),
+        ));
+    }
+    let dims = if ctx.names.is_3d(array) { 3 } else { 2 };
+    for d in 0..dims {
+        out.push(Param::new(
+            format!("int64_t {name}_d{d}"),
+            format!("{name}_d{d}"),
+        ));
+    }
+    out
+}
+
+/// Each accumulator's result slot, or its per-block slots (value; locations and iteration
+/// when located) and the counter of finished blocks.
+fn reduction_params(ctx: &Context, kernel: &Kernel, out: &mut Vec<Param>) {
+    for (j, r) in accumulators(kernel).iter().enumerate() {
+        let rc = ReductionCode::new(ctx.f, r);
+        let wide = rc.wide_type();
+        let merge = rc.merge(r, ctx.deterministic);
+        if merge == Merge::Atomic {
+            out.push(Param::buffer(wide, format!("m2cu_red{j}")));
+            continue;
+        }
+        out.push(Param::buffer(wide, format!("m2cu_pv{j}")));
+        if merge == Merge::Located {
+            for (q, &loc) in r.locations.iter().enumerate() {
+                let ty = local_c_type(ctx.f, loc);
+                out.push(Param::buffer(ty, format!("m2cu_pk{j}_{q}")));
+            }
+            out.push(Param::buffer("long long", format!("m2cu_pi{j}")));
+        }
+        out.push(Param::buffer("unsigned int", format!("m2cu_pc{j}")));
+    }
+}
+
+/// The suffixes of the range parameters of each level: none for a single loop, `_<level>` for a
+/// collapsed nest (whose total iteration count is `m2cu_n`).
+pub(crate) fn range_suffixes(kernel: &Kernel) -> Vec<String> {
+    match kernel.levels.len() {
+        1 => vec![String::new()],
+        n => (0..n).map(|l| format!("_{l}")).collect(),
+    }
+}
