@@ -12,15 +12,16 @@
 //! level of a collapsed nest), live-out pointers, reduction buffers, and the error status.
 
 use askama::Template;
-use m2cu_analysis::{Kernel, Reduction};
+use m2cu_analysis::Kernel;
 
 use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::model;
+use crate::model::Accumulator;
 use crate::openmp::induction_decls;
 use crate::raise;
-use crate::reduce::{accumulators, Located, Merge, ReductionCode};
+use crate::reduce::{Located, Merge};
 use crate::stmt::Context;
 
 /// Threads per block of every kernel.
@@ -140,10 +141,9 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
         },
         body: code.finish(),
         flush: binned.map(|a| bins::flush(ctx, a)).unwrap_or_default(),
-        tails: accumulators(kernel)
+        tails: model::accumulators(ctx, kernel)
             .iter()
-            .enumerate()
-            .map(|(j, r)| tail(ctx, r, j))
+            .map(|acc| tail(ctx, acc))
             .collect(),
     };
     let source = template.render().expect("kernel template renders");
@@ -216,9 +216,9 @@ fn kernel_kind(kernel: &Kernel) -> String {
     format!("reduction ({})", kinds.join(", "))
 }
 
-fn tail(ctx: &Context, r: &Reduction, j: usize) -> String {
+fn tail(ctx: &Context, acc: &Accumulator) -> String {
     let f = ctx.f;
-    let rc = ReductionCode::new(f, r);
+    let (r, rc, j) = (&acc.reduction, &acc.code, acc.j);
     let var = ctx.name(r.var).to_string();
     let n = r.locations.len();
     let rendered = if let Some(c) = rc.custom() {

@@ -10,16 +10,16 @@
 //! value (their value before the loop) and the host advances them to `k0 + c·n` after the
 //! launch.
 
-use m2cu_analysis::{Kernel, Reduction};
+use m2cu_analysis::Kernel;
 
 use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::kernel::BLOCK;
-use crate::model;
+use crate::model::{self, accumulators, Accumulator};
 use crate::openmp::{finish_reductions, induction_value};
 use crate::raise;
-use crate::reduce::{accumulators, Merge, ReductionCode};
+use crate::reduce::Merge;
 use crate::residency;
 use crate::stmt::Context;
 
@@ -151,26 +151,25 @@ fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
             download_bytes: None,
         });
     }
-    for (j, r) in accumulators(kernel).iter().enumerate() {
-        let rc = ReductionCode::new(f, r);
-        let wide = rc.wide_type();
+    for acc in accumulators(ctx, kernel) {
+        let (j, wide, value) = (acc.j, acc.code.wide_type(), acc.result_value());
         code.line(format!(
-            "{wide} m2cu_r{j} = {};",
-            rc.initial(ctx.name(r.var))
+            "{wide} {value} = {};",
+            acc.code.initial(ctx.name(acc.reduction.var))
         ));
-        match rc.merge(r, ctx.deterministic) {
+        match acc.merge {
             Merge::Atomic => out.push(Buffer {
                 var: format!("m2cu_d_red{j}"),
                 bytes: format!("sizeof({wide})"),
-                upload: Some(format!("&m2cu_r{j}")),
-                download: Some(format!("&m2cu_r{j}")),
+                upload: Some(format!("&{value}")),
+                download: Some(format!("&{value}")),
                 download_bytes: None,
             }),
             Merge::Ordered => {
-                out.push(block_slots(format!("pv{j}"), wide, format!("&m2cu_r{j}")));
+                out.push(block_slots(format!("pv{j}"), wide, format!("&{value}")));
                 out.push(block_counter(code, j));
             }
-            Merge::Located => location_buffers(ctx, code, r, j, &mut out),
+            Merge::Located => location_buffers(ctx, code, &acc, &mut out),
         }
     }
     if kernel.raises {
@@ -246,29 +245,23 @@ fn block_counter(code: &mut Code, j: usize) -> Buffer {
 
 /// The per-block slots of location reduction `j` (value, each location, iteration; the first
 /// slot comes back), and its counter of finished blocks.
-fn location_buffers(
-    ctx: &Context,
-    code: &mut Code,
-    r: &Reduction,
-    j: usize,
-    out: &mut Vec<Buffer>,
-) {
-    let wide = ReductionCode::new(ctx.f, r).wide_type();
-    out.push(block_slots(format!("pv{j}"), wide, format!("&m2cu_r{j}")));
-    for (q, &loc) in r.locations.iter().enumerate() {
+fn location_buffers(ctx: &Context, code: &mut Code, acc: &Accumulator, out: &mut Vec<Buffer>) {
+    let (j, result) = (acc.j, acc.result());
+    out.push(block_slots(
+        format!("pv{j}"),
+        acc.code.wide_type(),
+        format!("&{}", result.v),
+    ));
+    for (q, (&loc, k)) in acc.reduction.locations.iter().zip(&result.ks).enumerate() {
         let loc_ty = local_c_type(ctx.f, loc);
-        code.line(format!("{loc_ty} m2cu_rk{j}_{q} = 0;"));
-        out.push(block_slots(
-            format!("pk{j}_{q}"),
-            loc_ty,
-            format!("&m2cu_rk{j}_{q}"),
-        ));
+        code.line(format!("{loc_ty} {k} = 0;"));
+        out.push(block_slots(format!("pk{j}_{q}"), loc_ty, format!("&{k}")));
     }
-    code.line(format!("long long m2cu_rt{j} = -1;"));
+    code.line(format!("long long {} = -1;", result.t));
     out.push(block_slots(
         format!("pi{j}"),
         "long long",
-        format!("&m2cu_rt{j}"),
+        format!("&{}", result.t),
     ));
     out.push(block_counter(code, j));
 }

@@ -10,13 +10,76 @@
 //! the failure record of a raising kernel, and the error status. A device buffer `m2cu_X` is
 //! `m2cu_d_X` on the host.
 
-use m2cu_analysis::Kernel;
+use m2cu_analysis::{Kernel, Reduction};
 use m2cu_frontend::ir::LocalId;
 
 use crate::expr::local_c_type;
 use crate::raise;
-use crate::reduce::{accumulators, Merge, ReductionCode};
+use crate::reduce::{Located, Merge, ReductionCode};
 use crate::stmt::{Context, NestRanges};
+
+/// One accumulator of a kernel or parallel region: a single-accumulator reduction (a paired
+/// min/max contributes its min half and its max half, which run in the same pass), with the
+/// index `j` of its per-reduction names, its code pieces, and how block partials merge.
+pub struct Accumulator {
+    pub j: usize,
+    pub reduction: Reduction,
+    pub code: ReductionCode,
+    pub merge: Merge,
+}
+
+impl Accumulator {
+    /// The host's result `m2cu_r<j>`.
+    pub fn result_value(&self) -> String {
+        format!("m2cu_r{}", self.j)
+    }
+
+    /// The host's located result: `m2cu_r<j>`, the locations `m2cu_rk<j>_<q>` and the
+    /// iteration `m2cu_rt<j>`.
+    pub fn result(&self) -> Located {
+        let j = self.j;
+        Located::numbered(
+            &self.result_value(),
+            &format!("m2cu_rk{j}_"),
+            self.reduction.locations.len(),
+            &format!("m2cu_rt{j}"),
+        )
+    }
+
+    /// A thread's iteration of its located partial, `m2cu_lt<j>` (-1: none yet).
+    pub fn iteration(&self) -> String {
+        format!("m2cu_lt{}", self.j)
+    }
+
+    /// A thread's flag "the custom partial has a value", `m2cu_has<j>`.
+    pub fn has_value(&self) -> String {
+        format!("m2cu_has{}", self.j)
+    }
+
+    pub fn located(&self) -> bool {
+        !self.reduction.locations.is_empty()
+    }
+}
+
+/// The accumulators of `kernel`, in the order of every per-reduction name.
+pub fn accumulators(ctx: &Context, kernel: &Kernel) -> Vec<Accumulator> {
+    kernel
+        .reductions
+        .iter()
+        .flat_map(Reduction::parts)
+        .enumerate()
+        .map(|(j, reduction)| {
+            let code = ReductionCode::new(ctx.f, &reduction);
+            let merge = code.merge(&reduction, ctx.deterministic);
+            Accumulator {
+                j,
+                reduction,
+                code,
+                merge,
+            }
+        })
+        .collect()
+}
 
 /// One kernel parameter.
 pub struct Param {
@@ -139,17 +202,15 @@ fn array_params(ctx: &Context, array: LocalId, written: bool) -> Vec<Param> {
 /// Each accumulator's result slot, or its per-block slots (value; locations and iteration
 /// when located) and the counter of finished blocks.
 fn reduction_params(ctx: &Context, kernel: &Kernel, out: &mut Vec<Param>) {
-    for (j, r) in accumulators(kernel).iter().enumerate() {
-        let rc = ReductionCode::new(ctx.f, r);
-        let wide = rc.wide_type();
-        let merge = rc.merge(r, ctx.deterministic);
-        if merge == Merge::Atomic {
+    for acc in accumulators(ctx, kernel) {
+        let (j, wide) = (acc.j, acc.code.wide_type());
+        if acc.merge == Merge::Atomic {
             out.push(Param::buffer(wide, format!("m2cu_red{j}")));
             continue;
         }
         out.push(Param::buffer(wide, format!("m2cu_pv{j}")));
-        if merge == Merge::Located {
-            for (q, &loc) in r.locations.iter().enumerate() {
+        if acc.merge == Merge::Located {
+            for (q, &loc) in acc.reduction.locations.iter().enumerate() {
                 let ty = local_c_type(ctx.f, loc);
                 out.push(Param::buffer(ty, format!("m2cu_pk{j}_{q}")));
             }

@@ -13,13 +13,14 @@
 //! its smallest failing iteration's error after the loop ([`crate::raise`]).
 
 use m2cu_analysis::induction::Induction;
-use m2cu_analysis::{Kernel, Reduction};
+use m2cu_analysis::Kernel;
 
 use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
+use crate::model::accumulators;
 use crate::raise;
-use crate::reduce::{accumulators, combine_call, Located, ReductionCode};
+use crate::reduce::{combine_call, Located};
 use crate::stmt::Context;
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
@@ -198,19 +199,20 @@ fn histogram_region(share: &ThreadShare, code: &mut Code) {
 fn reduction_region(share: &ThreadShare, code: &mut Code) {
     let (ctx, kernel, n) = (share.ctx, share.kernel, share.n);
     let f = ctx.f;
-    let accumulators = accumulators(kernel);
-    for (j, r) in accumulators.iter().enumerate() {
-        let rc = ReductionCode::new(f, r);
+    let accumulators = accumulators(ctx, kernel);
+    for acc in &accumulators {
+        let (r, result) = (&acc.reduction, acc.result());
         code.line(format!(
-            "{} m2cu_r{j} = {};",
-            rc.wide_type(),
-            rc.initial(ctx.name(r.var))
+            "{} {} = {};",
+            acc.code.wide_type(),
+            result.v,
+            acc.code.initial(ctx.name(r.var))
         ));
-        for (q, &loc) in r.locations.iter().enumerate() {
-            code.line(format!("{} m2cu_rk{j}_{q} = 0;", local_c_type(f, loc)));
+        for (k, &loc) in result.ks.iter().zip(&r.locations) {
+            code.line(format!("{} {k} = 0;", local_c_type(f, loc)));
         }
-        if !r.locations.is_empty() {
-            code.line(format!("int64_t m2cu_rt{j} = -1;"));
+        if acc.located() {
+            code.line(format!("int64_t {} = -1;", result.t));
         }
     }
     code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
@@ -220,17 +222,14 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     share.write(code);
     code.line("#pragma omp critical");
     code.open("{");
-    for (j, r) in accumulators.iter().enumerate() {
-        let rc = ReductionCode::new(f, r);
+    for acc in &accumulators {
+        let (r, rc, value) = (&acc.reduction, &acc.code, acc.result_value());
         let mine = format!("(({}){})", rc.wide_type(), ctx.name(r.var));
         if let Some(c) = rc.custom() {
-            let merged = combine_call(c, &format!("m2cu_r{j}"), &mine, ctx.err);
-            code.line(format!("if (m2cu_has{j}) m2cu_r{j} = {merged};"));
-        } else if r.locations.is_empty() {
-            code.line(format!(
-                "m2cu_r{j} = {};",
-                rc.combine(&format!("m2cu_r{j}"), &mine)
-            ));
+            let merged = combine_call(c, &value, &mine, ctx.err);
+            code.line(format!("if ({}) {value} = {merged};", acc.has_value()));
+        } else if !acc.located() {
+            code.line(format!("{value} = {};", rc.combine(&value, &mine)));
         } else {
             let thread = Located {
                 v: mine,
@@ -239,9 +238,9 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
                     .iter()
                     .map(|&l| ctx.name(l).to_string())
                     .collect(),
-                t: format!("m2cu_lt{j}"),
+                t: acc.iteration(),
             };
-            code.line(rc.combine_location(&result(j, r), &thread));
+            code.line(rc.combine_location(&acc.result(), &thread));
         }
     }
     code.close("}");
@@ -249,27 +248,16 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     finish_reductions(ctx, code, kernel);
 }
 
-/// The names of reduction `j`'s result: `m2cu_r<j>`, and for locations `m2cu_rk<j>_<q>` and
-/// `m2cu_rt<j>`.
-fn result(j: usize, r: &Reduction) -> Located {
-    Located::numbered(
-        &format!("m2cu_r{j}"),
-        &format!("m2cu_rk{j}_"),
-        r.locations.len(),
-        &format!("m2cu_rt{j}"),
-    )
-}
-
-/// Merges each reduction's result (see [`result`]) into the variable.
+/// Merges each reduction's result ([`crate::model::Accumulator::result`]) into the variable.
 pub fn finish_reductions(ctx: &Context, code: &mut Code, kernel: &Kernel) {
-    for (j, r) in accumulators(kernel).iter().enumerate() {
-        let rc = ReductionCode::new(ctx.f, r);
+    for acc in accumulators(ctx, kernel) {
+        let r = &acc.reduction;
         let s = ctx.name(r.var);
-        if r.locations.is_empty() {
-            code.line(rc.finish(s, &format!("m2cu_r{j}")));
-        } else {
+        if acc.located() {
             let ks: Vec<&str> = r.locations.iter().map(|&l| ctx.name(l)).collect();
-            code.line(rc.finish_location(s, &ks, &result(j, r)));
+            code.line(acc.code.finish_location(s, &ks, &acc.result()));
+        } else {
+            code.line(acc.code.finish(s, &acc.result_value()));
         }
     }
 }

@@ -12,23 +12,12 @@
 //! on every value a partial can hold. Min/max with location keep (value, location, iteration) and
 //! break ties on the iteration number by the comparison's tie rule.
 
-use m2cu_analysis::{Kernel, Reduction, Ties};
+use m2cu_analysis::{Reduction, Ties};
 use m2cu_frontend::ir::{CombinerId, Function};
 use m2cu_frontend::operator::{Combine, Identity, Operator, Written};
 use m2cu_frontend::types::Class;
 
 use crate::expr::literal;
-
-/// The single-accumulator reductions of `kernel`, in the order of every per-reduction name
-/// (`m2cu_red<j>`, `m2cu_r<j>`, `m2cu_lt<j>`, ...): a paired min/max contributes its min and its max
-/// half, which then run in the same pass over the data.
-pub fn accumulators(kernel: &Kernel) -> Vec<Reduction> {
-    kernel
-        .reductions
-        .iter()
-        .flat_map(Reduction::parts)
-        .collect()
-}
 
 /// A located partial as C names: its value, its location variables, and the iteration it
 /// came from (`< 0`: no element yet).

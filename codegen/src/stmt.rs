@@ -821,13 +821,13 @@ impl<'a> Context<'a> {
     pub fn with_reduction_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
         let mut hooks = HashMap::new();
         let mut seeded = HashMap::new();
-        for (j, r) in crate::reduce::accumulators(kernel).iter().enumerate() {
-            for &u in &r.updates {
-                if !r.locations.is_empty() {
-                    hooks.insert(u, format!("m2cu_lt{j} = {t};"));
+        for acc in crate::model::accumulators(self, kernel) {
+            for &u in &acc.reduction.updates {
+                if acc.located() {
+                    hooks.insert(u, format!("{} = {t};", acc.iteration()));
                 }
-                if matches!(r.operator, m2cu_frontend::operator::Operator::Custom(_)) {
-                    seeded.insert(u, format!("m2cu_has{j}"));
+                if acc.code.custom().is_some() {
+                    seeded.insert(u, acc.has_value());
                 }
             }
         }
@@ -899,24 +899,23 @@ impl<'a> Context<'a> {
     /// location reduction also keeps its location and the iteration `m2cu_lt<j>` it came from
     /// (-1: none yet).
     pub fn declare_accumulators(&self, code: &mut Code, kernel: &m2cu_analysis::Kernel) {
-        for (j, r) in crate::reduce::accumulators(kernel).iter().enumerate() {
-            let rc = crate::reduce::ReductionCode::new(self.f, r);
-            let class = self.f.locals[r.var].ty.class;
+        for acc in crate::model::accumulators(self, kernel) {
+            let r = &acc.reduction;
             code.line(format!(
                 "{} {} = {};",
-                class.c_type(),
+                acc.code.class.c_type(),
                 self.name(r.var),
-                rc.identity()
+                acc.code.identity()
             ));
             for &loc in &r.locations {
                 let ty = local_c_type(self.f, loc);
                 code.line(format!("{ty} {} = 0;", self.name(loc)));
             }
-            if !r.locations.is_empty() {
-                code.line(format!("long long m2cu_lt{j} = -1;"));
+            if acc.located() {
+                code.line(format!("long long {} = -1;", acc.iteration()));
             }
-            if rc.custom().is_some() {
-                code.line(format!("int m2cu_has{j} = 0;"));
+            if acc.code.custom().is_some() {
+                code.line(format!("int {} = 0;", acc.has_value()));
             }
         }
     }
