@@ -16,6 +16,7 @@ use m2cu_analysis::Kernel;
 
 use crate::bins;
 use crate::code::Code;
+use crate::cuda::{shuffle_tree, Shuffled, BLOCK, LANE_MASK, WARP};
 use crate::expr::local_c_type;
 use crate::model;
 use crate::model::Accumulator;
@@ -23,9 +24,6 @@ use crate::openmp::induction_decls;
 use crate::raise;
 use crate::reduce::{Located, Merge};
 use crate::stmt::Context;
-
-/// Threads per block of every kernel.
-pub const BLOCK: u32 = 256;
 
 #[derive(Template)]
 #[template(path = "kernel.cu.txt", escape = "none")]
@@ -50,6 +48,9 @@ struct ReduceTail {
     kind: &'static str,
     wide: &'static str,
     combine: String,
+    /// The shuffle trees of the warp and of the block's warps ([`crate::cuda::shuffle_tree`]).
+    warp_tree: String,
+    block_tree: String,
     identity: String,
     atomic: String,
     /// [`Merge::Ordered`]: block partials in slots `m2cu_pv<j>`, the last block's tree.
@@ -66,6 +67,9 @@ struct LocationTail {
     kind: &'static str,
     wide: &'static str,
     identity: String,
+    warp_tree: String,
+    block_tree: String,
+    /// Merges the partial `m2cu_y*` into `m2cu_v*` (the last block's loop over the slots).
     combine_shuffled: String,
 }
 
@@ -76,7 +80,8 @@ struct CustomTail {
     var: String,
     function: String,
     ty: &'static str,
-    merge: String,
+    warp_tree: String,
+    block_tree: String,
     atomic: String,
 }
 
@@ -221,28 +226,52 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
     let (r, rc, j) = (&acc.reduction, &acc.code, acc.j);
     let var = ctx.name(r.var).to_string();
     let n = r.locations.len();
+    let wide = rc.wide_type();
+    let trees = |values: &[Shuffled], merge: &str| {
+        (
+            shuffle_tree(8, values, merge),
+            shuffle_tree(12, values, merge),
+        )
+    };
+    let value = |into: &str| Shuffled {
+        ty: wide,
+        from: "m2cu_v",
+        into: into.into(),
+    };
     let rendered = if let Some(c) = rc.custom() {
+        // Only a lane that reads another lane's partial merges: lanes past the warp's end read
+        // their own, which must not be combined with itself.
+        let merge = format!(
+            "if (m2cu_yh && (threadIdx.x & {LANE_MASK}) + m2cu_o < {WARP}) {{ m2cu_v = m2cu_h ? {} : m2cu_y; m2cu_h = 1; }}",
+            rc.combine("m2cu_v", "m2cu_y")
+        );
+        let flag = Shuffled {
+            ty: "int",
+            from: "m2cu_h",
+            into: "m2cu_yh".into(),
+        };
+        let (warp_tree, block_tree) = trees(&[value("m2cu_y"), flag], &merge);
         CustomTail {
             j,
             var,
             function: f.combiners[c].name.clone(),
-            ty: rc.wide_type(),
-            // Only a lane that reads another lane's partial merges: lanes past the warp's
-            // end read their own, which must not be combined with itself.
-            merge: format!(
-                "if (m2cu_yh && (threadIdx.x & 31) + m2cu_o < 32) {{ m2cu_v = m2cu_h ? {} : m2cu_y; m2cu_h = 1; }}",
-                rc.combine("m2cu_v", "m2cu_y")
-            ),
+            ty: wide,
+            warp_tree,
+            block_tree,
             atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
         }
         .render()
     } else if n == 0 {
+        let merge = format!("m2cu_v = {};", rc.combine("m2cu_v", "m2cu_y"));
+        let (warp_tree, block_tree) = trees(&[value("m2cu_y")], &merge);
         ReduceTail {
             j,
             var,
             kind: r.name(),
-            wide: rc.wide_type(),
+            wide,
             combine: rc.combine("m2cu_v", "m2cu_y"),
+            warp_tree,
+            block_tree,
             identity: rc.wide_identity(),
             atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
             ordered: rc.merge(r, ctx.deterministic) == Merge::Ordered,
@@ -250,6 +279,25 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
         .render()
     } else {
         let names: Vec<&str> = r.locations.iter().map(|&l| ctx.name(l)).collect();
+        let (mine, theirs) = (
+            Located::numbered("m2cu_v", "m2cu_k", n, "m2cu_i"),
+            Located::numbered("m2cu_yv", "m2cu_yk", n, "m2cu_yi"),
+        );
+        let mut values = vec![value("m2cu_yv")];
+        for (q, &l) in r.locations.iter().enumerate() {
+            values.push(Shuffled {
+                ty: local_c_type(f, l),
+                from: &mine.ks[q],
+                into: theirs.ks[q].clone(),
+            });
+        }
+        values.push(Shuffled {
+            ty: "long long",
+            from: "m2cu_i",
+            into: "m2cu_yi".into(),
+        });
+        let combine_shuffled = rc.combine_location(&mine, &theirs);
+        let (warp_tree, block_tree) = trees(&values, &combine_shuffled);
         LocationTail {
             j,
             var,
@@ -263,12 +311,11 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
                 })
                 .collect(),
             kind: r.name(),
-            wide: rc.wide_type(),
+            wide,
             identity: rc.wide_identity(),
-            combine_shuffled: rc.combine_location(
-                &Located::numbered("m2cu_v", "m2cu_k", n, "m2cu_i"),
-                &Located::numbered("m2cu_yv", "m2cu_yk", n, "m2cu_yi"),
-            ),
+            warp_tree,
+            block_tree,
+            combine_shuffled,
         }
         .render()
     };

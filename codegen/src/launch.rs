@@ -14,8 +14,8 @@ use m2cu_analysis::Kernel;
 
 use crate::c_text::string_literal;
 use crate::code::Code;
+use crate::cuda::BLOCK;
 use crate::expr::local_c_type;
-use crate::kernel::BLOCK;
 use crate::model::{self, accumulators, Accumulator};
 use crate::openmp::{finish_reductions, induction_value};
 use crate::raise;

@@ -15,6 +15,7 @@ pub mod c_text;
 mod code;
 pub mod combine;
 mod complex;
+pub mod cuda;
 mod defined;
 pub mod expr;
 pub mod host;

@@ -17,7 +17,8 @@ use m2cu_analysis::{Kernel, PerOutput};
 use m2cu_frontend::ir::Block;
 
 use crate::code::Code;
-use crate::kernel::{self, BLOCK};
+use crate::cuda::{shuffle_tree, Shuffled, BLOCK};
+use crate::kernel;
 use crate::model;
 use crate::reduce::ReductionCode;
 use crate::stmt::Context;
@@ -49,7 +50,9 @@ struct GroupReduction {
     wide: &'static str,
     identity: String,
     wide_identity: String,
-    combine: String,
+    /// The shuffle trees of the warp and of the block's warps ([`crate::cuda::shuffle_tree`]).
+    warp_tree: String,
+    block_tree: String,
     finish: String,
 }
 
@@ -105,14 +108,22 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
             .map(|(j, r)| {
                 let rc = ReductionCode::new(f, r);
                 let var = ctx.name(r.var).to_string();
+                let wide = rc.wide_type();
+                let shuffled = [Shuffled {
+                    ty: wide,
+                    from: "m2cu_v",
+                    into: "m2cu_y".into(),
+                }];
+                let merge = format!("m2cu_v = {};", rc.combine("m2cu_v", "m2cu_y"));
                 GroupReduction {
                     j,
                     kind: r.name(),
                     ty: rc.class.c_type(),
-                    wide: rc.wide_type(),
+                    wide,
                     identity: rc.identity(),
                     wide_identity: rc.wide_identity(),
-                    combine: rc.combine("m2cu_v", "m2cu_y"),
+                    warp_tree: shuffle_tree(16, &shuffled, &merge),
+                    block_tree: shuffle_tree(24, &shuffled, &merge),
                     finish: rc.finish(&var, "m2cu_v"),
                     var,
                 }

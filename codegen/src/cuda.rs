@@ -1,0 +1,41 @@
+//! The CUDA target's constants: what the kernels and their launches assume of the device.
+//!
+//! Invariant: `WARP` is a power of two and divides `BLOCK`; the shuffle trees start at
+//! `HALF_WARP`, a block's warps are `threadIdx.x >> WARP_SHIFT`, a thread's lane is
+//! `threadIdx.x & LANE_MASK`, and a block has at most `WARP` warps (one shared slot each).
+
+/// Threads per warp: the width of `__shfl_down_sync` trees.
+pub const WARP: u32 = 32;
+/// The first offset of a shuffle tree.
+pub const HALF_WARP: u32 = WARP / 2;
+/// `threadIdx.x & LANE_MASK` is the lane within the warp.
+pub const LANE_MASK: u32 = WARP - 1;
+/// `threadIdx.x >> WARP_SHIFT` is the warp within the block.
+pub const WARP_SHIFT: u32 = WARP.trailing_zeros();
+/// Threads per block of every kernel.
+pub const BLOCK: u32 = 256;
+
+const _: () = assert!(WARP.is_power_of_two() && BLOCK.is_multiple_of(WARP) && BLOCK / WARP <= WARP);
+
+/// One value a shuffle tree moves down the warp: `ty into = __shfl_down_sync(..., from, o)`.
+pub struct Shuffled<'a> {
+    pub ty: &'a str,
+    pub from: &'a str,
+    pub into: String,
+}
+
+/// The warp shuffle tree, indented by `indent` spaces: at offsets `HALF_WARP`, ..., 1 every
+/// lane reads `values` from the lane `o` above it, then runs `merge` (a statement over the
+/// `into` names). Lane 0 ends with the warp's combination. No trailing newline.
+pub fn shuffle_tree(indent: usize, values: &[Shuffled], merge: &str) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = format!("{pad}for (int m2cu_o = {HALF_WARP}; m2cu_o > 0; m2cu_o >>= 1) {{\n");
+    for v in values {
+        out += &format!(
+            "{pad}    {} {} = __shfl_down_sync(0xffffffffu, {}, m2cu_o);\n",
+            v.ty, v.into, v.from
+        );
+    }
+    out += &format!("{pad}    {merge}\n{pad}}}");
+    out
+}
