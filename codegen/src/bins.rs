@@ -15,7 +15,7 @@ use m2cu_analysis::Kernel;
 use m2cu_frontend::ir::{LocalId, StmtKind};
 
 use crate::code::Code;
-use crate::stmt::{Context, KernelLoops};
+use crate::stmt::Context;
 
 /// Elements of the shared-memory copy: 16 KiB of doubles (8 KiB of singles).
 pub const BINS: usize = 2048;
@@ -54,20 +54,22 @@ pub fn setup(ctx: &Context, code: &mut Code, array: LocalId) {
     code.close("}");
 }
 
-/// Adds `addend` to element `offset` of `array`: to the bins when they are used (an
-/// `atomicAdd` to the block's shared copy, a plain addition to the CPU thread's own copy), else
-/// atomically to the array.
-pub fn update(ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
+/// Adds `addend` to element `offset` of `array` in a kernel: an `atomicAdd` to the block's
+/// shared copy when it is used, else to the array.
+pub fn device_update(ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
     let x = ctx.name(array);
-    if ctx.kernel_loops == KernelLoops::Inside {
-        format!(
-            "if (m2cu_binned) atomicAdd(&m2cu_bins[{offset}], {addend});\nelse atomicAdd(&{x}[{offset}], {addend});"
-        )
-    } else {
-        format!(
-            "if (m2cu_bins != NULL) m2cu_bins[{offset}] += {addend};\nelse {{\n    #pragma omp atomic\n    {x}[{offset}] += {addend};\n}}"
-        )
-    }
+    format!(
+        "if (m2cu_binned) atomicAdd(&m2cu_bins[{offset}], {addend});\nelse atomicAdd(&{x}[{offset}], {addend});"
+    )
+}
+
+/// Adds `addend` to element `offset` of `array` on the CPU: a plain addition to the thread's own
+/// copy when it is used, else an `omp atomic` one to the array.
+pub fn cpu_update(ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
+    let x = ctx.name(array);
+    format!(
+        "if (m2cu_bins != NULL) m2cu_bins[{offset}] += {addend};\nelse {{\n    #pragma omp atomic\n    {x}[{offset}] += {addend};\n}}"
+    )
 }
 
 /// At the top of a CPU thread's part of the parallel loop: its own bins, cleared, when the

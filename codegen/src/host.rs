@@ -19,8 +19,10 @@ use m2cu_frontend::types::Dim;
 use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::local_c_type;
+use crate::launch::GpuHost;
+use crate::openmp::OpenMp;
 use crate::residency;
-use crate::stmt::{Context, KernelLoops};
+use crate::stmt::Context;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Flavor {
@@ -152,10 +154,10 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
         residency::upload_constants(ctx, &mut code);
     }
     let body_ctx = Context {
-        kernel_loops: if flavor == Flavor::Cpu {
-            KernelLoops::OpenMp
+        target: if flavor == Flavor::Cpu {
+            &OpenMp
         } else {
-            KernelLoops::Launch
+            &GpuHost
         },
         ..ctx.with_status("m2cu_status", "&m2cu_status")
     };

@@ -13,6 +13,7 @@
 
 use askama::Template;
 use m2cu_analysis::Kernel;
+use m2cu_frontend::ir::LocalId;
 
 use crate::bins;
 use crate::code::Code;
@@ -23,7 +24,7 @@ use crate::model::Accumulator;
 use crate::openmp::induction_decls;
 use crate::raise;
 use crate::reduce::{Located, Merge};
-use crate::stmt::Context;
+use crate::stmt::{Context, Target};
 
 #[derive(Template)]
 #[template(path = "kernel.cu.txt", escape = "none")]
@@ -89,6 +90,27 @@ struct CustomTail {
 struct Loc {
     name: String,
     ty: &'static str,
+}
+
+/// A kernel body: its own loop is placed already, and scatter-adds are CUDA atomics.
+pub struct Device;
+
+impl Target for Device {
+    fn places_kernels(&self) -> bool {
+        false
+    }
+
+    fn planned_loop(&self, _: &Context, _: &mut Code, kernel: &Kernel) {
+        unreachable!("a kernel body places no kernel ({})", kernel.name)
+    }
+
+    fn atomic_add(&self, code: &mut Code, element: &str, addend: &str) {
+        code.line(format!("atomicAdd(&{element}, {addend});"));
+    }
+
+    fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
+        bins::device_update(ctx, array, offset, addend)
+    }
 }
 
 /// The CUDA source of one kernel.

@@ -11,17 +11,18 @@
 //! launch.
 
 use m2cu_analysis::Kernel;
+use m2cu_frontend::ir::{LocalId, StmtId};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::cuda::BLOCK;
 use crate::expr::local_c_type;
 use crate::model::{self, accumulators, Accumulator};
-use crate::openmp::{finish_reductions, induction_value};
+use crate::openmp::{finish_reductions, induction_value, OpenMp};
 use crate::raise;
 use crate::reduce::Merge;
 use crate::residency;
-use crate::stmt::Context;
+use crate::stmt::{Context, Target};
 
 /// One device buffer: its variable, byte count, and the host data to upload (if any).
 struct Buffer {
@@ -31,6 +32,29 @@ struct Buffer {
     download: Option<String>,
     /// Bytes to download when not the whole buffer (the first slot of per-block partials).
     download_bytes: Option<String>,
+}
+
+/// A GPU host program: planned loops are kernel launches, and every other statement first
+/// brings the arrays it reads to the host ([`Context::host_stmt`]). Scatter-adds run in
+/// kernels; one on the host is the CPU program's.
+pub struct GpuHost;
+
+impl Target for GpuHost {
+    fn statement(&self, ctx: &Context, code: &mut Code, s: StmtId) {
+        ctx.host_stmt(code, s);
+    }
+
+    fn planned_loop(&self, ctx: &Context, code: &mut Code, kernel: &Kernel) {
+        launch(ctx, code, kernel);
+    }
+
+    fn atomic_add(&self, code: &mut Code, element: &str, addend: &str) {
+        OpenMp.atomic_add(code, element, addend);
+    }
+
+    fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
+        OpenMp.binned_add(ctx, array, offset, addend)
+    }
 }
 
 pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {

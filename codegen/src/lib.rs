@@ -40,7 +40,7 @@ use m2cu_frontend::ir::{Function, StmtKind};
 
 use host::Flavor;
 use names::Names;
-use stmt::{Context, KernelLoops};
+use stmt::Context;
 
 /// The C ABI every entry function follows.
 pub const ABI_HEADER: &str = include_str!("c/m2cu_abi.h");
@@ -119,7 +119,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         analysis,
         status: "m2cu_status",
         err: "&m2cu_status",
-        kernel_loops: KernelLoops::OpenMp,
+        target: &openmp::OpenMp,
         source: Some(options.sources),
         location_hooks: HashMap::new(),
         seeded_updates: HashMap::new(),

@@ -14,6 +14,7 @@
 
 use m2cu_analysis::induction::Induction;
 use m2cu_analysis::Kernel;
+use m2cu_frontend::ir::LocalId;
 
 use crate::bins;
 use crate::code::Code;
@@ -21,7 +22,25 @@ use crate::expr::local_c_type;
 use crate::model::accumulators;
 use crate::raise;
 use crate::reduce::{combine_call, Located};
-use crate::stmt::Context;
+use crate::stmt::{Context, Target};
+
+/// The CPU program: planned loops are OpenMP loops and regions.
+pub struct OpenMp;
+
+impl Target for OpenMp {
+    fn planned_loop(&self, ctx: &Context, code: &mut Code, kernel: &Kernel) {
+        parallel_loop(ctx, code, kernel);
+    }
+
+    fn atomic_add(&self, code: &mut Code, element: &str, addend: &str) {
+        code.line("#pragma omp atomic");
+        code.line(format!("{element} += {addend};"));
+    }
+
+    fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
+        bins::cpu_update(ctx, array, offset, addend)
+    }
+}
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let f = ctx.f;

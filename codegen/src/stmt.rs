@@ -4,8 +4,8 @@
 //! Loops count iterations `t = 0 .. n-1` with `n` from MATLAB's colon rule and compute the loop
 //! variable as `first + t*step`; every loop also stops when the error status is set, so a failed
 //! index check cannot spin forever. What differs between contexts is captured by [`Context`]: the
-//! error status expression, and what to do with a loop that the plan made a kernel
-//! ([`KernelLoops`]).
+//! error status expression, and the [`Target`] — what to do with a loop that the plan made a
+//! kernel, and how an atomic addition is spelled. The writer itself prints no CUDA and no OpenMP.
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,15 +23,29 @@ use crate::expr::{local_c_type, ExprWriter};
 use crate::names::Names;
 use crate::residency;
 
-/// How loops that became kernels are written.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum KernelLoops {
-    /// As OpenMP loops (the CPU program).
-    OpenMp,
-    /// As kernel launches through the `M2CU_*` GPU macros (the GPU host programs).
-    Launch,
-    /// Never: we are inside a kernel.
-    Inside,
+/// Where the statement writer writes to: the CPU program ([`crate::openmp::OpenMp`]), a GPU host
+/// program ([`crate::launch::GpuHost`]) or a kernel body ([`crate::kernel::Device`]). Each
+/// printer spells its own target's text here.
+pub trait Target: Sync {
+    /// A statement outside the planned loops; by default, written as it is.
+    fn statement(&self, ctx: &Context, code: &mut Code, s: StmtId) {
+        ctx.plain_stmt(code, s);
+    }
+
+    /// Whether the loops the plan made kernels are this target's to place (false inside a
+    /// kernel, whose own loop is already placed).
+    fn places_kernels(&self) -> bool {
+        true
+    }
+
+    /// The loop the plan made `kernel`.
+    fn planned_loop(&self, ctx: &Context, code: &mut Code, kernel: &Kernel);
+
+    /// `element += addend` where other threads may update the same element at once.
+    fn atomic_add(&self, code: &mut Code, element: &str, addend: &str);
+
+    /// `array[offset] += addend` through private bins when they are used (`crate::bins`).
+    fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String;
 }
 
 /// `fprintf` modifiers (flags, width, `.precision`) as Octave applies them: a width or precision
@@ -108,7 +122,7 @@ pub struct Context<'a> {
     pub status: &'a str,
     /// `&m2cu_status` on the host, `m2cu_err` in kernels.
     pub err: &'a str,
-    pub kernel_loops: KernelLoops,
+    pub target: &'a dyn Target,
     /// The MATLAB source files, for line numbers in comments.
     pub source: Option<&'a m2cu_frontend::sources::SourceMap>,
     /// Extra statements appended to the `then` branch of location-reduction updates.
@@ -151,15 +165,12 @@ impl<'a> Context<'a> {
     }
 
     fn stmt(&self, code: &mut Code, s: StmtId) {
-        if self.kernel_loops == KernelLoops::Launch {
-            return self.host_stmt(code, s);
-        }
-        self.plain_stmt(code, s);
+        self.target.statement(self, code, s);
     }
 
     /// A statement of a GPU host program: the arrays it touches are brought to the host first,
     /// and an array it writes is current only there afterwards (see [`crate::residency`]).
-    fn host_stmt(&self, code: &mut Code, s: StmtId) {
+    pub fn host_stmt(&self, code: &mut Code, s: StmtId) {
         let f = self.f;
         let kind = &f.stmts[s].kind;
         let plan = &self.analysis.plan;
@@ -227,7 +238,7 @@ impl<'a> Context<'a> {
         code.close("}");
     }
 
-    fn plain_stmt(&self, code: &mut Code, s: StmtId) {
+    pub fn plain_stmt(&self, code: &mut Code, s: StmtId) {
         let f = self.f;
         let ew = self.exprs();
         match &f.stmts[s].kind {
@@ -258,7 +269,7 @@ impl<'a> Context<'a> {
                 match self.analysis.plan.atomic_update(s) {
                     Some(u) if self.binned == Some(*array) => {
                         let addend = self.addend(u);
-                        code.line(crate::bins::update(self, *array, &read(), &addend));
+                        code.line(self.target.binned_add(self, *array, &read(), &addend));
                     }
                     Some(u) => self.atomic_update(code, &format!("{x}[{}]", read()), u),
                     None => code.line(format!(
@@ -436,16 +447,9 @@ impl<'a> Context<'a> {
         code.close("}");
     }
 
-    /// A histogram update `element += addend` that other threads may update at the same time:
-    /// `atomicAdd` in a kernel, `omp atomic` on the CPU.
+    /// A histogram update `element += addend` that other threads may update at the same time.
     fn atomic_update(&self, code: &mut Code, element: &str, u: &AtomicUpdate) {
-        let addend = self.addend(u);
-        if self.kernel_loops == KernelLoops::Inside {
-            code.line(format!("atomicAdd(&{element}, {addend});"));
-        } else {
-            code.line("#pragma omp atomic");
-            code.line(format!("{element} += {addend};"));
-        }
+        self.target.atomic_add(code, element, &self.addend(u));
     }
 
     /// What a scatter-add adds: `(e)`, or `-(e)` for `h(b) = h(b) - e`.
@@ -782,7 +786,7 @@ impl<'a> Context<'a> {
     }
 
     fn for_loop(&self, code: &mut Code, s: StmtId) {
-        if self.kernel_loops != KernelLoops::Inside {
+        if self.target.places_kernels() {
             if let Some(kernel) = self.analysis.plan.fused_into(s) {
                 code.line(format!(
                     "/* for {}: runs in kernel {} */",
@@ -792,10 +796,7 @@ impl<'a> Context<'a> {
                 return;
             }
             if let Some(kernel) = self.analysis.plan.kernel_of(s) {
-                return match self.kernel_loops {
-                    KernelLoops::OpenMp => crate::openmp::parallel_loop(self, code, kernel),
-                    _ => crate::launch::launch(self, code, kernel),
-                };
+                return self.target.planned_loop(self, code, kernel);
             }
         }
         let StmtKind::For { var, body, .. } = &self.f.stmts[s].kind else {
@@ -845,7 +846,7 @@ impl<'a> Context<'a> {
             analysis: self.analysis,
             status: self.status,
             err: self.err,
-            kernel_loops: self.kernel_loops,
+            target: self.target,
             source: self.source,
             location_hooks: HashMap::new(),
             seeded_updates: HashMap::new(),
@@ -890,7 +891,7 @@ impl<'a> Context<'a> {
         Context {
             status: "(*m2cu_err)",
             err: "m2cu_err",
-            kernel_loops: KernelLoops::Inside,
+            target: &crate::kernel::Device,
             ..self.clone_base()
         }
     }
