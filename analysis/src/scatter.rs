@@ -2,7 +2,7 @@
 //!
 //! Such updates commute: whatever order the iterations run in, every `e` is added once to its
 //! element. A loop whose only carried dependences are on arrays updated this way can run in
-//! parallel when each update is atomic (`atomicAdd` in a kernel, `omp atomic` on the CPU).
+//! parallel when each update is atomic (each target's printer spells the atomic).
 //!
 //! An array qualifies when it is `double` or `single`, every store to it in the loop body is such
 //! an update (`h(b) = h(b) + e`, `h(b) = e + h(b)` or `h(b) = h(b) - e`, with the same indices on

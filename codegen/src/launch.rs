@@ -123,7 +123,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         Some(l) => code.line(format!(
             "if ({l} == 1) {}\nelse {}",
             launch(&kernel.name),
-            launch(&crate::per_output::variant_name(kernel))
+            launch(&crate::cuda::per_output::variant_name(kernel))
         )),
         None => code.line(launch(&kernel.name)),
     }

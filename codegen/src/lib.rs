@@ -1,16 +1,18 @@
 //! m2cu code generation: the analyzed IR → CUDA kernels, the C/OpenMP CPU program, the GPU host
 //! programs, and a standalone `.cu` for nvcc users.
 //!
-//! Modules: [`names`] (C identifiers), [`prelude`] (MATLAB scalar semantics in C/CUDA),
-//! [`expr`] and [`stmt`] (IR → C text, shared by every output), [`reduce`] (identities, combines
-//! and atomics per reduction kind), [`kernel`] (CUDA kernels), [`openmp`] (CPU parallel loops),
-//! [`model`] (a kernel's parameters, printed by the signature and the launch alike), [`launch`]
-//! (kernel launches in host programs), [`host`] (the entry function frame).
+//! Shared by every output: [`names`] (C identifiers), [`prelude`] (MATLAB scalar semantics in
+//! C/CUDA), [`expr`] and [`stmt`] (IR → C text; the statement writer takes its [`stmt::Target`]),
+//! [`reduce`] (identities, combines and host merges of the reduction operators), [`model`] (what
+//! each kernel takes and accumulates, decided once: its parameters, its accumulators, its binned
+//! array). The printers: [`cuda`] (kernels, CUDA atomics, shuffle trees, shared-memory bins; the
+//! only module with CUDA intrinsics), [`openmp`] (the CPU program's parallel loops; the only one
+//! with `#pragma omp`), [`launch`] (kernel launches in the GPU host programs) and [`host`] (the
+//! entry function frame).
 //!
 //! Invariant: all outputs are written from the same IR by the same statement writer, so the CPU
 //! program and the GPU program differ only in how a planned loop runs.
 
-pub mod bins;
 pub mod c_text;
 mod code;
 pub mod combine;
@@ -19,13 +21,11 @@ pub mod cuda;
 mod defined;
 pub mod expr;
 pub mod host;
-pub mod kernel;
 pub mod keywords;
 pub mod launch;
 pub mod model;
 pub mod names;
 pub mod openmp;
-pub mod per_output;
 pub mod prelude;
 pub mod raise;
 pub mod reduce;
@@ -137,8 +137,8 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             let variant = k
                 .per_output
                 .as_ref()
-                .map(|p| per_output::kernel(&ctx, k, p));
-            std::iter::once(kernel::kernel(&ctx, k)).chain(variant)
+                .map(|p| cuda::per_output::kernel(&ctx, k, p));
+            std::iter::once(cuda::kernel::kernel(&ctx, k)).chain(variant)
         })
         .collect();
     let combiners = combine::functions(&ctx);
@@ -150,8 +150,8 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
     let device_code = format!(
         "{}{random}{}\n{GENERATED_MARKER}{combiners}{}{}{}",
         prelude::prelude(),
-        reduce::CAS_ATOMICS,
-        combine::atomics(f),
+        cuda::atomics::CAS_ATOMICS,
+        cuda::atomics::combiners(f),
         residency::constant_declarations(&ctx),
         kernels.join("\n")
     );
@@ -240,7 +240,10 @@ fn kernel_names(analysis: &Analysis) -> Vec<String> {
         .kernels
         .iter()
         .flat_map(|k| {
-            let variant = k.per_output.as_ref().map(|_| per_output::variant_name(k));
+            let variant = k
+                .per_output
+                .as_ref()
+                .map(|_| cuda::per_output::variant_name(k));
             std::iter::once(k.name.clone()).chain(variant)
         })
         .collect()

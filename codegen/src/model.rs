@@ -1,5 +1,5 @@
 //! The kernel model: what a kernel takes, decided once from the plan and printed twice — as the
-//! CUDA signature ([`crate::kernel`], [`crate::per_output`]) and as the host's argument list
+//! CUDA signature ([`crate::cuda::kernel`], [`crate::cuda::per_output`]) and as the host's argument list
 //! ([`crate::launch`]).
 //!
 //! Invariant: the signature and the launch print the same [`Param`] list in the same order, so
@@ -11,7 +11,7 @@
 //! `m2cu_d_X` on the host.
 
 use m2cu_analysis::{Kernel, Reduction};
-use m2cu_frontend::ir::LocalId;
+use m2cu_frontend::ir::{LocalId, StmtKind};
 
 use crate::expr::local_c_type;
 use crate::raise;
@@ -227,4 +227,19 @@ pub(crate) fn range_suffixes(kernel: &Kernel) -> Vec<String> {
         1 => vec![String::new()],
         n => (0..n).map(|l| format!("_{l}")).collect(),
     }
+}
+
+/// The array that every scatter-add of `kernel` updates, when there is exactly one: the one to
+/// keep private bins of (per block in shared memory on the GPU, `crate::cuda::bins`; per thread
+/// on the CPU, `crate::openmp`), so that most additions are cheap and private.
+pub fn binned_array(ctx: &Context, kernel: &Kernel) -> Option<LocalId> {
+    let mut arrays = kernel
+        .atomic_updates
+        .iter()
+        .filter_map(|u| match ctx.f.stmts[u.stmt].kind {
+            StmtKind::Store { array, .. } => Some(array),
+            _ => None,
+        });
+    let first = arrays.next()?;
+    arrays.all(|a| a == first).then_some(first)
 }

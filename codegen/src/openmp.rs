@@ -6,7 +6,7 @@
 //! merges it into a shared partial under `omp critical` (a custom reduction's shared partial
 //! starts from the variable's value before the loop); after the region the
 //! partial is merged into the variable's value from before the loop with the same rule the GPU
-//! path uses ([`ReductionCode::finish`]). Privates are declared inside the region; live-out
+//! path uses ([`crate::reduce::ReductionCode::finish`]). Privates are declared inside the region; live-out
 //! privates are copied out by the iteration that is last in sequential order. An induction
 //! variable `k` is declared in each iteration from its closed form over `m2cu_iv_<k>` (its value
 //! before the loop), and set to `k0 + c·n` after the loop. A loop that may raise `error` reports
@@ -16,10 +16,9 @@ use m2cu_analysis::induction::Induction;
 use m2cu_analysis::Kernel;
 use m2cu_frontend::ir::LocalId;
 
-use crate::bins;
 use crate::code::Code;
 use crate::expr::local_c_type;
-use crate::model::accumulators;
+use crate::model::{self, accumulators};
 use crate::raise;
 use crate::reduce::{combine_call, Located};
 use crate::stmt::{Context, Target};
@@ -38,7 +37,7 @@ impl Target for OpenMp {
     }
 
     fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
-        bins::cpu_update(ctx, array, offset, addend)
+        bins_update(ctx, array, offset, addend)
     }
 }
 
@@ -76,7 +75,7 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     }
     // Private bins only in a loop without reductions (whose region merges under its own rules).
     let inner = Context {
-        binned: bins::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
+        binned: model::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
         ..ctx.with_reduction_hooks(kernel, "m2cu_t")
     };
     let share = ThreadShare {
@@ -208,10 +207,10 @@ fn histogram_region(share: &ThreadShare, code: &mut Code) {
         .expect("a histogram region has an array to bin");
     code.line(format!("#pragma omp parallel if ({} >= 4096)", share.n));
     code.open("{");
-    bins::cpu_setup(ctx, code, array);
+    bins_setup(ctx, code, array);
     ctx.declare(code, &kernel.privates);
     share.write(code);
-    bins::cpu_flush(ctx, code, array);
+    bins_flush(ctx, code, array);
     code.close("}");
 }
 
@@ -289,4 +288,54 @@ pub fn live_out_copy(ctx: &Context, code: &mut Code, kernel: &Kernel, n: &str) {
             x = ctx.name(x)
         ));
     }
+}
+
+// Private histogram bins of a CPU thread (see [`crate::model::binned_array`]): a copy of the
+// array per OpenMP thread, on the heap, used when the array has at most [`CPU_BINS`] elements
+// (plain additions instead of `omp atomic`); bins start at -0 and a bin still -0 is not added,
+// as in `crate::cuda::bins`.
+
+/// Elements of a CPU thread's copy: at most 512 KiB of doubles.
+pub const CPU_BINS: usize = 1 << 16;
+
+/// Adds `addend` to element `offset` of `array` on the CPU: a plain addition to the thread's own
+/// copy when it is used, else an `omp atomic` one to the array.
+pub fn bins_update(ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
+    let x = ctx.name(array);
+    format!(
+        "if (m2cu_bins != NULL) m2cu_bins[{offset}] += {addend};\nelse {{\n    #pragma omp atomic\n    {x}[{offset}] += {addend};\n}}"
+    )
+}
+
+/// At the top of a CPU thread's part of the parallel loop: its own bins, cleared, when the
+/// array fits.
+fn bins_setup(ctx: &Context, code: &mut Code, array: LocalId) {
+    let ty = ctx.f.locals[array].ty.class.c_type();
+    code.line(format!(
+        "const int64_t m2cu_nbins = {};",
+        ctx.names.numel(array)
+    ));
+    code.line(format!(
+        "{ty} *m2cu_bins = m2cu_nbins <= {CPU_BINS} ? ({ty} *)malloc((size_t)(m2cu_nbins > 0 ? m2cu_nbins : 1) * sizeof({ty})) : NULL;"
+    ));
+    code.line(format!(
+        "if (m2cu_bins != NULL) for (int64_t m2cu_k = 0; m2cu_k < m2cu_nbins; m2cu_k++) m2cu_bins[m2cu_k] = -({ty})0;"
+    ));
+}
+
+/// At the end of a CPU thread's part: adds its touched bins into the array, one thread at a
+/// time.
+fn bins_flush(ctx: &Context, code: &mut Code, array: LocalId) {
+    code.open("if (m2cu_bins != NULL) {");
+    code.line("#pragma omp critical");
+    code.open("{");
+    code.open("for (int64_t m2cu_k = 0; m2cu_k < m2cu_nbins; m2cu_k++) {");
+    code.line(format!(
+        "if (m2cu_bins[m2cu_k] != 0 || !signbit(m2cu_bins[m2cu_k])) {}[m2cu_k] += m2cu_bins[m2cu_k];",
+        ctx.name(array)
+    ));
+    code.close("}");
+    code.close("}");
+    code.line("free(m2cu_bins);");
+    code.close("}");
 }

@@ -1,6 +1,6 @@
-//! How each reduction operator is combined: its identity, the combine of two partial values, the
-//! atomic that merges a block's partial into the result on the GPU, and the final merge of the
-//! loop's result into the value the variable had before the loop.
+//! How each reduction operator is combined: its identity, the combine of two partial values, and
+//! the final merge of the loop's result into the value the variable had before the loop (the
+//! CUDA atomic that merges a block's partial is `crate::cuda::atomics`).
 //!
 //! Partials are held in a *wide* type (the accumulator type of the warp shuffles and atomics):
 //! double, float, int, unsigned int, long long or unsigned long long. Narrow integer and logical
@@ -71,7 +71,7 @@ impl ReductionCode {
         }
     }
 
-    fn combine_op(&self) -> Combine {
+    pub(crate) fn combine_op(&self) -> Combine {
         self.operator.row().combine
     }
 
@@ -90,7 +90,7 @@ impl ReductionCode {
 
     /// An integer sum, which the analysis allows only with non-negative terms: partials
     /// saturate at the class maximum, exactly as the sequential loop would.
-    fn saturating(&self) -> bool {
+    pub(crate) fn saturating(&self) -> bool {
         self.operator.saturates(self.class)
     }
 
@@ -102,7 +102,7 @@ impl ReductionCode {
     }
 
     /// The class maximum as a literal of the wide type.
-    fn wide_max(&self) -> String {
+    pub(crate) fn wide_max(&self) -> String {
         let (_, hi) = self.class.int_range().unwrap_or((0.0, 0.0));
         let text = match self.class {
             Class::Int64 => "9223372036854775807LL".to_string(),
@@ -201,44 +201,6 @@ impl ReductionCode {
         }
     }
 
-    /// The CUDA statement that merges the wide value `v` into `*ptr`.
-    pub fn atomic(&self, ptr: &str, v: &str) -> String {
-        let float = self.class.is_float();
-        let suffix = if self.class == Class::Single {
-            "f"
-        } else {
-            "d"
-        };
-        match self.combine_op() {
-            Combine::Add if self.saturating() => {
-                let suffix = match self.wide_type() {
-                    "int" => "i",
-                    "unsigned int" => "u",
-                    "long long" => "ll",
-                    _ => "ull",
-                };
-                format!(
-                    "m2cu_atomic_satadd_{suffix}({ptr}, {v}, {});",
-                    self.wide_max()
-                )
-            }
-            Combine::Add => format!("atomicAdd({ptr}, {v});"),
-            Combine::Mul if float => format!("m2cu_atomic_prod_{suffix}({ptr}, {v});"),
-            Combine::Min if float => format!("m2cu_atomic_min_{suffix}({ptr}, {v});"),
-            Combine::Max if float => format!("m2cu_atomic_max_{suffix}({ptr}, {v});"),
-            Combine::Min => format!("atomicMin({ptr}, {v});"),
-            Combine::Max => format!("atomicMax({ptr}, {v});"),
-            Combine::LogicalAnd | Combine::BitAnd => format!("atomicAnd({ptr}, {v});"),
-            Combine::LogicalOr | Combine::BitOr => format!("atomicOr({ptr}, {v});"),
-            Combine::BitXor => format!("atomicXor({ptr}, {v});"),
-            Combine::Call => {
-                let c = self.custom().expect("a call combines a custom reduction");
-                format!("m2cu_atomic_combine{c}({ptr}, {v}, m2cu_err);")
-            }
-            Combine::Mul => unreachable!("integer products are sequential"),
-        }
-    }
-
     /// Host C statement merging the loop's wide result `r` into the variable `s`, as the
     /// sequential loop would have left it (a located result merges by `finish_location`).
     pub fn finish(&self, s: &str, r: &str) -> String {
@@ -312,44 +274,3 @@ impl ReductionCode {
 pub fn combine_call(c: CombinerId, a: &str, b: &str, err: &str) -> String {
     format!("m2cu_combine{c}({a}, {b}, {err})")
 }
-
-/// CAS loops for the float atomics CUDA does not have.
-pub const CAS_ATOMICS: &str = r#"
-#define M2CU_CAS_ATOMIC(name, T, U, to_bits, from_bits, expr)                         \
-    static __device__ __forceinline__ void name(T *p, T v)                              \
-    {                                                                                   \
-        U *a = (U *)p;                                                                  \
-        U old = *a, assumed;                                                            \
-        do {                                                                            \
-            assumed = old;                                                              \
-            T cur = from_bits(assumed);                                                 \
-            T next = (expr);                                                            \
-            if (to_bits(next) == assumed) break;                                        \
-            old = atomicCAS(a, assumed, to_bits(next));                                 \
-        } while (old != assumed);                                                       \
-    }
-M2CU_CAS_ATOMIC(m2cu_atomic_min_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, m2cu_fmin(cur, v))
-M2CU_CAS_ATOMIC(m2cu_atomic_max_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, m2cu_fmax(cur, v))
-M2CU_CAS_ATOMIC(m2cu_atomic_prod_d, double, unsigned long long, __double_as_longlong, __longlong_as_double, cur * v)
-M2CU_CAS_ATOMIC(m2cu_atomic_min_f, float, unsigned int, __float_as_uint, __uint_as_float, m2cu_fmin(cur, v))
-M2CU_CAS_ATOMIC(m2cu_atomic_max_f, float, unsigned int, __float_as_uint, __uint_as_float, m2cu_fmax(cur, v))
-M2CU_CAS_ATOMIC(m2cu_atomic_prod_f, float, unsigned int, __float_as_uint, __uint_as_float, cur * v)
-/* Saturating adds of non-negative partials, for integer sums (which saturate at the maximum). */
-#define M2CU_SAT_ATOMIC(name, T, U)                                                     \
-    static __device__ __forceinline__ void name(T *p, T v, T cap)                       \
-    {                                                                                   \
-        U *a = (U *)p;                                                                  \
-        U old = *a, assumed;                                                            \
-        do {                                                                            \
-            assumed = old;                                                              \
-            T cur = (T)assumed;                                                         \
-            T next = cur > cap - v ? cap : cur + v;                                     \
-            if ((U)next == assumed) break;                                              \
-            old = atomicCAS(a, assumed, (U)next);                                       \
-        } while (old != assumed);                                                       \
-    }
-M2CU_SAT_ATOMIC(m2cu_atomic_satadd_i, int, int)
-M2CU_SAT_ATOMIC(m2cu_atomic_satadd_u, unsigned int, unsigned int)
-M2CU_SAT_ATOMIC(m2cu_atomic_satadd_ll, long long, unsigned long long)
-M2CU_SAT_ATOMIC(m2cu_atomic_satadd_ull, unsigned long long, unsigned long long)
-"#;

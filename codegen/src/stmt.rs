@@ -24,7 +24,7 @@ use crate::names::Names;
 use crate::residency;
 
 /// Where the statement writer writes to: the CPU program ([`crate::openmp::OpenMp`]), a GPU host
-/// program ([`crate::launch::GpuHost`]) or a kernel body ([`crate::kernel::Device`]). Each
+/// program ([`crate::launch::GpuHost`]) or a kernel body ([`crate::cuda::kernel::Device`]). Each
 /// printer spells its own target's text here.
 pub trait Target: Sync {
     /// A statement outside the planned loops; by default, written as it is.
@@ -891,7 +891,7 @@ impl<'a> Context<'a> {
         Context {
             status: "(*m2cu_err)",
             err: "m2cu_err",
-            target: &crate::kernel::Device,
+            target: &crate::cuda::kernel::Device,
             ..self.clone_base()
         }
     }

@@ -15,9 +15,8 @@ use askama::Template;
 use m2cu_analysis::Kernel;
 use m2cu_frontend::ir::LocalId;
 
-use crate::bins;
 use crate::code::Code;
-use crate::cuda::{shuffle_tree, Shuffled, BLOCK, LANE_MASK, WARP};
+use crate::cuda::{atomics, bins, shuffle_tree, Shuffled, BLOCK, LANE_MASK, WARP};
 use crate::expr::local_c_type;
 use crate::model;
 use crate::model::Accumulator;
@@ -109,14 +108,14 @@ impl Target for Device {
     }
 
     fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
-        bins::device_update(ctx, array, offset, addend)
+        bins::update(ctx, array, offset, addend)
     }
 }
 
 /// The CUDA source of one kernel.
 pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let f = ctx.f;
-    let binned = bins::binned_array(ctx, kernel);
+    let binned = model::binned_array(ctx, kernel);
     let device = Context {
         binned,
         ..ctx.device().with_reduction_hooks(kernel, "m2cu_t")
@@ -280,7 +279,7 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
             ty: wide,
             warp_tree,
             block_tree,
-            atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
+            atomic: atomics::reduction(rc, &format!("m2cu_red{j}"), "m2cu_v"),
         }
         .render()
     } else if n == 0 {
@@ -295,7 +294,7 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
             warp_tree,
             block_tree,
             identity: rc.wide_identity(),
-            atomic: rc.atomic(&format!("m2cu_red{j}"), "m2cu_v"),
+            atomic: atomics::reduction(rc, &format!("m2cu_red{j}"), "m2cu_v"),
             ordered: rc.merge(r, ctx.deterministic) == Merge::Ordered,
         }
         .render()

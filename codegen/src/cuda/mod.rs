@@ -1,8 +1,16 @@
-//! The CUDA target's constants: what the kernels and their launches assume of the device.
+//! The CUDA printer: kernels ([`kernel`]), their per-output variants ([`per_output`]), and the
+//! target's constants and spellings: what the kernels and their launches assume of the device.
+//! CUDA intrinsics (`__shfl_down_sync`, `atomic*`, `__syncthreads`, `threadIdx`) appear only in
+//! this module and its templates (and in the prelude's CUDA platform macros).
 //!
 //! Invariant: `WARP` is a power of two and divides `BLOCK`; the shuffle trees start at
 //! `HALF_WARP`, a block's warps are `threadIdx.x >> WARP_SHIFT`, a thread's lane is
 //! `threadIdx.x & LANE_MASK`, and a block has at most `WARP` warps (one shared slot each).
+
+pub mod atomics;
+pub mod bins;
+pub mod kernel;
+pub mod per_output;
 
 /// Threads per warp: the width of `__shfl_down_sync` trees.
 pub const WARP: u32 = 32;

@@ -17,8 +17,8 @@ use m2cu_analysis::{Kernel, PerOutput};
 use m2cu_frontend::ir::Block;
 
 use crate::code::Code;
+use crate::cuda::kernel;
 use crate::cuda::{shuffle_tree, Shuffled, BLOCK};
-use crate::kernel;
 use crate::model;
 use crate::reduce::ReductionCode;
 use crate::stmt::Context;
