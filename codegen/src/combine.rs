@@ -21,7 +21,7 @@ use crate::stmt::Context;
 
 /// Every combiner of the function as a C function.
 pub fn functions(ctx: &Context) -> String {
-    let body = ctx.device();
+    let body = crate::cuda::device(ctx);
     ctx.f
         .combiners
         .iter()

@@ -187,11 +187,11 @@ fn declarations(ctx: &Context, code: &mut Code) {
     for (id, local) in ctx.f.locals.iter().filter(|(id, _)| !own.contains(id)) {
         let name = ctx.name(id);
         if local.ty.is_scalar() {
-            let zero = crate::complex::zero(local.ty);
+            let zero = crate::expr::complex::zero(local.ty);
             code.line(format!("{} {name} = {zero};", local_c_type(ctx.f, id)));
             continue;
         }
-        let ty = crate::complex::c_type(local.ty);
+        let ty = crate::expr::complex::c_type(local.ty);
         let (data, rows) = if ctx.f.is_param(id) {
             ("NULL".to_string(), "0")
         } else {
@@ -220,7 +220,7 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     let f = ctx.f;
     for (k, &p) in f.params.iter().enumerate() {
         let local = &f.locals[p];
-        let (name, ty) = (ctx.name(p), crate::complex::c_type(local.ty));
+        let (name, ty) = (ctx.name(p), crate::expr::complex::c_type(local.ty));
         let shape = local.ty.shape;
         let checks: Vec<String> = [(0, shape.rows), (1, shape.cols), (2, shape.pages)]
             .into_iter()
@@ -300,7 +300,7 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     code.open("if (m2cu_status == 0) {");
     for (k, &o) in f.outputs.iter().enumerate() {
         let local = &f.locals[o];
-        let (name, ty) = (ctx.name(o), crate::complex::c_type(local.ty));
+        let (name, ty) = (ctx.name(o), crate::expr::complex::c_type(local.ty));
         if local.ty.is_scalar() {
             let value = match local.ty.complex {
                 true => name.to_string(),

@@ -11,7 +11,7 @@
 //! launch.
 
 use m2cu_analysis::Kernel;
-use m2cu_frontend::ir::{LocalId, StmtId};
+use m2cu_frontend::ir::{ExprId, LocalId, StmtId, StmtKind};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
@@ -35,13 +35,13 @@ struct Buffer {
 }
 
 /// A GPU host program: planned loops are kernel launches, and every other statement first
-/// brings the arrays it reads to the host ([`Context::host_stmt`]). Scatter-adds run in
+/// brings the arrays it reads to the host ([`host_stmt`]). Scatter-adds run in
 /// kernels; one on the host is the CPU program's.
 pub struct GpuHost;
 
 impl Target for GpuHost {
     fn statement(&self, ctx: &Context, code: &mut Code, s: StmtId) {
-        ctx.host_stmt(code, s);
+        host_stmt(ctx, code, s);
     }
 
     fn planned_loop(&self, ctx: &Context, code: &mut Code, kernel: &Kernel) {
@@ -55,6 +55,76 @@ impl Target for GpuHost {
     fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
         OpenMp.binned_add(ctx, array, offset, addend)
     }
+}
+
+/// A statement of a GPU host program: the arrays it touches are brought to the host first,
+/// and an array it writes is current only there afterwards (see [`residency`]).
+fn host_stmt(ctx: &Context, code: &mut Code, s: StmtId) {
+    let f = ctx.f;
+    let kind = &f.stmts[s].kind;
+    let plan = &ctx.analysis.plan;
+    if plan.kernel_of(s).is_some() || plan.fused_into(s).is_some() {
+        return ctx.plain_stmt(code, s);
+    }
+    let written = match kind {
+        StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
+        StmtKind::Alloc { target, .. } => Some(*target),
+        StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
+        _ => None,
+    };
+    let exprs = match kind {
+        StmtKind::While { .. } => return host_while(ctx, code, s),
+        StmtKind::If { .. } => chain_conds(ctx, s),
+        _ => f.stmt_exprs(s),
+    };
+    let mut touched = residency::arrays_read(f, &exprs);
+    // A partial write keeps the other elements: they must be current on the host.
+    if let StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } = kind {
+        touched.insert(*array);
+    }
+    residency::on_host(ctx, code, &touched);
+    ctx.plain_stmt(code, s);
+    if let Some(w) = written {
+        residency::written_on_host(ctx, code, w);
+    }
+}
+
+/// The conditions of an `if` / `elseif` chain.
+fn chain_conds(ctx: &Context, s: StmtId) -> Vec<ExprId> {
+    let mut conds = Vec::new();
+    let mut cur = Some(s);
+    while let Some(StmtKind::If {
+        cond, else_body, ..
+    }) = cur.map(|c| &ctx.f.stmts[c].kind)
+    {
+        conds.push(*cond);
+        cur = match else_body.0.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
+    }
+    conds
+}
+
+/// A `while` loop of a GPU host program whose condition reads arrays: the arrays are brought
+/// to the host before every test, since kernels in the body may change them.
+fn host_while(ctx: &Context, code: &mut Code, s: StmtId) {
+    let StmtKind::While { cond, body } = &ctx.f.stmts[s].kind else {
+        return;
+    };
+    let read = residency::arrays_read(ctx.f, &[*cond]);
+    if read.is_empty() {
+        return ctx.plain_stmt(code, s);
+    }
+    code.open("for (;;) {");
+    residency::on_host(ctx, code, &read);
+    code.line(format!(
+        "if ({} || !{}) break;",
+        ctx.status,
+        ctx.exprs().cond(*cond)
+    ));
+    ctx.block(code, body);
+    code.close("}");
 }
 
 pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
@@ -239,7 +309,7 @@ fn device_arrays<'k>(ctx: &Context, kernel: &'k Kernel) -> Vec<&'k m2cu_analysis
 
 /// The bytes of `array`'s elements.
 fn array_bytes(ctx: &Context, array: m2cu_frontend::ir::LocalId) -> String {
-    let ty = crate::complex::c_type(ctx.f.locals[array].ty);
+    let ty = crate::expr::complex::c_type(ctx.f.locals[array].ty);
     format!("(uint64_t){} * sizeof({ty})", ctx.names.numel(array))
 }
 

@@ -16,10 +16,10 @@
 pub mod c_text;
 mod code;
 pub mod combine;
-mod complex;
 pub mod cuda;
 mod defined;
 pub mod expr;
+pub mod failure;
 pub mod host;
 pub mod keywords;
 pub mod launch;

@@ -10,9 +10,12 @@
 //! the failure record of a raising kernel, and the error status. A device buffer `m2cu_X` is
 //! `m2cu_d_X` on the host.
 
+use std::collections::HashMap;
+
 use m2cu_analysis::{Kernel, Reduction};
 use m2cu_frontend::ir::{LocalId, StmtKind};
 
+use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::raise;
 use crate::reduce::{Located, Merge, ReductionCode};
@@ -124,6 +127,54 @@ impl Param {
     }
 }
 
+/// The same context for the body of `kernel`'s loop, where each location-reduction update
+/// also records the iteration number `t` of the element it takes, and each custom-reduction
+/// update seeds the thread's accumulator with its first element (flag `m2cu_has<j>`).
+pub fn with_reduction_hooks<'a>(ctx: &Context<'a>, kernel: &Kernel, t: &str) -> Context<'a> {
+    let mut hooks = HashMap::new();
+    let mut seeded = HashMap::new();
+    for acc in accumulators(ctx, kernel) {
+        for &u in &acc.reduction.updates {
+            if acc.located() {
+                hooks.insert(u, format!("{} = {t};", acc.iteration()));
+            }
+            if acc.code.custom().is_some() {
+                seeded.insert(u, acc.has_value());
+            }
+        }
+    }
+    Context {
+        location_hooks: hooks,
+        seeded_updates: seeded,
+        ..ctx.clone_base()
+    }
+}
+
+/// Per-thread accumulators of `kernel`'s reductions, each starting at its identity; a
+/// location reduction also keeps its location and the iteration `m2cu_lt<j>` it came from
+/// (-1: none yet).
+pub fn declare_accumulators(ctx: &Context, code: &mut Code, kernel: &Kernel) {
+    for acc in accumulators(ctx, kernel) {
+        let r = &acc.reduction;
+        code.line(format!(
+            "{} {} = {};",
+            acc.code.class.c_type(),
+            ctx.name(r.var),
+            acc.code.identity()
+        ));
+        for &loc in &r.locations {
+            let ty = local_c_type(ctx.f, loc);
+            code.line(format!("{ty} {} = 0;", ctx.name(loc)));
+        }
+        if acc.located() {
+            code.line(format!("long long {} = -1;", acc.iteration()));
+        }
+        if acc.code.custom().is_some() {
+            code.line(format!("int {} = 0;", acc.has_value()));
+        }
+    }
+}
+
 /// The parameters of `kernel`, in launch order.
 pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
     let f = ctx.f;
@@ -179,7 +230,7 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
 
 /// An array's element pointer (unless it lives in `__constant__`) and extents.
 fn array_params(ctx: &Context, array: LocalId, written: bool) -> Vec<Param> {
-    let ty = crate::complex::c_type(ctx.f.locals[array].ty);
+    let ty = crate::expr::complex::c_type(ctx.f.locals[array].ty);
     let constness = if written { "" } else { "const " };
     let name = ctx.name(array);
     let mut out = Vec::new();

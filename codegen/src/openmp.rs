@@ -17,10 +17,11 @@ use m2cu_analysis::Kernel;
 use m2cu_frontend::ir::LocalId;
 
 use crate::code::Code;
+use crate::expr::combine_call;
 use crate::expr::local_c_type;
 use crate::model::{self, accumulators};
 use crate::raise;
-use crate::reduce::{combine_call, Located};
+use crate::reduce::Located;
 use crate::stmt::{Context, Target};
 
 /// The CPU program: planned loops are OpenMP loops and regions.
@@ -76,7 +77,7 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     // Private bins only in a loop without reductions (whose region merges under its own rules).
     let inner = Context {
         binned: model::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
-        ..ctx.with_reduction_hooks(kernel, "m2cu_t")
+        ..model::with_reduction_hooks(ctx, kernel, "m2cu_t")
     };
     let share = ThreadShare {
         ctx,
@@ -235,7 +236,7 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     }
     code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
     code.open("{");
-    ctx.declare_accumulators(code, kernel);
+    model::declare_accumulators(ctx, code, kernel);
     ctx.declare(code, &kernel.privates);
     share.write(code);
     code.line("#pragma omp critical");

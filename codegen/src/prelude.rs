@@ -501,7 +501,7 @@ pub fn prelude() -> String {
         out.push_str(&saturating_conversion(class));
     }
     out.push_str(HELPERS);
-    out.push_str(crate::complex::PRELUDE);
+    out.push_str(crate::expr::complex::PRELUDE);
     out.push_str(INT64_EXACT);
     out.push_str(INT64_MIXED);
     out

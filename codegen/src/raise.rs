@@ -31,16 +31,8 @@ use m2cu_frontend::ir::{Block, ExprId, PrintPiece, PrintTo, StmtId, StmtKind};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
+use crate::failure::{field, site_number, Failure};
 use crate::stmt::Context;
-
-/// Where an `error` statement of a parallel iteration records its failure.
-#[derive(Clone)]
-pub struct Failure {
-    /// The record (an lvalue of the kernel's record type).
-    pub record: &'static str,
-    /// The label at the end of the iteration.
-    pub label: String,
-}
 
 /// The per-iteration status of a raising loop's body.
 pub const ITERATION_STATUS: &str = "m2cu_ierr";
@@ -67,16 +59,6 @@ fn sites(ctx: &Context, kernel: &Kernel) -> Vec<StmtId> {
         });
     }
     out
-}
-
-/// The number of an `error` statement in its record.
-fn site_number(s: StmtId) -> u32 {
-    u32::from(s.into_raw())
-}
-
-/// The record field that holds value `j` of the message of statement `s`.
-fn field(s: StmtId, j: usize) -> String {
-    format!("a{}_{j}", site_number(s))
 }
 
 /// The values of statement `s`'s message, in order.
@@ -131,31 +113,6 @@ pub fn iteration(
     ));
     code.line(format!("{record}.code = {ITERATION_STATUS};"));
     code.line(publish);
-    code.close("}");
-}
-
-/// An `error` statement of a parallel iteration: unless the iteration already failed, its site
-/// and message values go into the record, and the iteration ends.
-pub fn record_error(
-    ctx: &Context,
-    code: &mut Code,
-    failure: &Failure,
-    s: StmtId,
-    pieces: &[PrintPiece],
-) {
-    let record = failure.record;
-    code.open(format!("if (!{}) {{", ctx.status));
-    code.line(format!("{record}.site = {};", site_number(s)));
-    let ew = ctx.exprs();
-    for (j, arg) in pieces.iter().filter_map(PrintPiece::arg).enumerate() {
-        code.line(format!("{record}.{} = {};", field(s, j), ew.expr(arg)));
-    }
-    // A value of the message may fail its own check first: that error is the iteration's.
-    code.line(format!(
-        "if (!{status}) {status} = M2CU_E_USER;",
-        status = ctx.status
-    ));
-    code.line(format!("goto {};", failure.label));
     code.close("}");
 }
 

@@ -17,7 +17,7 @@ use m2cu_frontend::ir::{CombinerId, Function};
 use m2cu_frontend::operator::{Combine, Identity, Operator, Written};
 use m2cu_frontend::types::Class;
 
-use crate::expr::literal;
+use crate::expr::{combine_call, literal};
 
 /// A located partial as C names: its value, its location variables, and the iteration it
 /// came from (`< 0`: no element yet).
@@ -267,10 +267,4 @@ impl ReductionCode {
             rt = r.t
         )
     }
-}
-
-/// A call of the C function of combiner `c` (see [`crate::combine`]); `err` is the `int *`
-/// error status.
-pub fn combine_call(c: CombinerId, a: &str, b: &str, err: &str) -> String {
-    format!("m2cu_combine{c}({a}, {b}, {err})")
 }

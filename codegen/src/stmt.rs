@@ -20,8 +20,8 @@ use m2cu_frontend::types::Class;
 use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::{local_c_type, ExprWriter};
+use crate::failure::Failure;
 use crate::names::Names;
-use crate::residency;
 
 /// Where the statement writer writes to: the CPU program ([`crate::openmp::OpenMp`]), a GPU host
 /// program ([`crate::launch::GpuHost`]) or a kernel body ([`crate::cuda::kernel::Device`]). Each
@@ -140,7 +140,7 @@ pub struct Context<'a> {
     pub binned: Option<LocalId>,
     /// In an iteration of a parallel loop that may raise `error`: where its `error` statements
     /// record the failure (`crate::raise`).
-    pub failure: Option<crate::raise::Failure>,
+    pub failure: Option<Failure>,
 }
 
 impl<'a> Context<'a> {
@@ -166,76 +166,6 @@ impl<'a> Context<'a> {
 
     fn stmt(&self, code: &mut Code, s: StmtId) {
         self.target.statement(self, code, s);
-    }
-
-    /// A statement of a GPU host program: the arrays it touches are brought to the host first,
-    /// and an array it writes is current only there afterwards (see [`crate::residency`]).
-    pub fn host_stmt(&self, code: &mut Code, s: StmtId) {
-        let f = self.f;
-        let kind = &f.stmts[s].kind;
-        let plan = &self.analysis.plan;
-        if plan.kernel_of(s).is_some() || plan.fused_into(s).is_some() {
-            return self.plain_stmt(code, s);
-        }
-        let written = match kind {
-            StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
-            StmtKind::Alloc { target, .. } => Some(*target),
-            StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
-            _ => None,
-        };
-        let exprs = match kind {
-            StmtKind::While { .. } => return self.host_while(code, s),
-            StmtKind::If { .. } => self.chain_conds(s),
-            _ => f.stmt_exprs(s),
-        };
-        let mut touched = residency::arrays_read(f, &exprs);
-        // A partial write keeps the other elements: they must be current on the host.
-        if let StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } = kind {
-            touched.insert(*array);
-        }
-        residency::on_host(self, code, &touched);
-        self.plain_stmt(code, s);
-        if let Some(w) = written {
-            residency::written_on_host(self, code, w);
-        }
-    }
-
-    /// The conditions of an `if` / `elseif` chain.
-    fn chain_conds(&self, s: StmtId) -> Vec<ExprId> {
-        let mut conds = Vec::new();
-        let mut cur = Some(s);
-        while let Some(StmtKind::If {
-            cond, else_body, ..
-        }) = cur.map(|c| &self.f.stmts[c].kind)
-        {
-            conds.push(*cond);
-            cur = match else_body.0.as_slice() {
-                [only] => Some(*only),
-                _ => None,
-            };
-        }
-        conds
-    }
-
-    /// A `while` loop of a GPU host program whose condition reads arrays: the arrays are brought
-    /// to the host before every test, since kernels in the body may change them.
-    fn host_while(&self, code: &mut Code, s: StmtId) {
-        let StmtKind::While { cond, body } = &self.f.stmts[s].kind else {
-            return;
-        };
-        let read = residency::arrays_read(self.f, &[*cond]);
-        if read.is_empty() {
-            return self.plain_stmt(code, s);
-        }
-        code.open("for (;;) {");
-        residency::on_host(self, code, &read);
-        code.line(format!(
-            "if ({} || !{}) break;",
-            self.status,
-            self.exprs().cond(*cond)
-        ));
-        self.block(code, body);
-        code.close("}");
     }
 
     pub fn plain_stmt(&self, code: &mut Code, s: StmtId) {
@@ -332,7 +262,13 @@ impl<'a> Context<'a> {
             }
             StmtKind::Print { pieces, to } => match (&self.failure, to) {
                 (Some(failure), PrintTo::Error { .. }) => {
-                    crate::raise::record_error(self, code, failure, s, pieces)
+                    let ew = self.exprs();
+                    let values: Vec<String> = pieces
+                        .iter()
+                        .filter_map(PrintPiece::arg)
+                        .map(|arg| ew.expr(arg))
+                        .collect();
+                    failure.record(code, self.status, s, &values);
                 }
                 _ => self.print(code, pieces, to),
             },
@@ -497,7 +433,7 @@ impl<'a> Context<'a> {
             unreachable!("the validator allows only locals as array values")
         };
         let (t, src) = (self.name(target), self.name(source));
-        let ty = crate::complex::c_type(self.f.locals[target].ty);
+        let ty = crate::expr::complex::c_type(self.f.locals[target].ty);
         code.open("{");
         code.line(format!(
             "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t){} * sizeof({ty}));",
@@ -527,7 +463,7 @@ impl<'a> Context<'a> {
     ) {
         let ew = self.exprs();
         let t = self.name(target);
-        let ty = crate::complex::c_type(self.f.locals[target].ty);
+        let ty = crate::expr::complex::c_type(self.f.locals[target].ty);
         let err = self.err;
         code.open("{");
         self.extents(code, rows, cols);
@@ -569,7 +505,7 @@ impl<'a> Context<'a> {
             )),
         };
         if let Some(element) = element {
-            let element = crate::complex::fill_element(self.f.locals[target].ty, element);
+            let element = crate::expr::complex::fill_element(self.f.locals[target].ty, element);
             code.line(format!(
                 "for (int64_t m2cu_k = 0; m2cu_k < {numel}; m2cu_k++) {t}[m2cu_k] = {element};"
             ));
@@ -597,7 +533,7 @@ impl<'a> Context<'a> {
     /// it). An undefined array (row extent -1) has no elements.
     fn resize(&self, code: &mut Code, array: LocalId, rows: ExprId, cols: ExprId) {
         let t = self.name(array);
-        let ty = crate::complex::c_type(self.f.locals[array].ty);
+        let ty = crate::expr::complex::c_type(self.f.locals[array].ty);
         code.open("{");
         self.extents(code, rows, cols);
         code.line(format!(
@@ -816,30 +752,7 @@ impl<'a> Context<'a> {
         code.close("}");
     }
 
-    /// The same context for the body of `kernel`'s loop, where each location-reduction update
-    /// also records the iteration number `t` of the element it takes, and each custom-reduction
-    /// update seeds the thread's accumulator with its first element (flag `m2cu_has<j>`).
-    pub fn with_reduction_hooks(&self, kernel: &m2cu_analysis::Kernel, t: &str) -> Context<'a> {
-        let mut hooks = HashMap::new();
-        let mut seeded = HashMap::new();
-        for acc in crate::model::accumulators(self, kernel) {
-            for &u in &acc.reduction.updates {
-                if acc.located() {
-                    hooks.insert(u, format!("{} = {t};", acc.iteration()));
-                }
-                if acc.code.custom().is_some() {
-                    seeded.insert(u, acc.has_value());
-                }
-            }
-        }
-        Context {
-            location_hooks: hooks,
-            seeded_updates: seeded,
-            ..self.clone_base()
-        }
-    }
-
-    fn clone_base(&self) -> Context<'a> {
+    pub(crate) fn clone_base(&self) -> Context<'a> {
         Context {
             f: self.f,
             names: self.names,
@@ -869,12 +782,7 @@ impl<'a> Context<'a> {
 
     /// The same context for the body of an iteration that may raise `error`, with the
     /// iteration's own status and the record its `error` statements fill (`crate::raise`).
-    pub fn raising(
-        &self,
-        status: &'a str,
-        err: &'a str,
-        failure: crate::raise::Failure,
-    ) -> Context<'a> {
+    pub fn raising(&self, status: &'a str, err: &'a str, failure: Failure) -> Context<'a> {
         Context {
             status,
             err,
@@ -886,45 +794,20 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The same context inside a kernel body.
-    pub fn device(&self) -> Context<'a> {
+    /// The same context writing for another target, with its error status.
+    pub fn for_target(&self, target: &'a dyn Target, status: &'a str, err: &'a str) -> Context<'a> {
         Context {
-            status: "(*m2cu_err)",
-            err: "m2cu_err",
-            target: &crate::cuda::kernel::Device,
+            status,
+            err,
+            target,
             ..self.clone_base()
-        }
-    }
-
-    /// Per-thread accumulators of `kernel`'s reductions, each starting at its identity; a
-    /// location reduction also keeps its location and the iteration `m2cu_lt<j>` it came from
-    /// (-1: none yet).
-    pub fn declare_accumulators(&self, code: &mut Code, kernel: &m2cu_analysis::Kernel) {
-        for acc in crate::model::accumulators(self, kernel) {
-            let r = &acc.reduction;
-            code.line(format!(
-                "{} {} = {};",
-                acc.code.class.c_type(),
-                self.name(r.var),
-                acc.code.identity()
-            ));
-            for &loc in &r.locations {
-                let ty = local_c_type(self.f, loc);
-                code.line(format!("{ty} {} = 0;", self.name(loc)));
-            }
-            if acc.located() {
-                code.line(format!("long long {} = -1;", acc.iteration()));
-            }
-            if acc.code.custom().is_some() {
-                code.line(format!("int {} = 0;", acc.has_value()));
-            }
         }
     }
 
     /// Declarations of per-iteration (private) scalars.
     pub fn declare(&self, code: &mut Code, locals: &[LocalId]) {
         for &l in locals {
-            let zero = crate::complex::zero(self.f.locals[l].ty);
+            let zero = crate::expr::complex::zero(self.f.locals[l].ty);
             code.line(format!(
                 "{} {} = {zero};",
                 local_c_type(self.f, l),

@@ -118,14 +118,14 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let binned = model::binned_array(ctx, kernel);
     let device = Context {
         binned,
-        ..ctx.device().with_reduction_hooks(kernel, "m2cu_t")
+        ..model::with_reduction_hooks(&super::device(ctx), kernel, "m2cu_t")
     };
     let mut setup = Code::new(1);
     constant_aliases(ctx, &mut setup, kernel);
     if let Some(array) = binned {
         bins::setup(ctx, &mut setup, array);
     }
-    ctx.declare_accumulators(&mut setup, kernel);
+    model::declare_accumulators(ctx, &mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
     let mut code = Code::new(2);
     code.line(induction_decls(ctx, kernel, "m2cu_t"));
@@ -184,7 +184,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
 pub(crate) fn constant_aliases(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for a in &kernel.arrays {
         if ctx.analysis.constants.contains(a.local) {
-            let ty = crate::complex::c_type(ctx.f.locals[a.local].ty);
+            let ty = crate::expr::complex::c_type(ctx.f.locals[a.local].ty);
             let x = ctx.name(a.local);
             code.line(format!("const {ty} *{x} = m2cu_const_{x};"));
         }

@@ -12,6 +12,13 @@ pub mod bins;
 pub mod kernel;
 pub mod per_output;
 
+use crate::stmt::Context;
+
+/// The same context inside a kernel body: a kernel's error status is `*m2cu_err`.
+pub fn device<'a>(ctx: &Context<'a>) -> Context<'a> {
+    ctx.for_target(&kernel::Device, "(*m2cu_err)", "m2cu_err")
+}
+
 /// Threads per warp: the width of `__shfl_down_sync` trees.
 pub const WARP: u32 = 32;
 /// The first offset of a shuffle tree.

@@ -64,7 +64,7 @@ pub fn variant_name(kernel: &Kernel) -> String {
 /// The CUDA source of the group-per-output variant of `kernel`, whose inner reduction is `p`.
 pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
     let f = ctx.f;
-    let device = ctx.device();
+    let device = super::device(ctx);
     let body = &kernel.bodies(f)[0].0;
     let code_of = |stmts: &[m2cu_frontend::ir::StmtId], indent: usize| {
         let mut code = Code::new(indent);

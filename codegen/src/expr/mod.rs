@@ -7,9 +7,13 @@
 //! single results in float; every index is checked. An integral loop
 //! variable is held in an `int64_t` and converted where a double is needed.
 
+pub(crate) mod complex;
+
 use std::collections::HashSet;
 
-use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, Function, LocalId, SizeQuery, UnOp};
+use m2cu_frontend::ir::{
+    BinOp, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, SizeQuery, UnOp,
+};
 use m2cu_frontend::ir_print::format_number;
 use m2cu_frontend::types::Class;
 
@@ -34,7 +38,7 @@ pub fn local_c_type(f: &Function, local: LocalId) -> &'static str {
     if l.integral {
         "int64_t"
     } else {
-        crate::complex::c_type(l.ty)
+        complex::c_type(l.ty)
     }
 }
 
@@ -92,7 +96,7 @@ impl ExprWriter<'_> {
             ExprKind::Call(builtin, args) => self.builtin(*builtin, args, class),
             ExprKind::Convert(a) => self.convert(*a, class),
             ExprKind::Combine(c, a, b) => {
-                crate::reduce::combine_call(*c, &self.expr(*a), &self.expr(*b), self.err)
+                combine_call(*c, &self.expr(*a), &self.expr(*b), self.err)
             }
             ExprKind::Size(array, query) => {
                 format!("((double){})", self.asked_size(e, *array, *query))
@@ -536,4 +540,10 @@ fn is_wide_int(class: Class) -> bool {
 enum Access {
     Read,
     Write,
+}
+
+/// A call of the C function of combiner `c` (see [`crate::combine`]); `err` is the `int *`
+/// error status.
+pub fn combine_call(c: CombinerId, a: &str, b: &str, err: &str) -> String {
+    format!("m2cu_combine{c}({a}, {b}, {err})")
 }

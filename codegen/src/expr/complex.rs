@@ -22,7 +22,7 @@
 use m2cu_frontend::ir::{BinOp, Builtin, ExprId, ExprKind, UnOp};
 use m2cu_frontend::types::Type;
 
-use crate::expr::ExprWriter;
+use super::ExprWriter;
 
 /// The C type of a complex double.
 pub const COMPLEX_DOUBLE: &str = "m2cu_cdouble";
@@ -277,7 +277,7 @@ impl ExprWriter<'_> {
                 Builtin::Imag => Some(format!(
                     "((void)({}), {})",
                     self.expr(*arg),
-                    crate::expr::literal(0.0, class)
+                    super::literal(0.0, class)
                 )),
                 Builtin::Angle => Some(format!(
                     "m2cu_cangle(m2cu_cd({}, 0.0), false)",
