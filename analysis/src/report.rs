@@ -65,7 +65,7 @@ fn constant_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String, bool)
         (
             c.span,
             format!(
-                "constant memory: `{}` ({} elements, {} bytes) is read from __constant__ memory",
+                "constant memory: `{}` ({} elements, {} bytes) is read from the GPU's constant memory",
                 f.locals[c.local].name, c.elements, c.bytes
             ),
             true,
