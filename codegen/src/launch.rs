@@ -17,22 +17,12 @@ use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::cuda::BLOCK;
 use crate::expr::local_c_type;
-use crate::model::{self, accumulators, Accumulator};
+use crate::model::{self, accumulators, Param};
 use crate::openmp::{finish_reductions, induction_value, OpenMp};
 use crate::raise;
 use crate::reduce::Merge;
 use crate::residency;
 use crate::stmt::{Context, Target};
-
-/// One device buffer: its variable, byte count, and the host data to upload (if any).
-struct Buffer {
-    var: String,
-    bytes: String,
-    upload: Option<String>,
-    download: Option<String>,
-    /// Bytes to download when not the whole buffer (the first slot of per-block partials).
-    download_bytes: Option<String>,
-}
 
 /// A GPU host program: planned loops are kernel launches, and every other statement first
 /// brings the arrays it reads to the host ([`host_stmt`]). Scatter-adds run in
@@ -163,23 +153,22 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             array_bytes(ctx, a.local)
         ));
     }
-    let buffers = buffers(ctx, kernel, code);
-    for b in &buffers {
-        code.line(format!("uint64_t {} = 0;", b.var));
+    host_values(ctx, code, kernel);
+    let params = model::params(ctx, kernel);
+    let buffers: Vec<_> = params.iter().filter_map(Param::device_buffer).collect();
+    for (var, _) in &buffers {
+        code.line(format!("uint64_t {var} = 0;"));
     }
-    for b in &buffers {
-        code.line(format!("M2CU_CHECK(M2CU_ALLOC({}, {}));", b.var, b.bytes));
+    for (var, b) in &buffers {
+        code.line(format!("M2CU_CHECK(M2CU_ALLOC({var}, {}));", b.bytes));
         if let Some(src) = &b.upload {
             code.line(format!(
-                "M2CU_CHECK(M2CU_UPLOAD({}, {src}, {}));",
-                b.var, b.bytes
+                "M2CU_CHECK(M2CU_UPLOAD({var}, {src}, {}));",
+                b.bytes
             ));
         }
     }
-    let mut args: Vec<String> = model::params(ctx, kernel)
-        .iter()
-        .map(|p| p.argument(&ranges))
-        .collect();
+    let mut args: Vec<String> = params.iter().map(|p| p.argument(&ranges)).collect();
     args.extend(lanes.map(|l| format!("&{l}")));
     code.line(format!("void *m2cu_args[] = {{ {} }};", args.join(", ")));
     let launch = |name: &str| {
@@ -197,20 +186,17 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         )),
         None => code.line(launch(&kernel.name)),
     }
-    for b in &buffers {
+    for (var, b) in &buffers {
         if let Some(dst) = &b.download {
             let bytes = b.download_bytes.as_ref().unwrap_or(&b.bytes);
-            code.line(format!(
-                "M2CU_CHECK(M2CU_DOWNLOAD({dst}, {}, {bytes}));",
-                b.var
-            ));
+            code.line(format!("M2CU_CHECK(M2CU_DOWNLOAD({dst}, {var}, {bytes}));"));
         }
     }
     if kernel.raises {
         report_failure(ctx, code, kernel);
     }
-    for b in &buffers {
-        code.line(format!("M2CU_FREE({});", b.var));
+    for (var, _) in &buffers {
+        code.line(format!("M2CU_FREE({var});"));
     }
     for a in kernel.arrays.iter().filter(|a| a.written) {
         code.line(format!("m2cu_at_{} = M2CU_DEVICE;", ctx.name(a.local)));
@@ -231,70 +217,29 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     code.close("}");
 }
 
-/// Declares the host side of the reduction and live-out buffers and lists every device buffer.
-fn buffers(ctx: &Context, kernel: &Kernel, code: &mut Code) -> Vec<Buffer> {
-    let f = ctx.f;
-    let mut out = Vec::new();
-    for &x in &kernel.live_out {
-        let name = ctx.name(x);
-        out.push(Buffer {
-            var: format!("m2cu_d_lo_{name}"),
-            bytes: format!("sizeof({})", local_c_type(f, x)),
-            upload: None,
-            download: Some(format!("&{name}")),
-            download_bytes: None,
-        });
-    }
+/// Declares the host values the launch's buffers are filled from and copied back into
+/// ([`crate::model::DeviceBuffer`]): each accumulator's result (its identity, or the
+/// variable's value for a custom reduction), the zero its counter of finished blocks starts
+/// from, its located result's locations and iteration, and a raising kernel's failure record.
+fn host_values(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for acc in accumulators(ctx, kernel) {
-        let (j, wide, value) = (acc.j, acc.code.wide_type(), acc.result_value());
-        code.line(format!(
-            "{wide} {value} = {};",
-            acc.code.initial(ctx.name(acc.reduction.var))
-        ));
-        match acc.merge {
-            Merge::Atomic => out.push(Buffer {
-                var: format!("m2cu_d_red{j}"),
-                bytes: format!("sizeof({wide})"),
-                upload: Some(format!("&{value}")),
-                download: Some(format!("&{value}")),
-                download_bytes: None,
-            }),
-            Merge::Ordered => {
-                out.push(block_slots(format!("pv{j}"), wide, format!("&{value}")));
-                out.push(block_counter(code, j));
+        let (result, wide) = (acc.result(), acc.code.wide_type());
+        let initial = acc.code.initial(ctx.name(acc.reduction.var));
+        code.line(format!("{wide} {} = {initial};", result.v));
+        if acc.merge == Merge::Located {
+            for (&loc, k) in acc.reduction.locations.iter().zip(&result.ks) {
+                code.line(format!("{} {k} = 0;", local_c_type(ctx.f, loc)));
             }
-            Merge::Located => location_buffers(ctx, code, &acc, &mut out),
+            code.line(format!("long long {} = -1;", result.t));
+        }
+        if acc.merge != Merge::Atomic {
+            code.line(format!("unsigned int {} = 0;", acc.finished_blocks_start()));
         }
     }
     if kernel.raises {
         code.line(raise::record_struct(ctx, kernel));
         code.line("long long m2cu_fail_at = INT64_MAX;");
-        out.push(Buffer {
-            var: "m2cu_d_fail_at".into(),
-            bytes: "sizeof(long long)".into(),
-            upload: Some("&m2cu_fail_at".into()),
-            download: Some("&m2cu_fail_at".into()),
-            download_bytes: None,
-        });
-        out.push(Buffer {
-            var: "m2cu_d_fails".into(),
-            bytes: format!(
-                "(uint64_t)m2cu_grid * {BLOCK} * sizeof({})",
-                raise::record_type(kernel)
-            ),
-            upload: None,
-            download: None,
-            download_bytes: None,
-        });
     }
-    out.push(Buffer {
-        var: "m2cu_d_err".into(),
-        bytes: "sizeof(int)".into(),
-        upload: Some("&m2cu_kerr".into()),
-        download: Some("&m2cu_kerr".into()),
-        download_bytes: None,
-    });
-    out
 }
 
 /// The arrays of `kernel` that live in global memory (not `__constant__`).
@@ -311,53 +256,6 @@ fn device_arrays<'k>(ctx: &Context, kernel: &'k Kernel) -> Vec<&'k m2cu_analysis
 fn array_bytes(ctx: &Context, array: m2cu_frontend::ir::LocalId) -> String {
     let ty = crate::expr::complex::c_type(ctx.f.locals[array].ty);
     format!("(uint64_t){} * sizeof({ty})", ctx.names.numel(array))
-}
-
-/// One slot of `ty` per block, `m2cu_d_<var>`; the first slot (the last block's merge) comes
-/// back into `download`.
-fn block_slots(var: String, ty: &str, download: String) -> Buffer {
-    Buffer {
-        var: format!("m2cu_d_{var}"),
-        bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
-        upload: None,
-        download: Some(download),
-        download_bytes: Some(format!("sizeof({ty})")),
-    }
-}
-
-/// The counter of finished blocks of reduction `j`, starting at 0.
-fn block_counter(code: &mut Code, j: usize) -> Buffer {
-    code.line(format!("unsigned int m2cu_zero{j} = 0;"));
-    Buffer {
-        var: format!("m2cu_d_pc{j}"),
-        bytes: "sizeof(unsigned int)".into(),
-        upload: Some(format!("&m2cu_zero{j}")),
-        download: None,
-        download_bytes: None,
-    }
-}
-
-/// The per-block slots of location reduction `j` (value, each location, iteration; the first
-/// slot comes back), and its counter of finished blocks.
-fn location_buffers(ctx: &Context, code: &mut Code, acc: &Accumulator, out: &mut Vec<Buffer>) {
-    let (j, result) = (acc.j, acc.result());
-    out.push(block_slots(
-        format!("pv{j}"),
-        acc.code.wide_type(),
-        format!("&{}", result.v),
-    ));
-    for (q, (&loc, k)) in acc.reduction.locations.iter().zip(&result.ks).enumerate() {
-        let loc_ty = local_c_type(ctx.f, loc);
-        code.line(format!("{loc_ty} {k} = 0;"));
-        out.push(block_slots(format!("pk{j}_{q}"), loc_ty, format!("&{k}")));
-    }
-    code.line(format!("long long {} = -1;", result.t));
-    out.push(block_slots(
-        format!("pi{j}"),
-        "long long",
-        format!("&{}", result.t),
-    ));
-    out.push(block_counter(code, j));
 }
 
 /// After a raising kernel: the record of the smallest failing iteration `m2cu_fail_at`, which

@@ -16,6 +16,7 @@ use m2cu_analysis::{Kernel, Reduction};
 use m2cu_frontend::ir::{LocalId, StmtKind};
 
 use crate::code::Code;
+use crate::cuda::BLOCK;
 use crate::expr::local_c_type;
 use crate::raise;
 use crate::reduce::{Located, Merge, ReductionCode};
@@ -47,6 +48,11 @@ impl Accumulator {
             self.reduction.locations.len(),
             &format!("m2cu_rt{j}"),
         )
+    }
+
+    /// The host's zero the counter of finished blocks starts from, `m2cu_zero<j>`.
+    pub fn finished_blocks_start(&self) -> String {
+        format!("m2cu_zero{}", self.j)
     }
 
     /// A thread's iteration of its located partial, `m2cu_lt<j>` (-1: none yet).
@@ -90,6 +96,42 @@ pub struct Param {
     pub decl: String,
     /// Where the launch takes its value from.
     pub source: Source,
+    /// The device buffer the launch allocates for a pointer parameter, unless it points into an
+    /// array (which lives on the device already, `crate::residency`).
+    pub buffer: Option<DeviceBuffer>,
+}
+
+/// A device buffer of one launch: allocated before it, filled from the host when `upload`
+/// says from where, copied back after it into `download`, and freed. Its host handle is the
+/// parameter's [`Source::Host`] name.
+pub struct DeviceBuffer {
+    pub bytes: String,
+    pub upload: Option<String>,
+    pub download: Option<String>,
+    /// Bytes to download when not the whole buffer (the first slot of per-block partials).
+    pub download_bytes: Option<String>,
+}
+
+impl DeviceBuffer {
+    /// One `ty`, filled from and copied back into `value` (either may be absent).
+    fn one(ty: &str, upload: Option<String>, download: Option<String>) -> DeviceBuffer {
+        DeviceBuffer {
+            bytes: format!("sizeof({ty})"),
+            upload,
+            download,
+            download_bytes: None,
+        }
+    }
+
+    /// One `ty` per block; the first slot (the last block's merge) comes back into `download`.
+    fn block_slots(ty: &str, download: String) -> DeviceBuffer {
+        DeviceBuffer {
+            bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
+            upload: None,
+            download: Some(download),
+            download_bytes: Some(format!("sizeof({ty})")),
+        }
+    }
 }
 
 /// The host value a parameter is launched with.
@@ -108,13 +150,25 @@ impl Param {
         Param {
             decl,
             source: Source::Host(host),
+            buffer: None,
         }
     }
 
     /// A device buffer `*name`, which the host holds as `m2cu_d_<name without m2cu_>`.
-    fn buffer(ty: &str, name: String) -> Param {
+    fn buffer(ty: &str, name: String, buffer: DeviceBuffer) -> Param {
         let host = format!("m2cu_d_{}", name.trim_start_matches("m2cu_"));
-        Param::new(format!("{ty} *{name}"), host)
+        Param {
+            buffer: Some(buffer),
+            ..Param::new(format!("{ty} *{name}"), host)
+        }
+    }
+
+    /// The host handle of the parameter's device buffer, if it has one.
+    pub fn device_buffer(&self) -> Option<(&str, &DeviceBuffer)> {
+        match (&self.source, &self.buffer) {
+            (Source::Host(var), Some(b)) => Some((var, b)),
+            _ => None,
+        }
     }
 
     /// The launch argument: the address of the host value.
@@ -203,6 +257,7 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
             out.push(Param {
                 decl: format!("{ty} m2cu_{part}{k}"),
                 source: Source::Range { level, part },
+                buffer: None,
             });
         }
     }
@@ -210,21 +265,30 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
         out.push(Param {
             decl: "int64_t m2cu_n".into(),
             source: Source::Total,
+            buffer: None,
         });
     }
     for &x in &kernel.live_out {
-        let ty = local_c_type(f, x);
-        out.push(Param::buffer(ty, format!("m2cu_lo_{}", ctx.name(x))));
+        let (ty, name) = (local_c_type(f, x), ctx.name(x));
+        let back = DeviceBuffer::one(ty, None, Some(format!("&{name}")));
+        out.push(Param::buffer(ty, format!("m2cu_lo_{name}"), back));
     }
     reduction_params(ctx, kernel, &mut out);
     if kernel.raises {
-        out.push(Param::buffer("long long", "m2cu_fail_at".into()));
-        out.push(Param::buffer(
-            &raise::record_type(kernel),
-            "m2cu_fails".into(),
-        ));
+        let at = || Some("&m2cu_fail_at".to_string());
+        let fail_at = DeviceBuffer::one("long long", at(), at());
+        out.push(Param::buffer("long long", "m2cu_fail_at".into(), fail_at));
+        // One failure record per thread of the grid.
+        let record = raise::record_type(kernel);
+        let fails = DeviceBuffer {
+            bytes: format!("(uint64_t)m2cu_grid * {BLOCK} * sizeof({record})"),
+            ..DeviceBuffer::one(&record, None, None)
+        };
+        out.push(Param::buffer(&record, "m2cu_fails".into(), fails));
     }
-    out.push(Param::buffer("int", "m2cu_err".into()));
+    let status = || Some("&m2cu_kerr".to_string());
+    let err = DeviceBuffer::one("int", status(), status());
+    out.push(Param::buffer("int", "m2cu_err".into(), err));
     out
 }
 
@@ -250,24 +314,36 @@ fn array_params(ctx: &Context, array: LocalId, written: bool) -> Vec<Param> {
     out
 }
 
-/// Each accumulator's result slot, or its per-block slots (value; locations and iteration
-/// when located) and the counter of finished blocks.
+/// Each accumulator's result slot (uploaded from and downloaded into the host's result), or
+/// its per-block slots (value; locations and iteration when located; the first slot comes back
+/// into the host's result) and the counter of finished blocks (uploaded from a zero).
 fn reduction_params(ctx: &Context, kernel: &Kernel, out: &mut Vec<Param>) {
     for acc in accumulators(ctx, kernel) {
-        let (j, wide) = (acc.j, acc.code.wide_type());
+        let (j, wide, result) = (acc.j, acc.code.wide_type(), acc.result());
+        let value = || Some(format!("&{}", result.v));
         if acc.merge == Merge::Atomic {
-            out.push(Param::buffer(wide, format!("m2cu_red{j}")));
+            let slot = DeviceBuffer::one(wide, value(), value());
+            out.push(Param::buffer(wide, format!("m2cu_red{j}"), slot));
             continue;
         }
-        out.push(Param::buffer(wide, format!("m2cu_pv{j}")));
+        let slots = DeviceBuffer::block_slots(wide, format!("&{}", result.v));
+        out.push(Param::buffer(wide, format!("m2cu_pv{j}"), slots));
         if acc.merge == Merge::Located {
-            for (q, &loc) in acc.reduction.locations.iter().enumerate() {
+            for (q, (&loc, k)) in acc.reduction.locations.iter().zip(&result.ks).enumerate() {
                 let ty = local_c_type(ctx.f, loc);
-                out.push(Param::buffer(ty, format!("m2cu_pk{j}_{q}")));
+                let slots = DeviceBuffer::block_slots(ty, format!("&{k}"));
+                out.push(Param::buffer(ty, format!("m2cu_pk{j}_{q}"), slots));
             }
-            out.push(Param::buffer("long long", format!("m2cu_pi{j}")));
+            let slots = DeviceBuffer::block_slots("long long", format!("&{}", result.t));
+            out.push(Param::buffer("long long", format!("m2cu_pi{j}"), slots));
         }
-        out.push(Param::buffer("unsigned int", format!("m2cu_pc{j}")));
+        let zero = Some(format!("&{}", acc.finished_blocks_start()));
+        let counter = DeviceBuffer::one("unsigned int", zero, None);
+        out.push(Param::buffer(
+            "unsigned int",
+            format!("m2cu_pc{j}"),
+            counter,
+        ));
     }
 }
 
