@@ -134,6 +134,13 @@ impl Lowerer<'_> {
         Some(id)
     }
 
+    /// Emits a run-time check that stops with `error` when the logical `failed` holds.
+    pub(super) fn stop_if(&mut self, failed: ExprId, error: crate::ir::RuntimeError, span: Span) {
+        let logical = Type::scalar(Class::Logical);
+        let cond = self.new_expr(ExprKind::Unary(UnOp::Not, failed), logical, span);
+        self.push(StmtKind::Check { cond, error }, span);
+    }
+
     /// Emits `if cond` around the statements `then` emits (no `else`).
     pub(super) fn emit_if(&mut self, cond: ExprId, span: Span, then: impl FnOnce(&mut Self)) {
         self.open_block();

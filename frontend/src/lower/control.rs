@@ -121,18 +121,7 @@ impl Lowerer<'_> {
             array::Node::Call(Builtin::IsNan, vec![array::Operand::Array(a)])
         });
         let any_nan = self.all_elements(Reduction::Any, &nan, span);
-        let cond = self.new_expr(
-            ExprKind::Unary(UnOp::Not, any_nan),
-            Type::scalar(Class::Logical),
-            span,
-        );
-        self.push(
-            StmtKind::Check {
-                cond,
-                error: RuntimeError::NanToLogical,
-            },
-            span,
-        );
+        self.stop_if(any_nan, RuntimeError::NanToLogical, span);
     }
 
     pub(super) fn for_loop(

@@ -171,14 +171,7 @@ impl Lowerer<'_> {
     fn check_not_empty(&mut self, flag: LocalId, span: Span) {
         let logical = Type::scalar(Class::Logical);
         let f = self.new_expr(ExprKind::Local(flag), logical, span);
-        let cond = self.new_expr(ExprKind::Unary(UnOp::Not, f), logical, span);
-        self.push(
-            StmtKind::Check {
-                cond,
-                error: RuntimeError::EmptyLoopVariable,
-            },
-            span,
-        );
+        self.stop_if(f, RuntimeError::EmptyLoopVariable, span);
     }
 
     /// One operand of a condition (the whole condition, or a side of `&&`/`||`): an

@@ -56,18 +56,7 @@ impl Lowerer<'_> {
             }
             _ => return,
         };
-        let cond = self.new_expr(
-            ExprKind::Unary(UnOp::Not, differs),
-            Type::scalar(Class::Logical),
-            span,
-        );
-        self.push(
-            StmtKind::Check {
-                cond,
-                error: RuntimeError::MeanOfEmpty,
-            },
-            span,
-        );
+        self.stop_if(differs, RuntimeError::MeanOfEmpty, span);
     }
 
     /// `rows == 0 && cols == 0`.
