@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Combiner, Function, LocalId, StmtKind};
+use m2cu_frontend::ir::{combiner_number, Combiner, CombinerId, Function, LocalId, StmtKind};
 
 use crate::code::Code;
 use crate::stmt::Context;
@@ -25,12 +25,11 @@ pub fn functions(ctx: &Context) -> String {
     ctx.f
         .combiners
         .iter()
-        .enumerate()
         .map(|(c, combiner)| function(&body, c, combiner))
         .collect()
 }
 
-fn function(ctx: &Context, c: usize, combiner: &Combiner) -> String {
+fn function(ctx: &Context, c: CombinerId, combiner: &Combiner) -> String {
     let f = ctx.f;
     let ty = f.locals[combiner.output].ty.class.c_type();
     let [a, b] = combiner.params.map(|p| ctx.name(p).to_string());
@@ -40,7 +39,8 @@ fn function(ctx: &Context, c: usize, combiner: &Combiner) -> String {
         combiner.name
     ));
     code.line(format!(
-        "M2CU_FN {ty} m2cu_combine{c}({ty} {a}, {ty} {b}, int *m2cu_err)"
+        "M2CU_FN {ty} m2cu_combine{}({ty} {a}, {ty} {b}, int *m2cu_err)",
+        combiner_number(c)
     ));
     code.open("{");
     let own: Vec<LocalId> = body_locals(f, combiner)
@@ -56,7 +56,10 @@ fn function(ctx: &Context, c: usize, combiner: &Combiner) -> String {
 
 /// The locals of every combiner: its parameters, its output and what its body assigns.
 pub fn locals(f: &Function) -> BTreeSet<LocalId> {
-    f.combiners.iter().flat_map(|c| body_locals(f, c)).collect()
+    f.combiners
+        .iter()
+        .flat_map(|(_, c)| body_locals(f, c))
+        .collect()
 }
 
 fn body_locals(f: &Function, c: &Combiner) -> BTreeSet<LocalId> {

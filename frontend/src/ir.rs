@@ -54,7 +54,7 @@ pub struct Function {
     /// decides whether each fits in `__constant__` memory.
     pub constant_memory: Vec<(LocalId, Span)>,
     /// The functions of `gpucoder.reduce` calls ([`ExprKind::Combine`]).
-    pub combiners: Vec<Combiner>,
+    pub combiners: Arena<Combiner>,
     /// What lowering decided that the report states, at the span it concerns (an array grown
     /// by index: allocated before its loop, or grown on the host).
     pub notes: Vec<(Span, String)>,
@@ -132,8 +132,14 @@ pub enum ExprKind {
     Combine(CombinerId, ExprId, ExprId),
 }
 
-/// An index into [`Function::combiners`].
-pub type CombinerId = usize;
+/// A handle into [`Function::combiners`].
+pub type CombinerId = Idx<Combiner>;
+
+/// The number of combiner `c` in generated names (`m2cu_combine<n>`): its position in
+/// [`Function::combiners`].
+pub fn combiner_number(c: CombinerId) -> u32 {
+    u32::from(c.into_raw())
+}
 
 /// A user function that `gpucoder.reduce` folds with: `output = name(params[0], params[1])`,
 /// lowered once into `body`, which lies outside the function's body and assigns only scalar

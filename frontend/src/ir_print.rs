@@ -20,7 +20,7 @@ pub fn print_function(f: &Function) -> String {
     p.header();
     p.block(&f.body, 1);
     p.out.push_str("end\n");
-    for c in &f.combiners {
+    for (_, c) in f.combiners.iter() {
         p.combiner(c);
     }
     p.out

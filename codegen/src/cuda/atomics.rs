@@ -2,7 +2,7 @@
 //! hardware atomics, the compare-and-swap loops for the float operations CUDA lacks and for
 //! saturating integer sums ([`CAS_ATOMICS`]), and one loop per `gpucoder.reduce` combiner.
 
-use m2cu_frontend::ir::Function;
+use m2cu_frontend::ir::{combiner_number, CombinerId, Function};
 use m2cu_frontend::operator::Combine;
 use m2cu_frontend::types::Class;
 
@@ -36,7 +36,10 @@ pub fn reduction(rc: &ReductionCode, ptr: &str, v: &str) -> String {
         Combine::BitXor => format!("atomicXor({ptr}, {v});"),
         Combine::Call => {
             let c = rc.custom().expect("a call combines a custom reduction");
-            format!("m2cu_atomic_combine{c}({ptr}, {v}, m2cu_err);")
+            format!(
+                "m2cu_atomic_combine{}({ptr}, {v}, m2cu_err);",
+                combiner_number(c)
+            )
         }
         Combine::Mul => unreachable!("integer products are sequential"),
     }
@@ -49,14 +52,14 @@ pub fn reduction(rc: &ReductionCode, ptr: &str, v: &str) -> String {
 pub fn combiners(f: &Function) -> String {
     f.combiners
         .iter()
-        .enumerate()
         .filter_map(|(c, combiner)| combiner_loop(c, f.locals[combiner.output].ty.class))
         .collect()
 }
 
 /// `m2cu_atomic_combine<c>(T *p, T v, int *m2cu_err)`: `*p = f(*p, v)` atomically, through the
 /// unsigned integer of the same width.
-fn combiner_loop(c: usize, class: Class) -> Option<String> {
+fn combiner_loop(c: CombinerId, class: Class) -> Option<String> {
+    let c = combiner_number(c);
     let (bits, from, to) = match class {
         Class::Double => (
             "unsigned long long",

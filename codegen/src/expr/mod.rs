@@ -12,7 +12,8 @@ pub(crate) mod complex;
 use std::collections::HashSet;
 
 use m2cu_frontend::ir::{
-    BinOp, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, SizeQuery, UnOp,
+    combiner_number, BinOp, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, SizeQuery,
+    UnOp,
 };
 use m2cu_frontend::ir_print::format_number;
 use m2cu_frontend::types::Class;
@@ -545,5 +546,5 @@ enum Access {
 /// A call of the C function of combiner `c` (see [`crate::combine`]); `err` is the `int *`
 /// error status.
 pub fn combine_call(c: CombinerId, a: &str, b: &str, err: &str) -> String {
-    format!("m2cu_combine{c}({a}, {b}, {err})")
+    format!("m2cu_combine{}({a}, {b}, {err})", combiner_number(c))
 }

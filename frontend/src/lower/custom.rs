@@ -108,13 +108,12 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        self.directives.combiners.push(Combiner {
+        Some(self.directives.combiners.alloc(Combiner {
             name: name.clone(),
             params,
             output,
             body,
-        });
-        Some(self.directives.combiners.len() - 1)
+        }))
     }
 
     /// The function's body with its two parameters bound to scalars of `class`, in a scope of

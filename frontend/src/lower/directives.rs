@@ -17,7 +17,7 @@ pub(super) struct Directives {
     /// Inputs named by `coder.gpu.constantMemory(x)`, with the directive's span.
     pub constant_memory: Vec<(LocalId, Span)>,
     /// The functions `gpucoder.reduce` folds with.
-    pub combiners: Vec<crate::ir::Combiner>,
+    pub combiners: la_arena::Arena<crate::ir::Combiner>,
 }
 
 impl Lowerer<'_> {
