@@ -993,6 +993,33 @@ impl Lowerer<'_> {
         );
     }
 
+    /// A new temporary `stem` of type `ty` (a row) holding `values` (scalar expressions) in
+    /// order: `zeros(1, n)`, then one store per element.
+    pub(super) fn row_temp(
+        &mut self,
+        stem: &str,
+        ty: Type,
+        values: Vec<ExprId>,
+        span: Span,
+    ) -> Val {
+        let row = self.temp(stem, ty, span);
+        let rows = self.constant_expr(1.0, Class::Double, span);
+        let cols = self.constant_expr(values.len() as f64, Class::Double, span);
+        self.alloc_zeros(row, rows, cols, None, span);
+        for (q, value) in values.into_iter().enumerate() {
+            let at = self.constant_expr((q + 1) as f64, Class::Double, span);
+            self.push(
+                StmtKind::Store {
+                    array: row,
+                    indices: vec![at],
+                    value,
+                },
+                span,
+            );
+        }
+        Val::Array(self.whole(row, span))
+    }
+
     pub(super) fn alloc_for(&mut self, array: LocalId, val: &ArrayVal) {
         let (rows, cols, pages) = self.extents_of(val);
         self.alloc_zeros(array, rows, cols, pages, val.span);

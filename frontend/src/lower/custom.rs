@@ -234,22 +234,10 @@ impl<'a> Lowerer<'a> {
             return self.local_val(*one, span);
         }
         let shape = Shape::new(Dim::Known(1), Dim::Known(accs.len() as u64));
-        let out = self.temp("row", Type::array(class, shape), span);
-        let rows = self.constant_expr(1.0, Class::Double, span);
-        let cols = self.constant_expr(accs.len() as f64, Class::Double, span);
-        self.alloc_zeros(out, rows, cols, None, span);
-        for (q, &acc) in accs.iter().enumerate() {
-            let at = self.constant_expr((q + 1) as f64, Class::Double, span);
-            let value = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
-            self.push(
-                StmtKind::Store {
-                    array: out,
-                    indices: vec![at],
-                    value,
-                },
-                span,
-            );
-        }
-        Val::Array(self.whole(out, span))
+        let values = accs
+            .iter()
+            .map(|&acc| self.new_expr(ExprKind::Local(acc), Type::scalar(class), span))
+            .collect();
+        self.row_temp("row", Type::array(class, shape), values, span)
     }
 }

@@ -102,21 +102,8 @@ impl Lowerer<'_> {
     /// that `m = '.'` and `m = '.-'` in two branches give `m` one type.
     pub(super) fn one_char_row(&mut self, unit: u16, span: Span) -> Val {
         let ty = Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var));
-        let temp = self.temp("t", ty, span);
-        let one = |me: &mut Self| me.constant_expr(1.0, Class::Double, span);
-        let (rows, cols) = (one(self), one(self));
-        self.alloc_zeros(temp, rows, cols, None, span);
         let value = self.constant_expr(f64::from(unit), Class::Char, span);
-        let at = one(self);
-        self.push(
-            StmtKind::Store {
-                array: temp,
-                indices: vec![at],
-                value,
-            },
-            span,
-        );
-        Val::Array(self.whole(temp, span))
+        self.row_temp("t", ty, vec![value], span)
     }
 
     /// `''`: a 0-by-0 char array.
