@@ -16,9 +16,8 @@ use m2cu_frontend::ir::{ExprId, LocalId, StmtId, StmtKind};
 use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::cuda::BLOCK;
-use crate::expr::local_c_type;
 use crate::model::{self, accumulators, Param};
-use crate::openmp::{finish_reductions, induction_value, OpenMp};
+use crate::openmp::{declare_result, finish_reductions, induction_value, OpenMp};
 use crate::raise;
 use crate::reduce::Merge;
 use crate::residency;
@@ -223,15 +222,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
 /// from, its located result's locations and iteration, and a raising kernel's failure record.
 fn host_values(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for acc in accumulators(ctx, kernel) {
-        let (result, wide) = (acc.result(), acc.code.wide_type());
-        let initial = acc.code.initial(ctx.name(acc.reduction.var));
-        code.line(format!("{wide} {} = {initial};", result.v));
-        if acc.merge == Merge::Located {
-            for (&loc, k) in acc.reduction.locations.iter().zip(&result.ks) {
-                code.line(format!("{} {k} = 0;", local_c_type(ctx.f, loc)));
-            }
-            code.line(format!("long long {} = -1;", result.t));
-        }
+        declare_result(ctx, code, &acc, "long long");
         if acc.merge != Merge::Atomic {
             code.line(format!("unsigned int {} = 0;", acc.finished_blocks_start()));
         }

@@ -50,6 +50,11 @@ impl Accumulator {
         )
     }
 
+    /// The device slot an atomic merge combines every block's partial into, `m2cu_red<j>`.
+    pub fn device_result(&self) -> String {
+        format!("m2cu_red{}", self.j)
+    }
+
     /// The host's zero the counter of finished blocks starts from, `m2cu_zero<j>`.
     pub fn finished_blocks_start(&self) -> String {
         format!("m2cu_zero{}", self.j)
@@ -323,7 +328,7 @@ fn reduction_params(ctx: &Context, kernel: &Kernel, out: &mut Vec<Param>) {
         let value = || Some(format!("&{}", result.v));
         if acc.merge == Merge::Atomic {
             let slot = DeviceBuffer::one(wide, value(), value());
-            out.push(Param::buffer(wide, format!("m2cu_red{j}"), slot));
+            out.push(Param::buffer(wide, acc.device_result(), slot));
             continue;
         }
         let slots = DeviceBuffer::block_slots(wide, format!("&{}", result.v));

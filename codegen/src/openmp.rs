@@ -19,7 +19,7 @@ use m2cu_frontend::ir::LocalId;
 use crate::code::Code;
 use crate::expr::combine_call;
 use crate::expr::local_c_type;
-use crate::model::{self, accumulators};
+use crate::model::{self, accumulators, Accumulator};
 use crate::raise;
 use crate::reduce::Located;
 use crate::stmt::{Context, Target};
@@ -217,22 +217,9 @@ fn histogram_region(share: &ThreadShare, code: &mut Code) {
 
 fn reduction_region(share: &ThreadShare, code: &mut Code) {
     let (ctx, kernel, n) = (share.ctx, share.kernel, share.n);
-    let f = ctx.f;
     let accumulators = accumulators(ctx, kernel);
     for acc in &accumulators {
-        let (r, result) = (&acc.reduction, acc.result());
-        code.line(format!(
-            "{} {} = {};",
-            acc.code.wide_type(),
-            result.v,
-            acc.code.initial(ctx.name(r.var))
-        ));
-        for (k, &loc) in result.ks.iter().zip(&r.locations) {
-            code.line(format!("{} {k} = 0;", local_c_type(f, loc)));
-        }
-        if acc.located() {
-            code.line(format!("int64_t {} = -1;", result.t));
-        }
+        declare_result(ctx, code, acc, "int64_t");
     }
     code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
     code.open("{");
@@ -265,6 +252,25 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     code.close("}");
     code.close("}");
     finish_reductions(ctx, code, kernel);
+}
+
+/// Declares the host's result of `acc` ([`Accumulator::result`]): its value, starting at the
+/// identity (or, for a custom reduction, the variable's value before the loop), and when located
+/// its locations and the iteration, of type `iteration_ty`, they came from (-1: none).
+pub fn declare_result(ctx: &Context, code: &mut Code, acc: &Accumulator, iteration_ty: &str) {
+    let (r, result) = (&acc.reduction, acc.result());
+    code.line(format!(
+        "{} {} = {};",
+        acc.code.wide_type(),
+        result.v,
+        acc.code.initial(ctx.name(r.var))
+    ));
+    for (k, &loc) in result.ks.iter().zip(&r.locations) {
+        code.line(format!("{} {k} = 0;", local_c_type(ctx.f, loc)));
+    }
+    if acc.located() {
+        code.line(format!("{iteration_ty} {} = -1;", result.t));
+    }
 }
 
 /// Merges each reduction's result ([`crate::model::Accumulator::result`]) into the variable.

@@ -279,7 +279,7 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
             ty: wide,
             warp_tree,
             block_tree,
-            atomic: atomics::reduction(rc, &format!("m2cu_red{j}"), "m2cu_v"),
+            atomic: atomics::reduction(rc, &acc.device_result(), "m2cu_v"),
         }
         .render()
     } else if n == 0 {
@@ -294,8 +294,8 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
             warp_tree,
             block_tree,
             identity: rc.wide_identity(),
-            atomic: atomics::reduction(rc, &format!("m2cu_red{j}"), "m2cu_v"),
-            ordered: rc.merge(r, ctx.deterministic) == Merge::Ordered,
+            atomic: atomics::reduction(rc, &acc.device_result(), "m2cu_v"),
+            ordered: acc.merge == Merge::Ordered,
         }
         .render()
     } else {
