@@ -199,7 +199,7 @@ const PUBLISH: &str = "#pragma omp critical (m2cu_fail_at)
 }";
 
 /// A parallel loop whose only carried dependences are scatter-adds to one array (`inner.binned`):
-/// each thread adds into its own bins (`crate::bins`) and merges them at the end.
+/// each thread adds into its own bins (`bins_setup`, `bins_update`) and merges them at the end.
 fn histogram_region(share: &ThreadShare, code: &mut Code) {
     let (ctx, kernel) = (share.ctx, share.kernel);
     let array = share

@@ -44,7 +44,8 @@ pub trait Target: Sync {
     /// `element += addend` where other threads may update the same element at once.
     fn atomic_add(&self, code: &mut Code, element: &str, addend: &str);
 
-    /// `array[offset] += addend` through private bins when they are used (`crate::bins`).
+    /// `array[offset] += addend` through private bins when they are used (`crate::cuda::bins`
+    /// in a kernel, the OpenMP thread's bins on the CPU).
     fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String;
 }
 
@@ -136,7 +137,7 @@ pub struct Context<'a> {
     pub undefined_sizes: &'a HashSet<ExprId>,
     /// See `CodegenOptions::deterministic`.
     pub deterministic: bool,
-    /// In a kernel: the histogram array whose updates go to shared-memory bins (`crate::bins`).
+    /// In a kernel: the histogram array whose updates go to shared-memory bins (`crate::cuda::bins`).
     pub binned: Option<LocalId>,
     /// In an iteration of a parallel loop that may raise `error`: where its `error` statements
     /// record the failure (`crate::raise`).

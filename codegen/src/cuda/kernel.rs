@@ -35,7 +35,7 @@ struct KernelTemplate {
     setup: String,
     var_decl: String,
     body: String,
-    /// The block's histogram bins into global memory (`crate::bins`), if any.
+    /// The block's histogram bins into global memory (`crate::cuda::bins`), if any.
     flush: String,
     tails: Vec<String>,
 }
