@@ -96,9 +96,7 @@ impl ReductionCode {
 
     /// A NaN-skipping min or max (the function form on floats).
     fn skips_nan(&self) -> bool {
-        self.written == Written::Function
-            && self.class.is_float()
-            && matches!(self.combine_op(), Combine::Min | Combine::Max)
+        self.operator.skips_nan(self.class, self.written)
     }
 
     /// The class maximum as a literal of the wide type.

@@ -342,16 +342,22 @@ impl Operator {
             .find(|o| o.row().compared == Some(op))
     }
 
+    /// Whether a min or max written as `written` skips NaN in `class`: the function form on
+    /// floats (`max(s, NaN)` is `s`), whose identity is then NaN and whose combine is
+    /// NaN-skipping.
+    pub fn skips_nan(self, class: Class, written: Written) -> bool {
+        written == Written::Function
+            && class.is_float()
+            && matches!(self.row().combine, Combine::Min | Combine::Max)
+    }
+
     /// The identity in `class` for an update written as `written`.
     pub fn identity(self, class: Class, written: Written) -> Identity {
         let (lo, hi) = class
             .int_range()
             .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-        let skips_nan = written == Written::Function
-            && class.is_float()
-            && matches!(self.row().combine, Combine::Min | Combine::Max);
         match self.row().neutral {
-            _ if skips_nan => Identity::Value(f64::NAN),
+            _ if self.skips_nan(class, written) => Identity::Value(f64::NAN),
             Neutral::Zero => Identity::Value(0.0),
             Neutral::One => Identity::Value(1.0),
             Neutral::Lowest => Identity::Value(lo),
