@@ -21,6 +21,10 @@ pub struct Config {
     pub runs: usize,
     /// Time Octave's interpreter for sizes up to 2^this; `None` leaves the column out.
     pub octave_max_log2: Option<u32>,
+    /// Time the C columns (m2cu's C path, the hand-written C) for sizes up to 2^this; `None`
+    /// times them at every size. Larger sizes still check every result against the
+    /// hand-written C's; a GPU run uses this to spend its time on the GPU columns.
+    pub cpu_max_log2: Option<u32>,
     /// The workloads, in table order.
     pub workloads: Vec<Workload>,
     /// The command line as typed, for the report's header.
@@ -34,6 +38,7 @@ impl Default for Config {
             max_log2: 24,
             runs: 20,
             octave_max_log2: Some(16),
+            cpu_max_log2: None,
             workloads: Workload::ALL.to_vec(),
             command: "m2cu-bench".to_string(),
         }
@@ -75,6 +80,11 @@ impl Config {
     /// The exponents of the sizes, smallest first.
     pub fn sizes(&self) -> RangeInclusive<u32> {
         self.min_log2..=self.max_log2
+    }
+
+    /// Whether the C columns are timed at size 2^`log2`.
+    pub fn times_cpu(&self, log2: u32) -> bool {
+        self.cpu_max_log2.is_none_or(|max| log2 <= max)
     }
 
     /// Whether Octave is timed at size 2^`log2`.

@@ -27,6 +27,14 @@ impl Cell {
             Cell::NoDevice => "no device".to_string(),
         }
     }
+
+    /// The bandwidth of moving `bytes` in this time, or the cell's text when not measured.
+    fn gb_per_s(self, bytes: u64) -> String {
+        match self {
+            Cell::Ms(ms) => gb_per_s(bytes, ms),
+            other => other.text(),
+        }
+    }
 }
 
 /// One workload at one size.
@@ -38,9 +46,9 @@ pub struct Row {
     /// Bytes read and written by one call ([`Workload::bytes`]).
     pub bytes: u64,
     /// m2cu's C path (`Program::call`), median milliseconds.
-    pub m2cu_ms: f64,
+    pub m2cu_ms: Cell,
     /// The hand-written C, median milliseconds.
-    pub hand_ms: f64,
+    pub hand_ms: Cell,
     /// The largest relative difference between m2cu's C results and the hand-written C's
     /// (0 when equal), within the workload's tolerance.
     pub difference: f64,
@@ -107,11 +115,14 @@ impl Row {
         vec![
             self.workload.name().to_string(),
             format!("2^{}", self.log2),
-            format_ms(self.m2cu_ms),
-            gb_per_s(self.bytes, self.m2cu_ms),
-            format_ms(self.hand_ms),
-            gb_per_s(self.bytes, self.hand_ms),
-            format!("{:.2}", self.hand_ms / self.m2cu_ms),
+            self.m2cu_ms.text(),
+            self.m2cu_ms.gb_per_s(self.bytes),
+            self.hand_ms.text(),
+            self.hand_ms.gb_per_s(self.bytes),
+            match (self.hand_ms, self.m2cu_ms) {
+                (Cell::Ms(hand), Cell::Ms(m2cu)) => format!("{:.2}", hand / m2cu),
+                (cell, _) => cell.text(),
+            },
             if self.difference == 0.0 {
                 "0".to_string()
             } else {
@@ -120,10 +131,7 @@ impl Row {
             self.octave.text(),
             self.gpu.text(),
             self.gpu_kernels.text(),
-            match self.gpu_kernels {
-                Cell::Ms(ms) => gb_per_s(self.bytes, ms),
-                other => other.text(),
-            },
+            self.gpu_kernels.gb_per_s(self.bytes),
         ]
     }
 }
@@ -149,8 +157,8 @@ mod tests {
             workload: Workload::Sum,
             log2: 20,
             bytes: 8 << 20,
-            m2cu_ms: 2.0,
-            hand_ms: 4.0,
+            m2cu_ms: Cell::Ms(2.0),
+            hand_ms: Cell::Ms(4.0),
             difference: 0.0,
             octave: Cell::NotRun,
             gpu: Cell::NoDevice,

@@ -119,13 +119,18 @@ fn measure(
         let got = translated::call(gpu, &gpu_what, inputs)?;
         guard::compare(&gpu_what, &got, &want, workload.tolerance())?;
     }
-    let m2cu_ms = median_ms(config.runs, || {
-        translated::call(&translated.cpu, &cpu_what, inputs).map(drop)
-    })?;
-    let hand_ms = median_ms::<String>(config.runs, || {
-        baseline.run();
-        Ok(())
-    })?;
+    let (m2cu_ms, hand_ms) = if config.times_cpu(log2) {
+        let m2cu_ms = median_ms(config.runs, || {
+            translated::call(&translated.cpu, &cpu_what, inputs).map(drop)
+        })?;
+        let hand_ms = median_ms::<String>(config.runs, || {
+            baseline.run();
+            Ok(())
+        })?;
+        (Cell::Ms(m2cu_ms), Cell::Ms(hand_ms))
+    } else {
+        (Cell::NotRun, Cell::NotRun)
+    };
     let (gpu, gpu_kernels) = match &translated.gpu {
         Some(gpu) => (
             Cell::Ms(median_ms(config.runs, || {

@@ -140,7 +140,9 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     if crate::draws_random(f) {
         code.line("uint64_t m2cu_draws = 0; /* draws taken from the random stream */");
     }
-    declarations(ctx, &mut code);
+    // Every declaration comes before the first `goto m2cu_done`: C++ (the standalone `.cu`)
+    // forbids a jump past an initialized declaration, and the exit path reads them all.
+    let allocated = declarations(ctx, &mut code);
     if flavor != Flavor::Cpu {
         residency::declare(ctx, &mut code);
     }
@@ -148,6 +150,9 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
         "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) m2cu_out[m2cu_k].data = NULL;",
         abi_outputs(f)
     ));
+    if let Some(check) = allocated {
+        code.line(check);
+    }
     let borrowed = borrowed(f);
     inputs(ctx, &mut code, &borrowed);
     if flavor != Flavor::Cpu {
@@ -180,8 +185,9 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
 
 /// Locals start at zero. An array that is not an input starts undefined: its row extent is -1
 /// (so it has no elements and every index check fails) and it points at a zeroed buffer of its
-/// own, so that the offset 0 a failed check yields is never a NULL dereference.
-fn declarations(ctx: &Context, code: &mut Code) {
+/// own, so that the offset 0 a failed check yields is never a NULL dereference. Returns the
+/// check that those buffers were allocated, which the caller prints after the last declaration.
+fn declarations(ctx: &Context, code: &mut Code) -> Option<String> {
     let own = crate::combine::locals(ctx.f);
     let mut placeholders = Vec::new();
     for (id, local) in ctx.f.locals.iter().filter(|(id, _)| !own.contains(id)) {
@@ -207,13 +213,13 @@ fn declarations(ctx: &Context, code: &mut Code) {
             code.line(format!("int64_t {name}_d0 = {rows}, {name}_d1 = 0;"));
         }
     }
-    if !placeholders.is_empty() {
+    (!placeholders.is_empty()).then(|| {
         let missing: Vec<String> = placeholders.iter().map(|p| format!("!{p}")).collect();
-        code.line(format!(
+        format!(
             "if ({}) {{ m2cu_status = M2CU_E_NOMEM; goto m2cu_done; }}",
             missing.join(" || ")
-        ));
-    }
+        )
+    })
 }
 
 fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {

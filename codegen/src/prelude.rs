@@ -197,13 +197,18 @@ pub fn error_message(code: i32) -> &'static str {
 
 const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_FN static __device__ __host__ __forceinline__
+#else
+#  define M2CU_FN static inline
+#endif
+/* nvcc compiles the standalone .cu twice: device code (__CUDA_ARCH__ set, as in NVRTC and
+ * the emulator's M2CU_EMU_DEVICE) and host code, where the prelude uses no device intrinsic. */
+#if defined(__CUDA_ARCH__) || defined(M2CU_EMU_DEVICE)
 #  define M2CU_FAIL(err, code) atomicCAS((err), 0, (code))
 #  define M2CU_INF __longlong_as_double(0x7ff0000000000000LL)
 #  define M2CU_NAN __longlong_as_double(0x7ff8000000000000LL)
 #  define M2CU_INFF __int_as_float(0x7f800000)
 #  define M2CU_NANF __int_as_float(0x7fc00000)
 #else
-#  define M2CU_FN static inline
 #  define M2CU_FAIL(err, code) do { if (*(err) == 0) *(err) = (code); } while (0)
 #  define M2CU_INF ((double)INFINITY)
 #  define M2CU_NAN ((double)NAN)

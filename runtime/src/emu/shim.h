@@ -600,6 +600,9 @@ template <typename T, typename U, typename F> T cas_update_bits(T *p, F f)
 #ifndef __CUDACC__
 #define __CUDACC__ 1
 #endif
+/* The kernels are device code: the prelude takes its device branch (an atomic failure flag,
+ * the bit-cast intrinsics), as under NVRTC and nvcc's device pass, where __CUDA_ARCH__ is set. */
+#define M2CU_EMU_DEVICE 1
 
 inline void __syncthreads()
 {
