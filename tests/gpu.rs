@@ -32,11 +32,14 @@ const ELEMENTARY: [&str; 20] = [
     "atan2", "sinh", "cosh", "tanh", "abs", "angle", "hypot", "power",
 ];
 
+/// Why an expected value and an actual one differ, or `None` when they agree.
+type Comparison = Box<dyn Fn(&Value, &Value) -> Option<String>>;
+
 /// How fixture `name`'s outputs are compared with Octave's on the GPU: exactly (reductions
 /// within a relative 1e-12, as everywhere), or, where its source calls an elementary function
 /// or writes a power, within [`common::Tolerance::elementary`] of the largest magnitude among
 /// its outputs (a residual such as `abs(h) - abs(p)` cancels terms of that magnitude).
-fn comparison(name: &str) -> Box<dyn Fn(&Value, &Value) -> Option<String>> {
+fn comparison(name: &str) -> Comparison {
     let source = common::source(&common::e2e_path(name, ".m"));
     let calls_elementary = source.lines().any(|line| {
         let code = line.split('%').next().unwrap_or("");

@@ -12,6 +12,7 @@ fn small(workloads: Vec<Workload>, octave_max_log2: Option<u32>) -> Config {
         max_log2: 11,
         runs: 3,
         octave_max_log2,
+        cpu_max_log2: Some(10),
         workloads,
         command: "smoke test".to_string(),
     }
@@ -33,7 +34,14 @@ fn every_workload_passes_the_guard_and_gets_a_row_per_size() {
             m2cu_bench::guard::Tolerance::Relative(r) => r,
         };
         assert!(row.difference <= tolerance, "{row:?}");
-        assert!(row.m2cu_ms > 0.0 && row.hand_ms > 0.0, "{row:?}");
+        // The C columns are timed up to 2^10 (`cpu_max_log2`); 2^11 is checked, not timed.
+        for cell in [row.m2cu_ms, row.hand_ms] {
+            if row.log2 <= 10 {
+                assert!(matches!(cell, Cell::Ms(ms) if ms > 0.0), "{row:?}");
+            } else {
+                assert_eq!(cell, Cell::NotRun, "{row:?}");
+            }
+        }
         assert_eq!(row.octave, Cell::NotRun, "{row:?}");
         for cell in [row.gpu, row.gpu_kernels] {
             if has_gpu {
