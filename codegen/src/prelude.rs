@@ -29,7 +29,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
     (
         3,
         "M2CU_E_COMPLEX",
-        "The result would be complex: m2cu keeps sqrt, log and ^ of real values real (write sqrt(complex(x)) for the complex root).",
+        "The result would be complex: m2cu keeps sqrt, log, log2, log10, log1p, asin, acos, acosh, atanh and ^ of real values real (write sqrt(complex(x)) for the complex root).",
     ),
     (4, "M2CU_E_GPU", "A GPU operation failed."),
     (5, "M2CU_E_NOMEM", "Out of memory."),
@@ -181,9 +181,19 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "num2str or int2str as a char value: m2cu writes the digits of integers below 1e15 only, and this value is not one; print it instead (disp(num2str(x)) or fprintf('%g', x) are exact).",
     ),
     (
+        51,
+        "M2CU_E_NTHROOT_ZERO",
+        "nthroot: N must be a real nonzero scalar.",
+    ),
+    (
         52,
         "M2CU_E_NON_ASCII_CLASS",
         "isspace, isletter and isstrprop classify ASCII characters only in m2cu, and this text has a character above 127 (Octave's classes there depend on how it reads the text as UTF-8).",
+    ),
+    (
+        53,
+        "M2CU_E_NTHROOT_NEGATIVE",
+        "If X is negative, N must be an odd integer.",
     ),
 ];
 
@@ -360,22 +370,29 @@ M2CU_FN bool m2cu_truthf(float x, int *err)
     return x != 0.0f;
 }
 
+/* A value the C compiler cannot take for a constant. GCC and Clang evaluate a libm call of a
+ * constant when compiling, correctly rounded, where the run-time library (glibc, Octave's) may
+ * be an ulp off: glibc's cbrt(-27) is -3.0000000000000004. So every libm call of an elementary
+ * function goes through m2cu_<f>, which reads its arguments through this barrier; device code
+ * needs none (the comparison on a GPU allows CUDA's few ulps anyway). */
+#if defined(__CUDA_ARCH__) && !defined(M2CU_EMU_DEVICE)
+M2CU_FN double m2cu_runtime(double x) { return x; }
+M2CU_FN float m2cu_runtimef(float x) { return x; }
+#else
+M2CU_FN double m2cu_runtime(double x) { volatile double v = x; return v; }
+M2CU_FN float m2cu_runtimef(float x) { volatile float v = x; return v; }
+#endif
+
 M2CU_FN double m2cu_sqrt(double x, int *err)
 {
     if (x < 0.0) M2CU_FAIL(err, M2CU_E_COMPLEX);
     return sqrt(x);
 }
 
-M2CU_FN double m2cu_log(double x, int *err)
-{
-    if (x < 0.0) M2CU_FAIL(err, M2CU_E_COMPLEX);
-    return log(x);
-}
-
 M2CU_FN double m2cu_pow(double a, double b, int *err)
 {
     if (a < 0.0 && b != floor(b) && b == b) M2CU_FAIL(err, M2CU_E_COMPLEX);
-    return pow(a, b);
+    return pow(m2cu_runtime(a), m2cu_runtime(b));
 }
 
 /* Octave's a .^ b of an array a by a scalar b (liboctave's elem_xpow): when a has other than one
@@ -437,6 +454,99 @@ M2CU_FN T m2cu_rem##S(T x, T y) \
 }
 M2CU_OCTAVE_MOD_REM(double, , 2.220446049250313e-16)
 M2CU_OCTAVE_MOD_REM(float, f, 1.1920929e-07f)
+
+#define M2CU_LIBM1(F) \
+M2CU_FN double m2cu_##F(double x) { return F(m2cu_runtime(x)); } \
+M2CU_FN float m2cu_##F##f(float x) { return F##f(m2cu_runtimef(x)); }
+#define M2CU_LIBM2(F) \
+M2CU_FN double m2cu_##F(double x, double y) { return F(m2cu_runtime(x), m2cu_runtime(y)); } \
+M2CU_FN float m2cu_##F##f(float x, float y) { return F##f(m2cu_runtimef(x), m2cu_runtimef(y)); }
+M2CU_LIBM1(exp)
+M2CU_LIBM1(sin)
+M2CU_LIBM1(cos)
+M2CU_LIBM1(tan)
+M2CU_LIBM1(atan)
+M2CU_LIBM1(sinh)
+M2CU_LIBM1(cosh)
+M2CU_LIBM1(tanh)
+M2CU_LIBM1(asinh)
+M2CU_LIBM1(expm1)
+M2CU_LIBM1(erf)
+M2CU_LIBM1(erfc)
+M2CU_LIBM1(cbrt)
+M2CU_LIBM2(atan2)
+M2CU_LIBM2(hypot)
+
+/* The real elementary functions in T's precision, S the C library's suffix (sin, sinf):
+ * - those whose result is complex outside a domain stop with M2CU_E_COMPLEX there, as sqrt does;
+ * - gamma as Octave's: Inf at +0, -Inf at -0, Inf at negative integers and at +-Inf;
+ * - sind, cosd and tand as Octave's sind.m, cosd.m and tand.m compute them (pi rounded to T,
+ *   as Octave's single(x) * pi is). */
+#define M2CU_ELEMENTARY(T, S, INF) \
+M2CU_FN T m2cu_log##S(T x, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_E_COMPLEX); return log##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_log2##S(T x, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_E_COMPLEX); return log2##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_log10##S(T x, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_E_COMPLEX); return log10##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_log1p##S(T x, int *err) { if (x < (T)-1) M2CU_FAIL(err, M2CU_E_COMPLEX); return log1p##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_asin##S(T x, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return asin##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_acos##S(T x, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return acos##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_acosh##S(T x, int *err) { if (x < (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return acosh##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_atanh##S(T x, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return atanh##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_gamma##S(T x) \
+{ \
+    if (x == (T)0) return signbit(x) ? -(INF) : (INF); \
+    if ((x < (T)0 && floor##S(x) == x) || isinf(x)) return (INF); \
+    return tgamma##S(m2cu_runtime##S(x)); \
+} \
+M2CU_FN T m2cu_sind##S(T x) \
+{ \
+    T r = m2cu_mod##S(x - (T)180, (T)360) - (T)180; \
+    return r == (T)-180 ? (T)0 : m2cu_sin##S(r / (T)180 * (T)3.141592653589793); \
+} \
+M2CU_FN T m2cu_cosd##S(T x) { return m2cu_sind##S(x + (T)90); } \
+M2CU_FN T m2cu_tand##S(T x) \
+{ \
+    T i0 = x / (T)180, i90 = (x - (T)90) / (T)180; \
+    T y = m2cu_tan##S(i0 * (T)3.141592653589793); \
+    if (i0 == trunc##S(i0) && isfinite(i0)) y = (T)0; \
+    if (i90 == trunc##S(i90) && isfinite(i90)) y = (INF); \
+    return y; \
+}
+M2CU_ELEMENTARY(double, , M2CU_INF)
+M2CU_ELEMENTARY(float, f, M2CU_INFF)
+
+/* Octave's nthroot.m for a scalar n, elementwise: cbrt for n = 3 and -3, 1 / nthroot(x, -n) for
+ * other negative n; else |x|^(1/n) * sign(x) for odd integers n (x^(1/n) otherwise, where a
+ * negative x stops), then for integer n one Newton step, whose non-finite results give x. Powers
+ * are Octave's array powers when x is an array (m2cu_elem_pow). */
+#define M2CU_NTHROOT(T, S) \
+M2CU_FN T m2cu_nthroot_positive##S(T x, T n, int array, int *err) \
+{ \
+    T y; \
+    int integer_n = n == trunc##S(n); \
+    if (n == (T)3) return m2cu_cbrt##S(x); \
+    if (integer_n && m2cu_mod##S(n, (T)2) == (T)1) { \
+        y = m2cu_elem_pow##S(fabs##S(x), (T)1 / n, array, err) * (T)m2cu_sign((double)x); \
+    } else if (x < (T)0) { \
+        M2CU_FAIL(err, M2CU_E_NTHROOT_NEGATIVE); \
+        return (T)0; \
+    } else { \
+        y = m2cu_elem_pow##S(x, (T)1 / n, array, err); \
+    } \
+    if (integer_n && isfinite(n) && (array || y != (T)0)) { \
+        y = ((n - (T)1) * y + x / m2cu_elem_pow##S(y, n - (T)1, array, err)) / n; \
+        if (!isfinite(y)) y = x; \
+    } \
+    return y; \
+} \
+M2CU_FN T m2cu_nthroot##S(T x, T n, int array, int *err) \
+{ \
+    if (n == (T)0) { M2CU_FAIL(err, M2CU_E_NTHROOT_ZERO); return (T)0; } \
+    if (n == (T)-3) return (T)1 / m2cu_cbrt##S(x); \
+    if (n < (T)0) return (T)1 / m2cu_nthroot_positive##S(x, -n, array, err); \
+    return m2cu_nthroot_positive##S(x, n, array, err); \
+}
+M2CU_NTHROOT(double, )
+M2CU_NTHROOT(float, f)
 
 /* Integer mod and rem in int64 (every integer class but uint64). A divisor of -1 leaves no
  * remainder, and must not reach `%`: INT64_MIN % -1 traps. */

@@ -262,6 +262,128 @@ pub enum Builtin {
     /// writes it only for double and single results (`lower::power`); not in [`Builtin::ALL`],
     /// so no user call names it.
     Power,
+    /// A real elementary function of floating arguments ([`Elementary`]).
+    Elementary(Elementary),
+    /// `nthroot(x, n, array_x)`: Octave's `nthroot.m` for a scalar `n`, elementwise; the third
+    /// operand (a logical, true when `x` has other than one element at run time) selects the
+    /// array form of its last correction, which gives `x` itself where the root is 0 (so
+    /// `nthroot(-0, 3)` is -0 in an array, +0 alone). Lowering writes it for the user's
+    /// two-argument call (`lower::elementary`); not in [`Builtin::ALL`].
+    NthRoot,
+}
+
+/// The real elementary functions: defined for double and single arguments (single values are
+/// computed in double and rounded, as `sqrt` and `exp` are), an error for integers as in MATLAB,
+/// logical and char arguments read as double. Where Octave's result would be complex for a real
+/// argument (`asin(2)`, `log2(-1)`), the generated code stops with `M2CU_E_COMPLEX`, as `sqrt`
+/// and `log` do. The forms Octave writes in M-files (`sec`, `sind`, `tand`, ...) follow those
+/// files' formulas, so that they round as Octave's do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Elementary {
+    Sin,
+    Cos,
+    Tan,
+    Sec,
+    Csc,
+    Cot,
+    Asin,
+    Acos,
+    Atan,
+    /// `atan2(y, x)`.
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    /// Sine, cosine and tangent of degrees (`sind.m`, `cosd.m`, `tand.m`): exact zeros at
+    /// multiples of 180 (and `Inf` for `tand` at odd multiples of 90).
+    Sind,
+    Cosd,
+    Tand,
+    Log2,
+    Log10,
+    Log1p,
+    Expm1,
+    /// `hypot(x, y)`.
+    Hypot,
+    /// Octave's `gamma`: `Inf` at 0 (`-Inf` at -0), at negative integers and at `±Inf`.
+    Gamma,
+    Erf,
+    Erfc,
+}
+
+impl Elementary {
+    pub const ALL: [Elementary; 27] = [
+        Elementary::Sin,
+        Elementary::Cos,
+        Elementary::Tan,
+        Elementary::Sec,
+        Elementary::Csc,
+        Elementary::Cot,
+        Elementary::Asin,
+        Elementary::Acos,
+        Elementary::Atan,
+        Elementary::Atan2,
+        Elementary::Sinh,
+        Elementary::Cosh,
+        Elementary::Tanh,
+        Elementary::Asinh,
+        Elementary::Acosh,
+        Elementary::Atanh,
+        Elementary::Sind,
+        Elementary::Cosd,
+        Elementary::Tand,
+        Elementary::Log2,
+        Elementary::Log10,
+        Elementary::Log1p,
+        Elementary::Expm1,
+        Elementary::Hypot,
+        Elementary::Gamma,
+        Elementary::Erf,
+        Elementary::Erfc,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Elementary::Sin => "sin",
+            Elementary::Cos => "cos",
+            Elementary::Tan => "tan",
+            Elementary::Sec => "sec",
+            Elementary::Csc => "csc",
+            Elementary::Cot => "cot",
+            Elementary::Asin => "asin",
+            Elementary::Acos => "acos",
+            Elementary::Atan => "atan",
+            Elementary::Atan2 => "atan2",
+            Elementary::Sinh => "sinh",
+            Elementary::Cosh => "cosh",
+            Elementary::Tanh => "tanh",
+            Elementary::Asinh => "asinh",
+            Elementary::Acosh => "acosh",
+            Elementary::Atanh => "atanh",
+            Elementary::Sind => "sind",
+            Elementary::Cosd => "cosd",
+            Elementary::Tand => "tand",
+            Elementary::Log2 => "log2",
+            Elementary::Log10 => "log10",
+            Elementary::Log1p => "log1p",
+            Elementary::Expm1 => "expm1",
+            Elementary::Hypot => "hypot",
+            Elementary::Gamma => "gamma",
+            Elementary::Erf => "erf",
+            Elementary::Erfc => "erfc",
+        }
+    }
+
+    /// Number of arguments.
+    pub fn arity(self) -> usize {
+        match self {
+            Elementary::Atan2 | Elementary::Hypot => 2,
+            _ => 1,
+        }
+    }
 }
 
 impl Builtin {
@@ -295,6 +417,8 @@ impl Builtin {
             Builtin::Conj => "conj",
             Builtin::Angle => "angle",
             Builtin::Power => "power",
+            Builtin::Elementary(e) => e.name(),
+            Builtin::NthRoot => "nthroot",
         }
     }
 
@@ -329,7 +453,10 @@ impl Builtin {
     ];
 
     pub fn from_name(name: &str) -> Option<Builtin> {
-        Builtin::ALL.into_iter().find(|b| b.name() == name)
+        Builtin::ALL
+            .into_iter()
+            .chain(Elementary::ALL.map(Builtin::Elementary))
+            .find(|b| b.name() == name)
     }
 
     /// Number of arguments.
@@ -344,7 +471,8 @@ impl Builtin {
             | Builtin::BitXor
             | Builtin::Xor
             | Builtin::Complex => 2,
-            Builtin::Power => 3,
+            Builtin::Power | Builtin::NthRoot => 3,
+            Builtin::Elementary(e) => e.arity(),
             _ => 1,
         }
     }

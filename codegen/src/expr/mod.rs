@@ -12,8 +12,8 @@ pub(crate) mod complex;
 use std::collections::HashSet;
 
 use m2cu_frontend::ir::{
-    combiner_number, BinOp, Builtin, CombinerId, ExprId, ExprKind, Function, LocalId, SizeQuery,
-    UnOp,
+    combiner_number, BinOp, Builtin, CombinerId, Elementary, ExprId, ExprKind, Function, LocalId,
+    SizeQuery, UnOp,
 };
 use m2cu_frontend::ir_print::format_number;
 use m2cu_frontend::types::Class;
@@ -291,7 +291,13 @@ impl ExprWriter<'_> {
             Builtin::Abs if class == Class::Uint64 => self.to_class(args[0], class),
             Builtin::Abs => self.arith(class, &format!("fabs({})", d(0))),
             Builtin::Sqrt => self.arith(class, &format!("m2cu_sqrt({}, {err})", d(0))),
-            Builtin::Exp => self.arith(class, &format!("exp({})", d(0))),
+            Builtin::Exp if class == Class::Single => {
+                format!("m2cu_expf({})", self.floating(args[0], class))
+            }
+            Builtin::Log if class == Class::Single => {
+                format!("m2cu_logf({}, {err})", self.floating(args[0], class))
+            }
+            Builtin::Exp => self.arith(class, &format!("m2cu_exp({})", d(0))),
             Builtin::Log => self.arith(class, &format!("m2cu_log({}, {err})", d(0))),
             Builtin::Floor => self.arith(class, &format!("floor({})", d(0))),
             Builtin::Ceil => self.arith(class, &format!("ceil({})", d(0))),
@@ -345,6 +351,55 @@ impl ExprWriter<'_> {
                 unreachable!("complex_part writes these")
             }
             Builtin::Power => self.array_power(args, class),
+            Builtin::Elementary(e) => self.elementary(e, args, class),
+            Builtin::NthRoot => {
+                let (x, n) = (self.floating(args[0], class), self.floating(args[1], class));
+                let suffix = float_suffix(class);
+                format!(
+                    "m2cu_nthroot{suffix}({x}, {n}, {}, {err})",
+                    self.cond(args[2])
+                )
+            }
+        }
+    }
+
+    /// An argument of a floating function whose result has `class` (double or single), in
+    /// that class.
+    fn floating(&self, arg: ExprId, class: Class) -> String {
+        match class {
+            Class::Single => self.to_class(arg, Class::Single),
+            _ => self.double(arg),
+        }
+    }
+
+    /// A real elementary function (see [`Elementary`]) in the result's class: the prelude's
+    /// `m2cu_sin` for double, `m2cu_sinf` for single (Octave's single functions are the float
+    /// ones, which differ from rounding the double result), which call the C library's with
+    /// arguments it cannot fold at compile time, check the domain, or follow an Octave M-file.
+    fn elementary(&self, e: Elementary, args: &[ExprId], class: Class) -> String {
+        let x = |k: usize| self.floating(args[k], class);
+        let (s, t) = (float_suffix(class), class.c_type());
+        let err = self.err;
+        match e {
+            Elementary::Sec | Elementary::Csc | Elementary::Cot => {
+                let f = match e {
+                    Elementary::Sec => "cos",
+                    Elementary::Csc => "sin",
+                    _ => "tan",
+                };
+                format!("(({t})1 / m2cu_{f}{s}({}))", x(0))
+            }
+            Elementary::Asin
+            | Elementary::Acos
+            | Elementary::Acosh
+            | Elementary::Atanh
+            | Elementary::Log2
+            | Elementary::Log10
+            | Elementary::Log1p => format!("m2cu_{}{s}({}, {err})", e.name(), x(0)),
+            Elementary::Atan2 | Elementary::Hypot => {
+                format!("m2cu_{}{s}({}, {})", e.name(), x(0), x(1))
+            }
+            _ => format!("m2cu_{}{s}({})", e.name(), x(0)),
         }
     }
 
@@ -529,6 +584,16 @@ fn order_mask(op: BinOp) -> u8 {
         BinOp::Ne => 0b1101,
         BinOp::Gt => 0b0100,
         _ => 0b0110,
+    }
+}
+
+/// The C library's suffix for a floating class's functions: `f` for single (`sinf`), none for
+/// double.
+fn float_suffix(class: Class) -> &'static str {
+    if class == Class::Single {
+        "f"
+    } else {
+        ""
     }
 }
 

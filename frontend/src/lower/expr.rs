@@ -361,6 +361,13 @@ impl Lowerer<'_> {
         if name.contains('.') {
             return self.dotted_name(callee);
         }
+        // A function of this file or of a sibling file shadows MATLAB's function of that name
+        // (`function y = gamma(x)`), as in MATLAB.
+        if self.is_function(name) {
+            return self
+                .inline_call(callee, args, 1, span)
+                .and_then(|mut outs| outs.pop());
+        }
         if let Some(kind) = super::reduce::Reduction::from_name(name) {
             if !(matches!(name, "min" | "max") && args.len() == 2) {
                 return self.reduction(kind, args, span);
@@ -382,6 +389,7 @@ impl Lowerer<'_> {
         match name {
             _ if SIZE_FUNCTIONS.contains(&name) => self.size_function(name, args, span),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
+            "nthroot" => self.nthroot(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -397,14 +405,9 @@ impl Lowerer<'_> {
             "ischar" => self.is_char(args, span),
             "feval" => self.feval(args, span),
             "arrayfun" => self.arrayfun(args, span),
-            _ if super::charclass::CHAR_CLASS_FUNCTIONS.contains(&name)
-                && !self.is_function(name) =>
-            {
+            _ if super::charclass::CHAR_CLASS_FUNCTIONS.contains(&name) => {
                 self.char_class_call(name, args, span)
             }
-            _ if self.is_function(name) => self
-                .inline_call(callee, args, 1, span)
-                .and_then(|mut outs| outs.pop()),
             _ if self.handle_text_function(callee) => None,
             _ => self.undefined(callee),
         }
@@ -664,7 +667,12 @@ impl Lowerer<'_> {
         }))
     }
 
-    fn builtin_class(&mut self, builtin: Builtin, args: &[Class], span: Span) -> Option<Class> {
+    pub(super) fn builtin_class(
+        &mut self,
+        builtin: Builtin,
+        args: &[Class],
+        span: Span,
+    ) -> Option<Class> {
         if builtin == Builtin::Xor && args.contains(&Class::Char) {
             self.error(
                 "E0106",
@@ -680,23 +688,31 @@ impl Lowerer<'_> {
         if matches!(builtin, Builtin::Upper | Builtin::Lower) {
             return Some(args[0]);
         }
-        let first = arithmetic_class(args[0]);
-        match builtin {
-            Builtin::Sqrt | Builtin::Exp | Builtin::Log if first.is_integer() => {
-                self.error(
-                    "E0106",
-                    span,
-                    format!(
-                        "`{}` is not defined for integer class {first}",
-                        builtin.name()
-                    ),
-                    format!("convert first: `{}(double(x))`", builtin.name()),
-                );
-                None
-            }
-            _ if builtin.arity() == 2 => self.combine(args[0], args[1], span),
-            _ => Some(first),
+        let class = match args {
+            [a, b, ..] => self.combine(*a, *b, span)?,
+            _ => arithmetic_class(args[0]),
+        };
+        let floating_only = matches!(
+            builtin,
+            Builtin::Sqrt | Builtin::Exp | Builtin::Log | Builtin::Elementary(_) | Builtin::NthRoot
+        );
+        if floating_only && class.is_integer() {
+            let call = match builtin.arity() {
+                1 => format!("{}(double(x))", builtin.name()),
+                _ => format!("{}(double(x), double(y))", builtin.name()),
+            };
+            self.error(
+                "E0106",
+                span,
+                format!(
+                    "`{}` is not defined for integer class {class}",
+                    builtin.name()
+                ),
+                format!("convert first: `{call}`"),
+            );
+            return None;
         }
+        Some(class)
     }
 
     fn conversion(&mut self, class: Class, args: &[ast::Expr], span: Span) -> Option<Val> {

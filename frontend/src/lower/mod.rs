@@ -81,6 +81,7 @@ mod grow_start;
 mod handles;
 mod inline;
 mod mean_empty;
+mod nthroot;
 mod numchars;
 mod numtext;
 mod optional;

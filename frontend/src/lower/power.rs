@@ -58,7 +58,7 @@ impl Lowerer<'_> {
     }
 
     /// A logical scalar: whether `val` has other than one element.
-    fn has_other_than_one_element(&mut self, val: &ArrayVal, span: Span) -> ExprId {
+    pub(super) fn has_other_than_one_element(&mut self, val: &ArrayVal, span: Span) -> ExprId {
         let s = val.shape;
         let some_extent_not_one = [s.rows, s.cols, s.pages]
             .into_iter()
