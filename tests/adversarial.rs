@@ -414,6 +414,8 @@ fn is_m2cu_limit(message: &str) -> bool {
         .filter(|(_, name, _)| {
             [
                 "M2CU_E_EMPTY",
+                // A complex result of real arguments (`atanh(2)`), which m2cu keeps real.
+                "M2CU_E_COMPLEX",
                 "M2CU_E_EXPAND",
                 "M2CU_E_GROW",
                 "M2CU_E_ACCUM_CLASS",
