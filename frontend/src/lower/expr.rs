@@ -443,19 +443,50 @@ impl Lowerer<'_> {
                 "code built at run time cannot be translated: write the call directly",
             );
         } else if !self.failed_targets.contains(name.as_str()) {
-            let help = if matches!(name.as_str(), "i" | "j") {
-                "this function assigns the name elsewhere, so m2cu does not read it as the imaginary unit here: write `1i` (or `1j`) for the unit, or assign the variable before this line"
-            } else {
-                "define the variable before this line, or check the spelling"
-            };
-            self.error(
-                "E0102",
-                callee.span,
-                format!("undefined variable or function `{name}`"),
-                help.into(),
-            );
+            self.unknown_name(callee);
         }
         None
+    }
+
+    /// A name that nothing defines (see `lower::unknown_names`).
+    fn unknown_name(&mut self, callee: &ast::Ident) {
+        use super::unknown_names::{classify, Unknown};
+        let name = callee.name.as_str();
+        let mut in_scope: Vec<String> = self.scope.names.keys().cloned().collect();
+        super::for_each_function(&self.file.functions, &mut |f| {
+            in_scope.push(f.name.name.clone())
+        });
+        let known = ["sum", "prod", "max", "min", "any", "all", "mean"];
+        let builtins = Builtin::ALL
+            .iter()
+            .map(|b| b.name())
+            .chain(crate::ir::Elementary::ALL.iter().map(|e| e.name()));
+        let names = in_scope
+            .iter()
+            .map(String::as_str)
+            .chain(builtins)
+            .chain(known)
+            .chain(super::sizes::SIZE_FUNCTIONS.iter().copied());
+        let (code, message, help) = match classify(name, names) {
+            Unknown::NotYet(alternative) => (
+                "E0167",
+                format!("`{name}` is a MATLAB function that m2cu does not support yet"),
+                match alternative {
+                    Some(alt) => format!("write it with what m2cu translates: {alt}"),
+                    None => "compute this part outside the translated function, or write it with loops and elementwise arithmetic".to_string(),
+                },
+            ),
+            Unknown::Undefined(suggestion) => (
+                "E0102",
+                format!("undefined variable or function `{name}`"),
+                match suggestion {
+                    _ if matches!(name, "i" | "j") => "this function assigns the name elsewhere, so m2cu does not read it as the imaginary unit here: write `1i` (or `1j`) for the unit, or assign the variable before this line".to_string(),
+                    Some(close) => format!("did you mean `{close}`? Otherwise define the variable before this line"),
+                    None => "define the variable before this line, or check the spelling".to_string(),
+                },
+            ),
+        };
+        self.error(code, callee.span, message, help);
     }
 
     fn index(&mut self, array: LocalId, args: &[ast::Expr], span: Span) -> Option<Val> {

@@ -97,6 +97,7 @@ mod slices;
 mod text;
 mod trailing;
 mod undefined;
+mod unknown_names;
 
 use std::collections::{HashMap, HashSet};
 

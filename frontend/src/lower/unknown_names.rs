@@ -1,0 +1,150 @@
+//! What a name that nothing defines gets: the MATLAB functions that m2cu does not translate yet
+//! are named as such (E0167, with the nearest supported way to write the same thing where there
+//! is one), and any other name keeps "undefined variable or function" (E0102) with the closest
+//! name in scope as a suggestion.
+//!
+//! Invariants: a name reaches here only when no variable, function of the program, or function
+//! m2cu translates defines it (`Lowerer::call` tries those first), so a listed function that
+//! m2cu comes to support is never reported as missing; a suggestion is at most two edits away
+//! and never the name itself.
+
+/// MATLAB functions m2cu does not translate yet, each with the nearest supported way to write
+/// it where there is one.
+const NOT_YET: &[(&str, Option<&str>)] = &[
+    ("fft", None),
+    ("ifft", None),
+    ("fft2", None),
+    ("ifft2", None),
+    ("conv", Some("a loop: `y(i + k - 1) = y(i + k - 1) + a(i) * b(k)`")),
+    ("filter", None),
+    ("interp1", None),
+    ("polyfit", None),
+    ("polyval", Some("Horner's rule in a loop: `y = y .* x + p(k)`")),
+    ("roots", None),
+    ("trapz", Some("`sum(diff(x) .* (y(1:end-1) + y(2:end))) / 2` written with indexing")),
+    ("cumsum", Some("a loop: `s(k) = s(k - 1) + x(k)`")),
+    ("cumprod", Some("a loop: `p(k) = p(k - 1) * x(k)`")),
+    ("diff", Some("`x(2:end) - x(1:end-1)`")),
+    ("sort", None),
+    ("sortrows", None),
+    ("unique", None),
+    ("find", Some("a logical mask (`x(x > t)`) or a loop that records the indices")),
+    ("ismember", None),
+    ("linspace", Some("a range, `a + (0:n-1) * ((b - a) / (n - 1))` (its last bits may differ from linspace's)")),
+    ("logspace", None),
+    ("meshgrid", None),
+    ("ndgrid", None),
+    ("repmat", None),
+    ("eye", Some("`A = zeros(n); for k = 1:n, A(k, k) = 1; end`")),
+    ("diag", None),
+    ("inv", None),
+    ("det", None),
+    ("norm", Some("`sqrt(sum(x .^ 2))` for the 2-norm of a vector")),
+    ("dot", Some("`sum(x .* y)`")),
+    ("cross", None),
+    ("kron", None),
+    ("trace", Some("a loop that sums `A(k, k)`")),
+    ("std", None),
+    ("var", None),
+    ("median", None),
+    ("mode", None),
+    ("histc", None),
+    ("histcounts", None),
+    ("accumarray", Some("a loop: `a(subs(k)) = a(subs(k)) + vals(k)`")),
+    ("circshift", None),
+    ("fliplr", Some("`x(end:-1:1)` for a row vector")),
+    ("flipud", Some("`x(end:-1:1, :)`")),
+    ("rot90", None),
+    ("tril", None),
+    ("triu", None),
+    ("cat", Some("brackets: `[a, b]` or `[a; b]`")),
+    ("horzcat", Some("`[a, b]`")),
+    ("vertcat", Some("`[a; b]`")),
+    ("permute", None),
+    ("cellfun", None),
+    ("struct", None),
+    ("fieldnames", None),
+    ("isfield", None),
+    ("regexp", None),
+    ("regexprep", None),
+    ("strsplit", None),
+    ("strjoin", None),
+    ("strrep", None),
+    ("strtrim", None),
+    ("realmax", None),
+    ("realmin", None),
+    ("flintmax", None),
+    ("randi", None),
+    ("randn", None),
+    ("realpow", Some("`x .^ y`, which stops where the result would be complex")),
+    ("power", Some("`x .^ y`")),
+    ("mtimes", None),
+    ("erfinv", None),
+    ("besselj", None),
+    ("cbrt", Some("`nthroot(x, 3)`")),
+];
+
+/// How m2cu answers for `name`, a name nothing defines.
+pub(super) enum Unknown {
+    /// A MATLAB function m2cu does not translate yet, with the nearest supported alternative.
+    NotYet(Option<&'static str>),
+    /// Any other name, with the closest of the names in scope.
+    Undefined(Option<String>),
+}
+
+/// What `name` is, given the names in scope (variables, the program's functions and the
+/// functions m2cu translates) for a suggestion.
+pub(super) fn classify<'n>(name: &str, in_scope: impl Iterator<Item = &'n str>) -> Unknown {
+    if let Some(&(_, alternative)) = NOT_YET.iter().find(|(n, _)| *n == name) {
+        return Unknown::NotYet(alternative);
+    }
+    Unknown::Undefined(closest(name, in_scope))
+}
+
+/// The name of `candidates` closest to `name`, if it is at most two edits away (one for names
+/// of three or four letters, none for shorter ones, where every other short name is as close)
+/// and not `name` itself; ties go to the first.
+fn closest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Option<String> {
+    let limit = match name.chars().count() {
+        0..=2 => return None,
+        3 | 4 => 1,
+        _ => 2,
+    };
+    candidates
+        .filter(|c| *c != name)
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listed_functions_are_not_yet_supported() {
+        assert!(matches!(
+            classify("fft", std::iter::empty()),
+            Unknown::NotYet(None)
+        ));
+        assert!(matches!(
+            classify("dot", std::iter::empty()),
+            Unknown::NotYet(Some(alt)) if alt.contains("sum(x .* y)")
+        ));
+    }
+
+    #[test]
+    fn a_misspelt_name_gets_the_closest_name_in_scope() {
+        let scope = ["total", "count", "sqrt", "x"];
+        let suggest = |name| match classify(name, scope.iter().copied()) {
+            Unknown::Undefined(s) => s,
+            Unknown::NotYet(_) => panic!("{name} is not a MATLAB function"),
+        };
+        assert_eq!(suggest("totl").as_deref(), Some("total"));
+        assert_eq!(suggest("cuont").as_deref(), Some("count"));
+        assert_eq!(suggest("sqr").as_deref(), Some("sqrt"));
+        assert_eq!(suggest("velocity"), None);
+        assert_eq!(suggest("y"), None);
+    }
+}
