@@ -55,6 +55,7 @@
 //! | E0163 | a call of a handle chosen at run time whose functions give results of different classes or kinds |
 //! | E0164 | `isspace`/`isletter`/`isstrprop` of a value that is not char, or an `isstrprop` class m2cu does not know |
 //! | E0166 | a cell of texts used other than as `c{k}` or by its shape, or not assigned once as a row or column of non-empty text literals |
+//! | E0167 | a MATLAB function that m2cu does not support yet (`lower::unknown_names`), with the nearest supported alternative |
 
 mod array;
 mod assign;
