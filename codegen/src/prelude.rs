@@ -406,12 +406,22 @@ M2CU_FN double m2cu_elem_pow(double a, double b, int array_base, int *err)
     return m2cu_pow(a, b, err);
 }
 
+/* Octave's single power: powf for a scalar power (xpow), for an array .^ an array and for a
+ * non-integer exponent; an array .^ another integer exponent is std::pow(float, int), computed
+ * in double and rounded. */
+M2CU_FN float m2cu_powf(float a, float b, int *err)
+{
+    if (a < 0.0f && b != floorf(b) && b == b) M2CU_FAIL(err, M2CU_E_COMPLEX);
+    return powf(m2cu_runtimef(a), m2cu_runtimef(b));
+}
+
 M2CU_FN float m2cu_elem_powf(float a, double b, int array_base, int *err)
 {
     if (array_base && b == 2.0) return a * a;
     if (array_base && b == 3.0) return a * a * a;
     if (array_base && b == -1.0) return 1.0f / a;
-    return (float)m2cu_pow(a, b, err);
+    if (array_base && b == floor(b)) return (float)m2cu_pow(a, b, err);
+    return m2cu_powf(a, (float)b, err);
 }
 
 /* sign(-0) is +0, as in Octave; sign(NaN) is NaN. */

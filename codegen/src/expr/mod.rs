@@ -194,6 +194,12 @@ impl ExprWriter<'_> {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
                 self.arith(class, &format!("({x} {} {y})", op.symbol()))
             }
+            BinOp::Pow if class == Class::Single => format!(
+                "m2cu_powf({}, {}, {})",
+                self.to_class(a, Class::Single),
+                self.to_class(b, Class::Single),
+                self.err
+            ),
             BinOp::Pow => self.arith(class, &format!("m2cu_pow({x}, {y}, {})", self.err)),
             BinOp::Eq => format!("({x} == {y})"),
             BinOp::Ne => format!("({x} != {y})"),

@@ -5,7 +5,8 @@
 //!
 //! Invariants:
 //! - the result class is double or single (integer powers keep their own rule, `pow` then
-//!   round and saturate);
+//!   round and saturate); a single's power is `powf` except an array's by an integer, which
+//!   Octave computes in double and rounds (`m2cu_elem_powf`);
 //! - whether the base has other than one element is a logical scalar operand of
 //!   [`Builtin::Power`]: a constant when the base's shape says so, else computed from its
 //!   run-time extents, so a variable-size array that is 1-by-1 at run time still uses `pow`.
@@ -18,6 +19,13 @@ use crate::types::{Class, Dim};
 
 /// The exponents for which Octave's array power multiplies or divides instead of calling `pow`.
 const PRODUCT_EXPONENTS: [f64; 3] = [2.0, 3.0, -1.0];
+
+/// Whether an array's power by the constant `b` differs from the scalar power in `class`: for
+/// the product exponents, and for singles at every integer (Octave computes an array's single
+/// power by an integer in double, and a scalar's with `powf`).
+fn array_rule_applies(b: f64, class: Class) -> bool {
+    PRODUCT_EXPONENTS.contains(&b) || (class == Class::Single && b == b.floor())
+}
 
 impl Lowerer<'_> {
     /// `base .^ exponent` with an array base and a scalar exponent; `None` when Octave's rule
@@ -34,7 +42,7 @@ impl Lowerer<'_> {
             || static_numel(base) == Some(1)
             || self
                 .const_of(exponent)
-                .is_some_and(|b| !PRODUCT_EXPONENTS.contains(&b));
+                .is_some_and(|b| !array_rule_applies(b, class));
         if plain_pow {
             return None;
         }
