@@ -524,6 +524,40 @@ M2CU_FN T m2cu_tand##S(T x) \
 M2CU_ELEMENTARY(double, , M2CU_INF)
 M2CU_ELEMENTARY(float, f, M2CU_INFF)
 
+/* eps(x): 2^(e - DIGITS) for |x| = m * 2^e with m in [0.5, 1) (the gap above |x|), the smallest
+ * subnormal TINY below the normal range (MIN), NaN for Inf and NaN, as Octave's eps. */
+#define M2CU_EPS(T, S, DIGITS, MIN, TINY, NAN_) \
+M2CU_FN T m2cu_eps##S(T x) \
+{ \
+    int e; \
+    T a = fabs##S(x); \
+    if (!isfinite(a)) return (NAN_); \
+    if (a < (MIN)) return (TINY); \
+    frexp##S(a, &e); \
+    return ldexp##S((T)1, e - (DIGITS)); \
+}
+
+/* Element k (1-based) of Octave's linspace(x1, x2, n), n >= k: liboctave builds it from both
+ * ends, x1 + i*delta in the first half and x2 - i*delta in the second, the middle of an odd
+ * count (x1 + x2) / 2 (0 when x1 == -x2), every element x2 when x1 == x2. */
+#define M2CU_LINSPACE(T, S) \
+M2CU_FN T m2cu_linspace##S(T x1, T x2, double n, double k) \
+{ \
+    int64_t m = (int64_t)n, i = (int64_t)k - 1, half = m / 2; \
+    T delta; \
+    if (m == 1 || x1 == x2 || i == m - 1) return x2; \
+    if (i == 0) return x1; \
+    delta = (x2 - x1) / (T)(m - 1); \
+    if (i < half) return x1 + (T)i * delta; \
+    if (m % 2 == 1 && i == half) return x1 == -x2 ? (T)0 : (x1 + x2) / (T)2; \
+    return x2 - (T)(m - 1 - i) * delta; \
+}
+M2CU_LINSPACE(double, )
+M2CU_LINSPACE(float, f)
+
+M2CU_EPS(double, , 53, 2.2250738585072014e-308, 4.9406564584124654e-324, M2CU_NAN)
+M2CU_EPS(float, f, 24, 1.17549435e-38f, 1.40129846e-45f, M2CU_NANF)
+
 /* Octave's nthroot.m for a scalar n, elementwise: cbrt for n = 3 and -3, 1 / nthroot(x, -n) for
  * other negative n; else |x|^(1/n) * sign(x) for odd integers n (x^(1/n) otherwise, where a
  * negative x stops), then for integer n one Newton step, whose non-finite results give x. Powers

@@ -504,6 +504,9 @@ impl<'a> Context<'a> {
                 "({})m2cu_randn(M2CU_SEED, m2cu_draws++)",
                 class.c_type()
             )),
+            (Fill::Inf | Fill::NaN | Fill::Pi, _) => {
+                fill.value().map(|v| crate::expr::literal(v, class))
+            }
         };
         if let Some(element) = element {
             let element = crate::expr::complex::fill_element(self.f.locals[target].ty, element);

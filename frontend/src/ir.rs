@@ -270,6 +270,12 @@ pub enum Builtin {
     /// `nthroot(-0, 3)` is -0 in an array, +0 alone). Lowering writes it for the user's
     /// two-argument call (`lower::elementary`); not in [`Builtin::ALL`].
     NthRoot,
+    /// `linspace_at(x1, x2, n, k)`: element `k` (1-based) of Octave's `linspace(x1, x2, n)` for
+    /// a count `n >= k` (liboctave's: `x1 + i*delta` in the first half, `x2 - i*delta` in the
+    /// second, `(x1 + x2) / 2` in the middle of an odd count, 0 there when `x1 == -x2`, and
+    /// every element `x2` when `x1 == x2`). Lowering writes it for `linspace`
+    /// (`lower::linspace`); not in [`Builtin::ALL`].
+    LinspaceAt,
 }
 
 /// The real elementary functions: defined for double and single arguments (single values are
@@ -312,10 +318,13 @@ pub enum Elementary {
     Gamma,
     Erf,
     Erfc,
+    /// `eps(x)`: the distance from `|x|` to the next larger number of `x`'s class (the
+    /// smallest subnormal at zero and below the normal range, NaN for `±Inf` and NaN).
+    Eps,
 }
 
 impl Elementary {
-    pub const ALL: [Elementary; 27] = [
+    pub const ALL: [Elementary; 28] = [
         Elementary::Sin,
         Elementary::Cos,
         Elementary::Tan,
@@ -343,6 +352,7 @@ impl Elementary {
         Elementary::Gamma,
         Elementary::Erf,
         Elementary::Erfc,
+        Elementary::Eps,
     ];
 
     pub fn name(self) -> &'static str {
@@ -374,6 +384,7 @@ impl Elementary {
             Elementary::Gamma => "gamma",
             Elementary::Erf => "erf",
             Elementary::Erfc => "erfc",
+            Elementary::Eps => "eps",
         }
     }
 
@@ -419,6 +430,7 @@ impl Builtin {
             Builtin::Power => "power",
             Builtin::Elementary(e) => e.name(),
             Builtin::NthRoot => "nthroot",
+            Builtin::LinspaceAt => "linspace",
         }
     }
 
@@ -472,6 +484,7 @@ impl Builtin {
             | Builtin::Xor
             | Builtin::Complex => 2,
             Builtin::Power | Builtin::NthRoot => 3,
+            Builtin::LinspaceAt => 4,
             Builtin::Elementary(e) => e.arity(),
             _ => 1,
         }
@@ -492,19 +505,41 @@ pub enum SizeQuery {
 }
 
 /// What a new array is filled with. `Rand` (uniform in (0, 1)) and `Randn` (standard normal)
-/// draw one value per element, in element order, from the function's random stream.
+/// draw one value per element, in element order, from the function's random stream; `Inf`,
+/// `NaN` and `Pi` (`Inf(n, 1)`, `nan(2, 'single')`) are constants of a floating class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fill {
     Zeros,
     Ones,
     Rand,
     Randn,
+    Inf,
+    NaN,
+    Pi,
 }
 
 impl Fill {
     /// Whether the fill draws from the random stream.
     pub fn is_random(self) -> bool {
         matches!(self, Fill::Rand | Fill::Randn)
+    }
+
+    /// Whether the fill makes double or single values only.
+    pub fn is_floating_only(self) -> bool {
+        !matches!(self, Fill::Zeros | Fill::Ones)
+    }
+
+    /// The constant every element gets (in double; a single array rounds it); `None` for a
+    /// random fill.
+    pub fn value(self) -> Option<f64> {
+        match self {
+            Fill::Zeros => Some(0.0),
+            Fill::Ones => Some(1.0),
+            Fill::Inf => Some(f64::INFINITY),
+            Fill::NaN => Some(f64::NAN),
+            Fill::Pi => Some(std::f64::consts::PI),
+            Fill::Rand | Fill::Randn => None,
+        }
     }
 
     /// The MATLAB function that makes this fill.
@@ -514,6 +549,9 @@ impl Fill {
             Fill::Ones => "ones",
             Fill::Rand => "rand",
             Fill::Randn => "randn",
+            Fill::Inf => "Inf",
+            Fill::NaN => "NaN",
+            Fill::Pi => "pi",
         }
     }
 }

@@ -366,6 +366,14 @@ impl ExprWriter<'_> {
                     self.cond(args[2])
                 )
             }
+            Builtin::LinspaceAt => format!(
+                "m2cu_linspace{}({}, {}, {}, {})",
+                float_suffix(class),
+                self.floating(args[0], class),
+                self.floating(args[1], class),
+                self.double(args[2]),
+                self.double(args[3])
+            ),
         }
     }
 

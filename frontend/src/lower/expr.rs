@@ -130,7 +130,7 @@ impl Lowerer<'_> {
             self.read_loop_variable(id, span);
             return Some(self.local_val(id, span));
         }
-        if let Some((value, class)) = constant(name) {
+        if let Some((value, class)) = constant(name).filter(|_| !self.is_function(name)) {
             return Some(Val::Scalar(self.constant_expr(value, class, span)));
         }
         if let Some(unit) = self.imaginary_unit(name, span) {
@@ -368,6 +368,9 @@ impl Lowerer<'_> {
                 .inline_call(callee, args, 1, span)
                 .and_then(|mut outs| outs.pop());
         }
+        if let Some(constant) = self.class_constant(name, args, span) {
+            return constant;
+        }
         if let Some(kind) = super::reduce::Reduction::from_name(name) {
             if !(matches!(name, "min" | "max") && args.len() == 2) {
                 return self.reduction(kind, args, span);
@@ -390,6 +393,9 @@ impl Lowerer<'_> {
             _ if SIZE_FUNCTIONS.contains(&name) => self.size_function(name, args, span),
             "intmax" | "intmin" => self.class_limit(name == "intmax", args, span),
             "nthroot" => self.nthroot(args, span),
+            "eye" => self.eye(args, span),
+            "nnz" => self.nnz(args, span),
+            "linspace" => self.linspace(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -913,6 +919,9 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
             name,
             "intmax"
                 | "intmin"
+                | "eye"
+                | "nnz"
+                | "linspace"
                 | "reshape"
                 | "squeeze"
                 | "strcmp"

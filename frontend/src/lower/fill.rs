@@ -1,8 +1,8 @@
 //! `zeros` and `ones`: `zeros`, `zeros(n)`, `zeros(m, n)`, `zeros(m, n, p)`, a size vector
 //! (`zeros(size(A))`, `zeros([m n])`, `zeros([m n p])`), each optionally followed by a class name
 //! (`'int32'`) or by `'like', P` (the class of `P`); `false`/`true` with the same sizes,
-//! which are logical `zeros`/`ones` and take no class; and `rand`/`randn` with the same sizes,
-//! whose class is double or single.
+//! which are logical `zeros`/`ones` and take no class; and `rand`/`randn`, `Inf`/`inf`,
+//! `NaN`/`nan` and `pi` with the same sizes, whose class is double or single.
 //!
 //! `reshape(A, m, n)`, `reshape(A, m, n, p)` and `reshape(A, [m n])`/`[m n p]`, one size
 //! possibly `[]` (computed from the element count), are a copy of `A`'s elements in their
@@ -47,11 +47,7 @@ pub(super) struct Allocation {
 impl Allocation {
     /// The constant every element has; `None` for a random fill.
     pub fn fill_value(&self) -> Option<f64> {
-        match self.fill {
-            Fill::Zeros => Some(0.0),
-            Fill::Ones => Some(1.0),
-            Fill::Rand | Fill::Randn => None,
-        }
+        self.fill.value()
     }
 }
 
@@ -79,12 +75,15 @@ pub(super) fn fill_named(name: &str) -> Option<Filler> {
         "true" => (Fill::Ones, Some(Class::Logical)),
         "rand" => (Fill::Rand, None),
         "randn" => (Fill::Randn, None),
+        "Inf" | "inf" => (Fill::Inf, None),
+        "NaN" | "nan" => (Fill::NaN, None),
+        "pi" => (Fill::Pi, None),
         _ => return None,
     };
     Some(Filler { fill, class })
 }
 
-const FORMS: &str = "write zeros(n), zeros(rows, cols), zeros(rows, cols, pages), zeros(size(A)) or zeros([rows cols]), optionally with a class: zeros(1, n, 'int32'), zeros(size(A), 'like', A)";
+pub(super) const FORMS: &str = "write zeros(n), zeros(rows, cols), zeros(rows, cols, pages), zeros(size(A)) or zeros([rows cols]), optionally with a class: zeros(1, n, 'int32'), zeros(size(A), 'like', A)";
 
 fn is_string(e: &ast::Expr, text: &str) -> bool {
     text_literal(e) == Some(text)
@@ -129,13 +128,23 @@ impl Lowerer<'_> {
             None => self.allocation_class(args)?,
         };
         let fill = filler.fill;
-        if fill.is_random() && !matches!(class, Class::Double | Class::Single) {
+        if fill.is_floating_only() && !class.is_float() {
+            let convert = match fill.is_random() {
+                true => format!(
+                    ", and convert the result: {class}({}(rows, cols) * 100)",
+                    fill.name()
+                ),
+                false => String::new(),
+            };
             self.error(
                 "E0105",
                 span,
-                format!("`{}` makes double or single values, not {class}", fill.name()),
                 format!(
-                    "write {0}(rows, cols) or {0}(rows, cols, 'single'), and convert the result: {class}({0}(rows, cols) * 100)",
+                    "`{}` makes double or single values, not {class}",
+                    fill.name()
+                ),
+                format!(
+                    "write {0}(rows, cols) or {0}(rows, cols, 'single'){convert}",
                     fill.name()
                 ),
             );

@@ -68,6 +68,7 @@ pub mod complex_io;
 mod complex_sum;
 mod concat;
 mod console;
+mod constants;
 mod control;
 mod custom;
 mod delete;
@@ -81,6 +82,7 @@ mod grow_slices;
 mod grow_start;
 mod handles;
 mod inline;
+mod linspace;
 mod mean_empty;
 mod nthroot;
 mod numchars;
@@ -103,6 +105,8 @@ mod unknown_names;
 use std::collections::{HashMap, HashSet};
 
 use la_arena::Arena;
+
+use constants::constant;
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, StmtKind as AstStmt, UnaryOp};
 use crate::diag::{Diagnostic, Diagnostics, Span};
@@ -242,19 +246,6 @@ fn select_entry<'f>(
             .with_help(format!("the file defines: {}", names.join(", ")))
             .into()
         })
-}
-
-/// Names that read as constants when no variable shadows them.
-fn constant(name: &str) -> Option<(f64, Class)> {
-    Some(match name {
-        "inf" | "Inf" => (f64::INFINITY, Class::Double),
-        "nan" | "NaN" => (f64::NAN, Class::Double),
-        "pi" => (std::f64::consts::PI, Class::Double),
-        "eps" => (f64::EPSILON, Class::Double),
-        "true" => (1.0, Class::Logical),
-        "false" => (0.0, Class::Logical),
-        _ => return None,
-    })
 }
 
 /// Calls that MATLAB programs use for I/O or plotting, rejected with a specific message.

@@ -6,7 +6,7 @@
 //! `any`, ties give the first index, the default dimension is the first that is not 1. Integer
 //! `sum`/`prod` are rejected because MATLAB returns the integer class and Octave double.
 
-use super::array::{ArrayVal, Pos, Val};
+use super::array::{ArrayVal, Operand, Pos, Val};
 use super::mean_empty::MeanDim;
 use super::select::Selected;
 use super::*;
@@ -326,8 +326,38 @@ impl Lowerer<'_> {
         acc
     }
 
+    /// `nnz(x)`: the number of elements of `x` that are not zero (NaN counts), a double: the
+    /// sum of `x ~= 0` over every element.
+    pub(super) fn nnz(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [x] = args else {
+            self.error(
+                "E0105",
+                span,
+                "wrong number of arguments to `nnz`".into(),
+                "write `nnz(x)`: the number of nonzero elements of x".into(),
+            );
+            return None;
+        };
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let nonzero = match self.value(x)? {
+            Val::Scalar(e) => {
+                let ne = self.binary_expr(BinOp::Ne, e, zero, Class::Logical, span);
+                return Some(Val::Scalar(self.convert_to(ne, Class::Double)));
+            }
+            Val::Array(a) => self.elementwise(
+                BinOp::Ne,
+                Operand::Array(Box::new(a)),
+                Operand::Scalar(zero),
+                Class::Logical,
+                span,
+            )?,
+        };
+        let count = self.vector_reduction(Reduction::Sum, &nonzero, Class::Double, span);
+        Some(Val::Scalar(count))
+    }
+
     /// Reduces a vector to a scalar temporary; returns its value.
-    fn vector_reduction(
+    pub(super) fn vector_reduction(
         &mut self,
         kind: Reduction,
         a: &ArrayVal,
