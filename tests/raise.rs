@@ -267,3 +267,51 @@ fn defaults_read_an_input_only_when_it_was_passed() {
         assert_eq!(printed, expected);
     }
 }
+
+const DIAGSUM: &str = "function [s, d] = diagsum(A)
+arguments
+  A (:,:) double
+end
+d = diag(A);
+s = sum(d);
+end
+";
+
+/// `diag` of an input declared `(:,:)` extracts a diagonal, as MATLAB Coder takes it; when the
+/// input is a vector at run time, where MATLAB builds a matrix instead, the run stops with a
+/// message that says how to declare it, on both paths, rather than return a column.
+#[test]
+fn diag_of_a_matrix_input_that_is_a_vector_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let o = run_file(
+            dir.path(),
+            "diagsum",
+            DIAGSUM,
+            backend,
+            &["A=[1 2; 3 4; 5 6]"],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{backend}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains("s = 5"), "{backend}: {out}");
+        for vector in ["A=[1 2 3]", "A=[1; 2]", "A=zeros(0, 0)"] {
+            let o = run_file(dir.path(), "diagsum", DIAGSUM, backend, &[vector]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{backend} {vector}: {err}");
+            assert!(
+                err.contains("diag of an array that m2cu took for a matrix")
+                    && err.contains("diag(x(:))"),
+                "{backend} {vector}: {err}"
+            );
+        }
+        let o = run_file(dir.path(), "diagsum", DIAGSUM, backend, &["A=7"]);
+        assert!(
+            o.status.success(),
+            "{backend}: a 1-by-1 A is its own diagonal"
+        );
+    }
+}

@@ -195,6 +195,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_NTHROOT_NEGATIVE",
         "If X is negative, N must be an odd integer.",
     ),
+    (
+        54,
+        "M2CU_E_DIAG_VECTOR",
+        "diag of an array that m2cu took for a matrix (its size is not known before the program runs, as for an input declared (:,:)) is a vector or 0-by-0 here, where MATLAB builds a matrix from the vector or returns 0-by-0: declare the input as a row (1,:) or a column (:,1), or write diag(x(:)) to build the matrix.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -232,6 +232,7 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
+                    RuntimeError::DiagOfVector => "M2CU_E_DIAG_VECTOR",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",

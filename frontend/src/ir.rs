@@ -703,6 +703,9 @@ pub enum RuntimeError {
     RunTimeExpansion,
     /// `reshape` to extents whose product is not the element count.
     ReshapeCount,
+    /// `diag(A)` of an `A` whose extents were unknown at translation time, taken for a matrix,
+    /// that is a vector or 0-by-0 when the program runs (`lower::diag`).
+    DiagOfVector,
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
     /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.
     Undefined(usize),

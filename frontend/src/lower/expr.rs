@@ -396,6 +396,7 @@ impl Lowerer<'_> {
             "eye" => self.eye(args, span),
             "nnz" => self.nnz(args, span),
             "linspace" => self.linspace(args, span),
+            "diag" => self.diag(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -922,6 +923,7 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "eye"
                 | "nnz"
                 | "linspace"
+                | "diag"
                 | "reshape"
                 | "squeeze"
                 | "strcmp"

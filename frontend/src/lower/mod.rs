@@ -72,6 +72,7 @@ mod constants;
 mod control;
 mod custom;
 mod delete;
+mod diag;
 mod directives;
 mod early_return;
 mod emptyloop;

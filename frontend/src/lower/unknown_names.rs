@@ -34,7 +34,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("meshgrid", None),
     ("ndgrid", None),
     ("repmat", None),
-    ("diag", None),
     ("inv", None),
     ("det", None),
     ("norm", Some("`sqrt(sum(x .^ 2))` for the 2-norm of a vector")),
