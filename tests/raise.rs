@@ -315,3 +315,40 @@ fn diag_of_a_matrix_input_that_is_a_vector_stops() {
         );
     }
 }
+
+const NORMS: &str = "function [one, two] = norms(A)
+arguments
+  A (:,:) double
+end
+one = norm(A, 1);
+two = norm(A);
+end
+";
+
+/// `norm` of an input declared `(:,:)` is a vector norm or a matrix norm by what the input is
+/// when the program runs, as in MATLAB; the matrix 2-norm, which m2cu does not compute, stops
+/// the run with a message naming the norms it does.
+#[test]
+fn norm_of_a_matrix_input_follows_its_run_time_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let o = run_file(dir.path(), "norms", NORMS, backend, &["A=[3 -4]"]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{backend}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            out.contains("one = 7") && out.contains("two = 5"),
+            "{backend}: {out}"
+        );
+        let o = run_file(dir.path(), "norms", NORMS, backend, &["A=[1 2; 3 4]"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(
+            err.contains("not its 2-norm") && err.contains("norm(A, 1)"),
+            "{backend}: {err}"
+        );
+    }
+}

@@ -200,6 +200,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_DIAG_VECTOR",
         "diag of an array that m2cu took for a matrix (its size is not known before the program runs, as for an input declared (:,:)) is a vector or 0-by-0 here, where MATLAB builds a matrix from the vector or returns 0-by-0: declare the input as a row (1,:) or a column (:,1), or write diag(x(:)) to build the matrix.",
     ),
+    (
+        55,
+        "M2CU_E_NORM_MATRIX",
+        "norm of a matrix: m2cu computes norm(A, 1), norm(A, Inf) and norm(A, 'fro') of a matrix, but not its 2-norm (the largest singular value) or another p-norm, and this array, whose size was not known before the program ran, is a matrix: use one of those, or norm(A(:)) for the Frobenius norm.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -233,6 +233,7 @@ impl<'a> Context<'a> {
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::DiagOfVector => "M2CU_E_DIAG_VECTOR",
+                    RuntimeError::NormOfMatrix => "M2CU_E_NORM_MATRIX",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",

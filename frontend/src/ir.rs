@@ -706,6 +706,10 @@ pub enum RuntimeError {
     /// `diag(A)` of an `A` whose extents were unknown at translation time, taken for a matrix,
     /// that is a vector or 0-by-0 when the program runs (`lower::diag`).
     DiagOfVector,
+    /// `norm(A)` (or another p-norm but 1, Inf and 'fro') of an `A` whose extents were unknown
+    /// at translation time that is a matrix when the program runs: its 2-norm needs the
+    /// singular values, which m2cu does not compute yet (`lower::norm`).
+    NormOfMatrix,
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
     /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.
     Undefined(usize),

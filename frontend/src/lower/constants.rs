@@ -113,7 +113,7 @@ impl Lowerer<'_> {
                 "E0106",
                 x.span,
                 format!(
-                    "`eps` of a {what} value: MATLAB and Octave take double or single values only"
+                    "`eps` of {what} values: MATLAB and Octave take double or single values only"
                 ),
                 "convert first, `eps(double(x))`, or use `eps` for double's 2^-52".into(),
             );

@@ -397,6 +397,7 @@ impl Lowerer<'_> {
             "nnz" => self.nnz(args, span),
             "linspace" => self.linspace(args, span),
             "diag" => self.diag(args, span),
+            "norm" => self.norm(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -924,6 +925,7 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "nnz"
                 | "linspace"
                 | "diag"
+                | "norm"
                 | "reshape"
                 | "squeeze"
                 | "strcmp"

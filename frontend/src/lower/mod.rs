@@ -85,6 +85,7 @@ mod handles;
 mod inline;
 mod linspace;
 mod mean_empty;
+mod norm;
 mod nthroot;
 mod numchars;
 mod numtext;

@@ -36,7 +36,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("repmat", None),
     ("inv", None),
     ("det", None),
-    ("norm", Some("`sqrt(sum(x .^ 2))` for the 2-norm of a vector")),
     ("dot", Some("`sum(x .* y)`")),
     ("cross", None),
     ("kron", None),
