@@ -154,8 +154,8 @@ impl Lowerer<'_> {
         }
         let e = self.scalar_expr(p, "the `p` of `norm(x, p)`")?;
         match self.const_of(e) {
-            Some(v) if v == 1.0 => Some(Norm::One),
-            Some(v) if v == 2.0 => Some(Norm::Two),
+            Some(1.0) => Some(Norm::One),
+            Some(2.0) => Some(Norm::Two),
             Some(v) if v == f64::INFINITY => Some(Norm::Inf),
             Some(v) if v == f64::NEG_INFINITY => Some(Norm::NegInf),
             Some(v) if v > 0.0 && v.is_finite() => Some(Norm::Power(v)),
