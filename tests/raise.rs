@@ -352,3 +352,60 @@ fn norm_of_a_matrix_input_follows_its_run_time_shape() {
         );
     }
 }
+
+const FINDER: &str = "function [i, j] = finder(A, n)
+arguments
+  A (:,:) double
+  n (1,1) double
+end
+i = find(A);
+j = find(A(:)', n, 'last');
+end
+";
+
+/// `find` gives Octave's indices on both paths; where Octave's result is a row or 0-by-0 and
+/// m2cu's column cannot hold it, or `n` is not a count, the run stops with the reason.
+#[test]
+fn find_stops_where_its_result_has_another_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let o = run_file(
+            dir.path(),
+            "finder",
+            FINDER,
+            backend,
+            &["A=[0 2; 3 0; 0 5]", "n=2"],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{backend}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let words: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(
+            words,
+            ["i", "=", "2", "4", "6", "j", "=", "4", "6"],
+            "{backend}: {out}"
+        );
+        for (a, n, message) in [
+            ("A=[0 1 1]", "n=1", "find: Octave's result here is a row"),
+            (
+                "A=zeros(0, 0)",
+                "n=1",
+                "find: Octave's result here is a row",
+            ),
+            ("A=0", "n=1", "find: Octave's result here is a row"),
+            (
+                "A=[1; 1]",
+                "n=1.5",
+                "find: N must be a non-negative integer",
+            ),
+        ] {
+            let o = run_file(dir.path(), "finder", FINDER, backend, &[a, n]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{backend} {a} {n}: {err}");
+            assert!(err.contains(message), "{backend} {a} {n}: {err}");
+        }
+    }
+}

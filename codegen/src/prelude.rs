@@ -205,6 +205,12 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_NORM_MATRIX",
         "norm of a matrix: m2cu computes norm(A, 1), norm(A, Inf) and norm(A, 'fro') of a matrix, but not its 2-norm (the largest singular value) or another p-norm, and this array, whose size was not known before the program ran, is a matrix: use one of those, or norm(A(:)) for the Frobenius norm.",
     ),
+    (56, "M2CU_E_FIND_COUNT", "find: N must be a non-negative integer"),
+    (
+        57,
+        "M2CU_E_FIND_SHAPE",
+        "find: Octave's result here is a row, or 0-by-0 (for a 1-by-1 value that is zero, or a 0-by-0 array), and the result m2cu made, whose shape was fixed before the program ran from the argument's declared size, cannot hold it: declare a row input as (1,:) and a column as (:,1), or test the value first (if any(x) ...).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -234,6 +234,8 @@ impl<'a> Context<'a> {
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
                     RuntimeError::DiagOfVector => "M2CU_E_DIAG_VECTOR",
                     RuntimeError::NormOfMatrix => "M2CU_E_NORM_MATRIX",
+                    RuntimeError::FindCount => "M2CU_E_FIND_COUNT",
+                    RuntimeError::FindShape => "M2CU_E_FIND_SHAPE",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",

@@ -710,6 +710,12 @@ pub enum RuntimeError {
     /// at translation time that is a matrix when the program runs: its 2-norm needs the
     /// singular values, which m2cu does not compute yet (`lower::norm`).
     NormOfMatrix,
+    /// `find(x, n)` with an `n` that is not a nonnegative integer: Octave's "find: N must be a
+    /// non-negative integer".
+    FindCount,
+    /// `find(x)` whose Octave result (a row, or 0-by-0) has another shape than the result's
+    /// static type, fixed from `x`'s (`lower::find`).
+    FindShape,
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
     /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.
     Undefined(usize),

@@ -398,6 +398,7 @@ impl Lowerer<'_> {
             "linspace" => self.linspace(args, span),
             "diag" => self.diag(args, span),
             "norm" => self.norm(args, span),
+            "find" => self.find(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -926,6 +927,7 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "linspace"
                 | "diag"
                 | "norm"
+                | "find"
                 | "reshape"
                 | "squeeze"
                 | "strcmp"

@@ -78,6 +78,7 @@ mod early_return;
 mod emptyloop;
 mod expr;
 mod fill;
+mod find;
 mod grow;
 mod grow_slices;
 mod grow_start;

@@ -28,7 +28,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("sort", None),
     ("sortrows", None),
     ("unique", None),
-    ("find", Some("a logical mask (`x(x > t)`) or a loop that records the indices")),
     ("ismember", None),
     ("logspace", None),
     ("meshgrid", None),

@@ -1,0 +1,341 @@
+//! `find(x)`, `find(x, n)` and `find(x, n, 'first' | 'last')`: the linear indices (doubles,
+//! ascending) of the nonzero elements of `x` (NaN counts), at most `n` of them, the first or the
+//! last ones.
+//!
+//! Two passes: the count, a sum of `x(k) ~= 0` (a reduction, so a kernel), then the compaction,
+//! a loop that appends each index to the result (sequential: each position depends on the
+//! count before it).
+//!
+//! The result's shape follows Octave's rules: a row for a row `x`, a column otherwise, and
+//! 0-by-0 for a 0-by-0 `x` or a 1-by-1 `x` that is zero. Its static type comes from `x`'s: a row
+//! for a row, a column for a column or a matrix (or an array whose extents are unknown before
+//! the program runs), `(:,:)` for a scalar. Where Octave's result then has another shape
+//! (a 1-by-1 row or column that is zero, an array taken for a matrix that is a row or 0-by-0
+//! when the program runs), the run stops with `M2CU_E_FIND_SHAPE` rather than return it in the
+//! wrong shape.
+//!
+//! Invariants: `n` is a scalar checked at run time to be a nonnegative integer (Octave's "N must
+//! be a non-negative integer"); the direction is a literal; a complex or 3-D `x` is E0106.
+
+use super::array::{Node, Val};
+use super::reduce::Reduction;
+use super::text::text_literal;
+use super::Lowerer;
+use crate::ast;
+use crate::diag::Span;
+use crate::ir::{BinOp, Builtin, ExprId, ExprKind, LocalId, RuntimeError, SizeQuery, StmtKind};
+use crate::types::{Class, Dim, Shape, Type};
+
+const FORMS: &str = "write find(x), find(x, n), find(x, n, 'first') or find(x, n, 'last')";
+
+/// The static shape of the argument, which fixes the result's.
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    /// 1-by-1: the result is `1` or 0-by-0.
+    Scalar,
+    /// One row: a row of indices.
+    Row,
+    /// One column: a column of indices.
+    Column,
+    /// Anything else: a column of indices.
+    Matrix,
+}
+
+fn form_of(shape: Shape) -> Form {
+    match (shape.rows, shape.cols) {
+        (Dim::Known(1), Dim::Known(1)) => Form::Scalar,
+        (Dim::Known(1), _) => Form::Row,
+        (_, Dim::Known(1)) => Form::Column,
+        _ => Form::Matrix,
+    }
+}
+
+impl Lowerer<'_> {
+    pub(super) fn find(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let (x, limit, last) = match args {
+            [x] => (x, None, false),
+            [x, n] => (x, Some(n), false),
+            [x, n, direction] => match text_literal(direction) {
+                Some("first") => (x, Some(n), false),
+                Some("last") => (x, Some(n), true),
+                _ => {
+                    self.error(
+                        "E0105",
+                        direction.span,
+                        "find: DIRECTION must be \"first\" or \"last\"".into(),
+                        FORMS.into(),
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                self.error(
+                    "E0105",
+                    span,
+                    "wrong number of arguments to `find`".into(),
+                    FORMS.into(),
+                );
+                return None;
+            }
+        };
+        let value = self.value(x)?;
+        let limit = match limit {
+            Some(n) => Some(self.scalar_expr(n, "the count `n` of `find(x, n)`")?),
+            None => None,
+        };
+        let scalar = matches!(value, Val::Scalar(_));
+        let source = match value {
+            Val::Scalar(e) => {
+                let ty = Type::array(self.exprs[e].ty.class, Shape::new(Dim::Known(1), Dim::Var));
+                match self.row_temp("v", ty, vec![e], span) {
+                    Val::Array(a) => match a.node {
+                        Node::Whole(local) => local,
+                        _ => unreachable!("row_temp makes a whole temporary"),
+                    },
+                    Val::Scalar(_) => unreachable!("row_temp makes an array"),
+                }
+            }
+            Val::Array(a) => {
+                let complex = self.element_type(&a).complex;
+                if complex || a.shape.is_3d() {
+                    let what = if complex {
+                        "a complex array"
+                    } else {
+                        "a 3-D array"
+                    };
+                    self.error(
+                        "E0106",
+                        x.span,
+                        format!("`find` of {what} is not supported yet"),
+                        "find the nonzeros of a real 2-D array: `find(real(z) ~= 0 | imag(z) ~= 0)`, `find(A(:, :, k))`".into(),
+                    );
+                    return None;
+                }
+                match a.node {
+                    Node::Whole(local) => local,
+                    _ => self.materialize(&a),
+                }
+            }
+        };
+        let form = match scalar {
+            true => Form::Scalar,
+            false => form_of(self.locals[source].ty.shape),
+        };
+        let found = self.count_nonzeros(source, span);
+        let count = match limit {
+            Some(n) => self.limited_count(found, n, span),
+            None => found,
+        };
+        if form != Form::Scalar {
+            self.find_shape_check(source, form, count, span);
+        }
+        let result = self.find_result(form, count, span);
+        match last {
+            false => self.compact_first(source, result, count, span),
+            true => self.compact_last(source, result, count, span),
+        }
+        Some(Val::Array(self.whole(result, span)))
+    }
+
+    /// The number of nonzero elements of `source`, in a new double temporary.
+    fn count_nonzeros(&mut self, source: LocalId, span: Span) -> LocalId {
+        let acc = self.accumulator(Reduction::Sum, Class::Double, span);
+        let n = self.new_expr(
+            ExprKind::Size(source, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        self.counted_loop("k", n, span, |me, k| {
+            let nonzero = me.nonzero_at(source, k, span);
+            me.accumulate(Reduction::Sum, acc, nonzero, span);
+        });
+        acc
+    }
+
+    /// `source(k) ~= 0`.
+    fn nonzero_at(&mut self, source: LocalId, k: LocalId, span: Span) -> ExprId {
+        let class = self.locals[source].ty.class;
+        let at = self.read_local(k, span);
+        let element = self.new_expr(ExprKind::Index(source, vec![at]), Type::scalar(class), span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        self.binary_expr(BinOp::Ne, element, zero, Class::Logical, span)
+    }
+
+    /// `min(found, n)`, after checking that `n` is a nonnegative integer.
+    fn limited_count(&mut self, found: LocalId, n: ExprId, span: Span) -> LocalId {
+        let n = self.held_scalar("n", n, span);
+        let read = |me: &mut Self| me.read_local(n, span);
+        let (a, b) = (read(self), read(self));
+        let floor = self.new_expr(
+            ExprKind::Call(Builtin::Floor, vec![b]),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let integer = self.binary_expr(BinOp::Eq, a, floor, Class::Logical, span);
+        let (c, zero) = (read(self), self.constant_expr(0.0, Class::Double, span));
+        let nonnegative = self.binary_expr(BinOp::Ge, c, zero, Class::Logical, span);
+        let valid = self.binary_expr(BinOp::And, integer, nonnegative, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: valid,
+                error: RuntimeError::FindCount,
+            },
+            span,
+        );
+        let (found, n) = (self.read_local(found, span), read(self));
+        let fewer = self.new_expr(
+            ExprKind::Call(Builtin::Min, vec![found, n]),
+            Type::scalar(Class::Double),
+            span,
+        );
+        self.held_scalar("n", fewer, span)
+    }
+
+    /// Stops where Octave's result has a shape the static type of the result cannot hold (see
+    /// the module docs).
+    fn find_shape_check(&mut self, source: LocalId, form: Form, count: LocalId, span: Span) {
+        let size_is = |me: &mut Self, query: SizeQuery, value: f64| {
+            let size = me.new_expr(
+                ExprKind::Size(source, query),
+                Type::scalar(Class::Double),
+                span,
+            );
+            let value = me.constant_expr(value, Class::Double, span);
+            me.binary_expr(BinOp::Eq, size, value, Class::Logical, span)
+        };
+        let one_zero = |me: &mut Self| {
+            let single = size_is(me, SizeQuery::Numel, 1.0);
+            let (n, zero) = (
+                me.read_local(count, span),
+                me.constant_expr(0.0, Class::Double, span),
+            );
+            let none = me.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+            me.binary_expr(BinOp::And, single, none, Class::Logical, span)
+        };
+        let mut failed = one_zero(self);
+        if form == Form::Matrix {
+            let row = size_is(self, SizeQuery::Dim(1), 1.0);
+            let not_one = size_is(self, SizeQuery::Numel, 1.0);
+            let not_one = self.new_expr(
+                ExprKind::Unary(crate::ir::UnOp::Not, not_one),
+                Type::scalar(Class::Logical),
+                span,
+            );
+            let long_row = self.binary_expr(BinOp::And, row, not_one, Class::Logical, span);
+            let (no_rows, no_cols) = (
+                size_is(self, SizeQuery::Dim(1), 0.0),
+                size_is(self, SizeQuery::Dim(2), 0.0),
+            );
+            let empty = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
+            let other = self.binary_expr(BinOp::Or, long_row, empty, Class::Logical, span);
+            failed = self.binary_expr(BinOp::Or, failed, other, Class::Logical, span);
+        }
+        self.stop_if(failed, RuntimeError::FindShape, span);
+    }
+
+    /// The result temporary, allocated for `count` indices in the form's shape.
+    fn find_result(&mut self, form: Form, count: LocalId, span: Span) -> LocalId {
+        let shape = match form {
+            Form::Scalar => Shape::new(Dim::Var, Dim::Var),
+            Form::Row => Shape::new(Dim::Known(1), Dim::Var),
+            Form::Column | Form::Matrix => Shape::new(Dim::Var, Dim::Known(1)),
+        };
+        let result = self.temp("f", Type::array(Class::Double, shape), span);
+        let n = |me: &mut Self| me.read_local(count, span);
+        let one = |me: &mut Self| me.constant_expr(1.0, Class::Double, span);
+        let (rows, cols) = match form {
+            Form::Scalar => (n(self), n(self)),
+            Form::Row => (one(self), n(self)),
+            Form::Column | Form::Matrix => (n(self), one(self)),
+        };
+        self.alloc_zeros(result, rows, cols, None, span);
+        result
+    }
+
+    /// Appends each nonzero's index to `result` until it holds `count`.
+    fn compact_first(&mut self, source: LocalId, result: LocalId, count: LocalId, span: Span) {
+        let filled = self.temp("j", Type::scalar(Class::Double), span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        self.set_held(filled, zero, span);
+        let n = self.new_expr(
+            ExprKind::Size(source, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        self.counted_loop("k", n, span, |me, k| {
+            let (j, limit) = (me.read_local(filled, span), me.read_local(count, span));
+            let room = me.binary_expr(BinOp::Lt, j, limit, Class::Logical, span);
+            let nonzero = me.nonzero_at(source, k, span);
+            let take = me.binary_expr(BinOp::AndAnd, room, nonzero, Class::Logical, span);
+            me.emit_if(take, span, |me| {
+                let (j, one) = (
+                    me.read_local(filled, span),
+                    me.constant_expr(1.0, Class::Double, span),
+                );
+                let next = me.binary_expr(BinOp::Add, j, one, Class::Double, span);
+                me.set_held(filled, next, span);
+                me.store_index(result, filled, k, span);
+            });
+        });
+    }
+
+    /// Fills `result` from its end with the last `count` nonzeros' indices, scanning down.
+    fn compact_last(&mut self, source: LocalId, result: LocalId, count: LocalId, span: Span) {
+        let slot = self.temp("j", Type::scalar(Class::Double), span);
+        let n = self.read_local(count, span);
+        self.set_held(slot, n, span);
+        let k = self.counting_loop_var("k", span);
+        self.open_block();
+        let (j, zero) = (
+            self.read_local(slot, span),
+            self.constant_expr(0.0, Class::Double, span),
+        );
+        let room = self.binary_expr(BinOp::Gt, j, zero, Class::Logical, span);
+        let nonzero = self.nonzero_at(source, k, span);
+        let take = self.binary_expr(BinOp::AndAnd, room, nonzero, Class::Logical, span);
+        self.emit_if(take, span, |me| {
+            me.store_index(result, slot, k, span);
+            let (j, one) = (
+                me.read_local(slot, span),
+                me.constant_expr(1.0, Class::Double, span),
+            );
+            let before = me.binary_expr(BinOp::Sub, j, one, Class::Double, span);
+            me.set_held(slot, before, span);
+        });
+        let body = self.close_block();
+        let start = self.new_expr(
+            ExprKind::Size(source, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let step = self.constant_expr(-1.0, Class::Double, span);
+        let stop = self.constant_expr(1.0, Class::Double, span);
+        self.push(
+            StmtKind::For {
+                var: k,
+                start,
+                step: Some(step),
+                stop,
+                body,
+            },
+            span,
+        );
+    }
+
+    /// `result(at) = k`.
+    fn store_index(&mut self, result: LocalId, at: LocalId, k: LocalId, span: Span) {
+        let (at, value) = (self.read_local(at, span), self.read_local(k, span));
+        self.push(
+            StmtKind::Store {
+                array: result,
+                indices: vec![at],
+                value,
+            },
+            span,
+        );
+    }
+
+    fn set_held(&mut self, target: LocalId, value: ExprId, span: Span) {
+        self.push(StmtKind::Assign { target, value }, span);
+    }
+}
