@@ -248,6 +248,14 @@ impl Lowerer<'_> {
         let a = self.value(lhs);
         let b = self.value(rhs);
         let (a, b) = (a?, b?);
+        if op == BinaryOp::LeftDiv && matches!(a, Val::Array(_)) {
+            self.unsupported(
+                span,
+                "`\\` with an array divisor (matrix left division, a linear solve)",
+                "for the elementwise operation write `.\\`; linear solves (`A \\ b`) are not supported yet",
+            );
+            return None;
+        }
         let (op, a, b) = match op {
             BinaryOp::LeftDiv | BinaryOp::ElemLeftDiv => (BinaryOp::ElemDiv, b, a),
             other => (other, a, b),
