@@ -409,3 +409,49 @@ fn find_stops_where_its_result_has_another_shape() {
         }
     }
 }
+
+const MTIMES: &str = "function y = apply(A, x)
+arguments
+  A (:,:) double
+  x (:,1) double
+end
+y = A * x;
+end
+";
+
+/// `A * x` multiplies on both paths; with inner extents that differ when the program runs, it
+/// stops with MATLAB's message.
+#[test]
+fn a_matrix_product_checks_its_inner_extents() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let o = run_file(
+            dir.path(),
+            "apply",
+            MTIMES,
+            backend,
+            &["A=[1 2; 3 4; 5 6]", "x=[1; -1]"],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{backend}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let words: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(words, ["y", "=", "-1", "-1", "-1"], "{backend}: {out}");
+        let o = run_file(
+            dir.path(),
+            "apply",
+            MTIMES,
+            backend,
+            &["A=[1 2; 3 4; 5 6]", "x=[1; 2; 3]"],
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(
+            err.contains("error: Incorrect dimensions for matrix multiplication."),
+            "{backend}: {err}"
+        );
+    }
+}

@@ -211,6 +211,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_FIND_SHAPE",
         "find: Octave's result here is a row, or 0-by-0 (for a 1-by-1 value that is zero, or a 0-by-0 array), and the result m2cu made, whose shape was fixed before the program ran from the argument's declared size, cannot hold it: declare a row input as (1,:) and a column as (:,1), or test the value first (if any(x) ...).",
     ),
+    (
+        58,
+        "M2CU_E_MTIMES",
+        "Incorrect dimensions for matrix multiplication. Check that the number of columns in the first matrix matches the number of rows in the second matrix. To operate on each element of the matrix individually, use TIMES (.*) for elementwise multiplication.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -716,6 +716,9 @@ pub enum RuntimeError {
     /// `find(x)` whose Octave result (a row, or 0-by-0) has another shape than the result's
     /// static type, fixed from `x`'s (`lower::find`).
     FindShape,
+    /// `A * B` with `size(A, 2) ~= size(B, 1)`: MATLAB's "Incorrect dimensions for matrix
+    /// multiplication." (`lower::mtimes`).
+    MatrixProductSizes,
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
     /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.
     Undefined(usize),

@@ -293,9 +293,10 @@ impl Lowerer<'_> {
         class: Class,
         span: Span,
     ) -> Option<Val> {
-        let both = matches!((&a, &b), (Val::Array(_), Val::Array(_)));
+        if let (BinaryOp::Mul, Val::Array(x), Val::Array(y)) = (op, &a, &b) {
+            return self.matrix_product(x.clone(), y.clone(), class, span);
+        }
         let matrix_op = match op {
-            BinaryOp::Mul if both => Some(("matrix multiplication `*` of two arrays", ".*")),
             BinaryOp::Div if matches!(b, Val::Array(_)) => {
                 Some(("`/` with an array divisor (matrix right division)", "./"))
             }
@@ -306,7 +307,7 @@ impl Lowerer<'_> {
             self.unsupported(
                 span,
                 what,
-                &format!("for the elementwise operation write `{elementwise}`; a matrix product needs a loop"),
+                &format!("for the elementwise operation write `{elementwise}`; matrix division and matrix powers are not supported yet"),
             );
             return None;
         }

@@ -86,6 +86,7 @@ mod handles;
 mod inline;
 mod linspace;
 mod mean_empty;
+mod mtimes;
 mod norm;
 mod nthroot;
 mod numchars;

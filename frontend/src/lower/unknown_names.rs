@@ -69,7 +69,7 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("randi", None),
     ("realpow", Some("`x .^ y`, which stops where the result would be complex")),
     ("power", Some("`x .^ y`")),
-    ("mtimes", None),
+    ("mtimes", Some("`A * B`")),
     ("erfinv", None),
     ("besselj", None),
     ("cbrt", Some("`nthroot(x, 3)`")),
