@@ -455,3 +455,34 @@ fn a_matrix_product_checks_its_inner_extents() {
         );
     }
 }
+
+/// `dot` of vectors of different lengths stops with Octave's message on both paths.
+#[test]
+fn dot_of_vectors_of_different_lengths_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "function d = dotted(x, y)\narguments\n  x (1,:) double\n  y (:,1) double\nend\nd = dot(x, y);\nend\n";
+    for backend in ["cpu", "emu"] {
+        let o = run_file(
+            dir.path(),
+            "dotted",
+            source,
+            backend,
+            &["x=[1 2 3]", "y=[4; 5; 6]"],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("d = 32"), "{backend}: {out}");
+        let o = run_file(
+            dir.path(),
+            "dotted",
+            source,
+            backend,
+            &["x=[1 2 3]", "y=[4; 5]"],
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
+        assert!(
+            err.contains("error: dot: sizes of X and Y must match"),
+            "{backend}: {err}"
+        );
+    }
+}

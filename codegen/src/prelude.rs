@@ -216,6 +216,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_MTIMES",
         "Incorrect dimensions for matrix multiplication. Check that the number of columns in the first matrix matches the number of rows in the second matrix. To operate on each element of the matrix individually, use TIMES (.*) for elementwise multiplication.",
     ),
+    (59, "M2CU_E_DOT_SIZES", "dot: sizes of X and Y must match"),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -237,6 +237,7 @@ impl<'a> Context<'a> {
                     RuntimeError::FindCount => "M2CU_E_FIND_COUNT",
                     RuntimeError::FindShape => "M2CU_E_FIND_SHAPE",
                     RuntimeError::MatrixProductSizes => "M2CU_E_MTIMES",
+                    RuntimeError::DotSizes => "M2CU_E_DOT_SIZES",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",

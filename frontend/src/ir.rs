@@ -719,6 +719,10 @@ pub enum RuntimeError {
     /// `A * B` with `size(A, 2) ~= size(B, 1)`: MATLAB's "Incorrect dimensions for matrix
     /// multiplication." (`lower::mtimes`).
     MatrixProductSizes,
+    /// `dot(x, y)` of vectors of different lengths: Octave's "dot: sizes of X and Y must
+    /// match".
+    DotSizes,
+
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
     /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.
     Undefined(usize),

@@ -408,6 +408,8 @@ impl Lowerer<'_> {
             "diag" => self.diag(args, span),
             "norm" => self.norm(args, span),
             "find" => self.find(args, span),
+            "dot" => self.dot(args, span),
+            "trace" => self.trace(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -937,6 +939,8 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "diag"
                 | "norm"
                 | "find"
+                | "dot"
+                | "trace"
                 | "reshape"
                 | "squeeze"
                 | "strcmp"

@@ -74,6 +74,7 @@ mod custom;
 mod delete;
 mod diag;
 mod directives;
+mod dot_trace;
 mod early_return;
 mod emptyloop;
 mod expr;
