@@ -410,6 +410,9 @@ impl Lowerer<'_> {
             "find" => self.find(args, span),
             "dot" => self.dot(args, span),
             "trace" => self.trace(args, span),
+            "fliplr" => self.flip(args, false, span),
+            "flipud" => self.flip(args, true, span),
+            "repmat" => self.repmat(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -941,6 +944,9 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "find"
                 | "dot"
                 | "trace"
+                | "fliplr"
+                | "flipud"
+                | "repmat"
                 | "reshape"
                 | "squeeze"
                 | "strcmp"

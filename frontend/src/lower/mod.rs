@@ -80,6 +80,7 @@ mod emptyloop;
 mod expr;
 mod fill;
 mod find;
+mod flip_repmat;
 mod grow;
 mod grow_slices;
 mod grow_start;
