@@ -107,7 +107,7 @@ impl Lowerer<'_> {
             self.held_scalar("n", count, span)
         });
         let source_shape = self.locals[source].ty.shape;
-        let [mc, nc] = [counts[0], counts[1]].map(|c| constant_count(c));
+        let [mc, nc] = [counts[0], counts[1]].map(constant_count);
         let times = |d: Dim, c: Option<u64>| match (d, c) {
             (Dim::Known(d), Some(c)) => Dim::Known(d * c),
             _ => Dim::Var,
