@@ -268,6 +268,31 @@ fn defaults_read_an_input_only_when_it_was_passed() {
     }
 }
 
+/// The standard output of a run that must succeed.
+fn succeeded(o: &Output, what: &str) -> String {
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The standard error of a run that must stop with a run-time error (exit status 1) whose text
+/// contains each of `expected`.
+fn stopped_with(o: &Output, what: &str, expected: &[&str]) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{what}: {err}");
+    for text in expected {
+        assert!(err.contains(text), "{what}: expected `{text}` in {err}");
+    }
+}
+
+/// The whitespace-separated words of a run's output (`y = 1 2` is `["y", "=", "1", "2"]`).
+fn words(out: &str) -> Vec<&str> {
+    out.split_whitespace().collect()
+}
+
 const DIAGSUM: &str = "function [s, d] = diagsum(A)
 arguments
   A (:,:) double
@@ -284,35 +309,15 @@ end
 fn diag_of_a_matrix_input_that_is_a_vector_stops() {
     let dir = tempfile::tempdir().unwrap();
     for backend in ["cpu", "emu"] {
-        let o = run_file(
-            dir.path(),
-            "diagsum",
-            DIAGSUM,
-            backend,
-            &["A=[1 2; 3 4; 5 6]"],
-        );
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let run = |sets: &[&str]| run_file(dir.path(), "diagsum", DIAGSUM, backend, sets);
+        let out = succeeded(&run(&["A=[1 2; 3 4; 5 6]"]), backend);
         assert!(out.contains("s = 5"), "{backend}: {out}");
         for vector in ["A=[1 2 3]", "A=[1; 2]", "A=zeros(0, 0)"] {
-            let o = run_file(dir.path(), "diagsum", DIAGSUM, backend, &[vector]);
-            let err = String::from_utf8_lossy(&o.stderr);
-            assert_eq!(o.status.code(), Some(1), "{backend} {vector}: {err}");
-            assert!(
-                err.contains("diag of an array that m2cu took for a matrix")
-                    && err.contains("diag(x(:))"),
-                "{backend} {vector}: {err}"
-            );
+            let what = format!("{backend} {vector}");
+            let expected = ["diag of an array that m2cu took for a matrix", "diag(x(:))"];
+            stopped_with(&run(&[vector]), &what, &expected);
         }
-        let o = run_file(dir.path(), "diagsum", DIAGSUM, backend, &["A=7"]);
-        assert!(
-            o.status.success(),
-            "{backend}: a 1-by-1 A is its own diagonal"
-        );
+        succeeded(&run(&["A=7"]), "a 1-by-1 A is its own diagonal");
     }
 }
 
@@ -332,24 +337,14 @@ end
 fn norm_of_a_matrix_input_follows_its_run_time_shape() {
     let dir = tempfile::tempdir().unwrap();
     for backend in ["cpu", "emu"] {
-        let o = run_file(dir.path(), "norms", NORMS, backend, &["A=[3 -4]"]);
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let run = |sets: &[&str]| run_file(dir.path(), "norms", NORMS, backend, sets);
+        let out = succeeded(&run(&["A=[3 -4]"]), backend);
         assert!(
             out.contains("one = 7") && out.contains("two = 5"),
             "{backend}: {out}"
         );
-        let o = run_file(dir.path(), "norms", NORMS, backend, &["A=[1 2; 3 4]"]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
-        assert!(
-            err.contains("not its 2-norm") && err.contains("norm(A, 1)"),
-            "{backend}: {err}"
-        );
+        let expected = ["not its 2-norm", "norm(A, 1)"];
+        stopped_with(&run(&["A=[1 2; 3 4]"]), backend, &expected);
     }
 }
 
@@ -369,24 +364,12 @@ end
 fn find_stops_where_its_result_has_another_shape() {
     let dir = tempfile::tempdir().unwrap();
     for backend in ["cpu", "emu"] {
-        let o = run_file(
-            dir.path(),
-            "finder",
-            FINDER,
-            backend,
-            &["A=[0 2; 3 0; 0 5]", "n=2"],
-        );
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let words: Vec<&str> = out.split_whitespace().collect();
+        let run = |sets: &[&str]| run_file(dir.path(), "finder", FINDER, backend, sets);
+        let out = succeeded(&run(&["A=[0 2; 3 0; 0 5]", "n=2"]), backend);
         assert_eq!(
-            words,
+            words(&out),
             ["i", "=", "2", "4", "6", "j", "=", "4", "6"],
-            "{backend}: {out}"
+            "{backend}"
         );
         for (a, n, message) in [
             ("A=[0 1 1]", "n=1", "find: Octave's result here is a row"),
@@ -402,10 +385,7 @@ fn find_stops_where_its_result_has_another_shape() {
                 "find: N must be a non-negative integer",
             ),
         ] {
-            let o = run_file(dir.path(), "finder", FINDER, backend, &[a, n]);
-            let err = String::from_utf8_lossy(&o.stderr);
-            assert_eq!(o.status.code(), Some(1), "{backend} {a} {n}: {err}");
-            assert!(err.contains(message), "{backend} {a} {n}: {err}");
+            stopped_with(&run(&[a, n]), &format!("{backend} {a} {n}"), &[message]);
         }
     }
 }
@@ -425,64 +405,36 @@ end
 fn a_matrix_product_checks_its_inner_extents() {
     let dir = tempfile::tempdir().unwrap();
     for backend in ["cpu", "emu"] {
-        let o = run_file(
-            dir.path(),
-            "apply",
-            MTIMES,
+        let run = |sets: &[&str]| run_file(dir.path(), "apply", MTIMES, backend, sets);
+        let out = succeeded(&run(&["A=[1 2; 3 4; 5 6]", "x=[1; -1]"]), backend);
+        assert_eq!(words(&out), ["y", "=", "-1", "-1", "-1"], "{backend}");
+        let expected = ["error: Incorrect dimensions for matrix multiplication."];
+        stopped_with(
+            &run(&["A=[1 2; 3 4; 5 6]", "x=[1; 2; 3]"]),
             backend,
-            &["A=[1 2; 3 4; 5 6]", "x=[1; -1]"],
-        );
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "{backend}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let words: Vec<&str> = out.split_whitespace().collect();
-        assert_eq!(words, ["y", "=", "-1", "-1", "-1"], "{backend}: {out}");
-        let o = run_file(
-            dir.path(),
-            "apply",
-            MTIMES,
-            backend,
-            &["A=[1 2; 3 4; 5 6]", "x=[1; 2; 3]"],
-        );
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
-        assert!(
-            err.contains("error: Incorrect dimensions for matrix multiplication."),
-            "{backend}: {err}"
+            &expected,
         );
     }
 }
+
+const DOTTED: &str = "function d = dotted(x, y)
+arguments
+  x (1,:) double
+  y (:,1) double
+end
+d = dot(x, y);
+end
+";
 
 /// `dot` of vectors of different lengths stops with Octave's message on both paths.
 #[test]
 fn dot_of_vectors_of_different_lengths_stops() {
     let dir = tempfile::tempdir().unwrap();
-    let source = "function d = dotted(x, y)\narguments\n  x (1,:) double\n  y (:,1) double\nend\nd = dot(x, y);\nend\n";
     for backend in ["cpu", "emu"] {
-        let o = run_file(
-            dir.path(),
-            "dotted",
-            source,
-            backend,
-            &["x=[1 2 3]", "y=[4; 5; 6]"],
-        );
-        let out = String::from_utf8_lossy(&o.stdout);
+        let run = |sets: &[&str]| run_file(dir.path(), "dotted", DOTTED, backend, sets);
+        let out = succeeded(&run(&["x=[1 2 3]", "y=[4; 5; 6]"]), backend);
         assert!(out.contains("d = 32"), "{backend}: {out}");
-        let o = run_file(
-            dir.path(),
-            "dotted",
-            source,
-            backend,
-            &["x=[1 2 3]", "y=[4; 5]"],
-        );
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
-        assert!(
-            err.contains("error: dot: sizes of X and Y must match"),
-            "{backend}: {err}"
-        );
+        let expected = ["error: dot: sizes of X and Y must match"];
+        stopped_with(&run(&["x=[1 2 3]", "y=[4; 5]"]), backend, &expected);
     }
 }
