@@ -413,6 +413,8 @@ impl Lowerer<'_> {
             "fliplr" => self.flip(args, false, span),
             "flipud" => self.flip(args, true, span),
             "repmat" => self.repmat(args, span),
+            "isa" => self.isa(args, span),
+            "class" => self.class_name(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -947,6 +949,8 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "fliplr"
                 | "flipud"
                 | "repmat"
+                | "isa"
+                | "class"
                 | "reshape"
                 | "squeeze"
                 | "strcmp"

@@ -62,6 +62,7 @@ mod assign;
 mod build;
 mod cells;
 mod charclass;
+mod class_query;
 mod complex;
 mod complex_array;
 pub mod complex_io;
