@@ -408,6 +408,7 @@ impl Lowerer<'_> {
             "diag" => self.diag(args, span),
             "norm" => self.norm(args, span),
             "find" => self.find(args, span),
+            "issorted" => self.issorted(args, span),
             "dot" => self.dot(args, span),
             "trace" => self.trace(args, span),
             "fliplr" => self.flip(args, false, span),
@@ -944,6 +945,7 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "diag"
                 | "norm"
                 | "find"
+                | "issorted"
                 | "dot"
                 | "trace"
                 | "fliplr"

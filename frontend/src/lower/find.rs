@@ -14,6 +14,8 @@
 //! when the program runs), the run stops with `M2CU_E_FIND_SHAPE` rather than return it in the
 //! wrong shape.
 //!
+//! `issorted(x)` of a vector, a reduction over the pairs of neighbours, lives here too.
+//!
 //! Invariants: `n` is a scalar checked at run time to be a nonnegative integer (Octave's "N must
 //! be a non-negative integer"); the direction is a literal; a complex or 3-D `x` is E0106.
 
@@ -337,5 +339,69 @@ impl Lowerer<'_> {
 
     fn set_held(&mut self, target: LocalId, value: ExprId, span: Span) {
         self.push(StmtKind::Assign { target, value }, span);
+    }
+}
+
+impl Lowerer<'_> {
+    /// `issorted(x)` of a vector, as Octave's: every element is at most the next, NaN sorting
+    /// last (`[1 NaN]` is sorted, `[NaN 1]` is not); an `all` over the pairs, so a kernel.
+    pub(super) fn issorted(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [x] = args else {
+            self.error(
+                "E0105",
+                span,
+                "wrong number of arguments to `issorted`".into(),
+                "write `issorted(x)` of a vector".into(),
+            );
+            return None;
+        };
+        let source = match self.value(x)? {
+            Val::Scalar(_) => {
+                return Some(Val::Scalar(self.constant_expr(1.0, Class::Logical, span)))
+            }
+            Val::Array(a) if !a.shape.is_vector() || self.element_type(&a).complex => {
+                self.error(
+                    "E0106",
+                    x.span,
+                    "issorted: needs a vector (of real values), and this value is not known to be one".into(),
+                    "pass a row or a column (declare an input as (1,:) or (:,1)), or `x(:)`".into(),
+                );
+                return None;
+            }
+            Val::Array(a) => match a.node {
+                Node::Whole(local) => local,
+                _ => self.materialize(&a),
+            },
+        };
+        let class = self.locals[source].ty.class;
+        let acc = self.accumulator(Reduction::All, Class::Logical, span);
+        let n = self.new_expr(
+            ExprKind::Size(source, SizeQuery::Numel),
+            Type::scalar(Class::Double),
+            span,
+        );
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let pairs = self.binary_expr(BinOp::Sub, n, one, Class::Double, span);
+        self.counted_loop("k", pairs, span, |me, k| {
+            let element = |me: &mut Self, next: bool| {
+                let mut at = me.read_local(k, span);
+                if next {
+                    let one = me.constant_expr(1.0, Class::Double, span);
+                    at = me.binary_expr(BinOp::Add, at, one, Class::Double, span);
+                }
+                me.new_expr(ExprKind::Index(source, vec![at]), Type::scalar(class), span)
+            };
+            let (this, next) = (element(me, false), element(me, true));
+            let in_order = me.binary_expr(BinOp::Le, this, next, Class::Logical, span);
+            let next = element(me, true);
+            let nan = me.new_expr(
+                ExprKind::Call(Builtin::IsNan, vec![next]),
+                Type::scalar(Class::Logical),
+                span,
+            );
+            let ok = me.binary_expr(BinOp::Or, nan, in_order, Class::Logical, span);
+            me.accumulate(Reduction::All, acc, ok, span);
+        });
+        Some(Val::Scalar(self.read_local(acc, span)))
     }
 }

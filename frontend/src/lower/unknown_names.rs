@@ -69,7 +69,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("besselj", None),
     ("cbrt", Some("`nthroot(x, 3)`")),
     ("bitshift", Some("`floor(v / 2^k)` for a right shift of a nonnegative integer value, `v * 2^k` for a left one")),
-    ("issorted", Some("a loop that compares each element with the one before")),
 ];
 
 /// How m2cu answers for `name`, a name nothing defines.
