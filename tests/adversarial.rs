@@ -426,6 +426,10 @@ fn is_m2cu_limit(message: &str) -> bool {
                 "M2CU_E_ARRAYFUN_EMPTY",
                 "M2CU_E_COMPLEX_FACTOR",
                 "M2CU_E_MEAN_OF_EMPTY",
+                // Results whose shape the static type cannot hold, and the matrix 2-norm.
+                "M2CU_E_DIAG_VECTOR",
+                "M2CU_E_FIND_SHAPE",
+                "M2CU_E_NORM_MATRIX",
             ]
             .contains(name)
         })

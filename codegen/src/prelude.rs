@@ -559,15 +559,16 @@ M2CU_FN T m2cu_eps##S(T x) \
     return ldexp##S((T)1, e - (DIGITS)); \
 }
 
-/* Element k (1-based) of Octave's linspace(x1, x2, n), n >= k: liboctave builds it from both
- * ends, x1 + i*delta in the first half and x2 - i*delta in the second, the middle of an odd
- * count (x1 + x2) / 2 (0 when x1 == -x2), every element x2 when x1 == x2. */
+/* Element k (1-based) of Octave 7.3's linspace(x1, x2, n), n >= k: liboctave builds it from
+ * both ends, x1 + i*delta in the first half and x2 - i*delta in the second, the middle of an odd
+ * count (x1 + x2) / 2 (0 when x1 == -x2); equal ends take no shortcut (linspace(-0, -0, 5) has
+ * +0 inside, linspace(Inf, Inf, 5) NaN). */
 #define M2CU_LINSPACE(T, S) \
 M2CU_FN T m2cu_linspace##S(T x1, T x2, double n, double k) \
 { \
     int64_t m = (int64_t)n, i = (int64_t)k - 1, half = m / 2; \
     T delta; \
-    if (m == 1 || x1 == x2 || i == m - 1) return x2; \
+    if (m == 1 || i == m - 1) return x2; \
     if (i == 0) return x1; \
     delta = (x2 - x1) / (T)(m - 1); \
     if (i < half) return x1 + (T)i * delta; \

@@ -272,8 +272,8 @@ pub enum Builtin {
     NthRoot,
     /// `linspace_at(x1, x2, n, k)`: element `k` (1-based) of Octave's `linspace(x1, x2, n)` for
     /// a count `n >= k` (liboctave's: `x1 + i*delta` in the first half, `x2 - i*delta` in the
-    /// second, `(x1 + x2) / 2` in the middle of an odd count, 0 there when `x1 == -x2`, and
-    /// every element `x2` when `x1 == x2`). Lowering writes it for `linspace`
+    /// second, `(x1 + x2) / 2` in the middle of an odd count, 0 there when `x1 == -x2`, with no
+    /// shortcut for equal ends). Lowering writes it for `linspace`
     /// (`lower::linspace`); not in [`Builtin::ALL`].
     LinspaceAt,
 }
