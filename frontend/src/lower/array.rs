@@ -961,6 +961,40 @@ impl Lowerer<'_> {
         found
     }
 
+    /// The local that holds `a`: its own when `a` is a whole array, else a new temporary
+    /// written from it.
+    pub(super) fn whole_local(&mut self, a: &ArrayVal) -> LocalId {
+        match a.node {
+            Node::Whole(local) => local,
+            _ => self.materialize(a),
+        }
+    }
+
+    /// A new one-element row temporary holding the scalar `e`, for functions that read their
+    /// argument as an array.
+    pub(super) fn scalar_row_local(&mut self, e: ExprId, span: Span) -> LocalId {
+        let ty = Type::array(self.exprs[e].ty.class, Shape::new(Dim::Known(1), Dim::Var));
+        match self.row_temp("v", ty, vec![e], span) {
+            Val::Array(a) => self.whole_local(&a),
+            Val::Scalar(_) => unreachable!("row_temp makes an array"),
+        }
+    }
+
+    /// `size(array, query) op value`, a logical.
+    pub(super) fn size_compared(
+        &mut self,
+        array: LocalId,
+        query: SizeQuery,
+        op: BinOp,
+        value: f64,
+        span: Span,
+    ) -> ExprId {
+        let double = Type::scalar(Class::Double);
+        let size = self.new_expr(ExprKind::Size(array, query), double, span);
+        let value = self.constant_expr(value, Class::Double, span);
+        self.binary_expr(op, size, value, Class::Logical, span)
+    }
+
     /// Writes `val` into a new temporary array and returns it.
     pub(super) fn materialize(&mut self, val: &ArrayVal) -> LocalId {
         let ty = self.array_type(val);

@@ -143,17 +143,37 @@ impl Lowerer<'_> {
 
     /// Emits `if cond` around the statements `then` emits (no `else`).
     pub(super) fn emit_if(&mut self, cond: ExprId, span: Span, then: impl FnOnce(&mut Self)) {
+        self.emit_if_else(cond, span, then, |_| {});
+    }
+
+    /// Emits `if cond` around the statements `then` emits, `else` around those `otherwise`
+    /// emits.
+    pub(super) fn emit_if_else(
+        &mut self,
+        cond: ExprId,
+        span: Span,
+        then: impl FnOnce(&mut Self),
+        otherwise: impl FnOnce(&mut Self),
+    ) {
         self.open_block();
         then(self);
         let then_body = self.close_block();
+        self.open_block();
+        otherwise(self);
+        let else_body = self.close_block();
         self.push(
             StmtKind::If {
                 cond,
                 then_body,
-                else_body: crate::ir::Block::default(),
+                else_body,
             },
             span,
         );
+    }
+
+    /// Emits `target = value`.
+    pub(super) fn set_local(&mut self, target: LocalId, value: ExprId, span: Span) {
+        self.push(StmtKind::Assign { target, value }, span);
     }
 
     /// Emits `if at == first, case(first) elseif ... else case(last) end` for the values

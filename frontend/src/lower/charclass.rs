@@ -110,10 +110,7 @@ impl Lowerer<'_> {
         let hidden = format!("_text{}", self.temps);
         let local = match value {
             Val::Scalar(e) => self.held_scalar("c", e, span),
-            Val::Array(a) => match a.node {
-                super::array::Node::Whole(local) => local,
-                _ => self.materialize(&a),
-            },
+            Val::Array(a) => self.whole_local(&a),
         };
         self.scope.names.insert(hidden.clone(), local);
         let read = || ident(&hidden, span);

@@ -16,7 +16,7 @@
 //! (Octave: "X must be of a floating point type").
 
 use super::array::Val;
-use super::expr::val_class;
+use super::expr::{val_class, val_is_complex};
 use super::fill::{Filler, FORMS};
 use super::text::text_literal;
 use super::Lowerer;
@@ -98,11 +98,7 @@ impl Lowerer<'_> {
     /// `eps(x)`, elementwise.
     fn eps_of(&mut self, x: &ast::Expr, span: Span) -> Option<Val> {
         let value = self.value(x)?;
-        let class = val_class(self, &value);
-        let complex = match &value {
-            Val::Scalar(e) => self.exprs[*e].ty.complex,
-            Val::Array(a) => self.element_type(a).complex,
-        };
+        let (class, complex) = (val_class(self, &value), val_is_complex(self, &value));
         if !class.is_float() || complex {
             let what = if complex {
                 "complex".to_string()

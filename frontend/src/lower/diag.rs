@@ -14,7 +14,7 @@
 //! Invariants: the result has the argument's class; the offset `k` is an integer constant
 //! (a literal, possibly negated); a 3-D, char or complex argument is E0106.
 
-use super::array::{ArrayVal, Node, Val};
+use super::array::{ArrayVal, Val};
 use super::Lowerer;
 use crate::ast;
 use crate::diag::Span;
@@ -90,10 +90,7 @@ impl Lowerer<'_> {
             Val::Array(a) => a,
         };
         self.diag_argument_check(&a, x.span)?;
-        let source = match a.node {
-            Node::Whole(local) => local,
-            _ => self.materialize(&a),
-        };
+        let source = self.whole_local(&a);
         let shape = self.locals[source].ty.shape;
         let form = form_of(shape);
         let class = self.locals[source].ty.class;
@@ -149,27 +146,21 @@ impl Lowerer<'_> {
     /// diagonal MATLAB extracts into a column: not a vector (whose matrix MATLAB builds; a
     /// 1-by-1 `x` with `k = 0` is the same either way) and not 0-by-0 (whose result is 0-by-0).
     fn matrix_at_run_time_check(&mut self, source: LocalId, k: i64, span: Span) {
-        let row = self.extent_equals(source, 1, 1.0, span);
-        let column = self.extent_equals(source, 2, 1.0, span);
+        let extent_is = |me: &mut Self, query: SizeQuery, op: BinOp, value: f64| {
+            me.size_compared(source, query, op, value, span)
+        };
+        let row = extent_is(self, SizeQuery::Dim(1), BinOp::Eq, 1.0);
+        let column = extent_is(self, SizeQuery::Dim(2), BinOp::Eq, 1.0);
         let mut vector = self.binary_expr(BinOp::Or, row, column, Class::Logical, span);
         if k == 0 {
-            let double = Type::scalar(Class::Double);
-            let numel = self.new_expr(ExprKind::Size(source, SizeQuery::Numel), double, span);
-            let one = self.double_const(1.0, span);
-            let more = self.binary_expr(BinOp::Ne, numel, one, Class::Logical, span);
+            let more = extent_is(self, SizeQuery::Numel, BinOp::Ne, 1.0);
             vector = self.binary_expr(BinOp::And, vector, more, Class::Logical, span);
         }
-        let no_rows = self.extent_equals(source, 1, 0.0, span);
-        let no_cols = self.extent_equals(source, 2, 0.0, span);
+        let no_rows = extent_is(self, SizeQuery::Dim(1), BinOp::Eq, 0.0);
+        let no_cols = extent_is(self, SizeQuery::Dim(2), BinOp::Eq, 0.0);
         let empty = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
         let failed = self.binary_expr(BinOp::Or, vector, empty, Class::Logical, span);
         self.stop_if(failed, RuntimeError::DiagOfVector, span);
-    }
-
-    fn extent_equals(&mut self, array: LocalId, dim: u8, value: f64, span: Span) -> ExprId {
-        let extent = self.size_of(array, dim, span);
-        let value = self.constant_expr(value, Class::Double, span);
-        self.binary_expr(BinOp::Eq, extent, value, Class::Logical, span)
     }
 
     fn double_const(&mut self, v: f64, span: Span) -> ExprId {

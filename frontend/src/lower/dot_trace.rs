@@ -11,13 +11,14 @@
 //! operands are E0106, and so are matrices given to `dot` (MATLAB's column-wise form is not
 //! supported yet).
 
-use super::array::{Node, Val};
+use super::array::Val;
+use super::expr::{val_class, val_is_complex};
 use super::reduce::Reduction;
 use super::Lowerer;
 use crate::ast;
 use crate::diag::Span;
 use crate::ir::{BinOp, ExprKind, LocalId, RuntimeError, SizeQuery, StmtKind};
-use crate::types::{Class, Shape, Type};
+use crate::types::{Class, Type};
 
 impl Lowerer<'_> {
     pub(super) fn dot(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
@@ -83,49 +84,23 @@ impl Lowerer<'_> {
             Val::Scalar(e) => return Some(Val::Scalar(self.convert_to(e, class))),
             Val::Array(v) => {
                 self.reject_3d(&v, "`trace`")?;
-                match v.node {
-                    Node::Whole(local) => local,
-                    _ => self.materialize(&v),
-                }
+                self.whole_local(&v)
             }
         };
+        let own = self.locals[source].ty.class;
         let result = self.temp("trace", Type::scalar(class), span);
         let zero = self.constant_expr(0.0, class, span);
-        self.push(
-            StmtKind::Assign {
-                target: result,
-                value: zero,
-            },
-            span,
-        );
-        let size_is = |me: &mut Self, query: SizeQuery, value: f64, op: BinOp| {
-            let size = me.new_expr(
-                ExprKind::Size(source, query),
-                Type::scalar(Class::Double),
-                span,
-            );
-            let value = me.constant_expr(value, Class::Double, span);
-            me.binary_expr(op, size, value, Class::Logical, span)
+        self.set_local(result, zero, span);
+        let size_is = |me: &mut Self, query: SizeQuery, op: BinOp, value: f64| {
+            me.size_compared(source, query, op, value, span)
         };
-        let nonempty = size_is(self, SizeQuery::Numel, 0.0, BinOp::Gt);
-        self.emit_if(nonempty, span, |me| {
-            let row = size_is(me, SizeQuery::Dim(1), 1.0, BinOp::Eq);
-            let column = size_is(me, SizeQuery::Dim(2), 1.0, BinOp::Eq);
-            let vector = me.binary_expr(BinOp::Or, row, column, Class::Logical, span);
-            me.open_block();
+        let first = |me: &mut Self| {
             let one = me.constant_expr(1.0, Class::Double, span);
-            let own = me.locals[source].ty.class;
             let first = me.new_expr(ExprKind::Index(source, vec![one]), Type::scalar(own), span);
             let first = me.convert_to(first, class);
-            me.push(
-                StmtKind::Assign {
-                    target: result,
-                    value: first,
-                },
-                span,
-            );
-            let then_body = me.close_block();
-            me.open_block();
+            me.set_local(result, first, span);
+        };
+        let diagonal_sum = |me: &mut Self| {
             let acc = me.accumulator(Reduction::Sum, class, span);
             let (rows, cols) = (me.size_of(source, 1, span), me.size_of(source, 2, span));
             let n = me.new_expr(
@@ -140,22 +115,14 @@ impl Lowerer<'_> {
                 me.accumulate(Reduction::Sum, acc, e, span);
             });
             let sum = me.read_local(acc, span);
-            me.push(
-                StmtKind::Assign {
-                    target: result,
-                    value: sum,
-                },
-                span,
-            );
-            let else_body = me.close_block();
-            me.push(
-                StmtKind::If {
-                    cond: vector,
-                    then_body,
-                    else_body,
-                },
-                span,
-            );
+            me.set_local(result, sum, span);
+        };
+        let nonempty = size_is(self, SizeQuery::Numel, BinOp::Gt, 0.0);
+        self.emit_if(nonempty, span, |me| {
+            let row = size_is(me, SizeQuery::Dim(1), BinOp::Eq, 1.0);
+            let column = size_is(me, SizeQuery::Dim(2), BinOp::Eq, 1.0);
+            let vector = me.binary_expr(BinOp::Or, row, column, Class::Logical, span);
+            me.emit_if_else(vector, span, first, diagonal_sum);
         });
         Some(Val::Scalar(self.read_local(result, span)))
     }
@@ -165,10 +132,7 @@ impl Lowerer<'_> {
     fn real_floating_operands(&mut self, name: &str, values: &[&Val], span: Span) -> Option<Class> {
         let mut single = false;
         for v in values {
-            let (class, complex) = match v {
-                Val::Scalar(e) => (self.exprs[*e].ty.class, self.exprs[*e].ty.complex),
-                Val::Array(a) => (a.class, self.element_type(a).complex),
-            };
+            let (class, complex) = (val_class(self, v), val_is_complex(self, v));
             if class.is_integer() || complex {
                 let what = if complex {
                     "complex".to_string()
@@ -192,16 +156,7 @@ impl Lowerer<'_> {
     /// is reported.
     fn vector_local(&mut self, v: Val, span: Span) -> Option<LocalId> {
         let a = match v {
-            Val::Scalar(e) => {
-                let ty = Type::array(
-                    self.exprs[e].ty.class,
-                    Shape::new(crate::types::Dim::Known(1), crate::types::Dim::Var),
-                );
-                match self.row_temp("v", ty, vec![e], span) {
-                    Val::Array(a) => a,
-                    Val::Scalar(_) => unreachable!("row_temp makes an array"),
-                }
-            }
+            Val::Scalar(e) => return Some(self.scalar_row_local(e, span)),
             Val::Array(a) => a,
         };
         if !a.shape.is_vector() {
@@ -213,9 +168,6 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        Some(match a.node {
-            Node::Whole(local) => local,
-            _ => self.materialize(&a),
-        })
+        Some(self.whole_local(&a))
     }
 }

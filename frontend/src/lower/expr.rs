@@ -910,6 +910,14 @@ pub(super) fn val_class(l: &Lowerer<'_>, v: &Val) -> Class {
     }
 }
 
+/// Whether a value is complex.
+pub(super) fn val_is_complex(l: &Lowerer<'_>, v: &Val) -> bool {
+    match v {
+        Val::Scalar(e) => l.exprs[*e].ty.complex,
+        Val::Array(a) => l.element_type(a).complex,
+    }
+}
+
 /// The scalar arguments of a call of `builtin` that `lower::complex` lowers: one of them is
 /// complex, or the builtin is one of `complex::is_complex_builtin` (of scalars).
 fn complex_arguments(l: &Lowerer<'_>, builtin: Builtin, vals: &[Val]) -> Option<Vec<ExprId>> {

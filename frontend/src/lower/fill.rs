@@ -28,7 +28,7 @@ use crate::ir::{
 };
 use crate::types::{Class, Dim, Shape, Type};
 
-use super::array::{ArrayVal, Node, Val};
+use super::array::{ArrayVal, Val};
 use super::expr::val_class;
 use super::text::text_literal;
 use super::Lowerer;
@@ -487,11 +487,7 @@ impl Lowerer<'_> {
             return None;
         }
         let source = match self.value(array)? {
-            Val::Array(ArrayVal {
-                node: Node::Whole(local),
-                ..
-            }) => local,
-            Val::Array(val) => self.materialize(&val),
+            Val::Array(val) => self.whole_local(&val),
             Val::Scalar(_) => {
                 self.error(
                     "E0105",

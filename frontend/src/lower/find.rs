@@ -19,7 +19,7 @@
 //! Invariants: `n` is a scalar checked at run time to be a nonnegative integer (Octave's "N must
 //! be a non-negative integer"); the direction is a literal; a complex or 3-D `x` is E0106.
 
-use super::array::{Node, Val};
+use super::array::Val;
 use super::reduce::Reduction;
 use super::text::text_literal;
 use super::Lowerer;
@@ -87,16 +87,7 @@ impl Lowerer<'_> {
         };
         let scalar = matches!(value, Val::Scalar(_));
         let source = match value {
-            Val::Scalar(e) => {
-                let ty = Type::array(self.exprs[e].ty.class, Shape::new(Dim::Known(1), Dim::Var));
-                match self.row_temp("v", ty, vec![e], span) {
-                    Val::Array(a) => match a.node {
-                        Node::Whole(local) => local,
-                        _ => unreachable!("row_temp makes a whole temporary"),
-                    },
-                    Val::Scalar(_) => unreachable!("row_temp makes an array"),
-                }
-            }
+            Val::Scalar(e) => self.scalar_row_local(e, span),
             Val::Array(a) => {
                 let complex = self.element_type(&a).complex;
                 if complex || a.shape.is_3d() {
@@ -113,10 +104,7 @@ impl Lowerer<'_> {
                     );
                     return None;
                 }
-                match a.node {
-                    Node::Whole(local) => local,
-                    _ => self.materialize(&a),
-                }
+                self.whole_local(&a)
             }
         };
         let form = match scalar {
@@ -196,17 +184,11 @@ impl Lowerer<'_> {
     /// Stops where Octave's result has a shape the static type of the result cannot hold (see
     /// the module docs).
     fn find_shape_check(&mut self, source: LocalId, form: Form, count: LocalId, span: Span) {
-        let size_is = |me: &mut Self, query: SizeQuery, value: f64| {
-            let size = me.new_expr(
-                ExprKind::Size(source, query),
-                Type::scalar(Class::Double),
-                span,
-            );
-            let value = me.constant_expr(value, Class::Double, span);
-            me.binary_expr(BinOp::Eq, size, value, Class::Logical, span)
+        let size_is = |me: &mut Self, query: SizeQuery, op: BinOp, value: f64| {
+            me.size_compared(source, query, op, value, span)
         };
         let one_zero = |me: &mut Self| {
-            let single = size_is(me, SizeQuery::Numel, 1.0);
+            let single = size_is(me, SizeQuery::Numel, BinOp::Eq, 1.0);
             let (n, zero) = (
                 me.read_local(count, span),
                 me.constant_expr(0.0, Class::Double, span),
@@ -216,17 +198,12 @@ impl Lowerer<'_> {
         };
         let mut failed = one_zero(self);
         if form == Form::Matrix {
-            let row = size_is(self, SizeQuery::Dim(1), 1.0);
-            let not_one = size_is(self, SizeQuery::Numel, 1.0);
-            let not_one = self.new_expr(
-                ExprKind::Unary(crate::ir::UnOp::Not, not_one),
-                Type::scalar(Class::Logical),
-                span,
-            );
+            let row = size_is(self, SizeQuery::Dim(1), BinOp::Eq, 1.0);
+            let not_one = size_is(self, SizeQuery::Numel, BinOp::Ne, 1.0);
             let long_row = self.binary_expr(BinOp::And, row, not_one, Class::Logical, span);
             let (no_rows, no_cols) = (
-                size_is(self, SizeQuery::Dim(1), 0.0),
-                size_is(self, SizeQuery::Dim(2), 0.0),
+                size_is(self, SizeQuery::Dim(1), BinOp::Eq, 0.0),
+                size_is(self, SizeQuery::Dim(2), BinOp::Eq, 0.0),
             );
             let empty = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
             let other = self.binary_expr(BinOp::Or, long_row, empty, Class::Logical, span);
@@ -258,7 +235,7 @@ impl Lowerer<'_> {
     fn compact_first(&mut self, source: LocalId, result: LocalId, count: LocalId, span: Span) {
         let filled = self.temp("j", Type::scalar(Class::Double), span);
         let zero = self.constant_expr(0.0, Class::Double, span);
-        self.set_held(filled, zero, span);
+        self.set_local(filled, zero, span);
         let n = self.new_expr(
             ExprKind::Size(source, SizeQuery::Numel),
             Type::scalar(Class::Double),
@@ -275,7 +252,7 @@ impl Lowerer<'_> {
                     me.constant_expr(1.0, Class::Double, span),
                 );
                 let next = me.binary_expr(BinOp::Add, j, one, Class::Double, span);
-                me.set_held(filled, next, span);
+                me.set_local(filled, next, span);
                 me.store_index(result, filled, k, span);
             });
         });
@@ -285,7 +262,7 @@ impl Lowerer<'_> {
     fn compact_last(&mut self, source: LocalId, result: LocalId, count: LocalId, span: Span) {
         let slot = self.temp("j", Type::scalar(Class::Double), span);
         let n = self.read_local(count, span);
-        self.set_held(slot, n, span);
+        self.set_local(slot, n, span);
         let k = self.counting_loop_var("k", span);
         self.open_block();
         let (j, zero) = (
@@ -302,7 +279,7 @@ impl Lowerer<'_> {
                 me.constant_expr(1.0, Class::Double, span),
             );
             let before = me.binary_expr(BinOp::Sub, j, one, Class::Double, span);
-            me.set_held(slot, before, span);
+            me.set_local(slot, before, span);
         });
         let body = self.close_block();
         let start = self.new_expr(
@@ -336,10 +313,6 @@ impl Lowerer<'_> {
             span,
         );
     }
-
-    fn set_held(&mut self, target: LocalId, value: ExprId, span: Span) {
-        self.push(StmtKind::Assign { target, value }, span);
-    }
 }
 
 impl Lowerer<'_> {
@@ -368,10 +341,7 @@ impl Lowerer<'_> {
                 );
                 return None;
             }
-            Val::Array(a) => match a.node {
-                Node::Whole(local) => local,
-                _ => self.materialize(&a),
-            },
+            Val::Array(a) => self.whole_local(&a),
         };
         let class = self.locals[source].ty.class;
         let acc = self.accumulator(Reduction::All, Class::Logical, span);

@@ -8,7 +8,7 @@
 //! Invariants: the result has `A`'s class; a 3-D `A` is E0106; the counts of `repmat` are
 //! scalars, a negative one giving an empty result as in MATLAB.
 
-use super::array::{Node, Sub, Val};
+use super::array::{Sub, Val};
 use super::Lowerer;
 use crate::ast;
 use crate::diag::Span;
@@ -32,10 +32,7 @@ impl Lowerer<'_> {
             Val::Scalar(e) => return Some(Val::Scalar(e)),
             Val::Array(v) => {
                 self.reject_3d(&v, &format!("`{name}`"))?;
-                match v.node {
-                    Node::Whole(local) => local,
-                    _ => self.materialize(&v),
-                }
+                self.whole_local(&v)
             }
         };
         let dim = if rows { 1 } else { 2 };
@@ -79,23 +76,10 @@ impl Lowerer<'_> {
         let value = self.value(a);
         let (m, n, value) = (m?, n?, value?);
         let source = match value {
-            Val::Scalar(e) => {
-                let class = self.exprs[e].ty.class;
-                let ty = Type::array(class, Shape::new(Dim::Known(1), Dim::Var));
-                match self.row_temp("v", ty, vec![e], span) {
-                    Val::Array(v) => match v.node {
-                        Node::Whole(local) => local,
-                        _ => unreachable!("row_temp makes a whole temporary"),
-                    },
-                    Val::Scalar(_) => unreachable!("row_temp makes an array"),
-                }
-            }
+            Val::Scalar(e) => self.scalar_row_local(e, span),
             Val::Array(v) => {
                 self.reject_3d(&v, "`repmat`")?;
-                match v.node {
-                    Node::Whole(local) => local,
-                    _ => self.materialize(&v),
-                }
+                self.whole_local(&v)
             }
         };
         let [m, n] = [m, n].map(|c| {

@@ -13,7 +13,7 @@
 //! extents must agree, at translation when both are known (E0110), else when the program runs
 //! (`M2CU_E_MTIMES`, MATLAB's message); an empty inner extent gives zeros.
 
-use super::array::{ArrayVal, Node, Val};
+use super::array::{ArrayVal, Val};
 use super::reduce::Reduction;
 use super::Lowerer;
 use crate::diag::Span;
@@ -60,10 +60,7 @@ impl Lowerer<'_> {
             }
         }
         let (rows, cols) = (a.shape.rows, b.shape.cols);
-        let [a, b] = [a, b].map(|v| match v.node {
-            Node::Whole(local) => local,
-            _ => self.materialize(&v),
-        });
+        let [a, b] = [a, b].map(|v| self.whole_local(&v));
         self.inner_extents_check(a, b, span);
         if (rows, cols) == (Dim::Known(1), Dim::Known(1)) {
             let acc = self.product_sum(a, b, None, class, span);

@@ -21,15 +21,14 @@
 //! Invariants: the result is a scalar of the argument's class; `p` is a constant; integer,
 //! logical, char and complex arguments are E0106 (Octave: "wrong type argument").
 
-use super::array::{Node, Val};
+use super::array::Val;
+use super::expr::{val_class, val_is_complex};
 use super::reduce::Reduction;
 use super::text::text_literal;
 use super::Lowerer;
 use crate::ast;
 use crate::diag::Span;
-use crate::ir::{
-    BinOp, Block, Builtin, ExprId, ExprKind, LocalId, RuntimeError, SizeQuery, StmtKind,
-};
+use crate::ir::{BinOp, Builtin, ExprId, ExprKind, LocalId, RuntimeError, SizeQuery, StmtKind};
 use crate::types::{Class, Dim, Shape, Type};
 
 const FORMS: &str = "write norm(x), norm(x, 1), norm(x, Inf), norm(x, -Inf), norm(x, p) with a constant p > 0, or norm(x, 'fro')";
@@ -64,10 +63,7 @@ impl Lowerer<'_> {
             }
         };
         let value = self.value(x)?;
-        let (class, complex) = match &value {
-            Val::Scalar(e) => (self.exprs[*e].ty.class, self.exprs[*e].ty.complex),
-            Val::Array(a) => (a.class, self.element_type(a).complex),
-        };
+        let (class, complex) = (val_class(self, &value), val_is_complex(self, &value));
         if !class.is_float() || complex {
             let what = if complex {
                 "complex".to_string()
@@ -96,10 +92,7 @@ impl Lowerer<'_> {
                 );
                 return None;
             }
-            Val::Array(a) => match a.node {
-                Node::Whole(local) => local,
-                _ => self.materialize(&a),
-            },
+            Val::Array(a) => self.whole_local(&a),
         };
         let result = self.temp("norm", Type::scalar(class), span);
         match vector_or_matrix(self.locals[source].ty.shape) {
@@ -112,23 +105,19 @@ impl Lowerer<'_> {
             }
             None => {
                 let cond = self.vector_or_empty_at_run_time(source, span);
-                let then_body = self.block_of(|me| me.vector_norm(source, p, result, span));
-                let else_body = self.block_of(|me| match p {
-                    Norm::One | Norm::Inf | Norm::Frobenius => {
-                        me.matrix_norm(source, p, result, span)
-                    }
-                    _ => {
-                        let fail = me.constant_expr(1.0, Class::Logical, span);
-                        me.stop_if(fail, RuntimeError::NormOfMatrix, span);
-                    }
-                });
-                self.push(
-                    StmtKind::If {
-                        cond,
-                        then_body,
-                        else_body,
-                    },
+                self.emit_if_else(
+                    cond,
                     span,
+                    |me| me.vector_norm(source, p, result, span),
+                    |me| match p {
+                        Norm::One | Norm::Inf | Norm::Frobenius => {
+                            me.matrix_norm(source, p, result, span)
+                        }
+                        _ => {
+                            let fail = me.constant_expr(1.0, Class::Logical, span);
+                            me.stop_if(fail, RuntimeError::NormOfMatrix, span);
+                        }
+                    },
                 );
             }
         }
@@ -185,26 +174,13 @@ impl Lowerer<'_> {
         false
     }
 
-    /// The statements `body` emits, as a block.
-    fn block_of(&mut self, body: impl FnOnce(&mut Self)) -> Block {
-        self.open_block();
-        body(self);
-        self.close_block()
-    }
-
     /// `size(a, 1) == 1 | size(a, 2) == 1 | numel(a) == 0`.
     fn vector_or_empty_at_run_time(&mut self, a: LocalId, span: Span) -> ExprId {
-        let row = self.extent_compared(a, SizeQuery::Dim(1), 1.0, span);
-        let column = self.extent_compared(a, SizeQuery::Dim(2), 1.0, span);
-        let empty = self.extent_compared(a, SizeQuery::Numel, 0.0, span);
+        let row = self.size_compared(a, SizeQuery::Dim(1), BinOp::Eq, 1.0, span);
+        let column = self.size_compared(a, SizeQuery::Dim(2), BinOp::Eq, 1.0, span);
+        let empty = self.size_compared(a, SizeQuery::Numel, BinOp::Eq, 0.0, span);
         let vector = self.binary_expr(BinOp::Or, row, column, Class::Logical, span);
         self.binary_expr(BinOp::Or, vector, empty, Class::Logical, span)
-    }
-
-    fn extent_compared(&mut self, a: LocalId, query: SizeQuery, value: f64, span: Span) -> ExprId {
-        let extent = self.new_expr(ExprKind::Size(a, query), Type::scalar(Class::Double), span);
-        let value = self.constant_expr(value, Class::Double, span);
-        self.binary_expr(BinOp::Eq, extent, value, Class::Logical, span)
     }
 
     /// `abs(a(k))`, or `abs(a(i, j))` for two subscripts.
@@ -244,10 +220,6 @@ impl Lowerer<'_> {
         acc
     }
 
-    fn set_scalar(&mut self, target: LocalId, value: ExprId, span: Span) {
-        self.push(StmtKind::Assign { target, value }, span);
-    }
-
     /// `result = norm(a, p)` of the elements of `a` as a vector.
     fn vector_norm(&mut self, a: LocalId, p: Norm, result: LocalId, span: Span) {
         let class = self.locals[a].ty.class;
@@ -256,7 +228,7 @@ impl Lowerer<'_> {
             Norm::One => {
                 let sum = self.reduce_elements(Reduction::Sum, a, span, magnitude);
                 let sum = self.read_local(sum, span);
-                self.set_scalar(result, sum, span);
+                self.set_local(result, sum, span);
             }
             Norm::Inf | Norm::NegInf => {
                 let kind = if p == Norm::Inf {
@@ -266,12 +238,12 @@ impl Lowerer<'_> {
                 };
                 let extreme = self.reduce_elements(kind, a, span, magnitude);
                 let extreme = self.read_local(extreme, span);
-                self.set_scalar(result, extreme, span);
+                self.set_local(result, extreme, span);
                 // No elements: 0 (the reductions' identities are -Inf and Inf).
-                let empty = self.extent_compared(a, SizeQuery::Numel, 0.0, span);
+                let empty = self.size_compared(a, SizeQuery::Numel, BinOp::Eq, 0.0, span);
                 self.emit_if(empty, span, |me| {
                     let zero = me.constant_expr(0.0, class, span);
-                    me.set_scalar(result, zero, span);
+                    me.set_local(result, zero, span);
                 });
                 self.nan_gives_nan(a, result, span);
             }
@@ -290,7 +262,7 @@ impl Lowerer<'_> {
         let any = self.read_local(nans, span);
         self.emit_if(any, span, |me| {
             let nan = me.constant_expr(f64::NAN, class, span);
-            me.set_scalar(result, nan, span);
+            me.set_local(result, nan, span);
         });
     }
 
@@ -305,7 +277,7 @@ impl Lowerer<'_> {
         let (m, inf) = (scale(self), self.constant_expr(f64::INFINITY, class, span));
         let finite = self.binary_expr(BinOp::Lt, m, inf, Class::Logical, span);
         let cond = self.binary_expr(BinOp::AndAnd, positive, finite, Class::Logical, span);
-        let then_body = self.block_of(|me| {
+        let scaled = |me: &mut Self| {
             let sum = me.reduce_elements(Reduction::Sum, a, span, |me, at| {
                 let t = |me: &mut Self, at: ExprId| {
                     let mag = me.magnitude(a, vec![at], span);
@@ -338,18 +310,11 @@ impl Lowerer<'_> {
             };
             let m = scale(me);
             let norm = me.binary_expr(BinOp::Mul, m, root, class, span);
-            me.set_scalar(result, norm, span);
-        });
+            me.set_local(result, norm, span);
+        };
         // 0 (every element 0, or none), Inf, or NaN: the plain sum of magnitudes says which.
-        let else_body = self.block_of(|me| me.vector_norm(a, Norm::One, result, span));
-        self.push(
-            StmtKind::If {
-                cond,
-                then_body,
-                else_body,
-            },
-            span,
-        );
+        let plain = |me: &mut Self| me.vector_norm(a, Norm::One, result, span);
+        self.emit_if_else(cond, span, scaled, plain);
     }
 
     /// `result = norm(a, p)` of a matrix, `p` one of 1, Inf and 'fro'.
@@ -392,7 +357,7 @@ impl Lowerer<'_> {
         });
         // Octave's RowVector::max: the first sum, then each strictly greater one (none: 0).
         let zero = self.constant_expr(0.0, class, span);
-        self.set_scalar(result, zero, span);
+        self.set_local(result, zero, span);
         let count = self.new_expr(ExprKind::Size(sums, SizeQuery::Numel), double, span);
         let none = self.constant_expr(0.0, Class::Double, span);
         let any = self.binary_expr(BinOp::Gt, count, none, Class::Logical, span);
@@ -403,7 +368,7 @@ impl Lowerer<'_> {
                 Type::scalar(class),
                 span,
             );
-            me.set_scalar(result, value, span);
+            me.set_local(result, value, span);
             let count = me.new_expr(ExprKind::Size(sums, SizeQuery::Numel), double, span);
             me.counted_loop("j", count, span, |me, j| {
                 let read = |me: &mut Self| {
@@ -414,7 +379,7 @@ impl Lowerer<'_> {
                 let greater = me.binary_expr(BinOp::Gt, s, r, Class::Logical, span);
                 me.emit_if(greater, span, |me| {
                     let s = read(me);
-                    me.set_scalar(result, s, span);
+                    me.set_local(result, s, span);
                 });
             });
         });

@@ -26,11 +26,7 @@ impl Lowerer<'_> {
         };
         let x = self.value(x)?;
         let n = self.scalar_expr(n, "the root `n` of `nthroot(x, n)`")?;
-        let complex = match &x {
-            Val::Scalar(e) => self.exprs[*e].ty.complex,
-            Val::Array(a) => self.element_type(a).complex,
-        };
-        if complex || self.exprs[n].ty.complex {
+        if super::expr::val_is_complex(self, &x) || self.exprs[n].ty.complex {
             self.error(
                 "E0106",
                 span,

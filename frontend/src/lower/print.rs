@@ -14,7 +14,7 @@ use crate::diag::Span;
 use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, StmtKind};
 use crate::types::{Class, Type};
 
-use super::array::{ArrayVal, Node, Val};
+use super::array::{ArrayVal, Val};
 use super::Lowerer;
 
 mod recycle;
@@ -217,10 +217,7 @@ impl Lowerer<'_> {
             conversion,
             after,
         } = each;
-        let local = match array.node {
-            Node::Whole(local) => local,
-            _ => self.materialize(&array),
-        };
+        let local = self.whole_local(&array);
         let element = Type::scalar(array.class);
         let n = self.numel_of(local, span);
         self.counted_loop("k", n, span, |me, k| {
@@ -268,10 +265,7 @@ impl Lowerer<'_> {
 
     /// A char array as one `ExprKind::Local` of the whole array (a temporary unless it is one).
     pub(super) fn whole_array_expr(&mut self, a: &ArrayVal, span: Span) -> ExprId {
-        let local = match a.node {
-            Node::Whole(local) => local,
-            _ => self.materialize(a),
-        };
+        let local = self.whole_local(a);
         let ty = self.locals[local].ty;
         self.new_expr(ExprKind::Local(local), ty, span)
     }

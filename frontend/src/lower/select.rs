@@ -63,16 +63,7 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        Some(Subscript::Plain(Sub::Index(self.index_local(&a))))
-    }
-
-    /// The local holding the elements of an index vector (written into a temporary unless it
-    /// is one already).
-    fn index_local(&mut self, a: &ArrayVal) -> LocalId {
-        match a.node {
-            Node::Whole(local) => local,
-            _ => self.materialize(a),
-        }
+        Some(Subscript::Plain(Sub::Index(self.whole_local(&a))))
     }
 
     /// The subscripts with every mask replaced by the positions of its true elements.

@@ -12,7 +12,7 @@
 //!   units (`strcmpi`: after `lower`); an operand of another class compares unequal;
 //!   `strncmp`/`strncmpi` compare a prefix by Octave 7.3's rule ([`Lowerer::text_compare_prefix`]).
 
-use super::array::{Node, Val};
+use super::array::Val;
 use super::expr::val_class;
 use super::*;
 
@@ -400,10 +400,7 @@ impl Lowerer<'_> {
             }
             Val::Array(a) => {
                 self.reject_3d(&a, "comparing 3-D char arrays")?;
-                Some(Held::Array(match a.node {
-                    Node::Whole(local) => local,
-                    _ => self.materialize(&a),
-                }))
+                Some(Held::Array(self.whole_local(&a)))
             }
         }
     }
