@@ -438,3 +438,27 @@ fn dot_of_vectors_of_different_lengths_stops() {
         stopped_with(&run(&["x=[1 2 3]", "y=[4; 5]"]), backend, &expected);
     }
 }
+
+const SHIFTED: &str = "function [y, s] = shifted(x, k)
+arguments
+  x (1,:) double
+  k (1,1) double
+end
+y = bitshift(x, k);
+s = sort(x, 'sideways');
+end
+";
+
+/// A shift count that is no integer stops `bitshift` with Octave's message, in a kernel too;
+/// so does a sort direction that is neither 'ascend' nor 'descend' (m2cu's own `sort.m`).
+#[test]
+fn bitshift_and_sort_check_their_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let run = |sets: &[&str]| run_file(dir.path(), "shifted", SHIFTED, backend, sets);
+        let expected = ["error: bitshift: K must be a scalar or array of integers"];
+        stopped_with(&run(&["x=[1 2 3]", "k=0.5"]), backend, &expected);
+        let expected = ["error: sort: MODE must be either \"ascend\" or \"descend\""];
+        stopped_with(&run(&["x=[1 2 3]", "k=1"]), backend, &expected);
+    }
+}

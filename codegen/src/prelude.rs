@@ -217,6 +217,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "Incorrect dimensions for matrix multiplication. Check that the number of columns in the first matrix matches the number of rows in the second matrix. To operate on each element of the matrix individually, use TIMES (.*) for elementwise multiplication.",
     ),
     (59, "M2CU_E_DOT_SIZES", "dot: sizes of X and Y must match"),
+    (
+        60,
+        "M2CU_E_BITSHIFT_K",
+        "bitshift: K must be a scalar or array of integers",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -614,6 +619,48 @@ M2CU_FN T m2cu_nthroot##S(T x, T n, int array, int *err) \
 }
 M2CU_NTHROOT(double, )
 M2CU_NTHROOT(float, f)
+
+/* Octave 7's bitshift(a, k) (Builtin::BitShift). A shift count that is no integer stops; one of
+ * 64 or more shifts every bit out. Integers shift in 64 bits (left shifts as unsigned, so
+ * without overflow; right shifts of signed values arithmetic) and the caller's cast to the class
+ * keeps the low bits. A double (single) is truncated to int64, shifted and kept to its low 53
+ * (24) bits, a negative one as the negated shift of its magnitude; NaN, infinities and
+ * magnitudes from 2^63 are 0. */
+M2CU_FN int m2cu_shift_count(double k, int *err)
+{
+    if (k != trunc(k)) { M2CU_FAIL(err, M2CU_E_BITSHIFT_K); return 0; }
+    return k >= 64.0 ? 64 : k <= -64.0 ? -64 : (int)k;
+}
+M2CU_FN int64_t m2cu_ibitshift(int64_t a, double k, int *err)
+{
+    int n = m2cu_shift_count(k, err);
+    if (n >= 64) return 0;
+    if (n <= -64) return a < 0 ? -1 : 0;
+    return n >= 0 ? (int64_t)((uint64_t)a << n) : a >> -n;
+}
+M2CU_FN uint64_t m2cu_ubitshift(uint64_t a, double k, int *err)
+{
+    int n = m2cu_shift_count(k, err);
+    if (n >= 64 || n <= -64) return 0;
+    return n >= 0 ? a << n : a >> -n;
+}
+M2CU_FN int64_t m2cu_float_bitshift(double a, double k, int64_t mask, int *err)
+{
+    int n = m2cu_shift_count(k, err);
+    int64_t v, sign = a < 0.0 ? -1 : 1;
+    double magnitude = fabs(a);
+    if (!(magnitude < 9223372036854775808.0) || n >= 64 || n <= -64) return 0;
+    v = (int64_t)magnitude;
+    return sign * ((n >= 0 ? (int64_t)((uint64_t)v << n) : v >> -n) & mask);
+}
+M2CU_FN double m2cu_bitshift(double a, double k, int *err)
+{
+    return (double)m2cu_float_bitshift(a, k, ((int64_t)1 << 53) - 1, err);
+}
+M2CU_FN float m2cu_bitshiftf(float a, double k, int *err)
+{
+    return (float)m2cu_float_bitshift((double)a, k, ((int64_t)1 << 24) - 1, err);
+}
 
 /* Integer mod and rem in int64 (every integer class but uint64). A divisor of -1 leaves no
  * remainder, and must not reach `%`: INT64_MIN % -1 traps. */

@@ -237,6 +237,14 @@ pub enum Builtin {
     BitAnd,
     BitOr,
     BitXor,
+    /// `bitshift(a, k)`: Octave 7's bits of `a` shifted left by `k` (right for a negative
+    /// `k`), in `a`'s class: an integer's bits wrap in its width (right shifts of a signed one
+    /// are arithmetic); a double (a single) is truncated to an integer, shifted as int64 and
+    /// kept to its low 53 (24) bits, a negative one as the negated shift of its magnitude,
+    /// NaN and infinities as 0. A `k` that is no integer stops with `M2CU_E_BITSHIFT_K`; a
+    /// shift by 64 or more gives 0 (-1 for a negative integer shifted right), where Octave's
+    /// result is undefined.
+    BitShift,
     /// `xor(a, b)`: logical, true when exactly one of the two is nonzero (a NaN stops, as for
     /// every conversion to logical).
     Xor,
@@ -416,6 +424,7 @@ impl Builtin {
             Builtin::BitAnd => "bitand",
             Builtin::BitOr => "bitor",
             Builtin::BitXor => "bitxor",
+            Builtin::BitShift => "bitshift",
             Builtin::Xor => "xor",
             Builtin::IsNan => "isnan",
             Builtin::IsInf => "isinf",
@@ -434,7 +443,7 @@ impl Builtin {
         }
     }
 
-    pub const ALL: [Builtin; 27] = [
+    pub const ALL: [Builtin; 28] = [
         Builtin::Abs,
         Builtin::Sqrt,
         Builtin::Exp,
@@ -451,6 +460,7 @@ impl Builtin {
         Builtin::BitAnd,
         Builtin::BitOr,
         Builtin::BitXor,
+        Builtin::BitShift,
         Builtin::Xor,
         Builtin::IsNan,
         Builtin::IsInf,
@@ -481,6 +491,7 @@ impl Builtin {
             | Builtin::BitAnd
             | Builtin::BitOr
             | Builtin::BitXor
+            | Builtin::BitShift
             | Builtin::Xor
             | Builtin::Complex => 2,
             Builtin::Power | Builtin::NthRoot => 3,

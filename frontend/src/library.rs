@@ -2,7 +2,8 @@
 //!
 //! Loading is separate from lowering, because only the caller knows where files are: the
 //! caller's `find` maps a name to the text of `NAME.m` (MATLAB looks in the entry file's folder,
-//! then along the path). [`Library::load`] asks for every identifier of the entry file that no
+//! then along the path); a name it does not find may be one of m2cu's own MATLAB functions
+//! ([`crate::bundled`]). [`Library::load`] asks for every identifier of the entry file that no
 //! function of that file defines, then for the identifiers of each file found, until no new
 //! name turns up. An identifier may be a variable (`x` with an `x.m` next to the entry): so a
 //! file that fails to read or parse is kept as such and reported only where lowering resolves a
@@ -59,7 +60,10 @@ impl Library {
             if library.files.contains_key(&name) {
                 continue;
             }
-            let Some(found) = find(&name) else { continue };
+            let bundled = || crate::bundled::file(&name).map(|(n, text)| Ok((n, text.to_string())));
+            let Some(found) = find(&name).or_else(bundled) else {
+                continue;
+            };
             let file = match found {
                 Ok((file_name, text)) => {
                     let base = sources.add(&file_name, &text);

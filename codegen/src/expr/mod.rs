@@ -349,6 +349,7 @@ impl ExprWriter<'_> {
             Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => {
                 self.bitwise(builtin, args, class)
             }
+            Builtin::BitShift => self.bitshift(args, class),
             Builtin::Xor => format!("({} != {})", self.cond(args[0]), self.cond(args[1])),
             Builtin::IsNan | Builtin::IsInf | Builtin::IsFinite => {
                 self.float_test(builtin, args[0])
@@ -460,6 +461,29 @@ impl ExprWriter<'_> {
         } else {
             let (x, y) = (self.double(args[0]), self.double(args[1]));
             format!("((double)((uint64_t){x} {op} (uint64_t){y}))")
+        }
+    }
+
+    /// `bitshift(a, k)` (see [`Builtin::BitShift`]): the prelude's shift in 64 bits, then a
+    /// plain C cast to an integer class, which keeps the low bits as Octave does (no
+    /// saturation).
+    fn bitshift(&self, args: &[ExprId], class: Class) -> String {
+        let (k, err) = (self.double(args[1]), self.err);
+        match class {
+            Class::Double => format!("m2cu_bitshift({}, {k}, {err})", self.double(args[0])),
+            Class::Single => format!(
+                "m2cu_bitshiftf({}, {k}, {err})",
+                self.to_class(args[0], Class::Single)
+            ),
+            Class::Uint64 => format!(
+                "m2cu_ubitshift({}, {k}, {err})",
+                self.to_class(args[0], Class::Uint64)
+            ),
+            _ => format!(
+                "(({})m2cu_ibitshift((int64_t){}, {k}, {err}))",
+                class.c_type(),
+                self.to_class(args[0], class)
+            ),
         }
     }
 

@@ -1,19 +1,46 @@
-//! `isa(x, name)` and `class(x)`, which real programs use in input checks
-//! (`if ~isa(img, 'uint8'), error(..., class(img)), end`): both are known at translation time
+//! `isa(x, name)`, the class tests `islogical isinteger isfloat isnumeric isreal` and
+//! `class(x)`, which real programs use in input checks
+//! (`if ~isa(img, 'uint8'), error(..., class(img)), end`): all are known at translation time
 //! from `x`'s class, which m2cu fixes for the whole function.
 //!
-//! Invariants: `isa` is a logical constant (the categories `'numeric'`, `'float'` and
-//! `'integer'` as MATLAB defines them; a name that is no class of a value m2cu holds, such as
-//! `'cell'`, is false); `class` is a char row, the class's MATLAB name (a complex double is
-//! `'double'`); `x` is lowered once, for its errors.
+//! Invariants: `isa` and the tests are logical constants (the categories `'numeric'`,
+//! `'float'` and `'integer'` as MATLAB defines them: a logical or char value is not numeric; a
+//! name that is no class of a value m2cu holds, such as `'cell'`, is false); `class` is a char
+//! row, the class's MATLAB name (a complex double is `'double'`); `x` is lowered once, for its
+//! errors. [`Lowerer::static_class_test`] answers the same tests of a variable without lowering
+//! anything, so that an `if` on them lowers only the branch taken (a function written for
+//! several classes, such as m2cu's own `sort.m`).
 
 use super::array::Val;
-use super::expr::val_class;
+use super::expr::{val_class, val_is_complex};
 use super::text::text_literal;
 use super::Lowerer;
 use crate::ast;
 use crate::diag::Span;
 use crate::types::Class;
+
+/// The class tests that take one value.
+pub(super) const CLASS_TESTS: &[&str] = &["islogical", "isinteger", "isfloat", "isnumeric", "isreal"];
+
+/// Whether a value of `class` (complex or not) is of the class or category `name`, as `isa`.
+fn is_a(class: Class, name: &str) -> bool {
+    match name {
+        "numeric" => class.is_integer() || class.is_float(),
+        "float" => class.is_float(),
+        "integer" => class.is_integer(),
+        other => Class::from_name(other) == Some(class),
+    }
+}
+
+/// The answer of the class test `test` (one of [`CLASS_TESTS`] or `ischar`) for a value of
+/// `class`, complex or not.
+fn passes(test: &str, class: Class, complex: bool) -> bool {
+    match test {
+        "isreal" => !complex,
+        "ischar" => class == Class::Char,
+        other => is_a(class, other.trim_start_matches("is")),
+    }
+}
 
 impl Lowerer<'_> {
     pub(super) fn isa(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
@@ -36,15 +63,51 @@ impl Lowerer<'_> {
             return None;
         };
         let value = self.value(x)?;
-        let class = val_class(self, &value);
-        let holds = match name {
-            "numeric" => class.is_integer() || class.is_float(),
-            "float" => class.is_float(),
-            "integer" => class.is_integer(),
-            other => Class::from_name(other) == Some(class),
+        let holds = is_a(val_class(self, &value), name);
+        Some(self.logical_constant(holds, span))
+    }
+
+    /// `islogical(x)`, `isinteger(x)`, `isfloat(x)`, `isnumeric(x)` or `isreal(x)`.
+    pub(super) fn class_test(&mut self, test: &str, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [x] = args else {
+            self.error(
+                "E0105",
+                span,
+                format!("wrong number of arguments to `{test}`"),
+                format!("write `{test}(x)`"),
+            );
+            return None;
         };
+        let value = self.value(x)?;
+        let holds = passes(test, val_class(self, &value), val_is_complex(self, &value));
+        Some(self.logical_constant(holds, span))
+    }
+
+    fn logical_constant(&mut self, holds: bool, span: Span) -> Val {
         let truth = if holds { 1.0 } else { 0.0 };
-        Some(Val::Scalar(self.constant_expr(truth, Class::Logical, span)))
+        Val::Scalar(self.constant_expr(truth, Class::Logical, span))
+    }
+
+    /// The answer of `callee(args)`, a class test (`isa` with a literal name, `ischar` or one of
+    /// [`CLASS_TESTS`]) of a variable, from its type; `None` for anything else or a `callee`
+    /// that a variable shadows.
+    pub(super) fn static_class_test(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
+        if self.scope.names.contains_key(callee) {
+            return None;
+        }
+        let (x, name) = match args {
+            [x] if callee == "ischar" || CLASS_TESTS.contains(&callee) => (x, None),
+            [x, name] if callee == "isa" => (x, Some(text_literal(name)?)),
+            _ => return None,
+        };
+        let ast::ExprKind::Ident(x) = &x.kind else {
+            return None;
+        };
+        let ty = self.locals[*self.scope.names.get(x)?].ty;
+        Some(match name {
+            Some(name) => is_a(ty.class, name),
+            None => passes(callee, ty.class, ty.complex),
+        })
     }
 
     pub(super) fn class_name(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {

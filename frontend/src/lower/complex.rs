@@ -97,6 +97,20 @@ impl Lowerer<'_> {
         (!assigned).then(|| self.imaginary_literal(1.0, span))
     }
 
+    /// What names the variable `name` of the scope being lowered in `complex_locals`: its
+    /// name with the calls that lead to this scope, so that a function inlined at two calls,
+    /// one with a real argument and one with a complex one, widens only the second's locals.
+    pub(super) fn widening_key(&self, name: &str) -> String {
+        format!("{}{}{name}", self.scope.call_path, self.scope.prefix)
+    }
+
+    /// Records that the real double `id` becomes complex: the next attempt makes it complex
+    /// from the start.
+    pub(super) fn widen(&mut self, id: LocalId) {
+        let key = self.widening_keys.get(&id).cloned();
+        self.widened.insert(key.unwrap_or_else(|| self.locals[id].name.clone()));
+    }
+
     /// `e` as the value of the complex local `target`: a real double becomes `complex(e, 0)`.
     pub(super) fn as_local_value(&mut self, target: LocalId, e: ExprId) -> ExprId {
         if !self.locals[target].ty.complex || self.is_complex(e) {
@@ -108,11 +122,10 @@ impl Lowerer<'_> {
         self.new_expr(ExprKind::Convert(e), ty, span)
     }
 
-    /// A new double local (scalar or array) whose name an earlier attempt found complex is
-    /// made complex.
+    /// A new double local (scalar or array) that an earlier attempt found complex is made
+    /// complex.
     pub(super) fn complex_if_widened(&self, name: &str, ty: Type) -> Type {
-        let ir_name = format!("{}{name}", self.scope.prefix);
-        let complex = self.complex_locals.contains(&ir_name) && ty.class == Class::Double;
+        let complex = self.complex_locals.contains(&self.widening_key(name)) && ty.class == Class::Double;
         Type {
             complex: complex || ty.complex,
             ..ty
@@ -134,7 +147,7 @@ impl Lowerer<'_> {
             return Some(id);
         }
         if old.class == Class::Double && same_kind && !self.params.contains(&id) {
-            self.widened.insert(self.locals[id].name.clone());
+            self.widen(id);
             return None;
         }
         self.error(

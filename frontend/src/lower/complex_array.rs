@@ -138,7 +138,7 @@ impl Lowerer<'_> {
         let ty = self.locals[array].ty;
         if self.exprs[value].ty.complex && !ty.complex {
             if ty.class == Class::Double && !self.params.contains(&array) {
-                self.widened.insert(self.locals[array].name.clone());
+                self.widen(array);
             }
             return value;
         }

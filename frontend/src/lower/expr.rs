@@ -429,6 +429,7 @@ impl Lowerer<'_> {
             "strncmp" => self.text_compare_prefix(TextCase::Exact, args, span),
             "strncmpi" => self.text_compare_prefix(TextCase::Folded, args, span),
             "ischar" => self.is_char(args, span),
+            _ if super::class_query::CLASS_TESTS.contains(&name) => self.class_test(name, args, span),
             "feval" => self.feval(args, span),
             "arrayfun" => self.arrayfun(args, span),
             _ if super::charclass::CHAR_CLASS_FUNCTIONS.contains(&name) => {
@@ -745,6 +746,9 @@ impl Lowerer<'_> {
         if matches!(builtin, Builtin::Upper | Builtin::Lower) {
             return Some(args[0]);
         }
+        if builtin == Builtin::BitShift {
+            return self.shifted_class(args[0], span);
+        }
         let class = match args {
             [a, b, ..] => self.combine(*a, *b, span)?,
             _ => arithmetic_class(args[0]),
@@ -770,6 +774,21 @@ impl Lowerer<'_> {
             return None;
         }
         Some(class)
+    }
+
+    /// The class of `bitshift(a, k)`: `a`'s, which must be numeric (Octave: "bitshift: not
+    /// defined for char objects").
+    fn shifted_class(&mut self, a: Class, span: Span) -> Option<Class> {
+        if a.is_integer() || a.is_float() {
+            return Some(a);
+        }
+        self.error(
+            "E0106",
+            span,
+            format!("bitshift: not defined for {a} objects"),
+            "shift a number: `bitshift(double(a), k)`, or `bitshift(uint8(c), k)` for the codes of chars".into(),
+        );
+        None
     }
 
     fn conversion(&mut self, class: Class, args: &[ast::Expr], span: Span) -> Option<Val> {
@@ -942,6 +961,7 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
         || Builtin::from_name(name).is_some()
         || Class::from_name(name).is_some()
         || fill_named(name).is_some()
+        || super::class_query::CLASS_TESTS.contains(&name)
         || SIZE_FUNCTIONS.contains(&name)
         || matches!(
             name,

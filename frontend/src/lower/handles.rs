@@ -419,7 +419,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let saved = self.enter(label, anon.file);
+        let saved = self.enter(label, anon.file, span);
         self.scope.handles.in_anonymous = true;
         for (name, binding) in &anon.captured {
             match binding {

@@ -223,7 +223,7 @@ impl<'a> Lowerer<'a> {
         if !self.within_inline_bounds(callee) || self.recursive(callee, target.function) {
             return None;
         }
-        let saved = self.enter(&callee.name, target.file);
+        let saved = self.enter(&callee.name, target.file, callee.span);
         self.inlining.push(target.function);
         self.enter_call_growth(saved.scope.loop_depth > 0);
         let out = body(self);
@@ -292,14 +292,17 @@ impl<'a> Lowerer<'a> {
         true
     }
 
-    pub(super) fn enter(&mut self, callee: &str, file: &'a ast::File) -> Saved<'a> {
+    /// Opens the scope of a call to `callee` (of `file`) at `at`.
+    pub(super) fn enter(&mut self, callee: &str, file: &'a ast::File, at: Span) -> Saved<'a> {
         let prefix = format!("_{callee}_");
+        let call_path = format!("{}{callee}@{}/", self.scope.call_path, at.start);
         Saved {
             file: std::mem::replace(&mut self.file, file),
             scope: std::mem::replace(
                 &mut self.scope,
                 Scope {
                     prefix,
+                    call_path,
                     ..Scope::default()
                 },
             ),

@@ -285,6 +285,10 @@ struct Scope<'a> {
     /// Prefix of the IR names of new locals: empty in the entry function, `_<callee>_` while
     /// a local function is inlined.
     prefix: String,
+    /// The inlined calls that lead here from the entry, each as `callee@offset/` (the call's
+    /// source offset): with a local's name, what tells one call's locals from another's when
+    /// a lowering attempt makes one of them complex (`complex::widening_key`).
+    call_path: String,
 }
 
 struct Lowerer<'a> {
@@ -379,6 +383,8 @@ struct Lowerer<'a> {
     complex_locals: complex::ComplexLocals,
     /// Real locals this attempt found assigned a complex value (`complex`).
     widened: complex::ComplexLocals,
+    /// Each named local's key in `widened` and `complex_locals`.
+    widening_keys: HashMap<LocalId, String>,
     /// `Function::fresh_writes`.
     fresh_writes: Vec<StmtId>,
     /// Accumulators typed with the class of an update that may not run (`reassign`).
@@ -455,6 +461,7 @@ impl<'a> Lowerer<'a> {
             homes: HashMap::new(),
             complex_locals: complex::ComplexLocals::new(),
             widened: complex::ComplexLocals::new(),
+            widening_keys: HashMap::new(),
             fresh_writes: Vec::new(),
             class_pending: Vec::new(),
             call_entries: Vec::new(),
@@ -651,6 +658,7 @@ impl<'a> Lowerer<'a> {
             span,
             integral: false,
         });
+        self.widening_keys.insert(id, self.widening_key(name));
         self.scope.names.insert(name.to_string(), id);
         self.matlab_names.insert(id, name.to_string());
         self.record_home(id);

@@ -16,7 +16,9 @@
 //! - `isempty(x)` in such a condition is decided too when `x`'s type settles it: an extent
 //!   known to be 0 (an input passed as `[]`, typed `double(0,:)`) makes it 1, extents all known
 //!   and non-zero make it 0. So `if nargin < 3 || isempty(tol), tol = 1e-6; end` called with
-//!   `tol = []` lowers only the default, which retypes `tol` in straight-line code.
+//!   `tol = []` lowers only the default, which retypes `tol` in straight-line code;
+//! - so are the class tests of a variable (`ischar(a)`, `isa(x, 'single')`, `isinteger(x)`:
+//!   `Lowerer::static_class_test`), which m2cu knows from its type.
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
@@ -114,7 +116,9 @@ impl Lowerer<'_> {
         match &e.kind {
             AstExpr::Ident(n) => !self.scope.names.contains_key(n) && self.count_named(n).is_some(),
             AstExpr::Call { callee, args } => {
-                callee.name == "exist" || self.static_emptiness(&callee.name, args).is_some()
+                callee.name == "exist"
+                    || self.static_emptiness(&callee.name, args).is_some()
+                    || self.static_class_test(&callee.name, args).is_some()
             }
             AstExpr::Unary { operand, .. } | AstExpr::Paren(operand) => {
                 self.mentions_counts(operand)
@@ -132,7 +136,10 @@ impl Lowerer<'_> {
             AstExpr::Number { value, .. } => *value,
             AstExpr::Ident(n) if !self.scope.names.contains_key(n) => self.count_named(n)? as f64,
             AstExpr::Call { callee, args } if callee.name == "exist" => truth(self.exists(args)?),
-            AstExpr::Call { callee, args } => truth(self.static_emptiness(&callee.name, args)?),
+            AstExpr::Call { callee, args } => truth(
+                self.static_emptiness(&callee.name, args)
+                    .or_else(|| self.static_class_test(&callee.name, args))?,
+            ),
             AstExpr::Paren(inner) => self.static_value(inner)?,
             AstExpr::Unary { op, operand } => {
                 let v = self.static_value(operand)?;

@@ -1,0 +1,31 @@
+//! m2cu's own MATLAB library: functions that m2cu translates from MATLAB source of its own
+//! (`frontend/lib/NAME.m`, built into the binary), as Octave ships much of its library as
+//! `.m` files. A call to one inlines like a call to the user's own function file, so the
+//! function gets the C path, kernels, the emulator and the loop report at once.
+//!
+//! Invariants:
+//! - a bundled function is found only when no function of the program and no `NAME.m` along
+//!   the search path has its name ([`crate::library::Library::load`] asks the caller's `find`
+//!   first), so a user's `sort.m` wins, as on MATLAB's path;
+//! - no bundled name is a function that lowering translates by itself (a test checks), so
+//!   loading one never shadows a builtin;
+//! - diagnostics inside a bundled file name it [`DISPLAY_PREFIX`]`NAME.m`.
+
+/// What a bundled file's name starts with in diagnostics and the loop report.
+pub const DISPLAY_PREFIX: &str = "<m2cu>/";
+
+/// The bundled functions, by name, with their MATLAB source.
+const FILES: &[(&str, &str)] = &[("sort", include_str!("../lib/sort.m"))];
+
+/// The name to show and the text of the bundled function `name`, if there is one.
+pub fn file(name: &str) -> Option<(String, &'static str)> {
+    FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, text)| (format!("{DISPLAY_PREFIX}{n}.m"), *text))
+}
+
+/// The names of the bundled functions.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FILES.iter().map(|(n, _)| *n)
+}
