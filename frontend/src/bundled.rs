@@ -15,7 +15,13 @@
 pub const DISPLAY_PREFIX: &str = "<m2cu>/";
 
 /// The bundled functions, by name, with their MATLAB source.
-const FILES: &[(&str, &str)] = &[("sort", include_str!("../lib/sort.m"))];
+const FILES: &[(&str, &str)] = &[
+    ("sort", include_str!("../lib/sort.m")),
+    ("cumsum", include_str!("../lib/cumsum.m")),
+    ("cumprod", include_str!("../lib/cumprod.m")),
+    ("m2cu_cumulate", include_str!("../lib/m2cu_cumulate.m")),
+    ("diff", include_str!("../lib/diff.m")),
+];
 
 /// The name to show and the text of the bundled function `name`, if there is one.
 pub fn file(name: &str) -> Option<(String, &'static str)> {

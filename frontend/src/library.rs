@@ -43,6 +43,8 @@ pub enum FunctionFile {
 #[derive(Clone, Debug, Default)]
 pub struct Library {
     files: HashMap<String, FunctionFile>,
+    /// The names whose file is m2cu's own ([`crate::bundled`]).
+    bundled: Vec<String>,
 }
 
 impl Library {
@@ -60,9 +62,15 @@ impl Library {
             if library.files.contains_key(&name) {
                 continue;
             }
-            let bundled = || crate::bundled::file(&name).map(|(n, text)| Ok((n, text.to_string())));
-            let Some(found) = find(&name).or_else(bundled) else {
-                continue;
+            let found = match find(&name) {
+                Some(found) => found,
+                None => match crate::bundled::file(&name) {
+                    Some((shown, text)) => {
+                        library.bundled.push(name.clone());
+                        Ok((shown, text.to_string()))
+                    }
+                    None => continue,
+                },
             };
             let file = match found {
                 Ok((file_name, text)) => {
@@ -85,6 +93,13 @@ impl Library {
     /// The file that a call to `name` resolves to, if any.
     pub fn get(&self, name: &str) -> Option<&FunctionFile> {
         self.files.get(name)
+    }
+
+    /// Whether `file` is one of m2cu's own ([`crate::bundled`]).
+    pub fn is_bundled(&self, file: &ast::File) -> bool {
+        self.bundled.iter().any(|name| {
+            matches!(self.files.get(name), Some(FunctionFile::Parsed(f)) if std::ptr::eq(f, file))
+        })
     }
 
     /// The files that parsed.

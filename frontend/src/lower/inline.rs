@@ -223,6 +223,10 @@ impl<'a> Lowerer<'a> {
         if !self.within_inline_bounds(callee) || self.recursive(callee, target.function) {
             return None;
         }
+        let library_call = self.library_call;
+        if self.library.is_bundled(target.file) && !self.library.is_bundled(self.file) {
+            self.library_call = Some(callee.span);
+        }
         let saved = self.enter(&callee.name, target.file, callee.span);
         self.inlining.push(target.function);
         self.enter_call_growth(saved.scope.loop_depth > 0);
@@ -230,7 +234,22 @@ impl<'a> Lowerer<'a> {
         self.leave_call_growth();
         self.inlining.pop();
         self.leave(saved);
+        self.library_call = library_call;
         Some(out)
+    }
+
+    /// `m2cu_refuse(message, help)` in m2cu's own library (`frontend/lib`): the translation
+    /// error E0106 with those texts, at the user's call that led into the library, for the
+    /// uses of a library function that m2cu does not translate (lowered only where an `if`
+    /// decided at translation time takes it). Anywhere else the name means nothing special.
+    pub(super) fn library_refusal(&mut self, args: &[ast::Expr]) -> bool {
+        let Some(at) = self.library_call else {
+            return false;
+        };
+        let text = |k: usize| args.get(k).and_then(super::text::text_literal).unwrap_or("");
+        let (message, help) = (text(0).to_string(), text(1).to_string());
+        self.error("E0106", at, message, help);
+        true
     }
 
     /// Whether calling `function` here recurses (it is the entry or a function being
@@ -328,8 +347,16 @@ impl<'a> Lowerer<'a> {
     pub(super) fn bind_param(&mut self, param: &ast::Ident, val: Val, assigned: bool, span: Span) {
         match val {
             Val::Scalar(e) => {
+                let constant = match self.exprs[e].kind {
+                    ExprKind::Const(value) => Some(value),
+                    ExprKind::Local(id) => self.constant_params.get(&id).copied(),
+                    _ => None,
+                };
                 let ty = self.exprs[e].ty;
                 let id = self.new_local(&param.name, ty, param.span);
+                if let (Some(value), false) = (constant, assigned) {
+                    self.constant_params.insert(id, value);
+                }
                 self.push(
                     StmtKind::Assign {
                         target: id,

@@ -318,6 +318,9 @@ struct Lowerer<'a> {
     temps: u32,
     /// The functions being inlined, outermost first.
     inlining: Vec<&'a ast::Function>,
+    /// The call of the user's code that led into m2cu's own library, while its functions are
+    /// inlined (`inline::library_refusal` reports there).
+    library_call: Option<Span>,
     /// The entry's top level took a branch decided at translation time that always raises an
     /// error (`if nargin < 2, error(...); end`): the statements after it never run, and are
     /// not lowered (an omitted input they read is no E0122).
@@ -383,6 +386,10 @@ struct Lowerer<'a> {
     complex_locals: complex::ComplexLocals,
     /// Real locals this attempt found assigned a complex value (`complex`).
     widened: complex::ComplexLocals,
+    /// The parameters of inlined calls that hold a number given at the call (`step(a, b,
+    /// false)`, or such a parameter of the caller passed on) and that the callee never assigns:
+    /// an `if` on them is decided at translation time (`lower::optional`).
+    constant_params: HashMap<LocalId, f64>,
     /// Each named local's key in `widened` and `complex_locals`.
     widening_keys: HashMap<LocalId, String>,
     /// `Function::fresh_writes`.
@@ -428,6 +435,7 @@ impl<'a> Lowerer<'a> {
             emitted: Vec::new(),
             temps: 0,
             inlining: Vec::new(),
+            library_call: None,
             halted: false,
             failed_targets: HashSet::new(),
             body_frame: 1,
@@ -462,6 +470,7 @@ impl<'a> Lowerer<'a> {
             complex_locals: complex::ComplexLocals::new(),
             widened: complex::ComplexLocals::new(),
             widening_keys: HashMap::new(),
+            constant_params: HashMap::new(),
             fresh_writes: Vec::new(),
             class_pending: Vec::new(),
             call_entries: Vec::new(),
@@ -734,6 +743,11 @@ impl<'a> Lowerer<'a> {
             AstExpr::Ident(n) => Some(n.as_str()),
             _ => None,
         };
+        if let (Some("m2cu_refuse"), AstExpr::Call { args, .. }) = (name, &e.kind) {
+            if self.library_refusal(args) {
+                return;
+            }
+        }
         if let Some(n) = name.filter(|n| n.starts_with("coder.")) {
             let args = match &e.kind {
                 AstExpr::Call { args, .. } => args.as_slice(),

@@ -18,12 +18,14 @@
 //!   and non-zero make it 0. So `if nargin < 3 || isempty(tol), tol = 1e-6; end` called with
 //!   `tol = []` lowers only the default, which retypes `tol` in straight-line code;
 //! - so are the class tests of a variable (`ischar(a)`, `isa(x, 'single')`, `isinteger(x)`:
-//!   `Lowerer::static_class_test`), which m2cu knows from its type.
+//!   `Lowerer::static_class_test`), which m2cu knows from its type, and `size(x, d)`,
+//!   `isrow(x)` and `iscolumn(x)` where its type knows the extent, and a parameter of an
+//!   inlined call that the call gives a number and the callee never assigns (`Lowerer::constant_params`).
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
 use crate::ir::{PrintPiece, PrintTo, StmtKind};
-use crate::types::Class;
+use crate::types::{Class, Dim};
 
 use super::array::Val;
 use super::Lowerer;
@@ -84,6 +86,57 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The value of `callee(args)`, a query of a variable that its type answers: `isempty`,
+    /// a class test, `size(x, d)` with a known extent, `isrow`/`iscolumn`.
+    fn static_call(&self, callee: &str, args: &[ast::Expr]) -> Option<f64> {
+        let truth = |b: bool| f64::from(u8::from(b));
+        self.static_emptiness(callee, args)
+            .or_else(|| self.static_class_test(callee, args))
+            .map(truth)
+            .or_else(|| self.static_extent(callee, args))
+    }
+
+    /// `size(x, d)` for a literal `d` whose extent `x`'s type knows; `isrow(x)` or
+    /// `iscolumn(x)` where its type settles it (a 2-D value with that extent known to be 1,
+    /// or known to be another number).
+    fn static_extent(&self, callee: &str, args: &[ast::Expr]) -> Option<f64> {
+        if self.scope.names.contains_key(callee) {
+            return None;
+        }
+        let (x, dim) = match (callee, args) {
+            ("size", [x, d]) => match d.kind {
+                AstExpr::Number { value, .. } if matches!(value, 1.0 | 2.0 | 3.0) => (x, value),
+                _ => return None,
+            },
+            ("isrow", [x]) => (x, 1.0),
+            ("iscolumn", [x]) => (x, 2.0),
+            _ => return None,
+        };
+        let AstExpr::Ident(name) = &x.kind else {
+            return None;
+        };
+        let shape = self.locals[*self.scope.names.get(name)?].ty.shape;
+        let extent = match dim as u8 {
+            1 => shape.rows,
+            2 => shape.cols,
+            _ => shape.pages,
+        };
+        let Dim::Known(n) = extent else { return None };
+        if callee == "size" {
+            return Some(n as f64);
+        }
+        match (n == 1, shape.pages) {
+            (true, Dim::Known(1)) => Some(1.0),
+            (true, _) => None,
+            (false, _) => Some(0.0),
+        }
+    }
+
+    /// The number a parameter named `n` holds for the whole call (`Lowerer::constant_params`).
+    fn constant_param(&self, n: &str) -> Option<f64> {
+        self.constant_params.get(self.scope.names.get(n)?).copied()
+    }
+
     /// `isempty(x)` of a variable whose type settles it (see the module doc).
     fn static_emptiness(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
         if callee != "isempty" || self.scope.names.contains_key(callee) {
@@ -114,11 +167,12 @@ impl Lowerer<'_> {
 
     fn mentions_counts(&self, e: &ast::Expr) -> bool {
         match &e.kind {
-            AstExpr::Ident(n) => !self.scope.names.contains_key(n) && self.count_named(n).is_some(),
+            AstExpr::Ident(n) => {
+                self.constant_param(n).is_some()
+                    || (!self.scope.names.contains_key(n) && self.count_named(n).is_some())
+            }
             AstExpr::Call { callee, args } => {
-                callee.name == "exist"
-                    || self.static_emptiness(&callee.name, args).is_some()
-                    || self.static_class_test(&callee.name, args).is_some()
+                callee.name == "exist" || self.static_call(&callee.name, args).is_some()
             }
             AstExpr::Unary { operand, .. } | AstExpr::Paren(operand) => {
                 self.mentions_counts(operand)
@@ -134,12 +188,10 @@ impl Lowerer<'_> {
         let truth = |b: bool| f64::from(u8::from(b));
         Some(match &e.kind {
             AstExpr::Number { value, .. } => *value,
+            AstExpr::Ident(n) if self.constant_param(n).is_some() => self.constant_param(n)?,
             AstExpr::Ident(n) if !self.scope.names.contains_key(n) => self.count_named(n)? as f64,
             AstExpr::Call { callee, args } if callee.name == "exist" => truth(self.exists(args)?),
-            AstExpr::Call { callee, args } => truth(
-                self.static_emptiness(&callee.name, args)
-                    .or_else(|| self.static_class_test(&callee.name, args))?,
-            ),
+            AstExpr::Call { callee, args } => self.static_call(&callee.name, args)?,
             AstExpr::Paren(inner) => self.static_value(inner)?,
             AstExpr::Unary { op, operand } => {
                 let v = self.static_value(operand)?;

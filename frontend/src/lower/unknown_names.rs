@@ -22,9 +22,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("polyval", Some("Horner's rule in a loop: `y = y .* x + p(k)`")),
     ("roots", None),
     ("trapz", Some("`sum(diff(x) .* (y(1:end-1) + y(2:end))) / 2` written with indexing")),
-    ("cumsum", Some("a loop: `s(k) = s(k - 1) + x(k)`")),
-    ("cumprod", Some("a loop: `p(k) = p(k - 1) * x(k)`")),
-    ("diff", Some("`x(2:end) - x(1:end-1)`")),
     ("sortrows", None),
     ("unique", None),
     ("ismember", None),
@@ -114,8 +111,8 @@ mod tests {
             Unknown::NotYet(None)
         ));
         assert!(matches!(
-            classify("cumsum", std::iter::empty()),
-            Unknown::NotYet(Some(alt)) if alt.contains("s(k) = s(k - 1) + x(k)")
+            classify("accumarray", std::iter::empty()),
+            Unknown::NotYet(Some(alt)) if alt.contains("a(subs(k)) = a(subs(k)) + vals(k)")
         ));
     }
 
