@@ -14,14 +14,17 @@ if nargin == 3
   if ~(dim >= 1 && dim == floor(dim))
     error('diff: DIM must be a valid dimension');
   elseif dim > 2
-    error('m2cu:diff', 'diff: along a third dimension is not supported yet');
+    error('m2cu:diff', 'm2cu: diff along a third dimension is not supported yet');
   end
   y = along(x, k, dim);
 elseif size(x, 1) == 1
+  if numel(x) == 1
+    error('m2cu:diff', 'm2cu: diff of a 1-by-1 value is 0-by-0 in Octave and 0-by-1 in MATLAB, and m2cu makes a row here; test numel(x) > 1 first');
+  end
   y = along(x, k, 2);
 else
   if k >= size(x, 1) && size(x, 2) ~= 1
-    error('m2cu:diff', 'diff: an order K at least the number of rows of a matrix goes on along the rows in MATLAB, which m2cu does not do yet; give the dimension, diff(x, k, 1)');
+    error('m2cu:diff', 'm2cu: diff: an order K at least the number of rows of a matrix goes on along the rows in MATLAB, which m2cu does not do yet; give the dimension, diff(x, k, 1)');
   end
   y = along(x, k, 1);
 end

@@ -12,7 +12,7 @@ if ~(dim >= 1 && dim == floor(dim))
   error('%s: DIM must be a valid dimension', name);
 end
 if ndims(x) > 2
-  error('m2cu:cumulate', '%s of a 3-D array is not supported yet', name);
+  error('m2cu:cumulate', 'm2cu: %s of a 3-D array is not supported yet', name);
 end
 [m, n] = size(y);
 if dim == 1

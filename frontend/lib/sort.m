@@ -35,7 +35,7 @@ if dim == 1
   len = m; lines = n; stride = 1; step = m;
 elseif dim == 2
   if ndims(x) > 2
-    error('m2cu:sort', 'sort: sorting the rows of a 3-D array is not supported yet');
+    error('m2cu:sort', 'm2cu: sort along the rows of a 3-D array is not supported yet');
   end
   len = n; lines = m; stride = m; step = 1;
 else

@@ -9,7 +9,10 @@
 //!   first), so a user's `sort.m` wins, as on MATLAB's path;
 //! - no bundled name is a function that lowering translates by itself (a test checks), so
 //!   loading one never shadows a builtin;
-//! - diagnostics inside a bundled file name it [`DISPLAY_PREFIX`]`NAME.m`.
+//! - diagnostics inside a bundled file name it [`DISPLAY_PREFIX`]`NAME.m`;
+//! - a bundled function that stops at run time for a limit of m2cu (not a MATLAB error) says
+//!   so with a message that starts with `m2cu: ` (identifier `m2cu:NAME`), which the
+//!   adversarial test counts among m2cu's limits.
 
 /// What a bundled file's name starts with in diagnostics and the loop report.
 pub const DISPLAY_PREFIX: &str = "<m2cu>/";

@@ -459,8 +459,10 @@ impl ExprWriter<'_> {
             let (x, y) = (self.to_class(args[0], class), self.to_class(args[1], class));
             format!("(({})({x} {op} {y}))", class.c_type())
         } else {
-            let (x, y) = (self.double(args[0]), self.double(args[1]));
-            format!("((double)((uint64_t){x} {op} (uint64_t){y}))")
+            // Octave converts a double operand as `uint64(x)` does: rounded, saturated, NaN 0.
+            let x = self.to_class(args[0], Class::Uint64);
+            let y = self.to_class(args[1], Class::Uint64);
+            format!("((double)({x} {op} {y}))")
         }
     }
 
