@@ -412,30 +412,30 @@ fn is_m2cu_limit(message: &str) -> bool {
     // m2cu's own MATLAB library (`frontend/lib`) names its limits so.
     message.starts_with("m2cu: ")
         || m2cu_codegen::prelude::ERRORS
-        .iter()
-        .filter(|(_, name, _)| {
-            [
-                "M2CU_E_EMPTY",
-                // A complex result of real arguments (`atanh(2)`), which m2cu keeps real.
-                "M2CU_E_COMPLEX",
-                "M2CU_E_EXPAND",
-                "M2CU_E_GROW",
-                "M2CU_E_ACCUM_CLASS",
-                "M2CU_E_EMPTY_MEAN",
-                "M2CU_E_EMPTY_MASK",
-                "M2CU_E_EMPTY_RANGE_NEW",
-                "M2CU_E_DELETE_ORIENTATION",
-                "M2CU_E_ARRAYFUN_EMPTY",
-                "M2CU_E_COMPLEX_FACTOR",
-                "M2CU_E_MEAN_OF_EMPTY",
-                // Results whose shape the static type cannot hold, and the matrix 2-norm.
-                "M2CU_E_DIAG_VECTOR",
-                "M2CU_E_FIND_SHAPE",
-                "M2CU_E_NORM_MATRIX",
-            ]
-            .contains(name)
-        })
-        .any(|(_, _, text)| message == *text)
+            .iter()
+            .filter(|(_, name, _)| {
+                [
+                    "M2CU_E_EMPTY",
+                    // A complex result of real arguments (`atanh(2)`), which m2cu keeps real.
+                    "M2CU_E_COMPLEX",
+                    "M2CU_E_EXPAND",
+                    "M2CU_E_GROW",
+                    "M2CU_E_ACCUM_CLASS",
+                    "M2CU_E_EMPTY_MEAN",
+                    "M2CU_E_EMPTY_MASK",
+                    "M2CU_E_EMPTY_RANGE_NEW",
+                    "M2CU_E_DELETE_ORIENTATION",
+                    "M2CU_E_ARRAYFUN_EMPTY",
+                    "M2CU_E_COMPLEX_FACTOR",
+                    "M2CU_E_MEAN_OF_EMPTY",
+                    // Results whose shape the static type cannot hold, and the matrix 2-norm.
+                    "M2CU_E_DIAG_VECTOR",
+                    "M2CU_E_FIND_SHAPE",
+                    "M2CU_E_NORM_MATRIX",
+                ]
+                .contains(name)
+            })
+            .any(|(_, _, text)| message == *text)
 }
 
 /// Every output that differs, by name. With `zero_signs`, a zero of the other sign than

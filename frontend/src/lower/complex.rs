@@ -108,7 +108,8 @@ impl Lowerer<'_> {
     /// from the start.
     pub(super) fn widen(&mut self, id: LocalId) {
         let key = self.widening_keys.get(&id).cloned();
-        self.widened.insert(key.unwrap_or_else(|| self.locals[id].name.clone()));
+        self.widened
+            .insert(key.unwrap_or_else(|| self.locals[id].name.clone()));
     }
 
     /// `e` as the value of the complex local `target`: a real double becomes `complex(e, 0)`.
@@ -125,7 +126,8 @@ impl Lowerer<'_> {
     /// A new double local (scalar or array) that an earlier attempt found complex is made
     /// complex.
     pub(super) fn complex_if_widened(&self, name: &str, ty: Type) -> Type {
-        let complex = self.complex_locals.contains(&self.widening_key(name)) && ty.class == Class::Double;
+        let complex =
+            self.complex_locals.contains(&self.widening_key(name)) && ty.class == Class::Double;
         Type {
             complex: complex || ty.complex,
             ..ty

@@ -246,7 +246,11 @@ impl<'a> Lowerer<'a> {
         let Some(at) = self.library_call else {
             return false;
         };
-        let text = |k: usize| args.get(k).and_then(super::text::text_literal).unwrap_or("");
+        let text = |k: usize| {
+            args.get(k)
+                .and_then(super::text::text_literal)
+                .unwrap_or("")
+        };
         let (message, help) = (text(0).to_string(), text(1).to_string());
         self.error("E0106", at, message, help);
         true

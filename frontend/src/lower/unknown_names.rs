@@ -15,13 +15,22 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("ifft", None),
     ("fft2", None),
     ("ifft2", None),
-    ("conv", Some("a loop: `y(i + k - 1) = y(i + k - 1) + a(i) * b(k)`")),
+    (
+        "conv",
+        Some("a loop: `y(i + k - 1) = y(i + k - 1) + a(i) * b(k)`"),
+    ),
     ("filter", None),
     ("interp1", None),
     ("polyfit", None),
-    ("polyval", Some("Horner's rule in a loop: `y = y .* x + p(k)`")),
+    (
+        "polyval",
+        Some("Horner's rule in a loop: `y = y .* x + p(k)`"),
+    ),
     ("roots", None),
-    ("trapz", Some("`sum(diff(x) .* (y(1:end-1) + y(2:end))) / 2` written with indexing")),
+    (
+        "trapz",
+        Some("`sum(diff(x) .* (y(1:end-1) + y(2:end))) / 2` written with indexing"),
+    ),
     ("sortrows", None),
     ("unique", None),
     ("ismember", None),
@@ -38,7 +47,10 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("mode", None),
     ("histc", None),
     ("histcounts", None),
-    ("accumarray", Some("a loop: `a(subs(k)) = a(subs(k)) + vals(k)`")),
+    (
+        "accumarray",
+        Some("a loop: `a(subs(k)) = a(subs(k)) + vals(k)`"),
+    ),
     ("circshift", None),
     ("rot90", None),
     ("tril", None),
@@ -58,7 +70,10 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("strrep", None),
     ("strtrim", None),
     ("randi", None),
-    ("realpow", Some("`x .^ y`, which stops where the result would be complex")),
+    (
+        "realpow",
+        Some("`x .^ y`, which stops where the result would be complex"),
+    ),
     ("power", Some("`x .^ y`")),
     ("mtimes", Some("`A * B`")),
     ("erfinv", None),
@@ -141,8 +156,14 @@ mod bundled_tests {
     #[test]
     fn bundled_functions_are_new_names_that_parse() {
         for name in bundled::names() {
-            assert!(!super::super::expr::is_builtin_name(name), "{name} is a builtin");
-            assert!(!super::NOT_YET.iter().any(|(n, _)| *n == name), "{name} is NOT_YET");
+            assert!(
+                !super::super::expr::is_builtin_name(name),
+                "{name} is a builtin"
+            );
+            assert!(
+                !super::NOT_YET.iter().any(|(n, _)| *n == name),
+                "{name} is NOT_YET"
+            );
             let (_, text) = bundled::file(name).unwrap();
             let file = parse_file_at(text, &ParseOptions::default(), 0)
                 .unwrap_or_else(|_| panic!("{name}.m does not parse"));
