@@ -20,7 +20,8 @@ use crate::diag::Span;
 use crate::types::Class;
 
 /// The class tests that take one value.
-pub(super) const CLASS_TESTS: &[&str] = &["islogical", "isinteger", "isfloat", "isnumeric", "isreal"];
+pub(super) const CLASS_TESTS: &[&str] =
+    &["islogical", "isinteger", "isfloat", "isnumeric", "isreal"];
 
 /// Whether a value of `class` (complex or not) is of the class or category `name`, as `isa`.
 fn is_a(class: Class, name: &str) -> bool {
@@ -89,21 +90,15 @@ impl Lowerer<'_> {
     }
 
     /// The answer of `callee(args)`, a class test (`isa` with a literal name, `ischar` or one of
-    /// [`CLASS_TESTS`]) of a variable, from its type; `None` for anything else or a `callee`
-    /// that a variable shadows.
+    /// [`CLASS_TESTS`]) of a variable, from its type; `None` for anything else. The caller
+    /// (`Lowerer::static_call`) has checked that no variable shadows `callee`.
     pub(super) fn static_class_test(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
-        if self.scope.names.contains_key(callee) {
-            return None;
-        }
         let (x, name) = match args {
             [x] if callee == "ischar" || CLASS_TESTS.contains(&callee) => (x, None),
             [x, name] if callee == "isa" => (x, Some(text_literal(name)?)),
             _ => return None,
         };
-        let ast::ExprKind::Ident(x) = &x.kind else {
-            return None;
-        };
-        let ty = self.locals[*self.scope.names.get(x)?].ty;
+        let ty = self.variable_type(x)?;
         Some(match name {
             Some(name) => is_a(ty.class, name),
             None => passes(callee, ty.class, ty.complex),

@@ -16,7 +16,7 @@
 //! (Octave: "X must be of a floating point type").
 
 use super::array::Val;
-use super::expr::{val_class, val_is_complex};
+use super::expr::{val_class, val_is_complex, val_kind};
 use super::fill::{Filler, FORMS};
 use super::text::text_literal;
 use super::Lowerer;
@@ -100,11 +100,7 @@ impl Lowerer<'_> {
         let value = self.value(x)?;
         let (class, complex) = (val_class(self, &value), val_is_complex(self, &value));
         if !class.is_float() || complex {
-            let what = if complex {
-                "complex".to_string()
-            } else {
-                class.to_string()
-            };
+            let what = val_kind(self, &value);
             self.error(
                 "E0106",
                 x.span,

@@ -12,7 +12,7 @@
 //! supported yet).
 
 use super::array::Val;
-use super::expr::{val_class, val_is_complex};
+use super::expr::{val_class, val_is_complex, val_kind};
 use super::reduce::Reduction;
 use super::Lowerer;
 use crate::ast;
@@ -134,11 +134,7 @@ impl Lowerer<'_> {
         for v in values {
             let (class, complex) = (val_class(self, v), val_is_complex(self, v));
             if class.is_integer() || complex {
-                let what = if complex {
-                    "complex".to_string()
-                } else {
-                    class.to_string()
-                };
+                let what = val_kind(self, v);
                 self.error(
                     "E0106",
                     span,

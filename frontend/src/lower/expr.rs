@@ -429,7 +429,9 @@ impl Lowerer<'_> {
             "strncmp" => self.text_compare_prefix(TextCase::Exact, args, span),
             "strncmpi" => self.text_compare_prefix(TextCase::Folded, args, span),
             "ischar" => self.is_char(args, span),
-            _ if super::class_query::CLASS_TESTS.contains(&name) => self.class_test(name, args, span),
+            _ if super::class_query::CLASS_TESTS.contains(&name) => {
+                self.class_test(name, args, span)
+            }
             "feval" => self.feval(args, span),
             "arrayfun" => self.arrayfun(args, span),
             _ if super::charclass::CHAR_CLASS_FUNCTIONS.contains(&name) => {
@@ -926,6 +928,15 @@ pub(super) fn val_class(l: &Lowerer<'_>, v: &Val) -> Class {
     match v {
         Val::Scalar(e) => l.exprs[*e].ty.class,
         Val::Array(a) => a.class,
+    }
+}
+
+/// A value's kind as a message names it: `complex`, or its class.
+pub(super) fn val_kind(l: &Lowerer<'_>, v: &Val) -> String {
+    if val_is_complex(l, v) {
+        "complex".to_string()
+    } else {
+        val_class(l, v).to_string()
     }
 }
 

@@ -22,7 +22,7 @@
 //! logical, char and complex arguments are E0106 (Octave: "wrong type argument").
 
 use super::array::Val;
-use super::expr::{val_class, val_is_complex};
+use super::expr::{val_class, val_is_complex, val_kind};
 use super::reduce::Reduction;
 use super::text::text_literal;
 use super::Lowerer;
@@ -65,11 +65,7 @@ impl Lowerer<'_> {
         let value = self.value(x)?;
         let (class, complex) = (val_class(self, &value), val_is_complex(self, &value));
         if !class.is_float() || complex {
-            let what = if complex {
-                "complex".to_string()
-            } else {
-                class.to_string()
-            };
+            let what = val_kind(self, &value);
             self.error(
                 "E0106",
                 x.span,

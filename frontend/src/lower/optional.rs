@@ -25,7 +25,7 @@
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
 use crate::ir::{PrintPiece, PrintTo, StmtKind};
-use crate::types::{Class, Dim};
+use crate::types::{Class, Dim, Type};
 
 use super::array::Val;
 use super::Lowerer;
@@ -87,8 +87,12 @@ impl Lowerer<'_> {
     }
 
     /// The value of `callee(args)`, a query of a variable that its type answers: `isempty`,
-    /// a class test, `size(x, d)` with a known extent, `isrow`/`iscolumn`.
+    /// a class test, `size(x, d)` with a known extent, `isrow`/`iscolumn`; `None` for anything
+    /// else or a `callee` that a variable shadows.
     fn static_call(&self, callee: &str, args: &[ast::Expr]) -> Option<f64> {
+        if self.scope.names.contains_key(callee) {
+            return None;
+        }
         let truth = |b: bool| f64::from(u8::from(b));
         self.static_emptiness(callee, args)
             .or_else(|| self.static_class_test(callee, args))
@@ -100,9 +104,6 @@ impl Lowerer<'_> {
     /// `iscolumn(x)` where its type settles it (a 2-D value with that extent known to be 1,
     /// or known to be another number).
     fn static_extent(&self, callee: &str, args: &[ast::Expr]) -> Option<f64> {
-        if self.scope.names.contains_key(callee) {
-            return None;
-        }
         let (x, dim) = match (callee, args) {
             ("size", [x, d]) => match d.kind {
                 AstExpr::Number { value, .. } if matches!(value, 1.0 | 2.0 | 3.0) => (x, value),
@@ -112,10 +113,7 @@ impl Lowerer<'_> {
             ("iscolumn", [x]) => (x, 2.0),
             _ => return None,
         };
-        let AstExpr::Ident(name) = &x.kind else {
-            return None;
-        };
-        let shape = self.locals[*self.scope.names.get(name)?].ty.shape;
+        let shape = self.variable_type(x)?.shape;
         let extent = match dim as u8 {
             1 => shape.rows,
             2 => shape.cols,
@@ -132,6 +130,14 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The type of `e` when it is the name of a variable, for the queries its type answers.
+    pub(super) fn variable_type(&self, e: &ast::Expr) -> Option<Type> {
+        let AstExpr::Ident(name) = &e.kind else {
+            return None;
+        };
+        Some(self.locals[*self.scope.names.get(name)?].ty)
+    }
+
     /// The number a parameter named `n` holds for the whole call (`Lowerer::constant_params`).
     fn constant_param(&self, n: &str) -> Option<f64> {
         self.constant_params.get(self.scope.names.get(n)?).copied()
@@ -139,17 +145,10 @@ impl Lowerer<'_> {
 
     /// `isempty(x)` of a variable whose type settles it (see the module doc).
     fn static_emptiness(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
-        if callee != "isempty" || self.scope.names.contains_key(callee) {
-            return None;
-        }
-        let [ast::Expr {
-            kind: AstExpr::Ident(name),
-            ..
-        }] = args
-        else {
+        let ("isempty", [x]) = (callee, args) else {
             return None;
         };
-        let shape = self.locals[*self.scope.names.get(name)?].ty.shape;
+        let shape = self.variable_type(x)?.shape;
         match (shape.known_empty(), shape.known_nonempty()) {
             (true, _) => Some(true),
             (_, true) => Some(false),
