@@ -204,7 +204,10 @@ fn run_session(
             Ok(_) => {}
             Err(RecvTimeoutError::Disconnected) if next == start => {
                 let _ = child.wait();
-                return Err(format!("Octave stopped before answering call {start}"));
+                return Err(format!(
+                    "Octave stopped before answering call {start} ({})",
+                    calls[start].function
+                ));
             }
             Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
         }
@@ -229,7 +232,9 @@ fn line_channel(child: &mut Child) -> Receiver<String> {
     receive
 }
 
-/// The Octave text of call `k`: load its inputs, call, save the outputs or the error message.
+/// The Octave text of call `k`: load its inputs, call, save the outputs or the error message,
+/// then say `m2cu-done k` on a line of its own (after a newline, since the function may have
+/// printed part of a line: `fprintf('first pairs:')` before an error).
 fn call_text(k: usize, call: &Call) -> String {
     let args: Vec<String> = call
         .inputs
@@ -241,7 +246,7 @@ fn call_text(k: usize, call: &Call) -> String {
         "try\n  m2cu_I = load('c{k}.in.mat');\n  m2cu_O = cell(1, {n});\n  [m2cu_O{{:}}] = {f}({args});\n  \
          m2cu_S = cell2struct(m2cu_O(:), {{{names}}}(:), 1);\n  save('-v7', 'c{k}.out.mat', '-struct', 'm2cu_S');\n\
          catch m2cu_e\n  m2cu_f = fopen('c{k}.err', 'w'); fputs(m2cu_f, m2cu_e.message); fclose(m2cu_f);\nend\n\
-         printf('m2cu-done {k}\\n'); fflush(stdout);\n",
+         printf('\\nm2cu-done {k}\\n'); fflush(stdout);\n",
         n = call.outputs.len(),
         f = call.function,
         args = args.join(", "),
@@ -313,6 +318,29 @@ mod tests {
                 "Timeout",
                 "s=Double([4.0]) n=Double([1.0])"
             ]
+        );
+    }
+
+    /// A call whose function prints part of a line is still answered, first in its session too.
+    #[test]
+    fn output_without_a_newline_does_not_hide_the_answer() {
+        if !tool_available("octave::output_without_a_newline", available().map(drop)) {
+            return;
+        }
+        let files = vec![(
+            PathBuf::from("g.m"),
+            "function y = g(x)\n  fprintf('partial:');\n  y = 2 * x;\nend\n".to_string(),
+        )];
+        let call = |x: f64| Call {
+            function: "g".into(),
+            inputs: vec![("x".into(), Value::row(vec![x]))],
+            outputs: vec!["y".into()],
+        };
+        let answers =
+            answer_calls(&files, &[call(1.0), call(2.0)], Duration::from_secs(3)).expect("answers");
+        assert!(
+            answers.iter().all(|a| matches!(a, Answer::Outputs(_))),
+            "{answers:?}"
         );
     }
 }
