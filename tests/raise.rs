@@ -462,3 +462,29 @@ fn bitshift_and_sort_check_their_arguments() {
         stopped_with(&run(&["x=[1 2 3]", "k=1"]), backend, &expected);
     }
 }
+
+const RUNNING: &str = "function w = running(x, d)
+arguments
+  x (1,:) double
+  d (1,1) double
+end
+w = cummax(x, d);
+end
+";
+
+/// A dimension that is not a positive integer stops `cummax` (m2cu's own
+/// `m2cu_cumextreme.m`) with Octave's message, on both paths.
+#[test]
+fn cummax_checks_its_dimension() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        for d in ["d=0", "d=-1", "d=1.5"] {
+            let run = run_file(dir.path(), "running", RUNNING, backend, &["x=[1 2 3]", d]);
+            stopped_with(
+                &run,
+                backend,
+                &["error: cummax: DIM must be a valid dimension"],
+            );
+        }
+    }
+}

@@ -24,6 +24,11 @@ const FILES: &[(&str, &str)] = &[
     ("cumprod", include_str!("../lib/cumprod.m")),
     ("m2cu_cumulate", include_str!("../lib/m2cu_cumulate.m")),
     ("diff", include_str!("../lib/diff.m")),
+    ("cummax", include_str!("../lib/cummax.m")),
+    ("cummin", include_str!("../lib/cummin.m")),
+    ("m2cu_cumextreme", include_str!("../lib/m2cu_cumextreme.m")),
+    ("var", include_str!("../lib/var.m")),
+    ("std", include_str!("../lib/std.m")),
 ];
 
 /// The name to show and the text of the bundled function `name`, if there is one.

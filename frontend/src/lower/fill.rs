@@ -429,6 +429,20 @@ impl Lowerer<'_> {
         Some(Val::Array(self.whole(temp, span)))
     }
 
+    /// `[]` passed to a function m2cu inlines (`std(A, [], 2)`, a user's `f(x, [])`): a 0-by-0
+    /// double, whose emptiness the callee's `isempty` then decides at translation time.
+    pub(super) fn empty_argument(&mut self, span: Span) -> Option<Val> {
+        let alloc = Allocation {
+            fill: Fill::Zeros,
+            class: Class::Double,
+            rows: self.constant_expr(0.0, Class::Double, span),
+            cols: self.constant_expr(0.0, Class::Double, span),
+            pages: None,
+            shape: Shape::new(Dim::Known(0), Dim::Known(0)),
+        };
+        self.allocated_temp(alloc, span)
+    }
+
     /// The value of a 1-by-1 fill: its constant, or one draw from the random stream (allocated
     /// as a one-element row and read back).
     fn scalar_fill(&mut self, mut alloc: Allocation, span: Span) -> ExprId {

@@ -327,6 +327,9 @@ impl<'a> Lowerer<'a> {
             .iter()
             .map(|a| match self.handle_expr(a) {
                 Some(h) => h.map(Arg::Handle),
+                None if super::grow::is_empty_matrix(a) => {
+                    self.empty_argument(a.span).map(Arg::Value)
+                }
                 None => self.value(a).map(Arg::Value),
             })
             .collect();

@@ -19,7 +19,7 @@
 //!   `tol = []` lowers only the default, which retypes `tol` in straight-line code;
 //! - so are the class tests of a variable (`ischar(a)`, `isa(x, 'single')`, `isinteger(x)`:
 //!   `Lowerer::static_class_test`), which m2cu knows from its type, and `size(x, d)`,
-//!   `isrow(x)` and `iscolumn(x)` where its type knows the extent, and a parameter of an
+//!   `isrow(x)`, `iscolumn(x)` and `isscalar(x)` where its type knows the extents, and a parameter of an
 //!   inlined call that the call gives a number and the callee never assigns (`Lowerer::constant_params`).
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
@@ -96,6 +96,7 @@ impl Lowerer<'_> {
         let truth = |b: bool| f64::from(u8::from(b));
         self.static_emptiness(callee, args)
             .or_else(|| self.static_class_test(callee, args))
+            .or_else(|| self.static_scalarness(callee, args))
             .map(truth)
             .or_else(|| self.static_extent(callee, args))
     }
@@ -127,6 +128,26 @@ impl Lowerer<'_> {
             (true, Dim::Known(1)) => Some(1.0),
             (true, _) => None,
             (false, _) => Some(0.0),
+        }
+    }
+
+    /// `isscalar(x)` where `x`'s type settles it: all extents known to be 1, or one known to
+    /// be another number.
+    fn static_scalarness(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
+        let ("isscalar", [x]) = (callee, args) else {
+            return None;
+        };
+        let shape = self.variable_type(x)?.shape;
+        let extents = [shape.rows, shape.cols, shape.pages];
+        if shape.is_scalar() {
+            Some(true)
+        } else if extents
+            .iter()
+            .any(|d| matches!(d, Dim::Known(n) if *n != 1))
+        {
+            Some(false)
+        } else {
+            None
         }
     }
 
