@@ -79,10 +79,8 @@ if len == 0
   v = zero_of(x) + NaN;
 elseif len == 1
   v = abs(x(first) - x(first));
-elseif isscalar(w)
-  v = plain(x, first, stride, len, w);
-elseif isempty(w)
-  v = plain(x, first, stride, len, 0);
+elseif isscalar(w) || numel(w) <= 1
+  v = plain(x, first, stride, len, sum(w));
 else
   if ~isreal(x)
     m2cu_refuse('a weighted `var` or `std` of complex values: Octave 7 squares the deviations without their conjugate and MATLAB takes their magnitude, so m2cu takes neither', ...

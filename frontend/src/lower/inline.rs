@@ -85,6 +85,33 @@ impl<'a> Lowerer<'a> {
         found
     }
 
+    /// Whether `name` is a function nested in another of the current file: one that shares
+    /// its parent's variables, which an inlined call (a scope of its own) does not model.
+    pub(super) fn is_nested_function(&self, name: &str) -> bool {
+        let mut found = false;
+        for function in &self.file.functions {
+            super::for_each_function(&function.nested, &mut |f| found |= f.name.name == name);
+        }
+        found
+    }
+
+    /// `f(args)` or `f` as a statement, for what the function does (stop with an error, print):
+    /// the function inlined with `nargout` 0, as MATLAB calls it there.
+    pub(super) fn call_statement(&mut self, e: &ast::Expr) {
+        let (callee, args) = match &e.kind {
+            AstExpr::Call { callee, args } => (callee.clone(), args.as_slice()),
+            AstExpr::Ident(name) => {
+                let callee = ast::Ident {
+                    name: name.clone(),
+                    span: e.span,
+                };
+                (callee, &[][..])
+            }
+            _ => return,
+        };
+        self.inline_call(&callee, args, 0, e.span);
+    }
+
     /// Whether a call to `name` (not a variable) runs a MATLAB function of the program.
     pub(super) fn is_function(&self, name: &str) -> bool {
         self.resolve(name).is_some()

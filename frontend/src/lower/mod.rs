@@ -754,12 +754,14 @@ impl<'a> Lowerer<'a> {
                 _ => &[],
             };
             self.coder_directive(n, args, e.span);
-        } else if let Some(n) = name.filter(|n| self.is_function(n)) {
+        } else if let Some(n) = name.filter(|n| self.is_nested_function(n)) {
             self.unsupported(
                 e.span,
-                &format!("calling `{n}` as a statement, for its effect on shared variables"),
+                &format!("calling the nested function `{n}` as a statement, for its effect on shared variables"),
                 "nested functions that change the caller's variables are not supported: return the new values as outputs, `total = add(total, x)`",
             );
+        } else if name.is_some_and(|n| self.is_function(n)) {
+            self.call_statement(e);
         } else if let (Some(n), AstExpr::Call { args, .. }) =
             (name.filter(|n| raise::HOST_STATEMENTS.contains(n)), &e.kind)
         {

@@ -414,16 +414,14 @@ impl Lowerer<'_> {
         };
         let may_be_0x0 = |d: Dim| matches!(d, Dim::Known(0) | Dim::Var);
         let zero_by_zero = empty_gives_one && may_be_0x0(a.shape.rows) && may_be_0x0(a.shape.cols);
+        if zero_by_zero && a.shape.rows == Dim::Known(0) && a.shape.cols == Dim::Known(0) {
+            // `sum(zeros(0, 0))`: one result, the reduction of no elements.
+            let none = self.identity(kind, class, span);
+            return Some(Val::Scalar(self.finish_reduction(kind, none, a, dim, span)));
+        }
         let kept = match zero_by_zero {
             true => {
-                out_shape.cols = match a.shape {
-                    Shape {
-                        rows: Dim::Known(0),
-                        cols: Dim::Known(0),
-                        ..
-                    } => Dim::Known(1),
-                    _ => Dim::Var,
-                };
+                out_shape.cols = Dim::Var;
                 self.outputs_of_0x0(a, span)
             }
             false => kept,
