@@ -10,27 +10,36 @@ function v = var(x, w, dim)
 %   m2cu's own MATLAB source: each column (row) is one iteration of a parallel loop.
 if isinteger(x)
   m2cu_refuse('`var` or `std` of an integer array: MATLAB stops and Octave 7 returns double, so m2cu takes neither', ...
-              'convert first for the double result: `var(double(x))`');
+              'convert first for the double result: `std(double(x))`, `var(double(x))`');
 end
 if ischar(x)
   error('var: X must be a numeric vector or matrix');
 end
-[m, n] = size(x);
-if nargin < 3
-  dim = 1;
-  if m == 1 && n ~= 1
-    dim = 2;
-  end
-elseif ~(dim >= 1 && dim == floor(dim))
+if nargin == 3 && ~(dim >= 1 && dim == floor(dim))
   error('var: DIM must be a positive integer scalar, vector, or ''all''');
 end
 if ndims(x) > 2
   error('m2cu:var', 'm2cu: var of a 3-D array is not supported yet');
 end
-if nargin < 2
-  v = along(x, 0, dim, nargin == 3);
+if nargin == 3
+  v = along(x, w, dim, true);
+elseif nargin == 2
+  v = by_default(x, w);
 else
-  v = along(x, w, dim, nargin == 3);
+  v = by_default(x, 0);
+end
+end
+
+function v = by_default(x, w)
+% Along the first dimension whose extent is not 1: a row of results for any matrix.
+if m2cu_known_dim(x) == 1
+  v = along(x, w, 1, false);
+elseif m2cu_known_dim(x) == 2
+  v = along(x, w, 2, false);
+elseif size(x, 1) == 1 && size(x, 2) ~= 1
+  v = along(x, w, 2, false).';
+else
+  v = along(x, w, 1, false);
 end
 end
 

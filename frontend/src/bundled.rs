@@ -29,6 +29,8 @@ const FILES: &[(&str, &str)] = &[
     ("m2cu_cumextreme", include_str!("../lib/m2cu_cumextreme.m")),
     ("var", include_str!("../lib/var.m")),
     ("std", include_str!("../lib/std.m")),
+    ("median", include_str!("../lib/median.m")),
+    ("mode", include_str!("../lib/mode.m")),
 ];
 
 /// The name to show and the text of the bundled function `name`, if there is one.

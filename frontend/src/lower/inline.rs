@@ -269,6 +269,8 @@ impl<'a> Lowerer<'a> {
     /// error E0106 with those texts, at the user's call that led into the library, for the
     /// uses of a library function that m2cu does not translate (lowered only where an `if`
     /// decided at translation time takes it). Anywhere else the name means nothing special.
+    /// Errors in the rest of that call's inlined code follow from the refused use and are not
+    /// shown.
     pub(super) fn library_refusal(&mut self, args: &[ast::Expr]) -> bool {
         let Some(at) = self.library_call else {
             return false;
@@ -280,6 +282,7 @@ impl<'a> Lowerer<'a> {
         };
         let (message, help) = (text(0).to_string(), text(1).to_string());
         self.error("E0106", at, message, help);
+        self.refused_call = Some(at);
         true
     }
 

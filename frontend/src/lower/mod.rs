@@ -321,6 +321,9 @@ struct Lowerer<'a> {
     /// The call of the user's code that led into m2cu's own library, while its functions are
     /// inlined (`inline::library_refusal` reports there).
     library_call: Option<Span>,
+    /// The library call whose use `m2cu_refuse` refused: errors in the rest of its inlined
+    /// code follow from that use and are counted, not shown.
+    refused_call: Option<Span>,
     /// The entry's top level took a branch decided at translation time that always raises an
     /// error (`if nargin < 2, error(...); end`): the statements after it never run, and are
     /// not lowered (an omitted input they read is no E0122).
@@ -436,6 +439,7 @@ impl<'a> Lowerer<'a> {
             temps: 0,
             inlining: Vec::new(),
             library_call: None,
+            refused_call: None,
             halted: false,
             failed_targets: HashSet::new(),
             body_frame: 1,
@@ -506,6 +510,9 @@ impl<'a> Lowerer<'a> {
     /// Records `d` unless the same one was reported before.
     fn report(&mut self, d: Diagnostic) {
         self.errors += usize::from(d.is_error());
+        if d.is_error() && self.library_call.is_some() && self.library_call == self.refused_call {
+            return;
+        }
         if self
             .reported
             .insert((d.code, d.span.start, d.span.end, d.message.clone()))

@@ -19,7 +19,8 @@
 //!   `tol = []` lowers only the default, which retypes `tol` in straight-line code;
 //! - so are the class tests of a variable (`ischar(a)`, `isa(x, 'single')`, `isinteger(x)`:
 //!   `Lowerer::static_class_test`), which m2cu knows from its type, and `size(x, d)`,
-//!   `isrow(x)`, `iscolumn(x)` and `isscalar(x)` where its type knows the extents, and a parameter of an
+//!   `isrow(x)`, `iscolumn(x)` and `isscalar(x)` where its type knows the extents,
+//!   `m2cu_known_dim(x)` (the default dimension when the type settles it, else 0), and a parameter of an
 //!   inlined call that the call gives a number and the callee never assigns (`Lowerer::constant_params`).
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
@@ -103,7 +104,9 @@ impl Lowerer<'_> {
 
     /// `size(x, d)` for a literal `d` whose extent `x`'s type knows; `isrow(x)` or
     /// `iscolumn(x)` where its type settles it (a 2-D value with that extent known to be 1,
-    /// or known to be another number).
+    /// or known to be another number); `m2cu_known_dim(x)` (m2cu's own library), the
+    /// dimension that `sum(x)` reduces when `x`'s type settles it, else 0: always decided, so
+    /// a library function lowers only the lines for the dimension its call reduces.
     fn static_extent(&self, callee: &str, args: &[ast::Expr]) -> Option<f64> {
         let (x, dim) = match (callee, args) {
             ("size", [x, d]) => match d.kind {
@@ -112,6 +115,10 @@ impl Lowerer<'_> {
             },
             ("isrow", [x]) => (x, 1.0),
             ("iscolumn", [x]) => (x, 2.0),
+            ("m2cu_known_dim", [x]) => {
+                let shape = self.variable_type(x)?.shape;
+                return Some(super::reduce::first_nonunit_dim(shape).map_or(0.0, f64::from));
+            }
             _ => return None,
         };
         let shape = self.variable_type(x)?.shape;

@@ -650,7 +650,7 @@ struct Along {
 /// MATLAB's default dimension, the first whose extent is not 1, when the static extents decide
 /// it: an extent unknown when translating decides only when every later one is known to be 1
 /// (if it is 1 too, the value is one element, which every dimension reduces alike).
-fn first_nonunit_dim(shape: Shape) -> Option<u8> {
+pub(super) fn first_nonunit_dim(shape: Shape) -> Option<u8> {
     let extents = [shape.rows, shape.cols, shape.pages];
     for (d, extent) in (1u8..).zip(extents) {
         let later_unit = extents[usize::from(d)..]

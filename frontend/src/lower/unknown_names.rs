@@ -41,8 +41,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("det", None),
     ("cross", None),
     ("kron", None),
-    ("median", None),
-    ("mode", None),
     ("histc", None),
     ("histcounts", None),
     (
