@@ -488,3 +488,42 @@ fn cummax_checks_its_dimension() {
         }
     }
 }
+
+const WRAPPED: &str = "function y = wrapped(x, k)
+arguments
+  x (1,:) double
+  k (1,1) double
+end
+y = circshift(x, k);
+end
+";
+
+/// A shift that is not a whole number stops `circshift` (m2cu's own `circshift.m`) with
+/// Octave's message, on both paths.
+#[test]
+fn circshift_checks_its_shift() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let run = run_file(
+            dir.path(),
+            "wrapped",
+            WRAPPED,
+            backend,
+            &["x=[1 2 3]", "k=1.5"],
+        );
+        stopped_with(
+            &run,
+            backend,
+            &["error: circshift: all values of N must be integers"],
+        );
+        let run = run_file(
+            dir.path(),
+            "wrapped",
+            WRAPPED,
+            backend,
+            &["x=[1 2 3]", "k=-4"],
+        );
+        let out = succeeded(&run, backend);
+        assert!(words(&out).ends_with(&["2", "3", "1"]), "{backend}: {out}");
+    }
+}

@@ -31,6 +31,12 @@ const FILES: &[(&str, &str)] = &[
     ("std", include_str!("../lib/std.m")),
     ("median", include_str!("../lib/median.m")),
     ("mode", include_str!("../lib/mode.m")),
+    ("tril", include_str!("../lib/tril.m")),
+    ("triu", include_str!("../lib/triu.m")),
+    ("m2cu_triangle", include_str!("../lib/m2cu_triangle.m")),
+    ("meshgrid", include_str!("../lib/meshgrid.m")),
+    ("ndgrid", include_str!("../lib/ndgrid.m")),
+    ("circshift", include_str!("../lib/circshift.m")),
 ];
 
 /// The name to show and the text of the bundled function `name`, if there is one.
