@@ -527,3 +527,38 @@ fn circshift_checks_its_shift() {
         assert!(words(&out).ends_with(&["2", "3", "1"]), "{backend}: {out}");
     }
 }
+
+const SUMS: &str = "function [s, p] = sums(A)
+arguments
+  A (:,:) double
+end
+s = sum(A);
+p = prod(A);
+end
+";
+
+/// `sum(A)` of a matrix whose type does not tell whether it is a row reduces along the
+/// dimension MATLAB picks when the program runs: a row along 2, anything else along 1, a
+/// 0-by-0 value to one result.
+#[test]
+fn a_default_dimension_is_chosen_at_run_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str]); 4] = [
+        ("A=[1 2 3]", &["s", "=", "6", "p", "=", "6"]),
+        ("A=[1 2;3 4]", &["s", "=", "4", "6", "p", "=", "3", "8"]),
+        ("A=zeros(0,0)", &["s", "=", "0", "p", "=", "1"]),
+        (
+            "A=zeros(0,3)",
+            &["s", "=", "0", "0", "0", "p", "=", "1", "1", "1"],
+        ),
+    ];
+    for backend in ["cpu", "emu"] {
+        for (set, expected) in cases {
+            let out = succeeded(
+                &run_file(dir.path(), "sums", SUMS, backend, &[set]),
+                backend,
+            );
+            assert_eq!(words(&out), expected, "{backend} {set}");
+        }
+    }
+}

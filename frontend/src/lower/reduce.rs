@@ -9,6 +9,7 @@
 use super::array::{ArrayVal, Operand, Pos, Val};
 use super::mean_empty::MeanDim;
 use super::select::Selected;
+use super::text::text_literal;
 use super::*;
 use crate::operator::{Identity, Operator, Update, Written};
 
@@ -103,6 +104,9 @@ impl Lowerer<'_> {
             }
             Val::Array(a) => {
                 let class = self.accumulator_class(kind, a.class, span)?;
+                if dim.is_none() && first_nonunit_dim(a.shape).is_none() && !a.shape.is_3d() {
+                    return self.default_dim_reduction(kind, a, class, span);
+                }
                 let dim = self.reduction_dim(kind, &a, dim, span)?;
                 if kind == Reduction::Mean {
                     let given = dim_given.map_or(MeanDim::Default, MeanDim::Fixed);
@@ -141,8 +145,16 @@ impl Lowerer<'_> {
     ) -> Option<(&'e ast::Expr, Option<Dimension<'e>>)> {
         let is_empty = |e: &ast::Expr| matches!(&e.kind, AstExpr::Matrix(rows) if rows.is_empty());
         let minmax = matches!(kind, Reduction::Max | Reduction::Min);
+        let args = match args.split_last() {
+            Some((flag, rest)) if !rest.is_empty() && text_literal(flag).is_some() => {
+                self.default_nan_flag(kind, flag)?;
+                rest
+            }
+            _ => args,
+        };
         let (x, d) = match args {
             [x] => return Some((x, None)),
+            [x, empty] if minmax && is_empty(empty) => return Some((x, None)),
             [x, empty, d] if minmax && is_empty(empty) => (x, d),
             [x, d] if !minmax => (x, d),
             _ => {
@@ -177,6 +189,44 @@ impl Lowerer<'_> {
             }
             _ => Some((x, Some(Dimension::AtRunTime(d)))),
         }
+    }
+
+    /// A text flag after a reduction's arguments, where it asks for what the reduction does
+    /// anyway: `'includenan'` for `sum prod mean any all`, `'omitnan'` for `max min`. Any
+    /// other flag is reported (E0167 for MATLAB's flags m2cu does not translate yet).
+    fn default_nan_flag(&mut self, kind: Reduction, flag: &ast::Expr) -> Option<()> {
+        let text = text_literal(flag)?.to_ascii_lowercase();
+        let minmax = matches!(kind, Reduction::Max | Reduction::Min);
+        let f = kind.name();
+        let help = match (text.as_str(), minmax) {
+            ("includenan", false) | ("omitnan", true) => return Some(()),
+            ("omitnan", false) => format!(
+                "skip the NaN values with a mask, `{f}(x(~isnan(x)))` for a vector, or with `if ~isnan(x(i))` in a loop"
+            ),
+            ("includenan", true) => format!(
+                "`{f}` skips NaN as MATLAB's default does; `any(isnan(x))` tells where the result would be NaN"
+            ),
+            ("all", _) => format!("reduce the elements as one column: `{f}(A(:))`"),
+            ("double" | "native" | "default", _) => {
+                format!("convert first: `{f}(double(x))` for a double result")
+            }
+            _ => {
+                self.error(
+                    "E0105",
+                    flag.span,
+                    format!("unknown option '{text}' of `{f}`"),
+                    "MATLAB's options here are 'omitnan', 'includenan', 'all', 'double', 'native' and 'default'".into(),
+                );
+                return None;
+            }
+        };
+        self.error(
+            "E0167",
+            flag.span,
+            format!("`{f}` with '{text}' is not supported by m2cu yet"),
+            help,
+        );
+        None
     }
 
     /// The class the accumulator has, which is also the class of the result.
@@ -482,6 +532,12 @@ impl Lowerer<'_> {
     /// `any([])` false, `all([])` true, `mean([])` NaN in MATLAB and Octave, where `sum(zeros(0,
     /// 3))` is 1-by-3).
     fn outputs_of_0x0(&mut self, a: &ArrayVal, span: Span) -> ExprId {
+        let cols = self.copy_expr(a.cols);
+        self.plus_one_if_0x0(a, cols, span)
+    }
+
+    /// `n + (a is 0-by-0)`.
+    pub(super) fn plus_one_if_0x0(&mut self, a: &ArrayVal, n: ExprId, span: Span) -> ExprId {
         let zero = |me: &mut Self| me.constant_expr(0.0, Class::Double, span);
         let (rows, cols) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
         let (z1, z2) = (zero(self), zero(self));
@@ -489,8 +545,7 @@ impl Lowerer<'_> {
         let no_cols = self.binary_expr(BinOp::Eq, cols, z2, Class::Logical, span);
         let both = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
         let extra = self.convert_to(both, Class::Double);
-        let cols = self.copy_expr(a.cols);
-        self.binary_expr(BinOp::Add, cols, extra, Class::Double, span)
+        self.binary_expr(BinOp::Add, n, extra, Class::Double, span)
     }
 
     /// `[m, k] = max(v)` / `min(v)`: the extreme value and the first index where it occurs,

@@ -1,6 +1,7 @@
 //! Reductions along a dimension of 3-D values (`sum(A, 3)`, `max(A, [], 3)`, `mean(img, 3)`,
-//! `sum(A)` of a 3-D `A`), and along a dimension past a value's last one (`sum(M, 3)` of a
-//! matrix is `M` in the reduction's class).
+//! `sum(A)` of a 3-D `A`), along a dimension past a value's last one (`sum(M, 3)` of a
+//! matrix is `M` in the reduction's class), along a dimension known only at run time, and
+//! along the default dimension of a matrix whose type does not tell whether it is a row.
 //!
 //! Invariants:
 //! - the result has MATLAB's extents: those of the operand with the reduced one set to 1, and no
@@ -64,7 +65,50 @@ impl Lowerer<'_> {
         if kind == Reduction::Mean {
             self.mean_of_empty_check(&a, MeanDim::AtRunTime(dim), span);
         }
-        let (rows, cols, pages) = self.extents_of(&a);
+        let (strides, out, dims) = self.strides_along(&a, dim, span);
+        self.reduce_runs(kind, &a, class, strides, (out, dims), span)
+    }
+
+    /// `f(a)` of a 2-D `a` whose type does not tell whether it is a row (`double(:,:)`): MATLAB
+    /// reduces a row along 2 and anything else along 1, so the result is a row either way, and
+    /// a 0-by-0 `a` gives one result (`sum([])` is 0) except for `max`/`min`. The dimension is
+    /// chosen when the program runs; the result's type is a row, so `A - mean(A)` expands.
+    pub(super) fn default_dim_reduction(
+        &mut self,
+        kind: Reduction,
+        a: ArrayVal,
+        class: Class,
+        span: Span,
+    ) -> Option<Val> {
+        let (rows, cols, _) = self.extents_of(&a);
+        let one = |me: &mut Self| me.constant_expr(1.0, Class::Double, span);
+        let (o1, o2, o3) = (one(self), one(self), one(self));
+        let is_row = self.binary_expr(BinOp::Eq, rows, o1, Class::Logical, span);
+        let wide = self.binary_expr(BinOp::Ne, cols, o2, Class::Logical, span);
+        let row = self.binary_expr(BinOp::And, is_row, wide, Class::Logical, span);
+        let row = self.convert_to(row, Class::Double);
+        let dim = self.binary_expr(BinOp::Add, o3, row, Class::Double, span);
+        let dim = self.checked_dimension(dim, span);
+        if kind == Reduction::Mean {
+            self.mean_of_empty_check(&a, MeanDim::Default, span);
+        }
+        let (strides, mut out, mut dims) = self.strides_along(&a, dim, span);
+        if !matches!(kind, Reduction::Max | Reduction::Min) {
+            out[1] = self.plus_one_if_0x0(&a, out[1], span);
+        }
+        dims[0] = Dim::Known(1);
+        self.reduce_runs(kind, &a, class, strides, (out, dims), span)
+    }
+
+    /// The strides of `a` along the dimension held in `dim` (checked), and the result's extents
+    /// and their static form.
+    fn strides_along(
+        &mut self,
+        a: &ArrayVal,
+        dim: LocalId,
+        span: Span,
+    ) -> (Strides, [ExprId; 3], [Dim; 3]) {
+        let (rows, cols, pages) = self.extents_of(a);
         let pages = pages.unwrap_or_else(|| self.constant_expr(1.0, Class::Double, span));
         let extents = [rows, cols, pages];
         let picked = |me: &mut Self, op: BinOp, d: f64, n: ExprId| {
@@ -89,7 +133,7 @@ impl Lowerer<'_> {
         let unit_or_var = |d: Dim| if d == Dim::Known(1) { d } else { Dim::Var };
         let s = a.shape;
         let dims = [s.rows, s.cols, s.pages].map(unit_or_var);
-        self.reduce_runs(kind, &a, class, strides, (out, dims), span)
+        (strides, out, dims)
     }
 
     /// Every result element: one accumulator loop over its run of `a`'s elements.
