@@ -562,3 +562,29 @@ fn a_default_dimension_is_chosen_at_run_time() {
         }
     }
 }
+
+const SCALAR_INDEXED: &str = "function s = f(x, n)
+arguments
+  x (1,1) double
+  n (1,1) double
+end
+s = 0;
+for i = 1:n
+  s = s + x(i) + x(1, i) + x(:);
+end
+end
+";
+
+/// `x(i)` of a scalar `x` is `x` while `i` is 1, and stops with MATLAB's index error after,
+/// as MATLAB runs it.
+#[test]
+fn a_scalar_indexed_by_a_variable_checks_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let run = |n: &str| run_file(dir.path(), "f", SCALAR_INDEXED, backend, &["x=5", n]);
+        let out = succeeded(&run("n=1"), backend);
+        assert_eq!(words(&out), ["s", "=", "15"], "{backend}");
+        let expected = ["error: Index exceeds the number of array elements."];
+        stopped_with(&run("n=3"), backend, &expected);
+    }
+}

@@ -527,10 +527,15 @@ impl Lowerer<'_> {
     pub(super) fn index_with(&mut self, array: LocalId, subs: Vec<Sub>, span: Span) -> Option<Val> {
         let ty = self.locals[array].ty;
         if ty.is_scalar() {
-            let ones = subs
-                .iter()
-                .all(|s| matches!(s, Sub::Scalar(i) if self.const_of(*i) == Some(1.0)));
-            if ones {
+            // `x(k)`, `x(1, k)` or `x(:)` of a scalar: the scalar, after checks that each
+            // subscript is 1 (MATLAB's index errors otherwise).
+            let units = subs.iter().all(|s| matches!(s, Sub::Scalar(_) | Sub::All));
+            if units {
+                for sub in subs {
+                    if let Sub::Scalar(i) = sub {
+                        self.unit_index_checks(i, span);
+                    }
+                }
                 return Some(self.local_val(array, span));
             }
             let help = if self.params.contains(&array) {
@@ -545,7 +550,11 @@ impl Lowerer<'_> {
                  as an array, `zeros(1, n)`"
                     .to_string()
             };
-            self.unsupported(span, "indexing a scalar with an index other than 1", &help);
+            self.unsupported(
+                span,
+                "indexing a scalar with a range or an index vector",
+                &help,
+            );
             return None;
         }
         if subs.iter().all(|s| matches!(s, Sub::Scalar(_))) {

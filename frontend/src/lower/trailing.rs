@@ -50,7 +50,7 @@ impl Lowerer<'_> {
 
     /// Stops unless `e` is a valid index (a positive integer) and at most 1 (nothing to check
     /// for the constant 1, `end` included).
-    fn unit_index_checks(&mut self, e: ExprId, span: Span) {
+    pub(super) fn unit_index_checks(&mut self, e: ExprId, span: Span) {
         if matches!(self.exprs[e].kind, ExprKind::Const(v) if v == 1.0) {
             return;
         }
