@@ -588,3 +588,30 @@ fn a_scalar_indexed_by_a_variable_checks_the_index() {
         stopped_with(&run("n=3"), backend, &expected);
     }
 }
+
+const LOCATE: &str = "function k = locate(r, c)
+arguments
+  r (1,1) double
+  c (1,1) double
+end
+k = sub2ind([3 4], r, c);
+end
+";
+
+/// A subscript past its extent or not a positive integer stops `sub2ind` (m2cu's own
+/// `sub2ind.m`) with Octave's message, the row's before the column's, on both paths.
+#[test]
+fn sub2ind_checks_its_subscripts() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let run = |sets: &[&str]| run_file(dir.path(), "locate", LOCATE, backend, sets);
+        let expected = ["error: index (4,_): out of bound 3 (dimensions are 3x4)"];
+        stopped_with(&run(&["r=4", "c=9"]), backend, &expected);
+        let expected = [
+            "error: index (_,1.5): subscripts must be either integers 1 to (2^63)-1 or logicals",
+        ];
+        stopped_with(&run(&["r=2", "c=1.5"]), backend, &expected);
+        let out = succeeded(&run(&["r=2", "c=3"]), backend);
+        assert_eq!(words(&out), ["k", "=", "8"], "{backend}");
+    }
+}

@@ -37,6 +37,15 @@ const FILES: &[(&str, &str)] = &[
     ("meshgrid", include_str!("../lib/meshgrid.m")),
     ("ndgrid", include_str!("../lib/ndgrid.m")),
     ("circshift", include_str!("../lib/circshift.m")),
+    ("sub2ind", include_str!("../lib/sub2ind.m")),
+    ("ind2sub", include_str!("../lib/ind2sub.m")),
+    ("isequal", include_str!("../lib/isequal.m")),
+    ("nextpow2", include_str!("../lib/nextpow2.m")),
+    ("factorial", include_str!("../lib/factorial.m")),
+    ("asind", include_str!("../lib/asind.m")),
+    ("acosd", include_str!("../lib/acosd.m")),
+    ("atand", include_str!("../lib/atand.m")),
+    ("atan2d", include_str!("../lib/atan2d.m")),
 ];
 
 /// The name to show and the text of the bundled function `name`, if there is one.
