@@ -46,6 +46,23 @@ const FILES: &[(&str, &str)] = &[
     ("acosd", include_str!("../lib/acosd.m")),
     ("atand", include_str!("../lib/atand.m")),
     ("atan2d", include_str!("../lib/atan2d.m")),
+    ("plus", include_str!("../lib/plus.m")),
+    ("minus", include_str!("../lib/minus.m")),
+    ("times", include_str!("../lib/times.m")),
+    ("rdivide", include_str!("../lib/rdivide.m")),
+    ("ldivide", include_str!("../lib/ldivide.m")),
+    ("mtimes", include_str!("../lib/mtimes.m")),
+    ("eq", include_str!("../lib/eq.m")),
+    ("ne", include_str!("../lib/ne.m")),
+    ("lt", include_str!("../lib/lt.m")),
+    ("le", include_str!("../lib/le.m")),
+    ("gt", include_str!("../lib/gt.m")),
+    ("ge", include_str!("../lib/ge.m")),
+    ("and", include_str!("../lib/and.m")),
+    ("or", include_str!("../lib/or.m")),
+    ("not", include_str!("../lib/not.m")),
+    ("uminus", include_str!("../lib/uminus.m")),
+    ("uplus", include_str!("../lib/uplus.m")),
 ];
 
 /// The name to show and the text of the bundled function `name`, if there is one.

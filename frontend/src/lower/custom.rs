@@ -1,7 +1,8 @@
 //! `gpucoder.reduce(A, @f)` and `gpucoder.reduce(A, {@f, @g})`: every element of `A` folded
 //! with each of the user's functions, as GPU Coder's reduction with user-written operators.
 //!
-//! Each handle must name a local function of the file (E0113) with two inputs and one output
+//! Each handle must name a function of the program (E0113: a local function, a function file,
+//! or m2cu's own `plus`, `times`, ...) with two inputs and one output
 //! that returns a scalar of `A`'s class when both inputs are scalars of that class (E0114). The
 //! function is lowered once, with scalar parameters of `A`'s class, into a [`Combiner`] that lies
 //! outside the function body; the fold becomes
@@ -62,8 +63,8 @@ impl<'a> Lowerer<'a> {
             self.error(
                 "E0113",
                 op.span,
-                "the functions of `gpucoder.reduce` must be handles to local functions".into(),
-                "write `@name` or `{@f, @g}` naming functions defined in this file; anonymous functions are not supported".into(),
+                "the functions of `gpucoder.reduce` must be handles to named functions".into(),
+                "write `@name` or `{@f, @g}` naming functions of the program; anonymous functions are not supported".into(),
             );
         }
         handles
@@ -72,17 +73,22 @@ impl<'a> Lowerer<'a> {
     /// Lowers the function named by `handle` for two scalars of `class` into a combiner.
     fn combiner(&mut self, handle: &ast::Ident, class: Class) -> Option<CombinerId> {
         let name = &handle.name;
-        let Some(function) = self.local_function(name) else {
-            self.error(
-                "E0113",
-                handle.span,
-                format!("`@{name}` does not name a local function of this file"),
-                format!(
-                    "define `function c = {name}(a, b)` in this file; builtins and other files are not supported"
-                ),
-            );
+        let Some(target) = self.resolved_callee(name) else {
+            let (message, help) = if super::expr::is_builtin_name(name) {
+                (
+                    format!("`@{name}` names a builtin, which `gpucoder.reduce` does not take yet"),
+                    format!("write `function c = my{name}(a, b)` with `c = {name}(a, b)` and pass `@my{name}`; the operator functions (`@plus`, `@times`, `@and`, ...) work as they are"),
+                )
+            } else {
+                (
+                    format!("`@{name}` does not name a function of the program"),
+                    format!("define `function c = {name}(a, b)` in this file or in `{name}.m`"),
+                )
+            };
+            self.error("E0113", handle.span, message, help);
             return None;
         };
+        let function = target.function;
         let (params, outputs) = (function.params.len(), function.outputs.len());
         if params != 2 || outputs != 1 {
             self.error(
@@ -97,7 +103,7 @@ impl<'a> Lowerer<'a> {
             name: name.clone(),
             span: handle.span,
         };
-        let (params, output, body) = self.lower_combiner(&callee, function, class)?;
+        let (params, output, body) = self.lower_combiner(&callee, target, class)?;
         let ty = self.locals[output].ty;
         if ty != Type::scalar(class) {
             self.error(
@@ -121,13 +127,10 @@ impl<'a> Lowerer<'a> {
     fn lower_combiner(
         &mut self,
         callee: &ast::Ident,
-        function: &'a ast::Function,
+        target: super::inline::Callee<'a>,
         class: Class,
     ) -> Option<([LocalId; 2], LocalId, Block)> {
-        let target = super::inline::Callee {
-            file: self.file,
-            function,
-        };
+        let function = target.function;
         let (params, body, outputs) = self.in_callee_scope(callee, target, |me| {
             let params = [0, 1].map(|k| {
                 let p = &function.params[k];

@@ -68,13 +68,6 @@ pub(super) fn across_files(
 }
 
 impl<'a> Lowerer<'a> {
-    /// The local or nested function named `name` in the current file, other than the entry
-    /// function.
-    pub(super) fn local_function(&self, name: &str) -> Option<&'a ast::Function> {
-        self.function_in_file(name)
-            .filter(|f| f.name.name != self.name)
-    }
-
     fn function_in_file(&self, name: &str) -> Option<&'a ast::Function> {
         let mut found = None;
         for_each_function(&self.file.functions, &mut |f| {
@@ -110,6 +103,15 @@ impl<'a> Lowerer<'a> {
             _ => return,
         };
         self.inline_call(&callee, args, 0, e.span);
+    }
+
+    /// The function a call to `name` runs, where it is one that loaded: a local function, a
+    /// function file along the path or m2cu's own library.
+    pub(super) fn resolved_callee(&self, name: &str) -> Option<Callee<'a>> {
+        match self.resolve(name)? {
+            Resolved::Callee(callee) => Some(callee),
+            Resolved::Unusable(_) => None,
+        }
     }
 
     /// Whether a call to `name` (not a variable) runs a MATLAB function of the program.

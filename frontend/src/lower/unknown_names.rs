@@ -66,7 +66,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
         Some("`x .^ y`, which stops where the result would be complex"),
     ),
     ("power", Some("`x .^ y`")),
-    ("mtimes", Some("`A * B`")),
     ("erfinv", None),
     ("besselj", None),
     ("cbrt", Some("`nthroot(x, 3)`")),
