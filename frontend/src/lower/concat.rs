@@ -1,4 +1,5 @@
-//! Matrix literals and concatenation: `[a, b; c, d]` of scalars and of arrays. Each row is
+//! Matrix literals and concatenation: `[a, b; c, d]` of scalars and of arrays, and the same
+//! as `horzcat`, `vertcat` and `cat(1 or 2, ...)`. Each row is
 //! joined side by side, then the rows on top of each other; the result is a temporary.
 //!
 //! Class rule (MATLAB's): char with char or double is char, an integer class wins, then single,
@@ -52,6 +53,49 @@ impl Lowerer<'_> {
             return row_vals.pop();
         }
         self.join(row_vals, class, false, span)
+    }
+
+    /// `horzcat(a, b, ...)`, `vertcat(a, b, ...)` and `cat(dim, a, b, ...)` for a literal
+    /// `dim` of 1 or 2: the brackets `[a, b, ...]` and `[a; b; ...]`.
+    pub(super) fn concatenation_call(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let (side_by_side, parts) = match (name, args) {
+            ("horzcat", _) => (true, args),
+            ("vertcat", _) => (false, args),
+            (_, [dim, parts @ ..]) => match dim.kind {
+                AstExpr::Number { value, .. } if value == 1.0 || value == 2.0 => {
+                    (value == 2.0, parts)
+                }
+                AstExpr::Number { value, .. } if value >= 3.0 && value.fract() == 0.0 => {
+                    self.error(
+                        "E0167",
+                        dim.span,
+                        "`cat` along a third or later dimension is not supported by m2cu yet".into(),
+                        "build the pages by assignment: `A = zeros(m, n, 2); A(:, :, 1) = a; A(:, :, 2) = b`".into(),
+                    );
+                    return None;
+                }
+                _ => {
+                    self.error(
+                        "E0105",
+                        dim.span,
+                        "the dimension of `cat` must be a number written in the call".into(),
+                        "write `cat(1, a, b)` (`[a; b]`) or `cat(2, a, b)` (`[a, b]`)".into(),
+                    );
+                    return None;
+                }
+            },
+            _ => (false, args),
+        };
+        let rows: Vec<Vec<ast::Expr>> = match side_by_side {
+            true => vec![parts.to_vec()],
+            false => parts.iter().map(|p| vec![p.clone()]).collect(),
+        };
+        self.matrix_literal(&rows, span)
     }
 
     fn concat_class(&mut self, vals: &[Vec<Val>], span: Span) -> Option<Class> {

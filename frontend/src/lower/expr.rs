@@ -414,6 +414,7 @@ impl Lowerer<'_> {
             "fliplr" => self.flip(args, false, span),
             "flipud" => self.flip(args, true, span),
             "repmat" => self.repmat(args, span),
+            "horzcat" | "vertcat" | "cat" => self.concatenation_call(name, args, span),
             "isa" => self.isa(args, span),
             "class" => self.class_name(args, span),
             "reshape" => self.reshape(args, span),
@@ -999,6 +1000,9 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
                 | "fliplr"
                 | "flipud"
                 | "repmat"
+                | "horzcat"
+                | "vertcat"
+                | "cat"
                 | "isa"
                 | "class"
                 | "reshape"
