@@ -63,6 +63,12 @@ const FILES: &[(&str, &str)] = &[
     ("not", include_str!("../lib/not.m")),
     ("uminus", include_str!("../lib/uminus.m")),
     ("uplus", include_str!("../lib/uplus.m")),
+    ("ismember", include_str!("../lib/ismember.m")),
+    ("unique", include_str!("../lib/unique.m")),
+    ("accumarray", include_str!("../lib/accumarray.m")),
+    ("histc", include_str!("../lib/histc.m")),
+    ("cross", include_str!("../lib/cross.m")),
+    ("kron", include_str!("../lib/kron.m")),
 ];
 
 /// The name to show and the text of the bundled function `name`, if there is one.

@@ -20,7 +20,8 @@
 //! - so are the class tests of a variable (`ischar(a)`, `isa(x, 'single')`, `isinteger(x)`:
 //!   `Lowerer::static_class_test`), which m2cu knows from its type, and `size(x, d)`,
 //!   `isrow(x)`, `iscolumn(x)` and `isscalar(x)` where its type knows the extents,
-//!   `m2cu_known_dim(x)` (the default dimension when the type settles it, else 0), and a parameter of an
+//!   `m2cu_known_dim(x)` (the default dimension when the type settles it, else 0),
+//!   `m2cu_scalar_type(x)` (whether the type is a scalar), and a parameter of an
 //!   inlined call that the call gives a number and the callee never assigns (`Lowerer::constant_params`).
 
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
@@ -139,12 +140,17 @@ impl Lowerer<'_> {
     }
 
     /// `isscalar(x)` where `x`'s type settles it: all extents known to be 1, or one known to
-    /// be another number.
+    /// be another number; `m2cu_scalar_type(x)` (m2cu's own library), whether `x`'s type is a
+    /// scalar, always decided (a row that may hold one element is not).
     fn static_scalarness(&self, callee: &str, args: &[ast::Expr]) -> Option<bool> {
-        let ("isscalar", [x]) = (callee, args) else {
+        let (query, [x]) = (callee, args) else {
             return None;
         };
-        let shape = self.variable_type(x)?.shape;
+        let shape = match query {
+            "isscalar" => self.variable_type(x)?.shape,
+            "m2cu_scalar_type" => return Some(self.variable_type(x)?.shape.is_scalar()),
+            _ => return None,
+        };
         let extents = [shape.rows, shape.cols, shape.pages];
         if shape.is_scalar() {
             Some(true)

@@ -1,0 +1,38 @@
+function A = accumarray(subs, vals, sz)
+%ACCUMARRAY  Sums of vals grouped by subscript: A(i) is the sum of vals(k) over the k with
+%   subs(k) == i (vals may be one value for every k), a column of max(subs) elements, or of
+%   sz(1) with accumarray(subs, vals, [n 1]). The sums run in the order of subs, as Octave's.
+%   Subscripts of one column only.
+if size(subs, 2) ~= 1
+  error('m2cu:accumarray', 'm2cu: accumarray with subscripts of more than one column is not supported yet');
+end
+for k = 1:numel(subs)
+  if ~(subs(k) >= 1 && subs(k) == fix(subs(k)))
+    error('accumarray: indices must be positive integers');
+  end
+end
+if numel(vals) ~= 1 && numel(vals) ~= numel(subs)
+  error('accumarray: dimension mismatch');
+end
+if nargin < 3
+  n = max(subs);
+else
+  n = sz(1);
+  if max(subs) > n
+    error('accumarray: index out of range');
+  end
+end
+A = zeros(n, 1);
+for k = 1:numel(subs)
+  A(subs(k)) = A(subs(k)) + value(vals, k);
+end
+end
+
+function v = value(vals, k)
+% vals(k), or the one value.
+if m2cu_scalar_type(vals)
+  v = vals;
+else
+  v = vals(k);
+end
+end
