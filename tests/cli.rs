@@ -333,7 +333,12 @@ fn bad_user_input_never_panics() {
         &["run", "fixtures/e2e/vecsum.m"],
         &["check", "fixtures/e2e/vecsum.m", "--args", "v=double(1,"],
         &["check", "fixtures/e2e/vecsum.m", "--args", "v=cmplx(1,:)"],
-        &["check", "fixtures/e2e/vecsum.m", "--args", "v=complex(1,:,:,:)"],
+        &[
+            "check",
+            "fixtures/e2e/vecsum.m",
+            "--args",
+            "v=complex(1,:,:,:)",
+        ],
         &["check", "no/such/file.m"],
         &[
             "run",

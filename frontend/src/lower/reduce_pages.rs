@@ -88,7 +88,7 @@ impl Lowerer<'_> {
         let row = self.binary_expr(BinOp::And, is_row, wide, Class::Logical, span);
         let row = self.convert_to(row, Class::Double);
         let dim = self.binary_expr(BinOp::Add, o3, row, Class::Double, span);
-        let dim = self.checked_dimension(dim, span);
+        let dim = self.dimension_local(dim, span);
         if kind == Reduction::Mean {
             self.mean_of_empty_check(&a, MeanDim::Default, span);
         }
@@ -169,31 +169,27 @@ impl Lowerer<'_> {
 
     /// `dim` in a new local, after a check that it is a positive integer.
     fn checked_dimension(&mut self, dim: ExprId, span: Span) -> LocalId {
+        let local = self.dimension_local(dim, span);
+        let at = self.new_expr(ExprKind::Local(local), Type::scalar(Class::Double), span);
+        let cond = self.positive_integer(at, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::ReductionDimension,
+            },
+            span,
+        );
+        local
+    }
+
+    /// `dim`, as a double, in a new local.
+    fn dimension_local(&mut self, dim: ExprId, span: Span) -> LocalId {
         let local = self.temp("dim", Type::scalar(Class::Double), span);
         let value = self.convert_to(dim, Class::Double);
         self.push(
             StmtKind::Assign {
                 target: local,
                 value,
-            },
-            span,
-        );
-        let at =
-            |me: &mut Self| me.new_expr(ExprKind::Local(local), Type::scalar(Class::Double), span);
-        let (d1, d2, d3) = (at(self), at(self), at(self));
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let positive = self.binary_expr(BinOp::Ge, d1, one, Class::Logical, span);
-        let floor = self.new_expr(
-            ExprKind::Call(Builtin::Floor, vec![d2]),
-            Type::scalar(Class::Double),
-            span,
-        );
-        let integral = self.binary_expr(BinOp::Eq, d3, floor, Class::Logical, span);
-        let cond = self.binary_expr(BinOp::And, positive, integral, Class::Logical, span);
-        self.push(
-            StmtKind::Check {
-                cond,
-                error: RuntimeError::ReductionDimension,
             },
             span,
         );

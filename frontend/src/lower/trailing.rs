@@ -48,14 +48,11 @@ impl Lowerer<'_> {
         Some(())
     }
 
-    /// Stops unless `e` is a valid index (a positive integer) and at most 1 (nothing to check
-    /// for the constant 1, `end` included).
-    pub(super) fn unit_index_checks(&mut self, e: ExprId, span: Span) {
-        if matches!(self.exprs[e].kind, ExprKind::Const(v) if v == 1.0) {
-            return;
-        }
+    /// `e >= 1 && e == floor(e)`, the condition that `e` is a positive integer (a valid index
+    /// or dimension).
+    pub(super) fn positive_integer(&mut self, e: ExprId, span: Span) -> ExprId {
         let class = self.exprs[e].ty.class;
-        let (e2, e3, e4) = (self.copy_expr(e), self.copy_expr(e), self.copy_expr(e));
+        let (e2, e3) = (self.copy_expr(e), self.copy_expr(e));
         let one = self.constant_expr(1.0, Class::Double, span);
         let positive = self.binary_expr(BinOp::Ge, e, one, Class::Logical, span);
         let floor = self.new_expr(
@@ -64,7 +61,17 @@ impl Lowerer<'_> {
             span,
         );
         let integral = self.binary_expr(BinOp::Eq, e3, floor, Class::Logical, span);
-        let valid = self.binary_expr(BinOp::And, positive, integral, Class::Logical, span);
+        self.binary_expr(BinOp::And, positive, integral, Class::Logical, span)
+    }
+
+    /// Stops unless `e` is a valid index (a positive integer) and at most 1 (nothing to check
+    /// for the constant 1, `end` included).
+    pub(super) fn unit_index_checks(&mut self, e: ExprId, span: Span) {
+        if matches!(self.exprs[e].kind, ExprKind::Const(v) if v == 1.0) {
+            return;
+        }
+        let e4 = self.copy_expr(e);
+        let valid = self.positive_integer(e, span);
         self.push(
             StmtKind::Check {
                 cond: valid,
