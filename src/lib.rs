@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use m2cu_analysis::Analysis;
 use m2cu_codegen::{CodegenOptions, Generated};
+pub use m2cu_frontend::catalog;
 use m2cu_frontend::diag::{render, Diagnostics};
 pub use m2cu_frontend::lexer::Dialect;
 use m2cu_frontend::lower::LowerOptions;

@@ -19,7 +19,7 @@ use m2cu::{Backend, Dialect, EmuOptions, Error, Lanes, Options, RunOptions, Sche
 reductions inside them (sums, products, min/max, min/max with location, logical and bitwise \
 and/or/xor, counts, histograms, gpucoder.reduce with your own functions), and writes CUDA kernels plus an equivalent C/OpenMP program. Loops it cannot \
 prove safe stay sequential, and the loop report says why.",
-    after_help = "Examples:\n  m2cu check fixtures/e2e/vecsum.m --args 'v=double(1,:)'\n  m2cu translate fixtures/e2e/vecsum.m --args 'v=double(1,:)' -o out/\n  m2cu run fixtures/e2e/vecsum.m --set 'v=rand(1,1e6)'\n  m2cu run fixtures/e2e/saxpy.m --inputs fixtures/e2e/saxpy.in.mat --output y.mat"
+    after_help = "Examples:\n  m2cu check fixtures/e2e/vecsum.m --args 'v=double(1,:)'\n  m2cu translate fixtures/e2e/vecsum.m --args 'v=double(1,:)' -o out/\n  m2cu run fixtures/e2e/vecsum.m --set 'v=rand(1,1e6)'\n  m2cu run fixtures/e2e/saxpy.m --inputs fixtures/e2e/saxpy.in.mat --output y.mat\n  m2cu functions cumsum"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -132,6 +132,15 @@ enum Command {
         /// (`{"functions": [{"name", "loops": [...]}]}`, for tools).
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
+    },
+    /// List the MATLAB functions m2cu translates, with their classes and notes, or describe one
+    /// (its classes, notes and an example). `--markdown` prints docs/FUNCTIONS.md.
+    Functions {
+        /// A function to describe, e.g. `cumsum`.
+        name: Option<String>,
+        /// Print the whole list as Markdown (the text of docs/FUNCTIONS.md).
+        #[arg(long, conflicts_with = "name")]
+        markdown: bool,
     },
     /// Print the AST of a file as an indented tree.
     Parse {
@@ -327,6 +336,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             format,
         } => check(&common, &nargin, emit, format),
         Command::Parse { file, dialect } => parse(&file, dialect.dialect()),
+        Command::Functions { name, markdown } => functions(name.as_deref(), markdown),
         Command::Run {
             common,
             inputs,
@@ -443,6 +453,34 @@ fn check(
         }
     }
     Ok(())
+}
+
+/// `m2cu functions`: the catalog as a list, one entry, or Markdown.
+fn functions(name: Option<&str>, markdown: bool) -> Result<(), Failure> {
+    use m2cu::catalog;
+    if markdown {
+        print!("{}", catalog::markdown());
+        return Ok(());
+    }
+    let Some(name) = name else {
+        for area in catalog::Area::ALL {
+            println!("{}:", area.title());
+            for f in catalog::FUNCTIONS.iter().filter(|f| f.area == area) {
+                println!("  {:<26} {}", f.name, catalog::classes_text(f));
+            }
+        }
+        println!("\n`m2cu functions NAME` describes one.");
+        return Ok(());
+    };
+    match catalog::find(name) {
+        Some(f) => {
+            print!("{}", catalog::describe(f));
+            Ok(())
+        }
+        None => Err(Failure::Usage(format!(
+            "`{name}` is not among the functions m2cu translates; `m2cu functions` lists them"
+        ))),
+    }
 }
 
 fn parse(file: &Path, dialect: Dialect) -> Result<(), Failure> {

@@ -4,7 +4,8 @@
 //! element. A loop whose only carried dependences are on arrays updated this way can run in
 //! parallel when each update is atomic (each target's printer spells the atomic).
 //!
-//! An array qualifies when it is `double` or `single`, every store to it in the loop body is such
+//! An array qualifies when it is a real `double` or `single` (no target has a complex atomic
+//! add), every store to it in the loop body is such
 //! an update (`h(b) = h(b) + e`, `h(b) = e + h(b)` or `h(b) = h(b) - e`, with the same indices on
 //! both sides, `e` of the array's class and not reading the array), and it is read nowhere else
 //! in the body. Floating-point addition is not associative, so the sum may differ from the
@@ -38,8 +39,9 @@ pub fn candidates(f: &Function, body: &Block) -> BTreeMap<LocalId, Vec<AtomicUpd
         }
     });
     updates.retain(|array, list| {
-        let float = matches!(f.locals[*array].ty.class, Class::Double | Class::Single);
-        float && !disqualified.contains(array) && reads(f, body, *array) == list.len()
+        let ty = &f.locals[*array].ty;
+        let real_float = matches!(ty.class, Class::Double | Class::Single) && !ty.complex;
+        real_float && !disqualified.contains(array) && reads(f, body, *array) == list.len()
     });
     updates
 }

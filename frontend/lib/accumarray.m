@@ -2,7 +2,15 @@ function A = accumarray(subs, vals, sz)
 %ACCUMARRAY  Sums of vals grouped by subscript: A(i) is the sum of vals(k) over the k with
 %   subs(k) == i (vals may be one value for every k), a column of max(subs) elements, or of
 %   sz(1) with accumarray(subs, vals, [n 1]). The sums run in the order of subs, as Octave's.
-%   Subscripts of one column only.
+%   Subscripts of one column only; integer and char values are refused.
+if isinteger(vals)
+  m2cu_refuse('`accumarray` of integer values: MATLAB keeps the integer class and saturates, Octave 7 returns double sums, so m2cu takes neither', ...
+              'convert first for the double sums, `accumarray(subs, double(vals))`');
+end
+if ischar(vals)
+  m2cu_refuse('`accumarray` of char values: MATLAB and Octave stop (the values must be numeric or logical)', ...
+              'convert first, `accumarray(subs, double(vals))`');
+end
 if size(subs, 2) ~= 1
   error('m2cu:accumarray', 'm2cu: accumarray with subscripts of more than one column is not supported yet');
 end

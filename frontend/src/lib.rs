@@ -9,6 +9,7 @@ pub mod ast;
 pub mod ast_print;
 pub mod ast_source;
 pub mod bundled;
+pub mod catalog;
 pub mod diag;
 pub mod indexed;
 pub mod ir;

@@ -55,7 +55,7 @@ fn float_constant(name: &str, class: Class) -> Option<f64> {
 }
 
 /// The constants that take a class but no sizes.
-const CLASS_CONSTANTS: [&str; 4] = ["eps", "realmax", "realmin", "flintmax"];
+pub(super) const CLASS_CONSTANTS: [&str; 4] = ["eps", "realmax", "realmin", "flintmax"];
 
 impl Lowerer<'_> {
     /// `eps(...)`, `realmax(...)`, `realmin(...)` or `flintmax(...)` called with arguments, when

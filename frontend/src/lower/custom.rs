@@ -17,6 +17,9 @@ use super::array::{ArrayVal, Coord, Pos, Val};
 use super::*;
 use crate::ir::{Combiner, CombinerId};
 
+/// The name a call of this reduction has.
+pub(super) const GPUCODER_REDUCE: &str = "gpucoder.reduce";
+
 impl<'a> Lowerer<'a> {
     pub(super) fn gpucoder_reduce(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
         let [x, op] = args else {

@@ -20,6 +20,15 @@ pub(super) struct Directives {
     pub combiners: la_arena::Arena<crate::ir::Combiner>,
 }
 
+/// The MATLAB Coder directives m2cu takes.
+pub(super) const CODER_DIRECTIVES: [&str; 5] = [
+    "coder.gpu.kernel",
+    "coder.gpu.nokernel",
+    "coder.gpu.constantMemory",
+    "coder.gpu.kernelfun",
+    "coder.inline",
+];
+
 impl Lowerer<'_> {
     /// MATLAB Coder directives written as statements.
     pub(super) fn coder_directive(&mut self, name: &str, args: &[ast::Expr], span: Span) {
@@ -32,7 +41,7 @@ impl Lowerer<'_> {
             _ => self.unsupported(
                 span,
                 &format!("the directive `{name}`"),
-                "m2cu knows coder.gpu.kernel, coder.gpu.nokernel, coder.gpu.kernelfun and coder.gpu.constantMemory",
+                &format!("m2cu knows {}", CODER_DIRECTIVES.join(", ")),
             ),
         }
     }

@@ -33,6 +33,18 @@ impl Lowerer<'_> {
         };
         let (x, y) = (self.value(x), self.value(y));
         let (x, y) = (x?, y?);
+        if [&x, &y]
+            .iter()
+            .any(|v| matches!(val_class(self, v), Class::Logical | Class::Char))
+        {
+            self.error(
+                "E0106",
+                span,
+                "`dot` of logical or char values: Octave stops (X and Y must be numeric)".into(),
+                "convert first for MATLAB's result, `dot(double(a), double(b))`".into(),
+            );
+            return None;
+        }
         let class = self.real_floating_operands("dot", &[&x, &y], span)?;
         let [x, y] = [x, y].map(|v| self.vector_local(v, span));
         let (x, y) = (x?, y?);

@@ -364,7 +364,7 @@ impl Lowerer<'_> {
         if let Some(shape) = self.cell_shape_call(callee, args, span) {
             return shape;
         }
-        if name == "gpucoder.reduce" {
+        if name == super::custom::GPUCODER_REDUCE {
             return self.gpucoder_reduce(args, span);
         }
         if name.contains('.') {
@@ -486,17 +486,8 @@ impl Lowerer<'_> {
         super::for_each_function(&self.file.functions, &mut |f| {
             in_scope.push(f.name.name.clone())
         });
-        let known = ["sum", "prod", "max", "min", "any", "all", "mean"];
-        let builtins = Builtin::ALL
-            .iter()
-            .map(|b| b.name())
-            .chain(crate::ir::Elementary::ALL.iter().map(|e| e.name()));
-        let names = in_scope
-            .iter()
-            .map(String::as_str)
-            .chain(builtins)
-            .chain(known)
-            .chain(super::sizes::SIZE_FUNCTIONS.iter().copied());
+        let translated = crate::catalog::FUNCTIONS.iter().map(|f| f.name);
+        let names = in_scope.iter().map(String::as_str).chain(translated);
         let (code, message, help) = match classify(name, names) {
             Unknown::NotYet(alternative) => (
                 "E0167",
@@ -737,6 +728,34 @@ impl Lowerer<'_> {
         }))
     }
 
+    /// `bitand`, `bitor` and `bitxor` refuse a char (MATLAB and Octave stop) and two logicals
+    /// (Octave's result is logical, the double arithmetic's is not).
+    fn check_bitwise_classes(
+        &mut self,
+        builtin: Builtin,
+        args: &[Class],
+        span: Span,
+    ) -> Option<()> {
+        let name = builtin.name();
+        let (message, help) = if args.contains(&Class::Char) {
+            (
+                format!(
+                    "`{name}` of a char: MATLAB and Octave stop (bitwise operands must be numeric)"
+                ),
+                format!("convert the characters first, as in `{name}(double(c), 223)`"),
+            )
+        } else if args.iter().all(|c| *c == Class::Logical) {
+            (
+                format!("`{name}` of two logicals: Octave returns logical and MATLAB double, so m2cu takes neither"),
+                format!("write `a & b` (or `|`, `xor`) for the logical result, or `{name}(double(a), double(b))`"),
+            )
+        } else {
+            return Some(());
+        };
+        self.error("E0106", span, message, help);
+        None
+    }
+
     pub(super) fn builtin_class(
         &mut self,
         builtin: Builtin,
@@ -751,6 +770,9 @@ impl Lowerer<'_> {
                 "compare the characters first, as in `xor(c == 'y', flag)`".into(),
             );
             return None;
+        }
+        if matches!(builtin, Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor) {
+            self.check_bitwise_classes(builtin, args, span)?;
         }
         if builtin.is_float_test() || builtin == Builtin::Xor {
             return Some(Class::Logical);
@@ -767,7 +789,12 @@ impl Lowerer<'_> {
         };
         let floating_only = matches!(
             builtin,
-            Builtin::Sqrt | Builtin::Exp | Builtin::Log | Builtin::Elementary(_) | Builtin::NthRoot
+            Builtin::Sqrt
+                | Builtin::Exp
+                | Builtin::Log
+                | Builtin::Angle
+                | Builtin::Elementary(_)
+                | Builtin::NthRoot
         );
         if floating_only && class.is_integer() {
             let call = match builtin.arity() {
@@ -984,33 +1011,18 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
         || fill_named(name).is_some()
         || super::class_query::CLASS_TESTS.contains(&name)
         || SIZE_FUNCTIONS.contains(&name)
-        || matches!(
-            name,
-            "intmax"
-                | "intmin"
-                | "eye"
-                | "nnz"
-                | "linspace"
-                | "diag"
-                | "norm"
-                | "find"
-                | "issorted"
-                | "dot"
-                | "trace"
-                | "fliplr"
-                | "flipud"
-                | "repmat"
-                | "horzcat"
-                | "vertcat"
-                | "cat"
-                | "isa"
-                | "class"
-                | "reshape"
-                | "squeeze"
-                | "strcmp"
-                | "strcmpi"
-                | "strncmp"
-                | "strncmpi"
-                | "ischar"
-        )
+        || LOWERED_FUNCTIONS.contains(&name)
 }
+
+/// Calls lowering translates by name that a handle (`@name`) may not name.
+pub(super) const OTHER_CALLS: &[&str] = &[
+    "nthroot", "exist", "sprintf", "num2str", "int2str", "feval", "arrayfun",
+];
+
+/// Functions lowering translates by name besides the builtins, classes, fills and the lists of
+/// other modules.
+pub(super) const LOWERED_FUNCTIONS: &[&str] = &[
+    "intmax", "intmin", "eye", "nnz", "linspace", "diag", "norm", "find", "issorted", "dot",
+    "trace", "fliplr", "flipud", "repmat", "horzcat", "vertcat", "cat", "isa", "class", "reshape",
+    "squeeze", "strcmp", "strcmpi", "strncmp", "strncmpi", "ischar",
+];

@@ -66,21 +66,27 @@ pub(super) struct Filler {
     pub class: Option<Class>,
 }
 
-/// The filler `zeros`, `ones`, `false`, `true`, `rand` or `randn`.
+/// The functions that fill a new array, with their fill and the class the name implies.
+pub(super) const FILLERS: [(&str, Fill, Option<Class>); 11] = [
+    ("zeros", Fill::Zeros, None),
+    ("ones", Fill::Ones, None),
+    ("false", Fill::Zeros, Some(Class::Logical)),
+    ("true", Fill::Ones, Some(Class::Logical)),
+    ("rand", Fill::Rand, None),
+    ("randn", Fill::Randn, None),
+    ("Inf", Fill::Inf, None),
+    ("inf", Fill::Inf, None),
+    ("NaN", Fill::NaN, None),
+    ("nan", Fill::NaN, None),
+    ("pi", Fill::Pi, None),
+];
+
+/// The filler named `name` (one of [`FILLERS`]).
 pub(super) fn fill_named(name: &str) -> Option<Filler> {
-    let (fill, class) = match name {
-        "zeros" => (Fill::Zeros, None),
-        "ones" => (Fill::Ones, None),
-        "false" => (Fill::Zeros, Some(Class::Logical)),
-        "true" => (Fill::Ones, Some(Class::Logical)),
-        "rand" => (Fill::Rand, None),
-        "randn" => (Fill::Randn, None),
-        "Inf" | "inf" => (Fill::Inf, None),
-        "NaN" | "nan" => (Fill::NaN, None),
-        "pi" => (Fill::Pi, None),
-        _ => return None,
-    };
-    Some(Filler { fill, class })
+    FILLERS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, fill, class)| Filler { fill, class })
 }
 
 pub(super) const FORMS: &str = "write zeros(n), zeros(rows, cols), zeros(rows, cols, pages), zeros(size(A)) or zeros([rows cols]), optionally with a class: zeros(1, n, 'int32'), zeros(size(A), 'like', A)";

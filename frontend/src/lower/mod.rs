@@ -137,6 +137,31 @@ pub struct LowerOptions {
     pub nargin: Option<usize>,
 }
 
+/// Every function a call may name that lowering translates, by itself or from m2cu's own
+/// library (`crate::bundled`, less its `m2cu_` helpers): what `crate::catalog::FUNCTIONS`
+/// lists. Functions that lowering knows only to refuse (I/O, `eval`, `func2str`) are not here.
+pub fn translated_functions() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = reduce::Reduction::ALL.map(|r| r.name()).to_vec();
+    names.extend(Builtin::ALL.map(Builtin::name));
+    names.extend(crate::ir::Elementary::ALL.map(|e| e.name()));
+    names.extend(Class::ALL.map(Class::name));
+    names.extend(fill::FILLERS.map(|(name, _, _)| name));
+    names.extend(constants::CLASS_CONSTANTS);
+    names.extend(class_query::CLASS_TESTS);
+    names.extend(sizes::SIZE_FUNCTIONS);
+    names.extend(expr::LOWERED_FUNCTIONS);
+    names.extend(expr::OTHER_CALLS);
+    names.extend(charclass::CHAR_CLASS_FUNCTIONS);
+    names.extend(raise::HOST_STATEMENTS);
+    names.extend(optional::ARGUMENT_COUNTS);
+    names.extend(directives::CODER_DIRECTIVES);
+    names.push(custom::GPUCODER_REDUCE);
+    names.extend(crate::bundled::names().filter(|n| !n.starts_with("m2cu_")));
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// Lowers the entry function of `file` to the typed IR. An attempt that finds a real variable
 /// becoming complex starts again with it complex from the start (`complex`).
 pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnostics> {

@@ -39,6 +39,9 @@ pub(super) struct ArgCounts {
     pub nargout: usize,
 }
 
+/// The names that read the call's argument counts.
+pub(super) const ARGUMENT_COUNTS: [&str; 2] = ["nargin", "nargout"];
+
 impl Lowerer<'_> {
     /// `nargin` or `nargout` read as a value: a double constant.
     pub(super) fn arg_count(&mut self, name: &str, span: Span) -> Option<Val> {

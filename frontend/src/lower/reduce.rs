@@ -33,17 +33,18 @@ pub(super) enum Reduction {
 }
 
 impl Reduction {
+    pub(super) const ALL: [Reduction; 7] = [
+        Reduction::Sum,
+        Reduction::Prod,
+        Reduction::Max,
+        Reduction::Min,
+        Reduction::Any,
+        Reduction::All,
+        Reduction::Mean,
+    ];
+
     pub(super) fn from_name(name: &str) -> Option<Reduction> {
-        Some(match name {
-            "sum" => Reduction::Sum,
-            "prod" => Reduction::Prod,
-            "max" => Reduction::Max,
-            "min" => Reduction::Min,
-            "any" => Reduction::Any,
-            "all" => Reduction::All,
-            "mean" => Reduction::Mean,
-            _ => return None,
-        })
+        Reduction::ALL.into_iter().find(|r| r.name() == name)
     }
 
     /// The operator the accumulation loop combines with (`mean` sums, then divides).

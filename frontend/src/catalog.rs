@@ -1,0 +1,485 @@
+//! The functions m2cu translates, as one table that users read (`m2cu functions`,
+//! `docs/FUNCTIONS.md`) and tests check, like GPU Coder's list of functions supported for GPU
+//! code generation.
+//!
+//! Invariants, each kept by a test:
+//! - the names are exactly the functions lowering translates (`lower::translated_functions`),
+//!   so a function m2cu comes to translate, or stops translating, changes this table;
+//! - each entry's example translates for every class the entry lists and is refused for the
+//!   other classes of [`Kind::ALL`] (`tests/functions.rs`), so the classes column is what m2cu
+//!   does, not what it meant to do;
+//! - `docs/FUNCTIONS.md` is [`markdown`] (`tests/functions.rs`).
+//!
+//! An example is the body of `function y = example(x, M, n, s)`, where `x` is a row vector and
+//! `M` a matrix of the class being tried, `n` a double scalar and `s` a char row; it assigns `y`.
+
+use std::fmt::Write as _;
+
+/// The group a function is listed under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Area {
+    Elementary,
+    Arithmetic,
+    Complex,
+    Logic,
+    Operators,
+    Constants,
+    Classes,
+    Sizes,
+    Builders,
+    Reductions,
+    Searching,
+    Matrix,
+    Text,
+    Errors,
+    Handles,
+    GpuCoder,
+}
+
+impl Area {
+    pub const ALL: [Area; 16] = [
+        Area::Elementary,
+        Area::Arithmetic,
+        Area::Complex,
+        Area::Logic,
+        Area::Operators,
+        Area::Constants,
+        Area::Classes,
+        Area::Sizes,
+        Area::Builders,
+        Area::Reductions,
+        Area::Searching,
+        Area::Matrix,
+        Area::Text,
+        Area::Errors,
+        Area::Handles,
+        Area::GpuCoder,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Area::Elementary => "Elementary math",
+            Area::Arithmetic => "Rounding, remainders and signs",
+            Area::Complex => "Complex numbers",
+            Area::Logic => "Bits and logic",
+            Area::Operators => "Operators as functions",
+            Area::Constants => "Constants and fills",
+            Area::Classes => "Classes and conversions",
+            Area::Sizes => "Sizes and shapes",
+            Area::Builders => "Array builders",
+            Area::Reductions => "Reductions and scans",
+            Area::Searching => "Searching, sorting and sets",
+            Area::Matrix => "Matrix products",
+            Area::Text => "Text and output",
+            Area::Errors => "Errors and arguments",
+            Area::Handles => "Function handles",
+            Area::GpuCoder => "GPU Coder and MATLAB Coder",
+        }
+    }
+}
+
+/// A class of input that an entry's example is tried with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Double,
+    Single,
+    /// The integer classes, tried with `int32`.
+    Integer,
+    Logical,
+    Char,
+    /// Complex doubles.
+    Complex,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 6] = [
+        Kind::Double,
+        Kind::Single,
+        Kind::Integer,
+        Kind::Logical,
+        Kind::Char,
+        Kind::Complex,
+    ];
+
+    /// The word in the classes column.
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Double => "double",
+            Kind::Single => "single",
+            Kind::Integer => "integers",
+            Kind::Logical => "logical",
+            Kind::Char => "char",
+            Kind::Complex => "complex",
+        }
+    }
+
+    /// The class of an input spec (`x=CLASS(1,:)`) that stands for this kind.
+    pub fn spec_class(self) -> &'static str {
+        match self {
+            Kind::Integer => "int32",
+            Kind::Complex => "complex",
+            other => other.word(),
+        }
+    }
+}
+
+/// One function m2cu translates.
+#[derive(Clone, Copy, Debug)]
+pub struct Function {
+    pub name: &'static str,
+    pub area: Area,
+    /// The classes of `x`/`M` the function takes; `None` where it takes no array of a class
+    /// (constants, statements), and the example is tried once.
+    pub classes: Option<&'static [Kind]>,
+    /// A body of `function y = example(x, M, n, s)` that calls it.
+    pub example: &'static str,
+    /// What a user needs to know: forms, result classes, limits.
+    pub notes: &'static str,
+}
+
+use Kind::{Char, Complex, Double, Integer, Logical, Single};
+
+const FLOATS: &[Kind] = &[Double, Single];
+const REALS: &[Kind] = &[Double, Single, Logical, Char];
+const NUMERIC: &[Kind] = &[Double, Single, Integer, Logical, Char];
+const NUMBERS: &[Kind] = &[Double, Single, Integer, Logical, Char, Complex];
+
+const fn entry(
+    name: &'static str,
+    area: Area,
+    classes: Option<&'static [Kind]>,
+    example: &'static str,
+    notes: &'static str,
+) -> Function {
+    Function {
+        name,
+        area,
+        classes,
+        example,
+        notes,
+    }
+}
+
+/// Every function m2cu translates, grouped by area.
+#[rustfmt::skip]
+pub const FUNCTIONS: &[Function] = &[
+    // Elementary math.
+    entry("sin", Area::Elementary, Some(REALS), "y = sin(x);", "Singles through the float C functions, as Octave."),
+    entry("cos", Area::Elementary, Some(REALS), "y = cos(x);", ""),
+    entry("tan", Area::Elementary, Some(REALS), "y = tan(x);", ""),
+    entry("sec", Area::Elementary, Some(REALS), "y = sec(x);", ""),
+    entry("csc", Area::Elementary, Some(REALS), "y = csc(x);", ""),
+    entry("cot", Area::Elementary, Some(REALS), "y = cot(x);", ""),
+    entry("asin", Area::Elementary, Some(REALS), "y = asin(x);", "An argument outside [-1, 1] stops the run: the result would be complex, and m2cu keeps real values real."),
+    entry("acos", Area::Elementary, Some(REALS), "y = acos(x);", "An argument outside [-1, 1] stops the run: the result would be complex, and m2cu keeps real values real."),
+    entry("atan", Area::Elementary, Some(REALS), "y = atan(x);", ""),
+    entry("atan2", Area::Elementary, Some(REALS), "y = atan2(x, 2 * x);", "Implicit expansion."),
+    entry("sinh", Area::Elementary, Some(REALS), "y = sinh(x);", ""),
+    entry("cosh", Area::Elementary, Some(REALS), "y = cosh(x);", ""),
+    entry("tanh", Area::Elementary, Some(REALS), "y = tanh(x);", ""),
+    entry("asinh", Area::Elementary, Some(REALS), "y = asinh(x);", ""),
+    entry("acosh", Area::Elementary, Some(REALS), "y = acosh(x);", "An argument below 1 stops the run: the result would be complex, and m2cu keeps real values real."),
+    entry("atanh", Area::Elementary, Some(REALS), "y = atanh(x);", "An argument outside [-1, 1] stops the run: the result would be complex, and m2cu keeps real values real."),
+    entry("sind", Area::Elementary, Some(REALS), "y = sind(x);", "Exact at multiples of 90 degrees, as MATLAB."),
+    entry("cosd", Area::Elementary, Some(REALS), "y = cosd(x);", "Exact at multiples of 90 degrees, as MATLAB."),
+    entry("tand", Area::Elementary, Some(REALS), "y = tand(x);", "Exact at multiples of 45 degrees, as MATLAB."),
+    entry("asind", Area::Elementary, Some(REALS), "y = asind(x);", "m2cu's own library."),
+    entry("acosd", Area::Elementary, Some(REALS), "y = acosd(x);", "m2cu's own library."),
+    entry("atand", Area::Elementary, Some(REALS), "y = atand(x);", "m2cu's own library."),
+    entry("atan2d", Area::Elementary, Some(REALS), "y = atan2d(x, 2 * x);", "m2cu's own library."),
+    entry("hypot", Area::Elementary, Some(REALS), "y = hypot(x, 2 * x);", "Without overflow, as C's `hypot`."),
+    entry("exp", Area::Elementary, Some(REALS), "y = exp(x);", "Complex scalars too; whole complex arrays not yet."),
+    entry("log", Area::Elementary, Some(REALS), "y = log(x);", "A negative real argument stops the run unless the value is complex: the result would be complex, and m2cu keeps real values real. Complex scalars too; whole complex arrays not yet."),
+    entry("log2", Area::Elementary, Some(REALS), "y = log2(x);", "One output."),
+    entry("log10", Area::Elementary, Some(REALS), "y = log10(x);", ""),
+    entry("log1p", Area::Elementary, Some(REALS), "y = log1p(x);", ""),
+    entry("expm1", Area::Elementary, Some(REALS), "y = expm1(x);", ""),
+    entry("sqrt", Area::Elementary, Some(REALS), "y = sqrt(x);", "A negative real argument stops the run unless the value is complex: the result would be complex, and m2cu keeps real values real. Complex scalars too; whole complex arrays not yet."),
+    entry("nthroot", Area::Elementary, Some(REALS), "y = nthroot(x, 3);", "Real roots of negative values for odd `n`, as MATLAB."),
+    entry("gamma", Area::Elementary, Some(REALS), "y = gamma(x);", ""),
+    entry("erf", Area::Elementary, Some(REALS), "y = erf(x);", ""),
+    entry("erfc", Area::Elementary, Some(REALS), "y = erfc(x);", ""),
+    entry("factorial", Area::Elementary, Some(REALS), "y = factorial(x);", "m2cu's own library; a negative or fractional argument stops with MATLAB's message."),
+    entry("nextpow2", Area::Elementary, Some(&[Double, Single, Logical, Char, Complex]), "y = nextpow2(x);", "m2cu's own library, exact at powers of two."),
+    entry("eps", Area::Elementary, Some(FLOATS), "y = eps(x);", "`eps`, `eps('single')`, `eps('like', x)` and `eps(x)` elementwise (Octave's subnormal, Inf and NaN cases)."),
+    // Rounding, remainders and signs.
+    entry("abs", Area::Arithmetic, Some(NUMBERS), "y = abs(x);", "Integers saturate (`abs(intmin)`); complex gives the magnitude."),
+    entry("sign", Area::Arithmetic, Some(NUMERIC), "y = sign(x);", ""),
+    entry("floor", Area::Arithmetic, Some(NUMERIC), "y = floor(x);", ""),
+    entry("ceil", Area::Arithmetic, Some(NUMERIC), "y = ceil(x);", ""),
+    entry("round", Area::Arithmetic, Some(NUMERIC), "y = round(x);", "Halves away from zero, as MATLAB."),
+    entry("fix", Area::Arithmetic, Some(NUMERIC), "y = fix(x);", ""),
+    entry("mod", Area::Arithmetic, Some(NUMERIC), "y = mod(x, 3);", "MATLAB's sign of the divisor, `mod(x, 0) = x`; integers in their class."),
+    entry("rem", Area::Arithmetic, Some(NUMERIC), "y = rem(x, 3);", "MATLAB's sign of the dividend, `rem(x, 0)` NaN for floats."),
+    // Complex numbers.
+    entry("complex", Area::Complex, Some(&[Double, Logical, Char]), "y = complex(x, x);", "`complex(re)` and `complex(re, im)`; single parts not yet."),
+    entry("real", Area::Complex, Some(NUMBERS), "y = real(x);", ""),
+    entry("imag", Area::Complex, Some(NUMBERS), "y = imag(x);", ""),
+    entry("conj", Area::Complex, Some(NUMBERS), "y = conj(x);", ""),
+    entry("angle", Area::Complex, Some(REALS), "y = angle(x);", "Complex scalars too; whole complex arrays not yet."),
+    entry("isreal", Area::Complex, Some(NUMBERS), "y = isreal(x);", "Decided at translation time from the type."),
+    // Bits and logic.
+    entry("bitand", Area::Logic, Some(&[Double, Single, Integer]), "y = bitand(x, x);", "Doubles convert as `uint64(x)` does; a char, or two logicals (Octave's result is logical), are refused."),
+    entry("bitor", Area::Logic, Some(&[Double, Single, Integer]), "y = bitor(x, x);", "Doubles convert as `uint64(x)` does; a char, or two logicals (Octave's result is logical), are refused."),
+    entry("bitxor", Area::Logic, Some(&[Double, Single, Integer]), "y = bitxor(x, x);", "Doubles convert as `uint64(x)` does; a char, or two logicals (Octave's result is logical), are refused."),
+    entry("bitshift", Area::Logic, Some(&[Double, Single, Integer]), "y = bitshift(x, 2);", "As Octave 7: integers wrap in their width, doubles keep 53 bits; a fractional shift stops."),
+    entry("xor", Area::Logic, Some(&[Double, Single, Integer, Logical]), "y = xor(x, x);", ""),
+    entry("and", Area::Logic, Some(NUMERIC), "y = and(x, x);", "m2cu's own library: `x & y`."),
+    entry("or", Area::Logic, Some(NUMERIC), "y = or(x, x);", "m2cu's own library: `x | y`."),
+    entry("not", Area::Logic, Some(NUMERIC), "y = not(x);", "m2cu's own library: `~x`."),
+    // Operators as functions.
+    entry("plus", Area::Operators, Some(NUMBERS), "y = plus(x, x);", "m2cu's own library: `x + y`."),
+    entry("minus", Area::Operators, Some(NUMBERS), "y = minus(x, x);", "m2cu's own library: `x - y`."),
+    entry("times", Area::Operators, Some(NUMERIC), "y = times(x, x);", "m2cu's own library: `x .* y`."),
+    entry("rdivide", Area::Operators, Some(NUMERIC), "y = rdivide(x, x);", "m2cu's own library: `x ./ y`."),
+    entry("ldivide", Area::Operators, Some(NUMERIC), "y = ldivide(x, x);", "m2cu's own library: `x .\\ y`."),
+    entry("uminus", Area::Operators, Some(NUMBERS), "y = uminus(x);", "m2cu's own library: `-x`."),
+    entry("uplus", Area::Operators, Some(NUMBERS), "y = uplus(x);", "m2cu's own library: `+x`."),
+    entry("eq", Area::Operators, Some(NUMBERS), "y = eq(x, x);", "m2cu's own library: `x == y`."),
+    entry("ne", Area::Operators, Some(NUMBERS), "y = ne(x, x);", "m2cu's own library: `x ~= y`."),
+    entry("lt", Area::Operators, Some(NUMERIC), "y = lt(x, x);", "m2cu's own library: `x < y`."),
+    entry("le", Area::Operators, Some(NUMERIC), "y = le(x, x);", "m2cu's own library: `x <= y`."),
+    entry("gt", Area::Operators, Some(NUMERIC), "y = gt(x, x);", "m2cu's own library: `x > y`."),
+    entry("ge", Area::Operators, Some(NUMERIC), "y = ge(x, x);", "m2cu's own library: `x >= y`."),
+    // Constants and fills.
+    entry("pi", Area::Constants, None, "y = pi + pi(2, 3, 'single');", "Bare, or as a fill with sizes and a class."),
+    entry("Inf", Area::Constants, None, "y = Inf(n, 1);", "Bare, or as a fill with sizes and `'single'`/`'double'`/`'like', x`."),
+    entry("inf", Area::Constants, None, "y = inf(1, n);", "As `Inf`."),
+    entry("NaN", Area::Constants, None, "y = NaN(n, 2, 'single');", "Bare, or as a fill with sizes and `'single'`/`'double'`/`'like', x`."),
+    entry("nan", Area::Constants, None, "y = nan(2);", "As `NaN`."),
+    entry("realmax", Area::Constants, None, "y = realmax('single');", "`realmax`, `realmax('single')`, `realmax('like', x)`."),
+    entry("realmin", Area::Constants, None, "y = realmin;", "As `realmax`."),
+    entry("flintmax", Area::Constants, None, "y = flintmax('single');", "As `realmax`."),
+    entry("intmax", Area::Constants, None, "y = intmax('uint8');", "`intmax`, `intmax('CLASS')`, `intmax('like', x)`."),
+    entry("intmin", Area::Constants, None, "y = intmin('int16');", "As `intmax`."),
+    entry("zeros", Area::Constants, None, "y = zeros(n, 3, 'uint8');", "Sizes as arguments or a size vector, up to 3-D; a class or `'like', x`."),
+    entry("ones", Area::Constants, None, "y = ones(size(M), 'like', M);", "As `zeros`."),
+    entry("true", Area::Constants, None, "y = true(2, n);", "Bare or with sizes."),
+    entry("false", Area::Constants, None, "y = false(n);", "Bare or with sizes."),
+    entry("eye", Area::Constants, None, "y = eye(n, 3);", "Sizes, a size vector and a class."),
+    entry("rand", Area::Constants, None, "y = rand(n, 1);", "A counter-based stream seeded per call (`--seed`): the same seed gives the same values on every backend, but not Octave's values."),
+    entry("randn", Area::Constants, None, "y = randn(1, n);", "Standard normal, from the same stream as `rand`."),
+    // Classes and conversions.
+    entry("double", Area::Classes, Some(NUMERIC), "y = double(x);", ""),
+    entry("single", Area::Classes, Some(NUMERIC), "y = single(x);", ""),
+    entry("int8", Area::Classes, Some(NUMERIC), "y = int8(x);", "Rounds halves away from zero and saturates; NaN gives 0."),
+    entry("int16", Area::Classes, Some(NUMERIC), "y = int16(x);", "As `int8`."),
+    entry("int32", Area::Classes, Some(NUMERIC), "y = int32(x);", "As `int8`."),
+    entry("int64", Area::Classes, Some(NUMERIC), "y = int64(x);", "As `int8`."),
+    entry("uint8", Area::Classes, Some(NUMERIC), "y = uint8(x);", "As `int8`."),
+    entry("uint16", Area::Classes, Some(NUMERIC), "y = uint16(x);", "As `int8`."),
+    entry("uint32", Area::Classes, Some(NUMERIC), "y = uint32(x);", "As `int8`."),
+    entry("uint64", Area::Classes, Some(NUMERIC), "y = uint64(x);", "As `int8`."),
+    entry("logical", Area::Classes, Some(NUMERIC), "y = logical(x);", "A NaN stops with MATLAB's message."),
+    entry("char", Area::Classes, Some(NUMERIC), "y = char(x);", ""),
+    entry("class", Area::Classes, Some(NUMBERS), "if strcmp(class(x), 'double'), y = 1; else, y = 2; end", "A constant of the translation."),
+    entry("isa", Area::Classes, Some(NUMBERS), "y = isa(x, 'float');", "Class names and the categories `'numeric'`, `'float'`, `'integer'`."),
+    entry("islogical", Area::Classes, Some(NUMBERS), "y = islogical(x);", "Decided at translation time."),
+    entry("isinteger", Area::Classes, Some(NUMBERS), "y = isinteger(x);", "Decided at translation time."),
+    entry("isfloat", Area::Classes, Some(NUMBERS), "y = isfloat(x);", "Decided at translation time."),
+    entry("isnumeric", Area::Classes, Some(NUMBERS), "y = isnumeric(x);", "Decided at translation time."),
+    entry("ischar", Area::Classes, Some(NUMBERS), "y = ischar(x);", "Decided at translation time."),
+    // Sizes and shapes.
+    entry("size", Area::Sizes, Some(NUMBERS), "[r, c] = size(M); y = size(x, 2) + r + c;", "`size(A)`, `size(A, dim)`, `[m, n] = size(A)`."),
+    entry("numel", Area::Sizes, Some(NUMBERS), "y = numel(x);", ""),
+    entry("length", Area::Sizes, Some(NUMBERS), "y = length(M);", ""),
+    entry("ndims", Area::Sizes, Some(NUMBERS), "y = ndims(M);", ""),
+    entry("isempty", Area::Sizes, Some(NUMBERS), "y = isempty(x);", ""),
+    entry("isscalar", Area::Sizes, Some(NUMBERS), "y = isscalar(x);", ""),
+    entry("isvector", Area::Sizes, Some(NUMBERS), "y = isvector(M);", ""),
+    entry("isrow", Area::Sizes, Some(NUMBERS), "y = isrow(M);", ""),
+    entry("iscolumn", Area::Sizes, Some(NUMBERS), "y = iscolumn(M);", ""),
+    // Array builders.
+    entry("linspace", Area::Builders, None, "y = linspace(0, 1, n);", "Bit for bit Octave 7's formula."),
+    entry("repmat", Area::Builders, Some(NUMBERS), "y = repmat(M, 2, n);", ""),
+    entry("reshape", Area::Builders, Some(NUMBERS), "y = reshape(M, [], 2);", "Sizes or a size vector, one `[]`; up to 3-D."),
+    entry("squeeze", Area::Builders, Some(NUMBERS), "y = squeeze(M);", ""),
+    entry("cat", Area::Builders, Some(NUMBERS), "y = cat(1, x, x);", "Dimensions 1 and 2."),
+    entry("horzcat", Area::Builders, Some(NUMBERS), "y = horzcat(x, x);", ""),
+    entry("vertcat", Area::Builders, Some(NUMBERS), "y = vertcat(x, x);", ""),
+    entry("meshgrid", Area::Builders, Some(NUMBERS), "[y, z] = meshgrid(x, x);", "m2cu's own library; two outputs, 2-D."),
+    entry("ndgrid", Area::Builders, Some(NUMBERS), "[y, z] = ndgrid(x, x);", "m2cu's own library; two outputs, 2-D."),
+    entry("diag", Area::Builders, Some(&[Double, Single, Integer, Logical]), "y = diag(x, 1) + diag(diag(M));", "A vector to a matrix with an offset, a matrix to its diagonal; an argument whose shape is known only at run time stops when MATLAB's result would have another shape."),
+    entry("tril", Area::Builders, Some(NUMBERS), "y = tril(M, -1);", "m2cu's own library."),
+    entry("triu", Area::Builders, Some(NUMBERS), "y = triu(M, 1);", "m2cu's own library."),
+    entry("fliplr", Area::Builders, Some(NUMBERS), "y = fliplr(M);", ""),
+    entry("flipud", Area::Builders, Some(NUMBERS), "y = flipud(M);", ""),
+    entry("circshift", Area::Builders, Some(NUMBERS), "y = circshift(M, 2, 2);", "m2cu's own library; a shift and a dimension."),
+    entry("kron", Area::Builders, Some(&[Double, Single, Logical, Char, Complex]), "y = kron(M, M);", "m2cu's own library; integers refused (MATLAB keeps the class, Octave 7 returns double)."),
+    // Reductions and scans.
+    entry("sum", Area::Reductions, Some(REALS), "y = sum(M, 2) + sum(x);", "A parallel reduction; `dim`, `'double'`/`'native'`, `'includenan'`; complex vectors. Integers refused (MATLAB keeps the class, Octave 7 returns double)."),
+    entry("prod", Area::Reductions, Some(REALS), "y = prod(M);", "As `sum`."),
+    entry("mean", Area::Reductions, Some(NUMERIC), "y = mean(M, 2);", "A parallel sum, then a division; `dim`; complex vectors."),
+    entry("max", Area::Reductions, Some(NUMERIC), "y = max(M, [], 2) + max(x, 0);", "NaN skipped, first index of ties; `max(a, b)` elementwise with implicit expansion; `[m, i] = max(x)` of a numeric vector."),
+    entry("min", Area::Reductions, Some(NUMERIC), "y = min(M, [], 1) + min(x, 0);", "As `max`."),
+    entry("any", Area::Reductions, Some(NUMERIC), "y = any(M);", ""),
+    entry("all", Area::Reductions, Some(NUMERIC), "y = all(x);", ""),
+    entry("nnz", Area::Reductions, Some(NUMBERS), "y = nnz(M);", "A count reduction."),
+    entry("cumsum", Area::Reductions, Some(&[Double, Single, Logical, Char, Complex]), "y = cumsum(M, 2);", "m2cu's own library; each column or row scanned in order (equal to the bit); integers refused (MATLAB saturates, Octave 7 returns double)."),
+    entry("cumprod", Area::Reductions, Some(&[Double, Single, Logical, Char, Complex]), "y = cumprod(x);", "As `cumsum`."),
+    entry("cummax", Area::Reductions, Some(NUMERIC), "[y, i] = cummax(M, 2);", "m2cu's own library; NaN skipped, with indices."),
+    entry("cummin", Area::Reductions, Some(NUMERIC), "y = cummin(x);", "As `cummax`."),
+    entry("diff", Area::Reductions, Some(NUMBERS), "y = diff(M, 1, 2);", "m2cu's own library; an order and a dimension; integers saturate."),
+    entry("var", Area::Reductions, Some(&[Double, Single, Logical, Char, Complex]), "y = var(M, 1, 2);", "m2cu's own library, in Octave 7's order of sums; weights 0 and 1; integers refused."),
+    entry("std", Area::Reductions, Some(&[Double, Single, Logical, Char, Complex]), "y = std(x);", "As `var`."),
+    entry("median", Area::Reductions, Some(&[Double, Single, Integer, Logical]), "y = median(M, 2);", "m2cu's own library, on `sort`; NaN propagates."),
+    entry("mode", Area::Reductions, Some(NUMBERS), "y = mode(x);", "m2cu's own library, on `sort`; the smallest of equally frequent values."),
+    entry("norm", Area::Reductions, Some(FLOATS), "y = norm(x, 1) + norm(M, 'fro');", "Vectors: any p, Inf, -Inf, 'fro'; matrices: 1, Inf, 'fro' (the matrix 2-norm not yet)."),
+    entry("dot", Area::Reductions, Some(FLOATS), "y = dot(x, x);", "Of two vectors; logical and char refused (Octave stops)."),
+    entry("cross", Area::Reductions, Some(NUMBERS), "y = cross(M, M);", "m2cu's own library."),
+    entry("trace", Area::Reductions, Some(REALS), "y = trace(M);", "As Octave 7 (a non-square matrix sums its diagonal)."),
+    // Searching, sorting and sets.
+    entry("find", Area::Searching, Some(NUMERIC), "y = find(x, n, 'last');", "With a count and `'first'`/`'last'`: a count reduction, then a compaction."),
+    entry("sort", Area::Searching, Some(NUMBERS), "[y, i] = sort(M, 2, 'descend');", "m2cu's own library: a stable merge sort per line; NaN last (first descending); complex by magnitude, then angle."),
+    entry("issorted", Area::Searching, Some(NUMERIC), "y = issorted(x);", "NaN sorts last, as Octave."),
+    entry("unique", Area::Searching, Some(NUMBERS), "[y, ia, ic] = unique(x);", "m2cu's own library, with `ia` and `ic`."),
+    entry("ismember", Area::Searching, Some(NUMBERS), "[y, loc] = ismember(x, x);", "m2cu's own library, with locations."),
+    entry("histc", Area::Searching, Some(NUMERIC), "y = histc(x, [0 1 2]);", "m2cu's own library; sorted edges without NaN."),
+    entry("accumarray", Area::Searching, Some(&[Double, Single, Logical, Complex]), "y = accumarray([1; 2; 1], x(1:3)');", "m2cu's own library; a column of subscripts, scalar or vector values, a size; integer values refused (MATLAB saturates in the class, Octave 7 returns double)."),
+    entry("isequal", Area::Searching, Some(NUMBERS), "y = isequal(M, M);", "m2cu's own library."),
+    entry("sub2ind", Area::Searching, Some(NUMERIC), "y = sub2ind([3 4], x, x);", "m2cu's own library; subscripts checked as MATLAB."),
+    entry("ind2sub", Area::Searching, Some(NUMERIC), "[r, c] = ind2sub([3 4], x); y = r + c;", "m2cu's own library."),
+    entry("isnan", Area::Searching, Some(NUMERIC), "y = isnan(x);", ""),
+    entry("isinf", Area::Searching, Some(NUMERIC), "y = isinf(x);", ""),
+    entry("isfinite", Area::Searching, Some(NUMERIC), "y = isfinite(x);", ""),
+    // Matrix products.
+    entry("mtimes", Area::Matrix, Some(REALS), "y = mtimes(M, M) + M * M;", "`A * B`, `A * x`, `x' * A`, `u' * v`: a 2-D kernel with a sum per output; inner sizes checked with MATLAB's message. No tiling or cuBLAS yet."),
+    // Text and output.
+    entry("upper", Area::Text, Some(NUMERIC), "y = upper(x);", "Other classes unchanged."),
+    entry("lower", Area::Text, Some(NUMERIC), "y = lower(x);", "Other classes unchanged."),
+    entry("strcmp", Area::Text, None, "y = strcmp(s, 'abc');", ""),
+    entry("strcmpi", Area::Text, None, "y = strcmpi(s, 'abc');", ""),
+    entry("strncmp", Area::Text, None, "y = strncmp(s, 'abc', 2);", ""),
+    entry("strncmpi", Area::Text, None, "y = strncmpi(s, 'abc', 2);", ""),
+    entry("isspace", Area::Text, None, "y = isspace(s);", ""),
+    entry("isletter", Area::Text, None, "y = isletter(s);", ""),
+    entry("isstrprop", Area::Text, None, "y = isstrprop(s, 'digit');", "`'alpha'`, `'digit'`, `'alphanum'`, `'wspace'`, `'upper'`, `'lower'`, `'punct'`."),
+    entry("num2str", Area::Text, None, "y = num2str(n);", "Of a scalar."),
+    entry("int2str", Area::Text, None, "y = int2str(n);", "Of a scalar."),
+    entry("sprintf", Area::Text, None, "y = n; if n < 0, error(sprintf('bad %d', n)); end", "As the message of `error`, `warning`, `assert` or `disp`."),
+    entry("fprintf", Area::Text, None, "y = n; fprintf('%5.2f %s\\n', n, s);", "To standard output; MATLAB's recycling of the format."),
+    entry("disp", Area::Text, None, "y = n; disp(n); disp(s);", "Octave's `format short`."),
+    // Errors and arguments.
+    entry("error", Area::Errors, None, "y = n; if n < 0, error('example:negative', 'n is %d', n); end", "Stops the run with the message and identifier, on every backend."),
+    entry("warning", Area::Errors, None, "y = n; warning('n is %d', n);", ""),
+    entry("assert", Area::Errors, None, "y = n; assert(n > 0, 'n must be positive');", ""),
+    entry("narginchk", Area::Errors, None, "y = n; narginchk(1, 4);", ""),
+    entry("nargin", Area::Errors, None, "y = nargin;", "A constant of the translation (`--nargin`)."),
+    entry("nargout", Area::Errors, None, "y = nargout;", "A constant of the translation."),
+    entry("exist", Area::Errors, None, "y = exist('n', 'var');", "`exist('name', 'var')`, decided at translation time."),
+    // Function handles.
+    entry("feval", Area::Handles, None, "f = @(t) t + 1; y = feval(f, n);", "Of a handle or a function name."),
+    entry("arrayfun", Area::Handles, None, "y = arrayfun(@(t) t^2, x);", "Uniform output."),
+    // GPU Coder and MATLAB Coder.
+    entry("gpucoder.reduce", Area::GpuCoder, None, "y = gpucoder.reduce(x, @helper);\nend\nfunction c = helper(a, b)\n  c = a + b;", "Handles to functions of the program or its path, several at once in a cell; not yet builtins (`@max`) or `'dim'`."),
+    entry("coder.gpu.kernel", Area::GpuCoder, None, "y = x;\ncoder.gpu.kernel;\nfor k = 1:numel(x), y(k) = 2 * x(k); end", "Before a loop: make it a kernel (refused with the reason where it is not parallel)."),
+    entry("coder.gpu.nokernel", Area::GpuCoder, None, "y = x;\ncoder.gpu.nokernel;\nfor k = 1:numel(x), y(k) = 2 * x(k); end", "Before a loop: keep it on the host."),
+    entry("coder.gpu.constantMemory", Area::GpuCoder, None, "coder.gpu.constantMemory(x);\ny = 2 * x;", "An input in constant memory."),
+    entry("coder.gpu.kernelfun", Area::GpuCoder, None, "coder.gpu.kernelfun;\ny = x;", "Accepted: every translated function is a GPU entry."),
+    entry("coder.inline", Area::GpuCoder, None, "coder.inline('always');\ny = x;", "Accepted: every call is inlined."),
+];
+
+/// The entry named `name`.
+pub fn find(name: &str) -> Option<&'static Function> {
+    FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+/// The classes column of `f`.
+pub fn classes_text(f: &Function) -> String {
+    match f.classes {
+        Some(kinds) => kinds
+            .iter()
+            .map(|k| k.word())
+            .collect::<Vec<_>>()
+            .join(", "),
+        None => "—".to_string(),
+    }
+}
+
+/// One entry as `m2cu functions NAME` prints it.
+pub fn describe(f: &Function) -> String {
+    let mut out = format!(
+        "{} ({})\n  classes: {}\n",
+        f.name,
+        f.area.title(),
+        classes_text(f)
+    );
+    if !f.notes.is_empty() {
+        let _ = writeln!(out, "  {}", f.notes);
+    }
+    let _ = writeln!(out, "  example:");
+    for line in f.example.lines() {
+        let _ = writeln!(out, "    {line}");
+    }
+    out
+}
+
+/// `docs/FUNCTIONS.md`: every entry, by area.
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "# Functions m2cu translates\n\n\
+         Generated from `frontend/src/catalog.rs` by `m2cu functions --markdown`; \
+         `tests/functions.rs` checks that this file is its output, that the table names exactly \
+         the functions m2cu translates, and that each example translates for the classes listed \
+         and is refused for the others (integers are tried as `int32`, complex as complex \
+         double). Each function works on the C path and in kernels, and its fixtures equal GNU \
+         Octave. Functions marked \"m2cu's own library\" are MATLAB files built into m2cu \
+         (`frontend/lib`); a function of the same name in your program or on its path wins.\n\n\
+         `m2cu functions NAME` prints one entry. A MATLAB function that is not here gets \
+         \"`NAME` is a MATLAB function that m2cu does not support yet\" (E0167) with the nearest \
+         way to write it where there is one.\n",
+    );
+    for area in Area::ALL {
+        let _ = write!(
+            out,
+            "\n## {}\n\n| Function | Classes | Notes |\n|---|---|---|\n",
+            area.title()
+        );
+        for f in FUNCTIONS.iter().filter(|f| f.area == area) {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} |",
+                f.name,
+                classes_text(f),
+                f.notes.replace('|', "\\|")
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table names exactly the functions lowering translates, each once.
+    #[test]
+    fn the_table_lists_exactly_the_translated_functions() {
+        let mut listed: Vec<&str> = FUNCTIONS.iter().map(|f| f.name).collect();
+        listed.sort_unstable();
+        let before = listed.len();
+        listed.dedup();
+        assert_eq!(before, listed.len(), "a function is listed twice");
+        let translated = crate::lower::translated_functions();
+        let missing: Vec<_> = translated.iter().filter(|n| !listed.contains(n)).collect();
+        let extra: Vec<_> = listed.iter().filter(|n| !translated.contains(n)).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "not in catalog::FUNCTIONS: {missing:?}; listed but not translated: {extra:?}"
+        );
+    }
+
+    /// Every area has functions, and every markdown row is one function.
+    #[test]
+    fn the_markdown_has_a_row_per_function() {
+        let text = markdown();
+        for area in Area::ALL {
+            assert!(
+                FUNCTIONS.iter().any(|f| f.area == area),
+                "{area:?} is empty"
+            );
+        }
+        let rows = text.lines().filter(|l| l.starts_with("| `")).count();
+        assert_eq!(rows, FUNCTIONS.len());
+    }
+}
