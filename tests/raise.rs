@@ -489,6 +489,51 @@ fn cummax_checks_its_dimension() {
     }
 }
 
+const LOCATED: &str = "function [m, k] = located(A, d)
+arguments
+  A (:,:) double
+  d (1,1) double
+end
+[m, k] = min(A, [], d);
+end
+";
+
+/// `[m, k] = min(A, [], d)` (m2cu's own `m2cu_located.m`) stops with Octave's message for a
+/// dimension that is not a positive integer, and with m2cu's reason for an empty line, where
+/// MATLAB and Octave 7 give results of different sizes; on both paths.
+#[test]
+fn located_min_checks_its_dimension_and_empty_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        for d in ["d=0", "d=1.5"] {
+            let run = run_file(
+                dir.path(),
+                "located",
+                LOCATED,
+                backend,
+                &["A=[1 2; 3 4]", d],
+            );
+            stopped_with(
+                &run,
+                backend,
+                &["error: min: DIM must be a valid dimension"],
+            );
+        }
+        let run = run_file(
+            dir.path(),
+            "located",
+            LOCATED,
+            backend,
+            &["A=zeros(0, 3)", "d=1"],
+        );
+        stopped_with(
+            &run,
+            backend,
+            &["error: m2cu: [m, k] = max(...) or min(...) along an empty dimension"],
+        );
+    }
+}
+
 const WRAPPED: &str = "function y = wrapped(x, k)
 arguments
   x (1,:) double

@@ -26,7 +26,7 @@ iw = ones(size(x));
 if dim == 1
   for j = 1:n
     for i = 2:m
-      if replaces(x(i, j), w(i - 1, j), largest)
+      if m2cu_replaces(x(i, j), w(i - 1, j), largest)
         iw(i, j) = i;
       else
         w(i, j) = w(i - 1, j);
@@ -37,7 +37,7 @@ if dim == 1
 elseif dim == 2
   for i = 1:m
     for j = 2:n
-      if replaces(x(i, j), w(i, j - 1), largest)
+      if m2cu_replaces(x(i, j), w(i, j - 1), largest)
         iw(i, j) = j;
       else
         w(i, j) = w(i, j - 1);
@@ -45,30 +45,5 @@ elseif dim == 2
       end
     end
   end
-end
-end
-
-function r = replaces(v, best, largest)
-% Whether the new value v takes the place of the best so far: a number after NaN, or a
-% strictly larger (smaller) one; NaN never does.
-if isnan(v)
-  r = false;
-elseif isnan(best)
-  r = true;
-elseif ~isreal(v) || ~isreal(best)
-  r = beyond_complex(v, best, largest);
-elseif largest
-  r = v > best;
-else
-  r = v < best;
-end
-end
-
-function r = beyond_complex(v, best, largest)
-% Complex values in order of abs, then of angle.
-if largest
-  r = abs(v) > abs(best) || (abs(v) == abs(best) && angle(v) > angle(best));
-else
-  r = abs(v) < abs(best) || (abs(v) == abs(best) && angle(v) < angle(best));
 end
 end

@@ -27,6 +27,8 @@ const FILES: &[(&str, &str)] = &[
     ("cummax", include_str!("../lib/cummax.m")),
     ("cummin", include_str!("../lib/cummin.m")),
     ("m2cu_cumextreme", include_str!("../lib/m2cu_cumextreme.m")),
+    ("m2cu_replaces", include_str!("../lib/m2cu_replaces.m")),
+    ("m2cu_located", include_str!("../lib/m2cu_located.m")),
     ("var", include_str!("../lib/var.m")),
     ("std", include_str!("../lib/std.m")),
     ("median", include_str!("../lib/median.m")),
@@ -70,6 +72,18 @@ const FILES: &[(&str, &str)] = &[
     ("cross", include_str!("../lib/cross.m")),
     ("kron", include_str!("../lib/kron.m")),
 ];
+
+/// Bundled helpers that lowering calls for a builtin (`[m, k] = max(A, [], 2)` inlines
+/// `m2cu_located`): where a program names the builtin, the library loads the helper too.
+const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[("max", "m2cu_located"), ("min", "m2cu_located")];
+
+/// The bundled helpers that lowering may call for the builtin `name`.
+pub fn helpers_of(name: &str) -> impl Iterator<Item = &'static str> + '_ {
+    HELPERS_OF_BUILTINS
+        .iter()
+        .filter(move |(builtin, _)| *builtin == name)
+        .map(|(_, helper)| *helper)
+}
 
 /// The name to show and the text of the bundled function `name`, if there is one.
 pub fn file(name: &str) -> Option<(String, &'static str)> {

@@ -4,8 +4,9 @@
 //! caller's `find` maps a name to the text of `NAME.m` (MATLAB looks in the entry file's folder,
 //! then along the path); a name it does not find may be one of m2cu's own MATLAB functions
 //! ([`crate::bundled`]). [`Library::load`] asks for every identifier of the entry file that no
-//! function of that file defines, then for the identifiers of each file found, until no new
-//! name turns up. An identifier may be a variable (`x` with an `x.m` next to the entry): so a
+//! function of that file defines (and the bundled helpers that lowering calls for a builtin
+//! among them, [`crate::bundled::helpers_of`]), then for the identifiers of each file found,
+//! until no new name turns up. An identifier may be a variable (`x` with an `x.m` next to the entry): so a
 //! file that fails to read or parse is kept as such and reported only where lowering resolves a
 //! call to it.
 //!
@@ -129,6 +130,12 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
             _ => None,
         })
         .collect();
+    let helpers: Vec<String> = names
+        .iter()
+        .flat_map(|n| crate::bundled::helpers_of(n))
+        .map(String::from)
+        .collect();
+    names.extend(helpers);
     names.sort();
     names.dedup();
     names

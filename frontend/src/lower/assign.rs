@@ -541,8 +541,7 @@ impl Lowerer<'_> {
         match name {
             "max" | "min" if !shadowed && nargout == 2 => {
                 let kind = Reduction::from_name(name)?;
-                let (m, k) = self.located_extreme(kind, args, span)?;
-                Some(vec![Val::Scalar(m), Val::Scalar(k)])
+                self.located_outputs(kind, args, span)
             }
             "size" if !shadowed && args.len() == 1 => self.size_outputs(&args[0], nargout, span),
             _ if !shadowed && self.is_function(name) => {

@@ -496,7 +496,10 @@ impl Lowerer<'_> {
             }
             _ => sizes.iter().collect(),
         };
-        let placeholders = sizes.iter().filter(|e| is_empty_matrix(e)).count();
+        let placeholders = sizes
+            .iter()
+            .filter(|e| super::grow::is_empty_matrix(e))
+            .count();
         if !matches!(sizes.len(), 2 | 3) || placeholders > 1 {
             self.error(
                 "E0105",
@@ -528,7 +531,7 @@ impl Lowerer<'_> {
         };
         let mut dims: Vec<Option<ExprId>> = Vec::new();
         for size in &sizes {
-            dims.push(match is_empty_matrix(size) {
+            dims.push(match super::grow::is_empty_matrix(size) {
                 true => None,
                 false => Some(self.size_scalar(size)?),
             });
@@ -598,9 +601,4 @@ impl Lowerer<'_> {
         }
         product
     }
-}
-
-/// `[]`, the size `reshape` computes.
-fn is_empty_matrix(e: &ast::Expr) -> bool {
-    matches!(&e.kind, AstExpr::Matrix(rows) if rows.iter().all(|r| r.is_empty()))
 }

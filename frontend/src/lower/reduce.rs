@@ -7,6 +7,8 @@
 //! `sum`/`prod` are rejected because MATLAB returns the integer class and Octave double.
 
 use super::array::{ArrayVal, Operand, Pos, Val};
+use super::complex_array::is_complex_val;
+use super::handles::Arg;
 use super::mean_empty::MeanDim;
 use super::select::Selected;
 use super::text::text_literal;
@@ -549,42 +551,57 @@ impl Lowerer<'_> {
         self.binary_expr(BinOp::Add, n, extra, Class::Double, span)
     }
 
-    /// `[m, k] = max(v)` / `min(v)`: the extreme value and the first index where it occurs,
-    /// skipping NaN.
-    pub(super) fn located_extreme(
+    /// `[m, k] = max(x)`, `max(x, [], dim)` and the same of `min`: a real numeric vector
+    /// without a dimension is one located reduction (`located_extreme`); anything else inlines
+    /// m2cu's own `m2cu_located.m` (a search per column or row).
+    pub(super) fn located_outputs(
         &mut self,
         kind: Reduction,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<(ExprId, ExprId)> {
-        let [x] = args else {
-            self.error(
-                "E0105",
-                span,
-                format!("`[m, k] = {}(...)` takes one vector", kind.name()),
-                format!("write `[m, k] = {}(v)`", kind.name()),
-            );
-            return None;
-        };
-        let a = match self.value(x)? {
-            Val::Array(a)
-                if a.is_vector() && a.class != Class::Logical && a.class != Class::Char =>
+    ) -> Option<Vec<Val>> {
+        let name = kind.name();
+        let (x, dim) = match args {
+            [x] => (x, None),
+            [x, empty, dim]
+                if super::grow::is_empty_matrix(empty) && text_literal(dim).is_none() =>
             {
-                a
+                (x, Some(dim))
             }
-            other => {
-                let what = match other {
-                    Val::Scalar(_) => "a scalar".to_string(),
-                    Val::Array(a) => format!("{}", Type::array(a.class, a.shape)),
-                };
-                self.unsupported(
-                    x.span,
-                    &format!("`[m, k] = {}(...)` of {what}", kind.name()),
-                    "pass a numeric row or column vector (declare the input as (1,:) or (:,1))",
+            _ => {
+                self.error(
+                    "E0105",
+                    span,
+                    format!("`[m, k] = {name}(...)` takes an array, and `[]` and a dimension"),
+                    format!("write `[m, k] = {name}(A)` or `[m, k] = {name}(A, [], dim)`: MATLAB gives no index when comparing two arrays"),
                 );
                 return None;
             }
         };
+        let x = self.value(x)?;
+        if let (None, Val::Array(a)) = (dim, &x) {
+            let real_vector = a.is_vector() && !is_complex_val(self, a);
+            if real_vector && !matches!(a.class, Class::Logical | Class::Char) {
+                let (m, k) = self.located_extreme(kind, a.clone(), span);
+                return Some(vec![Val::Scalar(m), Val::Scalar(k)]);
+            }
+        }
+        let largest = f64::from(u8::from(kind == Reduction::Max));
+        let largest = self.constant_expr(largest, Class::Double, span);
+        let mut vals = vec![Arg::Value(x), Arg::Value(Val::Scalar(largest))];
+        if let Some(dim) = dim {
+            vals.push(Arg::Value(self.value(dim)?));
+        }
+        let helper = ast::Ident {
+            name: "m2cu_located".into(),
+            span,
+        };
+        self.inline_args(&helper, vals, 2, span)
+    }
+
+    /// `[m, k] = max(v)` / `min(v)` of a real numeric vector: the extreme value and the first
+    /// index where it occurs, skipping NaN.
+    fn located_extreme(&mut self, kind: Reduction, a: ArrayVal, span: Span) -> (ExprId, ExprId) {
         let class = a.class;
         let n = self.numel_expr(&a, span);
         self.nonempty_check(n, span);
@@ -618,7 +635,7 @@ impl Lowerer<'_> {
         self.location_fixup(&a, m, k, start, span);
         let mv = self.new_expr(ExprKind::Local(m), Type::scalar(class), span);
         let kv = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
-        Some((mv, kv))
+        (mv, kv)
     }
 
     /// `for i: if v(i) op m, m = v(i); k = i; end`: strict comparison keeps the first index.
