@@ -259,7 +259,7 @@ fn check(fixtures: Vec<Fixture>) {
         .collect();
     let mut files = coder_stubs();
     for f in &fixtures {
-        let text = std::fs::read_to_string(&f.path).expect("fixture text");
+        let text = common::octave_source(&f.path);
         let file_name = f.path.file_name().expect("a fixture file name");
         files.push((PathBuf::from(file_name), text));
     }
@@ -316,7 +316,8 @@ fn add_function_files(files: &mut Vec<m2cu_runtime::octave::SourceFile>, fixture
                 continue;
             };
             let is_m = name.extension().is_some_and(|e| e == "m");
-            if is_m && !files.iter().any(|(n, _)| *n == name) {
+            let twin = name.to_str().is_some_and(|n| n.ends_with("_octave.m"));
+            if is_m && !twin && !files.iter().any(|(n, _)| *n == name) {
                 let text = std::fs::read_to_string(&path).expect("function file text");
                 files.push((name, text));
             }

@@ -2,8 +2,9 @@
 //! computed (`fixtures/e2e/NAME.out.mat`): same names, classes and sizes; integers, logicals and
 //! every array element exactly; floating-point scalars (which may be reductions m2cu reorders)
 //! within a relative 1e-12 (1e-5 for single).
-//! With Octave installed, Octave also re-runs each fixture now and must agree with the stored
-//! result, and must load the outputs m2cu writes.
+//! With Octave installed, Octave also re-runs each fixture now (its Octave twin, `NAME_octave.m`,
+//! where it has one: `common::octave_twin`) and must agree with the stored result, and must load
+//! the outputs m2cu writes.
 
 mod common;
 
@@ -49,6 +50,10 @@ fn octave_agrees_and_reads_m2cu_output() {
 
 fn octave_check(name: &str, written: &str) -> String {
     let t = common::translate_fixture(name);
+    let function = match common::octave_twin(&common::e2e_path(name, ".m")) {
+        Some(_) => format!("{name}_octave"),
+        None => name.to_string(),
+    };
     let outs: Vec<&str> = t.outputs.iter().map(|(n, _)| n.as_str()).collect();
     let params = t.params.join(", ");
     let list = outs.join(", ");
@@ -61,7 +66,7 @@ fn octave_check(name: &str, written: &str) -> String {
         })
         .collect();
     format!(
-        "m2cu_bad = 0;\nm2cu_I = load('{name}.in.mat'); m2cu_E = load('{name}.out.mat'); m2cu_M = load('{written}');\n{params_assign}[{list}] = {name}({params});\nm2cu_L = struct();\n{store}{compare}if m2cu_bad, m2cu_failures = m2cu_failures + 1; else printf('ok {name}\\n'); end\n",
+        "m2cu_bad = 0;\nm2cu_I = load('{name}.in.mat'); m2cu_E = load('{name}.out.mat'); m2cu_M = load('{written}');\n{params_assign}[{list}] = {function}({params});\nm2cu_L = struct();\n{store}{compare}if m2cu_bad, m2cu_failures = m2cu_failures + 1; else printf('ok {name}\\n'); end\n",
         params_assign = t.params.iter().map(|p| format!("{p} = m2cu_I.{p}; ")).collect::<String>(),
         store = outs.iter().map(|o| format!("m2cu_L.{o} = {o}; ")).collect::<String>() + "\n",
     )

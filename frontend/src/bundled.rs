@@ -29,6 +29,7 @@ const FILES: &[(&str, &str)] = &[
     ("m2cu_cumextreme", include_str!("../lib/m2cu_cumextreme.m")),
     ("m2cu_replaces", include_str!("../lib/m2cu_replaces.m")),
     ("m2cu_located", include_str!("../lib/m2cu_located.m")),
+    ("m2cu_omitnan", include_str!("../lib/m2cu_omitnan.m")),
     ("var", include_str!("../lib/var.m")),
     ("std", include_str!("../lib/std.m")),
     ("median", include_str!("../lib/median.m")),
@@ -74,8 +75,14 @@ const FILES: &[(&str, &str)] = &[
 ];
 
 /// Bundled helpers that lowering calls for a builtin (`[m, k] = max(A, [], 2)` inlines
-/// `m2cu_located`): where a program names the builtin, the library loads the helper too.
-const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[("max", "m2cu_located"), ("min", "m2cu_located")];
+/// `m2cu_located`, `sum(x, 'omitnan')` `m2cu_omitnan`): where a program names the builtin, the library loads the helper too.
+const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[
+    ("max", "m2cu_located"),
+    ("min", "m2cu_located"),
+    ("sum", "m2cu_omitnan"),
+    ("prod", "m2cu_omitnan"),
+    ("mean", "m2cu_omitnan"),
+];
 
 /// The bundled helpers that lowering may call for the builtin `name`.
 pub fn helpers_of(name: &str) -> impl Iterator<Item = &'static str> + '_ {

@@ -307,10 +307,10 @@ pub const FUNCTIONS: &[Function] = &[
     entry("circshift", Area::Builders, Some(NUMBERS), "y = circshift(M, 2, 2);", "m2cu's own library; a shift and a dimension."),
     entry("kron", Area::Builders, Some(&[Double, Single, Logical, Char, Complex]), "y = kron(M, M);", "m2cu's own library; integers refused (MATLAB keeps the class, Octave 7 returns double)."),
     // Reductions and scans.
-    entry("sum", Area::Reductions, Some(REALS), "y = sum(M, 2) + sum(x);", "A parallel reduction; `dim`, `'double'`/`'native'`, `'includenan'`; complex vectors. Integers refused (MATLAB keeps the class, Octave 7 returns double)."),
+    entry("sum", Area::Reductions, Some(REALS), "y = sum(M, 2) + sum(x);", "A parallel reduction; `dim`, `'all'`, `'omitnan'` (m2cu's own `m2cu_omitnan.m`), `'includenan'`, `'double'`; complex vectors. Integers refused without `'double'` (MATLAB keeps the class, Octave 7 returns double); `'native'` not yet."),
     entry("prod", Area::Reductions, Some(REALS), "y = prod(M);", "As `sum`."),
-    entry("mean", Area::Reductions, Some(NUMERIC), "y = mean(M, 2);", "A parallel sum, then a division; `dim`; complex vectors."),
-    entry("max", Area::Reductions, Some(&[Double, Single, Integer, Complex]), "[y, i] = max(M, [], 2);", "NaN skipped, first index of ties; `max(a, b)` elementwise with implicit expansion (also of logical and char, not of complex); `[m, i] = max(A)` and `max(A, [], dim)` of any numeric array (complex too: by abs, then angle) through m2cu's own `m2cu_located.m`, a search per column or row. Not yet: `'all'`."),
+    entry("mean", Area::Reductions, Some(NUMERIC), "y = mean(M, 2);", "A parallel sum, then a division; `dim`, `'all'`, `'omitnan'`; complex vectors."),
+    entry("max", Area::Reductions, Some(&[Double, Single, Integer, Complex]), "[y, i] = max(M, [], 2);", "NaN skipped, first index of ties; `max(a, b)` elementwise with implicit expansion (also of logical and char, not of complex); `[m, i] = max(A)` and `max(A, [], dim)` of any numeric array (complex too: by abs, then angle) through m2cu's own `m2cu_located.m`, a search per column or row; `max(A, [], 'all')`; `'omitnan'` (the default). Not yet: `'includenan'`, `[m, i]` with `'all'`."),
     entry("min", Area::Reductions, Some(&[Double, Single, Integer, Complex]), "[y, i] = min(M);", "As `max`."),
     entry("any", Area::Reductions, Some(NUMERIC), "y = any(M);", ""),
     entry("all", Area::Reductions, Some(NUMERIC), "y = all(x);", ""),

@@ -59,6 +59,28 @@ pub fn e2e_path(name: &str, ext: &str) -> PathBuf {
     root().join("fixtures/e2e").join(format!("{name}{ext}"))
 }
 
+/// The Octave twin of the fixture at `path`, `NAME_octave.m` beside `NAME.m`: the same function
+/// in the forms Octave 7 has, for a fixture written with MATLAB's forms that Octave lacks
+/// (`'omitnan'`, `'all'`). Octave computes a fixture's expected outputs with its twin.
+pub fn octave_twin(path: &Path) -> Option<PathBuf> {
+    let stem = path.file_stem()?.to_str()?;
+    let twin = path.with_file_name(format!("{stem}_octave.m"));
+    twin.exists().then_some(twin)
+}
+
+/// The text Octave runs for the fixture at `path`: its twin's, renamed to the fixture's name,
+/// when it has one, else its own.
+pub fn octave_source(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    match octave_twin(path) {
+        Some(twin) => source(&twin).replacen(&format!("{stem}_octave("), &format!("{stem}("), 1),
+        None => source(path),
+    }
+}
+
 pub fn source(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }

@@ -100,6 +100,7 @@ mod print;
 mod raise;
 mod reassign;
 mod reduce;
+mod reduce_flags;
 mod reduce_pages;
 mod select;
 mod sizes;

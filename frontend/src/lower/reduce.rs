@@ -10,13 +10,13 @@ use super::array::{ArrayVal, Operand, Pos, Val};
 use super::complex_array::is_complex_val;
 use super::handles::Arg;
 use super::mean_empty::MeanDim;
+use super::reduce_flags::Flags;
 use super::select::Selected;
-use super::text::text_literal;
 use super::*;
 use crate::operator::{Identity, Operator, Update, Written};
 
 /// The dimension argument of a reduction.
-enum Dimension<'e> {
+pub(super) enum Dimension<'e> {
     /// A positive integer literal; any past the third is 4, since all of them reduce alike.
     Fixed(u8),
     /// Any other expression, checked when the program runs.
@@ -81,7 +81,20 @@ impl Lowerer<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Val> {
-        let (x, dim) = self.reduction_args(kind, args, span)?;
+        let (x, dim, flags) = self.reduction_args(kind, args, span)?;
+        if flags.omit_nan {
+            return self.omitnan_reduction(kind, x, dim, flags.all, span);
+        }
+        let converted;
+        let x = if flags.in_double {
+            converted = super::reduce_flags::in_double(x);
+            &converted
+        } else {
+            x
+        };
+        if flags.all {
+            return self.all_elements_reduction(kind, x, span);
+        }
         let dim = match dim {
             Some(Dimension::AtRunTime(d)) => {
                 let x = self.value(x);
@@ -139,25 +152,30 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Splits `f(x)`, `f(x, dim)` and `max(x, [], dim)` into the operand and the dimension.
+    /// Splits `f(x)`, `f(x, dim)` and `max(x, [], dim)`, each with options (`'all'`,
+    /// `'omitnan'`, ...), into the operand, the dimension and the options.
     fn reduction_args<'e>(
         &mut self,
         kind: Reduction,
         args: &'e [ast::Expr],
         span: Span,
-    ) -> Option<(&'e ast::Expr, Option<Dimension<'e>>)> {
+    ) -> Option<(&'e ast::Expr, Option<Dimension<'e>>, Flags)> {
         let is_empty = |e: &ast::Expr| matches!(&e.kind, AstExpr::Matrix(rows) if rows.is_empty());
         let minmax = matches!(kind, Reduction::Max | Reduction::Min);
-        let args = match args.split_last() {
-            Some((flag, rest)) if !rest.is_empty() && text_literal(flag).is_some() => {
-                self.default_nan_flag(kind, flag)?;
-                rest
-            }
-            _ => args,
-        };
+        let (args, flags) = self.reduction_flags(kind, args)?;
         let (x, d) = match args {
-            [x] => return Some((x, None)),
-            [x, empty] if minmax && is_empty(empty) => return Some((x, None)),
+            [x] => return Some((x, None, flags)),
+            [x, empty] if minmax && is_empty(empty) => return Some((x, None, flags)),
+            [_, ..] if flags.all => {
+                let f = kind.name();
+                self.error(
+                    "E0105",
+                    span,
+                    format!("`{f}` with both a dimension and 'all'"),
+                    format!("write `{f}(A, 'all')` for every element, or give the dimension alone"),
+                );
+                return None;
+            }
             [x, empty, d] if minmax && is_empty(empty) => (x, d),
             [x, d] if !minmax => (x, d),
             _ => {
@@ -177,7 +195,7 @@ impl Lowerer<'_> {
         };
         match d.kind {
             AstExpr::Number { value, .. } if value >= 1.0 && value.fract() == 0.0 => {
-                Some((x, Some(Dimension::Fixed(value.min(4.0) as u8))))
+                Some((x, Some(Dimension::Fixed(value.min(4.0) as u8)), flags))
             }
             AstExpr::Number { .. } => {
                 let f = kind.name();
@@ -190,46 +208,8 @@ impl Lowerer<'_> {
                 );
                 None
             }
-            _ => Some((x, Some(Dimension::AtRunTime(d)))),
+            _ => Some((x, Some(Dimension::AtRunTime(d)), flags)),
         }
-    }
-
-    /// A text flag after a reduction's arguments, where it asks for what the reduction does
-    /// anyway: `'includenan'` for `sum prod mean any all`, `'omitnan'` for `max min`. Any
-    /// other flag is reported (E0167 for MATLAB's flags m2cu does not translate yet).
-    fn default_nan_flag(&mut self, kind: Reduction, flag: &ast::Expr) -> Option<()> {
-        let text = text_literal(flag)?.to_ascii_lowercase();
-        let minmax = matches!(kind, Reduction::Max | Reduction::Min);
-        let f = kind.name();
-        let help = match (text.as_str(), minmax) {
-            ("includenan", false) | ("omitnan", true) => return Some(()),
-            ("omitnan", false) => format!(
-                "skip the NaN values with a mask, `{f}(x(~isnan(x)))` for a vector, or with `if ~isnan(x(i))` in a loop"
-            ),
-            ("includenan", true) => format!(
-                "`{f}` skips NaN as MATLAB's default does; `any(isnan(x))` tells where the result would be NaN"
-            ),
-            ("all", _) => format!("reduce the elements as one column: `{f}(A(:))`"),
-            ("double" | "native" | "default", _) => {
-                format!("convert first: `{f}(double(x))` for a double result")
-            }
-            _ => {
-                self.error(
-                    "E0105",
-                    flag.span,
-                    format!("unknown option '{text}' of `{f}`"),
-                    "MATLAB's options here are 'omitnan', 'includenan', 'all', 'double', 'native' and 'default'".into(),
-                );
-                return None;
-            }
-        };
-        self.error(
-            "E0167",
-            flag.span,
-            format!("`{f}` with '{text}' is not supported by m2cu yet"),
-            help,
-        );
-        None
     }
 
     /// The class the accumulator has, which is also the class of the result.
@@ -561,13 +541,20 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Vec<Val>> {
         let name = kind.name();
+        let (args, flags) = self.reduction_flags(kind, args)?;
+        if flags.all {
+            self.error(
+                "E0167",
+                span,
+                format!("`[m, k] = {name}(A, [], 'all')` is not supported by m2cu yet"),
+                format!("search the elements as one column, `[m, k] = {name}(A(:))`: k is then the linear index, as with 'all'"),
+            );
+            return None;
+        }
         let (x, dim) = match args {
             [x] => (x, None),
-            [x, empty, dim]
-                if super::grow::is_empty_matrix(empty) && text_literal(dim).is_none() =>
-            {
-                (x, Some(dim))
-            }
+            [x, empty] if super::grow::is_empty_matrix(empty) => (x, None),
+            [x, empty, dim] if super::grow::is_empty_matrix(empty) => (x, Some(dim)),
             _ => {
                 self.error(
                     "E0105",
