@@ -100,3 +100,23 @@ fn int64_mod_and_rem_by_minus_one_do_not_trap() {
         }
     }
 }
+
+/// `rand`, `randn` and `randi` draw the same values on the C path and in kernels for a seed
+/// (one counter-based stream per call), and another seed draws others.
+#[test]
+fn random_draws_are_the_same_on_every_path() {
+    let source = "function [u, z, k] = draws(n)\n  u = rand(1, n);\n  z = randn(n, 2);\n  k = randi([-3 3], 1, n);\nend\n";
+    let inputs = vec![("n".to_string(), Value::scalar(1000.0))];
+    let draw = |backend, seed| {
+        let options = m2cu::Options {
+            seed,
+            ..Default::default()
+        };
+        m2cu::run(source, &inputs, &options, &common::on(backend))
+            .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
+            .outputs
+    };
+    let cpu = draw(Backend::Cpu, 11);
+    assert_eq!(cpu, draw(Backend::Emu, 11));
+    assert_ne!(cpu, draw(Backend::Cpu, 12));
+}

@@ -158,6 +158,54 @@ fn randn_is_standard_normal() {
     assert!((within - 0.682_689).abs() < 0.004, "P(|x| < 1) = {within}");
 }
 
+/// `randi` (m2cu's own `randi.m`) draws each integer of its range equally often (a chi-square
+/// test of 1e6 draws over six values, far beyond its 1e-5 level only by chance), never one
+/// outside, as doubles, repeatably by seed, in each of its forms.
+#[test]
+fn randi_is_uniform_on_its_integers() {
+    let x = doubles(&values(&["x=randi([3 8], 1000, 1000)"], 3)[0].1);
+    let mut counts = [0usize; 6];
+    for v in &x {
+        assert!(
+            v.fract() == 0.0 && (3.0..=8.0).contains(v),
+            "{v} outside 3..8"
+        );
+        counts[*v as usize - 3] += 1;
+    }
+    let expected = x.len() as f64 / 6.0;
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    assert!(
+        chi2 < 30.0,
+        "chi-square {chi2} over 5 degrees of freedom: {counts:?}"
+    );
+    let draw = |seed| doubles(&values(&["x=randi(10, 1, 50)"], seed)[0].1);
+    assert_eq!(draw(5), draw(5));
+    assert_ne!(draw(5), draw(6));
+    let v = values(&["a=randi(6)", "b=randi(6, 3)", "c=randi(6, [2 4])"], 1);
+    let dims: Vec<Vec<usize>> = v.iter().map(|(_, v)| v.dims.clone()).collect();
+    assert_eq!(dims, vec![vec![1, 1], vec![3, 3], vec![2, 4]]);
+}
+
+/// `randi` stops with Octave's messages for bounds it cannot draw from.
+#[test]
+fn randi_checks_its_bounds() {
+    for (set, message) in [
+        ("v=randi(0, 1, 3)", "randi: require IMAX >= 1"),
+        ("v=randi([5 3], 1, 3)", "randi: require IMIN <= IMAX"),
+        (
+            "v=randi(2.5, 1, 3)",
+            "randi: IMIN and IMAX must be integer bounds",
+        ),
+    ] {
+        let (ok, _, err) = run_cpu("fixtures/e2e/vecsum.m", &["--set", set]);
+        assert!(!ok, "{set}");
+        assert!(err.contains(message), "{set}: {err}");
+    }
+}
+
 fn m2cu(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_m2cu"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))

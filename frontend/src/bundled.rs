@@ -72,6 +72,7 @@ const FILES: &[(&str, &str)] = &[
     ("histc", include_str!("../lib/histc.m")),
     ("cross", include_str!("../lib/cross.m")),
     ("kron", include_str!("../lib/kron.m")),
+    ("randi", include_str!("../lib/randi.m")),
 ];
 
 /// Bundled helpers that lowering calls for a builtin (`[m, k] = max(A, [], 2)` inlines

@@ -259,6 +259,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("eye", Area::Constants, None, "y = eye(n, 3);", "Sizes, a size vector and a class."),
     entry("rand", Area::Constants, None, "y = rand(n, 1);", "A counter-based stream seeded per call (`--seed`): the same seed gives the same values on every backend, but not Octave's values."),
     entry("randn", Area::Constants, None, "y = randn(1, n);", "Standard normal, from the same stream as `rand`."),
+    entry("randi", Area::Constants, None, "y = randi([1 6], n, 2) + randi(10);", "m2cu's own library: uniform integers from the same stream as `rand`; `randi(imax)`, `randi([imin imax], m, n)`, a size vector; doubles (a class argument not yet)."),
     // Classes and conversions.
     entry("double", Area::Classes, Some(NUMERIC), "y = double(x);", ""),
     entry("single", Area::Classes, Some(NUMERIC), "y = single(x);", ""),

@@ -48,7 +48,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("strjoin", None),
     ("strrep", None),
     ("strtrim", None),
-    ("randi", None),
     (
         "realpow",
         Some("`x .^ y`, which stops where the result would be complex"),
