@@ -534,6 +534,53 @@ fn located_min_checks_its_dimension_and_empty_lines() {
     }
 }
 
+const TURNED: &str = "function [r, p] = turned(A, k, order)
+arguments
+  A (:,:) double
+  k (1,1) double
+  order (1,3) double
+end
+r = rot90(A, k);
+p = permute(A, order);
+end
+";
+
+/// `rot90` and `permute` (m2cu's own `rot90.m`, `permute.m`) stop with Octave's messages for a
+/// turn that is not a whole number and an order that is not a permutation, on both paths.
+#[test]
+fn rot90_and_permute_check_their_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "k=1.5",
+            "order=[1 2 3]",
+            "error: rot90: K must be a single real integer",
+        ),
+        (
+            "k=1",
+            "order=[1 1 2]",
+            "error: permute: permutation vector cannot contain identical elements",
+        ),
+        (
+            "k=1",
+            "order=[1 2 4]",
+            "error: permute: invalid permutation vector",
+        ),
+    ];
+    for backend in ["cpu", "emu"] {
+        for (k, order, message) in cases {
+            let run = run_file(
+                dir.path(),
+                "turned",
+                TURNED,
+                backend,
+                &["A=[1 2; 3 4]", k, order],
+            );
+            stopped_with(&run, backend, &[message]);
+        }
+    }
+}
+
 const WRAPPED: &str = "function y = wrapped(x, k)
 arguments
   x (1,:) double

@@ -73,6 +73,8 @@ const FILES: &[(&str, &str)] = &[
     ("cross", include_str!("../lib/cross.m")),
     ("kron", include_str!("../lib/kron.m")),
     ("randi", include_str!("../lib/randi.m")),
+    ("rot90", include_str!("../lib/rot90.m")),
+    ("permute", include_str!("../lib/permute.m")),
 ];
 
 /// Bundled helpers that lowering calls for a builtin (`[m, k] = max(A, [], 2)` inlines

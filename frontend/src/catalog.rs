@@ -306,6 +306,8 @@ pub const FUNCTIONS: &[Function] = &[
     entry("fliplr", Area::Builders, Some(NUMBERS), "y = fliplr(M);", ""),
     entry("flipud", Area::Builders, Some(NUMBERS), "y = flipud(M);", ""),
     entry("circshift", Area::Builders, Some(NUMBERS), "y = circshift(M, 2, 2);", "m2cu's own library; a shift and a dimension."),
+    entry("rot90", Area::Builders, Some(NUMBERS), "y = rot90(M) + rot90(M, -1);", "m2cu's own library; k quarter turns counterclockwise, negative clockwise; 2-D."),
+    entry("permute", Area::Builders, Some(NUMBERS), "y = permute(M, [2 1]);", "m2cu's own library; orders of 1:2 and 1:3 (a 3-D result, one element per iteration); the order is checked with Octave's messages."),
     entry("kron", Area::Builders, Some(&[Double, Single, Logical, Char, Complex]), "y = kron(M, M);", "m2cu's own library; integers refused (MATLAB keeps the class, Octave 7 returns double)."),
     // Reductions and scans.
     entry("sum", Area::Reductions, Some(REALS), "y = sum(M, 2) + sum(x);", "A parallel reduction; `dim`, `'all'`, `'omitnan'` (m2cu's own `m2cu_omitnan.m`), `'includenan'`, `'double'`; complex vectors. Integers refused without `'double'` (MATLAB keeps the class, Octave 7 returns double); `'native'` not yet."),

@@ -36,8 +36,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("inv", None),
     ("det", None),
     ("histcounts", None),
-    ("rot90", None),
-    ("permute", None),
     ("cellfun", None),
     ("struct", None),
     ("fieldnames", None),
