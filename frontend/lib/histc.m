@@ -20,32 +20,9 @@ else
   n = zeros(1, numel(edges));
 end
 for k = 1:numel(x)
-  b = bin(x(k), edges);
+  b = m2cu_bin(x(k), edges);
   if b > 0
     n(b) = n(b) + 1;
-  end
-end
-end
-
-function b = bin(v, edges)
-% The bin of v: the last k with edges(k) <= v (the last bin only for v == edges(end)), or 0.
-m = numel(edges);
-b = 0;
-if m > 0 && v >= edges(1) && v <= edges(m)
-  if v == edges(m)
-    b = m;
-  else
-    lo = 1;
-    hi = m;
-    while hi - lo > 1
-      mid = floor((lo + hi) / 2);
-      if edges(mid) <= v
-        lo = mid;
-      else
-        hi = mid;
-      end
-    end
-    b = lo;
   end
 end
 end

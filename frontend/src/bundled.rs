@@ -70,6 +70,8 @@ const FILES: &[(&str, &str)] = &[
     ("unique", include_str!("../lib/unique.m")),
     ("accumarray", include_str!("../lib/accumarray.m")),
     ("histc", include_str!("../lib/histc.m")),
+    ("histcounts", include_str!("../lib/histcounts.m")),
+    ("m2cu_bin", include_str!("../lib/m2cu_bin.m")),
     ("cross", include_str!("../lib/cross.m")),
     ("kron", include_str!("../lib/kron.m")),
     ("randi", include_str!("../lib/randi.m")),

@@ -338,6 +338,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("unique", Area::Searching, Some(NUMBERS), "[y, ia, ic] = unique(x);", "m2cu's own library, with `ia` and `ic`."),
     entry("ismember", Area::Searching, Some(NUMBERS), "[y, loc] = ismember(x, x);", "m2cu's own library, with locations."),
     entry("histc", Area::Searching, Some(NUMERIC), "y = histc(x, [0 1 2]);", "m2cu's own library; sorted edges without NaN."),
+    entry("histcounts", Area::Searching, Some(&[Double, Single, Integer, Logical, Char]), "[y, e] = histcounts(x, [0 1 2 5]);", "m2cu's own library; explicit sorted edges (the last bin closed), a row of counts and the edges; a number of bins (MATLAB's automatic edges) not yet."),
     entry("accumarray", Area::Searching, Some(&[Double, Single, Logical, Complex]), "y = accumarray([1; 2; 1], x(1:3)');", "m2cu's own library; a column of subscripts, scalar or vector values, a size; integer values refused (MATLAB saturates in the class, Octave 7 returns double)."),
     entry("isequal", Area::Searching, Some(NUMBERS), "y = isequal(M, M);", "m2cu's own library."),
     entry("sub2ind", Area::Searching, Some(NUMERIC), "y = sub2ind([3 4], x, x);", "m2cu's own library; subscripts checked as MATLAB."),

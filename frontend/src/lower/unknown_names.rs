@@ -35,7 +35,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("logspace", None),
     ("inv", None),
     ("det", None),
-    ("histcounts", None),
     ("cellfun", None),
     ("struct", None),
     ("fieldnames", None),
