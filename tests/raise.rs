@@ -581,6 +581,43 @@ fn rot90_and_permute_check_their_arguments() {
     }
 }
 
+const DIVIDED: &str = "function q = divided(a, b)
+arguments
+  a (1,:) int32
+  b (1,:) int32
+end
+q = idivide(a, b);
+end
+";
+
+/// `idivide` (m2cu's own `idivide.m`) stops where Octave 7 and MATLAB differ, with m2cu's
+/// reason: a 'fix' of a negative quotient that is not whole, a nonzero value divided by zero.
+#[test]
+fn idivide_stops_where_octave_and_matlab_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        for (b, message) in [
+            (
+                "b=int32([2 2])",
+                "error: m2cu: idivide 'fix' of a negative quotient",
+            ),
+            (
+                "b=int32([1 0])",
+                "error: m2cu: idivide of a nonzero value by zero",
+            ),
+        ] {
+            let run = run_file(
+                dir.path(),
+                "divided",
+                DIVIDED,
+                backend,
+                &["a=int32([4 -7])", b],
+            );
+            stopped_with(&run, backend, &[message]);
+        }
+    }
+}
+
 const WRAPPED: &str = "function y = wrapped(x, k)
 arguments
   x (1,:) double

@@ -76,6 +76,7 @@ const FILES: &[(&str, &str)] = &[
     ("kron", include_str!("../lib/kron.m")),
     ("randi", include_str!("../lib/randi.m")),
     ("rot90", include_str!("../lib/rot90.m")),
+    ("idivide", include_str!("../lib/idivide.m")),
     ("permute", include_str!("../lib/permute.m")),
 ];
 
