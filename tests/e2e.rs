@@ -120,3 +120,33 @@ fn random_draws_are_the_same_on_every_path() {
     assert_eq!(cpu, draw(Backend::Emu, 11));
     assert_ne!(cpu, draw(Backend::Cpu, 12));
 }
+
+/// `'omitnan'` of a scalar is MATLAB's: the reduction of nothing for NaN (a sum 0, a product 1,
+/// a mean NaN), the value itself otherwise, on both paths. (Octave 7 has no 'omitnan', and
+/// fixture `rainlog` covers arrays against its Octave twin.)
+#[test]
+fn omitnan_of_a_scalar_is_the_reduction_of_nothing() {
+    let source = "function [s, p, m, t] = f(x, y)\n  s = sum(x, 'omitnan');\n  p = prod(x, 'omitnan');\n  m = mean(x, 'omitnan');\n  t = sum(y, 'omitnan');\nend\n";
+    let inputs = vec![
+        ("x".to_string(), Value::scalar(f64::NAN)),
+        ("y".to_string(), Value::scalar(5.0)),
+    ];
+    for backend in [Backend::Cpu, Backend::Emu] {
+        let outputs = m2cu::run(
+            source,
+            &inputs,
+            &m2cu::Options::default(),
+            &common::on(backend),
+        )
+        .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
+        .outputs;
+        let got: Vec<f64> = outputs
+            .iter()
+            .map(|(_, v)| v.as_slice::<f64>().expect("double")[0])
+            .collect();
+        assert_eq!(got[0], 0.0, "{backend:?}: sum");
+        assert_eq!(got[1], 1.0, "{backend:?}: prod");
+        assert!(got[2].is_nan(), "{backend:?}: mean {}", got[2]);
+        assert_eq!(got[3], 5.0, "{backend:?}: sum of 5");
+    }
+}

@@ -10,9 +10,10 @@ if ~isreal(x)
   m2cu_refuse('`sum`, `prod` or `mean` of complex values with ''omitnan'' is not supported yet', ...
               'leave out the NaN values with a loop that tests isnan(real(z)) || isnan(imag(z))');
 end
+% A scalar becomes a one-element array, so that its NaN can be replaced like an element.
+y = repmat(x, 1, 1);
 if isfloat(x)
-  kept = ~isnan(x);
-  y = x;
+  kept = ~isnan(y);
   if op == 2
     y(~kept) = 1;
   else
@@ -20,7 +21,6 @@ if isfloat(x)
   end
 else
   kept = true(size(x));
-  y = x;
 end
 if nargin < 3
   if op == 1
