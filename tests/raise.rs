@@ -591,7 +591,8 @@ end
 ";
 
 /// `idivide` (m2cu's own `idivide.m`) stops where Octave 7 and MATLAB differ, with m2cu's
-/// reason: a 'fix' of a negative quotient that is not whole, a nonzero value divided by zero.
+/// reason: a 'fix' of a negative dividend whose quotient is not whole (whatever the divisor's
+/// sign), a nonzero value divided by zero.
 #[test]
 fn idivide_stops_where_octave_and_matlab_differ() {
     let dir = tempfile::tempdir().unwrap();
@@ -599,7 +600,11 @@ fn idivide_stops_where_octave_and_matlab_differ() {
         for (b, message) in [
             (
                 "b=int32([2 2])",
-                "error: m2cu: idivide 'fix' of a negative quotient",
+                "error: m2cu: idivide 'fix' of a negative dividend",
+            ),
+            (
+                "b=int32([2 -2])",
+                "error: m2cu: idivide 'fix' of a negative dividend",
             ),
             (
                 "b=int32([1 0])",
@@ -613,6 +618,37 @@ fn idivide_stops_where_octave_and_matlab_differ() {
                 backend,
                 &["a=int32([4 -7])", b],
             );
+            stopped_with(&run, backend, &[message]);
+        }
+    }
+}
+
+const BINNED: &str = "function c = binned(x, edges)
+arguments
+  x (1,:) double
+  edges (1,:) double
+end
+c = histcounts(x, edges);
+end
+";
+
+/// `histcounts` (m2cu's own `histcounts.m`) stops with m2cu's reason for one edge known only
+/// at run time (MATLAB reads it as a count of bins) and for unsorted edges, on both paths.
+#[test]
+fn histcounts_checks_its_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        for (edges, message) in [
+            (
+                "edges=5",
+                "error: m2cu: histcounts with fewer than two edges",
+            ),
+            (
+                "edges=[1 3 2]",
+                "error: m2cu: histcounts: EDGES must be sorted",
+            ),
+        ] {
+            let run = run_file(dir.path(), "binned", BINNED, backend, &["x=[1 2 3]", edges]);
             stopped_with(&run, backend, &[message]);
         }
     }

@@ -10,13 +10,16 @@ if m2cu_scalar_type(edges)
   m2cu_refuse('`histcounts` with a number of bins: MATLAB chooses the edges by rules of its own, which m2cu does not reproduce yet', ...
               'give the edges, as in `histcounts(x, linspace(lo, hi, nbins + 1))`');
 end
+if numel(edges) < 2
+  error('m2cu:histcounts', 'm2cu: histcounts with fewer than two edges: MATLAB reads one number as a count of bins, whose edges it chooses by rules of its own');
+end
 for k = 1:numel(edges)
   if isnan(edges(k)) || (k > 1 && edges(k) < edges(k - 1))
     error('m2cu:histcounts', 'm2cu: histcounts: EDGES must be sorted and free of NaN');
   end
 end
 m = numel(edges);
-counts = zeros(1, max(m - 1, 0));
+counts = zeros(1, m - 1);
 for k = 1:numel(x)
   b = m2cu_bin(x(k), edges);
   if b == m

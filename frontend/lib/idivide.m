@@ -4,8 +4,9 @@ function C = idivide(A, B, op)
 %   in the integer class of the operands (saturating; 0 / 0 gives 0). At least one operand
 %   must be an integer, two integers of one class, the other a real double.
 %   The quotient is computed in double, exact for integers of up to 32 bits; 64-bit integers
-%   are refused. m2cu stops where Octave 7 differs from MATLAB: a 'fix' of a negative quotient
-%   that is not whole (Octave 7 rounds it down) and a nonzero value divided by zero.
+%   are refused. m2cu stops where Octave 7 differs from MATLAB: a 'fix' of a negative dividend
+%   whose quotient is not whole (Octave 7 rounds it down for a positive divisor and up for a
+%   negative one) and a nonzero value divided by zero.
 if nargin < 3
   op = 'fix';
 end
@@ -28,8 +29,9 @@ if any(isinf(q(:)))
   error('m2cu:idivide', 'm2cu: idivide of a nonzero value by zero: MATLAB gives the limit of the class and Octave 7 other values (intmax - 1 for ''floor'', -intmax for ''fix'')');
 end
 if strcmpi(op, 'fix')
-  if any(q(:) < 0 & q(:) ~= fix(q(:)))
-    error('m2cu:idivide', 'm2cu: idivide ''fix'' of a negative quotient that is not whole: MATLAB rounds it toward zero and Octave 7 down');
+  differs = double(A) < 0 & q ~= fix(q);
+  if any(differs(:))
+    error('m2cu:idivide', 'm2cu: idivide ''fix'' of a negative dividend whose quotient is not whole: MATLAB rounds toward zero, Octave 7 does not');
   end
   r = fix(q);
 elseif strcmpi(op, 'round')

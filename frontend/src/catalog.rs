@@ -211,7 +211,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("fix", Area::Arithmetic, Some(NUMERIC), "y = fix(x);", ""),
     entry("mod", Area::Arithmetic, Some(NUMERIC), "y = mod(x, 3);", "MATLAB's sign of the divisor, `mod(x, 0) = x`; integers in their class."),
     entry("rem", Area::Arithmetic, Some(NUMERIC), "y = rem(x, 3);", "MATLAB's sign of the dividend, `rem(x, 0)` NaN for floats."),
-    entry("idivide", Area::Arithmetic, Some(&[Double, Integer]), "y = idivide(x, int32(2), 'round');", "m2cu's own library; 'fix' (default), 'round', 'floor', 'ceil', in the integer class; the other operand of the same class or a double; 64-bit integers refused; stops where Octave 7 differs from MATLAB (a 'fix' of a negative quotient that is not whole, a nonzero value divided by zero)."),
+    entry("idivide", Area::Arithmetic, Some(&[Double, Integer]), "y = idivide(x, int32(2), 'round');", "m2cu's own library; 'fix' (default), 'round', 'floor', 'ceil', in the integer class; the other operand of the same class or a double; 64-bit integers refused; stops where Octave 7 differs from MATLAB (a 'fix' of a negative dividend whose quotient is not whole, a nonzero value divided by zero)."),
     // Complex numbers.
     entry("complex", Area::Complex, Some(&[Double, Logical, Char]), "y = complex(x, x);", "`complex(re)` and `complex(re, im)`; single parts not yet."),
     entry("real", Area::Complex, Some(NUMBERS), "y = real(x);", ""),
