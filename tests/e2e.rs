@@ -72,6 +72,18 @@ fn octave_check(name: &str, written: &str) -> String {
     )
 }
 
+/// The outputs of `source` run on `backend` with `inputs`; a failure panics, naming the backend.
+fn run_source(
+    source: &str,
+    inputs: &[(String, Value)],
+    options: &m2cu::Options,
+    backend: Backend,
+) -> Vec<(String, Value)> {
+    m2cu::run(source, inputs, options, &common::on(backend))
+        .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
+        .outputs
+}
+
 /// `mod` and `rem` of int64 by -1 are 0 (MATLAB's answer) on both paths; in C,
 /// `INT64_MIN % -1` traps, and Octave 7.3 itself loops on floating-point exceptions there, so
 /// this has no stored Octave result.
@@ -82,15 +94,8 @@ fn int64_mod_and_rem_by_minus_one_do_not_trap() {
         ("x".to_string(), Value::row(vec![i64::MIN, -7, 7, i64::MAX])),
         ("y".to_string(), Value::scalar(-1i64)),
     ];
-    for backend in [m2cu::Backend::Cpu, m2cu::Backend::Emu] {
-        let outputs = m2cu::run(
-            source,
-            &inputs,
-            &m2cu::Options::default(),
-            &common::on(backend),
-        )
-        .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
-        .outputs;
+    for backend in [Backend::Cpu, Backend::Emu] {
+        let outputs = run_source(source, &inputs, &m2cu::Options::default(), backend);
         for (name, value) in &outputs {
             assert_eq!(
                 value.as_slice::<i64>(),
@@ -112,9 +117,7 @@ fn random_draws_are_the_same_on_every_path() {
             seed,
             ..Default::default()
         };
-        m2cu::run(source, &inputs, &options, &common::on(backend))
-            .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
-            .outputs
+        run_source(source, &inputs, &options, backend)
     };
     let cpu = draw(Backend::Cpu, 11);
     assert_eq!(cpu, draw(Backend::Emu, 11));
@@ -132,14 +135,7 @@ fn omitnan_of_a_scalar_is_the_reduction_of_nothing() {
         ("y".to_string(), Value::scalar(5.0)),
     ];
     for backend in [Backend::Cpu, Backend::Emu] {
-        let outputs = m2cu::run(
-            source,
-            &inputs,
-            &m2cu::Options::default(),
-            &common::on(backend),
-        )
-        .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
-        .outputs;
+        let outputs = run_source(source, &inputs, &m2cu::Options::default(), backend);
         let got: Vec<f64> = outputs
             .iter()
             .map(|(_, v)| v.as_slice::<f64>().expect("double")[0])

@@ -168,6 +168,22 @@ impl<'a> Lowerer<'a> {
         self.inline_args(callee, args, nargout, span)
     }
 
+    /// Inlines m2cu's own `helper` (one of `bundled::helpers_of` a builtin, which the library
+    /// loads with it) at the builtin's call `span` and returns its first `nargout` outputs.
+    pub(super) fn inline_bundled_helper(
+        &mut self,
+        helper: &str,
+        vals: Vec<Arg<'a>>,
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Val>> {
+        let callee = ast::Ident {
+            name: helper.into(),
+            span,
+        };
+        self.inline_args(&callee, vals, nargout, span)
+    }
+
     /// Inlines `callee` with its arguments lowered (values or handles) and returns its first
     /// `nargout` outputs.
     pub(super) fn inline_args(

@@ -160,7 +160,7 @@ impl Lowerer<'_> {
         args: &'e [ast::Expr],
         span: Span,
     ) -> Option<(&'e ast::Expr, Option<Dimension<'e>>, Flags)> {
-        let is_empty = |e: &ast::Expr| matches!(&e.kind, AstExpr::Matrix(rows) if rows.is_empty());
+        let is_empty = super::grow::is_empty_matrix;
         let minmax = matches!(kind, Reduction::Max | Reduction::Min);
         let (args, flags) = self.reduction_flags(kind, args)?;
         let (x, d) = match args {
@@ -579,11 +579,7 @@ impl Lowerer<'_> {
         if let Some(dim) = dim {
             vals.push(Arg::Value(self.value(dim)?));
         }
-        let helper = ast::Ident {
-            name: "m2cu_located".into(),
-            span,
-        };
-        self.inline_args(&helper, vals, 2, span)
+        self.inline_bundled_helper("m2cu_located", vals, 2, span)
     }
 
     /// `[m, k] = max(v)` / `min(v)` of a real numeric vector: the extreme value and the first

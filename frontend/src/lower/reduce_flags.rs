@@ -162,11 +162,8 @@ impl Lowerer<'_> {
             };
             vals.push(Arg::Value(dim));
         }
-        let helper = ast::Ident {
-            name: "m2cu_omitnan".into(),
-            span,
-        };
-        self.inline_args(&helper, vals, 1, span)?.pop()
+        self.inline_bundled_helper("m2cu_omitnan", vals, 1, span)?
+            .pop()
     }
 }
 
