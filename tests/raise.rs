@@ -288,6 +288,18 @@ fn stopped_with(o: &Output, what: &str, expected: &[&str]) {
     }
 }
 
+/// Runs `source` (as `name.m`) on both paths with each case's `--set` values; each run must
+/// stop with a run-time error whose text contains the case's message.
+fn stops_on_both_paths(name: &str, source: &str, cases: &[(&[&str], &str)]) {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        for (sets, message) in cases {
+            let run = run_file(dir.path(), name, source, backend, sets);
+            stopped_with(&run, backend, &[message]);
+        }
+    }
+}
+
 /// The whitespace-separated words of a run's output (`y = 1 2` is `["y", "=", "1", "2"]`).
 fn words(out: &str) -> Vec<&str> {
     out.split_whitespace().collect()
@@ -595,32 +607,25 @@ end
 /// sign), a nonzero value divided by zero.
 #[test]
 fn idivide_stops_where_octave_and_matlab_differ() {
-    let dir = tempfile::tempdir().unwrap();
-    for backend in ["cpu", "emu"] {
-        for (b, message) in [
+    let a = "a=int32([4 -7])";
+    stops_on_both_paths(
+        "divided",
+        DIVIDED,
+        &[
             (
-                "b=int32([2 2])",
+                &[a, "b=int32([2 2])"],
                 "error: m2cu: idivide 'fix' of a negative dividend",
             ),
             (
-                "b=int32([2 -2])",
+                &[a, "b=int32([2 -2])"],
                 "error: m2cu: idivide 'fix' of a negative dividend",
             ),
             (
-                "b=int32([1 0])",
+                &[a, "b=int32([1 0])"],
                 "error: m2cu: idivide of a nonzero value by zero",
             ),
-        ] {
-            let run = run_file(
-                dir.path(),
-                "divided",
-                DIVIDED,
-                backend,
-                &["a=int32([4 -7])", b],
-            );
-            stopped_with(&run, backend, &[message]);
-        }
-    }
+        ],
+    );
 }
 
 const BINNED: &str = "function c = binned(x, edges)
@@ -636,22 +641,21 @@ end
 /// at run time (MATLAB reads it as a count of bins) and for unsorted edges, on both paths.
 #[test]
 fn histcounts_checks_its_edges() {
-    let dir = tempfile::tempdir().unwrap();
-    for backend in ["cpu", "emu"] {
-        for (edges, message) in [
+    let x = "x=[1 2 3]";
+    stops_on_both_paths(
+        "binned",
+        BINNED,
+        &[
             (
-                "edges=5",
+                &[x, "edges=5"],
                 "error: m2cu: histcounts with fewer than two edges",
             ),
             (
-                "edges=[1 3 2]",
+                &[x, "edges=[1 3 2]"],
                 "error: m2cu: histcounts: EDGES must be sorted",
             ),
-        ] {
-            let run = run_file(dir.path(), "binned", BINNED, backend, &["x=[1 2 3]", edges]);
-            stopped_with(&run, backend, &[message]);
-        }
-    }
+        ],
+    );
 }
 
 const WRAPPED: &str = "function y = wrapped(x, k)
@@ -778,5 +782,48 @@ fn sub2ind_checks_its_subscripts() {
         stopped_with(&run(&["r=2", "c=1.5"]), backend, &expected);
         let out = succeeded(&run(&["r=2", "c=3"]), backend);
         assert_eq!(words(&out), ["k", "=", "8"], "{backend}");
+    }
+}
+
+const SOLVED: &str = "function [x, y, d] = solved(A, b)
+arguments
+  A (:,:) double
+  b (:,:) double
+end
+x = A \\ b;
+y = b.' / A;
+d = det(A);
+end
+";
+
+/// `A \ b`, `b / A` and `det` (m2cu's own `mldivide.m`, `mrdivide.m`, `det.m`) stop where
+/// MATLAB's result is not Octave's or m2cu does not solve: a matrix that is not square (a
+/// least-squares solve), a singular one, one with NaN; sizes that do not agree stop with
+/// MATLAB's message; a 1-by-1 `A` divides each element, as MATLAB does.
+#[test]
+fn linear_solves_stop_where_they_cannot_give_matlabs_result() {
+    let b = "b=[1; 2]";
+    stops_on_both_paths(
+        "solved",
+        SOLVED,
+        &[
+            (&["A=ones(2, 3)", b], "error: m2cu: A \\ b with a 2-by-3 A is a least-squares solve"),
+            (&["A=[1 2; 2 4]", b], "error: m2cu: the matrix is singular: MATLAB warns and returns Inf or NaN, Octave returns a least-squares solution"),
+            (&["A=eye(3)", b], "error: Matrix dimensions must agree."),
+            (&["A=[1 NaN; 0 1]", b], "error: m2cu: the matrix holds Inf or NaN"),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let run = run_file(dir.path(), "solved", SOLVED, backend, &["A=4", "b=[2 6]"]);
+        let out = succeeded(&run, backend);
+        let words = words(&out);
+        for expected in [
+            ["x", "=", "0.5000", "1.5000"],
+            ["y", "=", "0.5000", "1.5000"],
+        ] {
+            assert!(words.windows(4).any(|w| w == expected), "{backend}: {out}");
+        }
+        assert!(words.ends_with(&["d", "=", "4"]), "{backend}: {out}");
     }
 }

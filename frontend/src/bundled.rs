@@ -78,6 +78,24 @@ const FILES: &[(&str, &str)] = &[
     ("rot90", include_str!("../lib/rot90.m")),
     ("idivide", include_str!("../lib/idivide.m")),
     ("permute", include_str!("../lib/permute.m")),
+    ("mldivide", include_str!("../lib/mldivide.m")),
+    ("mrdivide", include_str!("../lib/mrdivide.m")),
+    ("det", include_str!("../lib/det.m")),
+    ("m2cu_solve", include_str!("../lib/m2cu_solve.m")),
+    (
+        "m2cu_solve_classes",
+        include_str!("../lib/m2cu_solve_classes.m"),
+    ),
+    (
+        "m2cu_matrix_kind",
+        include_str!("../lib/m2cu_matrix_kind.m"),
+    ),
+    ("m2cu_lu", include_str!("../lib/m2cu_lu.m")),
+    ("m2cu_cholesky", include_str!("../lib/m2cu_cholesky.m")),
+    (
+        "m2cu_finite_matrix",
+        include_str!("../lib/m2cu_finite_matrix.m"),
+    ),
 ];
 
 /// Bundled helpers that lowering calls for a builtin (`[m, k] = max(A, [], 2)` inlines

@@ -69,7 +69,7 @@ impl Area {
             Area::Builders => "Array builders",
             Area::Reductions => "Reductions and scans",
             Area::Searching => "Searching, sorting and sets",
-            Area::Matrix => "Matrix products",
+            Area::Matrix => "Matrix products and solves",
             Area::Text => "Text and output",
             Area::Errors => "Errors and arguments",
             Area::Handles => "Function handles",
@@ -349,6 +349,9 @@ pub const FUNCTIONS: &[Function] = &[
     entry("isfinite", Area::Searching, Some(NUMERIC), "y = isfinite(x);", ""),
     // Matrix products.
     entry("mtimes", Area::Matrix, Some(REALS), "y = mtimes(M, M) + M * M;", "`A * B`, `A * x`, `x' * A`, `u' * v`: a 2-D kernel with a sum per output; inner sizes checked with MATLAB's message. No tiling or cuBLAS yet."),
+    entry("mldivide", Area::Matrix, Some(REALS), "y = mldivide(M, M) + M \\ M;", "`A \\ b` for a square `A`, equal to Octave's to the bit with the reference LAPACK: triangular substitution, Cholesky for a symmetric `A` with a positive diagonal (LU where it is not positive definite), else LU with partial pivoting; a scalar `A` divides each element. m2cu's own library; a least-squares solve (`A` not square) and a singular `A` (MATLAB: Inf or NaN, Octave: least squares) stop the run; no warning for an ill-conditioned `A` yet."),
+    entry("mrdivide", Area::Matrix, Some(REALS), "y = mrdivide(M, M) + M / M;", "`b / A` as `(A.' \\ b.').'`, as `mldivide`."),
+    entry("det", Area::Matrix, Some(FLOATS), "y = det(M);", "As Octave: the diagonal's product for a triangular matrix, Cholesky for a positive definite one, else LU; the product scaled as Octave scales it. m2cu's own library."),
     // Text and output.
     entry("upper", Area::Text, Some(NUMERIC), "y = upper(x);", "Other classes unchanged."),
     entry("lower", Area::Text, Some(NUMERIC), "y = lower(x);", "Other classes unchanged."),

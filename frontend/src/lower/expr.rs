@@ -7,6 +7,7 @@
 
 use super::array::{scalar_subs, ArrayVal, Coord, Node, Operand, Pos, Sub, Val};
 use super::fill::fill_named;
+use super::handles::Arg;
 use super::select::Subscript;
 use super::sizes::SIZE_FUNCTIONS;
 use super::text::{text_literal, TextCase};
@@ -248,13 +249,9 @@ impl Lowerer<'_> {
         let a = self.value(lhs);
         let b = self.value(rhs);
         let (a, b) = (a?, b?);
-        if op == BinaryOp::LeftDiv && matches!(a, Val::Array(_)) {
-            self.unsupported(
-                span,
-                "`\\` with an array divisor (matrix left division, a linear solve)",
-                "for the elementwise operation write `.\\`; linear solves (`A \\ b`) are not supported yet",
-            );
-            return None;
+        if let Some(solve) = matrix_division(op, &a, &b) {
+            let args = vec![Arg::Value(a), Arg::Value(b)];
+            return self.inline_bundled_helper(solve, args, 1, span)?.pop();
         }
         let (op, a, b) = match op {
             BinaryOp::LeftDiv | BinaryOp::ElemLeftDiv => (BinaryOp::ElemDiv, b, a),
@@ -297,9 +294,6 @@ impl Lowerer<'_> {
             return self.matrix_product(x.clone(), y.clone(), class, span);
         }
         let matrix_op = match op {
-            BinaryOp::Div if matches!(b, Val::Array(_)) => {
-                Some(("`/` with an array divisor (matrix right division)", "./"))
-            }
             BinaryOp::Pow => Some(("`^` of an array (matrix power)", ".^")),
             _ => None,
         };
@@ -307,7 +301,7 @@ impl Lowerer<'_> {
             self.unsupported(
                 span,
                 what,
-                &format!("for the elementwise operation write `{elementwise}`; matrix division and matrix powers are not supported yet"),
+                &format!("for the elementwise operation write `{elementwise}`; matrix powers are not supported yet"),
             );
             return None;
         }
@@ -1026,3 +1020,14 @@ pub(super) const LOWERED_FUNCTIONS: &[&str] = &[
     "trace", "fliplr", "flipud", "repmat", "horzcat", "vertcat", "cat", "isa", "class", "reshape",
     "squeeze", "strcmp", "strcmpi", "strncmp", "strncmpi", "ischar",
 ];
+
+/// The bundled function that solves `a op b` where it is a matrix division: `A \ b` with an
+/// array `A` (`mldivide`), `b / A` with an array `A` (`mrdivide`). A scalar divisor divides
+/// elementwise, as MATLAB does, and stays an elementwise operation here.
+fn matrix_division(op: BinaryOp, a: &Val, b: &Val) -> Option<&'static str> {
+    match (op, a, b) {
+        (BinaryOp::LeftDiv, Val::Array(_), _) => Some("mldivide"),
+        (BinaryOp::Div, _, Val::Array(_)) => Some("mrdivide"),
+        _ => None,
+    }
+}

@@ -34,7 +34,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("sortrows", None),
     ("logspace", None),
     ("inv", None),
-    ("det", None),
     ("cellfun", None),
     ("struct", None),
     ("fieldnames", None),
