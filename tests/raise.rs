@@ -807,7 +807,8 @@ fn linear_solves_stop_where_they_cannot_give_matlabs_result() {
         "solved",
         SOLVED,
         &[
-            (&["A=ones(2, 3)", b], "error: m2cu: A \\ b with a 2-by-3 A is a least-squares solve"),
+            (&["A=ones(2, 3)", b], "error: m2cu: A \\ b with a 2-by-3 A has fewer equations than unknowns"),
+            (&["A=[1 2; 2 4; 3 6]", "b=[1; 2; 3]"], "error: m2cu: A \\ b of a 3-by-2 A of deficient rank"),
             (&["A=[1 2; 2 4]", b], "error: m2cu: the matrix is singular: MATLAB warns and returns Inf or NaN, Octave returns a least-squares solution"),
             (&["A=eye(3)", b], "error: Matrix dimensions must agree."),
             (&["A=[1 NaN; 0 1]", b], "error: m2cu: the matrix holds Inf or NaN"),

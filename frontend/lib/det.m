@@ -8,18 +8,7 @@ function d = det(A)
 %   Octave's could round differently: a nonzero pivot of magnitude outside [2^-400, 2^400]
 %   ([2^-40, 2^40] for single), a determinant of 2^1023 or more (2^127 for single), and a
 %   matrix with Inf or NaN (m2cu_finite_matrix).
-if ~isreal(A)
-  m2cu_refuse('`det` of a complex matrix is not supported yet', ...
-              'compute the LU factors with loops over the real and imaginary parts');
-end
-if ~isfloat(A)
-  m2cu_refuse('`det` takes a double or single matrix, as in MATLAB', ...
-              'convert first, as in `det(double(A))`');
-end
-if ndims(A) > 2 || size(A, 1) ~= size(A, 2)
-  error('MATLAB:square', 'Matrix must be square.');
-end
-m2cu_finite_matrix(A);
+m2cu_square_matrix(A);
 kind = m2cu_matrix_kind(A);
 positive = false;
 if kind == 3

@@ -9,15 +9,10 @@ function x = m2cu_solve(A, b, transposed)
 %   - any other: LU with partial pivoting (getrf, getrs); b / A factors A.' itself.
 %   A singular A (an exact zero pivot) stops the run: MATLAB warns and returns Inf or NaN,
 %   Octave returns a least-squares solution. So does an A with Inf or NaN (m2cu_finite_matrix).
-%   The class is single if either is single.
+%   A and b are of one class, double or single (m2cu_solve_operands).
 %   Each column of b is solved in order; the factorizations' updates are parallel loops.
-if isa(A, 'single') || isa(b, 'single')
-  F = single(A);
-  x = single(b);
-else
-  F = double(A);
-  x = double(b);
-end
+F = A;
+x = b;
 m2cu_finite_matrix(F);
 kind = m2cu_matrix_kind(F);
 if kind == 1 && transposed

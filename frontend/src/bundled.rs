@@ -83,8 +83,8 @@ const FILES: &[(&str, &str)] = &[
     ("det", include_str!("../lib/det.m")),
     ("m2cu_solve", include_str!("../lib/m2cu_solve.m")),
     (
-        "m2cu_solve_classes",
-        include_str!("../lib/m2cu_solve_classes.m"),
+        "m2cu_solve_operands",
+        include_str!("../lib/m2cu_solve_operands.m"),
     ),
     (
         "m2cu_matrix_kind",
@@ -95,6 +95,15 @@ const FILES: &[(&str, &str)] = &[
     (
         "m2cu_finite_matrix",
         include_str!("../lib/m2cu_finite_matrix.m"),
+    ),
+    (
+        "m2cu_least_squares",
+        include_str!("../lib/m2cu_least_squares.m"),
+    ),
+    ("inv", include_str!("../lib/inv.m")),
+    (
+        "m2cu_square_matrix",
+        include_str!("../lib/m2cu_square_matrix.m"),
     ),
 ];
 

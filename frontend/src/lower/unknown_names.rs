@@ -33,7 +33,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ),
     ("sortrows", None),
     ("logspace", None),
-    ("inv", None),
     ("cellfun", None),
     ("struct", None),
     ("fieldnames", None),
