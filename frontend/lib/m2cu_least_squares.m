@@ -3,9 +3,11 @@ function [R, y] = m2cu_least_squares(A, b)
 %   columns, reduced to the square upper triangular system R*x = y: Householder QR (LAPACK's
 %   geqr2 reflectors, as MATLAB's QR solver), each reflector applied to the columns of A to its
 %   right and to b. Octave solves the same problem through the SVD (gelsd), so x agrees with
-%   Octave's to rounding, not bit for bit. A matrix of deficient rank (a diagonal element of R
-%   at most max(m, n) * eps times the largest) stops the run: MATLAB then returns a basic
-%   solution with a warning and Octave the minimum-norm one. So does Inf or NaN in A.
+%   Octave's to rounding, not bit for bit. A matrix of deficient rank, or near it (a diagonal
+%   element of R at most 10 * max(m, n) * eps times the largest: without pivoting or the SVD
+%   that is a generous stand-in for Octave's rank test, singular values below eps times the
+%   largest), stops the run: MATLAB then returns a basic solution with a warning and Octave the
+%   minimum-norm one. So does Inf or NaN in A.
 %   A and b are of one class, double or single (m2cu_solve_operands). Each reflector's sums
 %   are parallel reductions.
 F = A;
@@ -40,7 +42,7 @@ for k = 1:n
   largest = max(largest, abs(F(k, k)));
 end
 for k = 1:n
-  if abs(F(k, k)) <= max(m, n) * eps(largest)
+  if abs(F(k, k)) <= 10 * max(m, n) * eps('like', F) * largest
     error('m2cu:rankdeficient', 'm2cu: A \\ b of a %d-by-%d A of deficient rank: MATLAB returns a basic solution with a warning, Octave the minimum-norm one; m2cu stops', m, n);
   end
 end
