@@ -828,3 +828,54 @@ fn linear_solves_stop_where_they_cannot_give_matlabs_result() {
         assert!(words.ends_with(&["d", "=", "4"]), "{backend}: {out}");
     }
 }
+
+const POWERED: &str = "function [y, P] = powered(x, j, A, p)
+arguments
+  x (1,:) double
+  j (1,:) double
+  A (:,:) double
+  p (1,1) double
+end
+y = zeros(1, 2);
+y(1) = x(j);
+P = A ^ p;
+end
+";
+
+/// `y(k) = x(j)` with an index array `j` takes the one element MATLAB assigns, and stops with
+/// MATLAB's message when `j` selects another number of elements; `A ^ p` (m2cu's own
+/// `mpower.m`) stops where MATLAB's result needs what m2cu does not compute (eigenvalues for a
+/// fractional power) and with MATLAB's message for a matrix that is not square.
+#[test]
+fn one_element_assignments_and_matrix_powers_check_their_operands() {
+    let (x, a) = ("x=[5 6 7]", "A=[2 0; 1 3]");
+    stops_on_both_paths(
+        "powered",
+        POWERED,
+        &[
+            (&[x, "j=[1 2]", a, "p=2"], "error: Unable to perform assignment because the left and right sides have a different number of elements."),
+            (&[x, "j=[2]", a, "p=0.5"], "error: m2cu: a matrix to a power that is not a whole number needs its eigenvalues"),
+            (&[x, "j=[2]", "A=ones(2, 3)", "p=2"], "error: Incorrect dimensions for raising a matrix to a power."),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let run = run_file(
+            dir.path(),
+            "powered",
+            POWERED,
+            backend,
+            &[x, "j=[3]", a, "p=-1"],
+        );
+        let out = succeeded(&run, backend);
+        let words = words(&out);
+        assert!(
+            words.windows(4).any(|w| w == ["y", "=", "7", "0"]),
+            "{backend}: {out}"
+        );
+        assert!(
+            words.ends_with(&["P", "=", "0.5000", "0", "-0.1667", "0.3333"]),
+            "{backend}: {out}"
+        );
+    }
+}

@@ -221,6 +221,10 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         60,
         "M2CU_E_BITSHIFT_K",
         "bitshift: K must be a scalar or array of integers",
+    ),    (
+        61,
+        "M2CU_E_ELEMENT_COUNT",
+        "Unable to perform assignment because the left and right sides have a different number of elements.",
     ),
 ];
 

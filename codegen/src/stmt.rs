@@ -238,6 +238,7 @@ impl<'a> Context<'a> {
                     RuntimeError::FindShape => "M2CU_E_FIND_SHAPE",
                     RuntimeError::MatrixProductSizes => "M2CU_E_MTIMES",
                     RuntimeError::DotSizes => "M2CU_E_DOT_SIZES",
+                    RuntimeError::ElementCount => "M2CU_E_ELEMENT_COUNT",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",

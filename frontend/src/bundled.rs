@@ -101,6 +101,7 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../lib/m2cu_least_squares.m"),
     ),
     ("inv", include_str!("../lib/inv.m")),
+    ("mpower", include_str!("../lib/mpower.m")),
     (
         "m2cu_square_matrix",
         include_str!("../lib/m2cu_square_matrix.m"),

@@ -733,6 +733,10 @@ pub enum RuntimeError {
     /// `dot(x, y)` of vectors of different lengths: Octave's "dot: sizes of X and Y must
     /// match".
     DotSizes,
+    /// `y(k) = v` with an array `v` that does not hold exactly one element: MATLAB's "Unable to
+    /// perform assignment because the left and right sides have a different number of
+    /// elements." (`Lowerer::element_value`).
+    ElementCount,
 
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
     /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.

@@ -130,6 +130,7 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
             TokKind::Ident(name) if !name.contains('.') && !declared.contains(&name) => Some(name),
             TokKind::Backslash => Some("mldivide".into()),
             TokKind::Slash => Some("mrdivide".into()),
+            TokKind::Caret => Some("mpower".into()),
             _ => None,
         })
         .collect();

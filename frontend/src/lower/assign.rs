@@ -127,12 +127,31 @@ impl Lowerer<'_> {
         match value {
             Val::Scalar(e) => {
                 let ty = self.exprs[e].ty;
+                if let Some(array) = self.array_taking_scalar(name, ty) {
+                    return self.store_one_element(array, e, span);
+                }
                 let target = self.define(name, ty)?;
                 let value = self.as_local_value(target, e);
                 self.push(StmtKind::Assign { target, value }, span)
             }
             Val::Array(a) => self.assign_array(name, a, span),
         }
+    }
+
+    /// `array = e` for a scalar `e` kept as the 1-by-1 array it is in MATLAB.
+    fn store_one_element(&mut self, array: LocalId, e: ExprId, span: Span) -> Option<StmtId> {
+        let [rows, cols, row, col] = [(); 4].map(|()| self.constant_expr(1.0, Class::Double, span));
+        self.alloc_zeros(array, rows, cols, None, span);
+        self.clear_empty_flag(array, span);
+        let value = self.as_local_value(array, e);
+        self.push(
+            StmtKind::Store {
+                array,
+                indices: vec![row, col],
+                value,
+            },
+            span,
+        )
     }
 
     /// `name = a` for an array value `a`; the statements of `r = complex(A, B)` are fresh
@@ -255,7 +274,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         let indices = scalar_subs(subs);
-        let value = self.scalar_expr(value, "an element value")?;
+        let value = self.element_value(value)?;
         let value = self.stored_value(array, value);
         self.push(
             StmtKind::Store {
@@ -386,7 +405,7 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let value = self.scalar_expr(value, "an element value")?;
+        let value = self.element_value(value)?;
         let value = self.stored_value(array, value);
         let v = self.temp("t", self.element_of(array), span);
         self.push(StmtKind::Assign { target: v, value }, span);

@@ -12,6 +12,7 @@ use super::select::Subscript;
 use super::sizes::SIZE_FUNCTIONS;
 use super::text::{text_literal, TextCase};
 use super::*;
+use crate::ir::RuntimeError;
 
 impl Lowerer<'_> {
     pub(super) fn scalar_expr(&mut self, e: &ast::Expr, what: &str) -> Option<ExprId> {
@@ -34,6 +35,35 @@ impl Lowerer<'_> {
                 None
             }
         }
+    }
+
+    /// The value assigned to one element, `y(k) = e`: a scalar, or an array whose type admits
+    /// one element (`y(k) = x(j)` with an index array `j`), which must hold exactly one when
+    /// the program runs (MATLAB's error otherwise) and gives that element.
+    pub(super) fn element_value(&mut self, e: &ast::Expr) -> Option<ExprId> {
+        let v = self.value(e)?;
+        let Val::Array(a) = v else {
+            return self.require_scalar(v, "an element value");
+        };
+        let admits_one = |d: Dim| matches!(d, Dim::Known(1) | Dim::Var);
+        if !(admits_one(a.shape.rows) && admits_one(a.shape.cols) && admits_one(a.shape.pages)) {
+            return self.require_scalar(Val::Array(a), "an element value");
+        }
+        let span = a.span;
+        let ty = self.element_type(&a);
+        let local = self.whole_local(&a);
+        let count = self.numel_of(local, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let single = self.binary_expr(BinOp::Eq, count, one, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: single,
+                error: RuntimeError::ElementCount,
+            },
+            span,
+        );
+        let first = self.constant_expr(1.0, Class::Double, span);
+        Some(self.new_expr(ExprKind::Index(local, vec![first]), ty, span))
     }
 
     /// The value of `e`; an array value whose extents are known to be 1 by 1 (`A(:, 2)` of a
@@ -249,9 +279,9 @@ impl Lowerer<'_> {
         let a = self.value(lhs);
         let b = self.value(rhs);
         let (a, b) = (a?, b?);
-        if let Some(solve) = matrix_division(op, &a, &b) {
+        if let Some(function) = matrix_operation(op, &a, &b) {
             let args = vec![Arg::Value(a), Arg::Value(b)];
-            return self.inline_bundled_helper(solve, args, 1, span)?.pop();
+            return self.inline_bundled_helper(function, args, 1, span)?.pop();
         }
         let (op, a, b) = match op {
             BinaryOp::LeftDiv | BinaryOp::ElemLeftDiv => (BinaryOp::ElemDiv, b, a),
@@ -292,18 +322,6 @@ impl Lowerer<'_> {
     ) -> Option<Val> {
         if let (BinaryOp::Mul, Val::Array(x), Val::Array(y)) = (op, &a, &b) {
             return self.matrix_product(x.clone(), y.clone(), class, span);
-        }
-        let matrix_op = match op {
-            BinaryOp::Pow => Some(("`^` of an array (matrix power)", ".^")),
-            _ => None,
-        };
-        if let Some((what, elementwise)) = matrix_op {
-            self.unsupported(
-                span,
-                what,
-                &format!("for the elementwise operation write `{elementwise}`; matrix powers are not supported yet"),
-            );
-            return None;
         }
         if let (BinaryOp::ElemPow, Val::Array(base), Val::Scalar(exponent)) = (op, &a, &b) {
             if let Some(power) = self.array_power(base, *exponent, class, span) {
@@ -1021,13 +1039,15 @@ pub(super) const LOWERED_FUNCTIONS: &[&str] = &[
     "squeeze", "strcmp", "strcmpi", "strncmp", "strncmpi", "ischar",
 ];
 
-/// The bundled function that solves `a op b` where it is a matrix division: `A \ b` with an
-/// array `A` (`mldivide`), `b / A` with an array `A` (`mrdivide`). A scalar divisor divides
-/// elementwise, as MATLAB does, and stays an elementwise operation here.
-fn matrix_division(op: BinaryOp, a: &Val, b: &Val) -> Option<&'static str> {
+/// The bundled function that computes `a op b` where it is a matrix operation other than the
+/// product: `A \ b` with an array `A` (`mldivide`), `b / A` with an array `A` (`mrdivide`),
+/// `A ^ p` with an array operand (`mpower`). A scalar divisor divides elementwise, and a
+/// scalar to a scalar power is a scalar, as in MATLAB, and stay scalar operations here.
+fn matrix_operation(op: BinaryOp, a: &Val, b: &Val) -> Option<&'static str> {
     match (op, a, b) {
         (BinaryOp::LeftDiv, Val::Array(_), _) => Some("mldivide"),
         (BinaryOp::Div, _, Val::Array(_)) => Some("mrdivide"),
+        (BinaryOp::Pow, Val::Array(_), _) | (BinaryOp::Pow, _, Val::Array(_)) => Some("mpower"),
         _ => None,
     }
 }

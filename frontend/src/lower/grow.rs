@@ -263,7 +263,7 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let value = self.scalar_expr(value, "an element value")?;
+        let value = self.element_value(value)?;
         let class = self.exprs[value].ty.class;
         let planned = self
             .growth
@@ -500,7 +500,7 @@ impl Lowerer<'_> {
         if !self.element_subscripts(&subs, array, target_span) {
             return None;
         }
-        let value = self.scalar_expr(value, "an element value")?;
+        let value = self.element_value(value)?;
         if self.within_extent(array, &subs) {
             let value = self.stored_value(array, value);
             let indices = array::scalar_subs(subs);

@@ -9,7 +9,9 @@
 //!   as the re-assignment: a read lowered before it saw the old value in MATLAB too, and a read
 //!   after it cannot be reached without passing it (a loop re-entering that block assigns the
 //!   old local again first; a read before its first assignment there is already undefined).
-//!   Otherwise (inside a loop or branch that does not also create the variable) it is E0132.
+//!   Otherwise (inside a loop or branch that does not also create the variable) it is E0132,
+//!   except for a scalar assigned to an array whose type admits 1-by-1: the scalar is stored
+//!   as the array's one element ([`Lowerer::array_taking_scalar`]), as MATLAB holds it.
 //! - **Accumulating integer or single values into a double constant** (`s = 0; for ...,
 //!   s = s + x(i)` with `x` uint8): MATLAB's `s` takes the integer class at the first update.
 //!   The local is given that class from the start (its constant start converts exactly) when
@@ -114,6 +116,25 @@ impl Lowerer<'_> {
             help,
         );
         None
+    }
+
+    /// The array local that `name = <scalar of type ty>` keeps as a 1-by-1 array, where the
+    /// scalar would otherwise change the variable's kind inside a loop or branch (E0132): a
+    /// scalar is MATLAB's 1-by-1 array, so this is exact when the array's type admits one
+    /// row, one column and one page and the class and complexity are the same
+    /// (`j = find(x <= t, 1, 'last'); if j == n, j = n - 1; end`).
+    pub(super) fn array_taking_scalar(&self, name: &ast::Ident, ty: Type) -> Option<LocalId> {
+        let id = self.scope.names.get(&name.name).copied()?;
+        let old = self.locals[id].ty;
+        let admits_one = |d: Dim| matches!(d, Dim::Known(1) | Dim::Var);
+        let fits = admits_one(old.shape.rows)
+            && admits_one(old.shape.cols)
+            && old.shape.pages == Dim::Known(1);
+        let same_kind = old.class == ty.class && old.complex == ty.complex;
+        let elsewhere = self.home_index(id) != self.frames.len().checked_sub(1);
+        let plain = !self.scope.loop_vars.contains(&id);
+        (ty.is_scalar() && !old.is_scalar() && fits && same_kind && elsewhere && plain)
+            .then_some(id)
     }
 
     /// A scalar that becomes an array or the reverse: a new local when the re-assignment is in
