@@ -102,6 +102,8 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("inv", include_str!("../lib/inv.m")),
     ("mpower", include_str!("../lib/mpower.m")),
+    ("m2cu_min", include_str!("../lib/m2cu_min.m")),
+    ("m2cu_max", include_str!("../lib/m2cu_max.m")),
     (
         "m2cu_square_matrix",
         include_str!("../lib/m2cu_square_matrix.m"),
@@ -109,10 +111,13 @@ const FILES: &[(&str, &str)] = &[
 ];
 
 /// Bundled helpers that lowering calls for a builtin (`[m, k] = max(A, [], 2)` inlines
-/// `m2cu_located`, `sum(x, 'omitnan')` `m2cu_omitnan`): where a program names the builtin, the library loads the helper too.
+/// `m2cu_located`, `sum(x, 'omitnan')` `m2cu_omitnan`, `gpucoder.reduce(A, @min)` folds with
+/// `m2cu_min`): where a program names the builtin, the library loads the helper too.
 const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[
     ("max", "m2cu_located"),
     ("min", "m2cu_located"),
+    ("max", "m2cu_max"),
+    ("min", "m2cu_min"),
     ("sum", "m2cu_omitnan"),
     ("prod", "m2cu_omitnan"),
     ("mean", "m2cu_omitnan"),

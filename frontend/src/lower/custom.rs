@@ -2,7 +2,9 @@
 //! with each of the user's functions, as GPU Coder's reduction with user-written operators.
 //!
 //! Each handle must name a function of the program (E0113: a local function, a function file,
-//! or m2cu's own `plus`, `times`, ...) with two inputs and one output
+//! or m2cu's own `plus`, `times`, ...; `@min` and `@max`, builtins, fold with m2cu's own
+//! `m2cu_min`/`m2cu_max`, `c = min(a, b)`, unless the program has its own) with two inputs and
+//! one output
 //! that returns a scalar of `A`'s class when both inputs are scalars of that class (E0114). The
 //! function is lowered once, with scalar parameters of `A`'s class, into a [`Combiner`] that lies
 //! outside the function body; the fold becomes
@@ -76,7 +78,10 @@ impl<'a> Lowerer<'a> {
     /// Lowers the function named by `handle` for two scalars of `class` into a combiner.
     fn combiner(&mut self, handle: &ast::Ident, class: Class) -> Option<CombinerId> {
         let name = &handle.name;
-        let Some(target) = self.resolved_callee(name) else {
+        let target = self
+            .resolved_callee(name)
+            .or_else(|| self.resolved_callee(builtin_combiner(name)?));
+        let Some(target) = target else {
             let (message, help) = if super::expr::is_builtin_name(name) {
                 (
                     format!("`@{name}` names a builtin, which `gpucoder.reduce` does not take yet"),
@@ -245,5 +250,15 @@ impl<'a> Lowerer<'a> {
             .map(|&acc| self.new_expr(ExprKind::Local(acc), Type::scalar(class), span))
             .collect();
         self.row_temp("row", Type::array(class, shape), values, span)
+    }
+}
+
+/// m2cu's own binary function that `gpucoder.reduce` folds with for the builtin `name`
+/// (`@min`, `@max`).
+fn builtin_combiner(name: &str) -> Option<&'static str> {
+    match name {
+        "min" => Some("m2cu_min"),
+        "max" => Some("m2cu_max"),
+        _ => None,
     }
 }

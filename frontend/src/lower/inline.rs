@@ -385,7 +385,10 @@ impl<'a> Lowerer<'a> {
     pub(super) fn leave(&mut self, saved: Saved<'a>) {
         let first = self.emitted.last().and_then(|b| b.get(saved.first_stmt));
         if let Some(&first) = first {
-            let locals = self.scope.names.values().copied().collect();
+            // In the order of the locals, not of the name map, so that the flag resets (and
+            // the generated code) are the same on every run.
+            let mut locals: Vec<LocalId> = self.scope.names.values().copied().collect();
+            locals.sort();
             self.call_entries
                 .push(super::undefined::CallEntry { first, locals });
         }
