@@ -5,8 +5,8 @@
 //! then along the path); a name it does not find may be one of m2cu's own MATLAB functions
 //! ([`crate::bundled`]). [`Library::load`] asks for every identifier of the entry file that no
 //! function of that file defines (and the bundled helpers that lowering calls for a builtin
-//! among them, [`crate::bundled::helpers_of`], and `mldivide`/`mrdivide` for a `\`/`/`, which
-//! may be a matrix division), then for the identifiers of each file found,
+//! among them, [`crate::bundled::helpers_of`], and `mldivide`/`mrdivide`/`mpower` for a
+//! `\`/`/`/`^`, which may be a matrix operation), then for the identifiers of each file found,
 //! until no new name turns up. An identifier may be a variable (`x` with an `x.m` next to the entry): so a
 //! file that fails to read or parse is kept as such and reported only where lowering resolves a
 //! call to it.

@@ -205,6 +205,14 @@ impl Shape {
             .all(|d| matches!(d, Dim::Known(n) if *n > 0))
     }
 
+    /// Whether a value of this shape may be 1-by-1(-by-1): no extent is known to be other
+    /// than 1.
+    pub fn admits_one_element(self) -> bool {
+        self.extents()
+            .iter()
+            .all(|d| matches!(d, Dim::Known(1) | Dim::Var))
+    }
+
     /// Whether the value may have a third extent other than 1.
     pub fn is_3d(self) -> bool {
         self.pages != Dim::Known(1)

@@ -45,8 +45,7 @@ impl Lowerer<'_> {
         let Val::Array(a) = v else {
             return self.require_scalar(v, "an element value");
         };
-        let admits_one = |d: Dim| matches!(d, Dim::Known(1) | Dim::Var);
-        if !(admits_one(a.shape.rows) && admits_one(a.shape.cols) && admits_one(a.shape.pages)) {
+        if !a.shape.admits_one_element() {
             return self.require_scalar(Val::Array(a), "an element value");
         }
         let span = a.span;

@@ -126,10 +126,7 @@ impl Lowerer<'_> {
     pub(super) fn array_taking_scalar(&self, name: &ast::Ident, ty: Type) -> Option<LocalId> {
         let id = self.scope.names.get(&name.name).copied()?;
         let old = self.locals[id].ty;
-        let admits_one = |d: Dim| matches!(d, Dim::Known(1) | Dim::Var);
-        let fits = admits_one(old.shape.rows)
-            && admits_one(old.shape.cols)
-            && old.shape.pages == Dim::Known(1);
+        let fits = old.shape.admits_one_element() && !old.shape.is_3d();
         let same_kind = old.class == ty.class && old.complex == ty.complex;
         let elsewhere = self.home_index(id) != self.frames.len().checked_sub(1);
         let plain = !self.scope.loop_vars.contains(&id);
