@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::abi::{GpuEntry, OutputSpec};
-use crate::native::{self, BuildOptions, SharedObject};
+use crate::native::{self, BuildOptions, Optimization, SharedObject};
 use crate::services::{self, DeviceServices};
 use crate::value::Value;
 use crate::{Error, Result};
@@ -171,7 +171,7 @@ impl EmuProgram {
         let (path, library) = native::build_cxx(&source, &format!("{entry}_emu"), opts)?;
         // SAFETY: `launcher` defines `m2cu_emu_launch` with exactly this signature.
         let launch = unsafe { native::function::<LaunchFn>(library, &path, "m2cu_emu_launch") }?;
-        let host = SharedObject::build(host_c, entry, opts)?;
+        let host = SharedObject::build(host_c, entry, opts, Optimization::BuildTime)?;
         // SAFETY: the ABI declares the GPU entry with exactly this signature.
         let entry_fn = unsafe { host.function::<GpuEntry>(&format!("{entry}_gpu")) }?;
         Ok(EmuProgram {

@@ -31,7 +31,7 @@ use cudarc::driver::result::{self as cu, DriverError};
 use cudarc::driver::sys;
 
 use crate::abi::{GpuEntry, OutputSpec};
-use crate::native::{BuildOptions, SharedObject};
+use crate::native::{BuildOptions, Optimization, SharedObject};
 use crate::value::Value;
 use crate::{cache, nvrtc, services, Error, Result};
 use callbacks::GpuState;
@@ -212,7 +212,7 @@ impl GpuProgram {
         for name in kernel_names {
             state.resolve(name)?;
         }
-        let host = SharedObject::build(host_c, entry, opts)?;
+        let host = SharedObject::build(host_c, entry, opts, Optimization::Speed)?;
         let symbol = format!("{entry}_gpu");
         // SAFETY: the ABI declares the GPU entry with exactly this signature.
         let entry_fn = unsafe { host.function::<GpuEntry>(&symbol) }?;
@@ -411,7 +411,13 @@ int gsum_gpu(const m2cu_array *in, m2cu_array *out, const m2cu_gpu *gpu, char *e
                 cache_dir: Some(cache.path().to_path_buf()),
                 ..BuildOptions::default()
             };
-            let host = SharedObject::build(&host_source("sum_kernel"), "gsum", &opts).unwrap();
+            let host = SharedObject::build(
+                &host_source("sum_kernel"),
+                "gsum",
+                &opts,
+                Optimization::Speed,
+            )
+            .unwrap();
             // SAFETY: only resolved, never called.
             unsafe { host.function::<GpuEntry>("gsum_gpu") }.unwrap();
             return;

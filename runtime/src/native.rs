@@ -3,7 +3,8 @@
 //!
 //! The compiler is `BuildOptions::compiler`, else `$CC`, else `cc` (a value with spaces, like
 //! `ccache gcc`, is split into a program and leading arguments). Flags are
-//! `-std=c99 -O2 -ffp-contract=off -Werror=trigraphs -fPIC -shared`, plus `-fopenmp` when wanted and the compiler accepts it (probed
+//! `-std=c99 -O2 -ffp-contract=off -Werror=trigraphs -fPIC -shared` (`-O0` in place of `-O2` for
+//! the emulator's host program, see [`Optimization`]), plus `-fopenmp` when wanted and the compiler accepts it (probed
 //! once per compiler per process by building an empty file), plus `-lm`. The ABI header is put
 //! beside the source, so generated code may `#include "m2cu_abi.h"`. The cache key covers the
 //! source, the header, the compiler and the flags. A loaded library stays loaded until the
@@ -43,14 +44,34 @@ impl Default for BuildOptions {
 /// `-Werror=trigraphs`: ISO C99 turns `??/` into a backslash; the generated code never holds a trigraph
 /// (strings are octal-escaped, see m2cu_codegen::c_text), and this makes one a build error rather
 /// than a silent change of meaning (gcc and clang accept it; gcc cannot turn trigraphs off).
-const BASE_FLAGS: [&str; 6] = [
+const BASE_FLAGS: [&str; 5] = [
     "-std=c99",
-    "-O2",
     "-ffp-contract=off",
     "-Werror=trigraphs",
     "-fPIC",
     "-shared",
 ];
+
+/// How hard the C compiler optimizes a generated program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Optimization {
+    /// `-O2`: the CPU path and the GPU host program, which users time.
+    Speed,
+    /// `-O0`: the emulated GPU's host program, a checking tool whose time goes into the emulated
+    /// kernels. The generated function is one large body (every call is inlined), where GCC's
+    /// `-O2` spends tens of seconds on data flow (22 s for fixture leontief's host, 1 s at
+    /// `-O0`); the results are the same bits (no `-ffast-math`, SSE arithmetic at every level).
+    BuildTime,
+}
+
+impl Optimization {
+    fn flag(self) -> &'static str {
+        match self {
+            Optimization::Speed => "-O2",
+            Optimization::BuildTime => "-O0",
+        }
+    }
+}
 
 /// A built and loaded shared object that exports `m2cu_release`.
 pub(crate) struct SharedObject {
@@ -85,11 +106,17 @@ impl Recipe {
 }
 
 impl SharedObject {
-    /// Builds C `source` (cached) and loads it; `stem` names the source file in compiler
-    /// messages.
-    pub(crate) fn build(source: &str, stem: &str, opts: &BuildOptions) -> Result<SharedObject> {
+    /// Builds C `source` (cached) at `optimization` and loads it; `stem` names the source file
+    /// in compiler messages.
+    pub(crate) fn build(
+        source: &str,
+        stem: &str,
+        opts: &BuildOptions,
+        optimization: Optimization,
+    ) -> Result<SharedObject> {
         let compiler = compiler_command(opts.compiler.clone(), "CC", "cc");
         let mut flags: Vec<&str> = BASE_FLAGS.to_vec();
+        flags.push(optimization.flag());
         if opts.openmp && openmp_supported(&compiler) {
             flags.push("-fopenmp");
         }
@@ -168,6 +195,8 @@ pub(crate) unsafe fn function<F: Copy>(
 
 /// Builds C++ `source` (cached) into a shared object and loads it for good; for the CUDA
 /// emulation, whose library exports no `m2cu_release`. The compiler is `$CXX`, else `c++`.
+/// `-U_FORTIFY_SOURCE`: the emulator's fibers switch stacks with `_longjmp`, which a fortified
+/// glibc (the default of Ubuntu's gcc) checks against the current stack and aborts.
 pub(crate) fn build_cxx(
     source: &str,
     stem: &str,
@@ -182,6 +211,7 @@ pub(crate) fn build_cxx(
             "-fPIC",
             "-shared",
             "-pthread",
+            "-U_FORTIFY_SOURCE",
         ],
         extension: "cpp",
     };

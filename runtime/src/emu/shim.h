@@ -19,8 +19,9 @@
  *   missing barrier or a wrong shuffle shows up as a wrong answer by chance. A barrier that
  *   waits longer than M2CU_EMU_TIMEOUT_S seconds (a thread that never arrives: divergent
  *   barriers or shuffles) fails the launch instead of hanging.
- * - in_order, reverse: serialized. The block's threads are fibers (ucontext) of the launching
- *   OS thread, so exactly one runs at any time. It runs until its next synchronization point;
+ * - in_order, reverse: serialized. The block's threads are fibers of the launching OS thread
+ *   (kept for its later launches; switched without a system call), so exactly one runs at any
+ *   time. It runs until its next synchronization point;
  *   then the scheduler resumes the first thread, in a fixed order (threadIdx ascending, or
  *   descending), that can go on: one that has not started, or one whose barrier has since been
  *   completed (the thread itself included). So the first threads of the order run as far ahead
@@ -30,7 +31,8 @@
  *   schedule. When no thread can go on while some are unfinished the block is deadlocked: that
  *   is detected at once (no timeout), and the launch fails naming the synchronization point of
  *   the first stuck thread in the order. Switching fibers costs far less than waking OS
- *   threads, so these schedules are also the fast ones.
+ *   threads, so these schedules are also the fast ones (fixture vecnorms, a kernel launch per
+ *   pair of 30 points: 0.6 s in order, 49 s concurrent).
  *
  * A failure (a deadlock, a wrong mask) keeps the block's first message, makes every other
  * thread's synchronization point throw so that each unwinds and leaves, and fails the launch
@@ -54,6 +56,7 @@
 #include <utility>
 #include <vector>
 #include <sys/mman.h>
+#include <setjmp.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -273,12 +276,13 @@ inline void poison_shared_memory()
     std::memset(__start_m2cu_shared, 0xff, (size_t)(__stop_m2cu_shared - __start_m2cu_shared));
 }
 
-/* The concurrent schedule's OS threads, one per thread of a block, reused by every block of
- * the launch: each block is a generation that every worker runs once before the next starts. */
+/* The concurrent schedule's OS threads, one per thread of a block. Each block is a generation
+ * that every worker runs once before the next starts. A launching OS thread keeps its crew for
+ * every later launch with blocks of the same size (starting 256 threads per launch cost more
+ * than a small kernel's work); the crew stops when that thread exits. */
 class Crew {
 public:
-    Crew(const std::function<void()> &kernel, unsigned grid, unsigned threads)
-        : kernel_(kernel), grid_(grid), threads_(threads)
+    explicit Crew(unsigned threads) : threads_(threads)
     {
         workers_.reserve(threads);
         try {
@@ -292,19 +296,33 @@ public:
     Crew(const Crew &) = delete;
     Crew &operator=(const Crew &) = delete;
 
-    /* Runs block `b`; returns its failure ("" if none). */
-    std::string run(unsigned b)
+    /* The crew of the calling OS thread for blocks of `threads`. */
+    static Crew &of_this_thread(unsigned threads)
+    {
+        static thread_local std::unique_ptr<Crew> crew;
+        if (!crew || crew->threads_ != threads) {
+            crew.reset();
+            crew = std::make_unique<Crew>(threads);
+        }
+        return *crew;
+    }
+
+    /* Runs block `b` of `grid`; returns its failure ("" if none). */
+    std::string run(const std::function<void()> &kernel, unsigned b, unsigned grid)
     {
         poison_shared_memory();
         Block block(threads_, std::make_unique<ConcurrentSync>(threads_));
         std::unique_lock<std::mutex> lock(mutex_);
+        kernel_ = &kernel;
         block_ = &block;
         block_number_ = b;
+        grid_ = grid;
         finished_ = 0;
         ++generation_;
         start_.notify_all();
         done_.wait(lock, [&] { return finished_ == threads_; });
         block_ = nullptr;
+        kernel_ = nullptr;
         return block.sync->failure();
     }
 
@@ -313,17 +331,20 @@ private:
     {
         unsigned long seen = 0;
         for (;;) {
+            const std::function<void()> *kernel;
             Block *block;
-            unsigned b;
+            unsigned b, grid;
             {
                 std::unique_lock<std::mutex> lock(mutex_);
                 start_.wait(lock, [&] { return generation_ != seen || quit_; });
                 if (quit_) return;
                 seen = generation_;
+                kernel = kernel_;
                 block = block_;
                 b = block_number_;
+                grid = grid_;
             }
-            run_thread(kernel_, *block, {b, 0, 0}, {t, 0, 0}, {grid_, 1, 1}, {threads_, 1, 1});
+            run_thread(*kernel, *block, {b, 0, 0}, {t, 0, 0}, {grid, 1, 1}, {threads_, 1, 1});
             std::lock_guard<std::mutex> lock(mutex_);
             if (++finished_ == threads_) done_.notify_one();
         }
@@ -339,52 +360,113 @@ private:
         workers_.clear();
     }
 
-    const std::function<void()> &kernel_;
-    unsigned grid_, threads_;
+    unsigned threads_;
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable start_, done_;
     unsigned long generation_ = 0;
     unsigned finished_ = 0;
     bool quit_ = false;
+    const std::function<void()> *kernel_ = nullptr;
     Block *block_ = nullptr;
-    unsigned block_number_ = 0;
+    unsigned block_number_ = 0, grid_ = 0;
 };
 
-/* The stacks of a serialized launch's fibers, one per thread of a block, each above a guard
- * page (an overflow faults instead of writing over its neighbour); reused by every block. */
-class FiberStacks {
+class SerialSync;
+
+/* The fibers of the serialized schedules, kept by each launching OS thread for all its
+ * launches: fiber `t` runs thread `t` of every block. Each has its own stack above a guard
+ * page (an overflow faults instead of writing over its neighbour), mapped once. A fiber is
+ * entered once through makecontext; after that it and the scheduler switch with
+ * `_setjmp`/`_longjmp`, which save no signal mask (swapcontext makes two system calls per
+ * switch, which was most of a serialized launch's time). A fiber loops: it runs its thread of
+ * the current block (`SerialSync::run_fiber`), then hands back to the scheduler until the next
+ * block needs it. */
+class Fibers {
 public:
-    static constexpr size_t size = 256 * 1024;
-    explicit FiberStacks(unsigned threads) : bytes_((size_t)threads * (size + page()))
+    static constexpr size_t stack_size = 256 * 1024;
+
+    Fibers() = default;
+    ~Fibers()
     {
-        void *p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) throw Fault("cannot map the stacks of " + std::to_string(threads) + " threads");
-        base_ = static_cast<char *>(p);
-        for (unsigned t = 0; t < threads; t++) mprotect(base_ + t * (size + page()), page(), PROT_NONE);
+        for (Fiber &f : fibers_) munmap(f.mapping, stack_size + page());
     }
-    ~FiberStacks() { munmap(base_, bytes_); }
-    FiberStacks(const FiberStacks &) = delete;
-    FiberStacks &operator=(const FiberStacks &) = delete;
-    char *stack(unsigned t) const { return base_ + t * (size + page()) + page(); }
+    Fibers(const Fibers &) = delete;
+    Fibers &operator=(const Fibers &) = delete;
+
+    static Fibers &of_this_thread()
+    {
+        static thread_local Fibers fibers;
+        return fibers;
+    }
+
+    /* Makes sure fibers 0 .. threads-1 exist. */
+    void reserve(unsigned threads)
+    {
+        while (fibers_.size() < threads) {
+            void *p = mmap(nullptr, stack_size + page(), PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (p == MAP_FAILED)
+                throw Fault("cannot map the stacks of " + std::to_string(threads) + " threads");
+            mprotect(p, page(), PROT_NONE);
+            fibers_.push_back({});
+            fibers_.back().mapping = static_cast<char *>(p);
+        }
+    }
+
+    /* Runs fiber `t` for `sync` until it hands back (at a synchronization point or the end of
+     * its thread). */
+    void resume(unsigned t, SerialSync &sync)
+    {
+        sync_ = &sync;
+        Fiber &f = fibers_[t];
+        if (_setjmp(scheduler_) != 0) return;
+        if (f.started) _longjmp(f.resume, 1);
+        f.started = true;
+        getcontext(&f.entry);
+        f.entry.uc_stack.ss_sp = f.mapping + page();
+        f.entry.uc_stack.ss_size = stack_size;
+        f.entry.uc_link = nullptr; /* the fiber never returns */
+        makecontext(&f.entry, &Fibers::entry, 0);
+        starting_ = t;
+        ucontext_t here;
+        swapcontext(&here, &f.entry); /* comes back through `scheduler_` */
+        std::abort();
+    }
+
+    /* Called on fiber `t`: hands back to the scheduler; returns when resumed. */
+    void hand_back(unsigned t)
+    {
+        if (_setjmp(fibers_[t].resume) == 0) _longjmp(scheduler_, 1);
+    }
 
 private:
+    struct Fiber {
+        char *mapping = nullptr; /* the guard page, then the stack */
+        bool started = false;
+        ucontext_t entry;
+        jmp_buf resume;
+    };
     static size_t page() { return (size_t)sysconf(_SC_PAGESIZE); }
-    size_t bytes_;
-    char *base_ = nullptr;
+    static void entry();
+
+    std::vector<Fiber> fibers_;
+    jmp_buf scheduler_;
+    SerialSync *sync_ = nullptr;
+    unsigned starting_ = 0;
 };
 
 /* A serialized schedule: the block's threads are fibers of the launching OS thread, so exactly
  * one runs at a time. `run` is the scheduler: it resumes the first thread in `order_` that can
- * go on, which runs until its next synchronization point (`arrive` switches back) or its end;
+ * go on, which runs until its next synchronization point (`arrive` hands back) or its end;
  * when none can go on while some are unfinished, the block is deadlocked, and every unfinished
  * fiber is resumed once more to unwind (its synchronization point throws). */
 class SerialSync final : public Sync {
 public:
-    SerialSync(unsigned threads, Schedule schedule, const FiberStacks &stacks)
-        : threads_(threads), stacks_(stacks)
+    SerialSync(unsigned threads, Schedule schedule, Fibers &fibers)
+        : threads_(threads), fibers_(fibers)
     {
+        fibers.reserve(threads);
         for (unsigned t = 0; t < threads; t++) threads_[t].index = t;
         groups_.push_back({(int)threads});
         for (int w = 0; 32 * w < (int)threads; w++) groups_.push_back({warp_lanes(threads, w)});
@@ -408,8 +490,14 @@ public:
             const Thread *stuck = first_unfinished();
             if (!stuck) return;
             record(std::string("deadlock: ") + stuck->what);
-            broken_ = true; /* now every unfinished thread can go on, to unwind */
+            break_block();
         }
+    }
+    /* The body of fiber `t` for this block: thread `t`. */
+    void run_fiber(unsigned t)
+    {
+        uint3 dim = {(unsigned)threads_.size(), 1, 1};
+        run_thread(*kernel_, *block_, {block_number_, 0, 0}, {t, 0, 0}, {grid_, 1, 1}, dim);
     }
     void begin(unsigned) override
     {
@@ -423,7 +511,7 @@ public:
         me.phase = g.phase;
         me.what = what;
         if (++g.arrived >= g.live) advance(g);
-        swapcontext(&me.context, &scheduler_);
+        fibers_.hand_back(t);
         if (broken_) throw Fault(what);
     }
     void end(unsigned t) override
@@ -434,7 +522,11 @@ public:
     }
 
 protected:
-    void break_block() override { broken_ = true; }
+    void break_block() override
+    {
+        broken_ = true; /* now every unfinished thread can go on, to unwind */
+        scan_from_ = 0;
+    }
 
 private:
     struct Group {
@@ -444,22 +536,25 @@ private:
     };
     struct Thread {
         unsigned index = 0;
-        bool started = false;
         bool done = false;
         int group = -1; /* the group whose barrier it waits at, or -1 */
         long phase = 0;
         const char *what = "";
-        ucontext_t context;
     };
 
     bool can_go(const Thread &u) const
     {
         return !u.done && (broken_ || u.group < 0 || groups_[u.group].phase != u.phase);
     }
+    /* A thread that cannot go on becomes able to only when a barrier completes (`advance`) or
+     * the block breaks, and both restart the search from the first thread of the order; so the
+     * threads before `scan_from_` need no second look. */
     Thread *first_that_can_go()
     {
-        for (unsigned t : order_)
-            if (can_go(threads_[t])) return &threads_[t];
+        for (; scan_from_ < order_.size(); scan_from_++) {
+            Thread &u = threads_[order_[scan_from_]];
+            if (can_go(u)) return &u;
+        }
         return nullptr;
     }
     const Thread *first_unfinished() const
@@ -474,33 +569,13 @@ private:
         u.group = -1;
         thread_idx = {u.index, 0, 0};
         current_block = block_;
-        if (!u.started) start(u);
-        swapcontext(&scheduler_, &u.context);
-    }
-    void start(Thread &u)
-    {
-        u.started = true;
-        getcontext(&u.context);
-        u.context.uc_stack.ss_sp = stacks_.stack(u.index);
-        u.context.uc_stack.ss_size = FiberStacks::size;
-        u.context.uc_link = &scheduler_;
-        starting_ = this;
-        starting_thread_ = u.index;
-        makecontext(&u.context, &SerialSync::fiber, 0);
-    }
-    /* The bottom of every fiber; returning resumes the scheduler (`uc_link`). */
-    static void fiber()
-    {
-        SerialSync &self = *starting_;
-        unsigned t = starting_thread_;
-        uint3 dim = {(unsigned)self.threads_.size(), 1, 1};
-        run_thread(*self.kernel_, *self.block_, {self.block_number_, 0, 0}, {t, 0, 0},
-                   {self.grid_, 1, 1}, dim);
+        fibers_.resume(u.index, *this);
     }
     void advance(Group &g)
     {
         g.arrived = 0;
         ++g.phase;
+        scan_from_ = 0;
     }
     void leave(Group &g)
     {
@@ -508,18 +583,28 @@ private:
         if (g.live > 0 && g.arrived >= g.live) advance(g);
     }
 
-    static inline thread_local SerialSync *starting_;
-    static inline thread_local unsigned starting_thread_;
     std::vector<Thread> threads_;
-    const FiberStacks &stacks_;
+    Fibers &fibers_;
     std::vector<Group> groups_;
     std::vector<unsigned> order_; /* the threads, first to last */
+    size_t scan_from_ = 0;
     bool broken_ = false;
-    ucontext_t scheduler_;
     const std::function<void()> *kernel_ = nullptr;
     Block *block_ = nullptr;
     unsigned block_number_ = 0, grid_ = 0;
 };
+
+/* The bottom of every fiber: it runs its thread of each block it is resumed for, and hands
+ * back after each. */
+inline void Fibers::entry()
+{
+    Fibers &self = of_this_thread();
+    unsigned t = self.starting_;
+    for (;;) {
+        self.sync_->run_fiber(t);
+        self.hand_back(t);
+    }
+}
 
 /* Runs `kernel` (one call per thread) over the grid, blocks one after another: on a crew of
  * OS threads (concurrent), or as fibers of the calling thread (serialized). */
@@ -530,14 +615,14 @@ inline void run_grid(const std::function<void()> &kernel, unsigned grid, unsigne
         if (!failure.empty()) throw Fault("block " + std::to_string(b) + ": " + failure);
     };
     if (schedule == Schedule::concurrent) {
-        Crew crew(kernel, grid, block);
-        for (unsigned b = 0; b < grid; b++) check(b, crew.run(b));
+        Crew &crew = Crew::of_this_thread(block);
+        for (unsigned b = 0; b < grid; b++) check(b, crew.run(kernel, b, grid));
         return;
     }
-    FiberStacks stacks(block);
+    Fibers &fibers = Fibers::of_this_thread();
     for (unsigned b = 0; b < grid; b++) {
         poison_shared_memory();
-        auto sync = std::make_unique<SerialSync>(block, schedule, stacks);
+        auto sync = std::make_unique<SerialSync>(block, schedule, fibers);
         SerialSync &serial = *sync;
         Block state(block, std::move(sync));
         serial.run(kernel, state, b, grid);
