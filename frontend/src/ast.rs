@@ -180,8 +180,9 @@ pub enum ExprKind {
     },
     /// `@name`: a handle to a named function.
     FuncHandle(Ident),
-    /// `{@f, @g}`: a cell array of function handles, the operator list of `gpucoder.reduce`
-    /// (no other cell array is parsed).
+    /// `{@f, @g}`: a cell array of function handles, the operator list of `gpucoder.reduce`:
+    /// `@name`, `@(a, b) ...`, or a name (a variable holding a handle) beside one of those (no
+    /// other cell array is parsed).
     HandleCell(Vec<Expr>),
     /// `{'M', 'CM', 'D'}` or `{'a'; 'b'}`: a cell of text literals, one row (or one column
     /// when `column`) (no other cell array is parsed).

@@ -2035,8 +2035,9 @@ fn unclosed(i: &Input, open: Span, opener: &str, help: &str) -> PError {
     }
 }
 
-/// `{@f, @g}`: a cell of function handles; `{'M', 'CM'}` (one row or one column of text
-/// literals): a cell of texts; any other cell array is E0010.
+/// `{@f, @g}`: a cell of function handles (`@name`, anonymous functions, and names, taken for
+/// variables holding handles, beside at least one of those); `{'M', 'CM'}` (one row or one
+/// column of text literals): a cell of texts; any other cell array is E0010.
 fn handle_cell(i: Input) -> PResult<Node> {
     let open = i.tok().span;
     let unsupported = || error(cell_array(&i));
@@ -2050,15 +2051,16 @@ fn handle_cell(i: Input) -> PResult<Node> {
     let column = rows.len() > 1 && rows.iter().all(|r| r.len() == 1);
     let one_row_or_column = column || rows.len() == 1;
     let items: Vec<Node> = rows.into_iter().flatten().collect();
-    let all = |text: bool| {
-        !items.is_empty()
-            && items.iter().all(|n| match &n.expr.kind {
-                ExprKind::FuncHandle(_) => !text,
-                ExprKind::Str(_) | ExprKind::StringScalar(_) => text,
-                _ => false,
-            })
-    };
-    let (handles, texts) = (all(false), all(true));
+    let is_handle = |n: &Node| matches!(n.expr.kind, ExprKind::FuncHandle(_) | ExprKind::AnonFn { .. });
+    // A name among handles is taken for a variable holding one (`{fh, @max}`).
+    let handles = items.iter().any(is_handle)
+        && items
+            .iter()
+            .all(|n| is_handle(n) || matches!(n.expr.kind, ExprKind::Ident(_)));
+    let texts = !items.is_empty()
+        && items
+            .iter()
+            .all(|n| matches!(n.expr.kind, ExprKind::Str(_) | ExprKind::StringScalar(_)));
     if !(handles || texts && one_row_or_column) {
         return unsupported();
     }

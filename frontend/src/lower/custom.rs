@@ -1,13 +1,14 @@
 //! `gpucoder.reduce(A, @f)` and `gpucoder.reduce(A, {@f, @g})`: every element of `A` folded
 //! with each of the user's functions, as GPU Coder's reduction with user-written operators.
 //!
-//! Each handle must name a function of the program (E0113: a local function, a function file,
-//! or m2cu's own `plus`, `times`, ...; `@min` and `@max`, builtins, fold with m2cu's own
-//! `m2cu_min`/`m2cu_max`, `c = min(a, b)`, unless the program has its own) with two inputs and
-//! one output
-//! that returns a scalar of `A`'s class when both inputs are scalars of that class (E0114). The
-//! function is lowered once, with scalar parameters of `A`'s class, into a [`Combiner`] that lies
-//! outside the function body; the fold becomes
+//! Each function is a handle known at translation time (`@name`, `@(a, b) ...`, or a variable
+//! holding one; E0113 otherwise). `@name` must name a function of the program (E0113: a local
+//! function, a function file, or m2cu's own `plus`, `times`, ...; `@min` and `@max`, builtins,
+//! fold with m2cu's own `m2cu_min`/`m2cu_max`, `c = min(a, b)`, unless the program has its own)
+//! with two inputs and one output; an anonymous function takes two inputs and captures no
+//! variable (see `Lowerer::anonymous_combiner`). Either returns a scalar of `A`'s class when
+//! both inputs are scalars of that class (E0114). The function is lowered once, with scalar
+//! parameters of `A`'s class, into a [`Combiner`] that lies outside the function body; the fold becomes
 //! `acc = A(1); for k = 2:numel(A), acc = f(acc, A(k)); end` with [`ExprKind::Combine`], the
 //! accumulator form the analysis recognizes as a custom reduction. No identity is needed: the
 //! first element seeds the accumulator. The user vouches that every function is associative and
@@ -15,7 +16,10 @@
 //! any order. The value is the 1-by-k row of the k results (a scalar for one function); an empty
 //! `A` stops the program with an error, since there is nothing to seed the fold with.
 
+use std::rc::Rc;
+
 use super::array::{ArrayVal, Coord, Pos, Val};
+use super::handles::Handle;
 use super::*;
 use crate::ir::{Combiner, CombinerId};
 
@@ -47,36 +51,100 @@ impl<'a> Lowerer<'a> {
             }
         };
         self.reject_3d(&a, "`gpucoder.reduce`")?;
-        let combiners: Vec<Option<CombinerId>> =
-            handles.iter().map(|h| self.combiner(h, a.class)).collect();
+        let combiners: Vec<Option<CombinerId>> = handles
+            .iter()
+            .map(|(h, at)| self.combiner(h, *at, a.class))
+            .collect();
         let combiners: Vec<CombinerId> = combiners.into_iter().collect::<Option<_>>()?;
         let accs = self.fold(&a, &combiners, span);
         Some(self.row_of(&accs, a.class, span))
     }
 
-    /// The function names of `@f` or `{@f, @g}`.
-    fn reduce_handles<'e>(&mut self, op: &'e ast::Expr) -> Option<Vec<&'e ast::Ident>> {
-        let handle = |e: &'e ast::Expr| match &e.kind {
-            AstExpr::FuncHandle(name) => Some(name),
-            _ => None,
+    /// The handles of `f` or `{f, g}`, each `@name`, an anonymous function or a variable holding
+    /// a handle.
+    fn reduce_handles(&mut self, op: &ast::Expr) -> Option<Vec<(Rc<Handle<'a>>, Span)>> {
+        let items: Vec<&ast::Expr> = match &op.kind {
+            AstExpr::HandleCell(items) => items.iter().collect(),
+            _ => vec![op],
         };
-        let handles: Option<Vec<&ast::Ident>> = match &op.kind {
-            AstExpr::HandleCell(items) => items.iter().map(handle).collect(),
-            _ => handle(op).map(|h| vec![h]),
-        };
-        if handles.is_none() {
-            self.error(
-                "E0113",
-                op.span,
-                "the functions of `gpucoder.reduce` must be handles to named functions".into(),
-                "write `@name` or `{@f, @g}` naming functions of the program; anonymous functions are not supported".into(),
-            );
+        let mut handles = Vec::new();
+        for item in items {
+            match self.handle_expr(item) {
+                Some(handle) => handles.push((handle?, item.span)),
+                None => {
+                    self.error(
+                        "E0113",
+                        item.span,
+                        "the functions of `gpucoder.reduce` must be function handles".into(),
+                        "write `@name`, `@(a, b) ...` or a variable holding one, or `{@f, @g}`"
+                            .into(),
+                    );
+                    return None;
+                }
+            }
         }
-        handles
+        Some(handles)
     }
 
-    /// Lowers the function named by `handle` for two scalars of `class` into a combiner.
-    fn combiner(&mut self, handle: &ast::Ident, class: Class) -> Option<CombinerId> {
+    /// Lowers the function `handle` denotes for two scalars of `class` into a combiner.
+    fn combiner(&mut self, handle: &Handle<'a>, at: Span, class: Class) -> Option<CombinerId> {
+        let (name, (params, output, body)) = match handle {
+            Handle::Named { name, file } => {
+                let here = std::mem::replace(&mut self.file, file);
+                let lowered = self.named_combiner(name, at, class);
+                self.file = here;
+                (name.name.clone(), lowered?)
+            }
+            Handle::Anonymous(anon) => {
+                let label = anon.source_text();
+                let lowered = self.anonymous_combiner(anon, &label, at, class)?;
+                (label, lowered)
+            }
+        };
+        let ty = self.locals[output].ty;
+        if ty != Type::scalar(class) {
+            self.error(
+                "E0114",
+                at,
+                format!("`{name}` returns {ty} from two {class} scalars, but `gpucoder.reduce` needs a function that keeps the class"),
+                match handle {
+                    Handle::Named { .. } => {
+                        format!("make `{name}` return a {class} scalar, e.g. `c = {class}(...)`")
+                    }
+                    Handle::Anonymous(_) => {
+                        format!("convert its value: `@(a, b) {class}(...)`")
+                    }
+                },
+            );
+            return None;
+        }
+        if let Some(array) = self.array_assigned(&body) {
+            self.unsupported(
+                at,
+                &format!(
+                    "`{name}` creates the array `{}`, but a `gpucoder.reduce` function may use only scalars",
+                    self.locals[array].name
+                ),
+                "compute the result from the two scalar inputs",
+            );
+            return None;
+        }
+        Some(self.directives.combiners.alloc(Combiner {
+            name,
+            params,
+            output,
+            body,
+        }))
+    }
+
+    /// The function `@name` (a function of the program, or m2cu's own for `@min`/`@max`)
+    /// lowered for two scalars of `class`.
+    fn named_combiner(
+        &mut self,
+        handle: &ast::Ident,
+        at: Span,
+        class: Class,
+    ) -> Option<([LocalId; 2], LocalId, Block)> {
         let name = &handle.name;
         let target = self
             .resolved_callee(name)
@@ -93,7 +161,7 @@ impl<'a> Lowerer<'a> {
                     format!("define `function c = {name}(a, b)` in this file or in `{name}.m`"),
                 )
             };
-            self.error("E0113", handle.span, message, help);
+            self.error("E0113", at, message, help);
             return None;
         };
         let function = target.function;
@@ -101,7 +169,7 @@ impl<'a> Lowerer<'a> {
         if params != 2 || outputs != 1 {
             self.error(
                 "E0114",
-                handle.span,
+                at,
                 format!("`{name}` takes {params} input(s) and returns {outputs} output(s), but `gpucoder.reduce` needs a binary function"),
                 format!("declare it as `function c = {name}(a, b)`"),
             );
@@ -109,25 +177,9 @@ impl<'a> Lowerer<'a> {
         }
         let callee = ast::Ident {
             name: name.clone(),
-            span: handle.span,
+            span: at,
         };
-        let (params, output, body) = self.lower_combiner(&callee, target, class)?;
-        let ty = self.locals[output].ty;
-        if ty != Type::scalar(class) {
-            self.error(
-                "E0114",
-                handle.span,
-                format!("`{name}` returns {ty} from two {class} scalars, but `gpucoder.reduce` needs a function that keeps the class"),
-                format!("make `{name}` return a {class} scalar, e.g. `c = {class}(...)`"),
-            );
-            return None;
-        }
-        Some(self.directives.combiners.alloc(Combiner {
-            name: name.clone(),
-            params,
-            output,
-            body,
-        }))
+        self.lower_combiner(&callee, target, class)
     }
 
     /// The function's body with its two parameters bound to scalars of `class`, in a scope of
@@ -147,19 +199,7 @@ impl<'a> Lowerer<'a> {
             let body = me.block(&function.body);
             (params, body, me.callee_outputs(function, 1))
         })?;
-        let output = outputs?[0];
-        if let Some(array) = self.array_assigned(&body) {
-            self.unsupported(
-                callee.span,
-                &format!(
-                    "`{}` creates the array `{}`, but a `gpucoder.reduce` function may use only scalars",
-                    callee.name, self.locals[array].name
-                ),
-                "compute the result from the two scalar inputs",
-            );
-            return None;
-        }
-        Some((params, output, body))
+        Some((params, outputs?[0], body))
     }
 
     /// An array that `block` creates or writes, if any.

@@ -52,6 +52,15 @@ pub(super) struct Anonymous<'a> {
     file: &'a ast::File,
 }
 
+impl Anonymous<'_> {
+    /// The function as written, `@(a, b) a + b`.
+    pub(super) fn source_text(&self) -> String {
+        let params: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
+        let body = crate::ast_source::print_expr_source(&self.body);
+        format!("@({}) {body}", params.join(", "))
+    }
+}
+
 /// What a name is bound to in a scope: a local, or a handle.
 pub(super) enum Binding<'a> {
     Value(LocalId),
@@ -449,6 +458,84 @@ impl<'a> Lowerer<'a> {
         let value = self.value(&anon.body);
         self.leave(saved);
         value
+    }
+
+    /// `anon` (written `label`) as a function of `gpucoder.reduce`: its body lowered apart from
+    /// the program, with its two parameters bound to scalars of `class`; its parameters, output
+    /// and body. A variable it captured would be a value the reduction's kernels do not have,
+    /// so that is refused (E0113); a captured handle is called like any other.
+    pub(super) fn anonymous_combiner(
+        &mut self,
+        anon: &Anonymous<'a>,
+        label: &str,
+        at: Span,
+        class: Class,
+    ) -> Option<([LocalId; 2], LocalId, Block)> {
+        if anon.params.len() != 2 {
+            self.error(
+                "E0114",
+                at,
+                format!(
+                    "`{label}` takes {} input(s), but `gpucoder.reduce` needs a binary function",
+                    anon.params.len()
+                ),
+                "write it as `@(a, b) ...`".into(),
+            );
+            return None;
+        }
+        let captured = anon
+            .captured
+            .iter()
+            .filter(|(_, b)| matches!(b, Binding::Value(_)))
+            .map(|(name, _)| name)
+            .min();
+        if let Some(first) = captured {
+            self.error(
+                "E0113",
+                at,
+                format!(
+                    "`{label}` uses `{first}` from the workspace, which a function of `gpucoder.reduce` cannot take yet"
+                ),
+                format!(
+                    "give the reduction a function of its two inputs alone: compute what needs `{first}` into an array first and reduce that array"
+                ),
+            );
+            return None;
+        }
+        let ty = Type::scalar(class);
+        let params = [0, 1].map(|k| self.temp(&format!("{}_", anon.params[k].name), ty, at));
+        let output = self.temp("fold", ty, at);
+        self.open_block();
+        let args = params
+            .iter()
+            .map(|&p| Arg::Value(self.local_val(p, at)))
+            .collect();
+        let value = self.call_anonymous(anon, label, args, at);
+        let assigned = match value {
+            Some(Val::Scalar(e)) => {
+                self.locals[output].ty = self.exprs[e].ty;
+                self.push(
+                    StmtKind::Assign {
+                        target: output,
+                        value: e,
+                    },
+                    at,
+                );
+                true
+            }
+            Some(Val::Array(_)) => {
+                self.error(
+                    "E0114",
+                    at,
+                    format!("`{label}` returns an array from two {class} scalars, but `gpucoder.reduce` needs a scalar"),
+                    "make it return one value of the inputs' class".into(),
+                );
+                false
+            }
+            None => false,
+        };
+        let body = self.close_block();
+        assigned.then_some((params, output, body))
     }
 
     /// The local `arg` reads, when it is a scalar variable's value.
