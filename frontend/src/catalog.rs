@@ -381,7 +381,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("feval", Area::Handles, None, "f = @(t) t + 1; y = feval(f, n);", "Of a handle or a function name."),
     entry("arrayfun", Area::Handles, None, "y = arrayfun(@(t) t^2, x);", "Uniform output."),
     // GPU Coder and MATLAB Coder.
-    entry("gpucoder.reduce", Area::GpuCoder, None, "y = gpucoder.reduce(x, @helper);\nend\nfunction c = helper(a, b)\n  c = a + b;", "Handles to functions of the program or its path, anonymous functions of the two inputs (`@(a, b) bitor(a, b)`; not yet one that captures a variable), handles held in variables, several at once in a cell, and `@min`/`@max`; not yet other builtins by name or `'dim'`."),
+    entry("gpucoder.reduce", Area::GpuCoder, None, "y = gpucoder.reduce(x, @helper);\nend\nfunction c = helper(a, b)\n  c = a + b;", "Handles to functions of the program or its path, anonymous functions of the two inputs (`@(a, b) bitor(a, b)`; not yet one that captures a variable), handles held in variables, several at once in a cell, `@min`/`@max`, and `'preprocess', P` (any handle, applied to each element first); not yet other builtins by name or `'dim'`."),
     entry("coder.gpu.kernel", Area::GpuCoder, None, "y = x;\ncoder.gpu.kernel;\nfor k = 1:numel(x), y(k) = 2 * x(k); end", "Before a loop: make it a kernel (refused with the reason where it is not parallel)."),
     entry("coder.gpu.nokernel", Area::GpuCoder, None, "y = x;\ncoder.gpu.nokernel;\nfor k = 1:numel(x), y(k) = 2 * x(k); end", "Before a loop: keep it on the host."),
     entry("coder.gpu.constantMemory", Area::GpuCoder, None, "coder.gpu.constantMemory(x);\ny = 2 * x;", "An input in constant memory."),

@@ -2051,7 +2051,12 @@ fn handle_cell(i: Input) -> PResult<Node> {
     let column = rows.len() > 1 && rows.iter().all(|r| r.len() == 1);
     let one_row_or_column = column || rows.len() == 1;
     let items: Vec<Node> = rows.into_iter().flatten().collect();
-    let is_handle = |n: &Node| matches!(n.expr.kind, ExprKind::FuncHandle(_) | ExprKind::AnonFn { .. });
+    let is_handle = |n: &Node| {
+        matches!(
+            n.expr.kind,
+            ExprKind::FuncHandle(_) | ExprKind::AnonFn { .. }
+        )
+    };
     // A name among handles is taken for a variable holding one (`{fh, @max}`).
     let handles = items.iter().any(is_handle)
         && items

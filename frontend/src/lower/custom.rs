@@ -13,7 +13,9 @@
 //! accumulator form the analysis recognizes as a custom reduction. No identity is needed: the
 //! first element seeds the accumulator. The user vouches that every function is associative and
 //! commutative, as `gpucoder.reduce` requires, which lets the kernel combine partial results in
-//! any order. The value is the 1-by-k row of the k results (a scalar for one function); an empty
+//! any order. With `'preprocess', P` every element is `P(A(k))` before it is folded (the seed
+//! too), held in one temporary per iteration, and the combiners are lowered for `P`'s class.
+//! The value is the 1-by-k row of the k results (a scalar for one function); an empty
 //! `A` stops the program with an error, since there is nothing to seed the fold with.
 
 use std::rc::Rc;
@@ -23,12 +25,19 @@ use super::handles::Handle;
 use super::*;
 use crate::ir::{Combiner, CombinerId};
 
+/// One `gpucoder.reduce` call's data: the array and the `'preprocess'` function, if any.
+struct Fold<'v, 'a> {
+    a: &'v ArrayVal,
+    preprocess: Option<&'v (Rc<Handle<'a>>, Span)>,
+    span: Span,
+}
+
 /// The name a call of this reduction has.
 pub(super) const GPUCODER_REDUCE: &str = "gpucoder.reduce";
 
 impl<'a> Lowerer<'a> {
     pub(super) fn gpucoder_reduce(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
-        let [x, op] = args else {
+        let [x, op, options @ ..] = args else {
             self.error(
                 "E0105",
                 span,
@@ -37,6 +46,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
+        let preprocess = self.reduce_options(options, span)?;
         let handles = self.reduce_handles(op)?;
         let a = match self.value(x)? {
             Val::Array(a) => a,
@@ -51,13 +61,70 @@ impl<'a> Lowerer<'a> {
             }
         };
         self.reject_3d(&a, "`gpucoder.reduce`")?;
+        let n = self.numel_expr(&a, span);
+        self.nonempty_check(n, span);
+        let fold = Fold {
+            a: &a,
+            preprocess: preprocess.as_ref(),
+            span,
+        };
+        let first = self.fold_element(&fold, Pos::Linear(Coord::One))?;
+        let class = self.exprs[first].ty.class;
         let combiners: Vec<Option<CombinerId>> = handles
             .iter()
-            .map(|(h, at)| self.combiner(h, *at, a.class))
+            .map(|(h, at)| self.combiner(h, *at, class))
             .collect();
         let combiners: Vec<CombinerId> = combiners.into_iter().collect::<Option<_>>()?;
-        let accs = self.fold(&a, &combiners, span);
-        Some(self.row_of(&accs, a.class, span))
+        let accs = self.fold(&fold, first, &combiners)?;
+        Some(self.row_of(&accs, class, span))
+    }
+
+    /// The name-value options after the functions: `'preprocess', P` (the only one m2cu
+    /// takes), the handle `P`.
+    fn reduce_options(
+        &mut self,
+        options: &[ast::Expr],
+        span: Span,
+    ) -> Option<Option<(Rc<Handle<'a>>, Span)>> {
+        match options {
+            [] => Some(None),
+            [name, p]
+                if super::text::text_literal(name)
+                    .is_some_and(|n| n.eq_ignore_ascii_case("preprocess")) =>
+            {
+                match self.handle_expr(p) {
+                    Some(handle) => Some(Some((handle?, p.span))),
+                    None => {
+                        self.error(
+                            "E0113",
+                            p.span,
+                            "the `'preprocess'` function of `gpucoder.reduce` must be a function handle".into(),
+                            "write `@name`, `@(x) ...` or a variable holding one".into(),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                let named = options.first().and_then(super::text::text_literal);
+                let message = match named {
+                    Some(name) => {
+                        format!("the option `'{name}'` of `gpucoder.reduce` is not supported")
+                    }
+                    None => {
+                        "`gpucoder.reduce` takes an array, its functions and name-value options"
+                            .into()
+                    }
+                };
+                self.error(
+                    "E0105",
+                    span,
+                    message,
+                    "m2cu takes `gpucoder.reduce(A, F)` and `gpucoder.reduce(A, F, 'preprocess', P)`; for a reduction along a dimension, write the loop over the other dimension".into(),
+                );
+                None
+            }
+        }
     }
 
     /// The handles of `f` or `{f, g}`, each `@name`, an anonymous function or a variable holding
@@ -230,31 +297,78 @@ impl<'a> Lowerer<'a> {
         found
     }
 
-    /// `acc = A(1)` for each combiner, then one loop `for k = 2:numel(A)` updating every
-    /// accumulator with `acc = f(acc, A(k))`; returns the accumulators.
-    fn fold(&mut self, a: &ArrayVal, combiners: &[CombinerId], span: Span) -> Vec<LocalId> {
-        let class = a.class;
-        let n = self.numel_expr(a, span);
-        self.nonempty_check(n, span);
+    /// The element of the fold at `pos`, preprocessed: a scalar expression, held in a temporary
+    /// when there is a `'preprocess'` function (so that every function folds the same value).
+    fn fold_element(&mut self, fold: &Fold<'_, 'a>, pos: Pos) -> Option<ExprId> {
+        let element = self.element(fold.a, pos);
+        let Some((handle, at)) = fold.preprocess else {
+            return Some(element);
+        };
+        let label = handle.label();
+        match self.call_handle_on(handle, "preprocess", element, *at)? {
+            Val::Scalar(value) => {
+                let held = self.held_scalar("pre", value, fold.span);
+                Some(self.new_expr(ExprKind::Local(held), self.locals[held].ty, fold.span))
+            }
+            Val::Array(_) => {
+                self.error(
+                    "E0114",
+                    *at,
+                    format!("`{label}` returns an array for one element, but the `'preprocess'` function of `gpucoder.reduce` must return a scalar"),
+                    "make it return one value per element".into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// Another expression reading the local that `read` (an `ExprKind::Local`) reads: an
+    /// expression is used once in the IR.
+    fn copy_of_read(&mut self, read: ExprId) -> ExprId {
+        let (kind, ty, span) = {
+            let e = &self.exprs[read];
+            (e.kind.clone(), e.ty, e.span)
+        };
+        self.new_expr(kind, ty, span)
+    }
+
+    /// `acc = first` for each combiner, then one loop `for k = 2:numel(A)` updating every
+    /// accumulator with `acc = f(acc, A(k))` (`A(k)` preprocessed); returns the accumulators.
+    /// Without a preprocess function each accumulator reads the elements itself.
+    fn fold(
+        &mut self,
+        fold: &Fold<'_, 'a>,
+        first: ExprId,
+        combiners: &[CombinerId],
+    ) -> Option<Vec<LocalId>> {
+        let span = fold.span;
+        let class = self.exprs[first].ty.class;
         let accs: Vec<LocalId> = combiners
             .iter()
-            .map(|_| {
+            .enumerate()
+            .map(|(i, _)| {
                 let acc = self.temp("red", Type::scalar(class), span);
-                let first = self.element(a, Pos::Linear(Coord::One));
-                self.push(
-                    StmtKind::Assign {
-                        target: acc,
-                        value: first,
-                    },
-                    span,
-                );
+                let value = match (i, fold.preprocess) {
+                    (0, _) => first,
+                    (_, Some(_)) => self.copy_of_read(first),
+                    (_, None) => self.element(fold.a, Pos::Linear(Coord::One)),
+                };
+                self.push(StmtKind::Assign { target: acc, value }, span);
                 acc
             })
             .collect();
         let k = self.counting_loop_var("k", span);
         self.open_block();
-        for (&c, &acc) in combiners.iter().zip(&accs) {
-            let element = self.element(a, Pos::linear(k));
+        let shared = match fold.preprocess {
+            Some(_) => self.fold_element(fold, Pos::linear(k)),
+            None => None,
+        };
+        for (i, (&c, &acc)) in combiners.iter().zip(&accs).enumerate() {
+            let element = match shared {
+                Some(e) if i == 0 => e,
+                Some(e) => self.copy_of_read(e),
+                None => self.fold_element(fold, Pos::linear(k))?,
+            };
             let current = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
             let value = self.new_expr(
                 ExprKind::Combine(c, current, element),
@@ -265,7 +379,7 @@ impl<'a> Lowerer<'a> {
         }
         let body = self.close_block();
         let start = self.constant_expr(2.0, Class::Double, span);
-        let stop = self.numel_expr(a, span);
+        let stop = self.numel_expr(fold.a, span);
         self.push(
             StmtKind::For {
                 var: k,
@@ -276,7 +390,7 @@ impl<'a> Lowerer<'a> {
             },
             span,
         );
-        accs
+        Some(accs)
     }
 
     /// The accumulators as one value: a scalar, or a 1-by-k row.

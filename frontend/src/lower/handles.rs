@@ -52,6 +52,16 @@ pub(super) struct Anonymous<'a> {
     file: &'a ast::File,
 }
 
+impl Handle<'_> {
+    /// How the handle is written: `name` or the anonymous function's text.
+    pub(super) fn label(&self) -> String {
+        match self {
+            Handle::Named { name, .. } => name.name.clone(),
+            Handle::Anonymous(anon) => anon.source_text(),
+        }
+    }
+}
+
 impl Anonymous<'_> {
     /// The function as written, `@(a, b) a + b`.
     pub(super) fn source_text(&self) -> String {
@@ -460,6 +470,17 @@ impl<'a> Lowerer<'a> {
         value
     }
 
+    /// The value of calling `handle` on the scalar `value`, in a scope named `scope` (a C name).
+    pub(super) fn call_handle_on(
+        &mut self,
+        handle: &Handle<'a>,
+        scope: &str,
+        value: ExprId,
+        span: Span,
+    ) -> Option<Val> {
+        self.invoke(handle, scope, vec![Arg::Value(Val::Scalar(value))], span)
+    }
+
     /// `anon` (written `label`) as a function of `gpucoder.reduce`: its body lowered apart from
     /// the program, with its two parameters bound to scalars of `class`; its parameters, output
     /// and body. A variable it captured would be a value the reduction's kernels do not have,
@@ -510,7 +531,8 @@ impl<'a> Lowerer<'a> {
             .iter()
             .map(|&p| Arg::Value(self.local_val(p, at)))
             .collect();
-        let value = self.call_anonymous(anon, label, args, at);
+        // The scope's name prefixes the body's locals in C: a name, not the source text.
+        let value = self.call_anonymous(anon, "reduce", args, at);
         let assigned = match value {
             Some(Val::Scalar(e)) => {
                 self.locals[output].ty = self.exprs[e].ty;
