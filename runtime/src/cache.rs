@@ -12,11 +12,14 @@
 //!   after the entry. An entry is used only when its manifest is there and its size and hash
 //!   match; otherwise (truncated, overwritten, from an interrupted or older build) it is rebuilt,
 //!   with a note on stderr, instead of being loaded (a truncated shared object crashes the
-//!   process that maps it).
+//!   process that maps it). A process checks an entry once, and again only when its size or
+//!   modification time changed or its manifest is gone.
 //! - Scratch directories left by a build that died are removed by the next build in the same
 //!   directory: those whose process is gone, and any older than [`STALE_SCRATCH`].
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
@@ -76,9 +79,15 @@ pub(crate) fn cached(
     produce: impl FnOnce(&Path) -> Result<PathBuf>,
 ) -> Result<PathBuf> {
     let target = dir.join(name);
+    if verified_here(&target) {
+        return Ok(target);
+    }
     let manifest = manifest_path(&target);
     match verify(&target, &manifest) {
-        Verdict::Good => return Ok(target),
+        Verdict::Good => {
+            remember_verified(&target);
+            return Ok(target);
+        }
         Verdict::Missing => {}
         Verdict::Bad(why) => eprintln!(
             "m2cu: cache entry {} is damaged ({why}); rebuilding it",
@@ -107,7 +116,40 @@ pub(crate) fn cached(
     };
     move_in(&made, &target)?;
     move_in(&made_manifest, &manifest)?;
+    remember_verified(&target);
     Ok(target)
+}
+
+/// The entries this process verified or built, with their size and modification time then.
+/// While an entry and its manifest are still there as they were, one check per process is
+/// enough: the emulator's precompiled header, some 80 MB, is hashed once rather than at every
+/// build that uses it.
+fn verified() -> &'static Mutex<HashMap<PathBuf, Stamp>> {
+    static VERIFIED: OnceLock<Mutex<HashMap<PathBuf, Stamp>>> = OnceLock::new();
+    VERIFIED.get_or_init(Default::default)
+}
+
+/// An entry's size and modification time.
+type Stamp = (u64, std::time::SystemTime);
+
+fn stamp(target: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(target).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
+}
+
+fn verified_here(target: &Path) -> bool {
+    let verified = verified().lock().unwrap_or_else(PoisonError::into_inner);
+    let Some(seen) = verified.get(target) else {
+        return false;
+    };
+    stamp(target).as_ref() == Some(seen) && manifest_path(target).exists()
+}
+
+fn remember_verified(target: &Path) {
+    if let Some(stamp) = stamp(target) {
+        let mut verified = verified().lock().unwrap_or_else(PoisonError::into_inner);
+        verified.insert(target.to_path_buf(), stamp);
+    }
 }
 
 fn manifest_path(target: &Path) -> PathBuf {

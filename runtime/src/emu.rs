@@ -44,6 +44,8 @@ use crate::{Error, Result};
 
 /// The CUDA execution model on CPU threads, put in front of the kernels.
 const SHIM: &str = include_str!("emu/shim.h");
+/// The shim's file name beside the kernels' source, which includes it first.
+const SHIM_NAME: &str = "m2cu_emu.h";
 
 /// How the threads of an emulated block take turns.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -167,8 +169,12 @@ impl EmuProgram {
         emu: &EmuOptions,
     ) -> Result<EmuProgram> {
         emu.check()?;
-        let source = format!("{SHIM}\n{kernels_cu}\n{}", launcher(kernel_names));
-        let (path, library) = native::build_cxx(&source, &format!("{entry}_emu"), opts)?;
+        let source = format!(
+            "#include \"{SHIM_NAME}\"\n{kernels_cu}\n{}",
+            launcher(kernel_names)
+        );
+        let (path, library) =
+            native::build_cxx((SHIM_NAME, SHIM), &source, &format!("{entry}_emu"), opts)?;
         // SAFETY: `launcher` defines `m2cu_emu_launch` with exactly this signature.
         let launch = unsafe { native::function::<LaunchFn>(library, &path, "m2cu_emu_launch") }?;
         let host = SharedObject::build(host_c, entry, opts, Optimization::BuildTime)?;
