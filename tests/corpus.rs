@@ -5,7 +5,8 @@
 //! them is a helper in a sibling file. The `set` lines are its inputs, in order: m2cu gets them as
 //! `--set` arguments of `m2cu run` (the binary, as a user runs it), Octave evaluates them as
 //! statements and calls the function with the parameters that were set, in the signature's order
-//! (fewer than declared is how `nargin` defaults are exercised). Each program ends as one
+//! (fewer than declared is how `nargin` defaults are exercised), with Octave stand-ins for MATLAB
+//! Coder's directives and `gpucoder.reduce` on its path. Each program ends as one
 //! [`Outcome`]: equal to Octave (on the C path and on the emulated GPU), refused by a diagnostic,
 //! stopped by a run-time error, or different. A difference fails the test (never a silent wrong
 //! result); so does accepting fewer programs than [`ACCEPTED_AT_LEAST`], the count measured when
@@ -20,7 +21,7 @@ use std::process::Command;
 use m2cu::Value;
 
 /// Programs m2cu accepted (equal to Octave on every backend) when the corpus was last measured.
-const ACCEPTED_AT_LEAST: usize = 117;
+const ACCEPTED_AT_LEAST: usize = 122;
 
 /// One corpus program.
 struct Program {
@@ -126,13 +127,21 @@ fn octave_outputs(p: &Program, scratch: &Path) -> Result<Vec<(String, Value)>, S
         .filter(|param| p.sets.iter().any(|s| set_name(s) == *param))
         .collect();
     let file = scratch.join("octave.mat");
+    let stubs = scratch.join("stubs");
+    for (path, text) in m2cu_runtime::octave::coder_stubs() {
+        let path = stubs.join(path);
+        std::fs::create_dir_all(path.parent().expect("a stub's folder"))
+            .and_then(|()| std::fs::write(&path, text))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     let quoted = |s: &str| format!("'{}'", s.replace('\'', "''"));
     let outs: Vec<String> = p.outputs.iter().map(|o| quoted(o)).collect();
     let script = format!(
-        "warning('off', 'all'); cd({dir});\n{sets};\n\
+        "warning('off', 'all'); addpath({stubs}); cd({dir});\n{sets};\n\
          try\n  r = cell(1, {n}); [r{{:}}] = {name}({args});\n\
          s = cell2struct(r, {{{outs}}}, 2); save('-v7', {file}, '-struct', 's');\n\
          catch e\n  printf('m2cu-octave-error: %s\\n', e.message);\nend\n",
+        stubs = quoted(&stubs.display().to_string()),
         dir = quoted(&corpus_dir().display().to_string()),
         sets = p.sets.join(";\n"),
         n = p.outputs.len(),

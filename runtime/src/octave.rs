@@ -121,22 +121,10 @@ pub fn coder_stubs() -> Vec<SourceFile> {
     files
 }
 
-/// GPU Coder's `gpucoder.reduce` for Octave: every function folds `A(:)` from left to right,
-/// seeded with the first element; the results form a row.
-const GPUCODER_REDUCE: &str = "function r = reduce(A, fs)
-if ~iscell(fs)
-  fs = {fs};
-end
-r = zeros(1, numel(fs), class(A));
-for q = 1:numel(fs)
-  acc = A(1);
-  for k = 2:numel(A)
-    acc = fs{q}(acc, A(k));
-  end
-  r(q) = acc;
-end
-end
-";
+/// GPU Coder's `gpucoder.reduce` for Octave: every function folds `A(:)` (each element
+/// preprocessed with `'preprocess'`) from left to right, seeded with the first element; the
+/// results form a row. The same file computes the e2e fixtures' expected outputs.
+const GPUCODER_REDUCE: &str = include_str!("../../fixtures/e2e/+gpucoder/reduce.m");
 
 /// Answers every call; `files` are the `.m` files the calls need.
 pub fn answer_calls(
