@@ -386,6 +386,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("coder.gpu.nokernel", Area::GpuCoder, None, "y = x;\ncoder.gpu.nokernel;\nfor k = 1:numel(x), y(k) = 2 * x(k); end", "Before a loop: keep it on the host."),
     entry("coder.gpu.constantMemory", Area::GpuCoder, None, "coder.gpu.constantMemory(x);\ny = 2 * x;", "An input in constant memory."),
     entry("coder.gpu.kernelfun", Area::GpuCoder, None, "coder.gpu.kernelfun;\ny = x;", "Accepted: every translated function is a GPU entry."),
+    entry("coder.gpu.iterations", Area::GpuCoder, None, "y = x;\ncoder.gpu.iterations(100);\nfor k = 1:numel(x), y(k) = 2 * x(k); end", "Accepted: a trip-count hint m2cu does not need (grids follow the bounds at run time)."),
     entry("coder.inline", Area::GpuCoder, None, "coder.inline('always');\ny = x;", "Accepted: every call is inlined."),
 ];
 

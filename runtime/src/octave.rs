@@ -112,6 +112,7 @@ pub fn coder_stubs() -> Vec<SourceFile> {
         ("nokernel", ""),
         ("kernelfun", ""),
         ("constantMemory", "~"),
+        ("iterations", "~"),
     ] {
         files.push((
             PathBuf::from(format!("+coder/+gpu/{name}.m")),

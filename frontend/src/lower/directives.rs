@@ -21,11 +21,12 @@ pub(super) struct Directives {
 }
 
 /// The MATLAB Coder directives m2cu takes.
-pub(super) const CODER_DIRECTIVES: [&str; 5] = [
+pub(super) const CODER_DIRECTIVES: [&str; 6] = [
     "coder.gpu.kernel",
     "coder.gpu.nokernel",
     "coder.gpu.constantMemory",
     "coder.gpu.kernelfun",
+    "coder.gpu.iterations",
     "coder.inline",
 ];
 
@@ -36,8 +37,12 @@ impl Lowerer<'_> {
             "coder.gpu.kernel" => self.pend(LoopPragma::Kernel, span),
             "coder.gpu.nokernel" => self.pend(LoopPragma::NoKernel, span),
             "coder.gpu.constantMemory" => self.constant_memory(args, span),
-            // Accepted: every function m2cu translates is a GPU entry.
-            "coder.gpu.kernelfun" | "coder.inline" => {}
+            // Accepted: every function m2cu translates is a GPU entry, and every call is
+            // inlined. `coder.gpu.iterations(n)`, GPU Coder's guess at the trip count of the
+            // next loop when its bounds are not constant, is a hint m2cu has no use for: a
+            // loop's verdict follows from its dependences, and its grid from the bounds at run
+            // time.
+            "coder.gpu.kernelfun" | "coder.inline" | "coder.gpu.iterations" => {}
             _ => self.unsupported(
                 span,
                 &format!("the directive `{name}`"),
