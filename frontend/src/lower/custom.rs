@@ -322,16 +322,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Another expression reading the local that `read` (an `ExprKind::Local`) reads: an
-    /// expression is used once in the IR.
-    fn copy_of_read(&mut self, read: ExprId) -> ExprId {
-        let (kind, ty, span) = {
-            let e = &self.exprs[read];
-            (e.kind.clone(), e.ty, e.span)
-        };
-        self.new_expr(kind, ty, span)
-    }
-
     /// `acc = first` for each combiner, then one loop `for k = 2:numel(A)` updating every
     /// accumulator with `acc = f(acc, A(k))` (`A(k)` preprocessed); returns the accumulators.
     /// Without a preprocess function each accumulator reads the elements itself.
@@ -350,7 +340,7 @@ impl<'a> Lowerer<'a> {
                 let acc = self.temp("red", Type::scalar(class), span);
                 let value = match (i, fold.preprocess) {
                     (0, _) => first,
-                    (_, Some(_)) => self.copy_of_read(first),
+                    (_, Some(_)) => self.copy_expr(first),
                     (_, None) => self.element(fold.a, Pos::Linear(Coord::One)),
                 };
                 self.push(StmtKind::Assign { target: acc, value }, span);
@@ -366,7 +356,7 @@ impl<'a> Lowerer<'a> {
         for (i, (&c, &acc)) in combiners.iter().zip(&accs).enumerate() {
             let element = match shared {
                 Some(e) if i == 0 => e,
-                Some(e) => self.copy_of_read(e),
+                Some(e) => self.copy_expr(e),
                 None => self.fold_element(fold, Pos::linear(k))?,
             };
             let current = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
