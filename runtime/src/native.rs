@@ -88,9 +88,10 @@ struct Recipe {
     extension: &'static str,
     /// Headers written beside the source: (file name, text).
     headers: Vec<Header>,
-    /// One of them precompiled (`NAME.gch`, linked beside it), which GCC reads in place of the
-    /// text when it was made with the same compiler and flags, and ignores otherwise.
-    precompiled: Option<(&'static str, PathBuf)>,
+    /// One of them to precompile (`NAME.gch`, cached, linked beside it when the source is
+    /// compiled), which GCC reads in place of the text when it was made with the same compiler
+    /// and flags, and ignores otherwise.
+    precompiled: Option<Header>,
 }
 
 /// A header file: its name and text.
@@ -107,8 +108,44 @@ impl Recipe {
         parts.extend([compiler.as_bytes(), flags.as_bytes()]);
         let key = cache::key(&parts);
         cache::cached(&dir, &format!("{key}.so"), |scratch| {
-            compile(self, source, stem, scratch)
+            // Only a build needs the precompiled header: a cached library does not make or
+            // check it.
+            let gch = self.precompiled.and_then(|h| self.precompile(h, &dir));
+            compile(self, source, stem, scratch, gch.as_deref())
         })
+    }
+
+    /// `header` precompiled with this recipe's compiler and flags (cached in `dir`), or `None`
+    /// when that fails (a compiler without GCC's precompiled headers): the build then reads
+    /// the text.
+    fn precompile(&self, (name, text): Header, dir: &Path) -> Option<PathBuf> {
+        let (compiler, flags) = (self.compiler.join(" "), self.flags.join(" "));
+        let key = cache::key(&[
+            text.as_bytes(),
+            compiler.as_bytes(),
+            flags.as_bytes(),
+            b"gch",
+        ]);
+        let made = cache::cached(dir, &format!("{key}.gch"), |scratch| {
+            std::fs::write(scratch.join(name), text)
+                .map_err(|e| Error::io(format!("cannot write {name}"), e))?;
+            let out = scratch.join(format!("{name}.gch"));
+            let mut cmd = self.command(|f| f != "-shared");
+            cmd.args(["-x", "c++-header", name, "-o"])
+                .arg(&out)
+                .current_dir(scratch);
+            run_compiler(cmd)?;
+            Ok(out)
+        });
+        made.ok()
+    }
+
+    /// The compiler with its leading arguments and the flags that `keep` keeps.
+    fn command(&self, keep: impl Fn(&str) -> bool) -> Command {
+        let mut cmd = Command::new(&self.compiler[0]);
+        cmd.args(&self.compiler[1..])
+            .args(self.flags.iter().filter(|f| keep(f)));
+        cmd
     }
 }
 
@@ -204,7 +241,8 @@ pub(crate) unsafe fn function<F: Copy>(
 
 /// Builds C++ `source` (cached) into a shared object and loads it for good; for the CUDA
 /// emulation, whose library exports no `m2cu_release`. `source` includes `header` first, which
-/// is precompiled once per compiler and header text (cached, some 80 MB): the emulator's shim
+/// is precompiled once per compiler and header text (cached, some 80 MB; made or checked only
+/// when a library has to be built): the emulator's shim
 /// is most of a small kernel library's build time (1.1 s of it; 0.3 s from the precompiled
 /// header). The compiler is `$CXX`, else `c++`.
 /// `-U_FORTIFY_SOURCE`: the emulator's fibers switch stacks with `_longjmp`, which a fortified
@@ -215,7 +253,7 @@ pub(crate) fn build_cxx(
     stem: &str,
     opts: &BuildOptions,
 ) -> Result<(PathBuf, &'static libloading::Library)> {
-    let mut recipe = Recipe {
+    let recipe = Recipe {
         compiler: compiler_command(None, "CXX", "c++"),
         flags: vec![
             "-std=c++20",
@@ -228,39 +266,11 @@ pub(crate) fn build_cxx(
         ],
         extension: "cpp",
         headers: vec![(HEADER_NAME, HEADER), header],
-        precompiled: None,
+        precompiled: Some(header),
     };
-    recipe.precompiled = precompile(&recipe, header, opts).map(|gch| (header.0, gch));
     let path = recipe.build(source, stem, opts)?;
     let library = open_forever(&path)?;
     Ok((path, library))
-}
-
-/// `header` precompiled with `recipe`'s compiler and flags (cached), or `None` when that fails
-/// (a compiler without GCC's precompiled headers): the build then reads the text.
-fn precompile(recipe: &Recipe, (name, text): Header, opts: &BuildOptions) -> Option<PathBuf> {
-    let dir = cache::cache_dir(opts.cache_dir.as_deref()).ok()?;
-    let (compiler, flags) = (recipe.compiler.join(" "), recipe.flags.join(" "));
-    let key = cache::key(&[
-        text.as_bytes(),
-        compiler.as_bytes(),
-        flags.as_bytes(),
-        b"gch",
-    ]);
-    let made = cache::cached(&dir, &format!("{key}.gch"), |scratch| {
-        std::fs::write(scratch.join(name), text)
-            .map_err(|e| Error::io(format!("cannot write {name}"), e))?;
-        let out = scratch.join(format!("{name}.gch"));
-        let mut cmd = Command::new(&recipe.compiler[0]);
-        cmd.args(&recipe.compiler[1..])
-            .args(recipe.flags.iter().filter(|f| **f != "-shared"))
-            .args(["-x", "c++-header", name, "-o"])
-            .arg(&out)
-            .current_dir(scratch);
-        run_compiler(cmd)?;
-        Ok(out)
-    });
-    made.ok()
 }
 
 /// The compiler program and its leading arguments: `chosen`, else `$<variable>`, else
@@ -274,7 +284,15 @@ fn compiler_command(chosen: Option<String>, variable: &str, fallback: &str) -> V
 }
 
 /// Writes the source and header into `scratch` and builds `scratch/<stem>.so`.
-fn compile(recipe: &Recipe, source: &str, stem: &str, scratch: &Path) -> Result<PathBuf> {
+/// Compiles `source` in `scratch` with the recipe's headers beside it (and `gch`, the
+/// precompiled one, linked there).
+fn compile(
+    recipe: &Recipe,
+    source: &str,
+    stem: &str,
+    scratch: &Path,
+    gch: Option<&Path>,
+) -> Result<PathBuf> {
     let write = |name: &str, text: &str| {
         std::fs::write(scratch.join(name), text)
             .map_err(|e| Error::io(format!("cannot write {name} into {}", scratch.display()), e))
@@ -284,16 +302,13 @@ fn compile(recipe: &Recipe, source: &str, stem: &str, scratch: &Path) -> Result<
     for (name, text) in &recipe.headers {
         write(name, text)?;
     }
-    if let Some((name, gch)) = &recipe.precompiled {
+    if let (Some((name, _)), Some(gch)) = (recipe.precompiled, gch) {
         // Without the link GCC reads the header's text: slower, the same result.
         let _ = std::os::unix::fs::symlink(gch, scratch.join(format!("{name}.gch")));
     }
     let out = scratch.join(format!("{stem}.so"));
-    let compiler = &recipe.compiler;
-    let mut cmd = Command::new(&compiler[0]);
-    cmd.args(&compiler[1..])
-        .args(&recipe.flags)
-        .arg("-I.")
+    let mut cmd = recipe.command(|_| true);
+    cmd.arg("-I.")
         .arg("-o")
         .arg(&out)
         .arg(&file)
