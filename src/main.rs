@@ -207,8 +207,8 @@ struct EmuArgs {
     #[arg(long, value_enum, value_name = "ORDER")]
     emu_schedule: Option<ScheduleArg>,
     /// With --backend emu: the threads that share one output in the kernels where a reduction
-    /// sits inside a parallel loop (thread, warp or block), instead of the host program's
-    /// choice.
+    /// sits inside a parallel loop (thread, warp or block), or tile: a block per 16-by-16 tile
+    /// of a matrix product's outputs, instead of the host program's choice.
     #[arg(long, value_enum, value_name = "GROUP")]
     emu_lanes: Option<LanesArg>,
 }
@@ -225,6 +225,7 @@ enum LanesArg {
     Thread,
     Warp,
     Block,
+    Tile,
 }
 
 impl EmuArgs {
@@ -249,6 +250,7 @@ impl EmuArgs {
                 LanesArg::Thread => Lanes::Thread,
                 LanesArg::Warp => Lanes::Warp,
                 LanesArg::Block => Lanes::Block,
+                LanesArg::Tile => Lanes::Tile,
             }),
         })
     }

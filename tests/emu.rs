@@ -332,6 +332,53 @@ fn a_missing_barrier_gives_a_wrong_answer_every_time_in_order() {
     assert_eq!(found, Vec::<String>::new());
 }
 
+/// The barrier after a stretch of a tiled matrix product (`codegen::cuda::tiles`): no thread
+/// loads the next stretch's factors until every thread has added the last stretch's products.
+const TILE_REUSE_BARRIER: &str =
+    "__syncthreads(); /* the tiles are free again for the next stretch */";
+
+/// Without the barrier that frees the tiles, in threadIdx order thread 0 adds its products and
+/// then overwrites its slots with the next stretch's factors before threads 1-255 have read
+/// them: fixture tiledprod's triple loop `C` (3 stretches of 16) comes out wrong, the same on
+/// every run. The generated kernels are right under every schedule, and forcing a thread per
+/// output leaves the broken tiled kernel unlaunched (the forced choice reached the launch).
+#[test]
+fn a_tiled_product_without_its_second_barrier_gives_a_wrong_answer_every_time() {
+    let name = "tiledprod";
+    let t = common::translate_fixture(name);
+    let (inputs, expected) = (common::inputs(name), common::expected(name));
+    let broken = edited(&t.generated.kernels_cu, TILE_REUSE_BARRIER, "");
+    let run = |kernels: &str, lanes, schedule| {
+        let options = EmuOptions {
+            schedule,
+            lanes: Some(lanes),
+            ..Default::default()
+        };
+        let actual = run_kernels(&t, kernels, &inputs, options)
+            .unwrap_or_else(|e| panic!("{name} ({options:?}): {e}"));
+        let outputs: Vec<_> = t
+            .outputs
+            .iter()
+            .map(|(n, _)| n.clone())
+            .zip(actual)
+            .collect();
+        (common::output_differences(&expected, &outputs), outputs)
+    };
+    for schedule in Schedule::ALL {
+        let (found, _) = run(&t.generated.kernels_cu, Lanes::Tile, schedule);
+        assert_eq!(found, Vec::<String>::new(), "{schedule:?}");
+    }
+    let (found, first) = run(&broken, Lanes::Tile, Schedule::InOrder);
+    assert!(
+        found.iter().any(|w| w.starts_with("output `C`")),
+        "the missing barrier went unnoticed: {found:?}"
+    );
+    let (_, again) = run(&broken, Lanes::Tile, Schedule::InOrder);
+    assert_eq!(format!("{again:?}"), format!("{first:?}"));
+    let (found, _) = run(&broken, Lanes::Thread, Schedule::InOrder);
+    assert_eq!(found, Vec::<String>::new());
+}
+
 /// A barrier that one thread skips is a deadlock, which a serialized schedule reports at once
 /// (the concurrent one only after its timeout).
 #[test]

@@ -34,7 +34,7 @@ fn each_example_translates_for_the_classes_listed_and_no_others() {
             None => vec![Kind::Double],
         };
         for kind in kinds {
-            let expected = f.classes.map_or(true, |listed| listed.contains(&kind));
+            let expected = f.classes.is_none_or(|listed| listed.contains(&kind));
             match (translate(f, kind), expected) {
                 (Ok(_), true) | (Err(_), false) => {}
                 (Ok(_), false) => wrong.push(format!(

@@ -7,7 +7,9 @@
 //! [`scatter`] (histogram updates that may run atomically), [`verdict`] (combining the above into
 //! `parallel` / `reduction` / `sequential` with a [`reason`] and a witness),
 //! [`plan`] (which loops become which kernels, collapsing perfect nests), [`fusion`] (adjacent
-//! kernels over one iteration space become one), and [`report`] (the stable text form).
+//! kernels over one iteration space become one), [`per_output`] (a thread, a warp or a block
+//! per output of an inner reduction) and [`tiles`] (matrix products computed in tiles), and
+//! [`report`] (the stable text form).
 //!
 //! Analysis only reads the IR; its results are side tables keyed by IR handles.
 
@@ -24,6 +26,7 @@ pub mod reduction;
 pub mod report;
 pub mod scalars;
 pub mod scatter;
+pub mod tiles;
 pub mod verdict;
 
 use m2cu_frontend::ir::Function;
@@ -33,6 +36,7 @@ pub use per_output::PerOutput;
 pub use plan::{ArrayUse, Kernel, KernelPlan};
 pub use reason::SequentialReason;
 pub use reduction::{Form, Reduction, Ties};
+pub use tiles::Tiles;
 pub use verdict::{Verdict, Witness};
 
 /// Everything the code generators need to know about a function's loops.

@@ -23,6 +23,7 @@ use crate::plan::{invariant, Kernel};
 use m2cu_frontend::operator::Operator;
 
 use crate::reduction::Reduction;
+use crate::tiles::{self, Tiles};
 use crate::verdict::Verdict;
 
 /// The inner reduction loop of a kernel that threads may share per output.
@@ -35,6 +36,9 @@ pub struct PerOutput {
     /// the prologue, those after it the epilogue.
     pub position: usize,
     pub reductions: Vec<Reduction>,
+    /// The matrix product the inner loop computes, which a tiled variant may compute instead
+    /// (see [`crate::tiles`]).
+    pub tiles: Option<Tiles>,
 }
 
 /// The inner reduction `kernel` can spread over a group of threads per output, if it has one.
@@ -77,13 +81,16 @@ pub fn find(
             .iter()
             .all(|&s| only_assigns_scalars(f, s))
         && range_known_before_launch(f, kernel, stmt);
-    Some(PerOutput {
+    let mut per_output = PerOutput {
         loop_id,
         stmt,
         var: tree.loops[loop_id].var.filter(|_| ok)?,
         position,
         reductions: reductions.clone(),
-    })
+        tiles: None,
+    };
+    per_output.tiles = tiles::find(f, kernel, &per_output);
+    Some(per_output)
 }
 
 /// Whether statement `s` (with everything nested in it) only assigns scalars and cannot leave

@@ -182,6 +182,9 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId) -> String {
     };
     let place = match placement(analysis, id) {
         (Some(k), "kernel") => format!(" -> kernel {k}{}", collapsed(f, analysis, id)),
+        (Some(k), "per-output") if tiled(analysis, id) => format!(
+            " (runs inside kernel {k}; a matrix product: a thread, a warp or a block per output, or a block per square tile of outputs with the factors in shared memory, chosen at run time)"
+        ),
         (Some(k), "per-output") => format!(
             " (runs inside kernel {k}; a thread, a warp or a block per output, chosen at run time)"
         ),
@@ -388,6 +391,15 @@ fn note_json((span, text): &(Span, String), sources: &SourceMap) -> Value {
         note["file"] = json!(sources.name(file));
     }
     note
+}
+
+/// Whether loop `id` is the inner loop of a per-output kernel that has a tiled variant.
+fn tiled(analysis: &Analysis, id: LoopId) -> bool {
+    analysis.plan.kernels.iter().any(|k| {
+        k.per_output
+            .as_ref()
+            .is_some_and(|p| p.loop_id == id && p.tiles.is_some())
+    })
 }
 
 /// The kernel a loop becomes or runs inside, and where it runs.

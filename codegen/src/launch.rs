@@ -15,6 +15,7 @@ use m2cu_frontend::ir::{ExprId, LocalId, StmtId, StmtKind};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
+use crate::cuda::tiles::TILE;
 use crate::cuda::BLOCK;
 use crate::model::{self, accumulators, Param};
 use crate::openmp::{declare_result, finish_reductions, induction_value, OpenMp};
@@ -140,7 +141,27 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         ));
         "m2cu_lanes"
     });
-    let threads = lanes.map_or(n.clone(), |l| format!("{n} * {l}"));
+    let mut threads = lanes.map_or(n.clone(), |l| format!("{n} * {l}"));
+    let tiled = kernel
+        .per_output
+        .as_ref()
+        .and_then(|p| p.tiles.as_ref())
+        .map(|t| {
+            let (rows, cols) = (
+                format!("m2cu_n{}", ranges.suffixes[t.row_level]),
+                format!("m2cu_n{}", ranges.suffixes[t.col_level]),
+            );
+            let inner = ctx.range_decls(kernel.per_output.as_ref().expect("tiled").stmt).1;
+            code.line(format!(
+                "int m2cu_tiled = m2cu_tiles_per_output({rows}, {cols}, m2cu_n{inner}, {TILE}, M2CU_LANES);"
+            ));
+            threads = format!(
+                "m2cu_tiled ? (({rows} + {}) / {TILE}) * (({cols} + {}) / {TILE}) * {BLOCK} : {threads}",
+                TILE - 1,
+                TILE - 1
+            );
+            "m2cu_tiled"
+        });
     code.line(format!(
         "uint32_t m2cu_grid = m2cu_grid_size({threads}, {BLOCK}, M2CU_SM_COUNT);"
     ));
@@ -176,14 +197,22 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             string_literal(name)
         )
     };
-    match lanes {
-        // The thread kernel reads only its own parameters: the trailing `m2cu_lanes` is ignored.
-        Some(l) => code.line(format!(
+    // The thread and tiled kernels read only their own parameters: the trailing `m2cu_lanes`
+    // is ignored.
+    let per_output = match lanes {
+        Some(l) => format!(
             "if ({l} == 1) {}\nelse {}",
             launch(&kernel.name),
             launch(&crate::cuda::per_output::variant_name(kernel))
+        ),
+        None => launch(&kernel.name),
+    };
+    match tiled {
+        Some(t) => code.line(format!(
+            "if ({t}) {}\nelse {per_output}",
+            launch(&crate::cuda::tiles::variant_name(kernel))
         )),
-        None => code.line(launch(&kernel.name)),
+        None => code.line(per_output),
     }
     for (var, b) in &buffers {
         if let Some(dst) = &b.download {

@@ -26,6 +26,7 @@ pub mod launch;
 pub mod model;
 pub mod names;
 pub mod openmp;
+pub mod openmp_tiles;
 pub mod prelude;
 pub mod raise;
 pub mod reduce;
@@ -123,6 +124,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         source: Some(options.sources),
         location_hooks: HashMap::new(),
         seeded_updates: HashMap::new(),
+        held: HashMap::new(),
         bounds_checks: options.bounds_checks,
         undefined_sizes: &undefined_sizes,
         deterministic: options.deterministic,
@@ -134,11 +136,17 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         .kernels
         .iter()
         .flat_map(|k| {
-            let variant = k
+            let lanes = k
                 .per_output
                 .as_ref()
                 .map(|p| cuda::per_output::kernel(&ctx, k, p));
-            std::iter::once(cuda::kernel::kernel(&ctx, k)).chain(variant)
+            let tiles = k
+                .per_output
+                .as_ref()
+                .and_then(|p| Some(cuda::tiles::kernel(&ctx, k, p, p.tiles.as_ref()?)));
+            std::iter::once(cuda::kernel::kernel(&ctx, k))
+                .chain(lanes)
+                .chain(tiles)
         })
         .collect();
     let combiners = combine::functions(&ctx);
@@ -233,18 +241,24 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
     }
 }
 
-/// The names of the kernels, per-output variants included.
+/// The names of the kernels, per-output and tiled variants included, in the order of their
+/// sources.
 fn kernel_names(analysis: &Analysis) -> Vec<String> {
     analysis
         .plan
         .kernels
         .iter()
         .flat_map(|k| {
-            let variant = k
+            let lanes = k
                 .per_output
                 .as_ref()
                 .map(|_| cuda::per_output::variant_name(k));
-            std::iter::once(k.name.clone()).chain(variant)
+            let tiles = k
+                .per_output
+                .as_ref()
+                .and_then(|p| p.tiles.as_ref())
+                .map(|_| cuda::tiles::variant_name(k));
+            std::iter::once(k.name.clone()).chain(lanes).chain(tiles)
         })
         .collect()
 }

@@ -1,6 +1,7 @@
 //! Parallel loops of the CPU program: OpenMP.
 //!
-//! A map is `#pragma omp parallel for`. A reduction runs the loop in a parallel region in which
+//! A map is `#pragma omp parallel for` (a matrix product: over tiles of outputs,
+//! [`crate::openmp_tiles`]). A reduction runs the loop in a parallel region in which
 //! every thread accumulates into its own copy of each reduction variable (starting from the
 //! identity; a custom reduction's copy is seeded by the thread's first element and flagged), then
 //! merges it into a shared partial under `omp critical` (a custom reduction's shared partial
@@ -43,6 +44,11 @@ impl Target for OpenMp {
 }
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
+    if let Some(p) = &kernel.per_output {
+        if let Some(t) = &p.tiles {
+            return crate::openmp_tiles::tiled_loop(ctx, code, kernel, p, t);
+        }
+    }
     let f = ctx.f;
     let bodies = kernel.bodies(f);
     let ranges = ctx.nest_ranges(kernel);

@@ -721,6 +721,16 @@ M2CU_FN int32_t m2cu_lanes_per_output(int64_t outputs, int64_t inner, int32_t sm
     if (outputs * block <= slots && inner >= 8 * (int64_t)block) return block;
     return 32;
 }
+
+/* Whether a matrix product's outputs are computed a tile at a time (`codegen::cuda::tiles`):
+ * as `forced` says when it is not 0 (negative: tiles; positive: the threads per output of
+ * m2cu_lanes_per_output, not tiles); else when a tile's rows, its columns and a stretch of the
+ * inner loop are all full. */
+M2CU_FN int32_t m2cu_tiles_per_output(int64_t rows, int64_t cols, int64_t inner, int32_t tile, int32_t forced)
+{
+    if (forced != 0) return forced < 0;
+    return rows >= tile && cols >= tile && inner >= tile;
+}
 "#;
 
 /// The complete prelude.

@@ -131,6 +131,9 @@ pub struct Context<'a> {
     /// Updates `acc = f(acc, e)` of custom reductions, with the flag saying whether the
     /// thread's accumulator holds a value yet; the first `e` seeds it.
     pub seeded_updates: HashMap<StmtId, String>,
+    /// Expressions whose values a C name already holds (the factors of a tiled matrix
+    /// product, read from shared memory: `crate::cuda::tiles`): printed as that name.
+    pub held: HashMap<ExprId, String>,
     /// Whether element reads and writes check their indices (MATLAB's errors) or trust them.
     pub bounds_checks: bool,
     /// Size queries whose array may not be assigned yet (`crate::defined`).
@@ -149,6 +152,7 @@ impl<'a> Context<'a> {
         ExprWriter {
             f: self.f,
             names: self.names,
+            held: &self.held,
             err: self.err,
             bounds_checks: self.bounds_checks,
             undefined_sizes: self.undefined_sizes,
@@ -774,6 +778,7 @@ impl<'a> Context<'a> {
             source: self.source,
             location_hooks: HashMap::new(),
             seeded_updates: HashMap::new(),
+            held: HashMap::new(),
             bounds_checks: self.bounds_checks,
             undefined_sizes: self.undefined_sizes,
             deterministic: self.deterministic,

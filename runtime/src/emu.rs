@@ -25,8 +25,8 @@
 //! Invariants: the host program sees the same launch configuration logic as on a GPU; only the
 //! multiprocessor count is chosen ([`EmuOptions::sm_count`], at least 1), which bounds the grid
 //! at `8 × sm_count` blocks of 256 threads, and, for tests, the threads per output of the
-//! per-output kernels can be forced ([`EmuOptions::lanes`], passed as `m2cu_gpu.lanes`; a real
-//! GPU always passes 0 and lets the host program choose).
+//! per-output kernels, or the tiles of matrix products, can be forced ([`EmuOptions::lanes`],
+//! passed as `m2cu_gpu.lanes`; a real GPU always passes 0 and lets the host program choose).
 
 use std::borrow::Borrow;
 use std::cell::RefCell;
@@ -85,18 +85,23 @@ pub enum Lanes {
     Warp,
     /// A whole block per output.
     Block,
+    /// A block per tile of outputs, for the matrix products that have a tiled variant
+    /// (`codegen::cuda::tiles`); other per-output kernels choose as on a GPU.
+    Tile,
 }
 
 impl Lanes {
     /// Every choice.
-    pub const ALL: [Lanes; 3] = [Lanes::Thread, Lanes::Warp, Lanes::Block];
+    pub const ALL: [Lanes; 4] = [Lanes::Thread, Lanes::Warp, Lanes::Block, Lanes::Tile];
 
-    /// The value of `m2cu_gpu.lanes`, which the host program rounds down to 1, 32 or its block.
+    /// The value of `m2cu_gpu.lanes`, which the host program rounds down to 1, 32 or its block
+    /// (negative: tiles).
     fn abi_value(self) -> i32 {
         match self {
             Lanes::Thread => 1,
             Lanes::Warp => 32,
             Lanes::Block => i32::MAX,
+            Lanes::Tile => -1,
         }
     }
 }

@@ -17,8 +17,9 @@ use crate::{Error, Result};
 pub(crate) trait DeviceServices {
     /// Multiprocessors, which the host program sizes its grids by.
     fn sm_count(&self) -> i32;
-    /// Threads per output forced on the per-output kernels (`m2cu_gpu.lanes`); 0, the default,
-    /// lets the host program choose, as it always does on a real GPU.
+    /// Threads per output forced on the per-output kernels (`m2cu_gpu.lanes`; negative: tiles
+    /// of a matrix product's outputs); 0, the default, lets the host program choose, as it
+    /// always does on a real GPU.
     fn lanes(&self) -> i32 {
         0
     }

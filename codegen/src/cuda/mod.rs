@@ -1,5 +1,6 @@
-//! The CUDA printer: kernels ([`kernel`]), their per-output variants ([`per_output`]), and the
-//! target's constants and spellings: what the kernels and their launches assume of the device.
+//! The CUDA printer: kernels ([`kernel`]), their per-output and tiled variants ([`per_output`],
+//! [`tiles`]), and the target's constants and spellings: what the kernels and their launches
+//! assume of the device.
 //! CUDA intrinsics (`__shfl_down_sync`, `atomic*`, `__syncthreads`, `threadIdx`) appear only in
 //! this module and its templates (and in the prelude's CUDA platform macros).
 //!
@@ -11,6 +12,7 @@ pub mod atomics;
 pub mod bins;
 pub mod kernel;
 pub mod per_output;
+pub mod tiles;
 
 use crate::stmt::Context;
 

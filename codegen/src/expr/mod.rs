@@ -9,7 +9,7 @@
 
 pub(crate) mod complex;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use m2cu_frontend::ir::{
     combiner_number, BinOp, Builtin, CombinerId, Elementary, ExprId, ExprKind, Function, LocalId,
@@ -24,6 +24,8 @@ use crate::names::Names;
 pub struct ExprWriter<'a> {
     pub f: &'a Function,
     pub names: &'a Names,
+    /// Expressions whose values these C names hold already (`Context::held`).
+    pub held: &'a HashMap<ExprId, String>,
     /// The C expression of the `int *` error status: `&m2cu_status` on the host, `m2cu_err` in
     /// kernels.
     pub err: &'a str,
@@ -72,6 +74,9 @@ impl ExprWriter<'_> {
 
     /// The value of `e` in the C type of its class.
     pub fn expr(&self, e: ExprId) -> String {
+        if let Some(name) = self.held.get(&e) {
+            return name.clone();
+        }
         let expr = &self.f.exprs[e];
         let class = expr.ty.class;
         if expr.ty.complex {
