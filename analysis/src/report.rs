@@ -183,7 +183,7 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId) -> String {
     let place = match placement(analysis, id) {
         (Some(k), "kernel") => format!(" -> kernel {k}{}", collapsed(f, analysis, id)),
         (Some(k), "per-output") if tiled(analysis, id) => format!(
-            " (runs inside kernel {k}; a matrix product: a thread, a warp or a block per output, or a block per square tile of outputs with the factors in shared memory, chosen at run time)"
+            " (runs inside kernel {k}; a thread, a warp or a block per output, or a block per square tile of outputs with the row and column terms in shared memory as for a matrix product, chosen at run time)"
         ),
         (Some(k), "per-output") => format!(
             " (runs inside kernel {k}; a thread, a warp or a block per output, chosen at run time)"

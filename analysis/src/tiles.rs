@@ -1,24 +1,27 @@
 //! Matrix products in a per-output kernel: the tiled variant.
 //!
-//! A 2-D per-output kernel whose inner loop is `acc = acc + X * Y`, where `X` reads the kernel's
-//! fastest level (the rows of a column-major result) and the inner variable and `Y` reads the
-//! other level and the inner variable, is a matrix product however it was written: `A * B`
-//! lowered by m2cu, or the triple loop a user writes. Such a kernel gets a third variant, where
-//! a block computes a square tile of outputs: its threads load a tile of `X` values (the tile's
-//! rows by a stretch of the inner loop) and a tile of `Y` values into shared memory, and each
-//! thread adds its output's products from there. Each `X` and `Y` value is then read from
-//! global memory once per tile instead of once per output.
+//! A 2-D per-output kernel whose inner loop is `acc = acc + g(X, Y)`, where `X` reads the
+//! kernel's fastest level (the rows of a column-major result) and the inner variable, `Y` reads
+//! the other level and the inner variable, and `g` combines them with operations and constants
+//! only, is a matrix product however it was written: `A * B` lowered by m2cu, the triple loop
+//! `s = s + A(i, k) * B(k, j)` a user writes, or a table of squared distances
+//! `d = d + (P(i, k) - Q(j, k))^2`. Such a kernel gets a third variant, where a block computes a
+//! square tile of outputs: its threads load a tile of `X` values (the tile's rows by a stretch
+//! of the inner loop) and a tile of `Y` values into shared memory, and each thread adds its
+//! output's terms from there. Each `X` and `Y` value is then read from global memory once per
+//! tile instead of once per output.
 //!
-//! Each thread still adds its products one by one in the inner loop's order, so the tiled
-//! variant's results equal the thread-per-output kernel's bit for bit.
+//! Each thread still adds its terms one by one in the inner loop's order, with the same
+//! arithmetic, so the tiled variant's results equal the thread-per-output kernel's bit for bit.
 //!
 //! Invariants of a [`Tiles`]: the kernel has two levels and a [`PerOutput`] inner loop whose body
-//! is the one update of its one real floating-point sum, whose factors are real double or
-//! single values; `row_factor` reads no level variable
-//! but the row level's, `col_factor` none but the column level's; neither reads a scalar that
-//! the kernel assigns (other than the inner variable) nor an array that the kernel writes, and
-//! both are plain arithmetic on element reads (nothing that can stop the run but an index
-//! check), so a thread may compute them for another output's row or column.
+//! is the one update of its one real floating-point sum; the factors are real double or single
+//! values; `row_factor` reads no level variable but the row level's, `col_factor` none but the
+//! column level's, and each reads its own; the rest of the term reads nothing (no variable, no
+//! element); neither factor reads a scalar that the kernel assigns (other than the inner
+//! variable) nor an array that the kernel writes, and both are plain arithmetic on element
+//! reads (nothing that can stop the run but an index check), so a thread may compute them for
+//! another output's row or column.
 
 use m2cu_frontend::ir::{BinOp, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 use m2cu_frontend::operator::Operator;
@@ -31,7 +34,7 @@ use crate::plan::Kernel;
 /// The matrix product a per-output kernel computes, for its tiled variant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tiles {
-    /// The update `acc = acc + row_factor * col_factor` (either operand order).
+    /// The update `acc = acc + g(row_factor, col_factor)` (either operand order of the `+`).
     pub update: StmtId,
     pub acc: LocalId,
     /// The factor that varies with the row level and the inner variable.
@@ -44,7 +47,8 @@ pub struct Tiles {
     pub col_level: usize,
 }
 
-/// The matrix product of `kernel`, whose per-output inner loop is `p`, if it is one.
+/// The matrix product (in the wide sense above) of `kernel`, whose per-output inner loop is
+/// `p`, if it is one.
 pub fn find(f: &Function, kernel: &Kernel, p: &PerOutput) -> Option<Tiles> {
     if kernel.levels.len() != 2 {
         return None;
@@ -64,88 +68,127 @@ pub fn find(f: &Function, kernel: &Kernel, p: &PerOutput) -> Option<Tiles> {
         return None;
     };
     let acc = *target;
-    let (x, y) = product_added_to(f, *value, acc)?;
+    let term = added_to(f, *value, acc)?;
     let row_level = kernel.order[0];
     let col_level = 1 - row_level;
-    let row_var = kernel.levels[row_level].var;
-    let col_var = kernel.levels[col_level].var;
-    let reads = |e| FactorReads::of(f, kernel, p.var, e);
-    let (rx, ry) = (reads(x)?, reads(y)?);
-    let (row_factor, col_factor) = match (rx.levels(row_var, col_var), ry.levels(row_var, col_var))
-    {
-        ((true, false) | (false, false), (false, true) | (false, false)) => (x, y),
-        ((false, true), (true, false) | (false, false)) | ((false, false), (true, false)) => (y, x),
-        _ => return None,
+    let split = Split {
+        f,
+        kernel,
+        inner: p.var,
+        row: kernel.levels[row_level].var,
+        col: kernel.levels[col_level].var,
     };
+    let mut factors = Factors::default();
+    split.term(term, &mut factors)?;
     Some(Tiles {
         update,
         acc,
-        row_factor,
-        col_factor,
+        row_factor: factors.row?,
+        col_factor: factors.col?,
         row_level,
         col_level,
     })
 }
 
-/// `(x, y)` when `value` is `acc + x * y` or `x * y + acc`, products of real double or single
-/// values (which the tiled variant holds in shared memory in their own C type).
-fn product_added_to(f: &Function, value: ExprId, acc: LocalId) -> Option<(ExprId, ExprId)> {
+/// `term` when `value` is `acc + term` or `term + acc`.
+fn added_to(f: &Function, value: ExprId, acc: LocalId) -> Option<ExprId> {
     let ExprKind::Binary(BinOp::Add, a, b) = &f.exprs[value].kind else {
         return None;
     };
     let is_acc = |e: ExprId| matches!(f.exprs[e].kind, ExprKind::Local(l) if l == acc);
-    let product = match (is_acc(*a), is_acc(*b)) {
-        (true, false) => *b,
-        (false, true) => *a,
-        _ => return None,
-    };
-    let ExprKind::Binary(BinOp::Mul, x, y) = &f.exprs[product].kind else {
-        return None;
-    };
-    let real = |e: ExprId| {
-        let ty = f.exprs[e].ty;
-        !ty.complex && matches!(ty.class, Class::Double | Class::Single)
-    };
-    (real(*x) && real(*y)).then_some((*x, *y))
+    match (is_acc(*a), is_acc(*b)) {
+        (true, false) => Some(*b),
+        (false, true) => Some(*a),
+        _ => None,
+    }
 }
 
-/// The loop variables a factor reads, when it is one a thread may compute for another output.
-struct FactorReads {
-    locals: Vec<LocalId>,
+/// The two factors of a term, once found.
+#[derive(Default)]
+struct Factors {
+    row: Option<ExprId>,
+    col: Option<ExprId>,
 }
 
-impl FactorReads {
-    /// The scalars `e` reads, if it is plain arithmetic on element reads of arrays the kernel
-    /// does not write, and on scalars that are the kernel's inputs, its levels' variables or
-    /// the inner variable `inner`.
-    fn of(f: &Function, kernel: &Kernel, inner: LocalId, e: ExprId) -> Option<FactorReads> {
-        let mut locals = Vec::new();
-        let mut plain = true;
-        f.walk_expr(e, &mut |x| match &f.exprs[x].kind {
-            ExprKind::Local(l) => locals.push(*l),
-            ExprKind::Index(array, _) => {
-                plain &= kernel
-                    .arrays
-                    .iter()
-                    .any(|a| a.local == *array && !a.written);
+/// Splits the added term into the operations that combine the factors (reading no variable
+/// and no element themselves) and the factors: the largest parts that read the row level and
+/// not the column level, or the other way round.
+struct Split<'f> {
+    f: &'f Function,
+    kernel: &'f Kernel,
+    inner: LocalId,
+    row: LocalId,
+    col: LocalId,
+}
+
+impl Split<'_> {
+    /// Records the factors of `e` in `factors`; `None` unless `e` combines exactly one row
+    /// factor and one column factor with operations and constants.
+    fn term(&self, e: ExprId, factors: &mut Factors) -> Option<()> {
+        let f = self.f;
+        let (row, col) = self.levels(e);
+        let slot = match (row, col) {
+            (true, false) => &mut factors.row,
+            (false, true) => &mut factors.col,
+            (true, true) => {
+                return match &f.exprs[e].kind {
+                    ExprKind::Unary(_, a) | ExprKind::Convert(a) => self.term(*a, factors),
+                    ExprKind::Binary(_, a, b) => {
+                        self.term(*a, factors)?;
+                        self.term(*b, factors)
+                    }
+                    ExprKind::Call(_, args) => args.iter().try_for_each(|&a| self.term(a, factors)),
+                    _ => None,
+                };
             }
-            ExprKind::Const(_)
-            | ExprKind::Unary(..)
-            | ExprKind::Binary(..)
-            | ExprKind::Convert(_)
-            | ExprKind::Size(..) => {}
-            ExprKind::Call(..) | ExprKind::RangeCount(..) | ExprKind::Combine(..) => plain = false,
-        });
-        let known = |l: &LocalId| {
-            *l == inner || kernel.inputs.contains(l) || kernel.levels.iter().any(|v| v.var == *l)
+            (false, false) => return matches!(f.exprs[e].kind, ExprKind::Const(_)).then_some(()),
         };
-        (plain && locals.iter().all(known)).then_some(FactorReads { locals })
+        let ty = f.exprs[e].ty;
+        let held = !ty.complex && matches!(ty.class, Class::Double | Class::Single);
+        if slot.is_some() || !held || !plain_factor(f, self.kernel, self.inner, e) {
+            return None;
+        }
+        *slot = Some(e);
+        Some(())
     }
 
-    /// Whether the factor reads the row variable and the column variable.
-    fn levels(&self, row: LocalId, col: LocalId) -> (bool, bool) {
-        (self.locals.contains(&row), self.locals.contains(&col))
+    /// Whether `e` reads the row variable and the column variable.
+    fn levels(&self, e: ExprId) -> (bool, bool) {
+        let (mut row, mut col) = (false, false);
+        self.f.walk_expr(e, &mut |x| {
+            if let ExprKind::Local(l) = self.f.exprs[x].kind {
+                row |= l == self.row;
+                col |= l == self.col;
+            }
+        });
+        (row, col)
     }
+}
+
+/// Whether a thread may compute `e` for another output's row or column: plain arithmetic on
+/// element reads of arrays the kernel does not write, and on scalars that are the kernel's
+/// inputs, its levels' variables or the inner variable `inner`.
+fn plain_factor(f: &Function, kernel: &Kernel, inner: LocalId, e: ExprId) -> bool {
+    let known = |l: LocalId| {
+        l == inner || kernel.inputs.contains(&l) || kernel.levels.iter().any(|v| v.var == l)
+    };
+    let mut plain = true;
+    f.walk_expr(e, &mut |x| match &f.exprs[x].kind {
+        ExprKind::Local(l) => plain &= known(*l),
+        ExprKind::Index(array, _) => {
+            plain &= kernel
+                .arrays
+                .iter()
+                .any(|a| a.local == *array && !a.written);
+        }
+        ExprKind::Const(_)
+        | ExprKind::Unary(..)
+        | ExprKind::Binary(..)
+        | ExprKind::Convert(_)
+        | ExprKind::Size(..) => {}
+        ExprKind::Call(..) | ExprKind::RangeCount(..) | ExprKind::Combine(..) => plain = false,
+    });
+    plain
 }
 
 #[cfg(test)]
@@ -181,6 +224,27 @@ y = C(:)';";
         assert!(tiles_of(triple).contains(&true));
         let swapped = triple.replace("A(i, k) * B(k, j)", "B(k, j) * A(i, k)");
         assert!(tiles_of(&swapped).contains(&true));
+    }
+
+    #[test]
+    fn a_table_of_distances_is_tiled() {
+        let distances = "P = rand(n, 3); Q = rand(n + 1, 3); D = zeros(n, n + 1);
+for j = 1:n + 1
+  for i = 1:n
+    d = 0;
+    for k = 1:3
+      d = d + (P(i, k) - Q(j, k))^2;
+    end
+    D(i, j) = sqrt(d);
+  end
+end
+y = D(:)';";
+        assert!(tiles_of(distances).contains(&true));
+        let weighted = distances.replace("(P(i, k) - Q(j, k))^2", "x(k) * (P(i, k) - Q(j, k))^2");
+        assert!(
+            !tiles_of(&weighted).contains(&true),
+            "x(k) is a third factor"
+        );
     }
 
     #[test]

@@ -101,12 +101,12 @@ pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
 }
 
 /// Octave has no MATLAB Coder: the `coder.gpu.*` directives become functions that do nothing,
-/// and `gpucoder.reduce` a sequential fold.
+/// `gpucoder.reduce` a sequential fold, and the atomic functions their operations.
 pub fn coder_stubs() -> Vec<SourceFile> {
-    let mut files = vec![(
-        PathBuf::from("+gpucoder/reduce.m"),
-        GPUCODER_REDUCE.to_string(),
-    )];
+    let mut files: Vec<SourceFile> = GPUCODER_FUNCTIONS
+        .iter()
+        .map(|(name, text)| (PathBuf::from(format!("+gpucoder/{name}.m")), text.to_string()))
+        .collect();
     for (name, params) in [
         ("kernel", ""),
         ("nokernel", ""),
@@ -122,10 +122,21 @@ pub fn coder_stubs() -> Vec<SourceFile> {
     files
 }
 
-/// GPU Coder's `gpucoder.reduce` for Octave: every function folds `A(:)` (each element
-/// preprocessed with `'preprocess'`) from left to right, seeded with the first element; the
-/// results form a row. The same file computes the e2e fixtures' expected outputs.
-const GPUCODER_REDUCE: &str = include_str!("../../fixtures/e2e/+gpucoder/reduce.m");
+/// GPU Coder's functions for Octave, by name: `gpucoder.reduce` folds `A(:)` with every
+/// function (each element preprocessed with `'preprocess'`) from left to right, seeded with the
+/// first element, the results forming a row; `[A, oldA] = gpucoder.atomicAdd(A, B)` and its kin
+/// compute their operation (`A + B`). The same files compute the e2e fixtures' expected outputs.
+const GPUCODER_FUNCTIONS: [(&str, &str); 9] = [
+    ("reduce", include_str!("../../fixtures/e2e/+gpucoder/reduce.m")),
+    ("atomicAdd", include_str!("../../fixtures/e2e/+gpucoder/atomicAdd.m")),
+    ("atomicSub", include_str!("../../fixtures/e2e/+gpucoder/atomicSub.m")),
+    ("atomicMin", include_str!("../../fixtures/e2e/+gpucoder/atomicMin.m")),
+    ("atomicMax", include_str!("../../fixtures/e2e/+gpucoder/atomicMax.m")),
+    ("atomicAnd", include_str!("../../fixtures/e2e/+gpucoder/atomicAnd.m")),
+    ("atomicOr", include_str!("../../fixtures/e2e/+gpucoder/atomicOr.m")),
+    ("atomicXor", include_str!("../../fixtures/e2e/+gpucoder/atomicXor.m")),
+    ("atomicExch", include_str!("../../fixtures/e2e/+gpucoder/atomicExch.m")),
+];
 
 /// Answers every call; `files` are the `.m` files the calls need.
 pub fn answer_calls(

@@ -495,7 +495,12 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let Some(values) = self.multi_values(callee, args, targets.len(), span) else {
+        let values = if super::atomics::is_atomic(&callee.name) {
+            self.atomic_outputs(callee, args, targets, span)
+        } else {
+            self.multi_values(callee, args, targets.len(), span)
+        };
+        let Some(values) = values else {
             let names: Vec<ast::Ident> = targets
                 .iter()
                 .filter_map(|t| match t {
@@ -519,6 +524,30 @@ impl Lowerer<'_> {
             };
         }
         last
+    }
+
+    /// `[A, oldA] = gpucoder.atomicAdd(...)` and its kin: the value before the call is kept
+    /// only when a target takes it.
+    fn atomic_outputs(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        targets: &[ast::LValue],
+        span: Span,
+    ) -> Option<Vec<Val>> {
+        if targets.len() > 2 {
+            self.error(
+                "E0105",
+                span,
+                format!("`{}` gives two outputs, not {}", callee.name, targets.len()),
+                format!("write `[A, oldA] = {}(A, B)`", callee.name),
+            );
+            return None;
+        }
+        let keep_old = targets
+            .get(1)
+            .is_some_and(|t| !matches!(t, ast::LValue::Ignore(_)));
+        self.gpucoder_atomic(&callee.name, args, keep_old, span)
     }
 
     /// `[..., A(i), ...] = f(...)`: the output goes into a hidden variable of its own (a name

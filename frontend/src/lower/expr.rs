@@ -378,6 +378,11 @@ impl Lowerer<'_> {
         if name == super::custom::GPUCODER_REDUCE {
             return self.gpucoder_reduce(args, span);
         }
+        if super::atomics::is_atomic(name) {
+            return self
+                .gpucoder_atomic(name, args, false, span)
+                .map(|mut outputs| outputs.remove(0));
+        }
         if name.contains('.') {
             return self.dotted_name(callee);
         }

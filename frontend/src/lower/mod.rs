@@ -71,6 +71,7 @@ mod concat;
 mod console;
 mod constants;
 mod control;
+mod atomics;
 mod custom;
 mod delete;
 mod diag;
@@ -157,6 +158,7 @@ pub fn translated_functions() -> Vec<&'static str> {
     names.extend(optional::ARGUMENT_COUNTS);
     names.extend(directives::CODER_DIRECTIVES);
     names.push(custom::GPUCODER_REDUCE);
+    names.extend(atomics::names());
     names.extend(crate::bundled::names().filter(|n| !n.starts_with("m2cu_")));
     names.sort_unstable();
     names.dedup();
