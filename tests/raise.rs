@@ -879,3 +879,29 @@ fn one_element_assignments_and_matrix_powers_check_their_operands() {
         );
     }
 }
+
+const REALPOWER: &str = "function c = realpower(a, b)
+arguments
+  a (1,:) double
+  b (1,:) double
+end
+c = realpow(a, b);
+end
+";
+
+/// `realpow` (m2cu's own `realpow.m`) stops with Octave's message where a result would be
+/// complex: a negative base to a power that is not whole, NaN included, and -Inf to a half.
+#[test]
+fn realpow_stops_where_a_result_would_be_complex() {
+    let message = "error: realpow: produced complex result";
+    stops_on_both_paths(
+        "realpower",
+        REALPOWER,
+        &[
+            (&["a=[4 -8]", "b=[0.5 1/3]"], message),
+            (&["a=[2 -2]", "b=[1 NaN]"], message),
+            (&["a=[1 -Inf]", "b=[2 0.5]"], message),
+        ],
+    );
+}
+

@@ -144,12 +144,20 @@ impl Lowerer<'_> {
             .as_ref()
             .map(|s| self.scalar_expr(s, "a range step"));
         let stop = self.scalar_expr(stop_ast, "a range bound");
-        let var_id = self.loop_var(var, Type::scalar(Class::Double))?;
         let (start, stop) = (start?, stop?);
         let step = match step {
             Some(s) => Some(s?),
             None => None,
         };
+        let operands: Vec<ExprId> = [Some(start), step, Some(stop)].into_iter().flatten().collect();
+        let class = self.range_class(&operands, range.span)?;
+        if class != Class::Double {
+            // `for v = int8(1):3`: `v` takes the range's class, element by element.
+            let step = step.unwrap_or_else(|| self.constant_expr(1.0, Class::Double, span));
+            let values = self.range_of(start, step, stop, class, range.span);
+            return self.for_each_value(var, values, body, span);
+        }
+        let var_id = self.loop_var(var, Type::scalar(Class::Double))?;
         let integral = self.is_integral(start) && step.is_none_or(|s| self.is_integral(s));
         self.locals[var_id].integral = integral;
         self.set_empty_flag(var_id, (start, step, stop), span);
@@ -181,7 +189,19 @@ impl Lowerer<'_> {
         body: &[ast::Stmt],
         span: Span,
     ) -> Option<StmtId> {
-        let a = match self.value(values)? {
+        let values = self.value(values)?;
+        self.for_each_value(var, values, body, span)
+    }
+
+    /// `for v = values` over a value already lowered.
+    fn for_each_value(
+        &mut self,
+        var: &ast::Ident,
+        values: Val,
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> Option<StmtId> {
+        let a = match values {
             Val::Array(a) => {
                 self.reject_3d(&a, "a `for` loop over the columns")?;
                 a

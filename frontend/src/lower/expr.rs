@@ -895,7 +895,8 @@ impl Lowerer<'_> {
     }
 
     /// `a:b` or `a:s:b` used as a value: a lazy row vector when start and step are integral,
-    /// else written out by a `for` loop over the range, which follows the colon rule exactly.
+    /// else written out by a `for` loop over the range, which follows the colon rule exactly;
+    /// converted to the range's class (`range_class`) when that is not double.
     fn range_value(
         &mut self,
         start: &ast::Expr,
@@ -911,10 +912,27 @@ impl Lowerer<'_> {
             Some(s) => s?,
             None => self.constant_expr(1.0, Class::Double, span),
         };
-        if let Some(range) = self.integral_range(a, s, b, span) {
-            return Some(Val::Array(range));
-        }
-        Some(Val::Array(self.fractional_range(a, s, b, span)))
+        let class = self.range_class(&[a, s, b], span)?;
+        Some(self.range_of(a, s, b, class, span))
+    }
+
+    /// The range `a:s:b` of the scalars `a`, `s` and `b` in `class` (`range_class`).
+    pub(super) fn range_of(
+        &mut self,
+        a: ExprId,
+        s: ExprId,
+        b: ExprId,
+        class: Class,
+        span: Span,
+    ) -> Val {
+        let range = match self.integral_range(a, s, b, span) {
+            Some(range) => range,
+            None => self.fractional_range(a, s, b, span),
+        };
+        Val::Array(match class {
+            Class::Double => range,
+            _ => range.wrap(class, span, Node::Convert),
+        })
     }
 
     fn fractional_range(&mut self, a: ExprId, s: ExprId, b: ExprId, span: Span) -> ArrayVal {

@@ -73,6 +73,7 @@ mod constants;
 mod control;
 mod atomics;
 mod custom;
+mod range_class;
 mod delete;
 mod diag;
 mod directives;
