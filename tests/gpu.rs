@@ -37,7 +37,7 @@ type Comparison = Box<dyn Fn(&Value, &Value) -> Option<String>>;
 
 /// How fixture `name`'s outputs are compared with Octave's on the GPU: exactly (reductions
 /// within a relative 1e-12, as everywhere), or, where its source calls an elementary function
-/// or writes a power, within [`common::Tolerance::elementary`] of the largest magnitude among
+/// or writes a power, within [`common::Tolerance::norm_wise`] of the largest magnitude among
 /// its outputs (a residual such as `abs(h) - abs(p)` cancels terms of that magnitude).
 fn comparison(name: &str) -> Comparison {
     let source = common::source(&common::e2e_path(name, ".m"));
@@ -55,7 +55,7 @@ fn comparison(name: &str) -> Comparison {
         .iter()
         .map(|(_, v)| common::largest_finite_magnitude(&v.data))
         .fold(0.0, f64::max);
-    Box::new(move |e, a| common::difference_within(e, a, common::Tolerance::elementary(scale)))
+    Box::new(move |e, a| common::difference_within(e, a, common::Tolerance::norm_wise(scale)))
 }
 
 #[test]

@@ -1,9 +1,11 @@
-//! The correctness guard: before anything is timed, m2cu's outputs must equal the hand-written
-//! C's outputs on the same inputs.
+//! The correctness guard: before anything is timed, m2cu's outputs must equal a baseline's
+//! outputs on the same inputs (the hand-written C's, or the BLAS's for the matrix products).
 //!
 //! Invariants: outputs are compared in order, class, extents and elements; [`Tolerance::Exact`]
 //! accepts only equal elements (`-0 == +0`); [`Tolerance::Relative`] accepts doubles whose
-//! difference is at most that fraction of the larger magnitude. A result that fails is an
+//! difference is at most that fraction of the larger magnitude of the two;
+//! [`Tolerance::OfLargest`] accepts doubles whose difference is at most that fraction of the
+//! largest magnitude among all elements of the output (both sides). A result that fails is an
 //! error naming the workload, the size, the output and the first differing element: timing a
 //! wrong answer is worthless, so the benchmark stops there.
 
@@ -15,20 +17,34 @@ pub enum Tolerance {
     Exact,
     /// The largest accepted `|a - b| / max(|a|, |b|)` between two double elements.
     Relative(f64),
+    /// The largest accepted `|a - b| / M` between two double elements, `M` the largest magnitude
+    /// among the elements of both outputs (for sums of many terms added in another order).
+    OfLargest(f64),
 }
 
-/// Compares `got` (named outputs of m2cu, described as `what` in errors) with `want` (the
-/// hand-written C's outputs, same order); returns the largest relative difference seen (0
-/// when every element is equal).
+/// [`compare_to`] with the hand-written C as the baseline.
 pub fn compare(
     what: &str,
     got: &[(String, Value)],
     want: &[Value],
     tolerance: Tolerance,
 ) -> Result<f64, String> {
+    compare_to(what, "the hand-written C", got, want, tolerance)
+}
+
+/// Compares `got` (named outputs of m2cu, described as `what` in errors) with `want` (the
+/// outputs of `baseline`, e.g. "the hand-written C", same order); returns the largest relative
+/// difference seen (0 when every element is equal).
+pub fn compare_to(
+    what: &str,
+    baseline: &str,
+    got: &[(String, Value)],
+    want: &[Value],
+    tolerance: Tolerance,
+) -> Result<f64, String> {
     if got.len() != want.len() {
         return Err(format!(
-            "{what}: {} outputs, the hand-written C has {}",
+            "{what}: {} outputs, {baseline} has {}",
             got.len(),
             want.len()
         ));
@@ -37,7 +53,7 @@ pub fn compare(
     for ((name, g), w) in got.iter().zip(want) {
         if g.class() != w.class() || g.dims != w.dims {
             return Err(format!(
-                "{what}: output `{name}` is {} {:?}, the hand-written C's is {} {:?}",
+                "{what}: output `{name}` is {} {:?}, {baseline}'s is {} {:?}",
                 g.class(),
                 g.dims,
                 w.class(),
@@ -52,9 +68,9 @@ pub fn compare(
             Ok(d) => largest = largest.max(d),
             Err(k) => {
                 return Err(format!(
-                    "{what}: output `{name}` differs from the hand-written C's at element {} ({})",
+                    "{what}: output `{name}` differs from {baseline}'s at element {} ({})",
                     k + 1,
-                    describe(g, w, k, tolerance)
+                    describe(g, w, k, baseline, tolerance)
                 ))
             }
         }
@@ -64,29 +80,35 @@ pub fn compare(
 
 /// The largest relative difference, or the index of the first element outside `tolerance`.
 fn compare_doubles(got: &[f64], want: &[f64], tolerance: Tolerance) -> Result<f64, usize> {
+    let magnitude = got.iter().chain(want).fold(0.0, |m: f64, x| m.max(x.abs()));
     let mut largest: f64 = 0.0;
     for (k, (&g, &w)) in got.iter().zip(want).enumerate() {
         if g == w {
             continue;
         }
-        let relative = (g - w).abs() / g.abs().max(w.abs());
-        match tolerance {
-            Tolerance::Relative(limit) if relative <= limit => largest = largest.max(relative),
-            _ => return Err(k),
+        let (relative, limit) = match tolerance {
+            Tolerance::Exact => return Err(k),
+            Tolerance::Relative(limit) => ((g - w).abs() / g.abs().max(w.abs()), limit),
+            Tolerance::OfLargest(limit) => ((g - w).abs() / magnitude, limit),
+        };
+        if relative.is_nan() || relative > limit {
+            return Err(k);
         }
+        largest = largest.max(relative);
     }
     Ok(largest)
 }
 
-fn describe(got: &Value, want: &Value, k: usize, tolerance: Tolerance) -> String {
+fn describe(got: &Value, want: &Value, k: usize, baseline: &str, tolerance: Tolerance) -> String {
     match (got.as_slice::<f64>(), want.as_slice::<f64>()) {
         (Some(g), Some(w)) => format!(
-            "m2cu {:e}, hand-written {:e}, allowed: {}",
+            "m2cu {:e}, {baseline} {:e}, allowed: {}",
             g[k],
             w[k],
             match tolerance {
                 Tolerance::Exact => "exact".to_string(),
                 Tolerance::Relative(r) => format!("relative {r:e}"),
+                Tolerance::OfLargest(r) => format!("{r:e} of the largest magnitude"),
             }
         ),
         _ => "elements of a non-double class must be equal".to_string(),
@@ -130,6 +152,23 @@ mod tests {
             Tolerance::Relative(1e-12),
         );
         assert!(far.unwrap_err().contains("relative 1e-12"));
+    }
+
+    #[test]
+    fn of_largest_scales_by_the_largest_magnitude_of_the_output() {
+        let want = [Value::row(vec![1e3, 1.0])];
+        // 1e-10 relative to the element, but 1e-13 of the largest magnitude: accepted.
+        let close = named(vec![1e3, 1.0 + 1e-10]);
+        let d = compare_to("t", "the BLAS", &close, &want, Tolerance::OfLargest(1e-12)).unwrap();
+        assert!(d > 0.0 && d < 1e-12, "{d}");
+        let far = named(vec![1e3 + 1e-6, 1.0]);
+        let e = compare_to("t", "the BLAS", &far, &want, Tolerance::OfLargest(1e-12)).unwrap_err();
+        assert!(
+            e.contains("the BLAS's at element 1") && e.contains("largest magnitude"),
+            "{e}"
+        );
+        let nan = named(vec![f64::NAN, 1.0]);
+        assert!(compare_to("t", "b", &nan, &want, Tolerance::OfLargest(1e-12)).is_err());
     }
 
     #[test]

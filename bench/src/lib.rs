@@ -7,12 +7,16 @@
 //! [`handwritten`] (the C baseline), [`translated`] (m2cu's programs), [`guard`] (results must
 //! agree before anything is timed), [`timing`] (warm-up and median), [`octave`] (the
 //! interpreter's column), [`machine`] (header facts), [`report`] (the table), [`runner`] (the
-//! order of it all). Separately, [`translate`] measures translation throughput (MB/s of MATLAB).
+//! order of it all). Separately, [`translate`] measures translation throughput (MB/s of MATLAB),
+//! and [`matmul`] (`m2cu-bench --matmul`) times the matrix products `A * B` and `A * x` on
+//! m2cu's C path (and GPU) against the system BLAS ([`blas`]: `dgemm_`, `dgemv_`).
 
+pub mod blas;
 pub mod config;
 pub mod guard;
 pub mod handwritten;
 pub mod machine;
+pub mod matmul;
 pub mod octave;
 pub mod report;
 pub mod runner;

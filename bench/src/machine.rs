@@ -39,6 +39,21 @@ impl Machine {
         }
     }
 
+    /// The header lines every report starts with: the date, the commit, `command` (as typed),
+    /// the CPU with the C path's threads, and the GPU.
+    pub fn header(&self, command: &str) -> Vec<String> {
+        vec![
+            format!("date: {}", self.date),
+            format!("commit: {}", self.commit),
+            format!("command: `{command}`"),
+            format!(
+                "CPU: {}, {} cores; m2cu C threads: {}",
+                self.cpu, self.cores, self.threads
+            ),
+            format!("GPU: {}", self.gpu_text()),
+        ]
+    }
+
     /// Whether a GPU column can be measured.
     pub fn has_gpu(&self) -> bool {
         matches!(self.gpu, GpuStatus::Available { .. })

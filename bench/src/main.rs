@@ -1,6 +1,6 @@
-//! The `m2cu-bench` command line: options → [`m2cu_bench::Config`], run, print the markdown
-//! table to stdout (and append it to `--out FILE`); progress on stderr; errors as messages
-//! with exit status 1.
+//! The `m2cu-bench` command line: options → [`m2cu_bench::Config`] (or, with `--matmul`,
+//! [`m2cu_bench::matmul::Config`]), run, print the markdown table to stdout (and append it to
+//! `--out FILE`); progress on stderr; errors as messages with exit status 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,11 +24,19 @@ Examples:
   # generated stress sources
   cargo run --release -p m2cu-bench -- --translate fixtures/e2e --runs 5
 
+  # Matrix products A * B and A * x (n = 512, 1024, 2048; 3 runs each) on m2cu's C path
+  # against the system BLAS (OpenBLAS when it loads, else the reference BLAS), and the GPU
+  m2cu-bench --matmul --out bench/RESULTS.md
+  OMP_NUM_THREADS=1 m2cu-bench --matmul --matmul-sizes 256,512 --runs 5
+  m2cu-bench --matmul --blas /usr/lib/x86_64-linux-gnu/blas/libblas.so.3
+
 Columns: m2cu's C path (m2cu::Program::call), hand-written C (one sequential loop, cc -O2),
 Octave's interpreter (tic/toc inside Octave), and the GPU (Program::call including transfers,
 and its kernels alone timed with CUDA events; `no device` without a GPU). Every cell is the
 median of --runs timed runs after 2 warm-up runs, and m2cu's results must equal the
-hand-written C's before anything is timed.";
+hand-written C's before anything is timed. With --matmul: m2cu's C path, the BLAS (its file in
+the header; `no BLAS` when none loads), GFLOP/s, m2cu/BLAS and the GPU; m2cu's results must
+equal the BLAS's within 1e-12 of the largest magnitude before anything is timed.";
 
 /// Times m2cu's generated C (and its GPU path, when there is a GPU) against hand-written C and
 /// GNU Octave's interpreter on six loop workloads over rows of 2^k elements, and prints a
@@ -42,9 +50,10 @@ struct Cli {
     /// The largest rows have 2^MAX_LOG2 elements (the issue asks for 28 on a GPU)
     #[arg(long, default_value_t = 24)]
     max_log2: u32,
-    /// Timed runs per cell, after 2 warm-up runs; the median is reported
-    #[arg(long, default_value_t = 20)]
-    runs: usize,
+    /// Timed runs per cell, after 2 warm-up runs; the median is reported [default: 20; 3 with
+    /// --matmul]
+    #[arg(long)]
+    runs: Option<usize>,
     /// Time Octave's interpreter up to 2^OCTAVE_MAX_LOG2 elements (it runs about 1-10 million
     /// loop iterations per second)
     #[arg(long, default_value_t = 16)]
@@ -64,19 +73,49 @@ struct Cli {
     out: Option<PathBuf>,
     /// Measure translation throughput instead (MB/s of MATLAB through `m2cu::translate`), on
     /// the fixtures of DIR and on generated stress sources, --runs times each
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "matmul")]
     translate: Option<PathBuf>,
+    /// Time the matrix products A * B and A * x instead, on m2cu's C path, the system BLAS
+    /// (dgemm_, dgemv_) and the GPU
+    #[arg(long)]
+    matmul: bool,
+    /// The n of --matmul's n-by-n matrices, comma-separated
+    #[arg(
+        long,
+        value_name = "N,N,...",
+        value_delimiter = ',',
+        default_values_t = m2cu_bench::matmul::Config::default().sizes,
+        requires = "matmul"
+    )]
+    matmul_sizes: Vec<usize>,
+    /// With --matmul, load this BLAS library (a path, or a name the dynamic loader searches
+    /// for) instead of the first that loads of OpenBLAS and the reference BLAS
+    #[arg(long, value_name = "LIB", requires = "matmul")]
+    blas: Option<String>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.matmul {
+        let defaults = m2cu_bench::matmul::Config::default();
+        let config = m2cu_bench::matmul::Config {
+            sizes: cli.matmul_sizes,
+            runs: cli.runs.unwrap_or(defaults.runs),
+            blas: cli.blas,
+            command: command_line(),
+        };
+        return report(emit(cli.out, || {
+            Ok(m2cu_bench::matmul::run(&config)?.markdown())
+        }));
+    }
+    let runs = cli.runs.unwrap_or(Config::default().runs);
     if let Some(dir) = &cli.translate {
-        return report(translate_throughput(dir, cli.runs));
+        return report(translate_throughput(dir, runs));
     }
     let config = Config {
         min_log2: cli.min_log2,
         max_log2: cli.max_log2,
-        runs: cli.runs,
+        runs,
         octave_max_log2: (!cli.no_octave).then_some(cli.octave_max_log2),
         cpu_max_log2: cli.cpu_max_log2,
         workloads: if cli.workloads.is_empty() {
@@ -86,7 +125,7 @@ fn main() -> ExitCode {
         },
         command: command_line(),
     };
-    report(run(&config, cli.out))
+    report(emit(cli.out, || Ok(m2cu_bench::run(&config)?.markdown())))
 }
 
 fn report(result: Result<(), String>) -> ExitCode {
@@ -121,7 +160,8 @@ fn translate_throughput(dir: &std::path::Path, runs: usize) -> Result<(), String
     Ok(())
 }
 
-fn run(config: &Config, out: Option<PathBuf>) -> Result<(), String> {
+/// Prints the report `make` returns, and appends it to `out` when given.
+fn emit(out: Option<PathBuf>, make: impl FnOnce() -> Result<String, String>) -> Result<(), String> {
     // Opened before the run, so that a wrong path is reported before minutes of measuring.
     let file = out
         .map(|path| {
@@ -133,7 +173,7 @@ fn run(config: &Config, out: Option<PathBuf>) -> Result<(), String> {
                 .map_err(|e| format!("--out {}: {e}", path.display()))
         })
         .transpose()?;
-    let text = m2cu_bench::run(config)?.markdown();
+    let text = make()?;
     print!("{text}");
     if let Some((mut file, path)) = file {
         write!(file, "\n{text}").map_err(|e| format!("{}: {e}", path.display()))?;

@@ -1,10 +1,12 @@
 //! The benchmark's result and its markdown form: header lines (machine facts, command,
-//! protocol), one table row per workload and size, then notes.
+//! protocol), one table row per workload and size, then notes. [`markdown`] and [`Cell`] also
+//! render the matrix-product mode's report (`crate::matmul`).
 //!
 //! Invariants: rows are in the order measured (workloads in the configured order, sizes
 //! ascending); every row passed the correctness guard (a failing one ends the run instead);
 //! a cell that was not measured says why (`—` for sizes beyond Octave's limit or without
-//! Octave, `no device` without a GPU) and never holds an invented number.
+//! Octave, `no device` without a GPU, `no BLAS` without a BLAS library) and never holds an
+//! invented number.
 
 use crate::workloads::Workload;
 
@@ -17,22 +19,35 @@ pub enum Cell {
     NotRun,
     /// A GPU cell on a machine without a usable GPU.
     NoDevice,
+    /// A BLAS cell when no BLAS library loads.
+    NoBlas,
 }
 
 impl Cell {
-    fn text(self) -> String {
+    /// The milliseconds with three significant digits, or why there are none.
+    pub fn text(self) -> String {
         match self {
             Cell::Ms(ms) => format_ms(ms),
             Cell::NotRun => "—".to_string(),
             Cell::NoDevice => "no device".to_string(),
+            Cell::NoBlas => "no BLAS".to_string(),
         }
     }
 
-    /// The bandwidth of moving `bytes` in this time, or the cell's text when not measured.
-    fn gb_per_s(self, bytes: u64) -> String {
+    /// `count` (bytes moved, floating-point operations) per second in this time, in units of
+    /// 10^9 (GB/s, GFLOP/s), or the cell's text when not measured.
+    pub fn giga_per_s(self, count: u64) -> String {
         match self {
-            Cell::Ms(ms) => gb_per_s(bytes, ms),
+            Cell::Ms(ms) => format!("{:.2}", count as f64 / (ms * 1e-3) / 1e9),
             other => other.text(),
+        }
+    }
+
+    /// `self / other` with two decimals, or the text of whichever cell was not measured.
+    pub fn ratio(self, other: Cell) -> String {
+        match (self, other) {
+            (Cell::Ms(a), Cell::Ms(b)) => format!("{:.2}", a / b),
+            (Cell::Ms(_), cell) | (cell, _) => cell.text(),
         }
     }
 }
@@ -85,29 +100,45 @@ const COLUMNS: [&str; 12] = [
 ];
 
 impl Report {
-    /// The report as markdown: header lines as a list, the table, notes as a list.
+    /// The report as markdown (see [`markdown`]).
     pub fn markdown(&self) -> String {
-        let mut text = String::new();
-        for line in &self.header {
-            text.push_str(&format!("- {line}\n"));
-        }
-        text.push('\n');
-        text.push_str(&format!("| {} |\n", COLUMNS.join(" | ")));
-        let rule: Vec<&str> = COLUMNS
-            .iter()
-            .enumerate()
-            .map(|(k, _)| if k == 0 { "---" } else { "---:" })
-            .collect();
-        text.push_str(&format!("|{}|\n", rule.join("|")));
-        for row in &self.rows {
-            text.push_str(&format!("| {} |\n", row.cells().join(" | ")));
-        }
-        text.push('\n');
-        for line in &self.notes {
-            text.push_str(&format!("- {line}\n"));
-        }
-        text
+        markdown(
+            &self.header,
+            &COLUMNS,
+            self.rows.iter().map(Row::cells),
+            &self.notes,
+        )
     }
+}
+
+/// A report as markdown: `header` lines as a list, a table of `columns` (the first
+/// left-aligned, the others right-aligned) with one line per row of cells, `notes` as a list.
+pub fn markdown(
+    header: &[String],
+    columns: &[&str],
+    rows: impl Iterator<Item = Vec<String>>,
+    notes: &[String],
+) -> String {
+    let mut text = String::new();
+    for line in header {
+        text.push_str(&format!("- {line}\n"));
+    }
+    text.push('\n');
+    text.push_str(&format!("| {} |\n", columns.join(" | ")));
+    let rule: Vec<&str> = columns
+        .iter()
+        .enumerate()
+        .map(|(k, _)| if k == 0 { "---" } else { "---:" })
+        .collect();
+    text.push_str(&format!("|{}|\n", rule.join("|")));
+    for row in rows {
+        text.push_str(&format!("| {} |\n", row.join(" | ")));
+    }
+    text.push('\n');
+    for line in notes {
+        text.push_str(&format!("- {line}\n"));
+    }
+    text
 }
 
 impl Row {
@@ -116,23 +147,25 @@ impl Row {
             self.workload.name().to_string(),
             format!("2^{}", self.log2),
             self.m2cu_ms.text(),
-            self.m2cu_ms.gb_per_s(self.bytes),
+            self.m2cu_ms.giga_per_s(self.bytes),
             self.hand_ms.text(),
-            self.hand_ms.gb_per_s(self.bytes),
-            match (self.hand_ms, self.m2cu_ms) {
-                (Cell::Ms(hand), Cell::Ms(m2cu)) => format!("{:.2}", hand / m2cu),
-                (cell, _) => cell.text(),
-            },
-            if self.difference == 0.0 {
-                "0".to_string()
-            } else {
-                format!("{:.1e}", self.difference)
-            },
+            self.hand_ms.giga_per_s(self.bytes),
+            self.hand_ms.ratio(self.m2cu_ms),
+            difference_text(self.difference),
             self.octave.text(),
             self.gpu.text(),
             self.gpu_kernels.text(),
-            self.gpu_kernels.gb_per_s(self.bytes),
+            self.gpu_kernels.giga_per_s(self.bytes),
         ]
+    }
+}
+
+/// A guard's largest relative difference: `0`, or two significant digits.
+pub fn difference_text(difference: f64) -> String {
+    if difference == 0.0 {
+        "0".to_string()
+    } else {
+        format!("{difference:.1e}")
     }
 }
 
@@ -141,10 +174,6 @@ fn format_ms(ms: f64) -> String {
     let magnitude = if ms > 0.0 { ms.log10().floor() } else { 0.0 };
     let decimals = (2.0 - magnitude).clamp(0.0, 6.0) as usize;
     format!("{ms:.decimals$}")
-}
-
-fn gb_per_s(bytes: u64, ms: f64) -> String {
-    format!("{:.2}", bytes as f64 / (ms * 1e-3) / 1e9)
 }
 
 #[cfg(test)]
@@ -195,5 +224,13 @@ mod tests {
         assert_eq!(format_ms(2.0), "2.00");
         assert_eq!(format_ms(0.01234), "0.0123");
         assert_eq!(format_ms(0.0), "0.00");
+    }
+
+    #[test]
+    fn ratios_need_both_cells() {
+        assert_eq!(Cell::Ms(3.0).ratio(Cell::Ms(2.0)), "1.50");
+        assert_eq!(Cell::Ms(3.0).ratio(Cell::NoBlas), "no BLAS");
+        assert_eq!(Cell::NotRun.ratio(Cell::Ms(2.0)), "—");
+        assert_eq!(Cell::NoBlas.giga_per_s(1), "no BLAS");
     }
 }

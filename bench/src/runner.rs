@@ -12,13 +12,12 @@ use std::time::Instant;
 use m2cu::Value;
 
 use crate::config::Config;
-use crate::guard;
 use crate::handwritten::HandWritten;
 use crate::machine::Machine;
 use crate::octave::{self, OctaveTimer};
 use crate::report::{Cell, Report, Row};
-use crate::timing::{median_ms, median_reported_ms, WARMUP_RUNS};
-use crate::translated::{self, Translated};
+use crate::timing::{median_ms, WARMUP_RUNS};
+use crate::translated::Translated;
 use crate::workloads::Workload;
 
 /// Runs the benchmark `config` describes and returns its report.
@@ -109,20 +108,18 @@ fn measure(
     inputs: &[(String, Value)],
 ) -> Result<Row, String> {
     let what = |path: &str| format!("{} at N = 2^{log2} ({path})", workload.name());
-    let (cpu_what, gpu_what) = (what("m2cu C"), what("m2cu GPU"));
     let mut baseline = hand.call(workload, inputs)?;
     baseline.run();
     let want = baseline.outputs();
-    let got = translated::call(&translated.cpu, &cpu_what, inputs)?;
-    let difference = guard::compare(&cpu_what, &got, &want, workload.tolerance())?;
-    if let Some(gpu) = &translated.gpu {
-        let got = translated::call(gpu, &gpu_what, inputs)?;
-        guard::compare(&gpu_what, &got, &want, workload.tolerance())?;
-    }
+    let difference = translated.check(
+        what,
+        inputs,
+        "the hand-written C",
+        &want,
+        workload.tolerance(),
+    )?;
     let (m2cu_ms, hand_ms) = if config.times_cpu(log2) {
-        let m2cu_ms = median_ms(config.runs, || {
-            translated::call(&translated.cpu, &cpu_what, inputs).map(drop)
-        })?;
+        let m2cu_ms = translated.time_cpu(&what("m2cu C"), inputs, config.runs)?;
         let hand_ms = median_ms::<String>(config.runs, || {
             baseline.run();
             Ok(())
@@ -131,17 +128,7 @@ fn measure(
     } else {
         (Cell::NotRun, Cell::NotRun)
     };
-    let (gpu, gpu_kernels) = match &translated.gpu {
-        Some(gpu) => (
-            Cell::Ms(median_ms(config.runs, || {
-                translated::call(gpu, &gpu_what, inputs).map(drop)
-            })?),
-            Cell::Ms(median_reported_ms(config.runs, || {
-                translated::kernel_ms(gpu, &gpu_what, inputs)
-            })?),
-        ),
-        None => (Cell::NoDevice, Cell::NoDevice),
-    };
+    let (gpu, gpu_kernels) = translated.time_gpu(&what("m2cu GPU"), inputs, config.runs)?;
     Ok(Row {
         workload,
         log2,
@@ -156,24 +143,16 @@ fn measure(
 }
 
 fn header(config: &Config, machine: &Machine, octave: &Result<String, String>) -> Vec<String> {
-    vec![
-        format!("date: {}", machine.date),
-        format!("commit: {}", machine.commit),
-        format!("command: `{}`", config.command),
-        format!(
-            "CPU: {}, {} cores; m2cu C threads: {}",
-            machine.cpu, machine.cores, machine.threads
-        ),
-        format!("GPU: {}", machine.gpu_text()),
-        match octave {
-            Ok(version) | Err(version) => format!("Octave: {version}"),
-        },
-        format!(
-            "protocol: median of {} timed runs after {WARMUP_RUNS} warm-up runs per cell; \
-             inputs: uniform doubles in [0, 1) (histogram: uniform uint8), the same for every column",
-            config.runs
-        ),
-    ]
+    let mut lines = machine.header(&config.command);
+    lines.push(match octave {
+        Ok(version) | Err(version) => format!("Octave: {version}"),
+    });
+    lines.push(format!(
+        "protocol: median of {} timed runs after {WARMUP_RUNS} warm-up runs per cell; \
+         inputs: uniform doubles in [0, 1) (histogram: uniform uint8), the same for every column",
+        config.runs
+    ));
+    lines
 }
 
 /// What the columns mean.

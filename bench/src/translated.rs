@@ -9,11 +9,16 @@
 //! sum of every launch of the call (kernels and their merges) measured with CUDA events, the
 //! transfers left out; `bench/gpu/cupy_bench.py` times CuPy the same way on the device.
 //!
-//! Invariants: programs are prepared from length-2 specimens, so they take rows of any length;
-//! the GPU program exists exactly when the machine has a usable GPU.
+//! Invariants: the loop workloads' programs are prepared from length-2 specimens, so they take
+//! rows of any length (a matrix input's type fixes its row count, so the matrix products are
+//! prepared per size, see `crate::matmul`); the GPU program exists exactly when the machine has
+//! a usable GPU; [`Translated::check`] compares both programs' results with the baseline's.
 
 use m2cu::{Backend, Options, Program, RunOptions, Value};
 
+use crate::guard::{self, Tolerance};
+use crate::report::Cell;
+use crate::timing::{median_ms, median_reported_ms};
 use crate::workloads::Workload;
 
 /// A workload's programs.
@@ -25,22 +30,34 @@ pub struct Translated {
 impl Translated {
     /// Translates and builds `workload` for the C path, and for the GPU when `gpu` is set.
     pub fn prepare(workload: Workload, gpu: bool) -> Result<Translated, String> {
+        Translated::prepare_source(
+            &workload.function(),
+            workload.source(),
+            &workload.inputs(2),
+            gpu,
+        )
+    }
+
+    /// Translates and builds the MATLAB function `function` (the file
+    /// `bench/workloads/FUNCTION.m`, whose text is `source`) for inputs like `specimen`, for the
+    /// C path, and for the GPU when `gpu` is set.
+    pub fn prepare_source(
+        function: &str,
+        source: &str,
+        specimen: &[(String, Value)],
+        gpu: bool,
+    ) -> Result<Translated, String> {
         let prepare = |backend: Backend| {
             let options = Options {
-                file_name: format!("bench/workloads/{}.m", workload.function()),
+                file_name: format!("bench/workloads/{function}.m"),
                 ..Options::default()
             };
             let run_options = RunOptions {
                 backend,
                 ..RunOptions::default()
             };
-            Program::prepare(
-                workload.source(),
-                &workload.inputs(2),
-                &options,
-                &run_options,
-            )
-            .map_err(|e| format!("{} ({backend:?} backend): {e}", workload.name()))
+            Program::prepare(source, specimen, &options, &run_options)
+                .map_err(|e| format!("{function} ({backend:?} backend): {e}"))
         };
         Ok(Translated {
             cpu: prepare(Backend::Cpu)?,
@@ -60,6 +77,55 @@ impl Translated {
     /// How many outputs the entry has.
     pub fn output_count(&self) -> usize {
         self.cpu.translation().outputs.len()
+    }
+
+    /// The correctness guard on `inputs`: the C path's outputs, and the GPU's when there is a
+    /// GPU program, must equal `want` (the outputs of `baseline`, e.g. "the hand-written C")
+    /// within `tolerance`. Returns the C path's largest relative difference; `what` names a path
+    /// (`m2cu C`, `m2cu GPU`) with the workload and size for the messages.
+    pub fn check(
+        &self,
+        what: impl Fn(&str) -> String,
+        inputs: &[(String, Value)],
+        baseline: &str,
+        want: &[Value],
+        tolerance: Tolerance,
+    ) -> Result<f64, String> {
+        let cpu_what = what("m2cu C");
+        let got = call(&self.cpu, &cpu_what, inputs)?;
+        let difference = guard::compare_to(&cpu_what, baseline, &got, want, tolerance)?;
+        if let Some(gpu) = &self.gpu {
+            let gpu_what = what("m2cu GPU");
+            let got = call(gpu, &gpu_what, inputs)?;
+            guard::compare_to(&gpu_what, baseline, &got, want, tolerance)?;
+        }
+        Ok(difference)
+    }
+
+    /// The C path's median `Program::call` time over `runs` timed runs, in milliseconds.
+    pub fn time_cpu(
+        &self,
+        what: &str,
+        inputs: &[(String, Value)],
+        runs: usize,
+    ) -> Result<f64, String> {
+        median_ms(runs, || call(&self.cpu, what, inputs).map(drop))
+    }
+
+    /// The GPU columns over `runs` timed runs: the median `Program::call` (transfers included)
+    /// and the median kernel time ([`kernel_ms`]); both `no device` without a GPU program.
+    pub fn time_gpu(
+        &self,
+        what: &str,
+        inputs: &[(String, Value)],
+        runs: usize,
+    ) -> Result<(Cell, Cell), String> {
+        let Some(gpu) = &self.gpu else {
+            return Ok((Cell::NoDevice, Cell::NoDevice));
+        };
+        let call_ms = median_ms(runs, || call(gpu, what, inputs).map(drop))?;
+        let kernels = median_reported_ms(runs, || kernel_ms(gpu, what, inputs))?;
+        Ok((Cell::Ms(call_ms), Cell::Ms(kernels)))
     }
 }
 

@@ -128,5 +128,16 @@ where
     T: m2cu_runtime::Element,
     rand::distributions::Standard: rand::distributions::Distribution<T>,
 {
-    Value::row((0..n).map(|_| rng.gen::<T>()).collect())
+    random_matrix::<T>(rng, 1, n)
+}
+
+/// A `rows`-by-`cols` matrix of uniform values, drawn in column-major order (see
+/// [`random_row`]).
+pub fn random_matrix<T>(rng: &mut StdRng, rows: usize, cols: usize) -> Value
+where
+    T: m2cu_runtime::Element,
+    rand::distributions::Standard: rand::distributions::Distribution<T>,
+{
+    let elements = (0..rows * cols).map(|_| rng.gen::<T>()).collect();
+    Value::matrix(rows, cols, elements).expect("rows * cols elements make a rows-by-cols value")
 }

@@ -319,11 +319,12 @@ impl Tolerance {
         floor: 0.0,
     };
 
-    /// Values computed through elementary functions (`exp`, `log`, `^`, ...) of a math library
-    /// that is not correctly rounded, such as CUDA's (a few ulps), where Octave uses glibc's:
-    /// relative 1e-12 (double) or 1e-5 (single) of `scale`, the magnitude of the values the
-    /// program computes (see [`largest_finite_magnitude`]), or of the element where larger.
-    pub fn elementary(scale: f64) -> Tolerance {
+    /// Norm-wise: relative 1e-12 (double) or 1e-5 (single) of `scale`, the magnitude of the
+    /// values the program computes (see [`largest_finite_magnitude`]), or of the element where
+    /// larger. For values computed through elementary functions (`exp`, `log`, `^`, ...) of a
+    /// math library that is not correctly rounded, such as CUDA's (a few ulps), where Octave
+    /// uses glibc's, and for reassociated sums whose results cancel.
+    pub fn norm_wise(scale: f64) -> Tolerance {
         Tolerance {
             floor: scale,
             ..Tolerance::REASSOCIATED

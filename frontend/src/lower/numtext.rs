@@ -141,7 +141,18 @@ impl Lowerer<'_> {
             );
             return None;
         };
-        let arg = self.scalar_expr(x, &format!("the value of `{name}`"))?;
+        let arg = match self.value(x)? {
+            Val::Scalar(arg) => arg,
+            Val::Array(_) => {
+                self.error(
+                    "E0150",
+                    x.span,
+                    format!("`{name}` of an array in printed text is not supported yet (Octave lays the elements out in columns of a width it computes from them)"),
+                    format!("print the elements with a format, `fprintf(' %g', x)`, or give `{name}` one element, `{name}(x(k))`"),
+                );
+                return None;
+            }
+        };
         let class = self.exprs[arg].ty.class;
         if matches!(
             class,
