@@ -767,6 +767,13 @@ impl<'a> Context<'a> {
         code.close("}");
     }
 
+    /// The C text of `stmts`, indented by `indent` levels.
+    pub fn block_text(&self, stmts: &[StmtId], indent: usize) -> String {
+        let mut code = Code::new(indent);
+        self.block(&mut code, &Block(stmts.to_vec()));
+        code.finish()
+    }
+
     pub(crate) fn clone_base(&self) -> Context<'a> {
         Context {
             f: self.f,

@@ -181,6 +181,15 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
 
 /// Local names for the arrays the kernel reads from `__constant__` memory, which are not
 /// parameters.
+/// The first lines of a per-output or tiled variant's body: the constant-memory aliases and the
+/// privates' declarations.
+pub(crate) fn variant_setup(ctx: &Context, kernel: &Kernel) -> String {
+    let mut setup = Code::new(1);
+    constant_aliases(ctx, &mut setup, kernel);
+    super::device(ctx).declare(&mut setup, &kernel.privates);
+    setup.finish()
+}
+
 pub(crate) fn constant_aliases(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     for a in &kernel.arrays {
         if ctx.analysis.constants.contains(a.local) {

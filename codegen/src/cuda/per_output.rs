@@ -14,7 +14,6 @@
 
 use askama::Template;
 use m2cu_analysis::{Kernel, PerOutput};
-use m2cu_frontend::ir::Block;
 
 use crate::code::Code;
 use crate::cuda::kernel;
@@ -66,14 +65,6 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
     let f = ctx.f;
     let device = super::device(ctx);
     let body = &kernel.bodies(f)[0].0;
-    let code_of = |stmts: &[m2cu_frontend::ir::StmtId], indent: usize| {
-        let mut code = Code::new(indent);
-        device.block(&mut code, &Block(stmts.to_vec()));
-        code.finish()
-    };
-    let mut setup = Code::new(1);
-    kernel::constant_aliases(ctx, &mut setup, kernel);
-    device.declare(&mut setup, &kernel.privates);
     let suffixes = model::range_suffixes(kernel);
     let mut var_decl = Code::new(2);
     var_decl.line(ctx.level_values(kernel, &suffixes, "m2cu_t"));
@@ -129,14 +120,14 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
                 }
             })
             .collect(),
-        setup: setup.finish(),
+        setup: kernel::variant_setup(ctx, kernel),
         var_decl: var_decl.finish(),
-        prologue: code_of(&body[..p.position], 2),
+        prologue: device.block_text(&body[..p.position], 2),
         inner_var: ctx.name(p.var).to_string(),
         inner_range: inner_range.finish(),
         inner_count: format!("m2cu_n{k} && !{}", device.status),
         inner_body: inner_body.finish(),
-        epilogue: code_of(&body[p.position + 1..], 3),
+        epilogue: device.block_text(&body[p.position + 1..], 3),
     }
     .render()
     .expect("per-output template renders")

@@ -14,7 +14,7 @@
 
 use askama::Template;
 use m2cu_analysis::{Kernel, PerOutput, Tiles};
-use m2cu_frontend::ir::{Block, ExprId, StmtId};
+use m2cu_frontend::ir::ExprId;
 
 use crate::code::Code;
 use crate::cuda::kernel;
@@ -67,14 +67,6 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput, t: &Tiles) -> Strin
     let f = ctx.f;
     let device = super::device(ctx);
     let body = &kernel.bodies(f)[0].0;
-    let code_of = |ctx: &Context, stmts: &[StmtId], indent: usize| {
-        let mut code = Code::new(indent);
-        ctx.block(&mut code, &Block(stmts.to_vec()));
-        code.finish()
-    };
-    let mut setup = Code::new(1);
-    kernel::constant_aliases(ctx, &mut setup, kernel);
-    device.declare(&mut setup, &kernel.privates);
     let suffixes = model::range_suffixes(kernel);
     let level_value = |level: usize, digit: &str| {
         let var = kernel.levels[level].var;
@@ -118,17 +110,17 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput, t: &Tiles) -> Strin
         col_ty: factor_type(t.col_factor),
         row: suffixes[t.row_level].clone(),
         col: suffixes[t.col_level].clone(),
-        setup: setup.finish(),
+        setup: kernel::variant_setup(ctx, kernel),
         var_decl: var_decl.finish(),
-        prologue: code_of(&device, &body[..p.position], 3),
+        prologue: device.block_text(&body[..p.position], 3),
         inner_var: ctx.name(p.var).to_string(),
         inner_range: inner_range.finish(),
         row_element: ctx.range_element(p.var, &k, "(m2cu_k0 + m2cu_ty)"),
         col_element: ctx.range_element(p.var, &k, "(m2cu_k0 + m2cu_tx)"),
         row_factor: exprs.expr(t.row_factor),
         col_factor: exprs.expr(t.col_factor),
-        update: code_of(&shared, &[t.update], 6),
-        epilogue: code_of(&device, &body[p.position + 1..], 3),
+        update: shared.block_text(&[t.update], 6),
+        epilogue: device.block_text(&body[p.position + 1..], 3),
         k,
     }
     .render()
