@@ -19,6 +19,9 @@ use crate::stmt::Context;
 const ROWS: u32 = 32;
 /// The columns of a CPU tile: `ROWS × COLS` accumulators stay in the first-level cache.
 const COLS: u32 = 16;
+/// The products (outputs × inner iterations) from which the tiles are shared among OpenMP's
+/// threads.
+const PARALLEL_WORK: u32 = 32768;
 
 /// The CPU loop of `kernel`, whose per-output inner loop `p` computes the matrix product `t`.
 pub fn tiled_loop(ctx: &Context, code: &mut Code, kernel: &Kernel, p: &PerOutput, t: &Tiles) {
@@ -41,8 +44,13 @@ pub fn tiled_loop(ctx: &Context, code: &mut Code, kernel: &Kernel, p: &PerOutput
         "const int64_t m2cu_tiles = m2cu_row_tiles * ((m2cu_n{col} + {}) / {COLS});",
         COLS - 1
     ));
+    // The inner range is the same for every output (`PerOutput`): computed once, when there
+    // are outputs, as the GPU's host computes it before a launch.
+    code.open("if (m2cu_tiles > 0) {");
+    let (range, k) = ctx.range_decls(p.stmt);
+    code.line(range);
     code.line(format!(
-        "#pragma omp parallel for schedule(static) if ({} >= 4096)",
+        "#pragma omp parallel for schedule(static) if ({} * m2cu_n{k} >= {PARALLEL_WORK})",
         ranges.total
     ));
     code.open("for (int64_t m2cu_b = 0; m2cu_b < m2cu_tiles; m2cu_b++) {");
@@ -93,12 +101,10 @@ pub fn tiled_loop(ctx: &Context, code: &mut Code, kernel: &Kernel, p: &PerOutput
         ctx.block(code, &prologue);
         code.line(format!("m2cu_acc[m2cu_c][m2cu_r] = {acc};"));
     });
-    let (range, k) = ctx.range_decls(p.stmt);
     code.open(format!(
         "{{ /* for {}: every output of the tile adds its product */",
         ctx.name(p.var)
     ));
-    code.line(range);
     code.open(format!(
         "for (int64_t m2cu_u = 0; m2cu_u < m2cu_n{k} && !{}; m2cu_u++) {{",
         ctx.status
@@ -138,6 +144,7 @@ pub fn tiled_loop(ctx: &Context, code: &mut Code, kernel: &Kernel, p: &PerOutput
         code.line(format!("{acc} = m2cu_acc[m2cu_c][m2cu_r];"));
         ctx.block(code, &epilogue);
     });
+    code.close("}");
     code.close("}");
     code.line(ctx.level_finals(kernel, &ranges));
     code.close("}");
