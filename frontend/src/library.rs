@@ -128,6 +128,8 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
         .into_iter()
         .filter_map(|t| match t.kind {
             TokKind::Ident(name) if !name.contains('.') && !declared.contains(&name) => Some(name),
+            // GPU Coder's `gpucoder.sort` is MATLAB's `sort` (`lower::gpucoder_sort`).
+            TokKind::Ident(name) if name == "gpucoder.sort" => Some("sort".into()),
             TokKind::Backslash => Some("mldivide".into()),
             TokKind::Slash => Some("mrdivide".into()),
             TokKind::Caret => Some("mpower".into()),

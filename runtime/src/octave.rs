@@ -105,7 +105,12 @@ pub fn eval(dir: &Path, script: &str) -> Result<String, String> {
 pub fn coder_stubs() -> Vec<SourceFile> {
     let mut files: Vec<SourceFile> = GPUCODER_FUNCTIONS
         .iter()
-        .map(|(name, text)| (PathBuf::from(format!("+gpucoder/{name}.m")), text.to_string()))
+        .map(|(name, text)| {
+            (
+                PathBuf::from(format!("+gpucoder/{name}.m")),
+                text.to_string(),
+            )
+        })
         .collect();
     for (name, params) in [
         ("kernel", ""),
@@ -125,17 +130,46 @@ pub fn coder_stubs() -> Vec<SourceFile> {
 /// GPU Coder's functions for Octave, by name: `gpucoder.reduce` folds `A(:)` with every
 /// function (each element preprocessed with `'preprocess'`) from left to right, seeded with the
 /// first element, the results forming a row; `[A, oldA] = gpucoder.atomicAdd(A, B)` and its kin
-/// compute their operation (`A + B`). The same files compute the e2e fixtures' expected outputs.
-const GPUCODER_FUNCTIONS: [(&str, &str); 9] = [
-    ("reduce", include_str!("../../fixtures/e2e/+gpucoder/reduce.m")),
-    ("atomicAdd", include_str!("../../fixtures/e2e/+gpucoder/atomicAdd.m")),
-    ("atomicSub", include_str!("../../fixtures/e2e/+gpucoder/atomicSub.m")),
-    ("atomicMin", include_str!("../../fixtures/e2e/+gpucoder/atomicMin.m")),
-    ("atomicMax", include_str!("../../fixtures/e2e/+gpucoder/atomicMax.m")),
-    ("atomicAnd", include_str!("../../fixtures/e2e/+gpucoder/atomicAnd.m")),
-    ("atomicOr", include_str!("../../fixtures/e2e/+gpucoder/atomicOr.m")),
-    ("atomicXor", include_str!("../../fixtures/e2e/+gpucoder/atomicXor.m")),
-    ("atomicExch", include_str!("../../fixtures/e2e/+gpucoder/atomicExch.m")),
+/// compute their operation (`A + B`); `gpucoder.sort` is `sort`. The same files compute the e2e
+/// fixtures' expected outputs.
+const GPUCODER_FUNCTIONS: [(&str, &str); 10] = [
+    (
+        "reduce",
+        include_str!("../../fixtures/e2e/+gpucoder/reduce.m"),
+    ),
+    ("sort", include_str!("../../fixtures/e2e/+gpucoder/sort.m")),
+    (
+        "atomicAdd",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicAdd.m"),
+    ),
+    (
+        "atomicSub",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicSub.m"),
+    ),
+    (
+        "atomicMin",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicMin.m"),
+    ),
+    (
+        "atomicMax",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicMax.m"),
+    ),
+    (
+        "atomicAnd",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicAnd.m"),
+    ),
+    (
+        "atomicOr",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicOr.m"),
+    ),
+    (
+        "atomicXor",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicXor.m"),
+    ),
+    (
+        "atomicExch",
+        include_str!("../../fixtures/e2e/+gpucoder/atomicExch.m"),
+    ),
 ];
 
 /// Answers every call; `files` are the `.m` files the calls need.

@@ -497,6 +497,11 @@ impl Lowerer<'_> {
         }
         let values = if super::atomics::is_atomic(&callee.name) {
             self.atomic_outputs(callee, args, targets, span)
+        } else if callee.name == super::atomics::GPUCODER_SORT {
+            match self.gpucoder_sort(callee) {
+                Some(sort) => self.multi_values(&sort, args, targets.len(), span),
+                None => None,
+            }
         } else {
             self.multi_values(callee, args, targets.len(), span)
         };

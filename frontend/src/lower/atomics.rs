@@ -1,5 +1,5 @@
 //! GPU Coder's atomic functions: `[A, oldA] = gpucoder.atomicAdd(A, B)` and its kin, as GPU
-//! Coder users write them in loops (`[s, ~] = gpucoder.atomicAdd(s, x(i))`,
+//! Coder users write them in loops (and `gpucoder.sort`, which is MATLAB's `sort`) (`[s, ~] = gpucoder.atomicAdd(s, x(i))`,
 //! `h(b) = gpucoder.atomicAdd(h(b), 1)`).
 //!
 //! In MATLAB each is its operation on the values, `A = A + B` for `atomicAdd`; atomicity is
@@ -61,7 +61,28 @@ pub(super) fn is_atomic(name: &str) -> bool {
     names().any(|n| n == name) || UNTRANSLATED.contains(&name)
 }
 
+/// GPU Coder's sort, which is MATLAB's `sort`: `[B, I] = gpucoder.sort(A, dim, direction)`.
+pub(super) const GPUCODER_SORT: &str = "gpucoder.sort";
+
 impl Lowerer<'_> {
+    /// The callee that `gpucoder.sort` stands for: m2cu's own `sort` (a `sort` of the program
+    /// would change what the call computes: E0106).
+    pub(super) fn gpucoder_sort(&mut self, callee: &ast::Ident) -> Option<ast::Ident> {
+        if !self.runs_bundled("sort") {
+            self.error(
+                "E0106",
+                callee.span,
+                "`gpucoder.sort` is MATLAB's `sort`, which `sort` of this program hides".into(),
+                "rename the variable or function `sort`".into(),
+            );
+            return None;
+        }
+        Some(ast::Ident {
+            name: "sort".into(),
+            span: callee.span,
+        })
+    }
+
     /// The outputs of `[A, oldA] = name(A, B)`, `name` an atomic function (`is_atomic`): the new
     /// value, then (when `keep_old`) `A`'s value before the call.
     pub(super) fn gpucoder_atomic(

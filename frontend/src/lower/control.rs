@@ -149,7 +149,10 @@ impl Lowerer<'_> {
             Some(s) => Some(s?),
             None => None,
         };
-        let operands: Vec<ExprId> = [Some(start), step, Some(stop)].into_iter().flatten().collect();
+        let operands: Vec<ExprId> = [Some(start), step, Some(stop)]
+            .into_iter()
+            .flatten()
+            .collect();
         let class = self.range_class(&operands, range.span)?;
         if class != Class::Double {
             // `for v = int8(1):3`: `v` takes the range's class, element by element.

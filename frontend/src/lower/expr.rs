@@ -378,6 +378,10 @@ impl Lowerer<'_> {
         if name == super::custom::GPUCODER_REDUCE {
             return self.gpucoder_reduce(args, span);
         }
+        if name == super::atomics::GPUCODER_SORT {
+            let sort = self.gpucoder_sort(callee)?;
+            return self.call(&sort, args, span);
+        }
         if super::atomics::is_atomic(name) {
             return self
                 .gpucoder_atomic(name, args, false, span)

@@ -114,6 +114,14 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Whether a call to `name` runs m2cu's own function of that name (`frontend/lib`), not one
+    /// of the program's.
+    pub(super) fn runs_bundled(&self, name: &str) -> bool {
+        self.resolved_callee(name)
+            .is_some_and(|callee| self.library.is_bundled(callee.file))
+            && !self.scope.names.contains_key(name)
+    }
+
     /// Whether a call to `name` (not a variable) runs a MATLAB function of the program.
     pub(super) fn is_function(&self, name: &str) -> bool {
         self.resolve(name).is_some()

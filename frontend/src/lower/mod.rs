@@ -160,6 +160,7 @@ pub fn translated_functions() -> Vec<&'static str> {
     names.extend(directives::CODER_DIRECTIVES);
     names.push(custom::GPUCODER_REDUCE);
     names.extend(atomics::names());
+    names.push(atomics::GPUCODER_SORT);
     names.extend(crate::bundled::names().filter(|n| !n.starts_with("m2cu_")));
     names.sort_unstable();
     names.dedup();
