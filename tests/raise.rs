@@ -905,3 +905,25 @@ fn realpow_stops_where_a_result_would_be_complex() {
     );
 }
 
+const COEFFS: &str = "function r = coeffs(M)
+arguments
+  M (:,:) double
+end
+fprintf('[%s]\\n', num2str(M));
+r = 1;
+end
+";
+
+/// `num2str` of an array whose rows are unknown at translation time prints Octave's columns
+/// for a row and stops with m2cu's reason for a matrix (Octave's text would be rows of text).
+#[test]
+fn num2str_of_a_matrix_in_printed_text_stops() {
+    stops_on_both_paths(
+        "coeffs",
+        COEFFS,
+        &[(
+            &["M=[1 2; 3 4]"],
+            "error: m2cu: num2str of a matrix in printed text is not supported yet",
+        )],
+    );
+}

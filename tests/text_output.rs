@@ -434,6 +434,32 @@ end
     );
 }
 
+/// `num2str` of a real row where its text is printed, in Octave's column layout: one width for
+/// every element from the largest magnitude (`%w.0f` for whole values, `%w.pg` else), NaN and
+/// Inf in the columns, the whole text trimmed, in `fprintf` fields and `disp` rows.
+#[test]
+fn num2str_of_a_row_lays_out_octaves_columns() {
+    let source = "function y = coeffs(p, q)
+% a fit's coefficients printed as people print them
+fprintf('p = [%s]\\n', num2str(p));
+disp(['q = [' num2str(q) ']'])
+fprintf('<%20s>\\n', num2str([1 -20 300]));
+fprintf('[%s] [%s] [%s]\\n', num2str([NaN 1 2]), num2str([0.001 -2.5e-7 3]), num2str([1e16 2]));
+fprintf('[%s] [%s] [%s]\\n', num2str(zeros(1, 0)), num2str([Inf -Inf 0.5]), num2str([0 0 0]));
+y = numel(p);
+end
+";
+    prints_like_octave(
+        "coeffs",
+        source,
+        &[
+            &["p=[1 2 3]", "q=[0.5 1.25 -3.75 1e5/3]"],
+            &["p=[-7 12 1e6]", "q=[NaN pi]"],
+        ],
+        "p = [1  2  3]\nq = [0.5            1.25           -3.75      33333.3333]\n<         1  -20  300>\n[NaN    1    2] [0.001    -2.5e-07           3] [1e+16                      2]\n[] [Inf        -Inf         0.5] [0  0  0]\n",
+    );
+}
+
 /// `strncmp` and `strncmpi` by Octave 7.3's rule (a count past both lengths compares what
 /// there is, past one of them is false, a fractional count is truncated, `Inf` compares the
 /// whole texts, a count below 1 stops with Octave's error naming the function, a number is

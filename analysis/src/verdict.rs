@@ -235,7 +235,9 @@ fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
             let function = to.function();
             let reason = if !matches!(to, PrintTo::Error { .. }) {
                 Some(SequentialReason::HostPrint { function })
-            } else if pieces.iter().any(|p| matches!(p, PrintPiece::Chars { .. })) {
+            } else if pieces.iter().any(|p| {
+                matches!(p, PrintPiece::Chars { .. } | PrintPiece::NumberRow { .. })
+            }) {
                 Some(SequentialReason::ErrorFormatsText { function })
             } else {
                 None

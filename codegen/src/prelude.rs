@@ -226,6 +226,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_ELEMENT_COUNT",
         "Unable to perform assignment because the left and right sides have a different number of elements.",
     ),
+    (
+        62,
+        "M2CU_E_NUM2STR_ROWS",
+        "m2cu: num2str of a matrix in printed text is not supported yet (of a row, it prints Octave's columns).",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -1214,6 +1219,46 @@ static void m2cu_put_num2str(m2cu_text *t, double v, const char *word)
         snprintf(text, sizeof text, "%.*g", digits, v);
     }}
     snprintf(piece, sizeof piece, word, text);
+    m2cu_put(t, piece);
+}}
+
+/* num2str of a real double row as Octave 7.3 lays out its columns, in the field `word`: one
+ * format for every element, from d = floor(log10) of the largest finite magnitude (0 when there
+ * is none or it is 0): "%(d+3).0f" (at least 5 wide when an element is not finite) when every
+ * finite element is whole and d <= 15, else "%(p+7).(p)g" with p = d + 5 between 5 and 16; NaN
+ * and Inf as Octave writes them, right-aligned; leading and trailing blanks trimmed. */
+static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, const char *word)
+{{
+    double largest = 0;
+    int whole = 1, finite = 1, digits = 0, width, precision;
+    char text[sizeof t->s], piece[512];
+    size_t len = 0, first = 0;
+    for (int64_t k = 0; k < n; k++) {{
+        if (!isfinite(x[k])) {{ finite = 0; continue; }}
+        if (fabs(x[k]) > largest) largest = fabs(x[k]);
+        if (x[k] != trunc(x[k])) whole = 0;
+    }}
+    if (largest > 0) digits = (int)floor(log10(largest));
+    if (digits > 15 || !whole) {{
+        precision = digits + 5 < 5 ? 5 : (digits + 5 > 16 ? 16 : digits + 5);
+        width = precision + 7;
+    }} else {{
+        precision = -1;
+        width = digits + 3;
+        if (!finite && width < 5) width = 5;
+    }}
+    text[0] = 0;
+    for (int64_t k = 0; k < n && len + 1 < sizeof text; k++) {{
+        if (isnan(x[k])) snprintf(piece, sizeof piece, "%*s", width, "NaN");
+        else if (isinf(x[k])) snprintf(piece, sizeof piece, "%*s", width, x[k] > 0 ? "Inf" : "-Inf");
+        else if (precision < 0) snprintf(piece, sizeof piece, "%*.0f", width, x[k]);
+        else snprintf(piece, sizeof piece, "%*.*g", width, precision, x[k]);
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s", piece);
+        if (len >= sizeof text) len = sizeof text - 1;
+    }}
+    while (len > 0 && text[len - 1] == ' ') text[--len] = 0;
+    while (first < len && text[first] == ' ') first++;
+    snprintf(piece, sizeof piece, word, text + first);
     m2cu_put(t, piece);
 }}
 

@@ -243,6 +243,7 @@ impl<'a> Context<'a> {
                     RuntimeError::MatrixProductSizes => "M2CU_E_MTIMES",
                     RuntimeError::DotSizes => "M2CU_E_DOT_SIZES",
                     RuntimeError::ElementCount => "M2CU_E_ELEMENT_COUNT",
+                    RuntimeError::Num2strRows => "M2CU_E_NUM2STR_ROWS",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),
                     RuntimeError::SizeDimension => "M2CU_E_SIZE_DIM",
@@ -346,6 +347,17 @@ impl<'a> Context<'a> {
                     field.width,
                     field.left as u8,
                     field.precision
+                )
+            }
+            PrintPiece::NumberRow { modifiers, arg } => {
+                let ExprKind::Local(array) = self.f.exprs[*arg].kind else {
+                    unreachable!("lowering holds a printed row in a local")
+                };
+                format!(
+                    "m2cu_put_num2str_row(&m2cu_t, {}, {}, {});",
+                    self.name(array),
+                    self.names.numel(array),
+                    string_literal(&format!("%{}s", field_width(&octave_modifiers(modifiers))))
                 )
             }
             PrintPiece::Value {

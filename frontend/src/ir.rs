@@ -597,6 +597,13 @@ pub enum PrintPiece {
         modifiers: String,
         arg: ExprId,
     },
+    /// `num2str` of a real double row, laid out as Octave lays out its columns (one width for
+    /// every element, from the largest magnitude), leading and trailing blanks trimmed:
+    /// `arg` is the whole array (`ExprKind::Local`), `modifiers` as in `Value`.
+    NumberRow {
+        modifiers: String,
+        arg: ExprId,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -671,7 +678,8 @@ impl PrintPiece {
             PrintPiece::Text(_) => None,
             PrintPiece::Display(arg)
             | PrintPiece::Value { arg, .. }
-            | PrintPiece::Chars { arg, .. } => Some(*arg),
+            | PrintPiece::Chars { arg, .. }
+            | PrintPiece::NumberRow { arg, .. } => Some(*arg),
         }
     }
 }
@@ -737,6 +745,9 @@ pub enum RuntimeError {
     /// perform assignment because the left and right sides have a different number of
     /// elements." (`Lowerer::element_value`).
     ElementCount,
+    /// `num2str(A)` in printed text of an `A` whose rows were unknown at translation time that
+    /// has more than one row when the program runs (m2cu prints `num2str` of a row only).
+    Num2strRows,
 
     /// A scalar read, or an output returned, on a path that never assigned it: MATLAB's
     /// "'x' undefined" (see `lower::undefined`), `x` being `Function::undefined_names[k]`.

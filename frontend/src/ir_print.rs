@@ -178,6 +178,9 @@ impl Printer<'_> {
                         PrintPiece::Chars { modifiers, arg } => {
                             format!("%{modifiers}s({})", self.expr(*arg))
                         }
+                        PrintPiece::NumberRow { modifiers, arg } => {
+                            format!("%{modifiers}s(num2str({}))", self.expr(*arg))
+                        }
                     })
                     .collect();
                 let id = match to {

@@ -9,12 +9,15 @@
 //!   `d = max(floor(log10(|x|)) + 5, 5)`, at most 16 (`m2cu_put_num2str`); NaN and Inf are the
 //!   words; integer classes and logicals print their value; `int2str(x)` is `%.0f` of
 //!   `round(x)` (every digit: `int2str(1e16)` is `10000000000000000`, `num2str` gives `1e+16`);
-//! - single and 64-bit integer values, non-scalars, and items of a row that are not text of one
-//!   row are E0115, never another text;
+//! - `num2str` of a real double row is Octave's column layout (`PrintPiece::NumberRow`,
+//!   `m2cu_put_num2str_row`): one `%w.0f` or `%w.pg` for every element from the largest finite
+//!   magnitude, the elements side by side, leading and trailing blanks trimmed;
+//! - single and 64-bit integer values, other arrays (E0150), and items of a row that are not
+//!   text of one row are refused, never another text;
 //! - a one-argument `error`/`warning` whose row holds `num2str`/`int2str` or non-empty literal
 //!   text is never empty, so Octave's no-op for an empty message cannot apply.
 
-use crate::ir::PrintPiece;
+use crate::ir::{PrintPiece, RuntimeError};
 
 use super::array::Val;
 use super::*;
@@ -143,11 +146,34 @@ impl Lowerer<'_> {
         };
         let arg = match self.value(x)? {
             Val::Scalar(arg) => arg,
+            Val::Array(a) if name == "num2str" && self.is_real_double_row(&a) => {
+                if modifiers.contains('.') {
+                    self.text_error(span, &format!("a precision cuts the text of `{name}`"));
+                    return None;
+                }
+                let arg = self.whole_array_expr(&a, span);
+                if a.shape.rows != Dim::Known(1) {
+                    let ExprKind::Local(array) = self.exprs[arg].kind else {
+                        unreachable!("whole_array_expr reads a local")
+                    };
+                    let rows = self.size_of(array, 1, span);
+                    let one = self.constant_expr(1.0, Class::Double, span);
+                    let one = self.binary_expr(BinOp::Le, rows, one, Class::Logical, span);
+                    self.push(
+                        StmtKind::Check {
+                            cond: one,
+                            error: RuntimeError::Num2strRows,
+                        },
+                        span,
+                    );
+                }
+                return Some(PrintPiece::NumberRow { modifiers, arg });
+            }
             Val::Array(_) => {
                 self.error(
                     "E0150",
                     x.span,
-                    format!("`{name}` of an array in printed text is not supported yet (Octave lays the elements out in columns of a width it computes from them)"),
+                    format!("`{name}` of this array in printed text is not supported yet (m2cu lays out `num2str` of a real double row)"),
                     format!("print the elements with a format, `fprintf(' %g', x)`, or give `{name}` one element, `{name}(x(k))`"),
                 );
                 return None;
@@ -189,6 +215,15 @@ impl Lowerer<'_> {
             conversion: 'f',
             arg: rounded,
         })
+    }
+
+    /// Whether `a` is a real double array that may be a row (its rows 1 or unknown; a check
+    /// stops the run where it has more).
+    fn is_real_double_row(&self, a: &super::array::ArrayVal) -> bool {
+        a.class == Class::Double
+            && !super::complex_array::is_complex_val(self, a)
+            && !a.shape.is_3d()
+            && matches!(a.shape.rows, Dim::Known(1) | Dim::Var)
     }
 
     fn text_error(&mut self, span: Span, message: &str) {
