@@ -927,3 +927,34 @@ fn num2str_of_a_matrix_in_printed_text_stops() {
         )],
     );
 }
+
+const SCALED: &str = "function y = scaled(w, C)
+arguments
+  w (:,1) double
+  C (:,:) double
+end
+y = w' * C;
+end
+";
+
+/// `w' * C` with a `w` that is 1-by-1 only when the program runs: MATLAB scales `C`, a result
+/// the translated 1-by-n shape cannot hold, so the run stops with m2cu's reason (not MATLAB's
+/// "Incorrect dimensions", which MATLAB would not say); inner extents that differ otherwise
+/// give MATLAB's message. Found by the adversarial test (fixture tiledprod, len=1).
+#[test]
+fn a_product_with_a_scalar_known_only_at_run_time_stops_with_m2cus_reason() {
+    stops_on_both_paths(
+        "scaled",
+        SCALED,
+        &[
+            (
+                &["w=2", "C=[1 2; 3 4]"],
+                "error: m2cu: an operand of `*` is 1-by-1 only when the program runs",
+            ),
+            (
+                &["w=[2; 1; 1]", "C=[1 2; 3 4]"],
+                "error: Incorrect dimensions for matrix multiplication.",
+            ),
+        ],
+    );
+}

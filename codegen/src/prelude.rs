@@ -227,6 +227,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "Unable to perform assignment because the left and right sides have a different number of elements.",
     ),
     (
+        63,
+        "M2CU_E_MTIMES_SCALAR",
+        "m2cu: an operand of `*` is 1-by-1 only when the program runs: MATLAB multiplies each element of the other by it, a result whose shape the translated types cannot hold (give that input a scalar type, or write `.*`).",
+    ),
+    (
         62,
         "M2CU_E_NUM2STR_ROWS",
         "m2cu: num2str of a matrix in printed text is not supported yet (of a row, it prints Octave's columns).",

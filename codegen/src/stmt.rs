@@ -241,6 +241,7 @@ impl<'a> Context<'a> {
                     RuntimeError::FindCount => "M2CU_E_FIND_COUNT",
                     RuntimeError::FindShape => "M2CU_E_FIND_SHAPE",
                     RuntimeError::MatrixProductSizes => "M2CU_E_MTIMES",
+                    RuntimeError::MatrixProductScalar => "M2CU_E_MTIMES_SCALAR",
                     RuntimeError::DotSizes => "M2CU_E_DOT_SIZES",
                     RuntimeError::ElementCount => "M2CU_E_ELEMENT_COUNT",
                     RuntimeError::Num2strRows => "M2CU_E_NUM2STR_ROWS",

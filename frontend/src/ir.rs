@@ -738,6 +738,10 @@ pub enum RuntimeError {
     /// `A * B` with `size(A, 2) ~= size(B, 1)`: MATLAB's "Incorrect dimensions for matrix
     /// multiplication." (`lower::mtimes`).
     MatrixProductSizes,
+    /// `A * B` whose inner extents differ where one operand is 1-by-1 only at run time: MATLAB
+    /// multiplies each element of the other by it, a result whose shape the translated types
+    /// cannot hold (`lower::mtimes`).
+    MatrixProductScalar,
     /// `dot(x, y)` of vectors of different lengths: Octave's "dot: sizes of X and Y must
     /// match".
     DotSizes,

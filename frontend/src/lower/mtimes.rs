@@ -11,7 +11,10 @@
 //! Invariants: both operands are real double or single (logical and char read as double); an
 //! integer operand is E0106, as in MATLAB ("At least one argument must be scalar"); the inner
 //! extents must agree, at translation when both are known (E0110), else when the program runs
-//! (`M2CU_E_MTIMES`, MATLAB's message); an empty inner extent gives zeros.
+//! (`M2CU_E_MTIMES`, MATLAB's message), before which an operand whose type admits 1-by-1 and
+//! is 1-by-1 at run time stops with m2cu's reason (`M2CU_E_MTIMES_SCALAR`: MATLAB scales the
+//! other operand, a result the translated shape cannot hold); an empty inner extent gives
+//! zeros.
 
 use super::array::{ArrayVal, Val};
 use super::reduce::Reduction;
@@ -60,7 +63,11 @@ impl Lowerer<'_> {
             }
         }
         let (rows, cols) = (a.shape.rows, b.shape.cols);
+        let scalars = [&a, &b].map(|v| v.shape.admits_one_element());
         let [a, b] = [a, b].map(|v| self.whole_local(&v));
+        if scalars.contains(&true) {
+            self.scalar_operand_check(a, b, span);
+        }
         self.inner_extents_check(a, b, span);
         if (rows, cols) == (Dim::Known(1), Dim::Known(1)) {
             let acc = self.product_sum(a, b, None, class, span);
@@ -94,6 +101,32 @@ impl Lowerer<'_> {
             });
         });
         Some(Val::Array(self.whole(c, span)))
+    }
+
+    /// Stops with m2cu's reason where the inner extents differ and an operand is 1-by-1 (an
+    /// operand whose type admits one element): MATLAB scales the other operand there.
+    fn scalar_operand_check(&mut self, a: LocalId, b: LocalId, span: Span) {
+        let (p, q) = (self.size_of(a, 2, span), self.size_of(b, 1, span));
+        let agree = self.binary_expr(BinOp::Eq, p, q, Class::Logical, span);
+        let mut neither = None;
+        for x in [a, b] {
+            let n = self.numel_of(x, span);
+            let one = self.constant_expr(1.0, Class::Double, span);
+            let many = self.binary_expr(BinOp::Ne, n, one, Class::Logical, span);
+            neither = Some(match neither {
+                None => many,
+                Some(other) => self.binary_expr(BinOp::And, other, many, Class::Logical, span),
+            });
+        }
+        let neither = neither.expect("two operands");
+        let cond = self.binary_expr(BinOp::Or, agree, neither, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::MatrixProductScalar,
+            },
+            span,
+        );
     }
 
     /// Stops unless `size(a, 2) == size(b, 1)`.
