@@ -43,11 +43,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("strjoin", None),
     ("strrep", None),
     ("strtrim", None),
-    (
-        "realpow",
-        Some("`x .^ y`, which stops where the result would be complex"),
-    ),
-    ("power", Some("`x .^ y`")),
     ("erfinv", None),
     ("besselj", None),
     ("cbrt", Some("`nthroot(x, 3)`")),
