@@ -68,6 +68,9 @@ pub fn find(f: &Function, kernel: &Kernel, p: &PerOutput) -> Option<Tiles> {
         return None;
     };
     let acc = *target;
+    if acc != reduction.var {
+        return None;
+    }
     let term = added_to(f, *value, acc)?;
     let row_level = kernel.order[0];
     let col_level = 1 - row_level;
