@@ -43,6 +43,10 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("strjoin", None),
     ("strrep", None),
     ("strtrim", None),
+    (
+        "mat2str",
+        Some("`num2str(x)` of a row, printed as `fprintf('[%s]', num2str(x))`"),
+    ),
     ("erfinv", None),
     ("besselj", None),
     ("cbrt", Some("`nthroot(x, 3)`")),
