@@ -235,9 +235,10 @@ fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
             let function = to.function();
             let reason = if !matches!(to, PrintTo::Error { .. }) {
                 Some(SequentialReason::HostPrint { function })
-            } else if pieces.iter().any(|p| {
-                matches!(p, PrintPiece::Chars { .. } | PrintPiece::NumberRow { .. })
-            }) {
+            } else if pieces
+                .iter()
+                .any(|p| matches!(p, PrintPiece::Chars { .. } | PrintPiece::NumberRow { .. }))
+            {
                 Some(SequentialReason::ErrorFormatsText { function })
             } else {
                 None

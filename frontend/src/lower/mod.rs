@@ -59,6 +59,7 @@
 
 mod array;
 mod assign;
+mod atomics;
 mod build;
 mod cells;
 mod charclass;
@@ -71,9 +72,7 @@ mod concat;
 mod console;
 mod constants;
 mod control;
-mod atomics;
 mod custom;
-mod range_class;
 mod delete;
 mod diag;
 mod directives;
@@ -100,6 +99,7 @@ mod optional;
 mod power;
 mod print;
 mod raise;
+mod range_class;
 mod reassign;
 mod reduce;
 mod reduce_flags;
