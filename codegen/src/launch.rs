@@ -133,27 +133,27 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     residency::on_host(ctx, code, &residency::arrays_read(ctx.f, &range_exprs));
     code.line(&ranges.decls);
     code.open(format!("if ({n} > 0) {{"));
-    let lanes = kernel.per_output.as_ref().map(|p| {
+    // The inner loop's range suffix of a per-output kernel, its range declared for the choices.
+    let inner = kernel.per_output.as_ref().map(|p| {
         let (range, k) = ctx.range_decls(p.stmt);
         code.line(range);
+        k
+    });
+    let lanes = inner.as_ref().map(|k| {
         code.line(format!(
             "int m2cu_lanes = m2cu_lanes_per_output({n}, m2cu_n{k}, M2CU_SM_COUNT, {BLOCK}, M2CU_LANES);"
         ));
         "m2cu_lanes"
     });
     let mut threads = lanes.map_or(n.clone(), |l| format!("{n} * {l}"));
-    let tiled = kernel
-        .per_output
-        .as_ref()
-        .and_then(|p| p.tiles.as_ref())
-        .map(|t| {
+    let tiles = kernel.per_output.as_ref().and_then(|p| p.tiles.as_ref());
+    let tiled = tiles.zip(inner.as_ref()).map(|(t, k)| {
             let (rows, cols) = (
                 format!("m2cu_n{}", ranges.suffixes[t.row_level]),
                 format!("m2cu_n{}", ranges.suffixes[t.col_level]),
             );
-            let inner = ctx.range_decls(kernel.per_output.as_ref().expect("tiled").stmt).1;
             code.line(format!(
-                "int m2cu_tiled = m2cu_tiles_per_output({rows}, {cols}, m2cu_n{inner}, {TILE}, M2CU_LANES);"
+                "int m2cu_tiled = m2cu_tiles_per_output({rows}, {cols}, m2cu_n{k}, {TILE}, M2CU_LANES);"
             ));
             threads = format!(
                 "m2cu_tiled ? (({rows} + {}) / {TILE}) * (({cols} + {}) / {TILE}) * {BLOCK} : {threads}",

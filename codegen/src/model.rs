@@ -234,6 +234,12 @@ pub fn declare_accumulators(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     }
 }
 
+/// The C declarations of `kernel`'s parameters, in launch order: the signature of each of its
+/// kernels (the thread kernel and its variants).
+pub fn param_decls(ctx: &Context, kernel: &Kernel) -> Vec<String> {
+    params(ctx, kernel).into_iter().map(|p| p.decl).collect()
+}
+
 /// The parameters of `kernel`, in launch order.
 pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
     let f = ctx.f;

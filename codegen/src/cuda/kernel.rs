@@ -155,10 +155,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
         comment: comment(ctx, kernel),
         block: BLOCK,
         name: kernel.name.clone(),
-        params: model::params(ctx, kernel)
-            .into_iter()
-            .map(|p| p.decl)
-            .collect(),
+        params: model::param_decls(ctx, kernel),
         setup: setup.finish(),
         var_decl: {
             let mut decl = Code::new(2);

@@ -78,10 +78,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
         ctx.range_element(p.var, &k, "m2cu_u")
     ));
     device.block(&mut inner_body, m2cu_analysis::loops::loop_body(f, p.stmt));
-    let mut params: Vec<String> = model::params(ctx, kernel)
-        .into_iter()
-        .map(|p| p.decl)
-        .collect();
+    let mut params = model::param_decls(ctx, kernel);
     params.push("int m2cu_lanes".into());
     PerOutputTemplate {
         comment: format!(

@@ -92,10 +92,6 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput, t: &Tiles) -> Strin
         .held
         .insert(t.col_factor, "m2cu_cols[m2cu_ty][m2cu_u]".into());
     let factor_type = |e: ExprId| f.exprs[e].ty.class.c_type();
-    let params = model::params(ctx, kernel)
-        .into_iter()
-        .map(|p| p.decl)
-        .collect();
     TilesTemplate {
         comment: format!(
             "{}, its sum over {} in {TILE}-by-{TILE} tiles of outputs",
@@ -105,7 +101,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput, t: &Tiles) -> Strin
         block: BLOCK,
         tile: TILE,
         name: variant_name(kernel),
-        params,
+        params: model::param_decls(ctx, kernel),
         row_ty: factor_type(t.row_factor),
         col_ty: factor_type(t.col_factor),
         row: suffixes[t.row_level].clone(),

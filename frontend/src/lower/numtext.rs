@@ -147,8 +147,7 @@ impl Lowerer<'_> {
         let arg = match self.value(x)? {
             Val::Scalar(arg) => arg,
             Val::Array(a) if name == "num2str" && self.is_real_double_row(&a) => {
-                if modifiers.contains('.') {
-                    self.text_error(span, &format!("a precision cuts the text of `{name}`"));
+                if self.cut_by_precision(name, &modifiers, span) {
                     return None;
                 }
                 let arg = self.whole_array_expr(&a, span);
@@ -158,10 +157,10 @@ impl Lowerer<'_> {
                     };
                     let rows = self.size_of(array, 1, span);
                     let one = self.constant_expr(1.0, Class::Double, span);
-                    let one = self.binary_expr(BinOp::Le, rows, one, Class::Logical, span);
+                    let a_row = self.binary_expr(BinOp::Le, rows, one, Class::Logical, span);
                     self.push(
                         StmtKind::Check {
-                            cond: one,
+                            cond: a_row,
                             error: RuntimeError::Num2strRows,
                         },
                         span,
@@ -190,8 +189,7 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        if modifiers.contains('.') {
-            self.text_error(span, &format!("a precision cuts the text of `{name}`"));
+        if self.cut_by_precision(name, &modifiers, span) {
             return None;
         }
         if name == "num2str" {
@@ -215,6 +213,15 @@ impl Lowerer<'_> {
             conversion: 'f',
             arg: rounded,
         })
+    }
+
+    /// Reports a precision in `modifiers` (`%.3s`), which would cut the text of `name`.
+    fn cut_by_precision(&mut self, name: &str, modifiers: &str, span: Span) -> bool {
+        let cut = modifiers.contains('.');
+        if cut {
+            self.text_error(span, &format!("a precision cuts the text of `{name}`"));
+        }
+        cut
     }
 
     /// Whether `a` is a real double array that may be a row (its rows 1 or unknown; a check
