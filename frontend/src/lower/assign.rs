@@ -566,17 +566,29 @@ impl Lowerer<'_> {
         value: Val,
         span: Span,
     ) -> Option<StmtId> {
+        let read = self.hidden_variable("out", value, target_span, span)?;
+        self.store(base, args, target_span, &read, span)
+    }
+
+    /// A new hidden variable `_<stem><n>` (a name no MATLAB identifier can be) assigned
+    /// `value`: the expression that reads it, spanning `at`.
+    pub(super) fn hidden_variable(
+        &mut self,
+        stem: &str,
+        value: Val,
+        at: Span,
+        span: Span,
+    ) -> Option<ast::Expr> {
         self.temps += 1;
         let hidden = ast::Ident {
-            name: format!("_out{}", self.temps),
-            span: target_span,
+            name: format!("_{stem}{}", self.temps),
+            span: at,
         };
         self.assign_val(&hidden, value, span)?;
-        let read = ast::Expr {
+        Some(ast::Expr {
             kind: AstExpr::Ident(hidden.name),
-            span: target_span,
-        };
-        self.store(base, args, target_span, &read, span)
+            span: at,
+        })
     }
 
     pub(super) fn multi_values(

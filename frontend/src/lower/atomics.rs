@@ -122,11 +122,7 @@ impl Lowerer<'_> {
             }
         }
         let (a, old) = if keep_old {
-            let held = self.hold_input(a, span)?;
-            let read = ast::Expr {
-                kind: AstExpr::Ident(held.name.clone()),
-                span: a.span,
-            };
+            let read = self.hold_input(a, span)?;
             let old = self.value(&read)?;
             (read, Some(old))
         } else {
@@ -151,13 +147,8 @@ impl Lowerer<'_> {
         Some(std::iter::once(new).chain(old).collect())
     }
 
-    /// A hidden variable (a name no MATLAB identifier can be) assigned a copy of `e`'s value.
-    fn hold_input(&mut self, e: &ast::Expr, span: Span) -> Option<ast::Ident> {
-        self.temps += 1;
-        let held = ast::Ident {
-            name: format!("_old{}", self.temps),
-            span: e.span,
-        };
+    /// A hidden variable assigned a copy of `e`'s value: the expression that reads it.
+    fn hold_input(&mut self, e: &ast::Expr, span: Span) -> Option<ast::Expr> {
         let value = match self.value(e)? {
             Val::Array(v) => {
                 let copy = self.materialize(&v);
@@ -165,7 +156,6 @@ impl Lowerer<'_> {
             }
             scalar => scalar,
         };
-        self.assign_val(&held, value, span)?;
-        Some(held)
+        self.hidden_variable("old", value, e.span, span)
     }
 }
