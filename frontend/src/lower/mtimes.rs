@@ -20,7 +20,7 @@ use super::array::{ArrayVal, Val};
 use super::reduce::Reduction;
 use super::Lowerer;
 use crate::diag::Span;
-use crate::ir::{BinOp, ExprId, ExprKind, LocalId, RuntimeError, StmtKind};
+use crate::ir::{BinOp, ExprId, ExprKind, LocalId, RuntimeError, SizeQuery, StmtKind};
 use crate::types::{Class, Dim, Shape, Type};
 
 impl Lowerer<'_> {
@@ -108,17 +108,9 @@ impl Lowerer<'_> {
     fn scalar_operand_check(&mut self, a: LocalId, b: LocalId, span: Span) {
         let (p, q) = (self.size_of(a, 2, span), self.size_of(b, 1, span));
         let agree = self.binary_expr(BinOp::Eq, p, q, Class::Logical, span);
-        let mut neither = None;
-        for x in [a, b] {
-            let n = self.numel_of(x, span);
-            let one = self.constant_expr(1.0, Class::Double, span);
-            let many = self.binary_expr(BinOp::Ne, n, one, Class::Logical, span);
-            neither = Some(match neither {
-                None => many,
-                Some(other) => self.binary_expr(BinOp::And, other, many, Class::Logical, span),
-            });
-        }
-        let neither = neither.expect("two operands");
+        let [many_a, many_b] =
+            [a, b].map(|x| self.size_compared(x, SizeQuery::Numel, BinOp::Ne, 1.0, span));
+        let neither = self.binary_expr(BinOp::And, many_a, many_b, Class::Logical, span);
         let cond = self.binary_expr(BinOp::Or, agree, neither, Class::Logical, span);
         self.push(
             StmtKind::Check {

@@ -155,9 +155,7 @@ impl Lowerer<'_> {
                     let ExprKind::Local(array) = self.exprs[arg].kind else {
                         unreachable!("whole_array_expr reads a local")
                     };
-                    let rows = self.size_of(array, 1, span);
-                    let one = self.constant_expr(1.0, Class::Double, span);
-                    let a_row = self.binary_expr(BinOp::Le, rows, one, Class::Logical, span);
+                    let a_row = self.size_compared(array, SizeQuery::Dim(1), BinOp::Le, 1.0, span);
                     self.push(
                         StmtKind::Check {
                             cond: a_row,
