@@ -208,7 +208,9 @@ struct EmuArgs {
     emu_schedule: Option<ScheduleArg>,
     /// With --backend emu: the threads that share one output in the kernels where a reduction
     /// sits inside a parallel loop (thread, warp or block), or tile: a block per 16-by-16 tile
-    /// of a matrix product's outputs, instead of the host program's choice.
+    /// of a matrix product's outputs, instead of the host program's choice. A scan (a running
+    /// sum such as cumsum) runs in one thread in order with thread, as a parallel scan
+    /// otherwise.
     #[arg(long, value_enum, value_name = "GROUP")]
     emu_lanes: Option<LanesArg>,
 }

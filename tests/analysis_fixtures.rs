@@ -8,7 +8,7 @@ mod common;
 
 use m2cu::{Backend, EmuOptions, Options, RunOptions};
 use m2cu_frontend::parser::parse_file;
-use m2cu_runtime::Lanes;
+use m2cu_runtime::{Lanes, Schedule};
 
 fn name_of(path: &std::path::Path) -> String {
     path.file_stem()
@@ -98,6 +98,48 @@ fn per_output_kernels_match_octave_in_every_mode() {
             "{name} has no per-output kernel any more; compared {compared:?}"
         );
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every fixture with a scan (it has a `_partials` kernel) equals Octave on the emulated GPU
+/// with the scan in one thread and in parallel, on one multiprocessor (fewer blocks than
+/// tiles: a block scans several tiles in turn) and on two, with the threads taking turns in
+/// both orders. The fixtures' values are exact in any order of the sums.
+#[test]
+fn scan_kernels_match_octave_in_every_mode() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let (compared, failures) = compare_fixtures(|t| {
+        let scans = t
+            .generated
+            .kernel_names
+            .iter()
+            .any(|k| k.ends_with("_partials"));
+        let mut runs = Vec::new();
+        for lanes in [Lanes::Thread, Lanes::Warp] {
+            for (sm_count, schedule) in [(1, Schedule::Reverse), (2, Schedule::InOrder)] {
+                runs.push(RunOptions {
+                    backend: Backend::Emu,
+                    emu: EmuOptions {
+                        lanes: Some(lanes),
+                        sm_count,
+                        schedule,
+                    },
+                    ..Default::default()
+                });
+            }
+        }
+        if scans {
+            runs
+        } else {
+            Vec::new()
+        }
+    });
+    assert!(
+        compared.iter().any(|c| c == "plan_scan"),
+        "plan_scan has no scan kernel any more; compared {compared:?}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -379,6 +379,56 @@ fn a_tiled_product_without_its_second_barrier_gives_a_wrong_answer_every_time() 
     assert_eq!(found, Vec::<String>::new());
 }
 
+/// The barrier of a scan (`codegen::cuda::scan`) after warp 0 has scanned the warps' totals:
+/// no warp reads the total of the warps before it until then.
+const SCAN_TOTALS_BARRIER: &str = "        __syncthreads();\n        if (m2cu_warp > 0) {";
+
+/// Without the barrier after the scan of the warps' totals, when the threads take turns from
+/// the last one down warp 7 reads the raw total of warp 6 instead of the total of warps 0-6:
+/// fixture stepgoal's prefix sums (3001 elements, a parallel scan) come out wrong, the same on
+/// every run. The generated kernels are right under every schedule, and forcing the scan into
+/// one thread leaves the broken parallel path unused (the forced choice reached the launch).
+#[test]
+fn a_scan_without_its_totals_barrier_gives_a_wrong_answer_every_time() {
+    let name = "stepgoal";
+    let t = common::translate_fixture(name);
+    let (inputs, expected) = (common::inputs(name), common::expected(name));
+    let broken = edited(
+        &t.generated.kernels_cu,
+        SCAN_TOTALS_BARRIER,
+        "        if (m2cu_warp > 0) {",
+    );
+    let run = |kernels: &str, lanes, schedule| {
+        let options = EmuOptions {
+            schedule,
+            lanes: Some(lanes),
+            ..Default::default()
+        };
+        let actual = run_kernels(&t, kernels, &inputs, options)
+            .unwrap_or_else(|e| panic!("{name} ({options:?}): {e}"));
+        let outputs: Vec<_> = t
+            .outputs
+            .iter()
+            .map(|(n, _)| n.clone())
+            .zip(actual)
+            .collect();
+        (common::output_differences(&expected, &outputs), outputs)
+    };
+    for schedule in Schedule::ALL {
+        let (found, _) = run(&t.generated.kernels_cu, Lanes::Warp, schedule);
+        assert_eq!(found, Vec::<String>::new(), "{schedule:?}");
+    }
+    let (found, first) = run(&broken, Lanes::Warp, Schedule::Reverse);
+    assert!(
+        found.iter().any(|w| w.starts_with("output `cumulative`")),
+        "the missing barrier went unnoticed: {found:?}"
+    );
+    let (_, again) = run(&broken, Lanes::Warp, Schedule::Reverse);
+    assert_eq!(format!("{again:?}"), format!("{first:?}"));
+    let (found, _) = run(&broken, Lanes::Thread, Schedule::Reverse);
+    assert_eq!(found, Vec::<String>::new());
+}
+
 /// A barrier that one thread skips is a deadlock, which a serialized schedule reports at once
 /// (the concurrent one only after its timeout).
 #[test]

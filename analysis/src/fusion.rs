@@ -68,6 +68,8 @@ fn fusable(f: &Function, a: &Kernel, b: &Kernel) -> bool {
         || !b.inductions.is_empty()
         || a.raises
         || b.raises
+        || a.scan.is_some()
+        || b.scan.is_some()
     {
         return false;
     }

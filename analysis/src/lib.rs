@@ -4,8 +4,9 @@
 //! subscripts), [`deps`] (the dependence graph over array accesses, with direction vectors),
 //! [`induction`] (induction variables and their closed forms), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
-//! [`scatter`] (histogram updates that may run atomically), [`verdict`] (combining the above into
-//! `parallel` / `reduction` / `sequential` with a [`reason`] and a witness),
+//! [`scatter`] (histogram updates that may run atomically), [`scan`] (running sums read in every
+//! iteration), [`verdict`] (combining the above into `parallel` / `reduction` / `scan` /
+//! `sequential` with a [`reason`] and a witness),
 //! [`plan`] (which loops become which kernels, collapsing perfect nests), [`fusion`] (adjacent
 //! kernels over one iteration space become one), [`per_output`] (a thread, a warp or a block
 //! per output of an inner reduction) and [`tiles`] (matrix products computed in tiles), and
@@ -25,6 +26,7 @@ pub mod reason;
 pub mod reduction;
 pub mod report;
 pub mod scalars;
+pub mod scan;
 pub mod scatter;
 pub mod tiles;
 pub mod verdict;
@@ -36,6 +38,7 @@ pub use per_output::PerOutput;
 pub use plan::{ArrayUse, Kernel, KernelPlan};
 pub use reason::SequentialReason;
 pub use reduction::{Form, Reduction, Ties};
+pub use scan::Scan;
 pub use tiles::Tiles;
 pub use verdict::{Verdict, Witness};
 

@@ -49,6 +49,7 @@ pub fn find(
     kernel: &Kernel,
 ) -> Option<PerOutput> {
     let plain = kernel.fused.is_empty()
+        && kernel.scan.is_none()
         && kernel.reductions.is_empty()
         && kernel.atomic_updates.is_empty()
         && kernel.inductions.is_empty()
@@ -95,7 +96,7 @@ pub fn find(
 
 /// Whether statement `s` (with everything nested in it) only assigns scalars and cannot leave
 /// the iteration early.
-fn only_assigns_scalars(f: &Function, s: StmtId) -> bool {
+pub(crate) fn only_assigns_scalars(f: &Function, s: StmtId) -> bool {
     let mut ok = true;
     f.walk_stmts(&m2cu_frontend::ir::Block(vec![s]), &mut |x| {
         ok &= match &f.stmts[x].kind {

@@ -27,6 +27,7 @@ use crate::loops::{loop_body, LoopId, LoopTree, PerLoop};
 use crate::per_output::{self, PerOutput};
 use crate::reduction::Reduction;
 use crate::scalars;
+use crate::scan::Scan;
 use crate::scatter::{self, AtomicUpdate};
 use crate::verdict::Verdict;
 
@@ -75,6 +76,9 @@ pub struct Kernel {
     /// The reduction loop inside each iteration that a warp or block may share per output
     /// (see [`crate::per_output`]).
     pub per_output: Option<PerOutput>,
+    /// The running value of a scan loop (see [`crate::scan`]): a single level, never fused,
+    /// whose running value is an input (its value before the loop) and live out (the total).
+    pub scan: Option<Scan>,
     /// Whether an iteration may raise `error`: MATLAB reports the first failing iteration in
     /// loop order, so the iteration number `t` follows loop order (collapsed levels keep source
     /// order), and the kernel is neither fused nor split per output (`m2cu_codegen::raise`).
@@ -198,12 +202,17 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &PerLoop<Verdict>) -> Kerne
             stmt: info.stmt,
             var,
         };
-        kernels.push(kernel(
-            f,
-            collapse(f, tree, verdicts, outer),
-            privates,
-            verdicts[id].reductions(),
-        ));
+        let scan = verdicts[id].scan();
+        let levels = match scan {
+            Some(_) => vec![outer],
+            None => collapse(f, tree, verdicts, outer),
+        };
+        let mut kernel = kernel(f, levels, privates, verdicts[id].reductions());
+        if let Some(scan) = scan {
+            kernel.live_out.push(scan.var);
+            kernel.scan = Some(scan.clone());
+        }
+        kernels.push(kernel);
     }
     let mut kernels = fusion::fuse(f, kernels);
     for (k, kernel) in kernels.iter_mut().enumerate() {
@@ -239,6 +248,7 @@ fn collapse(
         let own = verdicts[outer.loop_id].reductions();
         let joins = privates.histograms.is_empty()
             && privates.inductions.is_empty()
+            && verdicts[inner].scan().is_none()
             && verdicts[inner]
                 .reductions()
                 .iter()
@@ -361,6 +371,7 @@ fn kernel(
         atomic_updates: atomic_updates(f, body, &privates.histograms),
         inductions: privates.inductions.clone(),
         per_output: None,
+        scan: None,
         raises,
     }
 }

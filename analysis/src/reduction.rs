@@ -2,7 +2,7 @@
 //!
 //! A scalar `s` is a reduction of a loop when every statement of the body that mentions it is an
 //! update of one kind, possibly under conditions that do not mention `s`:
-//! `s = s + e` / `s = e + s` / `s = s - e` (sum), `s = s * e` (prod), `s = max(s, e)` / `min`
+//! `s = s + e` / `s = e + s` / `s = s - e` / `s = s + a - b` (sum), `s = s * e` (prod), `s = max(s, e)` / `min`
 //! (function form), `if e > s, s = e; end` (if form, optionally with `k = i` recording the
 //! location), `s = s && e` / `s & e` (all), `s = s || e` / `s | e` (any), `s = bitand(s, e)` /
 //! `bitor` / `bitxor`. `e` never mentions `s`. Every other use of `s` disqualifies it.
@@ -363,15 +363,18 @@ fn scan_stmt(
 ) -> Result<(), String> {
     match &f.stmts[st].kind {
         StmtKind::Assign { target, value } if *target == s => {
-            let (operator, operand) = match_update(f, *value, s)
-                .ok_or("it is assigned a value that is not a reduction update")?;
+            let (operator, operand) = match match_update(f, *value, s) {
+                Some((operator, operand)) => (operator, Some(operand)),
+                None if sum_chain(f, *value, s) => (Operator::Sum, None),
+                None => return Err("it is assigned a value that is not a reduction update".into()),
+            };
             out.push(Update {
                 operator,
                 form: Form::Plain,
                 locations: Vec::new(),
                 ties: Ties::First,
                 stmt: st,
-                operand: Some(operand),
+                operand,
             });
             Ok(())
         }
@@ -430,6 +433,19 @@ fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(Operator, Ex
             Some((operator, other(args[0], args[1], true)?))
         }
         _ => None,
+    }
+}
+
+/// `s + a - b + ...`: additions and subtractions of terms that do not mention `s`, with `s`
+/// first (`((s + a) - b) + c` as parsed). A sum whose update adds several terms; it has no single
+/// operand, so it is never a count, and an integer one is never taken (its terms may be
+/// negative).
+fn sum_chain(f: &Function, e: ExprId, s: LocalId) -> bool {
+    match f.exprs[e].kind {
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) if !mentions(f, b, s) => {
+            matches!(f.exprs[a].kind, ExprKind::Local(l) if l == s) || sum_chain(f, a, s)
+        }
+        _ => false,
     }
 }
 

@@ -162,6 +162,7 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId) -> String {
         .collect();
     let what = match verdict {
         Verdict::Sequential { reason, .. } => format!("sequential: {reason}"),
+        Verdict::Scan(_, scan) => format!("scan [{}]", reduction_text(f, &scan.reduction)),
         _ if verdict.name() == "parallel" && inductions.is_empty() => "parallel".to_string(),
         _ if verdict.name() == "parallel" => format!("parallel [{}]", inductions.join(", ")),
         _ => {
@@ -343,6 +344,7 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
                 "reductions": verdict
                     .reductions()
                     .iter()
+                    .chain(verdict.scan().map(|s| &s.reduction))
                     .map(|r| reduction_json(f, r))
                     .chain(verdict.histograms().iter().map(|&h| {
                         json!({ "var": f.locals[h].name, "kind": "histogram", "locations": [] })
@@ -438,6 +440,7 @@ fn reason(f: &Function, verdict: &Verdict) -> String {
 fn verdict_reason(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Sequential { reason, .. } => reason.to_string(),
+        Verdict::Scan(..) => "the only value carried by this loop is a running sum or product that each iteration reads after adding its term: a parallel scan on the GPU, in order on the CPU".into(),
         _ if verdict.overridden().is_some() => "forced parallel by coder.gpu.kernel()".into(),
         _ if verdict.name() == "parallel" && !inductions_of(verdict).is_empty() => {
             "no dependence is carried by this loop; induction variables take their values from the iteration number".into()

@@ -8,8 +8,9 @@
 //! or copying an array inside it; then every loop-carried array dependence (see [`crate::deps`])
 //! is a witness; then every scalar written in the body must be a recognized reduction, an
 //! induction variable (see [`crate::induction`]) or private (live-out privates must be assigned
-//! in every iteration). Otherwise the loop is `reduction` when it has reductions and `parallel`
-//! when not.
+//! in every iteration), or the one running value of a scan (see [`crate::scan`]: the loop is
+//! then `scan`). Otherwise the loop is `reduction` when it has reductions and `parallel` when
+//! not.
 
 use std::collections::BTreeSet;
 
@@ -20,12 +21,16 @@ use crate::induction::{self, Induction};
 use crate::loops::{self, loop_body, LoopId, LoopTree};
 use crate::reason::SequentialReason;
 use crate::reduction::{self, Reduction};
+use crate::scan::{self, Scan};
 use crate::{access, deps, scalars, scatter};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     Parallel(Privates),
     Reduction(Privates, Vec<Reduction>),
+    /// A running sum or product read in every iteration (see [`crate::scan`]); the loop is
+    /// otherwise parallel.
+    Scan(Privates, Scan),
     Sequential {
         reason: SequentialReason,
         witness: Option<Witness>,
@@ -85,6 +90,7 @@ impl Verdict {
         match self {
             Verdict::Parallel(p) if p.histograms.is_empty() => "parallel",
             Verdict::Parallel(_) | Verdict::Reduction(..) => "reduction",
+            Verdict::Scan(..) => "scan",
             Verdict::Sequential { .. } => "sequential",
         }
     }
@@ -113,8 +119,16 @@ impl Verdict {
 
     pub fn privates(&self) -> Option<&Privates> {
         match self {
-            Verdict::Parallel(p) | Verdict::Reduction(p, _) => Some(p),
+            Verdict::Parallel(p) | Verdict::Reduction(p, _) | Verdict::Scan(p, _) => Some(p),
             Verdict::Sequential { .. } => None,
+        }
+    }
+
+    /// The scan, if the loop is one.
+    pub fn scan(&self) -> Option<&Scan> {
+        match self {
+            Verdict::Scan(_, scan) => Some(scan),
+            _ => None,
         }
     }
 
@@ -161,7 +175,8 @@ fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, var: LocalId) -> Verdict 
         Ok(h) => h,
         Err(v) => return *v,
     };
-    let mut verdict = scalar_verdict(f, body, var, &inductions);
+    let scans = histograms.is_empty() && inductions.is_empty();
+    let mut verdict = scalar_verdict(f, body, var, &inductions, scans);
     if let Verdict::Parallel(p) | Verdict::Reduction(p, _) = &mut verdict {
         p.histograms = histograms;
         p.inductions = inductions;
@@ -391,7 +406,16 @@ fn carried_witness(
     )
 }
 
-fn scalar_verdict(f: &Function, body: &Block, var: LocalId, inductions: &[Induction]) -> Verdict {
+/// The verdict from the loop's scalars. With `scans` (the loop has no histograms or
+/// inductions), a carried scalar that is not a reduction may be the running value of a scan
+/// ([`crate::scan`]), when it is the only carried scalar and no other is live after the loop.
+fn scalar_verdict(
+    f: &Function,
+    body: &Block,
+    var: LocalId,
+    inductions: &[Induction],
+    scans: bool,
+) -> Verdict {
     let written: BTreeSet<LocalId> = access::assigned_scalars(f, body)
         .into_iter()
         .filter(|l| f.locals[*l].ty.is_scalar())
@@ -413,6 +437,8 @@ fn scalar_verdict(f: &Function, body: &Block, var: LocalId, inductions: &[Induct
     };
     let mut reductions: Vec<Reduction> = Vec::new();
     let mut privates = Privates::default();
+    // A scan's running value, and the verdict the loop gets if it cannot be a scan after all.
+    let mut scanned: Option<(Scan, Box<Verdict>)> = None;
     for &s in written.difference(&located) {
         match classify(f, body, s, recognized.remove(&s), &facts) {
             Ok(Role::Reduction(r)) => reductions.push(r),
@@ -422,8 +448,17 @@ fn scalar_verdict(f: &Function, body: &Block, var: LocalId, inductions: &[Induct
                     privates.live_out.push(s);
                 }
             }
-            Err(v) => return *v,
+            Err(v) => match scan::find(f, body, var, s).filter(|_| scans && scanned.is_none()) {
+                Some(found) => scanned = Some((found, v)),
+                None => return *v,
+            },
         }
+    }
+    if let Some((found, otherwise)) = scanned {
+        return match reductions.is_empty() && privates.live_out.is_empty() {
+            true => Verdict::Scan(privates, found),
+            false => *otherwise,
+        };
     }
     let reductions = reduction::pair_min_max(f, reductions);
     if reductions.is_empty() {

@@ -145,7 +145,16 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         ));
         "m2cu_lanes"
     });
+    let serial = kernel.scan.as_ref().map(|_| {
+        code.line(format!(
+            "int m2cu_serial = m2cu_scan_serial({n}, M2CU_LANES);"
+        ));
+        "m2cu_serial"
+    });
     let mut threads = lanes.map_or(n.clone(), |l| format!("{n} * {l}"));
+    if let Some(s) = serial {
+        threads = format!("{s} ? {BLOCK} : {threads}");
+    }
     let tiles = kernel.per_output.as_ref().and_then(|p| p.tiles.as_ref());
     let tiled = tiles.zip(inner.as_ref()).map(|(t, k)| {
             let (rows, cols) = (
@@ -189,7 +198,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         }
     }
     let mut args: Vec<String> = params.iter().map(|p| p.argument(&ranges)).collect();
-    args.extend(lanes.map(|l| format!("&{l}")));
+    args.extend(lanes.or(serial).map(|l| format!("&{l}")));
     code.line(format!("void *m2cu_args[] = {{ {} }};", args.join(", ")));
     let launch = |name: &str| {
         format!(
@@ -199,13 +208,18 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     };
     // The thread and tiled kernels read only their own parameters: the trailing `m2cu_lanes`
     // is ignored.
-    let per_output = match lanes {
-        Some(l) => format!(
+    let per_output = match (lanes, serial) {
+        (_, Some(s)) => format!(
+            "if (!{s}) {}\n{}",
+            launch(&crate::cuda::scan::partials_name(kernel)),
+            launch(&kernel.name)
+        ),
+        (Some(l), None) => format!(
             "if ({l} == 1) {}\nelse {}",
             launch(&kernel.name),
             launch(&crate::cuda::per_output::variant_name(kernel))
         ),
-        None => launch(&kernel.name),
+        (None, None) => launch(&kernel.name),
     };
     match tiled {
         Some(t) => code.line(format!(

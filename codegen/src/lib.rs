@@ -144,9 +144,11 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
                 .per_output
                 .as_ref()
                 .and_then(|p| Some(cuda::tiles::kernel(&ctx, k, p, p.tiles.as_ref()?)));
-            std::iter::once(cuda::kernel::kernel(&ctx, k))
-                .chain(lanes)
-                .chain(tiles)
+            let own = match &k.scan {
+                Some(scan) => cuda::scan::kernels(&ctx, k, scan),
+                None => cuda::kernel::kernel(&ctx, k),
+            };
+            std::iter::once(own).chain(lanes).chain(tiles)
         })
         .collect();
     let combiners = combine::functions(&ctx);
@@ -241,8 +243,8 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
     }
 }
 
-/// The names of the kernels, per-output and tiled variants included, in the order of their
-/// sources.
+/// The names of the kernels, per-output and tiled variants and the first launch of a scan
+/// included, in the order of their sources.
 fn kernel_names(analysis: &Analysis) -> Vec<String> {
     analysis
         .plan
@@ -258,7 +260,12 @@ fn kernel_names(analysis: &Analysis) -> Vec<String> {
                 .as_ref()
                 .and_then(|p| p.tiles.as_ref())
                 .map(|_| cuda::tiles::variant_name(k));
-            std::iter::once(k.name.clone()).chain(lanes).chain(tiles)
+            let partials = k.scan.as_ref().map(|_| cuda::scan::partials_name(k));
+            partials
+                .into_iter()
+                .chain(std::iter::once(k.name.clone()))
+                .chain(lanes)
+                .chain(tiles)
         })
         .collect()
 }

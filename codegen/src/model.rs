@@ -7,7 +7,7 @@
 //! pages of a 3-D array), scalar inputs, the induction variables' values before the loop
 //! (`m2cu_iv_<k>`), the ranges (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`, one set per
 //! level of a collapsed nest, then the total `m2cu_n`), live-out pointers, reduction buffers,
-//! the failure record of a raising kernel, and the error status. A device buffer `m2cu_X` is
+//! a scan's block totals, the failure record of a raising kernel, and the error status. A device buffer `m2cu_X` is
 //! `m2cu_d_X` on the host.
 
 use std::collections::HashMap;
@@ -285,6 +285,14 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
         out.push(Param::buffer(ty, format!("m2cu_lo_{name}"), back));
     }
     reduction_params(ctx, kernel, &mut out);
+    if let Some(scan) = &kernel.scan {
+        let ty = local_c_type(f, scan.var);
+        let totals = DeviceBuffer {
+            bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
+            ..DeviceBuffer::one(ty, None, None)
+        };
+        out.push(Param::buffer(ty, "m2cu_scan_part".into(), totals));
+    }
     if kernel.raises {
         let at = || Some("&m2cu_fail_at".to_string());
         let fail_at = DeviceBuffer::one("long long", at(), at());

@@ -1,7 +1,7 @@
 //! Parallel loops of the CPU program: OpenMP.
 //!
 //! A map is `#pragma omp parallel for` (a matrix product: over tiles of outputs,
-//! [`crate::openmp_tiles`]). A reduction runs the loop in a parallel region in which
+//! [`crate::openmp_tiles`]); a scan runs in order, as MATLAB adds. A reduction runs the loop in a parallel region in which
 //! every thread accumulates into its own copy of each reduction variable (starting from the
 //! identity; a custom reduction's copy is seeded by the thread's first element and flagged), then
 //! merges it into a shared partial under `omp critical` (a custom reduction's shared partial
@@ -44,6 +44,15 @@ impl Target for OpenMp {
 }
 
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
+    if kernel.scan.is_some() {
+        // The CPU keeps MATLAB's order of the running sums (equal to the bit).
+        code.line(format!(
+            "/* for {}: a scan ({} on the GPU), in order on the CPU */",
+            ctx.name(kernel.var),
+            kernel.name
+        ));
+        return ctx.loop_in_order(code, kernel.stmt);
+    }
     if let Some(p) = &kernel.per_output {
         if let Some(t) = &p.tiles {
             return crate::openmp_tiles::tiled_loop(ctx, code, kernel, p, t);

@@ -741,6 +741,15 @@ M2CU_FN int32_t m2cu_tiles_per_output(int64_t rows, int64_t cols, int64_t inner,
     if (forced != 0) return forced < 0;
     return rows >= tile && cols >= tile && inner >= tile;
 }
+
+/* Whether a scan runs in one thread in order (`codegen::cuda::scan`): as `forced` says when it
+ * is not 0 (1, a thread per output: in order; any other: the parallel scan); else when it has
+ * fewer iterations than the two launches of a parallel scan gain from (a first guess). */
+M2CU_FN int32_t m2cu_scan_serial(int64_t n, int32_t forced)
+{
+    if (forced != 0) return forced == 1;
+    return n < 2048;
+}
 "#;
 
 /// The complete prelude.

@@ -763,6 +763,11 @@ impl<'a> Context<'a> {
                 return self.target.planned_loop(self, code, kernel);
             }
         }
+        self.loop_in_order(code, s);
+    }
+
+    /// The `for` loop `s` as a C loop that runs its iterations in order.
+    pub fn loop_in_order(&self, code: &mut Code, s: StmtId) {
         let StmtKind::For { var, body, .. } = &self.f.stmts[s].kind else {
             return;
         };

@@ -25,7 +25,8 @@
 //! Invariants: the host program sees the same launch configuration logic as on a GPU; only the
 //! multiprocessor count is chosen ([`EmuOptions::sm_count`], at least 1), which bounds the grid
 //! at `8 × sm_count` blocks of 256 threads, and, for tests, the threads per output of the
-//! per-output kernels, or the tiles of matrix products, can be forced ([`EmuOptions::lanes`],
+//! per-output kernels, the tiles of matrix products, or a scan in one thread or in parallel
+//! can be forced ([`EmuOptions::lanes`],
 //! passed as `m2cu_gpu.lanes`; a real GPU always passes 0 and lets the host program choose).
 
 use std::borrow::Borrow;
@@ -76,10 +77,11 @@ impl Schedule {
     }
 }
 
-/// How many threads share one output in the per-output kernels (see `codegen::per_output`).
+/// How many threads share one output in the per-output kernels (see `codegen::per_output`),
+/// and whether a scan runs in parallel (see `codegen::cuda::scan`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lanes {
-    /// One thread per output: the plain thread kernel.
+    /// One thread per output: the plain thread kernel; a scan in one thread, in order.
     Thread,
     /// A warp (32 threads) per output.
     Warp,

@@ -238,6 +238,9 @@ fn line_of(ctx: &Context, kernel: &Kernel) -> String {
 }
 
 fn kernel_kind(kernel: &Kernel) -> String {
+    if let Some(scan) = &kernel.scan {
+        return format!("scan ({})", scan.reduction.name());
+    }
     if kernel.reductions.is_empty() && !kernel.atomic_updates.is_empty() {
         return "histogram (scatter-add)".into();
     }

@@ -1,7 +1,7 @@
 //! The CUDA printer: kernels ([`kernel`]), their per-output and tiled variants ([`per_output`],
-//! [`tiles`]), and the target's constants and spellings: what the kernels and their launches
+//! [`tiles`]), the two launches of a scan ([`scan`]), and the target's constants and spellings: what the kernels and their launches
 //! assume of the device.
-//! CUDA intrinsics (`__shfl_down_sync`, `atomic*`, `__syncthreads`, `threadIdx`) appear only in
+//! CUDA intrinsics (`__shfl_down_sync`, `__shfl_up_sync`, `atomic*`, `__syncthreads`, `threadIdx`) appear only in
 //! this module and its templates (and in the prelude's CUDA platform macros).
 //!
 //! Invariant: `WARP` is a power of two and divides `BLOCK`; the shuffle trees start at
@@ -12,6 +12,7 @@ pub mod atomics;
 pub mod bins;
 pub mod kernel;
 pub mod per_output;
+pub mod scan;
 pub mod tiles;
 
 use crate::stmt::Context;

@@ -704,6 +704,14 @@ template <typename T> T __shfl_down_sync(unsigned mask, T v, int delta)
                               "__shfl_down_sync: a lane of the warp did not take part");
 }
 
+/* A lane below 0 has no source: the lane keeps its own value, as on the GPU. */
+template <typename T> T __shfl_up_sync(unsigned mask, T v, int delta)
+{
+    m2cu_emu::check_mask(mask, "__shfl_up_sync");
+    return m2cu_emu::exchange(v, (int)(m2cu_emu::thread_idx.x % 32) - delta,
+                              "__shfl_up_sync: a lane of the warp did not take part");
+}
+
 template <typename T> T __shfl_xor_sync(unsigned mask, T v, int lane_mask)
 {
     m2cu_emu::check_mask(mask, "__shfl_xor_sync");
