@@ -187,6 +187,28 @@ fn run_kernels(
     call(&load_kernels(t, kernels, options)?, t, inputs)
 }
 
+/// e2e fixture `name` (translated as `t`) run with `kernels` in place of its own: how its
+/// outputs differ from Octave's, and the outputs.
+fn differences_with_kernels(
+    name: &str,
+    t: &Translation,
+    kernels: &str,
+    options: EmuOptions,
+) -> (Vec<String>, Vec<(String, Value)>) {
+    let actual = run_kernels(t, kernels, &common::inputs(name), options)
+        .unwrap_or_else(|e| panic!("{name} ({options:?}): {e}"));
+    let outputs: Vec<_> = t
+        .outputs
+        .iter()
+        .map(|(n, _)| n.clone())
+        .zip(actual)
+        .collect();
+    (
+        common::output_differences(&common::expected(name), &outputs),
+        outputs,
+    )
+}
+
 /// `kernels` with `old` (which must be there) replaced by `new`.
 fn edited(kernels: &str, old: &str, new: &str) -> String {
     assert!(kernels.contains(old), "the kernels contain `{old}`");
@@ -346,23 +368,18 @@ const TILE_REUSE_BARRIER: &str =
 fn a_tiled_product_without_its_second_barrier_gives_a_wrong_answer_every_time() {
     let name = "tiledprod";
     let t = common::translate_fixture(name);
-    let (inputs, expected) = (common::inputs(name), common::expected(name));
     let broken = edited(&t.generated.kernels_cu, TILE_REUSE_BARRIER, "");
     let run = |kernels: &str, lanes, schedule| {
-        let options = EmuOptions {
-            schedule,
-            lanes: Some(lanes),
-            ..Default::default()
-        };
-        let actual = run_kernels(&t, kernels, &inputs, options)
-            .unwrap_or_else(|e| panic!("{name} ({options:?}): {e}"));
-        let outputs: Vec<_> = t
-            .outputs
-            .iter()
-            .map(|(n, _)| n.clone())
-            .zip(actual)
-            .collect();
-        (common::output_differences(&expected, &outputs), outputs)
+        differences_with_kernels(
+            name,
+            &t,
+            kernels,
+            EmuOptions {
+                schedule,
+                lanes: Some(lanes),
+                ..Default::default()
+            },
+        )
     };
     for schedule in Schedule::ALL {
         let (found, _) = run(&t.generated.kernels_cu, Lanes::Tile, schedule);
@@ -392,27 +409,22 @@ const SCAN_TOTALS_BARRIER: &str = "        __syncthreads();\n        if (m2cu_wa
 fn a_scan_without_its_totals_barrier_gives_a_wrong_answer_every_time() {
     let name = "stepgoal";
     let t = common::translate_fixture(name);
-    let (inputs, expected) = (common::inputs(name), common::expected(name));
     let broken = edited(
         &t.generated.kernels_cu,
         SCAN_TOTALS_BARRIER,
         "        if (m2cu_warp > 0) {",
     );
     let run = |kernels: &str, lanes, schedule| {
-        let options = EmuOptions {
-            schedule,
-            lanes: Some(lanes),
-            ..Default::default()
-        };
-        let actual = run_kernels(&t, kernels, &inputs, options)
-            .unwrap_or_else(|e| panic!("{name} ({options:?}): {e}"));
-        let outputs: Vec<_> = t
-            .outputs
-            .iter()
-            .map(|(n, _)| n.clone())
-            .zip(actual)
-            .collect();
-        (common::output_differences(&expected, &outputs), outputs)
+        differences_with_kernels(
+            name,
+            &t,
+            kernels,
+            EmuOptions {
+                schedule,
+                lanes: Some(lanes),
+                ..Default::default()
+            },
+        )
     };
     for schedule in Schedule::ALL {
         let (found, _) = run(&t.generated.kernels_cu, Lanes::Warp, schedule);
