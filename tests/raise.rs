@@ -958,3 +958,39 @@ fn a_product_with_a_scalar_known_only_at_run_time_stops_with_m2cus_reason() {
         ],
     );
 }
+
+const FIRST_ABOVE: &str = "function first = first_above(x, t)
+arguments
+  x (1,:) double
+  t (1,1) double
+end
+first = 0;
+k = find(x > t);
+if ~isempty(k)
+  first = k;
+end
+end
+";
+
+/// A scalar assigned a vector inside a branch (`first = k` with `k = find(...)`) takes its one
+/// element, MATLAB's value, when it holds one, and stops with m2cu's reason when it holds
+/// more (MATLAB would make `first` an array, which one type per variable cannot hold).
+#[test]
+fn a_scalar_assigned_a_vector_in_a_branch_takes_its_one_element() {
+    stops_on_both_paths(
+        "first_above",
+        FIRST_ABOVE,
+        &[(&["x=[1 5 7]", "t=4"], "error: m2cu: a variable that was a scalar is assigned an array here that does not hold exactly one element")],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        for (x, expected) in [("x=[1 5 2]", "2"), ("x=[1 2 3]", "0")] {
+            let run = run_file(dir.path(), "first_above", FIRST_ABOVE, backend, &[x, "t=4"]);
+            let out = succeeded(&run, backend);
+            assert!(
+                words(&out).ends_with(&["first", "=", expected]),
+                "{backend}: {out}"
+            );
+        }
+    }
+}

@@ -122,7 +122,17 @@ struct Nest {
 
 /// Builds the graph of dependences carried by loop `id` of `tree`, whose induction variables
 /// have the closed forms `closed`.
-pub fn carried(f: &Function, tree: &LoopTree, id: LoopId, closed: &[ClosedForm]) -> DepGraph {
+///
+/// The writes of the statements in `unchecked` are left out: stores that write a different
+/// element in every iteration by construction (a scan's compaction stores, see
+/// [`crate::scan::compaction`]).
+pub fn carried(
+    f: &Function,
+    tree: &LoopTree,
+    id: LoopId,
+    closed: &[ClosedForm],
+    unchecked: &BTreeSet<StmtId>,
+) -> DepGraph {
     let info = &tree.loops[id];
     let body = loop_body(f, info.stmt);
     let assigned = access::assigned_scalars(f, body);
@@ -143,7 +153,8 @@ pub fn carried(f: &Function, tree: &LoopTree, id: LoopId, closed: &[ClosedForm])
         .copied()
         .chain(nest.loops.values().map(|(v, _)| *v))
         .collect();
-    let accesses = access::collect(f, body, &vars, closed);
+    let mut accesses = access::collect(f, body, &vars, closed);
+    accesses.retain(|a| !(a.is_write && unchecked.contains(&a.stmt)));
     let mut graph = DepGraph::new();
     let nodes: Vec<_> = accesses.iter().map(|a| graph.add_node(a.clone())).collect();
     for (wi, xi, dep) in dependent_pairs(&nest, &accesses) {
@@ -708,7 +719,7 @@ mod tests {
                 let range = loops::range(&f, info.stmt, &access::assigned_scalars(&f, body));
                 let var = info.var.expect("a for loop");
                 let closed = induction::closed_forms(&induction::find(&f, body), var, &range);
-                let graph = carried(&f, &tree, id, &closed);
+                let graph = carried(&f, &tree, id, &closed, &BTreeSet::new());
                 graph
                     .edge_weights()
                     .map(Dependence::direction_text)

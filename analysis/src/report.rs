@@ -440,7 +440,7 @@ fn reason(f: &Function, verdict: &Verdict) -> String {
 fn verdict_reason(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Sequential { reason, .. } => reason.to_string(),
-        Verdict::Scan(..) => "the only value carried by this loop is a running sum or product that each iteration reads after adding its term: a parallel scan on the GPU, in order on the CPU".into(),
+        Verdict::Scan(..) => "the only value carried by this loop is a running sum or product that its iterations read (a scan): a parallel scan on the GPU, in order on the CPU".into(),
         _ if verdict.overridden().is_some() => "forced parallel by coder.gpu.kernel()".into(),
         _ if verdict.name() == "parallel" && !inductions_of(verdict).is_empty() => {
             "no dependence is carried by this loop; induction variables take their values from the iteration number".into()

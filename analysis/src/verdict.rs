@@ -14,7 +14,9 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{Block, Function, LocalId, LoopPragma, PrintPiece, PrintTo, StmtKind};
+use m2cu_frontend::ir::{
+    Block, Function, LocalId, LoopPragma, PrintPiece, PrintTo, StmtId, StmtKind,
+};
 use m2cu_frontend::Span;
 
 use crate::induction::{self, Induction};
@@ -161,8 +163,33 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
     }
 }
 
-/// The verdict from the loop's own dependences.
+/// The verdict from the loop's own dependences. A count with compaction stores
+/// ([`scan::compaction`]) is tried as a scan first, the stores' writes unchecked; unless that
+/// makes the loop its scan, the stores are checked like any other.
 fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, var: LocalId) -> Verdict {
+    let body = loop_body(f, tree.loops[id].stmt);
+    let compacted = access::assigned_scalars(f, body)
+        .into_iter()
+        .map(|s| (s, scan::compaction(f, body, s)))
+        .find(|(_, stores)| !stores.is_empty());
+    if let Some((s, stores)) = compacted {
+        let verdict = analyzed_unchecking(f, tree, id, var, &stores);
+        if verdict.scan().is_some_and(|scan| scan.var == s) {
+            return verdict;
+        }
+    }
+    analyzed_unchecking(f, tree, id, var, &BTreeSet::new())
+}
+
+/// The verdict from the loop's own dependences, the writes of `unchecked` left out of the
+/// dependence tests.
+fn analyzed_unchecking(
+    f: &Function,
+    tree: &LoopTree,
+    id: LoopId,
+    var: LocalId,
+    unchecked: &BTreeSet<StmtId>,
+) -> Verdict {
     let stmt = tree.loops[id].stmt;
     let body = loop_body(f, stmt);
     if let Some(v) = unforceable(f, body) {
@@ -171,7 +198,7 @@ fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, var: LocalId) -> Verdict 
     let inductions = induction::find(f, body);
     let range = loops::range(f, stmt, &access::assigned_scalars(f, body));
     let closed = induction::closed_forms(&inductions, var, &range);
-    let histograms = match array_dependence(f, tree, id, &closed) {
+    let histograms = match array_dependence(f, tree, id, &closed, unchecked) {
         Ok(h) => h,
         Err(v) => return *v,
     };
@@ -357,8 +384,9 @@ fn array_dependence(
     tree: &LoopTree,
     id: LoopId,
     closed: &[access::ClosedForm],
+    unchecked: &BTreeSet<StmtId>,
 ) -> Result<Vec<LocalId>, Box<Verdict>> {
-    let graph = deps::carried(f, tree, id, closed);
+    let graph = deps::carried(f, tree, id, closed, unchecked);
     let scatter = scatter::candidates(f, loop_body(f, tree.loops[id].stmt));
     let mut histograms = Vec::new();
     for edge in graph.edge_indices() {

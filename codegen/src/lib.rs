@@ -130,6 +130,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         deterministic: options.deterministic,
         binned: None,
         failure: None,
+        quiet_stores: false,
     };
     let kernels: Vec<String> = analysis
         .plan

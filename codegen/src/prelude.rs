@@ -227,6 +227,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "Unable to perform assignment because the left and right sides have a different number of elements.",
     ),
     (
+        64,
+        "M2CU_E_SCALAR_KEPT",
+        "m2cu: a variable that was a scalar is assigned an array here that does not hold exactly one element: MATLAB makes the variable an array, which the translated types cannot hold (assign the array to a new variable).",
+    ),
+    (
         63,
         "M2CU_E_MTIMES_SCALAR",
         "m2cu: an operand of `*` is 1-by-1 only when the program runs: MATLAB multiplies each element of the other by it, a result whose shape the translated types cannot hold (give that input a scalar type, or write `.*`).",

@@ -145,6 +145,9 @@ pub struct Context<'a> {
     /// In an iteration of a parallel loop that may raise `error`: where its `error` statements
     /// record the failure (`crate::raise`).
     pub failure: Option<Failure>,
+    /// Whether array stores are left out: a scan's first run of an iteration, which only
+    /// learns the iteration's term (`crate::cuda::scan`).
+    pub quiet_stores: bool,
 }
 
 impl<'a> Context<'a> {
@@ -193,6 +196,7 @@ impl<'a> Context<'a> {
                 cols,
                 pages,
             } => self.alloc(code, *target, *fill, [*rows, *cols], *pages),
+            StmtKind::Store { .. } if self.quiet_stores => {}
             StmtKind::Store {
                 array,
                 indices,
@@ -244,6 +248,7 @@ impl<'a> Context<'a> {
                     RuntimeError::MatrixProductScalar => "M2CU_E_MTIMES_SCALAR",
                     RuntimeError::DotSizes => "M2CU_E_DOT_SIZES",
                     RuntimeError::ElementCount => "M2CU_E_ELEMENT_COUNT",
+                    RuntimeError::ScalarKept => "M2CU_E_SCALAR_KEPT",
                     RuntimeError::Num2strRows => "M2CU_E_NUM2STR_ROWS",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),
@@ -809,6 +814,15 @@ impl<'a> Context<'a> {
             deterministic: self.deterministic,
             binned: None,
             failure: self.failure.clone(),
+            quiet_stores: self.quiet_stores,
+        }
+    }
+
+    /// The same context with array stores left out (see [`Context::quiet_stores`]).
+    pub fn without_stores(&self) -> Context<'a> {
+        Context {
+            quiet_stores: true,
+            ..self.clone_base()
         }
     }
 

@@ -44,6 +44,7 @@ const FILES: &[(&str, &str)] = &[
     ("ind2sub", include_str!("../lib/ind2sub.m")),
     ("isequal", include_str!("../lib/isequal.m")),
     ("nextpow2", include_str!("../lib/nextpow2.m")),
+    ("blanks", include_str!("../lib/blanks.m")),
     ("factorial", include_str!("../lib/factorial.m")),
     ("asind", include_str!("../lib/asind.m")),
     ("acosd", include_str!("../lib/acosd.m")),

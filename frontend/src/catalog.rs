@@ -338,7 +338,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("cross", Area::Reductions, Some(NUMBERS), "y = cross(M, M);", "m2cu's own library."),
     entry("trace", Area::Reductions, Some(REALS), "y = trace(M);", "As Octave 7 (a non-square matrix sums its diagonal)."),
     // Searching, sorting and sets.
-    entry("find", Area::Searching, Some(NUMERIC), "y = find(x, n, 'last');", "With a count and `'first'`/`'last'`: a count reduction, then a compaction."),
+    entry("find", Area::Searching, Some(NUMERIC), "y = find(x, n, 'last');", "With a count and `'first'`/`'last'`: a count reduction, then a compaction (without a count, a parallel stream compaction on the GPU)."),
     entry("sort", Area::Searching, Some(NUMBERS), "[y, i] = sort(M, 2, 'descend');", "m2cu's own library: a stable merge sort per line; NaN last (first descending); complex by magnitude, then angle."),
     entry("issorted", Area::Searching, Some(NUMERIC), "y = issorted(x);", "NaN sorts last, as Octave."),
     entry("unique", Area::Searching, Some(NUMBERS), "[y, ia, ic] = unique(x);", "m2cu's own library, with `ia` and `ic`."),
@@ -369,6 +369,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("isspace", Area::Text, None, "y = isspace(s);", ""),
     entry("isletter", Area::Text, None, "y = isletter(s);", ""),
     entry("isstrprop", Area::Text, None, "y = isstrprop(s, 'digit');", "`'alpha'`, `'digit'`, `'alphanum'`, `'wspace'`, `'upper'`, `'lower'`, `'punct'`."),
+    entry("blanks", Area::Text, None, "y = blanks(n);", "m2cu's own library: a char row of `n` spaces, checked as Octave; `blanks(0)` is 1-by-0 as in MATLAB (Octave 7: 0-by-0)."),
     entry("num2str", Area::Text, None, "y = num2str(n);", "Of a scalar; of a real double row where its text is printed (`fprintf('%s', num2str(p))`, `disp([... num2str(p)])`), in Octave's columns."),
     entry("int2str", Area::Text, None, "y = int2str(n);", "Of a scalar."),
     entry("sprintf", Area::Text, None, "y = n; if n < 0, error(sprintf('bad %d', n)); end", "As the message of `error`, `warning`, `assert` or `disp`."),

@@ -749,6 +749,10 @@ pub enum RuntimeError {
     /// perform assignment because the left and right sides have a different number of
     /// elements." (`Lowerer::element_value`).
     ElementCount,
+    /// `s = v` inside a loop or branch, for a scalar `s` and an array `v` that does not hold
+    /// exactly one element when the program runs: MATLAB makes `s` an array, which m2cu's
+    /// one type per variable cannot hold (`Lowerer::scalar_taking_array`).
+    ScalarKept,
     /// `num2str(A)` in printed text of an `A` whose rows were unknown at translation time that
     /// has more than one row when the program runs (m2cu prints `num2str` of a row only).
     Num2strRows,

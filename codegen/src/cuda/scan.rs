@@ -3,16 +3,19 @@
 //! block), plus `int m2cu_serial` on the second.
 //!
 //! The iterations are split into contiguous stretches, one per block, walked a block of
-//! `BLOCK` iterations (a *tile*) at a time. `<kernel>_partials` computes each iteration's term
-//! (the prologue and the update, with the running value starting at the identity), folds a
-//! thread's terms, and stores the block's total of its stretch in its slot. `<kernel>` then
-//! starts each block from the running value before the loop combined with the totals of the
-//! blocks before it, and for each tile computes the terms again, scans them inclusively
-//! (`__shfl_up_sync` within each warp, then over the warps' totals in shared memory), combines
-//! each with the block's carry, runs the epilogue with the running value set to that prefix,
-//! and carries the tile's total on. The thread of the last iteration writes the total back
-//! (`m2cu_lo_<s>`). With `m2cu_serial` (a scan too short to gain from threads, or forced: the
-//! host's `m2cu_scan_serial`), the second launch alone runs every iteration in order in one
+//! `BLOCK` iterations (a *tile*) at a time. An iteration's *term* is what it adds: its
+//! statements run with the stores left out (`Context::without_stores`) and the running value
+//! starting at the identity leave the term in it (the identity where the update is not
+//! reached), since nothing before the update reads the running value or writes an array.
+//! `<kernel>_partials` folds a thread's terms and stores the block's total of its stretch in
+//! its slot. `<kernel>` starts each block from the running value before the loop combined with
+//! the totals of the blocks before it, and for each tile computes the terms again, scans them
+//! (an inclusive `__shfl_up_sync` scan within each warp shifted down a lane, then the warps'
+//! totals in shared memory) into each iteration's exclusive prefix, runs the iteration's
+//! statements as they are from the carry combined with that prefix (the update adds the term
+//! itself), and carries the tile's total on. The thread of the last iteration writes the total
+//! back (`m2cu_lo_<s>`). With `m2cu_serial` (a scan too short to gain from threads, or forced:
+//! the host's `m2cu_scan_serial`), the second launch alone runs every iteration in order in one
 //! thread, exactly as the CPU does.
 //!
 //! Invariant: every thread of a block reaches every barrier and shuffle of the tile loop (the
@@ -45,9 +48,9 @@ struct ScanTemplate {
     partials_decl: String,
     var_decl: String,
     serial_decl: String,
-    /// The prologue and the update (inside the tile loops' guards).
+    /// An iteration's statements with the stores left out (its term), and as they are.
     term: String,
-    epilogue: String,
+    body: String,
     serial_body: String,
     warp_tree: String,
     block_tree: String,
@@ -103,8 +106,8 @@ pub fn kernels(ctx: &Context, kernel: &Kernel, scan: &Scan) -> String {
         partials_decl: decl(3),
         var_decl: decl(2),
         serial_decl: decl(4),
-        term: device.block_text(&body[..=scan.position], 3),
-        epilogue: device.block_text(&body[scan.position + 1..], 3),
+        term: device.without_stores().block_text(body, 3),
+        body: device.block_text(body, 3),
         serial_body: device.block_text(body, 4),
         warp_tree: shuffle_tree(4, &shuffled, &merge),
         block_tree: shuffle_tree(8, &shuffled, &merge),
@@ -112,9 +115,9 @@ pub fn kernels(ctx: &Context, kernel: &Kernel, scan: &Scan) -> String {
         warp_scan_w: scan_tree(12, ty, "m2cu_w", "m2cu_lane", &rc),
         fold_term: rc.combine("m2cu_v", &var),
         fold_part: rc.combine("m2cu_v", "m2cu_y"),
-        fold_earlier: rc.combine("m2cu_y", "m2cu_x"),
+        fold_earlier: rc.combine("m2cu_y", "m2cu_e"),
         start: rc.combine(&var, "m2cu_v"),
-        with_carry: rc.combine("m2cu_carry", "m2cu_x"),
+        with_carry: rc.combine("m2cu_carry", "m2cu_e"),
         carry_on: rc.combine("m2cu_carry", "m2cu_y"),
         var,
     }

@@ -134,7 +134,14 @@ impl Lowerer<'_> {
                 let value = self.as_local_value(target, e);
                 self.push(StmtKind::Assign { target, value }, span)
             }
-            Val::Array(a) => self.assign_array(name, a, span),
+            Val::Array(a) => match self.scalar_taking_array(name, &a) {
+                Some(target) => {
+                    let e = self.only_element(&a, crate::ir::RuntimeError::ScalarKept);
+                    let value = self.as_local_value(target, e);
+                    self.push(StmtKind::Assign { target, value }, span)
+                }
+                None => self.assign_array(name, a, span),
+            },
         }
     }
 

@@ -48,21 +48,27 @@ impl Lowerer<'_> {
         if !a.shape.admits_one_element() {
             return self.require_scalar(Val::Array(a), "an element value");
         }
+        Some(self.only_element(&a, RuntimeError::ElementCount))
+    }
+
+    /// The one element of the array value `a`, after a check that it holds exactly one when
+    /// the program runs (`error` otherwise).
+    pub(super) fn only_element(&mut self, a: &ArrayVal, error: RuntimeError) -> ExprId {
         let span = a.span;
-        let ty = self.element_type(&a);
-        let local = self.whole_local(&a);
+        let ty = self.element_type(a);
+        let local = self.whole_local(a);
         let count = self.numel_of(local, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         let single = self.binary_expr(BinOp::Eq, count, one, Class::Logical, span);
         self.push(
             StmtKind::Check {
                 cond: single,
-                error: RuntimeError::ElementCount,
+                error,
             },
             span,
         );
         let first = self.constant_expr(1.0, Class::Double, span);
-        Some(self.new_expr(ExprKind::Index(local, vec![first]), ty, span))
+        self.new_expr(ExprKind::Index(local, vec![first]), ty, span)
     }
 
     /// The value of `e`; an array value whose extents are known to be 1 by 1 (`A(:, 2)` of a

@@ -3,8 +3,9 @@
 //! last ones.
 //!
 //! Two passes: the count, a sum of `x(k) ~= 0` (a reduction, so a kernel), then the compaction,
-//! a loop that appends each index to the result (sequential: each position depends on the
-//! count before it).
+//! a loop that appends each index to the result: without `n`, a count scan whose stores the
+//! analysis proves distinct (a parallel stream compaction on the GPU); with `n`, sequential
+//! (whether there is room depends on the count before).
 //!
 //! The result's shape follows Octave's rules: a row for a row `x`, a column otherwise, and
 //! 0-by-0 for a 0-by-0 `x` or a 1-by-1 `x` that is zero. Its static type comes from `x`'s: a row
@@ -120,9 +121,11 @@ impl Lowerer<'_> {
             self.find_shape_check(source, form, count, span);
         }
         let result = self.find_result(form, count, span);
-        match last {
-            false => self.compact_first(source, result, count, span),
-            true => self.compact_last(source, result, count, span),
+        match (last, limit.is_some()) {
+            (false, true) => self.compact_first(source, result, Some(count), span),
+            // Every nonzero has room: the compaction of a count scan, parallel on the GPU.
+            (false, false) => self.compact_first(source, result, None, span),
+            (true, _) => self.compact_last(source, result, count, span),
         }
         Some(Val::Array(self.whole(result, span)))
     }
@@ -231,8 +234,16 @@ impl Lowerer<'_> {
         result
     }
 
-    /// Appends each nonzero's index to `result` until it holds `count`.
-    fn compact_first(&mut self, source: LocalId, result: LocalId, count: LocalId, span: Span) {
+    /// Appends each nonzero's index to `result` until it holds `count` (without a `count`,
+    /// `result` has room for every nonzero: `j = j + 1; result(j) = k` under `x(k) ~= 0` alone,
+    /// a stream compaction the analysis makes a scan).
+    fn compact_first(
+        &mut self,
+        source: LocalId,
+        result: LocalId,
+        count: Option<LocalId>,
+        span: Span,
+    ) {
         let filled = self.temp("j", Type::scalar(Class::Double), span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         self.set_local(filled, zero, span);
@@ -242,10 +253,15 @@ impl Lowerer<'_> {
             span,
         );
         self.counted_loop("k", n, span, |me, k| {
-            let (j, limit) = (me.read_local(filled, span), me.read_local(count, span));
-            let room = me.binary_expr(BinOp::Lt, j, limit, Class::Logical, span);
             let nonzero = me.nonzero_at(source, k, span);
-            let take = me.binary_expr(BinOp::AndAnd, room, nonzero, Class::Logical, span);
+            let take = match count {
+                Some(count) => {
+                    let (j, limit) = (me.read_local(filled, span), me.read_local(count, span));
+                    let room = me.binary_expr(BinOp::Lt, j, limit, Class::Logical, span);
+                    me.binary_expr(BinOp::AndAnd, room, nonzero, Class::Logical, span)
+                }
+                None => nonzero,
+            };
             me.emit_if(take, span, |me| {
                 let (j, one) = (
                     me.read_local(filled, span),

@@ -11,7 +11,9 @@
 //!   old local again first; a read before its first assignment there is already undefined).
 //!   Otherwise (inside a loop or branch that does not also create the variable) it is E0132,
 //!   except for a scalar assigned to an array whose type admits 1-by-1: the scalar is stored
-//!   as the array's one element ([`Lowerer::array_taking_scalar`]), as MATLAB holds it.
+//!   as the array's one element ([`Lowerer::array_taking_scalar`]), as MATLAB holds it; and
+//!   for a vector value that may hold one element assigned to a scalar: the scalar takes that
+//!   element, checked when the program runs ([`Lowerer::scalar_taking_array`]).
 //! - **Accumulating integer or single values into a double constant** (`s = 0; for ...,
 //!   s = s + x(i)` with `x` uint8): MATLAB's `s` takes the integer class at the first update.
 //!   The local is given that class from the start (its constant start converts exactly) when
@@ -132,6 +134,29 @@ impl Lowerer<'_> {
         let plain = !self.scope.loop_vars.contains(&id);
         (ty.is_scalar() && !old.is_scalar() && fits && same_kind && elsewhere && plain)
             .then_some(id)
+    }
+
+    /// The scalar local that `name = a` keeps a scalar, where the array value `a` would
+    /// otherwise change the variable's kind inside a loop or branch (E0132): when `a`'s type is
+    /// a vector that admits one element and has the scalar's class and complexity, the
+    /// variable takes `a`'s
+    /// one element, after a check that it holds exactly one when the program runs
+    /// (`RuntimeError::ScalarKept` otherwise: MATLAB would make the variable an array). So
+    /// `k = find(x > t, 1); if ~isempty(k), first = k; end` keeps MATLAB's result.
+    pub(super) fn scalar_taking_array(
+        &self,
+        name: &ast::Ident,
+        a: &super::array::ArrayVal,
+    ) -> Option<LocalId> {
+        let id = self.scope.names.get(&name.name).copied()?;
+        let old = self.locals[id].ty;
+        // A vector (one extent known to be 1) that may hold one element, such as
+        // `find(x, 1)`'s; a matrix type keeps E0132, whose help is the better answer there.
+        let one = a.shape.admits_one_element() && a.shape.is_vector();
+        let same_kind = old.class == a.class && old.complex == self.element_type(a).complex;
+        let elsewhere = self.home_index(id) != self.frames.len().checked_sub(1);
+        let plain = !self.scope.loop_vars.contains(&id);
+        (old.is_scalar() && one && same_kind && elsewhere && plain).then_some(id)
     }
 
     /// A scalar that becomes an array or the reverse: a new local when the re-assignment is in
