@@ -45,6 +45,7 @@ const FILES: &[(&str, &str)] = &[
     ("isequal", include_str!("../lib/isequal.m")),
     ("nextpow2", include_str!("../lib/nextpow2.m")),
     ("blanks", include_str!("../lib/blanks.m")),
+    ("m2cu_cmtimes", include_str!("../lib/m2cu_cmtimes.m")),
     ("factorial", include_str!("../lib/factorial.m")),
     ("asind", include_str!("../lib/asind.m")),
     ("acosd", include_str!("../lib/acosd.m")),

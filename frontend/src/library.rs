@@ -133,6 +133,8 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
             TokKind::Backslash => Some("mldivide".into()),
             TokKind::Slash => Some("mrdivide".into()),
             TokKind::Caret => Some("mpower".into()),
+            // A product of complex matrices is m2cu's own (`lower::mtimes`).
+            TokKind::Star => Some("m2cu_cmtimes".into()),
             _ => None,
         })
         .collect();

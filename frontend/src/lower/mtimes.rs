@@ -8,6 +8,9 @@
 //! BLAS, whose order (and use of fused multiply-adds) is its own, so results agree with Octave's
 //! to rounding, not bit for bit, as `sum` does.
 //!
+//! A complex operand (double) is m2cu's own `m2cu_cmtimes.m`, the same nest in complex
+//! arithmetic.
+//!
 //! Invariants: both operands are real double or single (logical and char read as double); an
 //! integer operand is E0106, as in MATLAB ("At least one argument must be scalar"); the inner
 //! extents must agree, at translation when both are known (E0110), else when the program runs
@@ -17,6 +20,7 @@
 //! zeros.
 
 use super::array::{ArrayVal, Val};
+use super::handles::Arg;
 use super::reduce::Reduction;
 use super::Lowerer;
 use crate::diag::Span;
@@ -33,12 +37,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         if self.element_type(&a).complex || self.element_type(&b).complex {
-            self.unsupported(
-                span,
-                "matrix multiplication `*` of complex arrays",
-                "write the product with loops over the real and imaginary parts, or `.*` for the elementwise product",
-            );
-            return None;
+            return self.complex_matrix_product(a, b, class, span);
         }
         if a.class.is_integer() || b.class.is_integer() {
             self.error(
@@ -101,6 +100,28 @@ impl Lowerer<'_> {
             });
         });
         Some(Val::Array(self.whole(c, span)))
+    }
+
+    /// `a * b` where either is complex: m2cu's own `m2cu_cmtimes.m` (complex sums in order of
+    /// the inner index, a thread per element of the product); double only.
+    fn complex_matrix_product(
+        &mut self,
+        a: ArrayVal,
+        b: ArrayVal,
+        class: Class,
+        span: Span,
+    ) -> Option<Val> {
+        if class != Class::Double {
+            self.unsupported(
+                span,
+                "matrix multiplication `*` of complex single arrays",
+                "convert to double first, `double(A) * double(B)`, or write `.*` for the elementwise product",
+            );
+            return None;
+        }
+        let args = vec![Arg::Value(Val::Array(a)), Arg::Value(Val::Array(b))];
+        self.inline_bundled_helper("m2cu_cmtimes", args, 1, span)?
+            .pop()
     }
 
     /// Stops with m2cu's reason where the inner extents differ and an operand is 1-by-1 (an
