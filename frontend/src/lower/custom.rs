@@ -15,8 +15,12 @@
 //! commutative, as `gpucoder.reduce` requires, which lets the kernel combine partial results in
 //! any order. With `'preprocess', P` every element is `P(A(k))` before it is folded (the seed
 //! too), held in one temporary per iteration, and the combiners are lowered for `P`'s class.
-//! The value is the 1-by-k row of the k results (a scalar for one function); an empty
-//! `A` stops the program with an error, since there is nothing to seed the fold with.
+//! The value is the 1-by-k row of the k results (a scalar for one function), or one output per
+//! function (`[lo, hi] = gpucoder.reduce(x, {@min, @max})`). With `'dim', d` (1 or 2) each
+//! column or row is folded on its own ([`Along::Line`]) in a loop over the lines, and each
+//! function's results are a row (columns folded) or a column (rows folded), one output per
+//! function. An empty `A` stops the program with an error, since there is nothing to seed the
+//! fold with.
 
 use std::rc::Rc;
 
@@ -25,11 +29,40 @@ use super::handles::Handle;
 use super::*;
 use crate::ir::{Combiner, CombinerId};
 
-/// One `gpucoder.reduce` call's data: the array and the `'preprocess'` function, if any.
+/// One `gpucoder.reduce` call's data: the array, the `'preprocess'` function, if any, and the
+/// elements one fold takes.
 struct Fold<'v, 'a> {
     a: &'v ArrayVal,
     preprocess: Option<&'v (Rc<Handle<'a>>, Span)>,
+    along: Along,
     span: Span,
+}
+
+/// The elements one fold takes: all of them in column-major order, or one line along a
+/// dimension (`'dim', 1`: column `line`; `'dim', 2`: row `line`).
+#[derive(Clone, Copy)]
+enum Along {
+    All,
+    Line { dim: u8, line: LocalId },
+}
+
+/// The name-value options of a `gpucoder.reduce` call.
+#[derive(Default)]
+struct ReduceOptions<'a> {
+    preprocess: Option<(Rc<Handle<'a>>, Span)>,
+    /// `'dim', d`: fold each column (1) or row (2) on its own.
+    dim: Option<u8>,
+}
+
+impl Fold<'_, '_> {
+    /// The position of the fold's element `k` (1-based along the fold).
+    fn position(&self, k: Coord) -> Pos {
+        match self.along {
+            Along::All => Pos::Linear(k),
+            Along::Line { dim: 1, line } => Pos::Grid(k, Coord::Var(line)),
+            Along::Line { line, .. } => Pos::Grid(Coord::Var(line), k),
+        }
+    }
 }
 
 /// The name a call of this reduction has.
@@ -37,6 +70,20 @@ pub(super) const GPUCODER_REDUCE: &str = "gpucoder.reduce";
 
 impl<'a> Lowerer<'a> {
     pub(super) fn gpucoder_reduce(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let mut values = self.gpucoder_reduce_outputs(args, 1, span)?;
+        values.pop()
+    }
+
+    /// `[s1, ..., sk] = gpucoder.reduce(A, {f1, ..., fk}, ...)`: one output per function, or
+    /// (`nargout` 1, without `'dim'`) the 1-by-k row of the results. With `'dim', d` each result
+    /// folds every column (`d` 1: a row of one value per column) or row (`d` 2: a column) on
+    /// its own.
+    pub(super) fn gpucoder_reduce_outputs(
+        &mut self,
+        args: &[ast::Expr],
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Val>> {
         let [x, op, options @ ..] = args else {
             self.error(
                 "E0105",
@@ -46,8 +93,24 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
-        let preprocess = self.reduce_options(options, span)?;
+        let options = self.reduce_options(options, span)?;
         let handles = self.reduce_handles(op)?;
+        let separate = nargout > 1 || options.dim.is_some();
+        if separate && nargout != handles.len() {
+            self.error(
+                "E0105",
+                span,
+                format!(
+                    "`gpucoder.reduce` with {} function(s) gives {nargout} output(s) here",
+                    handles.len()
+                ),
+                match options.dim {
+                    Some(_) => "with `'dim'`, give one output per function: `[s1, s2] = gpucoder.reduce(A, {@f, @g}, 'dim', 1)`".into(),
+                    None => "give one output per function, or one output for the row of all results".into(),
+                },
+            );
+            return None;
+        }
         let a = match self.value(x)? {
             Val::Array(a) => a,
             Val::Scalar(_) => {
@@ -65,7 +128,8 @@ impl<'a> Lowerer<'a> {
         self.nonempty_check(n, span);
         let fold = Fold {
             a: &a,
-            preprocess: preprocess.as_ref(),
+            preprocess: options.preprocess.as_ref(),
+            along: Along::All,
             span,
         };
         let first = self.fold_element(&fold, Pos::Linear(Coord::One))?;
@@ -75,25 +139,93 @@ impl<'a> Lowerer<'a> {
             .map(|(h, at)| self.combiner(h, *at, class))
             .collect();
         let combiners: Vec<CombinerId> = combiners.into_iter().collect::<Option<_>>()?;
+        if let Some(dim) = options.dim {
+            return self.fold_lines(&fold, dim, class, &combiners);
+        }
         let accs = self.fold(&fold, first, &combiners)?;
-        Some(self.row_of(&accs, class, span))
+        Some(match separate {
+            true => accs.iter().map(|&acc| self.local_val(acc, span)).collect(),
+            false => vec![self.row_of(&accs, class, span)],
+        })
     }
 
-    /// The name-value options after the functions: `'preprocess', P` (the only one m2cu
-    /// takes), the handle `P`.
-    fn reduce_options(
+    /// One result per combiner along `dim`: a loop over the lines (columns for 1, rows for 2)
+    /// that folds each line on its own and stores the results; a kernel over the lines, each
+    /// folding its line in order.
+    fn fold_lines(
         &mut self,
-        options: &[ast::Expr],
-        span: Span,
-    ) -> Option<Option<(Rc<Handle<'a>>, Span)>> {
-        match options {
-            [] => Some(None),
-            [name, p]
-                if super::text::text_literal(name)
-                    .is_some_and(|n| n.eq_ignore_ascii_case("preprocess")) =>
-            {
-                match self.handle_expr(p) {
-                    Some(handle) => Some(Some((handle?, p.span))),
+        all: &Fold<'_, 'a>,
+        dim: u8,
+        class: Class,
+        combiners: &[CombinerId],
+    ) -> Option<Vec<Val>> {
+        let span = all.span;
+        let a = self.whole_local(all.a);
+        let other = 3 - dim;
+        let shape = match dim {
+            1 => Shape::new(Dim::Known(1), all.a.shape.cols),
+            _ => Shape::new(all.a.shape.rows, Dim::Known(1)),
+        };
+        let results: Vec<LocalId> = combiners
+            .iter()
+            .map(|_| {
+                let r = self.temp("red", Type::array(class, shape), span);
+                let lines = self.size_of(a, other, span);
+                let one = self.constant_expr(1.0, Class::Double, span);
+                let (rows, cols) = match dim {
+                    1 => (one, lines),
+                    _ => (lines, one),
+                };
+                self.alloc_zeros(r, rows, cols, None, span);
+                r
+            })
+            .collect();
+        let lines = self.size_of(a, other, span);
+        let mut folded = Some(());
+        self.counted_loop("line", lines, span, |me, line| {
+            let fold = Fold {
+                along: Along::Line { dim, line },
+                preprocess: all.preprocess,
+                ..*all
+            };
+            folded = (|| {
+                let first = me.fold_element(&fold, fold.position(Coord::One))?;
+                let accs = me.fold(&fold, first, combiners)?;
+                for (&acc, &r) in accs.iter().zip(&results) {
+                    let (at, value) = (me.read_local(line, span), me.read_local(acc, span));
+                    me.push(
+                        StmtKind::Store {
+                            array: r,
+                            indices: vec![at],
+                            value,
+                        },
+                        span,
+                    );
+                }
+                Some(())
+            })();
+        });
+        folded?;
+        Some(
+            results
+                .iter()
+                .map(|&r| Val::Array(self.whole(r, span)))
+                .collect(),
+        )
+    }
+
+    /// The name-value options after the functions, in any order: `'preprocess', P` (a handle)
+    /// and `'dim', d` (the literal 1 or 2).
+    fn reduce_options(&mut self, options: &[ast::Expr], span: Span) -> Option<ReduceOptions<'a>> {
+        let mut parsed = ReduceOptions::default();
+        for pair in options.chunks(2) {
+            let name = super::text::text_literal(&pair[0]);
+            match (
+                name.as_deref().map(str::to_ascii_lowercase).as_deref(),
+                pair,
+            ) {
+                (Some("preprocess"), [_, p]) => match self.handle_expr(p) {
+                    Some(handle) => parsed.preprocess = Some((handle?, p.span)),
                     None => {
                         self.error(
                             "E0113",
@@ -101,30 +233,44 @@ impl<'a> Lowerer<'a> {
                             "the `'preprocess'` function of `gpucoder.reduce` must be a function handle".into(),
                             "write `@name`, `@(x) ...` or a variable holding one".into(),
                         );
-                        None
+                        return None;
                     }
+                },
+                (Some("dim"), [_, d]) => match d.kind {
+                    AstExpr::Number { value, .. } if value == 1.0 || value == 2.0 => {
+                        parsed.dim = Some(value as u8);
+                    }
+                    _ => {
+                        self.error(
+                            "E0105",
+                            d.span,
+                            "the `'dim'` of `gpucoder.reduce` must be the number 1 or 2".into(),
+                            "write `'dim', 1` to reduce each column or `'dim', 2` to reduce each row".into(),
+                        );
+                        return None;
+                    }
+                },
+                _ => {
+                    let message = match name {
+                        Some(name) => {
+                            format!("the option `'{name}'` of `gpucoder.reduce` is not supported")
+                        }
+                        None => {
+                            "`gpucoder.reduce` takes an array, its functions and name-value options"
+                                .into()
+                        }
+                    };
+                    self.error(
+                        "E0105",
+                        span,
+                        message,
+                        "m2cu takes the options `'preprocess', P` and `'dim', d` of `gpucoder.reduce(A, F, ...)`".into(),
+                    );
+                    return None;
                 }
             }
-            _ => {
-                let named = options.first().and_then(super::text::text_literal);
-                let message = match named {
-                    Some(name) => {
-                        format!("the option `'{name}'` of `gpucoder.reduce` is not supported")
-                    }
-                    None => {
-                        "`gpucoder.reduce` takes an array, its functions and name-value options"
-                            .into()
-                    }
-                };
-                self.error(
-                    "E0105",
-                    span,
-                    message,
-                    "m2cu takes `gpucoder.reduce(A, F)` and `gpucoder.reduce(A, F, 'preprocess', P)`; for a reduction along a dimension, write the loop over the other dimension".into(),
-                );
-                None
-            }
         }
+        Some(parsed)
     }
 
     /// The handles of `f` or `{f, g}`, each `@name`, an anonymous function or a variable holding
@@ -341,7 +487,7 @@ impl<'a> Lowerer<'a> {
                 let value = match (i, fold.preprocess) {
                     (0, _) => first,
                     (_, Some(_)) => self.copy_expr(first),
-                    (_, None) => self.element(fold.a, Pos::Linear(Coord::One)),
+                    (_, None) => self.element(fold.a, fold.position(Coord::One)),
                 };
                 self.push(StmtKind::Assign { target: acc, value }, span);
                 acc
@@ -350,14 +496,14 @@ impl<'a> Lowerer<'a> {
         let k = self.counting_loop_var("k", span);
         self.open_block();
         let shared = match fold.preprocess {
-            Some(_) => self.fold_element(fold, Pos::linear(k)),
+            Some(_) => self.fold_element(fold, fold.position(Coord::Var(k))),
             None => None,
         };
         for (i, (&c, &acc)) in combiners.iter().zip(&accs).enumerate() {
             let element = match shared {
                 Some(e) if i == 0 => e,
                 Some(e) => self.copy_expr(e),
-                None => self.fold_element(fold, Pos::linear(k))?,
+                None => self.fold_element(fold, fold.position(Coord::Var(k)))?,
             };
             let current = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
             let value = self.new_expr(
@@ -369,7 +515,13 @@ impl<'a> Lowerer<'a> {
         }
         let body = self.close_block();
         let start = self.constant_expr(2.0, Class::Double, span);
-        let stop = self.numel_expr(fold.a, span);
+        let stop = match fold.along {
+            Along::All => self.numel_expr(fold.a, span),
+            Along::Line { dim, .. } => {
+                let a = self.whole_local(fold.a);
+                self.size_of(a, dim, span)
+            }
+        };
         self.push(
             StmtKind::For {
                 var: k,
