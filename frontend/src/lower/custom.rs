@@ -220,10 +220,7 @@ impl<'a> Lowerer<'a> {
         let mut parsed = ReduceOptions::default();
         for pair in options.chunks(2) {
             let name = super::text::text_literal(&pair[0]);
-            match (
-                name.as_deref().map(str::to_ascii_lowercase).as_deref(),
-                pair,
-            ) {
+            match (name.map(str::to_ascii_lowercase).as_deref(), pair) {
                 (Some("preprocess"), [_, p]) => match self.handle_expr(p) {
                     Some(handle) => parsed.preprocess = Some((handle?, p.span)),
                     None => {
