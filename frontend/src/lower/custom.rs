@@ -192,15 +192,7 @@ impl<'a> Lowerer<'a> {
                 let first = me.fold_element(&fold, fold.position(Coord::One))?;
                 let accs = me.fold(&fold, first, combiners)?;
                 for (&acc, &r) in accs.iter().zip(&results) {
-                    let (at, value) = (me.read_local(line, span), me.read_local(acc, span));
-                    me.push(
-                        StmtKind::Store {
-                            array: r,
-                            indices: vec![at],
-                            value,
-                        },
-                        span,
-                    );
+                    me.store_index(r, line, acc, span);
                 }
                 Some(())
             })();

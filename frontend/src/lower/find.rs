@@ -318,7 +318,7 @@ impl Lowerer<'_> {
     }
 
     /// `result(at) = k`.
-    fn store_index(&mut self, result: LocalId, at: LocalId, k: LocalId, span: Span) {
+    pub(super) fn store_index(&mut self, result: LocalId, at: LocalId, k: LocalId, span: Span) {
         let (at, value) = (self.read_local(at, span), self.read_local(k, span));
         self.push(
             StmtKind::Store {
