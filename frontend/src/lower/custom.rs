@@ -162,9 +162,14 @@ impl<'a> Lowerer<'a> {
         let span = all.span;
         let a = self.whole_local(all.a);
         let other = 3 - dim;
+        // A line count known to be 1 still gives an array (of one element), never a scalar.
+        let lines = |d: Dim| match d {
+            Dim::Known(1) => Dim::Var,
+            d => d,
+        };
         let shape = match dim {
-            1 => Shape::new(Dim::Known(1), all.a.shape.cols),
-            _ => Shape::new(all.a.shape.rows, Dim::Known(1)),
+            1 => Shape::new(Dim::Known(1), lines(all.a.shape.cols)),
+            _ => Shape::new(lines(all.a.shape.rows), Dim::Known(1)),
         };
         let results: Vec<LocalId> = combiners
             .iter()
