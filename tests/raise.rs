@@ -994,3 +994,47 @@ fn a_scalar_assigned_a_vector_in_a_branch_takes_its_one_element() {
         }
     }
 }
+
+const CPRODUCT: &str = "function [C, S] = cproduct(A, B, M)
+arguments
+  A (:,:) double
+  B (:,:) double
+  M (:,:) double
+end
+C = complex(A, 1) * B;
+S = gpucoder.reduce(M, @plus, 'dim', 2);
+end
+";
+
+/// Found by the adversarial test: a complex matrix product of an Inf or NaN stops with m2cu's
+/// reason (BLAS spreads them through steps of its own, and Octave's result follows BLAS), and
+/// `gpucoder.reduce` along the rows of a matrix with one row gives its one sum.
+#[test]
+fn complex_products_of_non_finite_values_stop_and_one_line_reduces() {
+    stops_on_both_paths(
+        "cproduct",
+        CPRODUCT,
+        &[(
+            &["A=[1 Inf; 2 3]", "B=[1 0; 0 1]", "M=[1 2]"],
+            "error: m2cu: a complex matrix product of Inf or NaN values",
+        )],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["cpu", "emu"] {
+        let run = run_file(
+            dir.path(),
+            "cproduct",
+            CPRODUCT,
+            backend,
+            &["A=[1 2]", "B=[3; 4]", "M=[1 2 4]"],
+        );
+        let out = succeeded(&run, backend);
+        assert!(words(&out).ends_with(&["S", "=", "7"]), "{backend}: {out}");
+        assert!(
+            words(&out)
+                .windows(5)
+                .any(|w| w == ["C", "=", "11", "+", "7i"]),
+            "{backend}: {out}"
+        );
+    }
+}
