@@ -14,6 +14,10 @@
 //! neighbouring threads touch neighbouring elements. The other levels keep source order (inner faster). A kernel with
 //! a location reduction keeps source order throughout, because its tie rule compares `t`.
 //!
+//! A scan loop (see [`crate::scan`]) is a kernel of its own level only: it never collapses,
+//! never joins another kernel's nest as a level, and is never fused; its running value goes in
+//! by value and comes back as a live-out.
+//!
 //! Invariant: kernels are numbered in source order and named `<function>_kernel<k>`, k from 1.
 
 use std::collections::{BTreeSet, HashMap};
