@@ -366,9 +366,34 @@ const TILE_REUSE_BARRIER: &str =
 /// output leaves the broken tiled kernel unlaunched (the forced choice reached the launch).
 #[test]
 fn a_tiled_product_without_its_second_barrier_gives_a_wrong_answer_every_time() {
-    let name = "tiledprod";
+    assert_missing_barrier_found(MissingBarrier {
+        fixture: "tiledprod",
+        barrier: TILE_REUSE_BARRIER,
+        replacement: "",
+        lanes: Lanes::Tile,
+        schedule: Schedule::InOrder,
+        wrong_output: "C",
+    });
+}
+
+/// A barrier left out of fixture `fixture`'s kernels (`barrier` replaced by `replacement`):
+/// the generated kernels are right with `lanes` under every schedule; the broken ones give a
+/// wrong `wrong_output` under `schedule`, the same on the next run, and a right answer with a
+/// thread per output (the forced choice reached the launch, and the broken variant was not
+/// launched).
+struct MissingBarrier {
+    fixture: &'static str,
+    barrier: &'static str,
+    replacement: &'static str,
+    lanes: Lanes,
+    schedule: Schedule,
+    wrong_output: &'static str,
+}
+
+fn assert_missing_barrier_found(case: MissingBarrier) {
+    let name = case.fixture;
     let t = common::translate_fixture(name);
-    let broken = edited(&t.generated.kernels_cu, TILE_REUSE_BARRIER, "");
+    let broken = edited(&t.generated.kernels_cu, case.barrier, case.replacement);
     let run = |kernels: &str, lanes, schedule| {
         differences_with_kernels(
             name,
@@ -382,17 +407,18 @@ fn a_tiled_product_without_its_second_barrier_gives_a_wrong_answer_every_time() 
         )
     };
     for schedule in Schedule::ALL {
-        let (found, _) = run(&t.generated.kernels_cu, Lanes::Tile, schedule);
+        let (found, _) = run(&t.generated.kernels_cu, case.lanes, schedule);
         assert_eq!(found, Vec::<String>::new(), "{schedule:?}");
     }
-    let (found, first) = run(&broken, Lanes::Tile, Schedule::InOrder);
+    let (found, first) = run(&broken, case.lanes, case.schedule);
+    let wrong = format!("output `{}`", case.wrong_output);
     assert!(
-        found.iter().any(|w| w.starts_with("output `C`")),
+        found.iter().any(|w| w.starts_with(&wrong)),
         "the missing barrier went unnoticed: {found:?}"
     );
-    let (_, again) = run(&broken, Lanes::Tile, Schedule::InOrder);
+    let (_, again) = run(&broken, case.lanes, case.schedule);
     assert_eq!(format!("{again:?}"), format!("{first:?}"));
-    let (found, _) = run(&broken, Lanes::Thread, Schedule::InOrder);
+    let (found, _) = run(&broken, Lanes::Thread, case.schedule);
     assert_eq!(found, Vec::<String>::new());
 }
 
@@ -407,38 +433,14 @@ const SCAN_TOTALS_BARRIER: &str = "        __syncthreads();\n        if (m2cu_wa
 /// one thread leaves the broken parallel path unused (the forced choice reached the launch).
 #[test]
 fn a_scan_without_its_totals_barrier_gives_a_wrong_answer_every_time() {
-    let name = "stepgoal";
-    let t = common::translate_fixture(name);
-    let broken = edited(
-        &t.generated.kernels_cu,
-        SCAN_TOTALS_BARRIER,
-        "        if (m2cu_warp > 0) {",
-    );
-    let run = |kernels: &str, lanes, schedule| {
-        differences_with_kernels(
-            name,
-            &t,
-            kernels,
-            EmuOptions {
-                schedule,
-                lanes: Some(lanes),
-                ..Default::default()
-            },
-        )
-    };
-    for schedule in Schedule::ALL {
-        let (found, _) = run(&t.generated.kernels_cu, Lanes::Warp, schedule);
-        assert_eq!(found, Vec::<String>::new(), "{schedule:?}");
-    }
-    let (found, first) = run(&broken, Lanes::Warp, Schedule::Reverse);
-    assert!(
-        found.iter().any(|w| w.starts_with("output `cumulative`")),
-        "the missing barrier went unnoticed: {found:?}"
-    );
-    let (_, again) = run(&broken, Lanes::Warp, Schedule::Reverse);
-    assert_eq!(format!("{again:?}"), format!("{first:?}"));
-    let (found, _) = run(&broken, Lanes::Thread, Schedule::Reverse);
-    assert_eq!(found, Vec::<String>::new());
+    assert_missing_barrier_found(MissingBarrier {
+        fixture: "stepgoal",
+        barrier: SCAN_TOTALS_BARRIER,
+        replacement: "        if (m2cu_warp > 0) {",
+        lanes: Lanes::Warp,
+        schedule: Schedule::Reverse,
+        wrong_output: "cumulative",
+    });
 }
 
 /// A barrier that one thread skips is a deadlock, which a serialized schedule reports at once
