@@ -114,13 +114,9 @@ fn before_is_clean(f: &Function, site: &Site, s: LocalId) -> bool {
                     .all(|&st| per_output::only_assigns_scalars(f, st));
             let leads = block.0[position];
             let condition_clean = depth + 1 == site.path.len()
-                || f.stmt_exprs(leads).into_iter().all(|e| {
-                    let mut mentions = false;
-                    f.walk_expr(e, &mut |x| {
-                        mentions |= matches!(f.exprs[x].kind, ExprKind::Local(l) if l == s);
-                    });
-                    !mentions
-                });
+                || f.stmt_exprs(leads)
+                    .into_iter()
+                    .all(|e| scalars::read_span(f, e, s).is_none());
             clean && condition_clean
         })
 }
@@ -150,19 +146,10 @@ pub fn compaction(f: &Function, body: &Block, s: LocalId) -> BTreeSet<StmtId> {
         })
         .collect();
     let arrays: BTreeSet<LocalId> = stores.iter().map(|&(_, a)| a).collect();
-    let reads_arrays = |st: StmtId| {
-        let mut found = false;
-        for e in f.stmt_exprs(st) {
-            f.walk_expr(e, &mut |x| {
-                found |= matches!(f.exprs[x].kind,
-                    ExprKind::Index(l, _) | ExprKind::Size(l, _) | ExprKind::Local(l) if arrays.contains(&l));
-            });
-        }
-        found
-    };
-    // Nothing but the compaction stores writes the arrays, and nothing reads them (the stores'
-    // own values and subscripts included).
-    let mut touched = false;
+    // Nothing reads the arrays (the stores' own values and subscripts included), and nothing
+    // but the compaction stores writes them.
+    let (read, _) = scalars::arrays_used(f, body);
+    let mut touched = !read.is_disjoint(&arrays);
     f.walk_stmts(body, &mut |st| {
         let store = stores.iter().any(|&(x, _)| x == st);
         let writes = match &f.stmts[st].kind {
@@ -174,7 +161,7 @@ pub fn compaction(f: &Function, body: &Block, s: LocalId) -> BTreeSet<StmtId> {
             }
             _ => false,
         };
-        touched |= reads_arrays(st) || (writes && !store);
+        touched |= writes && !store;
     });
     match touched {
         true => BTreeSet::new(),
