@@ -126,21 +126,17 @@ impl Lowerer<'_> {
     /// row, one column and one page and the class and complexity are the same
     /// (`j = find(x <= t, 1, 'last'); if j == n, j = n - 1; end`).
     pub(super) fn array_taking_scalar(&self, name: &ast::Ident, ty: Type) -> Option<LocalId> {
-        let id = self.scope.names.get(&name.name).copied()?;
+        let id = self.reassigned_in_branch(name)?;
         let old = self.locals[id].ty;
         let fits = old.shape.admits_one_element() && !old.shape.is_3d();
         let same_kind = old.class == ty.class && old.complex == ty.complex;
-        let elsewhere = self.home_index(id) != self.frames.len().checked_sub(1);
-        let plain = !self.scope.loop_vars.contains(&id);
-        (ty.is_scalar() && !old.is_scalar() && fits && same_kind && elsewhere && plain)
-            .then_some(id)
+        (ty.is_scalar() && !old.is_scalar() && fits && same_kind).then_some(id)
     }
 
     /// The scalar local that `name = a` keeps a scalar, where the array value `a` would
     /// otherwise change the variable's kind inside a loop or branch (E0132): when `a`'s type is
     /// a vector that admits one element and has the scalar's class and complexity, the
-    /// variable takes `a`'s
-    /// one element, after a check that it holds exactly one when the program runs
+    /// variable takes `a`'s one element, after a check that it holds exactly one when the program runs
     /// (`RuntimeError::ScalarKept` otherwise: MATLAB would make the variable an array). So
     /// `k = find(x > t, 1); if ~isempty(k), first = k; end` keeps MATLAB's result.
     pub(super) fn scalar_taking_array(
@@ -148,15 +144,23 @@ impl Lowerer<'_> {
         name: &ast::Ident,
         a: &super::array::ArrayVal,
     ) -> Option<LocalId> {
-        let id = self.scope.names.get(&name.name).copied()?;
+        let id = self.reassigned_in_branch(name)?;
         let old = self.locals[id].ty;
         // A vector (one extent known to be 1) that may hold one element, such as
         // `find(x, 1)`'s; a matrix type keeps E0132, whose help is the better answer there.
         let one = a.shape.admits_one_element() && a.shape.is_vector();
         let same_kind = old.class == a.class && old.complex == self.element_type(a).complex;
+        (old.is_scalar() && one && same_kind).then_some(id)
+    }
+
+    /// The local `name` is, when this assignment to it lies in a loop or branch other than the
+    /// frame that created it (where a new local of another kind would be E0132) and it is not a
+    /// `for` variable.
+    fn reassigned_in_branch(&self, name: &ast::Ident) -> Option<LocalId> {
+        let id = self.scope.names.get(&name.name).copied()?;
         let elsewhere = self.home_index(id) != self.frames.len().checked_sub(1);
         let plain = !self.scope.loop_vars.contains(&id);
-        (old.is_scalar() && one && same_kind && elsewhere && plain).then_some(id)
+        (elsewhere && plain).then_some(id)
     }
 
     /// A scalar that becomes an array or the reverse: a new local when the re-assignment is in
