@@ -186,11 +186,14 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         let lines = self.size_of(a, other, span);
+        // The folds read the array held once before the loop, never an expression of it that
+        // each line would materialize again.
+        let whole = self.whole(a, span);
         let mut folded = Some(());
         self.counted_loop("line", lines, span, |me, line| {
             let fold = Fold {
+                a: &whole,
                 along: Along::Line { dim, line },
-                preprocess: all.preprocess,
                 ..*all
             };
             folded = (|| {
