@@ -425,8 +425,10 @@ fn match_update(f: &Function, value: ExprId, s: LocalId) -> Option<(Operator, Ex
             let (operator, commutative) = Operator::of_binary(*op)?;
             Some((operator, other(*a, *b, commutative)?))
         }
-        ExprKind::Combine(c, a, b) if is_s(*a) && !mentions(f, *b, s) => {
-            Some((Operator::Custom(*c), *b))
+        ExprKind::Combine(c, args)
+            if is_s(args[0]) && !args[1..].iter().any(|&x| mentions(f, x, s)) =>
+        {
+            Some((Operator::Custom(*c), args[1]))
         }
         ExprKind::Call(builtin, args) if args.len() == 2 => {
             let operator = Operator::of_call(*builtin)?;

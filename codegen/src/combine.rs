@@ -6,6 +6,10 @@
 //! { double _myadd_c = 0; _myadd_c = (_myadd_a + _myadd_b); return _myadd_c; }
 //! ```
 //!
+//! A combiner that captured values takes them after its two operands, under their own names
+//! (`m2cu_combine1(double _reduce_a_, double _reduce_b_, double t, int *m2cu_err)`), so its
+//! body reads them as the function around it does.
+//!
 //! (the compare-and-swap loop per combiner that kernels merge block partials with is
 //! `crate::cuda::atomics`).
 //!
@@ -17,6 +21,7 @@ use std::collections::BTreeSet;
 use m2cu_frontend::ir::{combiner_number, Combiner, CombinerId, Function, LocalId, StmtKind};
 
 use crate::code::Code;
+use crate::expr::local_c_type;
 use crate::stmt::Context;
 
 /// Every combiner of the function as a C function.
@@ -39,8 +44,9 @@ fn function(ctx: &Context, c: CombinerId, combiner: &Combiner) -> String {
         combiner.name
     ));
     code.line(format!(
-        "M2CU_FN {ty} m2cu_combine{}({ty} {a}, {ty} {b}, int *m2cu_err)",
-        combiner_number(c)
+        "M2CU_FN {ty} m2cu_combine{}({ty} {a}, {ty} {b}{}, int *m2cu_err)",
+        combiner_number(c),
+        capture_params(ctx, combiner)
     ));
     code.open("{");
     let own: Vec<LocalId> = body_locals(f, combiner)
@@ -52,6 +58,26 @@ fn function(ctx: &Context, c: CombinerId, combiner: &Combiner) -> String {
     code.line(format!("return {};", ctx.name(combiner.output)));
     code.close("}");
     code.finish()
+}
+
+/// The declarations of the combiner's captured values as C parameters after the two operands,
+/// each preceded by a comma (empty when it captured none).
+pub fn capture_params(ctx: &Context, combiner: &Combiner) -> String {
+    combiner
+        .captures
+        .iter()
+        .map(|&l| format!(", {} {}", local_c_type(ctx.f, l), ctx.name(l)))
+        .collect()
+}
+
+/// The names of the combiner's captured values as C arguments after the two operands, each
+/// preceded by a comma.
+pub fn capture_args(ctx: &Context, combiner: &Combiner) -> String {
+    combiner
+        .captures
+        .iter()
+        .map(|&l| format!(", {}", ctx.name(l)))
+        .collect()
 }
 
 /// The locals of every combiner: its parameters, its output and what its body assigns.

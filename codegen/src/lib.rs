@@ -162,7 +162,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         "{}{random}{}\n{GENERATED_MARKER}{combiners}{}{}{}",
         prelude::prelude(),
         cuda::atomics::CAS_ATOMICS,
-        cuda::atomics::combiners(f),
+        cuda::atomics::combiners(&ctx),
         residency::constant_declarations(&ctx),
         kernels.join("\n")
     );

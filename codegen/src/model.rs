@@ -83,7 +83,7 @@ pub fn accumulators(ctx: &Context, kernel: &Kernel) -> Vec<Accumulator> {
         .flat_map(Reduction::parts)
         .enumerate()
         .map(|(j, reduction)| {
-            let code = ReductionCode::new(ctx.f, &reduction);
+            let code = ReductionCode::new(ctx, &reduction);
             let merge = code.merge(&reduction, ctx.deterministic);
             Accumulator {
                 j,

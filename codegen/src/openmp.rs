@@ -18,7 +18,6 @@ use m2cu_analysis::Kernel;
 use m2cu_frontend::ir::LocalId;
 
 use crate::code::Code;
-use crate::expr::combine_call;
 use crate::expr::local_c_type;
 use crate::model::{self, accumulators, Accumulator};
 use crate::raise;
@@ -247,7 +246,7 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
         let (r, rc, value) = (&acc.reduction, &acc.code, acc.result_value());
         let mine = format!("(({}){})", rc.wide_type(), ctx.name(r.var));
         if let Some(c) = rc.custom() {
-            let merged = combine_call(c, &value, &mine, ctx.err);
+            let merged = rc.call_combiner(c, &value, &mine, ctx.err);
             code.line(format!("if ({}) {value} = {merged};", acc.has_value()));
         } else if !acc.located() {
             code.line(format!("{value} = {};", rc.combine(&value, &mine)));

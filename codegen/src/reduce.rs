@@ -13,11 +13,12 @@
 //! break ties on the iteration number by the comparison's tie rule.
 
 use m2cu_analysis::{Reduction, Ties};
-use m2cu_frontend::ir::{CombinerId, Function};
+use m2cu_frontend::ir::CombinerId;
 use m2cu_frontend::operator::{Combine, Identity, Operator, Written};
 use m2cu_frontend::types::Class;
 
 use crate::expr::{combine_call, literal};
+use crate::stmt::Context;
 
 /// A located partial as C names: its value, its location variables, and the iteration it
 /// came from (`< 0`: no element yet).
@@ -59,16 +60,37 @@ pub struct ReductionCode {
     pub written: Written,
     pub class: Class,
     pub ties: Ties,
+    /// A custom reduction's combiner's captured values (C names, in scope wherever partials
+    /// are combined), which every call of it passes after the two partials.
+    pub captures: Vec<String>,
 }
 
 impl ReductionCode {
-    pub fn new(f: &Function, r: &Reduction) -> ReductionCode {
+    pub fn new(ctx: &Context, r: &Reduction) -> ReductionCode {
+        let captures = match r.operator {
+            Operator::Custom(c) => ctx.f.combiners[c]
+                .captures
+                .iter()
+                .map(|&l| ctx.name(l).to_string())
+                .collect(),
+            _ => Vec::new(),
+        };
         ReductionCode {
             operator: r.operator,
             written: r.form.written(),
-            class: f.locals[r.var].ty.class,
+            class: ctx.f.locals[r.var].ty.class,
             ties: r.ties,
+            captures,
         }
+    }
+
+    /// The C call of a custom reduction's combiner on the partials `a` and `b`.
+    pub fn call_combiner(&self, c: CombinerId, a: &str, b: &str, err: &str) -> String {
+        let operands: Vec<&str> = [a, b]
+            .into_iter()
+            .chain(self.captures.iter().map(String::as_str))
+            .collect();
+        combine_call(c, &operands, err)
     }
 
     pub(crate) fn combine_op(&self) -> Combine {
@@ -194,7 +216,7 @@ impl ReductionCode {
             Combine::BitXor => format!("({a} ^ {b})"),
             Combine::Call => {
                 let c = self.custom().expect("a call combines a custom reduction");
-                combine_call(c, a, b, "m2cu_err")
+                self.call_combiner(c, a, b, "m2cu_err")
             }
         }
     }

@@ -182,8 +182,8 @@ impl<'a> Context<'a> {
         match &f.stmts[s].kind {
             StmtKind::Assign { target, value } if f.locals[*target].ty.is_scalar() => {
                 match (self.seeded_updates.get(&s), &f.exprs[*value].kind) {
-                    (Some(flag), ExprKind::Combine(_, _, e)) => {
-                        self.seeded_update(code, *target, *value, *e, flag)
+                    (Some(flag), ExprKind::Combine(_, args)) => {
+                        self.seeded_update(code, *target, *value, args[1], flag)
                     }
                     _ => code.line(format!("{} = {};", self.name(*target), ew.expr(*value))),
                 }

@@ -128,8 +128,10 @@ pub enum ExprKind {
     /// The number of elements of `first:step:last` by MATLAB's colon rule, always double.
     RangeCount(ExprId, ExprId, ExprId),
     /// `f(a, b)` for the user's binary function `f` = `Function::combiners[c]` of
-    /// `gpucoder.reduce`; both operands and the result have class `ty.class`.
-    Combine(CombinerId, ExprId, ExprId),
+    /// `gpucoder.reduce`. The operands are `a` (the accumulator), `b` (the element), then a
+    /// read of each of the combiner's `captures`, in order; `a`, `b` and the result have
+    /// class `ty.class`.
+    Combine(CombinerId, Vec<ExprId>),
 }
 
 /// A handle into [`Function::combiners`].
@@ -150,6 +152,10 @@ pub struct Combiner {
     /// The MATLAB name of the function.
     pub name: String,
     pub params: [LocalId; 2],
+    /// The scalar locals of the function that the body reads besides its own (the variables an
+    /// anonymous function captured), in order: every [`ExprKind::Combine`] of it passes their
+    /// values after its two operands. They are not assigned in the body.
+    pub captures: Vec<LocalId>,
     pub output: LocalId,
     pub body: Block,
 }
@@ -860,6 +866,44 @@ impl Function {
         self.outputs.iter().copied().chain(flags)
     }
 
+    /// The body's arenas, to walk.
+    pub fn tree(&self) -> Tree<'_> {
+        Tree {
+            stmts: &self.stmts,
+            exprs: &self.exprs,
+        }
+    }
+
+    /// Calls `f` on every statement of `block`, depth first, parents before children.
+    pub fn walk_stmts(&self, block: &Block, f: &mut impl FnMut(StmtId)) {
+        self.tree().walk_stmts(block, f)
+    }
+
+    /// Calls `f` on `expr` and every expression inside it, parents before children.
+    pub fn walk_expr(&self, expr: ExprId, f: &mut impl FnMut(ExprId)) {
+        self.tree().walk_expr(expr, f)
+    }
+
+    /// The expressions directly owned by a statement (not those of nested statements).
+    pub fn stmt_exprs(&self, stmt: StmtId) -> Vec<ExprId> {
+        self.tree().stmt_exprs(stmt)
+    }
+
+    /// The class of an expression.
+    pub fn class_of(&self, expr: ExprId) -> Class {
+        self.exprs[expr].ty.class
+    }
+}
+
+/// The statement and expression arenas of a body, walked alike while it is being lowered and
+/// after ([`Function::tree`]).
+#[derive(Clone, Copy)]
+pub struct Tree<'f> {
+    pub stmts: &'f Arena<Stmt>,
+    pub exprs: &'f Arena<Expr>,
+}
+
+impl Tree<'_> {
     /// Calls `f` on every statement of `block`, depth first, parents before children.
     pub fn walk_stmts(&self, block: &Block, f: &mut impl FnMut(StmtId)) {
         for &s in &block.0 {
@@ -887,11 +931,11 @@ impl Function {
         match &self.exprs[expr].kind {
             ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Size(..) => {}
             ExprKind::Unary(_, a) | ExprKind::Convert(a) => self.walk_expr(*a, f),
-            ExprKind::Binary(_, a, b) | ExprKind::Combine(_, a, b) => {
+            ExprKind::Binary(_, a, b) => {
                 self.walk_expr(*a, f);
                 self.walk_expr(*b, f);
             }
-            ExprKind::Index(_, args) | ExprKind::Call(_, args) => {
+            ExprKind::Index(_, args) | ExprKind::Call(_, args) | ExprKind::Combine(_, args) => {
                 for &a in args {
                     self.walk_expr(a, f);
                 }
@@ -934,9 +978,31 @@ impl Function {
         }
     }
 
-    /// The class of an expression.
-    pub fn class_of(&self, expr: ExprId) -> Class {
-        self.exprs[expr].ty.class
+    /// The locals `block` reads (by value, element or size) and does not assign, besides
+    /// `own`, in the order they are first read.
+    pub fn outer_reads(&self, block: &Block, own: &[LocalId]) -> Vec<LocalId> {
+        let mut assigned = own.to_vec();
+        let mut read = Vec::new();
+        self.walk_stmts(block, &mut |s| {
+            if let StmtKind::Assign { target, .. } | StmtKind::For { var: target, .. } =
+                self.stmts[s].kind
+            {
+                assigned.push(target);
+            }
+            for e in self.stmt_exprs(s) {
+                self.walk_expr(e, &mut |x| {
+                    if let ExprKind::Local(l) | ExprKind::Index(l, _) | ExprKind::Size(l, _) =
+                        self.exprs[x].kind
+                    {
+                        if !read.contains(&l) {
+                            read.push(l);
+                        }
+                    }
+                });
+            }
+        });
+        read.retain(|l| !assigned.contains(l));
+        read
     }
 }
 

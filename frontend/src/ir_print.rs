@@ -55,9 +55,17 @@ impl Printer<'_> {
 
     /// `combiner out = name(a, b)`, its body, `end`.
     fn combiner(&mut self, c: &crate::ir::Combiner) {
-        let [a, b] = c.params.map(|p| self.name(p).to_string());
+        let inputs: Vec<&str> = c
+            .params
+            .iter()
+            .chain(&c.captures)
+            .map(|&p| self.name(p))
+            .collect();
         let out = self.name(c.output).to_string();
-        self.line(0, &format!("combiner {out} = {}({a}, {b})", c.name));
+        self.line(
+            0,
+            &format!("combiner {out} = {}({})", c.name, inputs.join(", ")),
+        );
         self.block(&c.body, 1);
         self.line(0, "end");
     }
@@ -249,12 +257,9 @@ impl Printer<'_> {
                 format!("complex {class}({})", self.expr(*a))
             }
             ExprKind::Convert(a) => format!("{class}({})", self.expr(*a)),
-            ExprKind::Combine(c, a, b) => format!(
-                "{}({}, {})",
-                self.f.combiners[*c].name,
-                self.expr(*a),
-                self.expr(*b)
-            ),
+            ExprKind::Combine(c, args) => {
+                format!("{}({})", self.f.combiners[*c].name, self.list(args))
+            }
             ExprKind::Size(array, q) => match q {
                 SizeQuery::Numel => format!("numel({})", self.name(*array)),
                 SizeQuery::Length => format!("length({})", self.name(*array)),

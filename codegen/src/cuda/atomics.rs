@@ -2,11 +2,13 @@
 //! hardware atomics, the compare-and-swap loops for the float operations CUDA lacks and for
 //! saturating integer sums ([`CAS_ATOMICS`]), and one loop per `gpucoder.reduce` combiner.
 
-use m2cu_frontend::ir::{combiner_number, CombinerId, Function};
+use m2cu_frontend::ir::{combiner_number, Combiner, CombinerId};
 use m2cu_frontend::operator::Combine;
 use m2cu_frontend::types::Class;
 
+use crate::combine::{capture_args, capture_params};
 use crate::reduce::ReductionCode;
+use crate::stmt::Context;
 
 /// The CUDA statement that merges the wide value `v` of reduction `rc` into `*ptr`.
 pub fn reduction(rc: &ReductionCode, ptr: &str, v: &str) -> String {
@@ -36,8 +38,9 @@ pub fn reduction(rc: &ReductionCode, ptr: &str, v: &str) -> String {
         Combine::BitXor => format!("atomicXor({ptr}, {v});"),
         Combine::Call => {
             let c = rc.custom().expect("a call combines a custom reduction");
+            let captured: String = rc.captures.iter().map(|n| format!(", {n}")).collect();
             format!(
-                "m2cu_atomic_combine{}({ptr}, {v}, m2cu_err);",
+                "m2cu_atomic_combine{}({ptr}, {v}{captured}, m2cu_err);",
                 combiner_number(c)
             )
         }
@@ -49,16 +52,19 @@ pub fn reduction(rc: &ReductionCode, ptr: &str, v: &str) -> String {
 /// binary function whose values fit 32 or 64 bits (the analysis keeps other classes sequential).
 /// The loop calls the function on the current result and the block's partial only, so it
 /// combines disjoint parts of the data.
-pub fn combiners(f: &Function) -> String {
-    f.combiners
+pub fn combiners(ctx: &Context) -> String {
+    ctx.f
+        .combiners
         .iter()
-        .filter_map(|(c, combiner)| combiner_loop(c, f.locals[combiner.output].ty.class))
+        .filter_map(|(c, combiner)| combiner_loop(ctx, c, combiner))
         .collect()
 }
 
 /// `m2cu_atomic_combine<c>(T *p, T v, int *m2cu_err)`: `*p = f(*p, v)` atomically, through the
-/// unsigned integer of the same width.
-fn combiner_loop(c: CombinerId, class: Class) -> Option<String> {
+/// unsigned integer of the same width (the combiner's captured values after `v`, passed on).
+fn combiner_loop(ctx: &Context, c: CombinerId, combiner: &Combiner) -> Option<String> {
+    let class = ctx.f.locals[combiner.output].ty.class;
+    let (params, args) = (capture_params(ctx, combiner), capture_args(ctx, combiner));
     let c = combiner_number(c);
     let (bits, from, to) = match class {
         Class::Double => (
@@ -95,13 +101,13 @@ fn combiner_loop(c: CombinerId, class: Class) -> Option<String> {
     };
     let ty = class.c_type();
     Some(format!(
-        "static __device__ void m2cu_atomic_combine{c}({ty} *m2cu_p, {ty} m2cu_v, int *m2cu_err)
+        "static __device__ void m2cu_atomic_combine{c}({ty} *m2cu_p, {ty} m2cu_v{params}, int *m2cu_err)
 {{
     {bits} *m2cu_a = ({bits} *)m2cu_p;
     {bits} m2cu_old = *m2cu_a, m2cu_assumed;
     do {{
         m2cu_assumed = m2cu_old;
-        {ty} m2cu_next = m2cu_combine{c}({from}, m2cu_v, m2cu_err);
+        {ty} m2cu_next = m2cu_combine{c}({from}, m2cu_v{args}, m2cu_err);
         m2cu_old = atomicCAS(m2cu_a, m2cu_assumed, {to});
     }} while (m2cu_old != m2cu_assumed);
 }}

@@ -94,7 +94,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
             .iter()
             .enumerate()
             .map(|(j, r)| {
-                let rc = ReductionCode::new(f, r);
+                let rc = ReductionCode::new(ctx, r);
                 let var = ctx.name(r.var).to_string();
                 let wide = rc.wide_type();
                 let shuffled = [Shuffled {

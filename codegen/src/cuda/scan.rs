@@ -74,7 +74,7 @@ pub fn kernels(ctx: &Context, kernel: &Kernel, scan: &Scan) -> String {
     let f = ctx.f;
     let device = super::device(ctx);
     let body = &kernel.bodies(f)[0].0;
-    let rc = ReductionCode::new(f, &scan.reduction);
+    let rc = ReductionCode::new(ctx, &scan.reduction);
     let ty = rc.class.c_type();
     let suffixes = model::range_suffixes(kernel);
     let decl = |indent| {

@@ -101,8 +101,9 @@ impl ExprWriter<'_> {
             ),
             ExprKind::Call(builtin, args) => self.builtin(*builtin, args, class),
             ExprKind::Convert(a) => self.convert(*a, class),
-            ExprKind::Combine(c, a, b) => {
-                combine_call(*c, &self.expr(*a), &self.expr(*b), self.err)
+            ExprKind::Combine(c, args) => {
+                let operands: Vec<String> = args.iter().map(|&a| self.expr(a)).collect();
+                combine_call(*c, &operands, self.err)
             }
             ExprKind::Size(array, query) => {
                 format!("((double){})", self.asked_size(e, *array, *query))
@@ -653,8 +654,13 @@ enum Access {
     Write,
 }
 
-/// A call of the C function of combiner `c` (see [`crate::combine`]); `err` is the `int *`
-/// error status.
-pub fn combine_call(c: CombinerId, a: &str, b: &str, err: &str) -> String {
-    format!("m2cu_combine{}({a}, {b}, {err})", combiner_number(c))
+/// A call of the C function of combiner `c` (see [`crate::combine`]) on `operands` (the two
+/// values, then the captured ones); `err` is the `int *` error status.
+pub fn combine_call<S: AsRef<str>>(c: CombinerId, operands: &[S], err: &str) -> String {
+    let operands: Vec<&str> = operands.iter().map(AsRef::as_ref).collect();
+    format!(
+        "m2cu_combine{}({}, {err})",
+        combiner_number(c),
+        operands.join(", ")
+    )
 }

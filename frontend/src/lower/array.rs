@@ -945,10 +945,10 @@ impl Lowerer<'_> {
             }
             ExprKind::Local(l) => *l == array,
             ExprKind::Unary(_, a) | ExprKind::Convert(a) => self.mentions(*a, array),
-            ExprKind::Binary(_, a, b) | ExprKind::Combine(_, a, b) => {
-                self.mentions(*a, array) || self.mentions(*b, array)
+            ExprKind::Binary(_, a, b) => self.mentions(*a, array) || self.mentions(*b, array),
+            ExprKind::Call(_, args) | ExprKind::Combine(_, args) => {
+                args.iter().any(|&x| self.mentions(x, array))
             }
-            ExprKind::Call(_, args) => args.iter().any(|&x| self.mentions(x, array)),
             ExprKind::RangeCount(a, s, b) => [a, s, b].iter().any(|&&x| self.mentions(x, array)),
             ExprKind::Const(_) | ExprKind::Size(..) => false,
         }

@@ -18,6 +18,14 @@ impl Lowerer<'_> {
         self.new_expr(ExprKind::Const(value), Type::scalar(class), span)
     }
 
+    /// The statements and expressions lowered so far, to walk.
+    pub(super) fn tree(&self) -> crate::ir::Tree<'_> {
+        crate::ir::Tree {
+            stmts: &self.stmts,
+            exprs: &self.exprs,
+        }
+    }
+
     pub(super) fn read_local(&mut self, local: LocalId, span: Span) -> ExprId {
         let ty = self.locals[local].ty;
         self.new_expr(ExprKind::Local(local), ty, span)
@@ -77,8 +85,8 @@ impl Lowerer<'_> {
                 ExprKind::Call(b, args.into_iter().map(|a| self.copy_expr(a)).collect())
             }
             ExprKind::Convert(a) => ExprKind::Convert(self.copy_expr(a)),
-            ExprKind::Combine(c, a, b) => {
-                ExprKind::Combine(c, self.copy_expr(a), self.copy_expr(b))
+            ExprKind::Combine(c, args) => {
+                ExprKind::Combine(c, args.into_iter().map(|a| self.copy_expr(a)).collect())
             }
             ExprKind::RangeCount(a, s, b) => {
                 ExprKind::RangeCount(self.copy_expr(a), self.copy_expr(s), self.copy_expr(b))

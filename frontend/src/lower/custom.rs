@@ -2,12 +2,13 @@
 //! with each of the user's functions, as GPU Coder's reduction with user-written operators.
 //!
 //! Each function is a handle known at translation time (`@name`, `@(a, b) ...`, or a variable
-//! holding one; E0113 otherwise). `@name` must name a function of the program (E0113: a local
-//! function, a function file, or m2cu's own `plus`, `times`, ...; `@min` and `@max`, builtins,
-//! fold with m2cu's own `m2cu_min`/`m2cu_max`, `c = min(a, b)`, unless the program has its own)
-//! with two inputs and one output; an anonymous function takes two inputs and captures no
-//! variable (see `Lowerer::anonymous_combiner`). Either returns a scalar of `A`'s class when
-//! both inputs are scalars of that class (E0114). The function is lowered once, with scalar
+//! holding one; E0113 otherwise). `@name` names a function of the program with two inputs and
+//! one output (a local function, a function file, or m2cu's own `plus`, `times`, ...; `@min`
+//! and `@max` fold with m2cu's own `m2cu_min`/`m2cu_max`, `c = min(a, b)`, unless the program
+//! has its own) or another builtin, which folds as `@(a, b) name(a, b)`; an anonymous function
+//! takes two inputs (see `Lowerer::anonymous_combiner`) and may capture scalars, which become
+//! the combiner's `captures` (an array it reads is E0113). Either returns a scalar of `A`'s
+//! class when both inputs are scalars of that class (E0114). The function is lowered once, with scalar
 //! parameters of `A`'s class, into a [`Combiner`] that lies outside the function body; the fold becomes
 //! `acc = A(1); for k = 2:numel(A), acc = f(acc, A(k)); end` with [`ExprKind::Combine`], the
 //! accumulator form the analysis recognizes as a custom reduction. No identity is needed: the
@@ -25,7 +26,7 @@
 use std::rc::Rc;
 
 use super::array::{ArrayVal, Coord, Pos, Val};
-use super::handles::Handle;
+use super::handles::{Anonymous, Handle};
 use super::*;
 use crate::ir::{Combiner, CombinerId};
 
@@ -328,6 +329,23 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
+        let own = [params[0], params[1], output];
+        let captures = self.tree().outer_reads(&body, &own);
+        if let Some(&array) = captures.iter().find(|&&l| !self.locals[l].ty.is_scalar()) {
+            self.error(
+                "E0113",
+                at,
+                format!(
+                    "`{name}` uses the array `{}` from the workspace, but a `gpucoder.reduce` function may use only scalars",
+                    self.locals[array].name
+                ),
+                format!(
+                    "read what it needs from `{0}` into a scalar before defining the function (`c = {0}(k);`) and use `c`",
+                    self.locals[array].name
+                ),
+            );
+            return None;
+        }
         if let Some(array) = self.array_assigned(&body) {
             self.unsupported(
                 at,
@@ -342,6 +360,7 @@ impl<'a> Lowerer<'a> {
         Some(self.directives.combiners.alloc(Combiner {
             name,
             params,
+            captures,
             output,
             body,
         }))
@@ -360,18 +379,16 @@ impl<'a> Lowerer<'a> {
             .resolved_callee(name)
             .or_else(|| self.resolved_callee(builtin_combiner(name)?));
         let Some(target) = target else {
-            let (message, help) = if super::expr::is_builtin_name(name) {
-                (
-                    format!("`@{name}` names a builtin, which `gpucoder.reduce` does not take yet"),
-                    format!("write `function c = my{name}(a, b)` with `c = {name}(a, b)` and pass `@my{name}`; the operator functions (`@plus`, `@times`, `@and`, ...) work as they are"),
-                )
-            } else {
-                (
-                    format!("`@{name}` does not name a function of the program"),
-                    format!("define `function c = {name}(a, b)` in this file or in `{name}.m`"),
-                )
-            };
-            self.error("E0113", at, message, help);
+            if super::expr::is_builtin_name(name) {
+                let call = Anonymous::calling(name, at, self.file);
+                return self.anonymous_combiner(&call, &format!("@{name}"), at, class);
+            }
+            self.error(
+                "E0113",
+                at,
+                format!("`@{name}` does not name a function of the program"),
+                format!("define `function c = {name}(a, b)` in this file or in `{name}.m`"),
+            );
             return None;
         };
         let function = target.function;
@@ -503,11 +520,14 @@ impl<'a> Lowerer<'a> {
                 None => self.fold_element(fold, fold.position(Coord::Var(k)))?,
             };
             let current = self.new_expr(ExprKind::Local(acc), Type::scalar(class), span);
-            let value = self.new_expr(
-                ExprKind::Combine(c, current, element),
-                Type::scalar(class),
-                span,
-            );
+            let captured: Vec<ExprId> = self.directives.combiners[c]
+                .captures
+                .clone()
+                .into_iter()
+                .map(|l| self.read_local(l, span))
+                .collect();
+            let operands = [current, element].into_iter().chain(captured).collect();
+            let value = self.new_expr(ExprKind::Combine(c, operands), Type::scalar(class), span);
             self.push(StmtKind::Assign { target: acc, value }, span);
         }
         let body = self.close_block();

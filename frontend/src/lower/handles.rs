@@ -62,8 +62,32 @@ impl Handle<'_> {
     }
 }
 
-impl Anonymous<'_> {
+impl<'a> Anonymous<'a> {
     /// The function as written, `@(a, b) a + b`.
+    /// `@(a, b) name(a, b)`, with names spanning `at`: how `@name` of a builtin folds.
+    pub(super) fn calling(name: &str, at: Span, file: &'a ast::File) -> Anonymous<'a> {
+        let ident = |name: &str| ast::Ident {
+            name: name.to_string(),
+            span: at,
+        };
+        let read = |name: &str| ast::Expr {
+            kind: AstExpr::Ident(name.to_string()),
+            span: at,
+        };
+        Anonymous {
+            params: vec![ident("a"), ident("b")],
+            body: ast::Expr {
+                kind: AstExpr::Call {
+                    callee: ident(name),
+                    args: vec![read("a"), read("b")],
+                },
+                span: at,
+            },
+            captured: HashMap::new(),
+            file,
+        }
+    }
+
     pub(super) fn source_text(&self) -> String {
         let params: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
         let body = crate::ast_source::print_expr_source(&self.body);
@@ -483,8 +507,8 @@ impl<'a> Lowerer<'a> {
 
     /// `anon` (written `label`) as a function of `gpucoder.reduce`: its body lowered apart from
     /// the program, with its two parameters bound to scalars of `class`; its parameters, output
-    /// and body. A variable it captured would be a value the reduction's kernels do not have,
-    /// so that is refused (E0113); a captured handle is called like any other.
+    /// and body. The variables it captured are read in the body where they are (the combiner
+    /// takes them, `Lowerer::combiner`); a captured handle is called like any other.
     pub(super) fn anonymous_combiner(
         &mut self,
         anon: &Anonymous<'a>,
@@ -501,25 +525,6 @@ impl<'a> Lowerer<'a> {
                     anon.params.len()
                 ),
                 "write it as `@(a, b) ...`".into(),
-            );
-            return None;
-        }
-        let captured = anon
-            .captured
-            .iter()
-            .filter(|(_, b)| matches!(b, Binding::Value(_)))
-            .map(|(name, _)| name)
-            .min();
-        if let Some(first) = captured {
-            self.error(
-                "E0113",
-                at,
-                format!(
-                    "`{label}` uses `{first}` from the workspace, which a function of `gpucoder.reduce` cannot take yet"
-                ),
-                format!(
-                    "give the reduction a function of its two inputs alone: compute what needs `{first}` into an array first and reduce that array"
-                ),
             );
             return None;
         }
