@@ -279,6 +279,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("uint64", Area::Classes, Some(NUMERIC), "y = uint64(x);", "As `int8`."),
     entry("logical", Area::Classes, Some(NUMERIC), "y = logical(x);", "A NaN stops with MATLAB's message."),
     entry("char", Area::Classes, Some(NUMERIC), "y = char(x);", ""),
+    entry("cast", Area::Classes, Some(NUMERIC), "y = cast(x, 'int16') + cast(x, 'like', single(1));", "`cast(x, name)`, `cast(x, class(y))`, `cast(x, 'like', p)`: the conversion function of that class (`int16(x)`, ...); a complex prototype is not taken yet."),
     entry("class", Area::Classes, Some(NUMBERS), "if strcmp(class(x), 'double'), y = 1; else, y = 2; end", "A constant of the translation."),
     entry("isa", Area::Classes, Some(NUMBERS), "y = isa(x, 'float');", "Class names and the categories `'numeric'`, `'float'`, `'integer'`."),
     entry("islogical", Area::Classes, Some(NUMBERS), "y = islogical(x);", "Decided at translation time."),
@@ -388,6 +389,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("arrayfun", Area::Handles, None, "y = arrayfun(@(t) t^2, x);", "Uniform output."),
     // GPU Coder and MATLAB Coder.
     entry("gpucoder.reduce", Area::GpuCoder, None, "y = gpucoder.reduce(x, @helper);\nend\nfunction c = helper(a, b)\n  c = a + b;", "Handles to functions of the program or its path and to builtins of two inputs (`@min`, `@max`, `@bitor`, `@hypot`), anonymous functions of the two inputs that may capture scalar variables (`@(a, b) min(max(a, b), cap)`; not arrays), handles held in variables, several at once in a cell, `'preprocess', P` (any handle, applied to each element first), `'dim', 1` or `2` (each column or row folded on its own, a thread per line) and one output per function (`[lo, hi] = gpucoder.reduce(x, {@min, @max})`)."),
+    entry("gpucoder.stencilKernel", Area::GpuCoder, None, "y = gpucoder.stencilKernel(@(w) max(w(:)), x, [3 3], 'same');", "`B = gpucoder.stencilKernel(@f, A, [M N], shape, p1, ...)`: `f(window, p1, ...)` for every M-by-N window of the matrix `A`; `'valid'` takes the windows inside `A`, `'same'` (odd M and N) centres one on every element, reading zeros past the edges. `B` has the class of `f`'s values."),
     entry("gpucoder.atomicAdd", Area::GpuCoder, Some(NUMBERS), "y = 0 * x(1);\nfor k = 1:numel(x)\n  [y, ~] = gpucoder.atomicAdd(y, x(k));\nend", "`[A, oldA] = gpucoder.atomicAdd(A, B)`: MATLAB's `A + B` (a loop of them is a sum reduction or a histogram, which kernels combine atomically by themselves); `oldA` is `A` before."),
     entry("gpucoder.atomicSub", Area::GpuCoder, Some(NUMBERS), "y = 0 * x(1);\nfor k = 1:numel(x)\n  [y, ~] = gpucoder.atomicSub(y, x(k));\nend", "`A - B`, as `gpucoder.atomicAdd`."),
     entry("gpucoder.atomicMin", Area::GpuCoder, Some(&[Double, Single, Integer]), "y = x(1);\nfor k = 1:numel(x)\n  y = gpucoder.atomicMin(y, x(k));\nend", "MATLAB's `min(A, B)` (NaN skipped), as `gpucoder.atomicAdd`."),

@@ -130,14 +130,19 @@ pub fn coder_stubs() -> Vec<SourceFile> {
 /// GPU Coder's functions for Octave, by name: `gpucoder.reduce` folds `A(:)` with every
 /// function (each element preprocessed with `'preprocess'`) from left to right, seeded with the
 /// first element, the results forming a row; `[A, oldA] = gpucoder.atomicAdd(A, B)` and its kin
-/// compute their operation (`A + B`); `gpucoder.sort` is `sort`. The same files compute the e2e
-/// fixtures' expected outputs.
-const GPUCODER_FUNCTIONS: [(&str, &str); 10] = [
+/// compute their operation (`A + B`); `gpucoder.sort` is `sort`; `gpucoder.stencilKernel` calls
+/// the function on every window of the (zero-padded for `'same'`) matrix. The same files compute
+/// the e2e fixtures' expected outputs.
+const GPUCODER_FUNCTIONS: [(&str, &str); 11] = [
     (
         "reduce",
         include_str!("../../fixtures/e2e/+gpucoder/reduce.m"),
     ),
     ("sort", include_str!("../../fixtures/e2e/+gpucoder/sort.m")),
+    (
+        "stencilKernel",
+        include_str!("../../fixtures/e2e/+gpucoder/stencilKernel.m"),
+    ),
     (
         "atomicAdd",
         include_str!("../../fixtures/e2e/+gpucoder/atomicAdd.m"),

@@ -1,5 +1,5 @@
-//! `isa(x, name)`, the class tests `islogical isinteger isfloat isnumeric isreal` and
-//! `class(x)`, which real programs use in input checks
+//! `isa(x, name)`, the class tests `islogical isinteger isfloat isnumeric isreal`,
+//! `class(x)` and `cast(x, name)`, which real programs use in input checks and conversions
 //! (`if ~isa(img, 'uint8'), error(..., class(img)), end`): all are known at translation time
 //! from `x`'s class, which m2cu fixes for the whole function.
 //!
@@ -122,5 +122,66 @@ impl Lowerer<'_> {
             span,
         };
         self.value(&text)
+    }
+
+    /// `cast(x, name)`, `cast(x, class(y))` and `cast(x, 'like', p)`: `x` converted to a class
+    /// known at translation time, exactly as that class's conversion function (`int8(x)`,
+    /// `logical(x)`, ...) converts it. A complex prototype is refused: MATLAB's result would
+    /// then be complex.
+    pub(super) fn cast(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let (x, class) = match args {
+            [x, like, prototype] if text_literal(like) == Some("like") => {
+                let value = self.value(prototype)?;
+                if val_is_complex(self, &value) {
+                    self.error(
+                        "E0105",
+                        prototype.span,
+                        "`cast` like a complex value".into(),
+                        "cast like a real value, then make it complex: `complex(cast(x, 'like', real(p)))`".into(),
+                    );
+                    return None;
+                }
+                (x, val_class(self, &value))
+            }
+            [x, name] => (x, self.class_named(name)?),
+            _ => {
+                self.error(
+                    "E0105",
+                    span,
+                    "wrong number of arguments to `cast`".into(),
+                    "write `cast(x, 'int32')`, `cast(x, class(y))` or `cast(x, 'like', y)`".into(),
+                );
+                return None;
+            }
+        };
+        self.conversion(class, std::slice::from_ref(x), span)
+    }
+
+    /// The class a name argument names: a class name written out, or `class(y)`.
+    fn class_named(&mut self, name: &ast::Expr) -> Option<Class> {
+        let class = match (&name.kind, text_literal(name)) {
+            (_, Some(text)) => Class::from_name(text),
+            (ast::ExprKind::Call { callee, args }, None)
+                if callee.name == "class" && !self.scope.names.contains_key("class") =>
+            {
+                match args.as_slice() {
+                    [y] => {
+                        let value = self.value(y)?;
+                        Some(val_class(self, &value))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if class.is_none() {
+            self.error(
+                "E0105",
+                name.span,
+                "`cast` needs a class name m2cu knows when it translates".into(),
+                "write the name (`'single'`, `'uint8'`, ...), `class(y)`, or `'like', y`".into(),
+            );
+        }
+        class
     }
 }

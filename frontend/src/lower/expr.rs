@@ -384,6 +384,9 @@ impl Lowerer<'_> {
         if name == super::custom::GPUCODER_REDUCE {
             return self.gpucoder_reduce(args, span);
         }
+        if name == super::stencil::GPUCODER_STENCIL {
+            return self.gpucoder_stencil(args, span);
+        }
         if name == super::atomics::GPUCODER_SORT {
             let sort = self.gpucoder_sort(callee)?;
             return self.call(&sort, args, span);
@@ -443,6 +446,7 @@ impl Lowerer<'_> {
             "horzcat" | "vertcat" | "cat" => self.concatenation_call(name, args, span),
             "isa" => self.isa(args, span),
             "class" => self.class_name(args, span),
+            "cast" => self.cast(args, span),
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
@@ -856,7 +860,12 @@ impl Lowerer<'_> {
         None
     }
 
-    fn conversion(&mut self, class: Class, args: &[ast::Expr], span: Span) -> Option<Val> {
+    pub(super) fn conversion(
+        &mut self,
+        class: Class,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
         let [arg] = args else {
             self.error(
                 "E0105",
@@ -1067,8 +1076,8 @@ pub(super) const OTHER_CALLS: &[&str] = &[
 /// other modules.
 pub(super) const LOWERED_FUNCTIONS: &[&str] = &[
     "intmax", "intmin", "eye", "nnz", "linspace", "diag", "norm", "find", "issorted", "dot",
-    "trace", "fliplr", "flipud", "repmat", "horzcat", "vertcat", "cat", "isa", "class", "reshape",
-    "squeeze", "strcmp", "strcmpi", "strncmp", "strncmpi", "ischar",
+    "trace", "fliplr", "flipud", "repmat", "horzcat", "vertcat", "cat", "isa", "class", "cast",
+    "reshape", "squeeze", "strcmp", "strcmpi", "strncmp", "strncmpi", "ischar",
 ];
 
 /// The bundled function that computes `a op b` where it is a matrix operation other than the

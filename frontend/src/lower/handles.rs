@@ -380,7 +380,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The value of calling `handle` (held by `label`) with `args`.
-    fn invoke(
+    pub(super) fn invoke(
         &mut self,
         handle: &Handle<'a>,
         label: &str,

@@ -107,6 +107,7 @@ mod reduce_pages;
 mod select;
 mod sizes;
 mod slices;
+mod stencil;
 mod text;
 mod trailing;
 mod undefined;
@@ -159,6 +160,7 @@ pub fn translated_functions() -> Vec<&'static str> {
     names.extend(optional::ARGUMENT_COUNTS);
     names.extend(directives::CODER_DIRECTIVES);
     names.push(custom::GPUCODER_REDUCE);
+    names.push(stencil::GPUCODER_STENCIL);
     names.extend(atomics::names());
     names.push(atomics::GPUCODER_SORT);
     names.extend(crate::bundled::names().filter(|n| !n.starts_with("m2cu_")));
