@@ -13,7 +13,8 @@
 //! - neither loop updates histograms (their atomics are left alone) or has induction variables
 //!   (their closed forms count the iterations of one loop);
 //! - neither loop raises `error` (fused, the second loop's iteration `t` would run before the
-//!   first loop's later iterations, and its error could be reported instead of theirs).
+//!   first loop's later iterations, and its error could be reported instead of theirs);
+//! - neither loop has scratch arrays (each kernel declares its own threads' copies).
 //!
 //! Invariant: a fused kernel's `fused` loops have the same number of levels, level ranges and
 //! level order as its own loop.
@@ -70,6 +71,8 @@ fn fusable(f: &Function, a: &Kernel, b: &Kernel) -> bool {
         || b.raises
         || a.scan.is_some()
         || b.scan.is_some()
+        || !a.scratch.is_empty()
+        || !b.scratch.is_empty()
     {
         return false;
     }

@@ -5,7 +5,7 @@
 //! [`induction`] (induction variables and their closed forms), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
 //! [`scatter`] (histogram updates that may run atomically), [`scan`] (running sums read in every
-//! iteration), [`verdict`] (combining the above into `parallel` / `reduction` / `scan` /
+//! iteration), [`scratch`] (arrays each iteration creates for itself), [`verdict`] (combining the above into `parallel` / `reduction` / `scan` /
 //! `sequential` with a [`reason`] and a witness),
 //! [`plan`] (which loops become which kernels, collapsing perfect nests), [`fusion`] (adjacent
 //! kernels over one iteration space become one), [`per_output`] (a thread, a warp or a block
@@ -28,6 +28,7 @@ pub mod report;
 pub mod scalars;
 pub mod scan;
 pub mod scatter;
+pub mod scratch;
 pub mod tiles;
 pub mod verdict;
 
@@ -85,5 +86,13 @@ mod test_util {
         let file = parse_file(&src).expect("parses");
         let module = lower(&file, &LowerOptions::default()).expect("lowers");
         module.functions.into_iter().next().expect("one function")
+    }
+
+    /// The verdict of the first loop of [`function`]`(body)`.
+    pub fn verdict_of_first_loop(body: &str) -> crate::Verdict {
+        let f = function(body);
+        let a = crate::analyze(&f);
+        let (id, _) = a.loops.loops.iter().next().expect("a loop");
+        a.verdicts[id].clone()
     }
 }

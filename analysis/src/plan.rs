@@ -33,6 +33,7 @@ use crate::reduction::Reduction;
 use crate::scalars;
 use crate::scan::Scan;
 use crate::scatter::{self, AtomicUpdate};
+use crate::scratch::ScratchArray;
 use crate::verdict::Verdict;
 
 /// How a kernel uses one array.
@@ -83,6 +84,8 @@ pub struct Kernel {
     /// The running value of a scan loop (see [`crate::scan`]): a single level, never fused,
     /// whose running value is an input (its value before the loop) and live out (the total).
     pub scan: Option<Scan>,
+    /// Arrays each thread owns a copy of (see [`crate::scratch`]); not in `arrays`.
+    pub scratch: Vec<ScratchArray>,
     /// Whether an iteration may raise `error`: MATLAB reports the first failing iteration in
     /// loop order, so the iteration number `t` follows loop order (collapsed levels keep source
     /// order), and the kernel is neither fused nor split per output (`m2cu_codegen::raise`).
@@ -221,7 +224,11 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &PerLoop<Verdict>) -> Kerne
     let mut kernels = fusion::fuse(f, kernels);
     for (k, kernel) in kernels.iter_mut().enumerate() {
         kernel.name = format!("{}_kernel{}", f.name, k + 1);
-        kernel.per_output = per_output::find(f, tree, verdicts, kernel);
+        // A thread's scratch copies would be shared by a warp or block per output.
+        kernel.per_output = match kernel.scratch.is_empty() {
+            true => per_output::find(f, tree, verdicts, kernel),
+            false => None,
+        };
     }
     KernelPlan::new(kernels)
 }
@@ -331,8 +338,10 @@ fn kernel(
     let Level { loop_id, stmt, var } = levels[0];
     let body = loop_body(f, levels[levels.len() - 1].stmt);
     let (read, written) = scalars::arrays_used(f, body);
+    let scratch = &privates.scratch;
     let arrays = read
         .union(&written)
+        .filter(|&&local| !scratch.iter().any(|a| a.local == local))
         .map(|&local| ArrayUse {
             local,
             read: read.contains(&local),
@@ -376,6 +385,7 @@ fn kernel(
         inductions: privates.inductions.clone(),
         per_output: None,
         scan: None,
+        scratch: scratch.clone(),
         raises,
     }
 }

@@ -21,8 +21,12 @@ pub enum SequentialReason {
     EarlyExit { word: &'static str },
     /// S06: `rand`/`randn` draw from the stream in program order.
     RandomDraw { function: &'static str },
-    /// S07: an array allocated, copied or resized inside the body.
-    ArrayCreated { array: String },
+    /// S07: an array allocated, copied or resized inside the body that is no scratch array
+    /// (see `crate::scratch`), and why.
+    ArrayCreated {
+        array: String,
+        why: crate::scratch::NotScratch,
+    },
     /// S08: an array element written in one iteration and read (or written) in another.
     CarriedArray {
         array: String,
@@ -88,10 +92,9 @@ impl fmt::Display for SequentialReason {
                 f,
                 "the loop calls `{function}`, whose random stream is drawn in order"
             ),
-            SequentialReason::ArrayCreated { array } => write!(
-                f,
-                "array `{array}` is created or resized inside the loop; create it before the loop"
-            ),
+            SequentialReason::ArrayCreated { array, why } => {
+                write!(f, "array `{array}` is created inside the loop and {why}")
+            }
             SequentialReason::CarriedArray {
                 array,
                 written_again,

@@ -16,10 +16,12 @@
 //! that the loop is otherwise parallel: no carried array dependence, and every other scalar
 //! private and dead after the loop, with no reductions, histograms or inductions.
 //!
-//! A compaction store `a(s) = v` (one subscript that is exactly `s`) in the update's own block,
-//! after it, writes a different element in every iteration that reaches it when the update is
-//! a count (`s = s + 1`: the values of `s` there only grow), so it carries no dependence when
-//! nothing else in the loop touches `a` ([`compaction`]).
+//! A compaction store `a(s) = v` or `a(s ± c)` (one subscript; `c` an expression of values the
+//! loop does not assign) in the update's own block after it, or in the branches of `if`s there,
+//! writes a different element in every iteration that reaches it when the update is a count
+//! (`s = s + 1`: the values of `s` there only grow), so it carries no dependence when nothing
+//! else in the loop touches `a` ([`compaction`]). The `if`s let `find(x, n)` keep only the
+//! first `n` (`if s <= n, a(s) = k; end`) or the last (`if s > skip, a(s - skip) = k; end`).
 //!
 //! After the loop `s` holds the total. The C path runs the loop in order (equal to MATLAB's
 //! sums to the bit); the GPU adds the terms in a tree, so a floating-point scan agrees with the
@@ -121,10 +123,10 @@ fn before_is_clean(f: &Function, site: &Site, s: LocalId) -> bool {
         })
 }
 
-/// The compaction stores of the count `s` in `body` (see the module docs): the stores
-/// `a(s) = v` after the update in its block, when the update adds 1 and no other statement of
-/// the body touches those arrays. Empty when there are none or `s` is no such count.
-pub fn compaction(f: &Function, body: &Block, s: LocalId) -> BTreeSet<StmtId> {
+/// The compaction stores of the count `s` in the body of the loop over `var` (see the module
+/// docs): the stores `a(s) = v` and `a(s ± c)` after the update in its block or in `if`s there,
+/// when the update adds 1 and no other statement of the body touches those arrays. Empty when there are none or `s` is no such count.
+pub fn compaction(f: &Function, body: &Block, var: LocalId, s: LocalId) -> BTreeSet<StmtId> {
     let Some(site) = site(f, body, s) else {
         return BTreeSet::new();
     };
@@ -135,16 +137,21 @@ pub fn compaction(f: &Function, body: &Block, s: LocalId) -> BTreeSet<StmtId> {
     let Some(&(block, position)) = site.path.last().filter(|_| counts) else {
         return BTreeSet::new();
     };
-    let is_s = |e: ExprId| matches!(f.exprs[e].kind, ExprKind::Local(l) if l == s);
-    let stores: Vec<(StmtId, LocalId)> = block.0[position + 1..]
-        .iter()
-        .filter_map(|&st| match &f.stmts[st].kind {
-            StmtKind::Store { array, indices, .. } if indices.len() == 1 && is_s(indices[0]) => {
-                Some((st, *array))
+    let mut assigned = crate::access::assigned_scalars(f, body);
+    assigned.insert(var);
+    let mut stores: Vec<(StmtId, LocalId)> = Vec::new();
+    f.walk_stmts(&Block(block.0[position + 1..].to_vec()), &mut |st| {
+        if let StmtKind::Store { array, indices, .. } = &f.stmts[st].kind {
+            if let [index] = indices.as_slice() {
+                if shifted_count(f, *index, s, &assigned) {
+                    stores.push((st, *array));
+                }
             }
-            _ => None,
-        })
-        .collect();
+        }
+    });
+    // A store inside a loop after the update could write its element more than once.
+    let in_loops = in_nested_loops(f, &Block(block.0[position + 1..].to_vec()));
+    stores.retain(|(st, _)| !in_loops.contains(st));
     let arrays: BTreeSet<LocalId> = stores.iter().map(|&(_, a)| a).collect();
     // Nothing reads the arrays (the stores' own values and subscripts included), and nothing
     // but the compaction stores writes them.
@@ -169,17 +176,41 @@ pub fn compaction(f: &Function, body: &Block, s: LocalId) -> BTreeSet<StmtId> {
     }
 }
 
+/// Whether `e` is `s`, `s + c` or `s - c` with `c` reading no scalar in `assigned` and no
+/// array element (a value that is the same in every iteration).
+fn shifted_count(f: &Function, e: ExprId, s: LocalId, assigned: &BTreeSet<LocalId>) -> bool {
+    let is_s = |e: ExprId| matches!(f.exprs[e].kind, ExprKind::Local(l) if l == s);
+    match f.exprs[e].kind {
+        ExprKind::Local(l) => l == s,
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, c) if is_s(a) => {
+            let mut invariant = true;
+            f.walk_expr(c, &mut |x| match f.exprs[x].kind {
+                ExprKind::Local(l) => invariant &= !assigned.contains(&l),
+                ExprKind::Index(..) => invariant = false,
+                _ => {}
+            });
+            invariant
+        }
+        _ => false,
+    }
+}
+
+/// The statements of `block` that lie inside a loop of it.
+fn in_nested_loops(f: &Function, block: &Block) -> BTreeSet<StmtId> {
+    let mut inside = BTreeSet::new();
+    f.walk_stmts(block, &mut |st| {
+        if let StmtKind::For { body, .. } | StmtKind::While { body, .. } = &f.stmts[st].kind {
+            f.walk_stmts(body, &mut |x| {
+                inside.insert(x);
+            });
+        }
+    });
+    inside
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::test_util::function;
-    use crate::{analyze, Verdict};
-
-    fn verdict_of_first_loop(body: &str) -> Verdict {
-        let f = function(body);
-        let a = analyze(&f);
-        let (id, _) = a.loops.loops.iter().next().expect("a loop");
-        a.verdicts[id].clone()
-    }
+    use crate::test_util::verdict_of_first_loop;
 
     #[test]
     fn a_running_sum_stored_each_iteration_is_a_scan() {
@@ -215,6 +246,19 @@ mod tests {
     }
 
     #[test]
+    fn compaction_stores_in_ifs_and_shifted_by_a_constant_are_a_count_scan() {
+        for body in [
+            // the first n (find(x, n))
+            "m = 3;\ny = zeros(1, m);\nk = 0;\nfor i = 1:n\n  if x(i) ~= 0\n    k = k + 1;\n    if k <= m\n      y(k) = i;\n    end\n  end\nend",
+            // the last ones, shifted down (find(x, n, 'last'))
+            "m = 3;\ny = zeros(1, n);\nk = 0;\nfor i = 1:n\n  if x(i) ~= 0\n    k = k + 1;\n    if k > m\n      y(k - m) = i;\n    end\n  end\nend",
+        ] {
+            let v = verdict_of_first_loop(body);
+            assert_eq!(v.name(), "scan", "{body}: {v:?}");
+        }
+    }
+
+    #[test]
     fn what_is_not_a_scan_stays_sequential() {
         for body in [
             // read before the update: the exclusive prefix, not taken
@@ -229,6 +273,12 @@ mod tests {
             "y = zeros(1, n);\nk = 0;\nfor i = 1:n\n  if x(i) > 0\n    k = k + 1;\n    y(k) = i + y(1);\n  end\nend",
             // a compaction by a count that steps by 2
             "y = zeros(1, n);\nk = 0;\nfor i = 1:n\n  if x(i) > 0\n    k = k + 2;\n    y(k) = i;\n  end\nend",
+            // a compaction shifted by the loop variable: two iterations may meet
+            "y = zeros(1, 2 * n);\nk = 0;\nfor i = 1:n\n  if x(i) > 0\n    k = k + 1;\n    y(k + i) = i;\n  end\nend",
+            // a compaction shifted by a value the loop assigns
+            "y = zeros(1, 2 * n);\nk = 0;\nfor i = 1:n\n  d = x(i) > 0.5;\n  if x(i) > 0\n    k = k + 1;\n    y(k + d) = i;\n  end\nend",
+            // a compaction store inside a loop after the count
+            "y = zeros(1, 2 * n);\nk = 0;\nfor i = 1:n\n  if x(i) > 0\n    k = k + 1;\n    for t = 1:2\n      y(k) = t;\n    end\n  end\nend",
             // a running maximum
             "y = zeros(1, n);\ns = 0;\nfor i = 1:n\n  s = max(s, x(i));\n  y(i) = s;\nend",
             // another carried value beside it

@@ -24,6 +24,7 @@ use crate::loops::{self, loop_body, LoopId, LoopTree};
 use crate::reason::SequentialReason;
 use crate::reduction::{self, Reduction};
 use crate::scan::{self, Scan};
+use crate::scratch::{self, ScratchArray};
 use crate::{access, deps, scalars, scatter};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +55,9 @@ pub struct Privates {
     /// Induction variables (`k = k + c`): each iteration computes its own value from the closed
     /// form (see [`crate::induction`]), and the value after the loop is `k0 + c·n`.
     pub inductions: Vec<Induction>,
+    /// Arrays each iteration creates before touching them (see [`crate::scratch`]): each
+    /// thread owns a copy.
+    pub scratch: Vec<ScratchArray>,
 }
 
 /// The evidence for a sequential verdict.
@@ -152,13 +156,12 @@ pub fn judge(f: &Function, tree: &LoopTree, id: LoopId) -> Verdict {
     let Some(var) = info.var else {
         return sequential(SequentialReason::WhileLoop, None);
     };
-    let body = loop_body(f, info.stmt);
     match f.pragma_of(info.stmt) {
         Some((LoopPragma::NoKernel, at)) => sequential(
             SequentialReason::NoKernelPragma,
             Some(Witness::at("coder.gpu.nokernel", at)),
         ),
-        Some((LoopPragma::Kernel, _)) => forced(f, body, var, analyzed(f, tree, id, var)),
+        Some((LoopPragma::Kernel, _)) => forced(f, info.stmt, var, analyzed(f, tree, id, var)),
         None => analyzed(f, tree, id, var),
     }
 }
@@ -170,7 +173,7 @@ fn analyzed(f: &Function, tree: &LoopTree, id: LoopId, var: LocalId) -> Verdict 
     let body = loop_body(f, tree.loops[id].stmt);
     let compacted = access::assigned_scalars(f, body)
         .into_iter()
-        .map(|s| (s, scan::compaction(f, body, s)))
+        .map(|s| (s, scan::compaction(f, body, var, s)))
         .find(|(_, stores)| !stores.is_empty());
     if let Some((s, stores)) = compacted {
         let verdict = analyzed_unchecking(f, tree, id, var, &stores);
@@ -192,38 +195,44 @@ fn analyzed_unchecking(
 ) -> Verdict {
     let stmt = tree.loops[id].stmt;
     let body = loop_body(f, stmt);
-    if let Some(v) = unforceable(f, body) {
-        return v;
-    }
+    let scratch = match unforceable(f, stmt) {
+        Ok(scratch) => scratch,
+        Err(v) => return *v,
+    };
     let inductions = induction::find(f, body);
     let range = loops::range(f, stmt, &access::assigned_scalars(f, body));
     let closed = induction::closed_forms(&inductions, var, &range);
-    let histograms = match array_dependence(f, tree, id, &closed, unchecked) {
+    let mut unchecked = unchecked.clone();
+    unchecked.extend(scratch::stores(f, body, &scratch));
+    let histograms = match array_dependence(f, tree, id, &closed, &unchecked) {
         Ok(h) => h,
         Err(v) => return *v,
     };
-    let scans = histograms.is_empty() && inductions.is_empty();
+    let scans = histograms.is_empty() && inductions.is_empty() && scratch.is_empty();
     let mut verdict = scalar_verdict(f, body, var, &inductions, scans);
     if let Verdict::Parallel(p) | Verdict::Reduction(p, _) = &mut verdict {
         p.histograms = histograms;
         p.inductions = inductions;
+        p.scratch = scratch;
     }
     verdict
 }
 
 /// `coder.gpu.kernel()`: a loop kept sequential by a dependence runs in parallel anyway, its
 /// scalars private (or reductions where recognized), and the overridden reason is kept for the
-/// report. Early exits and arrays created inside the loop cannot be forced.
-fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict {
+/// report. Early exits and arrays created inside the loop (other than scratch arrays) cannot be
+/// forced.
+fn forced(f: &Function, stmt: StmtId, var: LocalId, verdict: Verdict) -> Verdict {
     let Verdict::Sequential { reason, witness } = verdict else {
         return verdict;
     };
-    if unforceable(f, body).is_some() {
+    let body = loop_body(f, stmt);
+    let Ok(scratch) = unforceable(f, stmt) else {
         return Verdict::Sequential {
             reason: SequentialReason::Unforceable(Box::new(reason)),
             witness,
         };
-    }
+    };
     let inductions = induction::find(f, body);
     let written: BTreeSet<LocalId> = access::assigned_scalars(f, body)
         .into_iter()
@@ -234,6 +243,7 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
     let mut privates = Privates {
         overridden: Some(reason),
         inductions,
+        scratch,
         ..Privates::default()
     };
     let carried = carried(&scalars::exposure(f, body), &written);
@@ -259,12 +269,18 @@ fn forced(f: &Function, body: &Block, var: LocalId, verdict: Verdict) -> Verdict
 }
 
 /// What keeps a loop sequential even under `coder.gpu.kernel()`: an early exit, a call that must
-/// run on the host, or an array created inside the loop.
-fn unforceable(f: &Function, body: &Block) -> Option<Verdict> {
-    early_exit(f, body)
+/// run on the host, or an array created inside the loop that is no scratch array. Else the
+/// loop's scratch arrays.
+fn unforceable(f: &Function, stmt: StmtId) -> Result<Vec<ScratchArray>, Box<Verdict>> {
+    let body = loop_body(f, stmt);
+    let stopped = early_exit(f, body)
         .or_else(|| host_call(f, body))
-        .or_else(|| random_draw(f, body))
-        .or_else(|| array_creation(f, body))
+        .or_else(|| random_draw(f, body));
+    if let Some(v) = stopped {
+        return Err(Box::new(v));
+    }
+    scratch::find(f, stmt, body)
+        .map_err(|(array, span, why)| Box::new(array_creation(f, array, span, why)))
 }
 
 /// A call that only the host can make, in program order (`fprintf`, `disp`, `warning`). `error`
@@ -352,29 +368,16 @@ fn random_draw(f: &Function, body: &Block) -> Option<Verdict> {
     })
 }
 
-fn array_creation(f: &Function, body: &Block) -> Option<Verdict> {
-    let mut found = None;
-    f.walk_stmts(body, &mut |s| {
-        let creates = match &f.stmts[s].kind {
-            StmtKind::Alloc { target, .. } | StmtKind::Resize { array: target, .. } => {
-                Some(*target)
-            }
-            StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
-            _ => None,
-        };
-        if let (None, Some(target)) = (&found, creates) {
-            found = Some((target, f.stmts[s].span));
-        }
-    });
-    found.map(|(target, span)| {
-        let name = f.locals[target].name.clone();
-        sequential(
-            SequentialReason::ArrayCreated {
-                array: name.clone(),
-            },
-            Some(Witness::at(name, span)),
-        )
-    })
+/// The verdict for an array created inside the loop that is no scratch array.
+fn array_creation(f: &Function, array: LocalId, span: Span, why: scratch::NotScratch) -> Verdict {
+    let name = f.locals[array].name.clone();
+    sequential(
+        SequentialReason::ArrayCreated {
+            array: name.clone(),
+            why,
+        },
+        Some(Witness::at(name, span)),
+    )
 }
 
 /// The carried array dependences of the loop: a sequential verdict for the first that is not on

@@ -127,7 +127,7 @@ step_test() {
 # Sanitizer cases: "FILE|OPTIONS" (e2e fixtures take their stored inputs).
 sanitizer_cases() {
     local e2e
-    for e2e in vecsum prodvec maxmin minloc argties allany bitops bitwide countrange histbins nested stepgoal spikes reducecaptures; do
+    for e2e in vecsum prodvec maxmin minloc argties allany bitops bitwide countrange histbins nested stepgoal spikes reducecaptures imfilters; do
         echo "fixtures/e2e/$e2e.m|--inputs fixtures/e2e/$e2e.in.mat"
     done
     echo "fixtures/e2e/vecsum.m|--inputs fixtures/e2e/vecsum.in.mat --deterministic"

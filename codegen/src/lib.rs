@@ -131,6 +131,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         binned: None,
         failure: None,
         quiet_stores: false,
+        scratch: Vec::new(),
     };
     let kernels: Vec<String> = analysis
         .plan

@@ -205,6 +205,7 @@ pub fn with_reduction_hooks<'a>(ctx: &Context<'a>, kernel: &Kernel, t: &str) -> 
     Context {
         location_hooks: hooks,
         seeded_updates: seeded,
+        scratch: kernel.scratch.clone(),
         ..ctx.clone_base()
     }
 }

@@ -190,6 +190,7 @@ impl ThreadShare<'_, '_> {
         }
         code.line(self.var_decl);
         self.ctx.declare(code, privates);
+        self.inner.declare_scratch(code);
         if kernel.raises {
             code.line(format!("{} m2cu_mine = {{0}};", raise::record_type(kernel)));
             raise::iteration(self.inner, code, kernel, self.bodies, "m2cu_mine", PUBLISH);

@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use m2cu_analysis::scatter::AtomicUpdate;
+use m2cu_analysis::scratch::ScratchArray;
 use m2cu_analysis::{Analysis, Kernel};
 use m2cu_frontend::ir::{
     Block, ExprId, ExprKind, Fill, Function, LocalId, PrintPiece, PrintTo, RuntimeError, StmtId,
@@ -148,6 +149,9 @@ pub struct Context<'a> {
     /// Whether array stores are left out: a scan's first run of an iteration, which only
     /// learns the iteration's term (`crate::cuda::scan`).
     pub quiet_stores: bool,
+    /// In an iteration of a parallel loop: its scratch arrays, whose creation points them at
+    /// the thread's own storage ([`Context::declare_scratch`]) instead of allocating.
+    pub scratch: Vec<ScratchArray>,
 }
 
 impl<'a> Context<'a> {
@@ -463,6 +467,16 @@ impl<'a> Context<'a> {
             unreachable!("the validator allows only locals as array values")
         };
         let (t, src) = (self.name(target), self.name(source));
+        if self.scratch.iter().any(|a| a.local == target) {
+            code.open("{");
+            code.line(format!("int64_t m2cu_r = {src}_d0, m2cu_c = {src}_d1;"));
+            self.scratch_extents(code, target);
+            code.line(format!(
+                "for (int64_t m2cu_e = 0; m2cu_e < m2cu_r * m2cu_c; m2cu_e++) {t}[m2cu_e] = {src}[m2cu_e];"
+            ));
+            code.close("}");
+            return;
+        }
         let ty = crate::expr::complex::c_type(self.f.locals[target].ty);
         code.open("{");
         code.line(format!(
@@ -491,6 +505,9 @@ impl<'a> Context<'a> {
         [rows, cols]: [ExprId; 2],
         pages: Option<ExprId>,
     ) {
+        if self.scratch.iter().any(|a| a.local == target) {
+            return self.scratch_alloc(code, target, fill, [rows, cols]);
+        }
         let ew = self.exprs();
         let t = self.name(target);
         let ty = crate::expr::complex::c_type(self.f.locals[target].ty);
@@ -815,6 +832,7 @@ impl<'a> Context<'a> {
             binned: None,
             failure: self.failure.clone(),
             quiet_stores: self.quiet_stores,
+            scratch: self.scratch.clone(),
         }
     }
 
@@ -857,6 +875,58 @@ impl<'a> Context<'a> {
             target,
             ..self.clone_base()
         }
+    }
+
+    /// The storage of every scratch array of an iteration: `T m2cu_own_<a>[capacity]`, with `<a>`
+    /// pointing at it and its extents zero until its creation sets them.
+    pub fn declare_scratch(&self, code: &mut Code) {
+        for a in &self.scratch {
+            let ty = crate::expr::complex::c_type(self.f.locals[a.local].ty);
+            let x = self.name(a.local);
+            code.line(format!("{ty} m2cu_own_{x}[{}];", a.capacity.max(1)));
+            code.line(format!("{ty} *{x} = m2cu_own_{x};"));
+            code.line(format!("int64_t {x}_d0 = 0, {x}_d1 = 0;"));
+        }
+    }
+
+    /// The creation of a scratch array: its extents (constants within its storage, see
+    /// `m2cu_analysis::scratch`) and its elements filled.
+    fn scratch_alloc(
+        &self,
+        code: &mut Code,
+        target: LocalId,
+        fill: Fill,
+        [rows, cols]: [ExprId; 2],
+    ) {
+        let t = self.name(target);
+        let class = self.f.locals[target].ty.class;
+        let value = match fill {
+            Fill::Ones => format!("({})1", class.c_type()),
+            _ => format!("({})0", class.c_type()),
+        };
+        code.open("{");
+        self.extents(code, rows, cols);
+        self.scratch_extents(code, target);
+        code.line(format!(
+            "for (int64_t m2cu_e = 0; m2cu_e < m2cu_r * m2cu_c; m2cu_e++) {t}[m2cu_e] = {value};"
+        ));
+        code.close("}");
+    }
+
+    /// Sets the extents of the scratch array `target` to `m2cu_r` by `m2cu_c`, which the analysis
+    /// proved within its storage (a failure here would be m2cu's, reported as too big).
+    fn scratch_extents(&self, code: &mut Code, target: LocalId) {
+        let capacity = self
+            .scratch
+            .iter()
+            .find(|a| a.local == target)
+            .map_or(0, |a| a.capacity);
+        code.line(format!(
+            "if (m2cu_r * m2cu_c > {capacity}) {{ M2CU_FAIL({}, M2CU_E_TOO_BIG); m2cu_r = m2cu_c = 0; }}",
+            self.err
+        ));
+        let t = self.name(target);
+        code.line(format!("{t}_d0 = m2cu_r; {t}_d1 = m2cu_c;"));
     }
 
     /// Declarations of per-iteration (private) scalars.

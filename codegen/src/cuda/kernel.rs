@@ -127,6 +127,7 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     }
     model::declare_accumulators(ctx, &mut setup, kernel);
     device.declare(&mut setup, &kernel.privates);
+    device.declare_scratch(&mut setup);
     let mut code = Code::new(2);
     code.line(induction_decls(ctx, kernel, "m2cu_t"));
     if kernel.raises {

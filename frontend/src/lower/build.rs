@@ -31,6 +31,13 @@ impl Lowerer<'_> {
         self.new_expr(ExprKind::Local(local), ty, span)
     }
 
+    /// `local + delta`, a double (`i + 1` for the loop variable `i`).
+    pub(super) fn local_plus(&mut self, local: LocalId, delta: f64, span: Span) -> ExprId {
+        let read = self.read_local(local, span);
+        let delta = self.constant_expr(delta, Class::Double, span);
+        self.binary_expr(BinOp::Add, read, delta, Class::Double, span)
+    }
+
     pub(super) fn const_of(&self, e: ExprId) -> Option<f64> {
         match self.exprs[e].kind {
             ExprKind::Const(v) => Some(v),

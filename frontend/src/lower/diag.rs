@@ -181,8 +181,8 @@ impl Lowerer<'_> {
         self.counted_loop("k", count, span, |me, i| {
             let at = me.read_local(i, span);
             let value = me.new_expr(ExprKind::Index(source, vec![at]), Type::scalar(class), span);
-            let r = me.shifted(i, row_shift, span);
-            let c = me.shifted(i, col_shift, span);
+            let r = me.local_plus(i, row_shift, span);
+            let c = me.local_plus(i, col_shift, span);
             me.push(
                 StmtKind::Store {
                     array: target,
@@ -223,8 +223,8 @@ impl Lowerer<'_> {
         let count = self.read_local(length, span);
         let class = self.locals[source].ty.class;
         self.counted_loop("k", count, span, |me, i| {
-            let r = me.shifted(i, row_shift, span);
-            let c = me.shifted(i, col_shift, span);
+            let r = me.local_plus(i, row_shift, span);
+            let c = me.local_plus(i, col_shift, span);
             let value = me.new_expr(
                 ExprKind::Index(source, vec![r, c]),
                 Type::scalar(class),
@@ -247,12 +247,5 @@ impl Lowerer<'_> {
         let extent = self.size_of(array, dim, span);
         let shift = self.double_const(shift, span);
         self.binary_expr(BinOp::Sub, extent, shift, Class::Double, span)
-    }
-
-    /// `i + shift` for the loop variable `i`.
-    fn shifted(&mut self, i: LocalId, shift: f64, span: Span) -> ExprId {
-        let at = self.read_local(i, span);
-        let shift = self.double_const(shift, span);
-        self.binary_expr(BinOp::Add, at, shift, Class::Double, span)
     }
 }

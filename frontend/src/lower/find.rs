@@ -3,9 +3,10 @@
 //! last ones.
 //!
 //! Two passes: the count, a sum of `x(k) ~= 0` (a reduction, so a kernel), then the compaction,
-//! a loop that appends each index to the result: without `n`, a count scan whose stores the
-//! analysis proves distinct (a parallel stream compaction on the GPU); with `n`, sequential
-//! (whether there is room depends on the count before).
+//! a loop that counts every nonzero and stores the index of each one the result keeps (with
+//! `n`, the first `n`, or with `'last'` those after the first `found - n`, at the count less
+//! that): a count scan whose stores the analysis proves distinct, a parallel stream compaction
+//! on the GPU.
 //!
 //! The result's shape follows Octave's rules: a row for a row `x`, a column otherwise, and
 //! 0-by-0 for a 0-by-0 `x` or a 1-by-1 `x` that is zero. Its static type comes from `x`'s: a row
@@ -42,6 +43,17 @@ enum Form {
     Column,
     /// Anything else: a column of indices.
     Matrix,
+}
+
+/// Which nonzeros' indices the result keeps.
+#[derive(Clone, Copy)]
+enum Window {
+    /// Every one.
+    All,
+    /// The first `count` (a local).
+    First(LocalId),
+    /// The last ones, after passing over the first `skip` (a local).
+    Last(LocalId),
 }
 
 fn form_of(shape: Shape) -> Form {
@@ -121,12 +133,12 @@ impl Lowerer<'_> {
             self.find_shape_check(source, form, count, span);
         }
         let result = self.find_result(form, count, span);
-        match (last, limit.is_some()) {
-            (false, true) => self.compact_first(source, result, Some(count), span),
-            // Every nonzero has room: the compaction of a count scan, parallel on the GPU.
-            (false, false) => self.compact_first(source, result, None, span),
-            (true, _) => self.compact_last(source, result, count, span),
-        }
+        let window = match (last, limit.is_some()) {
+            (false, true) => Window::First(count),
+            (false, false) => Window::All,
+            (true, _) => Window::Last(self.skipped(found, count, span)),
+        };
+        self.compact_nonzeros(source, result, window, span);
         Some(Val::Array(self.whole(result, span)))
     }
 
@@ -234,16 +246,11 @@ impl Lowerer<'_> {
         result
     }
 
-    /// Appends each nonzero's index to `result` until it holds `count` (without a `count`,
-    /// `result` has room for every nonzero: `j = j + 1; result(j) = k` under `x(k) ~= 0` alone,
-    /// a stream compaction the analysis makes a scan).
-    fn compact_first(
-        &mut self,
-        source: LocalId,
-        result: LocalId,
-        count: Option<LocalId>,
-        span: Span,
-    ) {
+    /// Appends the indices of the nonzeros to `result`, counting every nonzero in `j` and
+    /// storing those that `keep` accepts at the position `at` gives: `j = j + 1; result(j) = k`
+    /// under `x(k) ~= 0` (a stream compaction the analysis makes a scan, also when the store
+    /// sits in an `if` after the count or its subscript is `j` shifted by a constant).
+    fn compact_nonzeros(&mut self, source: LocalId, result: LocalId, window: Window, span: Span) {
         let filled = self.temp("j", Type::scalar(Class::Double), span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         self.set_local(filled, zero, span);
@@ -254,67 +261,50 @@ impl Lowerer<'_> {
         );
         self.counted_loop("k", n, span, |me, k| {
             let nonzero = me.nonzero_at(source, k, span);
-            let take = match count {
-                Some(count) => {
-                    let (j, limit) = (me.read_local(filled, span), me.read_local(count, span));
-                    let room = me.binary_expr(BinOp::Lt, j, limit, Class::Logical, span);
-                    me.binary_expr(BinOp::AndAnd, room, nonzero, Class::Logical, span)
-                }
-                None => nonzero,
-            };
-            me.emit_if(take, span, |me| {
+            me.emit_if(nonzero, span, |me| {
                 let (j, one) = (
                     me.read_local(filled, span),
                     me.constant_expr(1.0, Class::Double, span),
                 );
                 let next = me.binary_expr(BinOp::Add, j, one, Class::Double, span);
                 me.set_local(filled, next, span);
-                me.store_index(result, filled, k, span);
+                match window {
+                    Window::All => me.store_index(result, filled, k, span),
+                    Window::First(count) => {
+                        let (j, n) = (me.read_local(filled, span), me.read_local(count, span));
+                        let room = me.binary_expr(BinOp::Le, j, n, Class::Logical, span);
+                        me.emit_if(room, span, |me| me.store_index(result, filled, k, span));
+                    }
+                    Window::Last(skip) => {
+                        let (j, skipped) = (me.read_local(filled, span), me.read_local(skip, span));
+                        let past = me.binary_expr(BinOp::Gt, j, skipped, Class::Logical, span);
+                        me.emit_if(past, span, |me| {
+                            let (j, skipped) =
+                                (me.read_local(filled, span), me.read_local(skip, span));
+                            let at = me.binary_expr(BinOp::Sub, j, skipped, Class::Double, span);
+                            let value = me.read_local(k, span);
+                            me.push(
+                                StmtKind::Store {
+                                    array: result,
+                                    indices: vec![at],
+                                    value,
+                                },
+                                span,
+                            );
+                        });
+                    }
+                }
             });
         });
     }
 
-    /// Fills `result` from its end with the last `count` nonzeros' indices, scanning down.
-    fn compact_last(&mut self, source: LocalId, result: LocalId, count: LocalId, span: Span) {
-        let slot = self.temp("j", Type::scalar(Class::Double), span);
-        let n = self.read_local(count, span);
-        self.set_local(slot, n, span);
-        let k = self.counting_loop_var("k", span);
-        self.open_block();
-        let (j, zero) = (
-            self.read_local(slot, span),
-            self.constant_expr(0.0, Class::Double, span),
-        );
-        let room = self.binary_expr(BinOp::Gt, j, zero, Class::Logical, span);
-        let nonzero = self.nonzero_at(source, k, span);
-        let take = self.binary_expr(BinOp::AndAnd, room, nonzero, Class::Logical, span);
-        self.emit_if(take, span, |me| {
-            me.store_index(result, slot, k, span);
-            let (j, one) = (
-                me.read_local(slot, span),
-                me.constant_expr(1.0, Class::Double, span),
-            );
-            let before = me.binary_expr(BinOp::Sub, j, one, Class::Double, span);
-            me.set_local(slot, before, span);
-        });
-        let body = self.close_block();
-        let start = self.new_expr(
-            ExprKind::Size(source, SizeQuery::Numel),
-            Type::scalar(Class::Double),
-            span,
-        );
-        let step = self.constant_expr(-1.0, Class::Double, span);
-        let stop = self.constant_expr(1.0, Class::Double, span);
-        self.push(
-            StmtKind::For {
-                var: k,
-                start,
-                step: Some(step),
-                stop,
-                body,
-            },
-            span,
-        );
+    /// `found - count`: how many of the first nonzeros `find(x, n, 'last')` passes over.
+    fn skipped(&mut self, found: LocalId, count: LocalId, span: Span) -> LocalId {
+        let skip = self.temp("skip", Type::scalar(Class::Double), span);
+        let (all, kept) = (self.read_local(found, span), self.read_local(count, span));
+        let value = self.binary_expr(BinOp::Sub, all, kept, Class::Double, span);
+        self.set_local(skip, value, span);
+        skip
     }
 
     /// `result(at) = k`.

@@ -9,8 +9,9 @@
 //! extent is not pinned down by GPU Coder's documentation, so an even `M` or `N` with
 //! `'same'` is refused (E0103) rather than guessed. `M` and `N` are constants (E0105), `A` is a
 //! 2-D numeric or logical array, `FUNC` a translation-time handle whose value is a scalar,
-//! whose class `B` takes. Parameters are evaluated once, before the loops; each window is a
-//! slice of the (padded) array that the call binds like any array argument.
+//! whose class `B` takes. Parameters are evaluated once, before the loops; each window is copied
+//! from the (padded) array into an M-by-N array of constant extents, which the analysis makes a
+//! scratch array of the loops (each thread owns one), so the loops are one 2-D kernel.
 
 use std::rc::Rc;
 
@@ -190,8 +191,7 @@ impl<'a> Lowerer<'a> {
         );
         self.open_block();
         self.open_block();
-        let subs = vec![self.window_sub(i, m, span), self.window_sub(j, n, span)];
-        let window = self.slice(source, subs, span);
+        let window = self.window(source, [i, j], [m, n], span);
         let args = std::iter::once(Arg::Value(Val::Array(window)))
             .chain(params)
             .collect();
@@ -230,6 +230,27 @@ impl<'a> Lowerer<'a> {
         Some(Val::Array(self.whole(out, span)))
     }
 
+    /// A new M-by-N array (constant extents: a scratch array of the loops, which each thread
+    /// may own) holding `source(i:i+m-1, j:j+n-1)`.
+    fn window(
+        &mut self,
+        source: LocalId,
+        [i, j]: [LocalId; 2],
+        [m, n]: [u64; 2],
+        span: Span,
+    ) -> super::array::ArrayVal {
+        let subs = vec![self.window_sub(i, m, span), self.window_sub(j, n, span)];
+        let slice = self.slice(source, subs, span);
+        let ty = Type::array(slice.class, Shape::new(Dim::Known(m), Dim::Known(n)));
+        let window = self.temp("window", ty, span);
+        let rows = self.constant_expr(m as f64, Class::Double, span);
+        let cols = self.constant_expr(n as f64, Class::Double, span);
+        self.alloc_zeros(window, rows, cols, None, span);
+        let place = self.whole_place(window, span);
+        self.write_loop(&place, &Val::Array(slice), span);
+        self.whole(window, span)
+    }
+
     /// `k:k+extent-1`.
     fn window_sub(&mut self, k: LocalId, extent: u64, span: Span) -> Sub {
         Sub::Range {
@@ -244,12 +265,5 @@ impl<'a> Lowerer<'a> {
         let size = self.size_of(array, dim, span);
         let delta = self.constant_expr(delta, Class::Double, span);
         self.binary_expr(BinOp::Add, size, delta, Class::Double, span)
-    }
-
-    /// `local + delta`.
-    fn local_plus(&mut self, local: LocalId, delta: f64, span: Span) -> ExprId {
-        let read = self.read_local(local, span);
-        let delta = self.constant_expr(delta, Class::Double, span);
-        self.binary_expr(BinOp::Add, read, delta, Class::Double, span)
     }
 }
