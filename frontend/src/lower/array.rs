@@ -306,6 +306,45 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The static extent of a range subscript: as [`Self::static_count`], and also when both
+    /// bounds are one expression plus constants (`j-1:j+1` has 3 elements). A subscript holds
+    /// whole numbers or the program stops, and below 2^53 their difference is exactly the
+    /// constants'.
+    fn subscript_count(&self, count: ExprId) -> Dim {
+        let ExprKind::RangeCount(a, s, b) = self.exprs[count].kind else {
+            return Dim::Var;
+        };
+        if let known @ Dim::Known(_) = self.static_count(count) {
+            return known;
+        }
+        let Some(step) = self.const_of(s).filter(|&s| s != 0.0) else {
+            return Dim::Var;
+        };
+        let ((x, from), (y, to)) = (self.base_and_offset(a), self.base_and_offset(b));
+        if !crate::ir::same_expr(&self.exprs, x, y) {
+            return Dim::Var;
+        }
+        let n = ((to - from) / step).floor() + 1.0;
+        Dim::Known(if n > 0.0 { n as u64 } else { 0 })
+    }
+
+    /// `e` as `base + offset` with a constant offset (`j - 1` is `j` and -1; anything else is
+    /// itself and 0).
+    fn base_and_offset(&self, e: ExprId) -> (ExprId, f64) {
+        match self.exprs[e].kind {
+            ExprKind::Binary(BinOp::Add, x, c) if self.const_of(c).is_some() => {
+                (x, self.const_of(c).unwrap_or_default())
+            }
+            ExprKind::Binary(BinOp::Add, c, x) if self.const_of(c).is_some() => {
+                (x, self.const_of(c).unwrap_or_default())
+            }
+            ExprKind::Binary(BinOp::Sub, x, c) if self.const_of(c).is_some() => {
+                (x, -self.const_of(c).unwrap_or_default())
+            }
+            _ => (e, 0.0),
+        }
+    }
+
     /// `A(subs)` where at least one subscript selects several elements.
     pub(super) fn slice(&mut self, array: LocalId, subs: Vec<Sub>, span: Span) -> ArrayVal {
         let ty = self.locals[array].ty;
@@ -442,7 +481,7 @@ impl Lowerer<'_> {
                     Type::scalar(Class::Double),
                     span,
                 );
-                (count, self.static_count(count))
+                (count, self.subscript_count(count))
             }
             Sub::Index(idx) => self.index_count(*idx, span),
         }
