@@ -9,7 +9,9 @@
 //!   it lies inside the loop's body;
 //! - every iteration creates it before anything else touches it: the first statement of the body
 //!   that mentions `w` is an `Alloc` of it or a copy of another array into it (`w = t`) that
-//!   does not read `w`, or a `for` loop whose body satisfies the same rule;
+//!   does not read `w`, or a `for` loop whose body satisfies the same rule and after which the
+//!   body does not mention `w` (an inner loop of no iterations would leave it as an earlier
+//!   iteration did);
 //! - every statement that creates or changes its extents is such an `Alloc` or copy, 2-D, of
 //!   constant extents (an `Alloc`'s written as constants or known from `w`'s type, a copy's
 //!   known from `w`'s type), nothing grows it, and it has at most [`MAX_ELEMENTS`] elements: the
@@ -185,14 +187,21 @@ fn mentioned_outside(f: &Function, block: &Block, stmt: StmtId, array: LocalId) 
 /// Whether the first statement of `block` that mentions `array` creates it, or is a `for` loop
 /// whose body does.
 fn created_first(f: &Function, block: &Block, array: LocalId) -> bool {
-    let Some(&first) = block.0.iter().find(|&&s| mentions(f, s, array)) else {
+    let Some(at) = block.0.iter().position(|&s| mentions(f, s, array)) else {
         return false;
     };
+    let first = block.0[at];
     match &f.stmts[first].kind {
         StmtKind::Alloc { target, .. } | StmtKind::Assign { target, .. } => {
             *target == array && !reads_own(f, first, array)
         }
-        StmtKind::For { body, .. } => !reads_own(f, first, array) && created_first(f, body, array),
+        // Confined to the inner loop: after it, `w` would hold what an earlier iteration of the
+        // outer loop left when the inner loop runs no iteration.
+        StmtKind::For { body, .. } => {
+            !reads_own(f, first, array)
+                && created_first(f, body, array)
+                && !block.0[at + 1..].iter().any(|&s| mentions(f, s, array))
+        }
         _ => false,
     }
 }
@@ -262,6 +271,8 @@ mod tests {
             // read before the iteration creates it
             ("y = zeros(1, n);\nt = zeros(1, 2);\nfor i = 1:n\n  y(i) = t(1);\n  t = zeros(1, 2);\nend", "used outside it"),
             ("y = zeros(1, n);\nfor i = 1:n\n  if x(i) > 0\n    t = zeros(1, 2);\n  end\n  y(i) = 1;\nend", "read before"),
+            // read after an inner loop that creates it, which may run no iteration
+            ("y = zeros(1, n);\nfor i = 1:n\n  for k = 1:x(i)\n    t = [k 1];\n  end\n  y(i) = t(1);\nend", "read before"),
             // a size known only when the program runs
             ("y = zeros(1, n);\nfor i = 1:n\n  t = zeros(1, n);\n  y(i) = sum(t);\nend", "not fixed"),
             // too big for a thread
