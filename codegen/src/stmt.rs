@@ -541,19 +541,7 @@ impl<'a> Context<'a> {
             code.line(format!("{t}_d2 = {p};"));
         }
         let class = self.f.locals[target].ty.class;
-        let element = match (fill, class) {
-            (Fill::Zeros, _) => None,
-            (Fill::Ones, _) => Some(format!("({})1", class.c_type())),
-            (Fill::Rand, Class::Single) => Some("m2cu_randf(M2CU_SEED, m2cu_draws++)".into()),
-            (Fill::Rand, _) => Some("m2cu_rand(M2CU_SEED, m2cu_draws++)".into()),
-            (Fill::Randn, _) => Some(format!(
-                "({})m2cu_randn(M2CU_SEED, m2cu_draws++)",
-                class.c_type()
-            )),
-            (Fill::Inf | Fill::NaN | Fill::Pi, _) => {
-                fill.value().map(|v| crate::expr::literal(v, class))
-            }
-        };
+        let element = fill_element(fill, class);
         if let Some(element) = element {
             let element = crate::expr::complex::fill_element(self.f.locals[target].ty, element);
             code.line(format!(
@@ -900,10 +888,7 @@ impl<'a> Context<'a> {
     ) {
         let t = self.name(target);
         let class = self.f.locals[target].ty.class;
-        let value = match fill {
-            Fill::Ones => format!("({})1", class.c_type()),
-            _ => format!("({})0", class.c_type()),
-        };
+        let value = fill_element(fill, class).unwrap_or_else(|| format!("({})0", class.c_type()));
         code.open("{");
         self.extents(code, rows, cols);
         self.scratch_extents(code, target);
@@ -938,6 +923,24 @@ impl<'a> Context<'a> {
                 local_c_type(self.f, l),
                 self.name(l)
             ));
+        }
+    }
+}
+
+/// The C value every element of an array filled with `fill` gets (`None`: zeros, which `calloc`
+/// gives).
+fn fill_element(fill: Fill, class: Class) -> Option<String> {
+    match (fill, class) {
+        (Fill::Zeros, _) => None,
+        (Fill::Ones, _) => Some(format!("({})1", class.c_type())),
+        (Fill::Rand, Class::Single) => Some("m2cu_randf(M2CU_SEED, m2cu_draws++)".into()),
+        (Fill::Rand, _) => Some("m2cu_rand(M2CU_SEED, m2cu_draws++)".into()),
+        (Fill::Randn, _) => Some(format!(
+            "({})m2cu_randn(M2CU_SEED, m2cu_draws++)",
+            class.c_type()
+        )),
+        (Fill::Inf | Fill::NaN | Fill::Pi, _) => {
+            fill.value().map(|v| crate::expr::literal(v, class))
         }
     }
 }
