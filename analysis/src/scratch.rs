@@ -6,7 +6,8 @@
 //! An array `w` created in the body of a loop (an `Alloc` of `w`) is a scratch array of the loop
 //! when:
 //! - `w` is neither an input nor an output of the function, and every statement that mentions
-//!   it lies inside the loop's body;
+//!   it lies inside the loop's body or inside another `for` loop for which `w` is a scratch
+//!   array by the next rule (one name, `tmp`, may serve several loops);
 //! - every iteration creates it before anything else touches it: the first statement of the body
 //!   that mentions `w` is an `Alloc` of it or a copy of another array into it (`w = t`) that
 //!   does not read `w`, or a `for` loop whose body satisfies the same rule and after which the
@@ -160,13 +161,23 @@ fn scratch(f: &Function, stmt: StmtId, body: &Block, array: LocalId) -> Result<u
     }
 }
 
-/// Whether a statement of `block` outside the loop `stmt` mentions `array`.
+/// Whether a statement of `block` outside the loop `stmt` mentions `array`, other than inside
+/// another `for` loop that uses it as a scratch array too (creates it first in every iteration
+/// and keeps it inside: that loop never reads what `stmt` left, and `stmt` never reads what it
+/// left, so `tmp` may serve as scratch in several loops).
 fn mentioned_outside(f: &Function, block: &Block, stmt: StmtId, array: LocalId) -> bool {
     block.0.iter().any(|&s| {
         if s == stmt {
             return false;
         }
         match &f.stmts[s].kind {
+            StmtKind::For { body, .. }
+                if !encloses(f, s, stmt)
+                    && !reads_own(f, s, array)
+                    && created_first(f, body, array) =>
+            {
+                false
+            }
             StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
                 touches(f, s, array) || mentioned_outside(f, body, stmt, array)
             }
@@ -182,6 +193,13 @@ fn mentioned_outside(f: &Function, block: &Block, stmt: StmtId, array: LocalId) 
             _ => touches(f, s, array),
         }
     })
+}
+
+/// Whether the statement `outer` is `inner` or contains it.
+fn encloses(f: &Function, outer: StmtId, inner: StmtId) -> bool {
+    let mut found = false;
+    f.walk_stmts(&Block(vec![outer]), &mut |s| found |= s == inner);
+    found
 }
 
 /// Whether the first statement of `block` that mentions `array` creates it, or is a `for` loop
@@ -264,10 +282,22 @@ mod tests {
     }
 
     #[test]
+    fn one_name_may_be_scratch_in_several_loops() {
+        let body = "y = zeros(1, n);\nfor i = 1:n\n  t = [x(i) 1];\n  y(i) = t(1);\nend\nfor i = 1:n\n  t = [1 x(i)];\n  y(i) = y(i) + t(2);\nend";
+        let f = crate::test_util::function(body);
+        let a = crate::analyze(&f);
+        for (id, _) in a.loops.loops.iter() {
+            assert!(a.verdicts[id].is_parallel(), "{:?}", a.verdicts[id]);
+        }
+    }
+
+    #[test]
     fn other_arrays_created_in_the_loop_keep_it_sequential() {
         for (body, why) in [
             // read after the loop
             ("for i = 1:n\n  t = [x(i) 1];\nend\ny = t;", "used outside it"),
+            // read after the loop, in another loop that does not create it first
+            ("y = zeros(1, n);\nfor i = 1:n\n  t = [x(i) 1];\nend\nfor i = 1:n\n  y(i) = t(1);\nend", "used outside it"),
             // read before the iteration creates it
             ("y = zeros(1, n);\nt = zeros(1, 2);\nfor i = 1:n\n  y(i) = t(1);\n  t = zeros(1, 2);\nend", "used outside it"),
             ("y = zeros(1, n);\nfor i = 1:n\n  if x(i) > 0\n    t = zeros(1, 2);\n  end\n  y(i) = 1;\nend", "read before"),
