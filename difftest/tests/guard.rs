@@ -116,7 +116,10 @@ fn mutate_classifies_crashes() {
             m2cu: fake_m2cu(dir.path(), script),
             fixtures: dir.path().into(),
             save: None,
-            step_limit: Duration::from_secs(1),
+            // Long enough for a one-line script on a loaded 2-core machine (CI saw `echo; exit 1`
+            // take over a second while the other guard tests ran m2cu and Octave), short
+            // enough for the two hangs.
+            step_limit: Duration::from_secs(5),
         };
         let m = mutate::mutant(&seeds, 1, 0);
         let (outcome, _) = mutate::pipeline(&config, &seeds[0], &m);
