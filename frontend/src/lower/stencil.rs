@@ -9,9 +9,10 @@
 //! extent is not pinned down by GPU Coder's documentation, so an even `M` or `N` with
 //! `'same'` is refused (E0103) rather than guessed. `M` and `N` are constants (E0105), `A` is a
 //! 2-D numeric or logical array, `FUNC` a translation-time handle whose value is a scalar,
-//! whose class `B` takes. Parameters are evaluated once, before the loops; each window is copied
-//! from the (padded) array into an M-by-N array of constant extents, which the analysis makes a
-//! scratch array of the loops (each thread owns one), so the loops are one 2-D kernel.
+//! whose class `B` takes. Parameters are evaluated once, before the loops; each window is the
+//! slice `P(i:i+M-1, j:j+N-1)`, M-by-N to the types (`Lowerer::subscript_count`), which the call
+//! binds like any array argument: its copy is a scratch array of the loops (each thread owns
+//! one), so the loops are one 2-D kernel.
 
 use std::rc::Rc;
 
@@ -191,7 +192,8 @@ impl<'a> Lowerer<'a> {
         );
         self.open_block();
         self.open_block();
-        let window = self.window(source, [i, j], [m, n], span);
+        let subs = vec![self.window_sub(i, m, span), self.window_sub(j, n, span)];
+        let window = self.slice(source, subs, span);
         let args = std::iter::once(Arg::Value(Val::Array(window)))
             .chain(params)
             .collect();
@@ -228,27 +230,6 @@ impl<'a> Lowerer<'a> {
         let cols = self.size_plus(source, 2, 1.0 - n as f64, span);
         self.emit_for(j, cols, outer, span);
         Some(Val::Array(self.whole(out, span)))
-    }
-
-    /// A new M-by-N array (constant extents: a scratch array of the loops, which each thread
-    /// may own) holding `source(i:i+m-1, j:j+n-1)`.
-    fn window(
-        &mut self,
-        source: LocalId,
-        [i, j]: [LocalId; 2],
-        [m, n]: [u64; 2],
-        span: Span,
-    ) -> super::array::ArrayVal {
-        let subs = vec![self.window_sub(i, m, span), self.window_sub(j, n, span)];
-        let slice = self.slice(source, subs, span);
-        let ty = Type::array(slice.class, Shape::new(Dim::Known(m), Dim::Known(n)));
-        let window = self.temp("window", ty, span);
-        let rows = self.constant_expr(m as f64, Class::Double, span);
-        let cols = self.constant_expr(n as f64, Class::Double, span);
-        self.alloc_zeros(window, rows, cols, None, span);
-        let place = self.whole_place(window, span);
-        self.write_loop(&place, &Val::Array(slice), span);
-        self.whole(window, span)
     }
 
     /// `k:k+extent-1`.
