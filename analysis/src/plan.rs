@@ -22,7 +22,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, PrintTo, StmtId, StmtKind};
+use m2cu_frontend::ir::{Block, Function, LocalId, PrintTo, StmtId, StmtKind};
 
 use crate::access;
 use crate::fusion;
@@ -288,11 +288,10 @@ pub(crate) fn invariant(
     arrays: &BTreeSet<LocalId>,
 ) -> bool {
     let mut ok = true;
-    f.walk_expr(e, &mut |x| match &f.exprs[x].kind {
-        ExprKind::Local(l) | ExprKind::Index(l, _) | ExprKind::Size(l, _) => {
-            ok &= !nest.contains(l) && !arrays.contains(l);
+    f.walk_expr(e, &mut |x| {
+        if let Some(l) = f.exprs[x].kind.named_local() {
+            ok &= !nest.contains(&l) && !arrays.contains(&l);
         }
-        _ => {}
     });
     ok
 }

@@ -231,18 +231,14 @@ fn mentions(f: &Function, s: StmtId, array: LocalId) -> bool {
     found
 }
 
-/// Whether the statement `s` itself mentions or creates `array`.
+/// Whether the statement `s` itself (its target or its expressions, not nested statements)
+/// mentions or creates `array`.
 fn touches(f: &Function, s: StmtId, array: LocalId) -> bool {
-    matches!(f.stmts[s].kind, StmtKind::Alloc { target, .. } if target == array)
-        || mentions_own(f, s, array)
-}
-
-/// Whether the statement `s` itself (its target and its expressions, not nested statements)
-/// mentions `array`; an `Alloc` of `array` mentions it only through its extents.
-fn mentions_own(f: &Function, s: StmtId, array: LocalId) -> bool {
     let target = match &f.stmts[s].kind {
-        StmtKind::Store { array: a, .. } | StmtKind::Resize { array: a, .. } => Some(*a),
-        StmtKind::Assign { target, .. } => Some(*target),
+        StmtKind::Alloc { target, .. }
+        | StmtKind::Assign { target, .. }
+        | StmtKind::Store { array: target, .. }
+        | StmtKind::Resize { array: target, .. } => Some(*target),
         _ => None,
     };
     target == Some(array) || reads_own(f, s, array)
@@ -254,11 +250,7 @@ fn reads_own(f: &Function, s: StmtId, array: LocalId) -> bool {
     let mut found = false;
     for e in f.stmt_exprs(s) {
         f.walk_expr(e, &mut |x| {
-            if let ExprKind::Local(l) | ExprKind::Index(l, _) | ExprKind::Size(l, _) =
-                f.exprs[x].kind
-            {
-                found |= l == array;
-            }
+            found |= f.exprs[x].kind.named_local() == Some(array)
         });
     }
     found

@@ -467,10 +467,10 @@ impl<'a> Context<'a> {
             unreachable!("the validator allows only locals as array values")
         };
         let (t, src) = (self.name(target), self.name(source));
-        if self.scratch.iter().any(|a| a.local == target) {
+        if let Some(capacity) = self.scratch_capacity(target) {
             code.open("{");
             code.line(format!("int64_t m2cu_r = {src}_d0, m2cu_c = {src}_d1;"));
-            self.scratch_extents(code, target);
+            self.scratch_extents(code, target, capacity);
             code.line(format!(
                 "for (int64_t m2cu_e = 0; m2cu_e < m2cu_r * m2cu_c; m2cu_e++) {t}[m2cu_e] = {src}[m2cu_e];"
             ));
@@ -505,8 +505,8 @@ impl<'a> Context<'a> {
         [rows, cols]: [ExprId; 2],
         pages: Option<ExprId>,
     ) {
-        if self.scratch.iter().any(|a| a.local == target) {
-            return self.scratch_alloc(code, target, fill, [rows, cols]);
+        if let Some(capacity) = self.scratch_capacity(target) {
+            return self.scratch_alloc(code, target, fill, [rows, cols], capacity);
         }
         let ew = self.exprs();
         let t = self.name(target);
@@ -885,27 +885,31 @@ impl<'a> Context<'a> {
         target: LocalId,
         fill: Fill,
         [rows, cols]: [ExprId; 2],
+        capacity: u64,
     ) {
         let t = self.name(target);
         let class = self.f.locals[target].ty.class;
         let value = fill_element(fill, class).unwrap_or_else(|| format!("({})0", class.c_type()));
         code.open("{");
         self.extents(code, rows, cols);
-        self.scratch_extents(code, target);
+        self.scratch_extents(code, target, capacity);
         code.line(format!(
             "for (int64_t m2cu_e = 0; m2cu_e < m2cu_r * m2cu_c; m2cu_e++) {t}[m2cu_e] = {value};"
         ));
         code.close("}");
     }
 
+    /// The capacity of `array`'s storage if it is a scratch array of this iteration.
+    fn scratch_capacity(&self, array: LocalId) -> Option<u64> {
+        self.scratch
+            .iter()
+            .find(|a| a.local == array)
+            .map(|a| a.capacity)
+    }
+
     /// Sets the extents of the scratch array `target` to `m2cu_r` by `m2cu_c`, which the analysis
     /// proved within its storage (a failure here would be m2cu's, reported as too big).
-    fn scratch_extents(&self, code: &mut Code, target: LocalId) {
-        let capacity = self
-            .scratch
-            .iter()
-            .find(|a| a.local == target)
-            .map_or(0, |a| a.capacity);
+    fn scratch_extents(&self, code: &mut Code, target: LocalId, capacity: u64) {
         code.line(format!(
             "if (m2cu_r * m2cu_c > {capacity}) {{ M2CU_FAIL({}, M2CU_E_TOO_BIG); m2cu_r = m2cu_c = 0; }}",
             self.err

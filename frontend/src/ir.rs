@@ -134,6 +134,17 @@ pub enum ExprKind {
     Combine(CombinerId, Vec<ExprId>),
 }
 
+impl ExprKind {
+    /// The local this node reads itself, not through an operand: its value, an element of it or
+    /// its size.
+    pub fn named_local(&self) -> Option<LocalId> {
+        match *self {
+            ExprKind::Local(l) | ExprKind::Index(l, _) | ExprKind::Size(l, _) => Some(l),
+            _ => None,
+        }
+    }
+}
+
 /// A handle into [`Function::combiners`].
 pub type CombinerId = Idx<Combiner>;
 
@@ -991,9 +1002,7 @@ impl Tree<'_> {
             }
             for e in self.stmt_exprs(s) {
                 self.walk_expr(e, &mut |x| {
-                    if let ExprKind::Local(l) | ExprKind::Index(l, _) | ExprKind::Size(l, _) =
-                        self.exprs[x].kind
-                    {
+                    if let Some(l) = self.exprs[x].kind.named_local() {
                         if !read.contains(&l) {
                             read.push(l);
                         }

@@ -282,15 +282,7 @@ impl Lowerer<'_> {
                             let (j, skipped) =
                                 (me.read_local(filled, span), me.read_local(skip, span));
                             let at = me.binary_expr(BinOp::Sub, j, skipped, Class::Double, span);
-                            let value = me.read_local(k, span);
-                            me.push(
-                                StmtKind::Store {
-                                    array: result,
-                                    indices: vec![at],
-                                    value,
-                                },
-                                span,
-                            );
+                            me.store_index_at(result, at, k, span);
                         });
                     }
                 }
@@ -309,7 +301,13 @@ impl Lowerer<'_> {
 
     /// `result(at) = k`.
     pub(super) fn store_index(&mut self, result: LocalId, at: LocalId, k: LocalId, span: Span) {
-        let (at, value) = (self.read_local(at, span), self.read_local(k, span));
+        let at = self.read_local(at, span);
+        self.store_index_at(result, at, k, span);
+    }
+
+    /// `result(at) = k` for the position expression `at`.
+    fn store_index_at(&mut self, result: LocalId, at: ExprId, k: LocalId, span: Span) {
+        let value = self.read_local(k, span);
         self.push(
             StmtKind::Store {
                 array: result,

@@ -63,7 +63,6 @@ impl Handle<'_> {
 }
 
 impl<'a> Anonymous<'a> {
-    /// The function as written, `@(a, b) a + b`.
     /// `@(a, b) name(a, b)`, with names spanning `at`: how `@name` of a builtin folds.
     pub(super) fn calling(name: &str, at: Span, file: &'a ast::File) -> Anonymous<'a> {
         let ident = |name: &str| ast::Ident {
@@ -88,6 +87,7 @@ impl<'a> Anonymous<'a> {
         }
     }
 
+    /// The function as written, `@(a, b) a + b`.
     pub(super) fn source_text(&self) -> String {
         let params: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
         let body = crate::ast_source::print_expr_source(&self.body);
