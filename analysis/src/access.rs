@@ -5,6 +5,11 @@
 //! not assigned inside the block being summarized; anything else makes the subscript unknown
 //! (`None`). The one exception is an induction variable of the summarized loop: its closed form
 //! ([`ClosedForm`]) stands for it, and there `Symbol::Local(k)` means its value before the loop.
+//!
+//! A scalar assigned exactly once in the block, to an affine value (`k = 64 * (c - 1) + t`), is
+//! that value where the assignment dominates the read: in the statements after it in its own
+//! block and the blocks nested in them (structured code, so a read there runs only after the
+//! assignment ran in the same iteration). Elsewhere it is unknown, as any assigned scalar.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -120,6 +125,7 @@ pub fn collect(
     closed: &[ClosedForm],
 ) -> Vec<Access> {
     let assigned = assigned_scalars(f, block);
+    let once = assigned_once(f, block);
     let mut walker = Walker {
         ctx: AffineCtx {
             f,
@@ -127,7 +133,9 @@ pub fn collect(
             assigned: &assigned,
             closed,
             position: 0,
+            defs: Vec::new(),
         },
+        once,
         loops: Vec::new(),
         out: Vec::new(),
     };
@@ -146,6 +154,7 @@ pub fn invariant(f: &Function, e: ExprId, assigned: &BTreeSet<LocalId>) -> Optio
         assigned,
         closed: &[],
         position: 0,
+        defs: Vec::new(),
     }
     .affine(e)
 }
@@ -162,9 +171,27 @@ pub fn assigned_scalars(f: &Function, block: &Block) -> BTreeSet<LocalId> {
     set
 }
 
-/// Walks one top-level statement of the summarized block, keeping the enclosing `for` loops.
+/// The scalars that exactly one `Assign` of `block` (nested blocks included) assigns, and no
+/// `for` has as its variable.
+fn assigned_once(f: &Function, block: &Block) -> BTreeSet<LocalId> {
+    let mut count = BTreeMap::<LocalId, usize>::new();
+    f.walk_stmts(block, &mut |s| match &f.stmts[s].kind {
+        StmtKind::Assign { target, .. } => *count.entry(*target).or_insert(0) += 1,
+        StmtKind::For { var, .. } => *count.entry(*var).or_insert(0) += 2,
+        _ => {}
+    });
+    count
+        .into_iter()
+        .filter_map(|(l, n)| (n == 1).then_some(l))
+        .collect()
+}
+
+/// Walks one top-level statement of the summarized block, keeping the enclosing `for` loops and
+/// the affine definitions in scope.
 struct Walker<'a> {
     ctx: AffineCtx<'a>,
+    /// The scalars assigned once in the summarized block (candidates for `AffineCtx::defs`).
+    once: BTreeSet<LocalId>,
     loops: Vec<StmtId>,
     out: Vec<Access>,
 }
@@ -197,14 +224,22 @@ impl Walker<'_> {
                 self.block(then_body);
                 self.block(else_body);
             }
+            StmtKind::Assign { target, value } if self.once.contains(target) => {
+                if let Some(value) = self.ctx.affine(*value) {
+                    self.ctx.defs.push((*target, value));
+                }
+            }
             _ => {}
         }
     }
 
+    /// A nested block: the definitions made in it go out of scope at its end.
     fn block(&mut self, block: &Block) {
+        let in_scope = self.ctx.defs.len();
         for &s in &block.0 {
             self.stmt(s);
         }
+        self.ctx.defs.truncate(in_scope);
     }
 
     fn push(
@@ -233,6 +268,9 @@ struct AffineCtx<'a> {
     closed: &'a [ClosedForm],
     /// The top-level statement of the summarized block being walked.
     position: usize,
+    /// Scalars assigned once whose assignment dominates the statement being walked, with the
+    /// affine value it gave them (see the module docs).
+    defs: Vec<(LocalId, Affine)>,
 }
 
 impl AffineCtx<'_> {
@@ -244,6 +282,10 @@ impl AffineCtx<'_> {
             }
             ExprKind::Local(l) if self.vars.contains(l) => {
                 f.locals[*l].integral.then(|| Affine::term(Some(*l), None))
+            }
+            ExprKind::Local(l) if self.defs.iter().any(|(d, _)| d == l) => {
+                let (_, value) = self.defs.iter().find(|(d, _)| d == l)?;
+                Some(value.clone())
             }
             ExprKind::Local(l) if self.closed.iter().any(|c| c.local == *l) => {
                 let c = self.closed.iter().find(|c| c.local == *l)?;

@@ -615,12 +615,19 @@ fn banerjee_excludes(
     lower: &BTreeMap<Symbol, i64>,
 ) -> bool {
     let mut terms: Vec<Vec<Affine>> = Vec::new();
+    let (mut open_up, mut open_down) = (false, false);
     for (k, (&(a, b), d)) in eq.pair.iter().zip(values).enumerate() {
         if (a, b) == (0, 0) || (*d == Dir::Eq && a == b) {
             continue;
         }
         let Some((lo, hi)) = &bounds[k] else {
-            return false;
+            let Some((vertex, up)) = unbounded_step(a, b, *d) else {
+                return false;
+            };
+            terms.push(vec![Affine::constant(vertex)]);
+            open_up |= up;
+            open_down |= !up;
+            continue;
         };
         let Some(vertices) = vertices(a, b, *d, lo, hi) else {
             return false;
@@ -650,11 +657,24 @@ fn banerjee_excludes(
     };
     let gaps: Option<Vec<Affine>> = sums.into_iter().map(|s| s.add(&eq.rhs, -1)).collect();
     let Some(gaps) = gaps else { return false };
-    let above = gaps.iter().all(|g| positive(g, lower));
-    let below = gaps
-        .iter()
-        .all(|g| g.clone().scale(-1).is_some_and(|n| positive(&n, lower)));
+    let above = !open_down && gaps.iter().all(|g| positive(g, lower));
+    let below = !open_up
+        && gaps
+            .iter()
+            .all(|g| g.clone().scale(-1).is_some_and(|n| positive(&n, lower)));
     above || below
+}
+
+/// `a·(i − i')` for a level whose bounds are unknown, in the direction `d` (`<`: `i' ≥ i + 1`,
+/// `>`: `i ≥ i' + 1`): a half-line from the returned vertex, upwards when the flag is set. Only
+/// equal coefficients give one; otherwise the term is unbounded both ways.
+fn unbounded_step(a: i64, b: i64, d: Dir) -> Option<(i64, bool)> {
+    let step = match d {
+        Dir::Lt => -1,
+        Dir::Gt => 1,
+        Dir::Eq | Dir::Any => return None,
+    };
+    (a == b && a != 0).then(|| (a * step, (a > 0) == (step > 0)))
 }
 
 /// The values of `a·i − b·i'` at the vertices of the region of direction `d` in `[lo, hi]²`.
@@ -833,6 +853,23 @@ mod tests {
         assert_eq!(
             carried_by_loop("y = zeros(1, 3*n); for i = 1:n\n y(i + n + numel(x)) = y(i);\nend"),
             [none()]
+        );
+    }
+
+    #[test]
+    fn banerjee_needs_no_bounds_for_an_equal_step() {
+        // Chunks of 8: `8*(b - b')` is at most -8 for `b < b'`, and `t - t'` at most 7, whatever
+        // the number of chunks (a bound m2cu cannot write as an affine form).
+        let chunks = "for b = 1:ceil(n / 8)\n for t = 1:8\n y(8*(b-1) + t) = x(t);\n end\nend";
+        assert_eq!(
+            carried_by_loop(&format!("y = x; {chunks}")),
+            [none(), none()]
+        );
+        // A step of 8 with 9 positions each overlaps the next chunk.
+        let overlap = "for b = 1:ceil(n / 8)\n for t = 1:9\n y(8*(b-1) + t) = x(t);\n end\nend";
+        assert_eq!(
+            carried_by_loop(&format!("y = x; {overlap}")),
+            [one("(<,>)"), none()]
         );
     }
 

@@ -477,7 +477,7 @@ impl Lowerer<'_> {
     /// `reshape(A, sizes...)`: `A`'s elements, in column-major order, in an array of the new
     /// extents.
     pub(super) fn reshape(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
-        const HELP: &str = "write reshape(A, rows, cols), reshape(A, rows, cols, pages) or reshape(A, [rows cols]), with at most one size `[]`";
+        const HELP: &str = "write reshape(A, rows, cols), reshape(A, rows, cols, pages), reshape(A, [rows cols]) or reshape(A, size(B)), with at most one size `[]`";
         let [array, sizes @ ..] = args else {
             self.error(
                 "E0105",
@@ -500,7 +500,11 @@ impl Lowerer<'_> {
             .iter()
             .filter(|e| super::grow::is_empty_matrix(e))
             .count();
-        if !matches!(sizes.len(), 2 | 3) || placeholders > 1 {
+        let size_row = match sizes.as_slice() {
+            [arg] => size_call(self, arg).is_some() || self.size_vector_local(arg).is_some(),
+            _ => false,
+        };
+        if !size_row && (!matches!(sizes.len(), 2 | 3) || placeholders > 1) {
             self.error(
                 "E0105",
                 span,
@@ -521,7 +525,89 @@ impl Lowerer<'_> {
                 return None;
             }
         };
-        let class = self.locals[source].ty.class;
+        let numel = |l: &mut Self| {
+            l.new_expr(
+                ExprKind::Size(source, SizeQuery::Numel),
+                Type::scalar(Class::Double),
+                span,
+            )
+        };
+        let (dims, known_shape) = match sizes.as_slice() {
+            [arg] if size_row => {
+                let extents = self.size_row_extents(arg, span)?;
+                let dims = [extents.rows, extents.cols]
+                    .into_iter()
+                    .chain(extents.pages);
+                (dims.collect(), Some(extents.shape))
+            }
+            _ => (self.reshape_extents(&sizes, source, span)?, None),
+        };
+        let total = self.product(&dims, span);
+        let n = numel(self);
+        let same = self.binary_expr(BinOp::Eq, n, total, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond: same,
+                error: RuntimeError::ReshapeCount,
+            },
+            span,
+        );
+        let (rows, cols, pages) = (dims[0], dims[1], dims.get(2).copied());
+        let mut shape = known_shape.unwrap_or_else(|| {
+            Shape::new3(
+                self.dim_of_expr(rows),
+                self.dim_of_expr(cols),
+                pages.map_or(Dim::Known(1), |p| self.dim_of_expr(p)),
+            )
+        });
+        if shape.is_scalar() {
+            shape = Shape::new(Dim::Known(1), Dim::Var);
+        }
+        let element = Type {
+            shape: Shape::SCALAR,
+            ..self.locals[source].ty
+        };
+        let target = self.temp("t", Type { shape, ..element }, span);
+        let (rows, cols) = (self.copy_expr(rows), self.copy_expr(cols));
+        let pages = pages.map(|p| self.copy_expr(p));
+        self.alloc_zeros(target, rows, cols, pages, span);
+        let count = numel(self);
+        self.counted_loop("k", count, span, |me, k| {
+            let read_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            let value = me.new_expr(ExprKind::Index(source, vec![read_at]), element, span);
+            let write_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
+            me.push(
+                StmtKind::Store {
+                    array: target,
+                    indices: vec![write_at],
+                    value,
+                },
+                span,
+            );
+        });
+        Some(Val::Array(self.whole(target, span)))
+    }
+
+    /// The extents `reshape(A, size(B))` (`B`'s, with its shape) or `reshape(A, sz)` (the
+    /// elements of a size row of two or three) asks for.
+    fn size_row_extents(&mut self, arg: &ast::Expr, span: Span) -> Option<Extents> {
+        Some(match size_call(self, arg) {
+            Some(array) => self.extents_of_value(array)?,
+            None => {
+                let vector = self.size_vector_local(arg)?;
+                self.extents_in(vector, span)
+            }
+        })
+    }
+
+    /// The extents of `reshape(A, m, n)`, `reshape(A, m, n, p)` or `reshape(A, [m n])`, a `[]`
+    /// among them the number of `source`'s elements over the others' product.
+    fn reshape_extents(
+        &mut self,
+        sizes: &[&ast::Expr],
+        source: LocalId,
+        span: Span,
+    ) -> Option<Vec<ExprId>> {
         let numel = |l: &mut Self| {
             l.new_expr(
                 ExprKind::Size(source, SizeQuery::Numel),
@@ -530,7 +616,7 @@ impl Lowerer<'_> {
             )
         };
         let mut dims: Vec<Option<ExprId>> = Vec::new();
-        for size in &sizes {
+        for size in sizes {
             dims.push(match super::grow::is_empty_matrix(size) {
                 true => None,
                 false => Some(self.size_scalar(size)?),
@@ -548,48 +634,7 @@ impl Lowerer<'_> {
                 })
             })
             .collect();
-        let total = self.product(&dims, span);
-        let n = numel(self);
-        let same = self.binary_expr(BinOp::Eq, n, total, Class::Logical, span);
-        self.push(
-            StmtKind::Check {
-                cond: same,
-                error: RuntimeError::ReshapeCount,
-            },
-            span,
-        );
-        let (rows, cols, pages) = (dims[0], dims[1], dims.get(2).copied());
-        let mut shape = Shape::new3(
-            self.dim_of_expr(rows),
-            self.dim_of_expr(cols),
-            pages.map_or(Dim::Known(1), |p| self.dim_of_expr(p)),
-        );
-        if shape.is_scalar() {
-            shape = Shape::new(Dim::Known(1), Dim::Var);
-        }
-        let target = self.temp("t", Type::array(class, shape), span);
-        let (rows, cols) = (self.copy_expr(rows), self.copy_expr(cols));
-        let pages = pages.map(|p| self.copy_expr(p));
-        self.alloc_zeros(target, rows, cols, pages, span);
-        let count = numel(self);
-        self.counted_loop("k", count, span, |me, k| {
-            let read_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
-            let value = me.new_expr(
-                ExprKind::Index(source, vec![read_at]),
-                Type::scalar(class),
-                span,
-            );
-            let write_at = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
-            me.push(
-                StmtKind::Store {
-                    array: target,
-                    indices: vec![write_at],
-                    value,
-                },
-                span,
-            );
-        });
-        Some(Val::Array(self.whole(target, span)))
+        Some(dims)
     }
 
     /// The product of scalar double expressions (1 for none).
