@@ -428,6 +428,7 @@ fn is_m2cu_limit(message: &str) -> bool {
                     "M2CU_E_DELETE_ORIENTATION",
                     "M2CU_E_ARRAYFUN_EMPTY",
                     "M2CU_E_COMPLEX_FACTOR",
+                    "M2CU_E_COMPLEX_ALL_REAL",
                     "M2CU_E_MEAN_OF_EMPTY",
                     // Results whose shape the static type cannot hold, and the matrix 2-norm.
                     "M2CU_E_DIAG_VECTOR",

@@ -123,6 +123,39 @@ fn complex_array_scaled_by_a_real_scalar() {
     }
 }
 
+/// `.*`, `./` and `exp` of whole complex arrays that hold an element with a nonzero imaginary
+/// part: Octave computes every element as a complex value (its `__muldc3`, `__divdc3` and
+/// `cexp`, which the device code has written out), Inf and NaN included; an all-real complex
+/// array there stops with `M2CU_E_COMPLEX_ALL_REAL`, where Octave may hold it narrowed.
+#[test]
+fn complex_array_products_print_what_octave_prints() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let cases: Vec<(&str, &str)> = CASES
+        .iter()
+        .copied()
+        .chain([("Inf", "1"), ("Inf", "NaN"), ("-Inf", "2")])
+        .collect();
+    prints_what_octave_prints("products", "a, b, c, d, e, f, g, h", &cases);
+    for backend in ["cpu", "emu"] {
+        let o = common::m2cu(&[
+            "run",
+            "fixtures/complex/allreal.m",
+            "--set",
+            "x=2",
+            "--backend",
+            backend,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{backend}");
+        assert!(
+            err.contains("a complex array whose imaginary parts are all zero"),
+            "{backend}: {err}"
+        );
+    }
+}
+
 /// `complex(A)` and `complex(A, B)` of arrays, elementwise.
 #[test]
 fn complex_of_arrays_prints_what_octave_prints() {

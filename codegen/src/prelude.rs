@@ -241,6 +241,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_NUM2STR_ROWS",
         "m2cu: num2str of a matrix in printed text is not supported yet (of a row, it prints Octave's columns).",
     ),
+    (
+        65,
+        "M2CU_E_COMPLEX_ALL_REAL",
+        "m2cu: a complex array whose imaginary parts are all zero meets .* or ./ here, and it may come straight from complex(a, b), which Octave keeps complex (any other all-real value it narrows to real): the result differs where an element meets Inf or NaN, and m2cu does not know which holds; write the loop over the elements (for k = 1:numel(z), w(k) = z(k) .* y(k); end), which m2cu computes as MATLAB does.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -275,6 +275,7 @@ impl<'a> Context<'a> {
                     RuntimeError::NumberText => "M2CU_E_NUMBER_TEXT",
                     RuntimeError::NonAsciiClass => "M2CU_E_NON_ASCII_CLASS",
                     RuntimeError::ComplexFactor => "M2CU_E_COMPLEX_FACTOR",
+                    RuntimeError::ComplexAllReal => "M2CU_E_COMPLEX_ALL_REAL",
                     RuntimeError::NanToLogical => "M2CU_E_NAN_TO_LOGICAL",
                 };
                 code.line(format!(

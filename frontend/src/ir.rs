@@ -272,7 +272,11 @@ pub enum Builtin {
     /// `upper(c)`, `lower(c)` of a char (ASCII letters; another class is returned unchanged).
     Upper,
     Lower,
-    /// `complex(a, b)`: the complex double `a + b*i` of two real parts (`lower::complex`).
+    /// `complex(a, b)`: the complex double `a + b*i` of two real parts (`lower::complex`),
+    /// which Octave keeps complex with a zero imaginary part. With a third, logical operand,
+    /// `complex(a, b, held)` is an element of a complex array whose run-time flag `held` says
+    /// whether Octave holds the array complex: an operation takes it as a complex value where
+    /// `held` is true and as Octave's narrowed scalar where not (`lower::complex_array`).
     Complex,
     /// `real(z)`, `imag(z)`, `conj(z)`, `angle(z)` (`atan2(imag, real)`), of a complex or a
     /// real value.
@@ -831,6 +835,10 @@ pub enum RuntimeError {
     /// for a division): Octave's result then depends on whether it holds the array narrowed
     /// to real (`lower::complex_array`).
     ComplexFactor,
+    /// `.*`, `./` or `exp` of a whole complex array whose imaginary parts are all zero: Octave
+    /// holds it narrowed to real then, and its result may differ where Inf or NaN meet a zero
+    /// imaginary part (`lower::complex_array`).
+    ComplexAllReal,
     /// `mean` of an empty value of a size where MATLAB's result and Octave 7.3's differ
     /// (`lower::mean_empty`).
     MeanOfEmpty,

@@ -496,7 +496,7 @@ impl Lowerer<'_> {
         class: Class,
         span: Span,
     ) -> Option<ArrayVal> {
-        self.check_elementwise_narrowing(op, &a, &b, span)?;
+        let (a, b) = self.settle_elementwise_narrowing(op, a, b, span)?;
         if let (Operand::Array(x), Operand::Array(y)) = (&a, &b) {
             if let Some(expanded) = self.implicit_expansion(op, x, y, class, span) {
                 return expanded;

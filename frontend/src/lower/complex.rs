@@ -272,6 +272,11 @@ impl Lowerer<'_> {
                 return None;
             }
             let [re, im] = [args[0], args[1]].map(|e| self.convert_to(e, Class::Double));
+            if let [_, _, held] = args[..] {
+                let ty = Type::complex_scalar(Class::Double);
+                let call = ExprKind::Call(Builtin::Complex, vec![re, im, held]);
+                return Some(self.new_expr(call, ty, span));
+            }
             return Some(self.complex_of(re, im, span));
         }
         let arg = args[0];

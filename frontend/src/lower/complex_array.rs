@@ -18,10 +18,17 @@
 //!   are zero: an element with a zero imaginary part is complex when another element is not
 //!   real, and real when none is. The values differ with Inf and NaN (`[1+2i, 3] / 0` has
 //!   `Inf - NaNi` where `3 / 0` is `Inf`), and which case holds is known only at run time:
-//!   `.*`, `./`, `.^`, `exp`, `sqrt`, `log` and `angle` of any complex array value are E0143
-//!   (the help gives the loop, which m2cu computes as MATLAB's loop), except `z * y`, `y * z`
-//!   and `z / y` with a real scalar `y`, which differ only for a `y` that is not finite (or is
-//!   0 for `/`): a run-time check stops with `M2CU_E_COMPLEX_FACTOR` then;
+//!   `.*` and `./` of a complex array value find out at run time whether Octave holds it
+//!   complex (some imaginary part is not zero) and compute its elements as complex values
+//!   then, as Octave's narrowed scalars otherwise (`Lowerer::settled`; GPU Coder's Mandelbrot
+//!   example, `z = z .* z + z0`, runs so); a variable that may come straight from
+//!   `complex(a, b)`, which Octave keeps complex however its parts are, stops with
+//!   `M2CU_E_COMPLEX_ALL_REAL` when all real. `z * y`, `y * z` and `z / y` with a real scalar
+//!   `y` differ only for a `y` that is not finite (or is 0 for `/`), so there `y` is checked
+//!   instead (`M2CU_E_COMPLEX_FACTOR`). `exp` does not depend on it. `.^`, `sqrt`, `log` and
+//!   `angle` of any complex array value are E0143 (the help gives the loop, which m2cu
+//!   computes as MATLAB's loop): their values depend on the sign of a zero imaginary part
+//!   too, which Octave keeps in a complex array and m2cu does not (below);
 //! - `+`, `-`, `==`, `~=`, unary minus, `real`, `imag`, `abs`, `conj`, `.'` and `'` and `sum`
 //!   give the same values either way, except the sign of a zero imaginary part: Octave keeps
 //!   a -0 in a complex array (`-z`, `z'` of an element with a +0 one) and drops it when it
@@ -67,13 +74,19 @@ fn is_arithmetic(op: BinOp) -> bool {
 
 /// Whether the operation `op` (or the call of `builtin`) on the elements of a complex array
 /// value gives values that depend on whether Octave holds that value narrowed to real (see
-/// the module docs): `.*`, `./`, `.^`, `exp`, `sqrt` and `angle`.
+/// the module docs): `.*`, `./`, `.^`, `sqrt`, `log` and `angle`. Not `exp`: the `cexp` of
+/// `x ± 0i` is `exp(x) ± 0i`, Inf and NaN included, as the prelude's `m2cu_cexp` computes it.
 fn depends_on_narrowing(op: Option<BinOp>, builtin: Option<Builtin>) -> bool {
     matches!(op, Some(BinOp::Mul | BinOp::Div | BinOp::Pow))
-        || matches!(
-            builtin,
-            Some(Builtin::Exp | Builtin::Sqrt | Builtin::Angle | Builtin::Log)
-        )
+        || matches!(builtin, Some(Builtin::Sqrt | Builtin::Angle | Builtin::Log))
+}
+
+/// Whether `op` depends on the narrowing only where an element with a zero imaginary part
+/// meets Inf or NaN, and not on the sign of a zero imaginary part: `.*` and `./` (their
+/// results' zeros may differ in sign, which only `sqrt`, `log`, `angle` and `.^` then tell
+/// apart). Their complex array operands are settled at run time (`Lowerer::settled`).
+fn settles_at_run_time(op: BinOp) -> bool {
+    matches!(op, BinOp::Mul | BinOp::Div)
 }
 
 impl Lowerer<'_> {
@@ -162,30 +175,50 @@ impl Lowerer<'_> {
         Some(())
     }
 
-    /// Reports E0143 when the elementwise `a op b` has a complex array operand and its values
-    /// depend on Octave's narrowing of it, except `z * y`, `y * z` and `z / y` with a real
-    /// scalar `y`, which depend on it only when `y` is not finite (or is 0 for `/`): a run-time
-    /// check stops with `M2CU_E_COMPLEX_FACTOR` then. `None` after the diagnostic.
-    pub(super) fn check_elementwise_narrowing(
+    /// The operands of the elementwise `a op b` with a complex array among them settled where
+    /// its values depend on Octave's narrowing of it: `.*` and `./` check at run time that
+    /// each complex array operand is not all real ([`Self::settled`]); `z * y`, `y * z` and
+    /// `z / y` with a real scalar `y` depend on it only when `y` is not finite (or is 0 for
+    /// `/`), so they check `y` instead (`M2CU_E_COMPLEX_FACTOR`); `.^` is E0143, `None` after
+    /// the diagnostic.
+    pub(super) fn settle_elementwise_narrowing(
         &mut self,
         op: BinOp,
-        a: &Operand,
-        b: &Operand,
+        a: Operand,
+        b: Operand,
         span: Span,
-    ) -> Option<()> {
+    ) -> Option<(Operand, Operand)> {
         let complex_array = |o: &Operand| matches!(o, Operand::Array(x) if is_complex_val(self, x));
-        if !(complex_array(a) || complex_array(b)) || !depends_on_narrowing(Some(op), None) {
-            return Some(());
+        if !(complex_array(&a) || complex_array(&b)) || !depends_on_narrowing(Some(op), None) {
+            return Some((a, b));
         }
         let real = |e: &ExprId| !self.exprs[*e].ty.complex;
-        match (op, a, b) {
+        match (op, &a, &b) {
             (BinOp::Mul, Operand::Array(_), Operand::Scalar(y))
             | (BinOp::Mul, Operand::Scalar(y), Operand::Array(_))
             | (BinOp::Div, Operand::Array(_), Operand::Scalar(y))
                 if real(y) =>
             {
                 self.check_real_factor(op, *y, span);
-                Some(())
+                Some((a, b))
+            }
+            _ if settles_at_run_time(op) => {
+                let same_local = match (&a, &b) {
+                    (Operand::Array(x), Operand::Array(y)) => {
+                        matches!((&x.node, &y.node), (Node::Whole(p), Node::Whole(q)) if p == q)
+                    }
+                    _ => false,
+                };
+                let mut settle = |o: Operand| match o {
+                    Operand::Array(x) if is_complex_val(self, &x) => {
+                        Operand::Array(Box::new(self.settled(&x, span)))
+                    }
+                    other => other,
+                };
+                let a = settle(a);
+                // `z .* z` checks `z` once.
+                let b = if same_local { a.clone() } else { settle(b) };
+                Some((a, b))
             }
             _ => {
                 self.narrowing_unknown(span, &format!("`{}`", elementwise_symbol(op)));
@@ -194,7 +227,80 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The run-time check of [`Self::check_elementwise_narrowing`]: `isfinite(y)`, and
+    /// The complex array value `v` as the operand of an operation whose values depend on
+    /// Octave's narrowing of it. Octave holds an array complex, every element complex even
+    /// with a zero imaginary part, when some imaginary part is not zero, or when the value
+    /// comes straight from `complex(a, b)` (an input, a copy or a function's output of one:
+    /// indexing, transposing, any operation and an indexed store narrow). So the elements
+    /// come as `complex(real(v), imag(v), held)`, `held` being whether some imaginary part is
+    /// not zero (an `any` over `v`): the prelude computes with them as complex values where
+    /// `held` is true and as Octave's narrowed scalars where it is not. `complex(a, b)` itself
+    /// is complex always; a variable that may hold such a value ([`fresh_names`]) and is all
+    /// real stops with `M2CU_E_COMPLEX_ALL_REAL`, since whether Octave narrowed it is not known
+    /// (the names of the function being lowered, whose body the inlined calls do not share).
+    fn settled(&mut self, v: &ArrayVal, span: Span) -> ArrayVal {
+        if matches!(v.node, Node::Call(Builtin::Complex, _)) {
+            return v.clone();
+        }
+        let function = self.inlining.last().copied().unwrap_or(self.entry.function);
+        let may_be_fresh = match v.node {
+            Node::Whole(l) => self
+                .matlab_names
+                .get(&l)
+                .is_some_and(|name| fresh_names(function).contains(name)),
+            _ => false,
+        };
+        let local = self.whole_local(v);
+        let part = |me: &mut Self, builtin: Builtin| {
+            let whole = Val::Array(me.whole(local, span));
+            match me.elementwise_call(builtin, vec![whole], Class::Double, span) {
+                Some(Val::Array(part)) => Some(part),
+                _ => None,
+            }
+        };
+        let (Some(re), Some(im)) = (part(self, Builtin::Real), part(self, Builtin::Imag)) else {
+            return self.whole(local, span);
+        };
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let nonzero = Operand::Array(Box::new(im.clone()));
+        let Some(nonzero) = self.elementwise(
+            BinOp::Ne,
+            nonzero,
+            Operand::Scalar(zero),
+            Class::Logical,
+            span,
+        ) else {
+            return self.whole(local, span);
+        };
+        let any = self.all_elements(Reduction::Any, &nonzero, span);
+        let held = self.temp("held", Type::scalar(Class::Logical), span);
+        self.push(
+            StmtKind::Assign {
+                target: held,
+                value: any,
+            },
+            span,
+        );
+        let read_held =
+            |me: &mut Self| me.new_expr(ExprKind::Local(held), Type::scalar(Class::Logical), span);
+        if may_be_fresh {
+            let all = self.whole(local, span);
+            let n = self.numel_expr(&all, span);
+            let none = self.constant_expr(0.0, Class::Double, span);
+            let empty = self.binary_expr(BinOp::Eq, n, none, Class::Logical, span);
+            let held = read_held(self);
+            let cond = self.binary_expr(BinOp::OrOr, held, empty, Class::Logical, span);
+            let error = crate::ir::RuntimeError::ComplexAllReal;
+            self.push(StmtKind::Check { cond, error }, span);
+        }
+        let parts = vec![Val::Array(re), Val::Array(im), Val::Scalar(read_held(self))];
+        match self.elementwise_call(Builtin::Complex, parts, Class::Double, span) {
+            Some(Val::Array(held_complex)) => held_complex,
+            _ => self.whole(local, span),
+        }
+    }
+
+    /// The run-time check of [`Self::settle_elementwise_narrowing`]: `isfinite(y)`, and
     /// `y ~= 0` for a division.
     fn check_real_factor(&mut self, op: BinOp, y: ExprId, span: Span) {
         let y = self.copy_expr(y);
@@ -315,7 +421,7 @@ impl Lowerer<'_> {
             "E0143",
             span,
             format!("{what} of a whole complex array is not supported"),
-            "Octave narrows a whole complex array to real only when all its imaginary parts are zero, which changes this result where an element with a zero imaginary part meets Inf or NaN; compute the elements in a loop (for example `for k = 1:numel(x), w(k) = exp(1i * x(k)); end`), whose MATLAB result m2cu reproduces (it equals the whole-array result except in that case)".into(),
+            "in a complex array Octave keeps the sign of a zero imaginary part, which decides this result on the negative real axis, and narrows the array to real when all its imaginary parts are zero; compute the elements in a loop (for example `for k = 1:numel(z), w(k) = sqrt(z(k)); end`), whose MATLAB result m2cu reproduces (it equals the whole-array result except for such elements)".into(),
         );
     }
 }
@@ -326,5 +432,39 @@ fn elementwise_symbol(op: BinOp) -> &'static str {
         BinOp::Div => "./",
         BinOp::Pow => ".^",
         o => o.symbol(),
+    }
+}
+
+/// The names of `function` that may hold a value Octave keeps complex with all imaginary
+/// parts zero: its parameters, and names assigned a `complex(...)` call, a bare name (a copy
+/// keeps the value as it is), a call of anything but a builtin (a function returns its
+/// variable as it is) or several outputs at once. Indexing, transposing, operations and
+/// indexed stores give a value Octave narrows, so a name assigned only those never holds one.
+fn fresh_names(function: &ast::Function) -> HashSet<String> {
+    let mut names: HashSet<String> = function.params.iter().map(|p| p.name.clone()).collect();
+    super::walk_stmts(&function.body, &mut |s| {
+        let ast::StmtKind::Assign { targets, value } = &s.kind else {
+            return;
+        };
+        if targets.len() == 1 && !keeps_freshness(value) {
+            return;
+        }
+        names.extend(targets.iter().filter_map(|t| match t {
+            ast::LValue::Var(name) => Some(name.name.clone()),
+            _ => None,
+        }));
+    });
+    names
+}
+
+/// Whether the value of `e` may be a value Octave holds complex with all imaginary parts zero.
+fn keeps_freshness(e: &ast::Expr) -> bool {
+    match &e.kind {
+        AstExpr::Paren(inner) => keeps_freshness(inner),
+        AstExpr::Ident(_) => true,
+        AstExpr::Call { callee, .. } => {
+            callee.name == "complex" || Builtin::from_name(&callee.name).is_none()
+        }
+        _ => false,
     }
 }

@@ -70,7 +70,12 @@ impl Freshness {
 /// The freshness of `e`; `asking` holds the variables whose freshness is being computed.
 fn freshness(f: &Function, e: ExprId, asking: &mut Vec<LocalId>) -> Freshness {
     match &f.exprs[e].kind {
-        ExprKind::Call(Builtin::Complex, _) => Freshness::ALWAYS,
+        ExprKind::Call(Builtin::Complex, args) if args.len() == 2 => Freshness::ALWAYS,
+        // `complex(a, b, held)`: fresh where `held` is, known only at run time.
+        ExprKind::Call(Builtin::Complex, _) => Freshness {
+            sometimes: true,
+            always: false,
+        },
         ExprKind::Local(l) if asking.contains(l) => Freshness::NEUTRAL,
         ExprKind::Local(l) => local_freshness(f, *l, asking),
         _ => Freshness::NEVER,
