@@ -99,6 +99,20 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("m2cu_lu", include_str!("../lib/m2cu_lu.m")),
     ("m2cu_cholesky", include_str!("../lib/m2cu_cholesky.m")),
+    ("trapz", include_str!("../lib/trapz.m")),
+    ("cumtrapz", include_str!("../lib/cumtrapz.m")),
+    ("polyval", include_str!("../lib/polyval.m")),
+    ("polyfit", include_str!("../lib/polyfit.m")),
+    ("conv", include_str!("../lib/conv.m")),
+    ("filter", include_str!("../lib/filter.m")),
+    ("interp1", include_str!("../lib/interp1.m")),
+    ("strtrim", include_str!("../lib/strtrim.m")),
+    ("deblank", include_str!("../lib/deblank.m")),
+    ("gcd", include_str!("../lib/gcd.m")),
+    ("lcm", include_str!("../lib/lcm.m")),
+    ("primes", include_str!("../lib/primes.m")),
+    ("isprime", include_str!("../lib/isprime.m")),
+    ("m2cu_find", include_str!("../lib/m2cu_find.m")),
     (
         "m2cu_finite_matrix",
         include_str!("../lib/m2cu_finite_matrix.m"),
@@ -128,6 +142,7 @@ const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[
     ("sum", "m2cu_omitnan"),
     ("prod", "m2cu_omitnan"),
     ("mean", "m2cu_omitnan"),
+    ("find", "m2cu_find"),
 ];
 
 /// The bundled helpers that lowering may call for the builtin `name`.

@@ -616,6 +616,13 @@ impl Lowerer<'_> {
                 self.located_outputs(kind, args, span)
             }
             "size" if !shadowed && args.len() == 1 => self.size_outputs(&args[0], nargout, span),
+            "find" if !shadowed => {
+                let helper = ast::Ident {
+                    name: "m2cu_find".into(),
+                    span: callee.span,
+                };
+                self.inline_call(&helper, args, nargout, span)
+            }
             super::custom::GPUCODER_REDUCE => self.gpucoder_reduce_outputs(args, nargout, span),
             _ if !shadowed && self.is_function(name) => {
                 self.inline_call(callee, args, nargout, span)
@@ -624,7 +631,7 @@ impl Lowerer<'_> {
                 self.unsupported(
                     span,
                     &format!("`[...] = {name}(...)` with {nargout} outputs"),
-                    "several outputs come only from `max`, `min`, `size`, `gpucoder.reduce` and local functions",
+                    "several outputs come only from `max`, `min`, `size`, `find`, `gpucoder.reduce` and local functions",
                 );
                 None
             }

@@ -1,0 +1,52 @@
+function yi = interp1(x, y, xi, method)
+%INTERP1  Linear interpolation of the points (x, y) at xi: yi has xi's shape, NaN outside
+%   [min(x), max(x)], as MATLAB and Octave compute it (x may be decreasing; its elements must
+%   be distinct).
+%
+%   m2cu's own MATLAB source: vectors x and y, the 'linear' method (the default); each xi's
+%   interval found by bisection, a parallel loop.
+if nargin == 4 && ~strcmpi(method, 'linear') && ~strcmpi(method, '*linear')
+  error('m2cu:interp1', 'm2cu: interp1 with a method other than ''linear'' is not supported yet');
+end
+if ~isfloat(x) || ~isfloat(y) || ~isfloat(xi)
+  m2cu_refuse('`interp1` of integer, logical or char values', 'convert first, `interp1(double(x), double(y), double(xi))`');
+end
+n = numel(x);
+if ~isvector(y) || numel(y) ~= n
+  error('m2cu:interp1', 'm2cu: interp1 needs vectors x and y of one length (a matrix y is not supported yet)');
+end
+if n < 2
+  error('interp1: minimum of 2 points required in each dimension');
+end
+xs = x(:);
+ys = y(:);
+if xs(n) < xs(1)
+  xs = xs(n:-1:1);
+  ys = ys(n:-1:1);
+end
+for k = 2:n
+  if ~(xs(k) > xs(k - 1))
+    error('interp1: X must be strictly monotonic');
+  end
+end
+yi = zeros(size(xi));
+for k = 1:numel(xi)
+  v = xi(k);
+  if v >= xs(1) && v <= xs(n)
+    lo = 1;
+    hi = n;
+    while hi - lo > 1
+      mid = floor((lo + hi) / 2);
+      if xs(mid) <= v
+        lo = mid;
+      else
+        hi = mid;
+      end
+    end
+    t = (v - xs(lo)) / (xs(hi) - xs(lo));
+    yi(k) = ys(lo) + t * (ys(hi) - ys(lo));
+  else
+    yi(k) = NaN;
+  end
+end
+end
