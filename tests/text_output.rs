@@ -460,6 +460,34 @@ end
     );
 }
 
+/// A line longer than any fixed buffer prints whole (m2cu cut texts at 1023 bytes before): a
+/// long `%s`, a long `num2str` row, a wide field, a long recycled format and a long warning.
+#[test]
+fn long_texts_print_whole() {
+    let source = "function y = longlines(n)
+% long lines as reports print them
+fprintf('[%s]\\n', repmat('ab', 1, n));
+fprintf('%s\\n', num2str(1:n));
+fprintf('<%700.3f>\\n', pi);
+fprintf('%d,', 1:n);
+fprintf('\\n');
+warning('values: %s', num2str(1:n));
+y = n;
+end
+";
+    let expected = format!(
+        "[{}]\n{}\n<{:>700.3}>\n{}\n",
+        "ab".repeat(600),
+        (1..=600)
+            .map(|k| format!("{k:>5}"))
+            .collect::<String>()
+            .trim_start(),
+        std::f64::consts::PI,
+        (1..=600).map(|k| format!("{k},")).collect::<String>()
+    );
+    prints_like_octave("longlines", source, &[&["n=600"]], &expected);
+}
+
 /// `strncmp` and `strncmpi` by Octave 7.3's rule (a count past both lengths compares what
 /// there is, past one of them is false, a fractional count is truncated, `Inf` compares the
 /// whole texts, a count below 1 stops with Octave's error naming the function, a number is

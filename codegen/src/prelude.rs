@@ -1132,26 +1132,60 @@ static void m2cu_name_undefined(int *status, const char *const *names, char *msg
     *status = M2CU_E_USER;
 }}
 
-/* The text of one fprintf, disp, warning or error, built piece by piece (long texts are cut). */
-typedef struct {{ char s[1024]; size_t n; }} m2cu_text;
+/* The text of one fprintf, disp, warning or error, built piece by piece in a buffer that grows
+ * (`M2CU_TEXT_INIT`; the statement frees it), so a long line is printed whole. */
+typedef struct {{ char *s; size_t n, cap; }} m2cu_text;
+#define M2CU_TEXT_INIT {{NULL, 0, 0}}
+
+/* Room for `extra` more bytes and a NUL; 0 when memory runs out (the text then stops growing). */
+static int m2cu_text_room(m2cu_text *t, size_t extra)
+{{
+    if (t->n + extra + 1 <= t->cap) return 1;
+    size_t cap = t->cap * 2 > t->n + extra + 1 ? t->cap * 2 : t->n + extra + 1;
+    if (cap < 256) cap = 256;
+    char *grown = (char *)realloc(t->s, cap);
+    if (grown == NULL) return 0;
+    t->s = grown;
+    t->cap = cap;
+    return 1;
+}}
+
+/* `n` bytes (NULs included), or `n` spaces when `bytes` is NULL. */
+static void m2cu_put_bytes(m2cu_text *t, const char *bytes, size_t n)
+{{
+    if (!m2cu_text_room(t, n)) return;
+    for (size_t k = 0; k < n; k++) t->s[t->n++] = bytes != NULL ? bytes[k] : ' ';
+    t->s[t->n] = 0;
+}}
 
 static void m2cu_put(m2cu_text *t, const char *piece)
 {{
-    int wrote = snprintf(t->s + t->n, sizeof t->s - t->n, "%s", piece);
-    if (wrote > 0) t->n = t->n + (size_t)wrote < sizeof t->s ? t->n + (size_t)wrote : sizeof t->s - 1;
+    m2cu_put_bytes(t, piece, strlen(piece));
+}}
+
+/* One conversion of a format, whatever its width and precision. */
+static void m2cu_putf(m2cu_text *t, const char *format, ...)
+{{
+    va_list args;
+    va_start(args, format);
+    int len = vsnprintf(NULL, 0, format, args);
+    va_end(args);
+    if (len <= 0 || !m2cu_text_room(t, (size_t)len)) return;
+    va_start(args, format);
+    vsnprintf(t->s + t->n, (size_t)len + 1, format, args);
+    va_end(args);
+    t->n += (size_t)len;
 }}
 
 /* One number of a format: NaN and Inf print as MATLAB's words in `word` (width kept); `%d` of a
  * non-integer prints with `fallback` (`%g`, flags, width and precision kept), as Octave does. */
 static void m2cu_put_number(m2cu_text *t, double v, int integer, const char *spec, const char *word, const char *fallback)
 {{
-    char piece[512];
-    if (isnan(v)) snprintf(piece, sizeof piece, word, "NaN");
-    else if (isinf(v)) snprintf(piece, sizeof piece, word, v > 0 ? "Inf" : "-Inf");
-    else if (!integer) snprintf(piece, sizeof piece, spec, v);
-    else if (v == floor(v) && fabs(v) < 9.2e18) snprintf(piece, sizeof piece, spec, (long long)v);
-    else snprintf(piece, sizeof piece, fallback, v);
-    m2cu_put(t, piece);
+    if (isnan(v)) m2cu_putf(t, word, "NaN");
+    else if (isinf(v)) m2cu_putf(t, word, v > 0 ? "Inf" : "-Inf");
+    else if (!integer) m2cu_putf(t, spec, v);
+    else if (v == floor(v) && fabs(v) < 9.2e18) m2cu_putf(t, spec, (long long)v);
+    else m2cu_putf(t, fallback, v);
 }}
 
 /* An integer-class or logical scalar as disp shows it. */
@@ -1190,7 +1224,7 @@ static void m2cu_put_display(m2cu_text *t, double v)
  * caller's output in program order. */
 static void m2cu_say(const m2cu_text *t)
 {{
-    fwrite(t->s, 1, t->n, stdout);
+    if (t->n > 0) fwrite(t->s, 1, t->n, stdout);
     fflush(stdout);
 }}
 
@@ -1198,14 +1232,14 @@ static void m2cu_say(const m2cu_text *t)
 static void m2cu_warn(const m2cu_text *t)
 {{
     fflush(stdout);
-    fprintf(stderr, "warning: %s\n", t->s);
+    fprintf(stderr, "warning: %s\n", t->s != NULL ? t->s : "");
     fflush(stderr);
 }}
 
 /* error: the message for the runtime, as `<identifier>\x1f<message>` (M2CU_E_USER). */
 static void m2cu_raise(const m2cu_text *t, const char *id, char *msg, size_t len)
 {{
-    if (msg != NULL && len > 0) snprintf(msg, len, "%s\x1f%s", id, t->s);
+    if (msg != NULL && len > 0) snprintf(msg, len, "%s\x1f%s", id, t->s != NULL ? t->s : "");
 }}
 
 /* The UTF-8 bytes of one UTF-16 code unit (a lone surrogate as its 3-byte form); their count. */
@@ -1222,18 +1256,16 @@ static void m2cu_put_char(m2cu_text *t, double code, const char *word)
 {{
     unsigned c = (unsigned)code;
     char buf[4] = {{0, 0, 0, 0}};
-    char piece[512];
-    if (c == 0) {{ if (t->n + 1 < sizeof t->s) t->s[t->n++] = 0; return; }}
+    if (c == 0) {{ m2cu_put_bytes(t, buf, 1); return; }}
     m2cu_utf8(c, buf);
-    snprintf(piece, sizeof piece, word, buf);
-    m2cu_put(t, piece);
+    m2cu_putf(t, word, buf);
 }}
 
 /* num2str of a double scalar as Octave 7.3 writes it, in the field `word`: an integer value with
  * up to 16 significant digits, another with max(floor(log10|v|) + 5, 5) of them (at most 16). */
 static void m2cu_put_num2str(m2cu_text *t, double v, const char *word)
 {{
-    char text[64], piece[512];
+    char text[64];
     int digits = 16;
     if (isnan(v)) snprintf(text, sizeof text, "NaN");
     else if (isinf(v)) snprintf(text, sizeof text, v > 0 ? "Inf" : "-Inf");
@@ -1242,8 +1274,7 @@ static void m2cu_put_num2str(m2cu_text *t, double v, const char *word)
         digits = digits < 5 ? 5 : (digits > 16 ? 16 : digits);
         snprintf(text, sizeof text, "%.*g", digits, v);
     }}
-    snprintf(piece, sizeof piece, word, text);
-    m2cu_put(t, piece);
+    m2cu_putf(t, word, text);
 }}
 
 /* num2str of a real double row as Octave 7.3 lays out its columns, in the field `word`: one
@@ -1255,8 +1286,8 @@ static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, const
 {{
     double largest = 0;
     int whole = 1, finite = 1, digits = 0, width, precision;
-    char text[sizeof t->s], piece[512];
-    size_t len = 0, first = 0;
+    m2cu_text row = M2CU_TEXT_INIT;
+    size_t len, first = 0;
     for (int64_t k = 0; k < n; k++) {{
         if (!isfinite(x[k])) {{ finite = 0; continue; }}
         if (fabs(x[k]) > largest) largest = fabs(x[k]);
@@ -1271,26 +1302,17 @@ static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, const
         width = digits + 3;
         if (!finite && width < 5) width = 5;
     }}
-    text[0] = 0;
-    for (int64_t k = 0; k < n && len + 1 < sizeof text; k++) {{
-        if (isnan(x[k])) snprintf(piece, sizeof piece, "%*s", width, "NaN");
-        else if (isinf(x[k])) snprintf(piece, sizeof piece, "%*s", width, x[k] > 0 ? "Inf" : "-Inf");
-        else if (precision < 0) snprintf(piece, sizeof piece, "%*.0f", width, x[k]);
-        else snprintf(piece, sizeof piece, "%*.*g", width, precision, x[k]);
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s", piece);
-        if (len >= sizeof text) len = sizeof text - 1;
+    for (int64_t k = 0; k < n; k++) {{
+        if (isnan(x[k])) m2cu_putf(&row, "%*s", width, "NaN");
+        else if (isinf(x[k])) m2cu_putf(&row, "%*s", width, x[k] > 0 ? "Inf" : "-Inf");
+        else if (precision < 0) m2cu_putf(&row, "%*.0f", width, x[k]);
+        else m2cu_putf(&row, "%*.*g", width, precision, x[k]);
     }}
-    while (len > 0 && text[len - 1] == ' ') text[--len] = 0;
-    while (first < len && text[first] == ' ') first++;
-    snprintf(piece, sizeof piece, word, text + first);
-    m2cu_put(t, piece);
-}}
-
-/* `n` bytes (NULs included), or `n` spaces when `bytes` is NULL, as far as the text has room. */
-static void m2cu_put_bytes(m2cu_text *t, const char *bytes, size_t n)
-{{
-    for (size_t k = 0; k < n && t->n + 1 < sizeof t->s; k++) t->s[t->n++] = bytes != NULL ? bytes[k] : ' ';
-    t->s[t->n] = 0;
+    len = row.n;
+    while (len > 0 && row.s[len - 1] == ' ') row.s[--len] = 0;
+    while (first < len && row.s[first] == ' ') first++;
+    m2cu_putf(t, word, row.s != NULL ? row.s + first : "");
+    free(row.s);
 }}
 
 /* `%s` of a char array (fprintf, messages) and disp of a char row: its `n` code units as UTF-8,
@@ -1298,13 +1320,15 @@ static void m2cu_put_bytes(m2cu_text *t, const char *bytes, size_t n)
  * (after the text when `left`). */
 static void m2cu_put_units(m2cu_text *t, const uint16_t *units, int64_t n, size_t width, int left, long long precision)
 {{
-    char bytes[sizeof t->s + 4];
+    char *bytes = (char *)malloc((size_t)(n > 0 ? n : 0) * 3 + 4);
     size_t len = 0;
-    for (int64_t k = 0; k < n && len < sizeof t->s; k++) len += (size_t)m2cu_utf8(units[k], bytes + len);
+    if (bytes == NULL) return;
+    for (int64_t k = 0; k < n; k++) len += (size_t)m2cu_utf8(units[k], bytes + len);
     if (precision >= 0 && (size_t)precision < len) len = (size_t)precision;
     if (!left && width > len) m2cu_put_bytes(t, NULL, width - len);
     m2cu_put_bytes(t, bytes, len);
     if (left && width > len) m2cu_put_bytes(t, NULL, width - len);
+    free(bytes);
 }}
 
 void m2cu_release(void *data)

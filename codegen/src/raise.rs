@@ -134,7 +134,7 @@ pub fn report(ctx: &Context, code: &mut Code, kernel: &Kernel, record: &str) {
             continue;
         };
         code.open(format!("case {}: {{", site_number(s)));
-        code.line("m2cu_text m2cu_t = {{0}, 0};");
+        code.line("m2cu_text m2cu_t = M2CU_TEXT_INIT;");
         let mut j = 0;
         for piece in pieces {
             let arg = match piece.arg() {
@@ -150,6 +150,7 @@ pub fn report(ctx: &Context, code: &mut Code, kernel: &Kernel, record: &str) {
             "m2cu_raise(&m2cu_t, {}, m2cu_msg, m2cu_msg_len);",
             string_literal(id.as_deref().unwrap_or(""))
         ));
+        code.line("free(m2cu_t.s);");
         code.line("break;");
         code.close("}");
     }

@@ -308,21 +308,23 @@ impl<'a> Context<'a> {
     /// prints once an error is pending.
     fn print(&self, code: &mut Code, pieces: &[PrintPiece], to: &PrintTo) {
         code.open(format!("if (!{}) {{", self.status));
-        code.line("m2cu_text m2cu_t = {{0}, 0};");
+        code.line("m2cu_text m2cu_t = M2CU_TEXT_INIT;");
         for piece in pieces {
             code.line(self.put_piece(piece));
         }
-        match to {
-            PrintTo::Stdout | PrintTo::Display => code.line("m2cu_say(&m2cu_t);"),
-            PrintTo::Warning => code.line("m2cu_warn(&m2cu_t);"),
-            PrintTo::Error { id } => {
-                code.line(format!(
-                    "m2cu_raise(&m2cu_t, {}, m2cu_msg, m2cu_msg_len);",
-                    string_literal(id.as_deref().unwrap_or(""))
-                ));
-                code.line(format!("M2CU_FAIL({}, M2CU_E_USER);", self.err));
-                code.line("goto m2cu_done;");
-            }
+        let done = match to {
+            PrintTo::Stdout | PrintTo::Display => "m2cu_say(&m2cu_t);".to_string(),
+            PrintTo::Warning => "m2cu_warn(&m2cu_t);".to_string(),
+            PrintTo::Error { id } => format!(
+                "m2cu_raise(&m2cu_t, {}, m2cu_msg, m2cu_msg_len);",
+                string_literal(id.as_deref().unwrap_or(""))
+            ),
+        };
+        code.line(done);
+        code.line("free(m2cu_t.s);");
+        if matches!(to, PrintTo::Error { .. }) {
+            code.line(format!("M2CU_FAIL({}, M2CU_E_USER);", self.err));
+            code.line("goto m2cu_done;");
         }
         code.close("}");
     }

@@ -3,8 +3,8 @@ function yi = interp1(x, y, xi, method)
 %   [min(x), max(x)], as MATLAB and Octave compute it (x may be decreasing; its elements must
 %   be distinct).
 %
-%   m2cu's own MATLAB source: vectors x and y, the 'linear' method (the default); each xi's
-%   interval found by bisection, a parallel loop.
+%   m2cu's own MATLAB source: vectors x and y, the 'linear' method (the default) as Octave 7.3
+%   evaluates it; each xi's interval found by bisection, a parallel loop.
 if nargin == 4 && ~strcmpi(method, 'linear') && ~strcmpi(method, '*linear')
   error('m2cu:interp1', 'm2cu: interp1 with a method other than ''linear'' is not supported yet');
 end
@@ -20,31 +20,33 @@ if n < 2
 end
 xs = x(:);
 ys = y(:);
-if xs(n) < xs(1)
-  xs = xs(n:-1:1);
-  ys = ys(n:-1:1);
-end
+% Octave's order: the table as given, increasing or decreasing (no flip), a line per
+% interval with the slope (y(i+1) - y(i)) / (x(i+1) - x(i)) evaluated as
+% slope * (v - x(i)) + y(i), i the last point not past v (ppval of mkpp).
+up = xs(n) > xs(1);
 for k = 2:n
-  if ~(xs(k) > xs(k - 1))
+  if ~((up && xs(k) > xs(k - 1)) || (~up && xs(k) < xs(k - 1)))
     error('interp1: X must be strictly monotonic');
   end
 end
+lowest = min(xs(1), xs(n));
+highest = max(xs(1), xs(n));
 yi = zeros(size(xi));
 for k = 1:numel(xi)
   v = xi(k);
-  if v >= xs(1) && v <= xs(n)
+  if v >= lowest && v <= highest
     lo = 1;
     hi = n;
     while hi - lo > 1
       mid = floor((lo + hi) / 2);
-      if xs(mid) <= v
+      if (up && xs(mid) <= v) || (~up && xs(mid) >= v)
         lo = mid;
       else
         hi = mid;
       end
     end
-    t = (v - xs(lo)) / (xs(hi) - xs(lo));
-    yi(k) = ys(lo) + t * (ys(hi) - ys(lo));
+    slope = (ys(lo + 1) - ys(lo)) / (xs(lo + 1) - xs(lo));
+    yi(k) = slope * (v - xs(lo)) + ys(lo);
   else
     yi(k) = NaN;
   end
