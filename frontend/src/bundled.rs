@@ -113,6 +113,10 @@ const FILES: &[(&str, &str)] = &[
     ("primes", include_str!("../lib/primes.m")),
     ("isprime", include_str!("../lib/isprime.m")),
     ("m2cu_find", include_str!("../lib/m2cu_find.m")),
+    ("flip", include_str!("../lib/flip.m")),
+    ("logspace", include_str!("../lib/logspace.m")),
+    ("ismatrix", include_str!("../lib/ismatrix.m")),
+    ("magic", include_str!("../lib/magic.m")),
     (
         "m2cu_finite_matrix",
         include_str!("../lib/m2cu_finite_matrix.m"),
