@@ -1,7 +1,7 @@
 function yi = interp1(x, y, xi, method)
 %INTERP1  Linear interpolation of the points (x, y) at xi: yi has xi's shape, NaN outside
-%   [min(x), max(x)], as MATLAB and Octave compute it (x may be decreasing; its elements must
-%   be distinct).
+%   [min(x), max(x)], as MATLAB and Octave compute it (x increasing or decreasing; other
+%   points, which Octave sorts first, stop).
 %
 %   m2cu's own MATLAB source: vectors x and y, the 'linear' method (the default) as Octave 7.3
 %   evaluates it; each xi's interval found by bisection, a parallel loop.
@@ -26,7 +26,7 @@ ys = y(:);
 up = xs(n) > xs(1);
 for k = 2:n
   if ~((up && xs(k) > xs(k - 1)) || (~up && xs(k) < xs(k - 1)))
-    error('interp1: X must be strictly monotonic');
+    error('m2cu:interp1', 'm2cu: interp1 with points X that are not strictly increasing or decreasing (Octave sorts them, keeps jumps between equal points and carries NaN) is not supported yet; sort the points first, [x, p] = sort(x); y = y(p)');
   end
 end
 lowest = min(xs(1), xs(n));
