@@ -280,9 +280,9 @@ impl AffineCtx<'_> {
             ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
                 Some(Affine::constant(*v as i64))
             }
-            ExprKind::Local(l) if self.vars.contains(l) => {
-                f.locals[*l].integral.then(|| Affine::term(Some(*l), None))
-            }
+            ExprKind::Local(l) if self.vars.contains(l) => f.locals[*l]
+                .integral_in_loops()
+                .then(|| Affine::term(Some(*l), None)),
             ExprKind::Local(l) if self.defs.iter().any(|(d, _)| d == l) => {
                 let (_, value) = self.defs.iter().find(|(d, _)| d == l)?;
                 Some(value.clone())

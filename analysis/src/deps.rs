@@ -282,19 +282,19 @@ impl Nest {
         let bounds: Vec<Option<(Affine, Affine)>> =
             levels.iter().map(|s| self.loops[s].1.bounds()).collect();
         let lower = self.symbol_floors(w, x);
+        let steps: Vec<Option<i64>> = levels.iter().map(|s| self.loops[s].1.step).collect();
         let mut sets = vec![FREE; levels.len()];
         let mut inexact = Vec::new();
         for eq in &equations {
             if gcd_excludes(eq) {
                 return None;
             }
-            match exact_siv(eq, &bounds, &lower) {
+            match exact_siv(eq, &bounds, &steps, &lower) {
                 Some(Some((k, set))) => sets[k] = intersect(sets[k], set)?,
                 Some(None) => return None,
                 None => inexact.push(eq),
             }
         }
-        let steps: Vec<Option<i64>> = levels.iter().map(|s| self.loops[s].1.step).collect();
         // Only directions carried by this loop matter: the first entry is `<` or `>`.
         let carried: Vec<Vec<Dir>> = combinations(levels.len())
             .into_iter()
@@ -360,7 +360,11 @@ impl Nest {
                     let k = levels.iter().position(|&s| s == sw)?;
                     eq.pair[k] = (ca, cb);
                 }
-                (None, None) if self.outer.contains(&v) => eq.free.push((ca - cb, None)),
+                // A variable of an enclosing loop is the same on both sides: a symbol.
+                (None, None) if self.outer.contains(&v) => {
+                    let term = Affine::term(None, Some(Symbol::Local(v)));
+                    eq.rhs = eq.rhs.add(&term, cb - ca)?;
+                }
                 _ => {
                     let bounds = |s: Option<StmtId>| s.and_then(|s| self.loops[&s].1.bounds());
                     eq.free.push((ca, bounds(bw)));
@@ -486,6 +490,7 @@ fn gcd_excludes(eq: &Equation) -> bool {
 fn exact_siv(
     eq: &Equation,
     bounds: &[Option<(Affine, Affine)>],
+    steps: &[Option<i64>],
     floors: &BTreeMap<Symbol, i64>,
 ) -> Option<Option<(usize, LevelSet)>> {
     let c = eq.rhs.as_constant()?;
@@ -496,6 +501,7 @@ fn exact_siv(
     }
     let range = Range {
         bounds: bounds[k].as_ref(),
+        step: steps[k],
         floors,
     };
     let set = if a == b {
@@ -520,6 +526,8 @@ fn exact_siv(
 /// One level's bounds, for the exact tests.
 struct Range<'a> {
     bounds: Option<&'a (Affine, Affine)>,
+    /// The loop's step, when it is a known constant.
+    step: Option<i64>,
     floors: &'a BTreeMap<Symbol, i64>,
 }
 
@@ -541,9 +549,13 @@ fn exact_div(c: i64, a: i64) -> Option<i64> {
     (c % a == 0).then(|| c / a)
 }
 
-/// `a·i − a·i' = c`: the distance `i' − i = −c/a`, unless it exceeds `hi − lo`.
+/// `a·i − a·i' = c`: the distance `i' − i = −c/a`, unless it exceeds `hi − lo` or is no
+/// multiple of the step (`for k = 1:3:n` never meets `k + 1`).
 fn strong_siv(a: i64, c: i64, range: &Range) -> Option<LevelSet> {
     let d = -exact_div(c, a)?;
+    if range.step.is_some_and(|s| s != 0 && d % s != 0) {
+        return None;
+    }
     if range.exceeds(|(lo, hi)| Affine::constant(d.abs()).add(hi, -1)?.add(lo, 1)) {
         return None;
     }
@@ -657,12 +669,52 @@ fn banerjee_excludes(
     };
     let gaps: Option<Vec<Affine>> = sums.into_iter().map(|s| s.add(&eq.rhs, -1)).collect();
     let Some(gaps) = gaps else { return false };
-    let above = !open_down && gaps.iter().all(|g| positive(g, lower));
+    let facts = nonempty_facts(eq, values, bounds);
+    let above = !open_down && gaps.iter().all(|g| positive_given(g, lower, &facts));
     let below = !open_up
-        && gaps
-            .iter()
-            .all(|g| g.clone().scale(-1).is_some_and(|n| positive(&n, lower)));
+        && gaps.iter().all(|g| {
+            g.clone()
+                .scale(-1)
+                .is_some_and(|n| positive_given(&n, lower, &facts))
+        });
     above || below
+}
+
+/// What the two iterations being compared imply of the bounds: each level has `hi - lo >= 1`
+/// where its direction sets the two apart (`<`, `>`), `>= 0` otherwise, and the loop of a free
+/// term runs, `hi - lo >= 0`. Each fact is an affine expression that is `>= 0`.
+fn nonempty_facts(
+    eq: &Equation,
+    values: &[Dir],
+    bounds: &[Option<(Affine, Affine)>],
+) -> Vec<Affine> {
+    let levels = bounds
+        .iter()
+        .zip(values)
+        .map(|(b, d)| (b, i64::from(*d != Dir::Eq)));
+    let free = eq.free.iter().map(|(_, b)| (b, 0));
+    levels
+        .chain(free)
+        .filter_map(|(b, apart)| {
+            let (lo, hi) = b.as_ref()?;
+            hi.clone().add(lo, -1)?.add(&Affine::constant(apart), -1)
+        })
+        .filter(|fact| fact.as_constant().is_none())
+        .take(4)
+        .collect()
+}
+
+/// Whether `e > 0` certainly, given `facts` (each `>= 0`): `e` less a sum of some of them is
+/// certainly positive ([`positive`]).
+fn positive_given(e: &Affine, lower: &BTreeMap<Symbol, i64>, facts: &[Affine]) -> bool {
+    (0..1u32 << facts.len()).any(|subset| {
+        facts
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| subset & (1 << k) != 0)
+            .try_fold(e.clone(), |rest, (_, fact)| rest.add(fact, -1))
+            .is_some_and(|rest| positive(&rest, lower))
+    })
 }
 
 /// `a·(i − i')` for a level whose bounds are unknown, in the direction `d` (`<`: `i' ≥ i + 1`,
@@ -809,6 +861,7 @@ mod tests {
     fn weak_zero_directions_with_constant_bounds() {
         let range = Range {
             bounds: Some(&(Affine::constant(1), Affine::constant(5))),
+            step: Some(1),
             floors: &BTreeMap::new(),
         };
         assert_eq!(weak_zero(Some(1), &range).map(|s| s.dirs), Some(EQ | GT));
@@ -829,6 +882,7 @@ mod tests {
         );
         let range = Range {
             bounds: Some(&(Affine::constant(1), Affine::constant(10))),
+            step: Some(1),
             floors: &BTreeMap::new(),
         };
         assert_eq!(
@@ -837,6 +891,30 @@ mod tests {
         );
         assert_eq!(weak_crossing(Some(2), &range).map(|s| s.dirs), Some(EQ));
         assert_eq!(weak_crossing(Some(22), &range), None);
+    }
+
+    #[test]
+    fn strong_siv_distance_must_be_a_multiple_of_the_step() {
+        assert_eq!(
+            carried_by_loop("y = x; for k = 1:3:n\n y(k+1) = y(k);\nend"),
+            [none()]
+        );
+        assert_eq!(
+            carried_by_loop("y = x; for k = 1:2:n\n y(k+2) = y(k);\nend"),
+            [one("(<)")]
+        );
+    }
+
+    #[test]
+    fn triangular_ranges_leave_the_pivot_row_alone() {
+        // LU's column scale: `i` runs over `k+1:n`, so `y(i, k)` never meets `y(k, k)`;
+        // over `k:n` it does (at `i = k`).
+        let lu =
+            "y = zeros(n, n); for k = 1:n\n for i = k+1:n\n y(i,k) = y(i,k) / y(k,k);\n end\nend";
+        assert_eq!(carried_by_loop(lu)[1], none());
+        let from_k =
+            "y = zeros(n, n); for k = 1:n\n for i = k:n\n y(i,k) = y(i,k) / y(k,k);\n end\nend";
+        assert_eq!(carried_by_loop(from_k)[1], one("(=,<)"));
     }
 
     #[test]

@@ -175,7 +175,7 @@ pub fn range(f: &Function, stmt: StmtId, assigned: &BTreeSet<LocalId>) -> LoopRa
     else {
         return LoopRange::default();
     };
-    if !f.locals[*var].integral {
+    if !f.locals[*var].integral_in_loops() {
         return LoopRange::default();
     }
     let invariant = |e| access::invariant(f, e, assigned);

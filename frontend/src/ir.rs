@@ -95,9 +95,21 @@ pub struct Local {
     pub ty: Type,
     /// Where the variable is first defined (the parameter, or its first assignment).
     pub span: Span,
-    /// `true` for a `for` variable whose values are all integers (`for i = 1:n`), which the code
-    /// generators hold in a 64-bit integer instead of a double.
+    /// `true` for a variable whose values are all integers: a `for` variable that only its
+    /// loops assign, all over integers (`for i = 1:n`), or a counter of m2cu's own. The code
+    /// generators hold it in a 64-bit integer instead of a double.
     pub integral: bool,
+    /// `true` for a `for` variable whose loops all run over integers, while it may hold other
+    /// values outside them (`k = k / 2` after `for k = 1:n`, a parameter named like it): inside
+    /// its loops its value is an integer, which is what the analysis needs of a subscript.
+    pub loop_integral: bool,
+}
+
+impl Local {
+    /// Whether the variable's value is an integer wherever a loop over it runs.
+    pub fn integral_in_loops(&self) -> bool {
+        self.integral || self.loop_integral
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -48,7 +48,11 @@ impl Printer<'_> {
             params.join(", ")
         );
         for (_, local) in f.locals.iter() {
-            let integral = if local.integral { " integral" } else { "" };
+            let integral = match (local.integral, local.loop_integral) {
+                (true, _) => " integral",
+                (false, true) => " integral in its loops",
+                (false, false) => "",
+            };
             let _ = writeln!(self.out, "  local {}: {}{}", local.name, local.ty, integral);
         }
     }

@@ -112,6 +112,7 @@ impl Lowerer<'_> {
             ty,
             span,
             integral: false,
+            loop_integral: false,
         })
     }
 

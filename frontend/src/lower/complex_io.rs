@@ -201,6 +201,7 @@ impl Tracker {
             ty: Type::scalar(Class::Logical),
             span,
             integral: false,
+            loop_integral: false,
         });
         self.flags.push((l, flag));
         for a in assignments(f, l) {

@@ -234,6 +234,7 @@ fn new_local(f: &mut Function, of: &str, stem: &str, ty: Type, span: Span) -> Lo
         ty,
         span,
         integral: false,
+        loop_integral: false,
     })
 }
 

@@ -162,7 +162,10 @@ impl Lowerer<'_> {
         }
         let var_id = self.loop_var(var, Type::scalar(Class::Double))?;
         let integral = self.is_integral(start) && step.is_none_or(|s| self.is_integral(s));
-        self.locals[var_id].integral = integral;
+        // Every loop over the variable must run over integers, earlier ones included.
+        let earlier = self.looped.insert(var_id) || self.locals[var_id].loop_integral;
+        self.locals[var_id].loop_integral = integral && earlier;
+        self.locals[var_id].integral = integral && earlier && self.only_loops_assign(&var.name);
         self.set_empty_flag(var_id, (start, step, stop), span);
         let bounds = (start_ast.as_ref(), step_ast.is_some(), stop_ast.as_ref());
         self.enter_growth_loop(var, bounds, (start, stop), body);
@@ -374,5 +377,24 @@ impl Lowerer<'_> {
         let value = self.require_scalar(value, "a `case` value")?;
         let s = self.new_expr(ExprKind::Local(subject), ty, label.span);
         Some(self.binary_expr(BinOp::Eq, s, value, Class::Logical, label.span))
+    }
+
+    /// Whether `for` loops are the only statements of the function being lowered that give
+    /// `name` a value (it is no parameter, and no assignment targets it): only then may its
+    /// local be held as an integer ([`Local::integral`]), since any other value it holds before,
+    /// between or after its loops (`k = k / 4` after `for k = 1:n`) is read from the same local.
+    fn only_loops_assign(&self, name: &str) -> bool {
+        let function = self.inlining.last().copied().unwrap_or(self.entry.function);
+        let mut assigned = function.params.iter().any(|p| p.name == name);
+        super::walk_stmts(&function.body, &mut |s| {
+            if let AstStmt::Assign { targets, .. } = &s.kind {
+                assigned |= targets.iter().any(|t| match t {
+                    ast::LValue::Var(v) => v.name == name,
+                    ast::LValue::Index { base, .. } => base.name == name,
+                    ast::LValue::Ignore(_) => false,
+                });
+            }
+        });
+        !assigned
     }
 }

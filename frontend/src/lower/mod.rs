@@ -88,6 +88,7 @@ mod grow_slices;
 mod grow_start;
 mod handles;
 mod inline;
+mod integral;
 mod linspace;
 mod mean_empty;
 mod mtimes;
@@ -247,6 +248,7 @@ fn lower_attempt(
             calls: &calls,
         },
     );
+    integral::mark_loops(&mut entry);
     Attempt::Done(Ok(Module {
         functions: vec![entry],
     }))
@@ -348,6 +350,8 @@ struct Lowerer<'a> {
     /// Counter for the names of compiler temporaries (`_t1`, `_k2`, ...), which no MATLAB
     /// identifier can equal because they start with `_`.
     temps: u32,
+    /// The locals that have been the variable of a `for` loop.
+    looped: HashSet<LocalId>,
     /// The functions being inlined, outermost first.
     inlining: Vec<&'a ast::Function>,
     /// The call of the user's code that led into m2cu's own library, while its functions are
@@ -469,6 +473,7 @@ impl<'a> Lowerer<'a> {
             errors: 0,
             emitted: Vec::new(),
             temps: 0,
+            looped: HashSet::new(),
             inlining: Vec::new(),
             library_call: None,
             refused_call: None,
@@ -705,6 +710,7 @@ impl<'a> Lowerer<'a> {
             ty,
             span,
             integral: false,
+            loop_integral: false,
         });
         self.widening_keys.insert(id, self.widening_key(name));
         self.scope.names.insert(name.to_string(), id);
@@ -950,7 +956,10 @@ impl<'a> Lowerer<'a> {
         match &self.exprs[e].kind {
             ExprKind::Const(v) => v.fract() == 0.0 && v.is_finite(),
             ExprKind::Size(..) => true,
-            ExprKind::Local(l) => self.locals[*l].integral,
+            ExprKind::Local(l) => {
+                let local = &self.locals[*l];
+                local.integral || (local.loop_integral && self.scope.loop_vars.contains(l))
+            }
             ExprKind::Unary(UnOp::Neg, a) => self.is_integral(*a),
             ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
                 self.is_integral(*a) && self.is_integral(*b)

@@ -86,6 +86,7 @@ pub(super) fn guard_scalars(f: &mut Function, facts: &Facts<'_>) {
             ty: Type::scalar(Class::Logical),
             span,
             integral: false,
+            loop_integral: false,
         });
         let name = names.get(&local).unwrap_or(&f.locals[local].name);
         f.undefined_names.push(name.clone());

@@ -1,0 +1,148 @@
+//! Which `for` variables take only integers inside their loops ([`Local::loop_integral`]),
+//! found once the whole function is lowered: the loops whose first value and step are integers
+//! given what the program assigns, so that a loop that starts or steps by a scalar every
+//! assignment of which is an integer (`n = size(A, 1); for j = n:-1:1`, `s = 2; for i = s:n`,
+//! `for i = j + 1:n` inside it) gets the subscript analysis a literal range gets.
+//!
+//! A greatest fixed point: every scalar is first taken to hold only integers and every loop to
+//! run over them; a scalar is dropped when a statement assigns it a value that may not be one
+//! (given the facts so far, and the integral loops around the statement), a loop when its first
+//! value or step may not be one, until nothing changes.
+//!
+//! Invariants: parameters never count (the caller chooses their values), nor does a complex
+//! value; a loop variable counts inside a loop over it only when that loop is integral, and
+//! `loop_integral` is set only when every loop over the variable is. Locals the lowering holds
+//! as integers ([`Local::integral`]) keep counting: it assigns them only integers.
+
+use std::collections::HashSet;
+
+use crate::ir::{
+    BinOp, Block, Builtin, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind, UnOp,
+};
+use crate::types::Class;
+
+/// Sets [`Local::loop_integral`] on the `for` variables of `f` all of whose loops run over
+/// integers, and clears it on every other local (this pass decides it for the analysis; the
+/// lowering's own, earlier flags only served its decisions while lowering).
+pub(super) fn mark_loops(f: &mut Function) {
+    let integral = integral_loop_vars(f);
+    for (id, local) in f.locals.iter_mut() {
+        local.loop_integral = integral.contains(&id);
+    }
+}
+
+/// The `for` variables of `f` all of whose loops run over integers.
+fn integral_loop_vars(f: &Function) -> HashSet<LocalId> {
+    let mut all_loops = Vec::new();
+    f.walk_stmts(&f.body, &mut |s| {
+        if let StmtKind::For { var, .. } = f.stmts[s].kind {
+            all_loops.push((s, var));
+        }
+    });
+    let mut facts = Facts {
+        f,
+        scalars: f
+            .locals
+            .iter()
+            .filter(|(id, l)| l.ty.is_scalar() && !l.ty.complex && !f.params.contains(id))
+            .map(|(id, _)| id)
+            .collect(),
+        loops: all_loops.iter().map(|&(s, _)| s).collect(),
+    };
+    while facts.narrow(&f.body, &mut Vec::new()) {}
+    all_loops
+        .iter()
+        .map(|&(_, var)| var)
+        .filter(|&var| {
+            all_loops
+                .iter()
+                .all(|&(s, v)| v != var || facts.loops.contains(&s))
+        })
+        .collect()
+}
+
+struct Facts<'f> {
+    f: &'f Function,
+    /// The scalars every assignment of which may still give only integers.
+    scalars: HashSet<LocalId>,
+    /// The `for` statements whose ranges may still hold only integers.
+    loops: HashSet<StmtId>,
+}
+
+impl Facts<'_> {
+    /// Drops what the statements of `block` show not to hold; `around` holds the variables of
+    /// the integral loops around it. Whether anything was dropped.
+    fn narrow(&mut self, block: &Block, around: &mut Vec<LocalId>) -> bool {
+        let mut changed = false;
+        for &s in &block.0 {
+            match &self.f.stmts[s].kind {
+                StmtKind::Assign { target, value }
+                    if self.scalars.contains(target) && !self.integral(*value, around) =>
+                {
+                    changed |= self.scalars.remove(target);
+                }
+                StmtKind::For {
+                    var,
+                    start,
+                    step,
+                    body,
+                    ..
+                } => {
+                    let integral = self.integral(*start, around)
+                        && step.is_none_or(|e| self.integral(e, around));
+                    if !integral {
+                        changed |= self.loops.remove(&s);
+                        changed |= self.scalars.remove(var);
+                    }
+                    let inside = self.loops.contains(&s);
+                    if inside {
+                        around.push(*var);
+                    }
+                    changed |= self.narrow(body, around);
+                    if inside {
+                        around.pop();
+                    }
+                }
+                StmtKind::While { body, .. } => changed |= self.narrow(body, around),
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    changed |= self.narrow(then_body, around);
+                    changed |= self.narrow(else_body, around);
+                }
+                _ => {}
+            }
+        }
+        changed
+    }
+
+    /// Whether `e` is certainly an integer (or an infinity or NaN that `floor` and the like
+    /// pass through), given the facts so far and the integral loops `around` it.
+    fn integral(&self, e: ExprId, around: &[LocalId]) -> bool {
+        let f = self.f;
+        let expr = &f.exprs[e];
+        if expr.ty.complex {
+            return false;
+        }
+        if expr.ty.class.is_integer() || matches!(expr.ty.class, Class::Logical | Class::Char) {
+            return true;
+        }
+        match &expr.kind {
+            ExprKind::Const(v) => v.fract() == 0.0,
+            ExprKind::Size(..) => true,
+            ExprKind::Local(l) => {
+                f.locals[*l].integral || self.scalars.contains(l) || around.contains(l)
+            }
+            ExprKind::Unary(UnOp::Neg, a) => self.integral(*a, around),
+            ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
+                self.integral(*a, around) && self.integral(*b, around)
+            }
+            ExprKind::Call(Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Fix, _) => {
+                true
+            }
+            _ => false,
+        }
+    }
+}
