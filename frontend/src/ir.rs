@@ -1035,6 +1035,25 @@ impl Tree<'_> {
     }
 }
 
+/// A deep copy of expression `e` of `exprs`, so that it can appear in another statement.
+pub fn copy_expr(exprs: &mut Arena<Expr>, e: ExprId) -> ExprId {
+    let expr = exprs[e].clone();
+    let mut copy = |a: ExprId| copy_expr(exprs, a);
+    let kind = match expr.kind {
+        ExprKind::Unary(op, a) => ExprKind::Unary(op, copy(a)),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(op, copy(a), copy(b)),
+        ExprKind::Index(array, args) => {
+            ExprKind::Index(array, args.into_iter().map(copy).collect())
+        }
+        ExprKind::Call(b, args) => ExprKind::Call(b, args.into_iter().map(copy).collect()),
+        ExprKind::Convert(a) => ExprKind::Convert(copy(a)),
+        ExprKind::Combine(c, args) => ExprKind::Combine(c, args.into_iter().map(copy).collect()),
+        ExprKind::RangeCount(a, s, b) => ExprKind::RangeCount(copy(a), copy(s), copy(b)),
+        kind @ (ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Size(..)) => kind,
+    };
+    exprs.alloc(Expr { kind, ..expr })
+}
+
 /// Structural equality of two expressions of one arena (ignoring spans).
 pub fn same_expr(exprs: &Arena<Expr>, a: ExprId, b: ExprId) -> bool {
     let (x, y) = (&exprs[a], &exprs[b]);

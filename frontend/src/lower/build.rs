@@ -79,28 +79,7 @@ impl Lowerer<'_> {
 
     /// A deep copy of a scalar expression, so that it can appear in another statement.
     pub(super) fn copy_expr(&mut self, e: ExprId) -> ExprId {
-        let expr = self.exprs[e].clone();
-        let kind = match expr.kind {
-            ExprKind::Unary(op, a) => ExprKind::Unary(op, self.copy_expr(a)),
-            ExprKind::Binary(op, a, b) => {
-                ExprKind::Binary(op, self.copy_expr(a), self.copy_expr(b))
-            }
-            ExprKind::Index(array, args) => {
-                ExprKind::Index(array, args.into_iter().map(|a| self.copy_expr(a)).collect())
-            }
-            ExprKind::Call(b, args) => {
-                ExprKind::Call(b, args.into_iter().map(|a| self.copy_expr(a)).collect())
-            }
-            ExprKind::Convert(a) => ExprKind::Convert(self.copy_expr(a)),
-            ExprKind::Combine(c, args) => {
-                ExprKind::Combine(c, args.into_iter().map(|a| self.copy_expr(a)).collect())
-            }
-            ExprKind::RangeCount(a, s, b) => {
-                ExprKind::RangeCount(self.copy_expr(a), self.copy_expr(s), self.copy_expr(b))
-            }
-            kind @ (ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Size(..)) => kind,
-        };
-        self.new_expr(kind, expr.ty, expr.span)
+        crate::ir::copy_expr(&mut self.exprs, e)
     }
 
     /// A fresh compiler temporary named `_<stem><n>`.

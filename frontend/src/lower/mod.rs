@@ -57,6 +57,7 @@
 //! | E0166 | a cell of texts used other than as `c{k}` or by its shape, or not assigned once as a row or column of non-empty text literals |
 //! | E0167 | a MATLAB function that m2cu does not support yet (`lower::unknown_names`), with the nearest supported alternative |
 
+mod accumulators;
 mod array;
 mod assign;
 mod atomics;
@@ -248,6 +249,7 @@ fn lower_attempt(
             calls: &calls,
         },
     );
+    accumulators::promote(&mut entry);
     integral::mark_loops(&mut entry);
     Attempt::Done(Ok(Module {
         functions: vec![entry],
