@@ -20,7 +20,7 @@
 //!
 //! Invariant: kernels are numbered in source order and named `<function>_kernel<k>`, k from 1.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use m2cu_frontend::ir::{Block, Function, LocalId, PrintTo, StmtId, StmtKind};
 
@@ -127,6 +127,9 @@ impl Kernel {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KernelPlan {
     pub kernels: Vec<Kernel>,
+    /// Parallel and reduction loops that run on the host although they could be kernels, with
+    /// their number of iterations: too few to pay for a launch (see [`HOST_ITERATIONS`]).
+    pub on_host: BTreeMap<LoopId, u64>,
     /// Which kernel each statement and loop belongs to, built once with the plan.
     index: PlanIndex,
 }
@@ -164,10 +167,14 @@ impl PlanIndex {
 }
 
 impl KernelPlan {
-    /// The plan of `kernels`, indexed.
-    pub fn new(kernels: Vec<Kernel>) -> KernelPlan {
+    /// The plan of `kernels`, indexed, with the loops kept `on_host`.
+    pub fn new(kernels: Vec<Kernel>, on_host: BTreeMap<LoopId, u64>) -> KernelPlan {
         let index = PlanIndex::new(&kernels);
-        KernelPlan { kernels, index }
+        KernelPlan {
+            kernels,
+            on_host,
+            index,
+        }
     }
 
     /// The kernel a loop statement became, if any.
@@ -193,9 +200,16 @@ impl KernelPlan {
     }
 }
 
+/// A loop nest whose number of iterations is known when m2cu translates and at most this runs
+/// on the host (the thread of the enclosing kernel, or the host program): `min([a b c])` in a
+/// dynamic-programming loop, a loop over three colour channels around loops over pixels. A
+/// launch costs microseconds, and a kernel of a few threads leaves the GPU idle.
+pub const HOST_ITERATIONS: u64 = 32;
+
 /// Plans the kernels of `f`.
 pub fn plan(f: &Function, tree: &LoopTree, verdicts: &PerLoop<Verdict>) -> KernelPlan {
     let mut kernels: Vec<Kernel> = Vec::new();
+    let mut on_host = BTreeMap::new();
     for (id, info) in tree.loops.iter() {
         let inside_kernel = kernels.iter().any(|k| tree.is_within(id, k.loop_id));
         let (Some(var), false) = (info.var, inside_kernel) else {
@@ -214,6 +228,10 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &PerLoop<Verdict>) -> Kerne
             Some(_) => vec![outer],
             None => collapse(f, tree, verdicts, outer),
         };
+        if let Some(n) = known_iterations(f, &levels).filter(|&n| n <= HOST_ITERATIONS) {
+            on_host.insert(id, n);
+            continue;
+        }
         let mut kernel = kernel(f, levels, privates, verdicts[id].reductions());
         if let Some(scan) = scan {
             kernel.live_out.push(scan.var);
@@ -230,7 +248,67 @@ pub fn plan(f: &Function, tree: &LoopTree, verdicts: &PerLoop<Verdict>) -> Kerne
             false => None,
         };
     }
-    KernelPlan::new(kernels)
+    KernelPlan::new(kernels, on_host)
+}
+
+/// The number of iterations of a nest whose ranges are known when m2cu translates: constants,
+/// and extents of arrays whose type fixes them (`min([a b c])` loops over a 1-by-3 temporary),
+/// other than inputs.
+fn known_iterations(f: &Function, levels: &[Level]) -> Option<u64> {
+    levels.iter().try_fold(1u64, |total, level| {
+        let StmtKind::For {
+            start, step, stop, ..
+        } = &f.stmts[level.stmt].kind
+        else {
+            return None;
+        };
+        let (first, last) = (known_value(f, *start)?, known_value(f, *stop)?);
+        let count = match step.map_or(Some(1), |e| known_value(f, e))? {
+            s if s > 0 && last >= first => (last - first) / s + 1,
+            s if s < 0 && last <= first => (first - last) / -s + 1,
+            _ => 0,
+        };
+        total.checked_mul(u64::try_from(count).ok()?)
+    })
+}
+
+/// The integer value of `e` when m2cu knows it: constants, fixed extents and their sums,
+/// differences and products.
+fn known_value(f: &Function, e: m2cu_frontend::ir::ExprId) -> Option<i64> {
+    use m2cu_frontend::ir::{BinOp, ExprKind, SizeQuery, UnOp};
+    use m2cu_frontend::types::Dim;
+    let known = |d: Dim| match d {
+        Dim::Known(n) => i64::try_from(n).ok(),
+        _ => None,
+    };
+    match &f.exprs[e].kind {
+        ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => Some(*v as i64),
+        // An input's declared extents describe the inputs it was translated for, not the
+        // program: an `arguments` block of a test often fixes small ones.
+        ExprKind::Size(a, _) if f.params.contains(a) => None,
+        ExprKind::Size(a, q) => {
+            let shape = f.locals[*a].ty.shape;
+            match q {
+                SizeQuery::Dim(1) => known(shape.rows),
+                SizeQuery::Dim(2) => known(shape.cols),
+                SizeQuery::Dim(3) => known(shape.pages),
+                SizeQuery::Numel => known(shape.rows)?
+                    .checked_mul(known(shape.cols)?)?
+                    .checked_mul(known(shape.pages)?),
+                _ => None,
+            }
+        }
+        ExprKind::Unary(UnOp::Neg, a) => known_value(f, *a)?.checked_neg(),
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+            let (x, y) = (known_value(f, *a)?, known_value(f, *b)?);
+            match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                _ => x.checked_mul(y),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The perfect nest that starts at `outer` and can run as one iteration space.

@@ -190,6 +190,9 @@ fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId) -> String {
             " (runs inside kernel {k}; a thread, a warp or a block per output, chosen at run time)"
         ),
         (Some(k), _) => format!(" (runs inside kernel {k})"),
+        (None, _) if analysis.plan.on_host.contains_key(&id) => {
+            format!(" ({})", host_reason(analysis.plan.on_host[&id]))
+        }
         (None, _) if verdict.is_parallel() => String::new(),
         (None, _) => " (runs on the host)".to_string(),
     };
@@ -314,7 +317,9 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
 /// (`S01`, see [`SequentialReason`]), `overridden_code` that of the reason `coder.gpu.kernel()`
 /// overrode (both `null` otherwise). `kernel` names the kernel the loop becomes or runs inside;
 /// `placement` is `kernel`, `in-kernel`, `per-output` (a reduction inside a kernel's iteration
-/// that a thread, a warp or a block computes, chosen at run time) or `host`. The function's
+/// that a thread, a warp or a block computes, chosen at run time) or `host`; a loop that could
+/// be a kernel but has too few iterations also has `"host_reason"` (`"3 iterations: cheaper on
+/// the host"`). The function's
 /// `"constant_memory": [{"var", "placed", "bytes", "reason"}]` lists the inputs of
 /// `coder.gpu.constantMemory` directives; `"notes": [{"line", "col", "text"}]`, present when
 /// lowering made any, says how each array built by index or `[y, v]` was sized (allocated once
@@ -362,6 +367,9 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
                 "kernel": kernel,
                 "placement": placement,
             });
+            if let Some(&n) = analysis.plan.on_host.get(&id) {
+                entry["host_reason"] = json!(host_reason(n));
+            }
             if file > 0 {
                 entry["file"] = json!(sources.name(file));
             }
@@ -402,6 +410,12 @@ fn tiled(analysis: &Analysis, id: LoopId) -> bool {
             .as_ref()
             .is_some_and(|p| p.loop_id == id && p.tiles.is_some())
     })
+}
+
+/// Why a loop that could be a kernel runs on the host, for its `iterations`.
+fn host_reason(iterations: u64) -> String {
+    let plural = if iterations == 1 { "" } else { "s" };
+    format!("{iterations} iteration{plural}: cheaper on the host")
 }
 
 /// The kernel a loop becomes or runs inside, and where it runs.
