@@ -31,7 +31,9 @@ pub use m2cu_frontend::lexer::Dialect;
 use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
-pub use m2cu_runtime::{BuildOptions, ClassId, EmuOptions, Lanes, Schedule, Value};
+pub use m2cu_runtime::{
+    BuildOptions, ClassId, Copies, EmuOptions, Lanes, Schedule, Transfers, Value,
+};
 
 /// Options shared by every operation.
 #[derive(Clone, Debug, Default)]

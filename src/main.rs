@@ -541,5 +541,8 @@ fn run(
         result.build_time.as_secs_f64() * 1e3,
         result.run_time.as_secs_f64() * 1e3
     );
+    if let Some(transfers) = &result.transfers {
+        eprintln!("m2cu: copies: {transfers}");
+    }
     Ok(())
 }

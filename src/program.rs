@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use m2cu_frontend::types::{Dim, Type};
-use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec};
+use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec, Transfers};
 
 use crate::{BuildOptions, ClassId, EmuOptions, Error, Options, Translation, Value};
 
@@ -47,6 +47,8 @@ pub struct RunResult {
     pub build_time: Duration,
     /// Time of the call itself, transfers included.
     pub run_time: Duration,
+    /// The copies between host and device memory of the call, on the GPU and the emulator.
+    pub transfers: Option<Transfers>,
 }
 
 /// What [`Program::call_timed`] measured of one call.
@@ -57,6 +59,9 @@ pub struct CallTiming {
     /// On the GPU backend, the summed time of the call's kernels on the device (CUDA events
     /// around each launch, the merges included, the transfers not); `None` on other backends.
     pub kernels: Option<Duration>,
+    /// On the GPU and emulator backends, the copies between host and device memory the call
+    /// made (counts and bytes each way, and within the device).
+    pub transfers: Option<Transfers>,
 }
 
 /// A translated program, built for one backend and ready to be called.
@@ -170,7 +175,19 @@ impl Program {
             _ => self.execute(ordered),
         })?;
         let total = start.elapsed();
-        Ok((outputs, CallTiming { total, kernels }))
+        let transfers = match &self.built {
+            Built::Gpu(program) => Some(program.last_transfers()),
+            Built::Emu(program) => Some(program.last_transfers()),
+            Built::Cpu(_) => None,
+        };
+        Ok((
+            outputs,
+            CallTiming {
+                total,
+                kernels,
+                transfers,
+            },
+        ))
     }
 
     /// Checks and orders `inputs`, runs `execute` on them, and names its outputs.
@@ -325,14 +342,14 @@ pub fn run(
     run_options: &RunOptions,
 ) -> Result<RunResult, Error> {
     let program = Program::prepare(source, inputs, options, run_options)?;
-    let start = Instant::now();
-    let outputs = program.call(inputs)?;
+    let (outputs, timing) = program.call_timed(inputs)?;
     Ok(RunResult {
         outputs,
         backend: program.backend(),
         notice: program.notice.clone(),
         build_time: program.build_time,
-        run_time: start.elapsed(),
+        run_time: timing.total,
+        transfers: timing.transfers,
     })
 }
 

@@ -430,6 +430,8 @@ fn is_m2cu_limit(message: &str) -> bool {
                     "M2CU_E_COMPLEX_FACTOR",
                     "M2CU_E_COMPLEX_ALL_REAL",
                     "M2CU_E_MEAN_OF_EMPTY",
+                    // A loop variable read after its loop ran zero times (MATLAB's 1-by-0).
+                    "M2CU_E_EMPTY_LOOP",
                     // Results whose shape the static type cannot hold, and the matrix 2-norm.
                     "M2CU_E_DIAG_VECTOR",
                     "M2CU_E_FIND_SHAPE",

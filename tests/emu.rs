@@ -594,3 +594,62 @@ fn deterministic_fixtures_match_octave() {
         failures.join("\n")
     );
 }
+
+/// Issue 18's residency: in a time loop that copies `unew = u` and `u = unew` around a kernel,
+/// each array goes to the device once and `u` comes back once per call, however many steps
+/// run: the copies after the first step are made on the device. Small values cross too: the
+/// call's error word (up once, back after each launch, 4 bytes) and the residual (8 bytes up,
+/// its start, and back).
+#[test]
+fn a_time_loop_moves_each_array_once() {
+    let path = common::root().join("fixtures/analysis/plan_jacobi.m");
+    let source = common::source(&path);
+    let (m, n) = (40, 36);
+    let grid = |k: usize| {
+        let values = (0..m * n)
+            .map(|e| ((e * 7 + k) % 13) as f64 / 8.0)
+            .collect();
+        Value::matrix(m, n, values).expect("a matrix")
+    };
+    let inputs = |steps: f64| {
+        vec![
+            ("u".to_string(), grid(1)),
+            ("f".to_string(), grid(2)),
+            ("steps".to_string(), Value::scalar(steps)),
+        ]
+    };
+    let options = m2cu::Options {
+        file_name: "plan_jacobi.m".into(),
+        ..Default::default()
+    };
+    let run = emu(EmuOptions::default());
+    let program = m2cu::Program::prepare(&source, &inputs(1.0), &options, &run).expect("prepares");
+    let array = (m * n * 8) as u64;
+    let mut seen = Vec::new();
+    for steps in [3u64, 12] {
+        let (_, timing) = program.call_timed(&inputs(steps as f64)).expect("runs");
+        let t = timing.transfers.expect("the emulator counts copies");
+        // `u`, `f` and `unew` (made on the host from `u` in the first step), the error word
+        // and the residual's start.
+        assert_eq!(t.to_device.count, 5, "{steps} steps: {t}");
+        assert_eq!(t.to_device.bytes, 3 * array + 4 + 8, "{steps} steps: {t}");
+        // `u` and the residual once, the error word after each launch (a sweep per step and
+        // the residual's).
+        let launches = steps + 1;
+        assert_eq!(t.to_host.count, 2 + launches, "{steps} steps: {t}");
+        assert_eq!(
+            t.to_host.bytes,
+            array + 8 + 4 * launches,
+            "{steps} steps: {t}"
+        );
+        // `u = unew` in every step, and `unew = u` in every step after the first.
+        assert_eq!(t.on_device.count, 2 * steps - 1, "{steps} steps: {t}");
+        assert_eq!(
+            t.on_device.bytes,
+            (2 * steps - 1) * array,
+            "{steps} steps: {t}"
+        );
+        seen.push(t.to_device);
+    }
+    assert_eq!(seen[0], seen[1]);
+}

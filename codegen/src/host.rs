@@ -73,6 +73,7 @@ const GPU_RUNTIME_MACROS: &str = r#"
 #define M2CU_FREE(p) m2cu_dev->release(m2cu_dev->ctx, (p))
 #define M2CU_UPLOAD(d, h, bytes) m2cu_dev->upload(m2cu_dev->ctx, (d), (h), (bytes))
 #define M2CU_DOWNLOAD(h, d, bytes) m2cu_dev->download(m2cu_dev->ctx, (h), (d), (bytes))
+#define M2CU_DEVICE_COPY(d, s, bytes) m2cu_dev->copy(m2cu_dev->ctx, (d), (s), (bytes))
 #define M2CU_LAUNCH(name, fn, grid, block, shared, args) m2cu_dev->launch(m2cu_dev->ctx, (name), (grid), (block), (shared), (args))
 #define M2CU_TO_CONSTANT(name, sym, src, bytes) m2cu_dev->to_constant(m2cu_dev->ctx, (name), (src), (bytes))
 "#;
@@ -92,6 +93,7 @@ static int m2cu_sm_count(void)
 #define M2CU_FREE(p) cudaFree((void *)(p))
 #define M2CU_UPLOAD(d, h, bytes) (int)cudaMemcpy((void *)(d), (h), (bytes), cudaMemcpyHostToDevice)
 #define M2CU_DOWNLOAD(h, d, bytes) (int)cudaMemcpy((h), (const void *)(d), (bytes), cudaMemcpyDeviceToHost)
+#define M2CU_DEVICE_COPY(d, s, bytes) (int)cudaMemcpy((void *)(d), (const void *)(s), (bytes), cudaMemcpyDeviceToDevice)
 #define M2CU_LAUNCH(name, fn, grid, block, shared, args) (int)cudaLaunchKernel((const void *)(fn), dim3(grid), dim3(block), (args), (shared), 0)
 #define M2CU_TO_CONSTANT(name, sym, src, bytes) (int)cudaMemcpyToSymbol(sym, (src), (bytes))
 "#;

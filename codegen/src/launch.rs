@@ -56,6 +56,9 @@ fn host_stmt(ctx: &Context, code: &mut Code, s: StmtId) {
     if plan.kernel_of(s).is_some() || plan.fused_into(s).is_some() {
         return ctx.plain_stmt(code, s);
     }
+    if let Some((target, source)) = residency::device_copy(ctx, s) {
+        return residency::copy_array(ctx, code, s, target, source);
+    }
     let written = match kind {
         StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
         StmtKind::Alloc { target, .. } => Some(*target),
@@ -197,6 +200,10 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             ));
         }
     }
+    code.line(format!(
+        "if ({w} == 0) {{ M2CU_CHECK(M2CU_ALLOC({w}, sizeof(int))); M2CU_CHECK(M2CU_UPLOAD({w}, &m2cu_kerr, sizeof(int))); }}",
+        w = model::ERROR_WORD
+    ));
     let mut args: Vec<String> = params.iter().map(|p| p.argument(&ranges)).collect();
     args.extend(lanes.or(serial).map(|l| format!("&{l}")));
     code.line(format!("void *m2cu_args[] = {{ {} }};", args.join(", ")));
@@ -234,6 +241,10 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
             code.line(format!("M2CU_CHECK(M2CU_DOWNLOAD({dst}, {var}, {bytes}));"));
         }
     }
+    code.line(format!(
+        "M2CU_CHECK(M2CU_DOWNLOAD(&m2cu_kerr, {}, sizeof(int)));",
+        model::ERROR_WORD
+    ));
     if kernel.raises {
         report_failure(ctx, code, kernel);
     }

@@ -306,11 +306,14 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
         };
         out.push(Param::buffer(&record, "m2cu_fails".into(), fails));
     }
-    let status = || Some("&m2cu_kerr".to_string());
-    let err = DeviceBuffer::one("int", status(), status());
-    out.push(Param::buffer("int", "m2cu_err".into(), err));
+    // The error word: one for the whole call (see `launch::error_word`).
+    out.push(Param::new("int *m2cu_err".into(), ERROR_WORD.into()));
     out
 }
+
+/// The host's handle of the call's device error word, which every kernel of the call sets
+/// when an iteration fails: allocated and cleared at the first launch, read after each.
+pub const ERROR_WORD: &str = "m2cu_dev_err";
 
 /// An array's element pointer (unless it lives in `__constant__`) and extents.
 fn array_params(ctx: &Context, array: LocalId, written: bool) -> Vec<Param> {

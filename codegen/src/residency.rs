@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{ExprId, ExprKind, Function, LocalId};
+use m2cu_frontend::ir::{ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
@@ -40,6 +40,18 @@ pub const MACROS: &str = r#"
 #define M2CU_HOST_SYNC(x) (!(m2cu_at_##x & M2CU_HOST) && m2cu_devbytes_##x > 0 \
     ? M2CU_DOWNLOAD(x, m2cu_dev_##x, m2cu_devbytes_##x) : 0)
 #define M2CU_ON_HOST(x) do { M2CU_CHECK(M2CU_HOST_SYNC(x)); m2cu_at_##x |= M2CU_HOST; } while (0)
+/* x = y where y's value lives only on the device: x's device copy becomes a copy of it there. */
+#define M2CU_COPY_ON_DEVICE(x, y) do { \
+    uint64_t m2cu_b = m2cu_devbytes_##y; \
+    if (m2cu_dev_##x == 0 || m2cu_devbytes_##x != m2cu_b) { \
+        if (m2cu_dev_##x != 0) M2CU_FREE(m2cu_dev_##x); \
+        m2cu_dev_##x = 0; \
+        M2CU_CHECK(M2CU_ALLOC(m2cu_dev_##x, m2cu_b > 0 ? m2cu_b : 1)); \
+        m2cu_devbytes_##x = m2cu_b; \
+    } \
+    if (m2cu_b > 0) M2CU_CHECK(M2CU_DEVICE_COPY(m2cu_dev_##x, m2cu_dev_##y, m2cu_b)); \
+    m2cu_at_##x = M2CU_DEVICE; \
+} while (0)
 "#;
 
 /// The arrays some kernel uses, except those in constant memory: the only ones with a device
@@ -85,8 +97,11 @@ pub fn constant_declarations(ctx: &Context) -> String {
         .collect()
 }
 
-/// Declares the device copy of every array that some kernel uses.
+/// Declares the device copy of every array that some kernel uses, and the call's error word.
 pub fn declare(ctx: &Context, code: &mut Code) {
+    if !ctx.analysis.plan.kernels.is_empty() {
+        code.line(format!("uint64_t {} = 0;", crate::model::ERROR_WORD));
+    }
     for a in device_arrays(ctx) {
         code.line(format!(
             "uint64_t m2cu_dev_{x} = 0, m2cu_devbytes_{x} = 0;\nint m2cu_at_{x} = M2CU_HOST;",
@@ -127,6 +142,50 @@ pub fn written_on_host(ctx: &Context, code: &mut Code, array: LocalId) {
     }
 }
 
+/// The target and source of `s` when it is an array copy `x = y` between two arrays that
+/// kernels use (real ones, not scratch arrays), which may then copy on the device.
+pub fn device_copy(ctx: &Context, s: StmtId) -> Option<(LocalId, LocalId)> {
+    let StmtKind::Assign { target, value } = &ctx.f.stmts[s].kind else {
+        return None;
+    };
+    let ExprKind::Local(source) = ctx.f.exprs[*value].kind else {
+        return None;
+    };
+    let on_device = device_arrays(ctx);
+    let real = |a: LocalId| !ctx.f.locals[a].ty.complex && !ctx.f.locals[a].ty.is_scalar();
+    (on_device.contains(target) && on_device.contains(&source) && real(*target) && real(source))
+        .then_some((*target, source))
+}
+
+/// `x = y` for arrays that kernels use: on the device while the device copy of `y` is current
+/// (`x`'s host copy then only takes `y`'s extents, so that a later download has room), else on
+/// the host, so a time loop's `unew = u` after a kernel wrote `u` moves nothing between host and
+/// device.
+pub fn copy_array(ctx: &Context, code: &mut Code, s: StmtId, target: LocalId, source: LocalId) {
+    let (x, y) = (ctx.name(target), ctx.name(source));
+    code.open(format!("if (!(m2cu_at_{y} & M2CU_DEVICE)) {{"));
+    ctx.plain_stmt(code, s);
+    code.line(format!("m2cu_at_{x} = M2CU_HOST;"));
+    code.close("} else {");
+    code.open("");
+    let ty = ctx.f.locals[target].ty.class.c_type();
+    code.line(format!(
+        "{ty} *m2cu_room = ({ty} *)malloc(m2cu_devbytes_{y} > 0 ? (size_t)m2cu_devbytes_{y} : 1);"
+    ));
+    code.line(format!(
+        "if (!m2cu_room) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
+        ctx.status
+    ));
+    code.line(format!(
+        "free({x});\n{x} = m2cu_room; {x}_d0 = {y}_d0; {x}_d1 = {y}_d1;"
+    ));
+    if ctx.names.is_3d(target) {
+        code.line(format!("{x}_d2 = {};", ctx.names.dim(source, 2)));
+    }
+    code.line(format!("M2CU_COPY_ON_DEVICE({x}, {y});"));
+    code.close("}");
+}
+
 /// At the end of the call: the outputs' host copies are made current (when the call succeeded)
 /// and every device copy is released.
 pub fn finish(ctx: &Context, code: &mut Code) {
@@ -141,5 +200,9 @@ pub fn finish(ctx: &Context, code: &mut Code) {
     for &a in &on_device {
         let x = ctx.name(a);
         code.line(format!("if (m2cu_dev_{x} != 0) M2CU_FREE(m2cu_dev_{x});"));
+    }
+    if !ctx.analysis.plan.kernels.is_empty() {
+        let w = crate::model::ERROR_WORD;
+        code.line(format!("if ({w} != 0) M2CU_FREE({w});"));
     }
 }

@@ -51,6 +51,7 @@ pub(crate) struct M2cuGpu {
     pub launch:
         unsafe extern "C" fn(*mut c_void, *const c_char, u32, u32, u32, *mut *mut c_void) -> c_int,
     pub to_constant: unsafe extern "C" fn(*mut c_void, *const c_char, *const c_void, u64) -> c_int,
+    pub copy: unsafe extern "C" fn(*mut c_void, u64, u64, u64) -> c_int,
 }
 
 /// `int <entry>(const m2cu_array *, m2cu_array *, char *err, size_t err_len)`.

@@ -39,7 +39,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::abi::{GpuEntry, OutputSpec};
 use crate::native::{self, BuildOptions, Optimization, SharedObject};
-use crate::services::{self, DeviceServices};
+use crate::services::{self, DeviceServices, Transfers};
 use crate::value::Value;
 use crate::{Error, Result};
 
@@ -199,6 +199,7 @@ impl EmuProgram {
                 options: *emu,
                 allocations: BTreeMap::new(),
                 first_error: None,
+                transfers: Transfers::default(),
             }),
         })
     }
@@ -216,6 +217,7 @@ impl EmuProgram {
             .unwrap_or_else(PoisonError::into_inner);
         let mut state = self.state.borrow_mut();
         state.first_error = None;
+        state.transfers = Transfers::default();
         services::call_entry(
             self.entry,
             self.host.release_fn(),
@@ -232,6 +234,11 @@ impl EmuProgram {
     /// The entry's name (without the `_gpu` suffix).
     pub fn entry(&self) -> &str {
         &self.entry_name
+    }
+
+    /// The copies between host and emulated device memory of the last call.
+    pub fn last_transfers(&self) -> Transfers {
+        self.state.borrow().transfers
     }
 }
 
@@ -277,6 +284,8 @@ struct EmuState {
     /// Base address → the allocation (8-byte words, so any element type is aligned).
     allocations: BTreeMap<u64, Box<[u64]>>,
     first_error: Option<String>,
+    /// The copies of the current (or last) call.
+    transfers: Transfers,
 }
 
 impl EmuState {
@@ -338,6 +347,21 @@ impl DeviceServices for EmuState {
         // readable bytes at `src`.
         unsafe { std::ptr::copy(src.cast::<u8>(), dst as *mut u8, bytes as usize) };
         Ok(())
+    }
+
+    fn copy(&mut self, dst: u64, src: u64, bytes: u64) -> Result<(), String> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.check_range("copy from", src, bytes)?;
+        self.check_range("copy to", dst, bytes)?;
+        // SAFETY: both ranges lie in our allocations (checked).
+        unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes as usize) };
+        Ok(())
+    }
+
+    fn transfers(&mut self) -> &mut Transfers {
+        &mut self.transfers
     }
 
     fn download(&mut self, dst: *mut c_void, src: u64, bytes: u64) -> Result<(), String> {

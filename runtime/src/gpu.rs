@@ -247,6 +247,11 @@ impl GpuProgram {
         Ok((values, time))
     }
 
+    /// The copies between host and device memory of the last call.
+    pub fn last_transfers(&self) -> crate::Transfers {
+        self.state.borrow().transfers
+    }
+
     fn call_with<V: Borrow<Value>>(
         &self,
         inputs: &[V],

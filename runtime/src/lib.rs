@@ -55,6 +55,7 @@ pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};
 pub use mat::{read_mat, read_mat_bytes, write_mat, write_mat_bytes, MatFormat};
 pub use nvrtc::{compile_cubin, compile_ptx, nvrtc_available, nvrtc_version};
+pub use services::{Copies, Transfers};
 pub use value::{ClassId, Data, Element, Value};
 
 /// Everything that can go wrong in the runtime.

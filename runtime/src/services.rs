@@ -13,6 +13,54 @@ use crate::abi::{self, GpuEntry, M2cuGpu, OutputSpec, ReleaseFn};
 use crate::value::Value;
 use crate::{Error, Result};
 
+/// The copies of one call of a GPU host program, as its callbacks made them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Transfers {
+    /// From the host to the device (`upload`).
+    pub to_device: Copies,
+    /// From the device to the host (`download`).
+    pub to_host: Copies,
+    /// Within device memory (`copy`: an array copy `b = a` of a value that lives there).
+    pub on_device: Copies,
+}
+
+/// A number of copies and the bytes they moved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Copies {
+    pub count: u64,
+    pub bytes: u64,
+}
+
+impl Copies {
+    fn add(&mut self, bytes: u64) {
+        self.count += 1;
+        self.bytes += bytes;
+    }
+}
+
+impl std::fmt::Display for Transfers {
+    /// `3 copies to the device (1.5 MB), 1 back (0.5 MB), 2 on the device (1.0 MB)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let part = |c: &Copies| format!("{} ({})", c.count, bytes_text(c.bytes));
+        write!(
+            f,
+            "{} to the device, {} back, {} on the device",
+            part(&self.to_device),
+            part(&self.to_host),
+            part(&self.on_device)
+        )
+    }
+}
+
+/// `312 B`, `2.4 kB`, `1.5 MB`.
+fn bytes_text(bytes: u64) -> String {
+    match bytes {
+        b if b < 1000 => format!("{b} B"),
+        b if b < 1_000_000 => format!("{:.1} kB", b as f64 / 1e3),
+        b => format!("{:.1} MB", b as f64 / 1e6),
+    }
+}
+
 /// What a device does for the generated host program, one method per `m2cu_gpu` callback.
 pub(crate) trait DeviceServices {
     /// Multiprocessors, which the host program sizes its grids by.
@@ -36,6 +84,10 @@ pub(crate) trait DeviceServices {
         shared: u32,
         args: *mut *mut c_void,
     ) -> Result<(), String>;
+    /// Copies `bytes` bytes of device memory from `src` to `dst`.
+    fn copy(&mut self, dst: u64, src: u64, bytes: u64) -> Result<(), String>;
+    /// The copies of the current call so far, which the callbacks count.
+    fn transfers(&mut self) -> &mut Transfers;
     /// Copies `bytes` bytes from `src` into the `__constant__` variable `symbol`.
     fn copy_to_constant(
         &mut self,
@@ -85,6 +137,7 @@ fn table<D: DeviceServices>(device: &mut D) -> M2cuGpu {
         download: download::<D>,
         launch: launch::<D>,
         to_constant: to_constant::<D>,
+        copy: copy::<D>,
     }
 }
 
@@ -129,7 +182,10 @@ unsafe extern "C" fn upload<D: DeviceServices>(
     src: *const c_void,
     bytes: u64,
 ) -> c_int {
-    with_device::<D>(ctx, |d| d.upload(dst, src, bytes))
+    with_device::<D>(ctx, |d| {
+        d.transfers().to_device.add(bytes);
+        d.upload(dst, src, bytes)
+    })
 }
 
 unsafe extern "C" fn download<D: DeviceServices>(
@@ -138,7 +194,22 @@ unsafe extern "C" fn download<D: DeviceServices>(
     src: u64,
     bytes: u64,
 ) -> c_int {
-    with_device::<D>(ctx, |d| d.download(dst, src, bytes))
+    with_device::<D>(ctx, |d| {
+        d.transfers().to_host.add(bytes);
+        d.download(dst, src, bytes)
+    })
+}
+
+unsafe extern "C" fn copy<D: DeviceServices>(
+    ctx: *mut c_void,
+    dst: u64,
+    src: u64,
+    bytes: u64,
+) -> c_int {
+    with_device::<D>(ctx, |d| {
+        d.transfers().on_device.add(bytes);
+        d.copy(dst, src, bytes)
+    })
 }
 
 unsafe extern "C" fn launch<D: DeviceServices>(

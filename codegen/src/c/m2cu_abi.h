@@ -53,6 +53,8 @@ typedef struct m2cu_gpu {
                   uint32_t shared_bytes, void **args);
     /* Copies bytes into the module's __constant__ variable named symbol. */
     int (*to_constant)(void *ctx, const char *symbol, const void *src, uint64_t bytes);
+    /* Copies bytes from device memory at src to device memory at dst. */
+    int (*copy)(void *ctx, uint64_t dst, uint64_t src, uint64_t bytes);
 } m2cu_gpu;
 
 void m2cu_release(void *data);

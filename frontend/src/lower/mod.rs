@@ -109,6 +109,7 @@ mod reduce_pages;
 mod select;
 mod sizes;
 mod slices;
+mod small_vectors;
 mod stencil;
 mod text;
 mod trailing;
@@ -249,6 +250,7 @@ fn lower_attempt(
             calls: &calls,
         },
     );
+    small_vectors::replace(&mut entry);
     accumulators::promote(&mut entry);
     integral::mark_loops(&mut entry);
     Attempt::Done(Ok(Module {

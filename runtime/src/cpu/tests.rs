@@ -190,8 +190,8 @@ fn rust_mirrors_match_the_c_layout() {
         int layout(const m2cu_array *in, m2cu_array *out, char *err, size_t err_len) {{
             int64_t v[] = {{sizeof(m2cu_array), offsetof(m2cu_array, dims), sizeof(m2cu_gpu),
                 offsetof(m2cu_gpu, sm_count), offsetof(m2cu_gpu, alloc),
-                offsetof(m2cu_gpu, launch), sizeof(bool)}};
-            out[0] = make(1, 7, 1, sizeof(int64_t));
+                offsetof(m2cu_gpu, launch), offsetof(m2cu_gpu, copy), sizeof(bool)}};
+            out[0] = make(1, 8, 1, sizeof(int64_t));
             memcpy(out[0].data, v, sizeof v);
             return 0;
         }}"
@@ -209,6 +209,7 @@ fn rust_mirrors_match_the_c_layout() {
         offset_of!(M2cuGpu, sm_count),
         offset_of!(M2cuGpu, alloc),
         offset_of!(M2cuGpu, launch),
+        offset_of!(M2cuGpu, copy),
         size_of::<bool>(),
     ];
     let rust: Vec<i64> = rust.iter().map(|&x| x as i64).collect();

@@ -17,7 +17,7 @@ use cudarc::driver::sys;
 
 use super::timer::KernelTimer;
 use super::{c_name, cuda_error};
-use crate::services::DeviceServices;
+use crate::services::{DeviceServices, Transfers};
 use crate::{Error, Result};
 
 /// Dynamic shared memory a kernel may use without opting in.
@@ -38,6 +38,8 @@ pub(crate) struct GpuState {
     timer: Option<KernelTimer>,
     /// The kernel time of the last timed call that succeeded.
     kernel_time: Option<Duration>,
+    /// The copies of the current (or last) call.
+    pub(super) transfers: Transfers,
 }
 
 impl GpuState {
@@ -58,6 +60,7 @@ impl GpuState {
             first_error: None,
             timer: None,
             kernel_time: None,
+            transfers: Transfers::default(),
         };
         state.make_current()?;
         state.stream = cu::stream::create(StreamKind::NonBlocking)
@@ -91,6 +94,7 @@ impl GpuState {
         self.last_launch = None;
         self.timer = timer;
         self.kernel_time = None;
+        self.transfers = Transfers::default();
         self.make_current()
     }
 
@@ -184,6 +188,20 @@ impl DeviceServices for GpuState {
         unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src, bytes as usize, self.stream) }
             .result()
             .map_err(|e| cuda_error(&format!("cuMemcpyHtoDAsync({bytes} bytes)"), e))
+    }
+
+    fn copy(&mut self, dst: u64, src: u64, bytes: u64) -> Result<(), String> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: the host code passes device memory of `bytes` bytes at both addresses.
+        unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, bytes as usize, self.stream) }
+            .result()
+            .map_err(|e| cuda_error(&format!("cuMemcpyDtoDAsync({bytes} bytes)"), e))
+    }
+
+    fn transfers(&mut self) -> &mut Transfers {
+        &mut self.transfers
     }
 
     fn download(&mut self, dst: *mut c_void, src: u64, bytes: u64) -> Result<(), String> {
