@@ -322,6 +322,7 @@ fn collapse(
     let mut nest = access::assigned_scalars(f, loop_body(f, outer.stmt));
     nest.insert(outer.var);
     let (_, nest_arrays) = scalars::arrays_used(f, loop_body(f, outer.stmt));
+    let reshaped = reshaped_arrays(f, loop_body(f, outer.stmt));
     loop {
         let last = levels[levels.len() - 1];
         let [only] = loop_body(f, last.stmt).0[..] else {
@@ -344,7 +345,7 @@ fn collapse(
                 .all(|r| own.iter().any(|o| o.var == r.var && o.same_kind(r)))
             && f.stmt_exprs(only)
                 .into_iter()
-                .all(|e| invariant(f, e, &nest, &nest_arrays));
+                .all(|e| invariant_with_extents(f, e, &nest, &nest_arrays, &reshaped));
         if !joins {
             break;
         }
@@ -365,13 +366,46 @@ pub(crate) fn invariant(
     nest: &BTreeSet<LocalId>,
     arrays: &BTreeSet<LocalId>,
 ) -> bool {
+    invariant_with_extents(f, e, nest, arrays, arrays)
+}
+
+/// [`invariant`], knowing that only the arrays `reshaped` may change extents in the nest: a
+/// store keeps an array's extents (growth is a `Resize` of its own), so `size(A, 1)` of an
+/// array the nest only stores into is the same throughout (`for j = 1:size(A, 2), for i =
+/// 1:size(A, 1), A(i, j) = ...` collapses into one 2-D kernel).
+fn invariant_with_extents(
+    f: &Function,
+    e: m2cu_frontend::ir::ExprId,
+    nest: &BTreeSet<LocalId>,
+    written: &BTreeSet<LocalId>,
+    reshaped: &BTreeSet<LocalId>,
+) -> bool {
+    use m2cu_frontend::ir::ExprKind;
     let mut ok = true;
-    f.walk_expr(e, &mut |x| {
-        if let Some(l) = f.exprs[x].kind.named_local() {
-            ok &= !nest.contains(&l) && !arrays.contains(&l);
+    f.walk_expr(e, &mut |x| match f.exprs[x].kind {
+        ExprKind::Size(a, _) => ok &= !reshaped.contains(&a),
+        ref kind => {
+            if let Some(l) = kind.named_local() {
+                ok &= !nest.contains(&l) && !written.contains(&l);
+            }
         }
     });
     ok
+}
+
+/// The arrays that `block` may give new extents: created, copied whole or resized there.
+fn reshaped_arrays(f: &Function, block: &Block) -> BTreeSet<LocalId> {
+    let mut out = BTreeSet::new();
+    f.walk_stmts(block, &mut |s| match &f.stmts[s].kind {
+        StmtKind::Alloc { target: a, .. } | StmtKind::Resize { array: a, .. } => {
+            out.insert(*a);
+        }
+        StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => {
+            out.insert(*target);
+        }
+        _ => {}
+    });
+    out
 }
 
 /// The order of `levels` from fastest to slowest: the level that indexes the contiguous
