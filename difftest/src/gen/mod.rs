@@ -454,7 +454,7 @@ impl Builder {
     /// Declarations the body needs (accumulators, outputs) go to `before`.
     fn loop_nest(&mut self, before: &mut Vec<Stmt>, scope: &mut Scope, depth: usize) -> Stmt {
         let var = self.loop_var(scope);
-        let range = self.range_text(&var, scope);
+        let range = self.range_text(&var, scope, before);
         let mut inner = scope.clone();
         inner.vars.push(var.clone());
         let mut body = Vec::new();
@@ -494,10 +494,17 @@ impl Builder {
     }
 
     /// The range of `var`: ascending, strided or descending over `[lo, hi]`, its upper end a
-    /// literal or the size of an input, and sometimes starting at an outer variable
-    /// (triangular), which then becomes its lower bound.
-    fn range_text(&mut self, var: &LoopVar, scope: &Scope) -> String {
-        let lo = var.lo.to_string();
+    /// literal or the size of an input, its lower end sometimes a scalar assigned before the
+    /// nest (a symbolic start, `s = 2; for i = s:n`), and sometimes starting at an outer
+    /// variable (triangular), which then becomes its lower bound.
+    fn range_text(&mut self, var: &LoopVar, scope: &Scope, before: &mut Vec<Stmt>) -> String {
+        let lo = if self.chance(0.25) {
+            let s = self.fresh("s");
+            before.push(Stmt::Line(format!("${s} = {}", var.lo)));
+            format!("${s}")
+        } else {
+            var.lo.to_string()
+        };
         let hi = self.extent_text(var.extent, var.hi);
         match self.rng.gen_range(0..10) {
             0 | 1 => format!("{hi}:-1:{lo}"),
@@ -627,7 +634,7 @@ impl Builder {
         // Per output: `acc = init; for ... acc = acc op e; end; out(outer) = acc;`
         let mut local = Vec::new();
         let var = self.loop_var(scope);
-        let range = self.range_text(&var, scope);
+        let range = self.range_text(&var, scope, before);
         let mut inner = scope.clone();
         inner.vars.push(var.clone());
         let mut inner_body = Vec::new();
@@ -654,11 +661,25 @@ impl Builder {
         }
     }
 
-    /// `$t = e;`: a temporary private to the iteration, usable by later statements.
+    /// `$t = e;`: a temporary private to the iteration, usable by later statements; sometimes
+    /// taken from a small row the iteration builds first (`$w = [e1, e2, e3]; $t = $w(2)`), a
+    /// scratch array each iteration owns.
     fn temporary(&mut self, scope: &mut Scope, body: &mut Vec<Stmt>) {
         let class = self.pick(&self.classes.clone());
-        let e = self.expr(class, scope, 2);
         let name = self.fresh("t");
+        let e = if self.chance(0.3) {
+            let parts: Vec<Expr> = (0..3).map(|_| self.expr(class, scope, 1)).collect();
+            let row = self.fresh("w");
+            let texts: Vec<&str> = parts.iter().map(|p| p.text.as_str()).collect();
+            body.push(Stmt::Line(format!("${row} = [{}]", texts.join(", "))));
+            let k = self.rng.gen_range(0..3);
+            Expr {
+                text: format!("${row}({})", k + 1),
+                bits: parts[k].bits,
+            }
+        } else {
+            self.expr(class, scope, 2)
+        };
         body.push(Stmt::Line(format!("${name} = {}", e.text)));
         scope.scalars.push(Scalar {
             name,
