@@ -29,10 +29,10 @@
 //! leaves the accumulator holding the element's value); a loop that runs zero times touches
 //! nothing (`_ran`).
 
+use super::rewrite::{self, expr, new_local, stmt};
 use crate::diag::Span;
 use crate::ir::{
-    copy_expr, same_expr, BinOp, Block, Expr, ExprId, ExprKind, Function, Local, LocalId, Stmt,
-    StmtId, StmtKind,
+    copy_expr, same_expr, BinOp, Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
 };
 use crate::types::{Class, Type};
 
@@ -45,7 +45,7 @@ pub(super) fn promote(f: &mut Function) {
 fn promote_block(f: &mut Function, block: Block) -> Block {
     let mut out = Vec::with_capacity(block.0.len());
     for s in block.0 {
-        promote_children(f, s);
+        rewrite::nested_blocks(f, s, true, promote_block);
         match accumulator(f, s) {
             Some(acc) => {
                 let (pre, post) = rewrite(f, s, acc);
@@ -57,25 +57,6 @@ fn promote_block(f: &mut Function, block: Block) -> Block {
         }
     }
     Block(out)
-}
-
-fn promote_children(f: &mut Function, s: StmtId) {
-    let mut kind = std::mem::replace(&mut f.stmts[s].kind, StmtKind::Break);
-    match &mut kind {
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-            *body = promote_block(f, std::mem::take(body));
-        }
-        StmtKind::If {
-            then_body,
-            else_body,
-            ..
-        } => {
-            *then_body = promote_block(f, std::mem::take(then_body));
-            *else_body = promote_block(f, std::mem::take(else_body));
-        }
-        _ => {}
-    }
-    f.stmts[s].kind = kind;
 }
 
 /// The element a loop accumulates into: the array, its subscripts (those of the first read),
@@ -293,27 +274,4 @@ fn guarded(f: &mut Function, cond: LocalId, s: StmtId, span: Span) -> StmtId {
         },
         span,
     )
-}
-
-/// A new local named `name`, numbered when the name is taken.
-fn new_local(f: &mut Function, name: &str, ty: Type, span: Span) -> LocalId {
-    let mut name = name.to_string();
-    if f.local_named(&name).is_some() {
-        name = format!("{name}{}", f.locals.len());
-    }
-    f.locals.alloc(Local {
-        name,
-        ty,
-        span,
-        integral: false,
-        loop_integral: false,
-    })
-}
-
-fn expr(f: &mut Function, kind: ExprKind, ty: Type, span: Span) -> ExprId {
-    f.exprs.alloc(Expr { kind, ty, span })
-}
-
-fn stmt(f: &mut Function, kind: StmtKind, span: Span) -> StmtId {
-    f.stmts.alloc(Stmt { kind, span })
 }

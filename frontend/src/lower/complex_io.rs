@@ -242,22 +242,7 @@ impl Tracker {
     }
 
     fn nested(&self, f: &mut Function, s: StmtId) {
-        let mut kind = f.stmts[s].kind.clone();
-        match &mut kind {
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-                *body = self.block(f, body)
-            }
-            StmtKind::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                *then_body = self.block(f, then_body);
-                *else_body = self.block(f, else_body);
-            }
-            _ => return,
-        }
-        f.stmts[s].kind = kind;
+        super::rewrite::nested_blocks(f, s, true, |f, block| self.block(f, &block));
     }
 
     /// The flag a tracked variable takes from `value`: the flag of the tracked variable it

@@ -25,10 +25,9 @@
 //!
 //! Invariant: every new expression is used once.
 
+use super::rewrite::{self, local, stmt};
 use crate::diag::Span;
-use crate::ir::{
-    BinOp, Block, Builtin, ExprId, ExprKind, Function, Local, LocalId, Stmt, StmtId, StmtKind,
-};
+use crate::ir::{BinOp, Block, Builtin, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 use crate::types::{Class, Type};
 
 /// Splits the complex sums of the `for` loops of `f` not nested in another `for` loop (see
@@ -41,7 +40,8 @@ pub fn split(f: &mut Function) {
 fn split_block(f: &mut Function, block: Block) -> Block {
     let mut out = Vec::with_capacity(block.0.len());
     for s in block.0 {
-        split_children(f, s);
+        // Not inside a `for` loop: see the module docs.
+        rewrite::nested_blocks(f, s, false, split_block);
         if !matches!(f.stmts[s].kind, StmtKind::For { .. }) {
             out.push(s);
             continue;
@@ -56,27 +56,6 @@ fn split_block(f: &mut Function, block: Block) -> Block {
         out.extend(after);
     }
     Block(out)
-}
-
-/// Splits the sums of the `for` loops in `s`, a `while` or an `if` (not in a `for`: see the
-/// module docs).
-fn split_children(f: &mut Function, s: StmtId) {
-    let mut kind = std::mem::replace(&mut f.stmts[s].kind, StmtKind::Break);
-    match &mut kind {
-        StmtKind::While { body, .. } => {
-            *body = split_block(f, std::mem::take(body));
-        }
-        StmtKind::If {
-            then_body,
-            else_body,
-            ..
-        } => {
-            *then_body = split_block(f, std::mem::take(then_body));
-            *else_body = split_block(f, std::mem::take(else_body));
-        }
-        _ => {}
-    }
-    f.stmts[s].kind = kind;
 }
 
 /// One update `s = s ± e` of a complex sum.
@@ -225,17 +204,8 @@ fn rewrite_update(f: &mut Function, for_stmt: StmtId, u: Update, [re, im]: [Loca
 
 /// A new local `_<of>_<stem>`, numbered when the name is taken.
 fn new_local(f: &mut Function, of: &str, stem: &str, ty: Type, span: Span) -> LocalId {
-    let mut name = format!("_{}_{stem}", of.trim_start_matches('_'));
-    if f.local_named(&name).is_some() {
-        name = format!("{name}{}", f.locals.len());
-    }
-    f.locals.alloc(Local {
-        name,
-        ty,
-        span,
-        integral: false,
-        loop_integral: false,
-    })
+    let name = format!("_{}_{stem}", of.trim_start_matches('_'));
+    rewrite::new_local(f, &name, ty, span)
 }
 
 /// `acc op term` of doubles.
@@ -273,15 +243,6 @@ fn insert_after(f: &mut Function, root: StmtId, after: StmtId, new: StmtId) -> b
     found
 }
 
-fn local(f: &mut Function, l: LocalId, span: Span) -> ExprId {
-    let ty = f.locals[l].ty;
-    f.exprs.alloc(crate::ir::Expr {
-        kind: ExprKind::Local(l),
-        ty,
-        span,
-    })
-}
-
 /// `real(z)` or `imag(z)` of a complex `z`: a double.
 fn call(f: &mut Function, b: Builtin, z: ExprId, span: Span) -> ExprId {
     f.exprs.alloc(crate::ir::Expr {
@@ -289,8 +250,4 @@ fn call(f: &mut Function, b: Builtin, z: ExprId, span: Span) -> ExprId {
         ty: Type::scalar(Class::Double),
         span,
     })
-}
-
-fn stmt(f: &mut Function, kind: StmtKind, span: Span) -> StmtId {
-    f.stmts.alloc(Stmt { kind, span })
 }

@@ -106,6 +106,7 @@ mod reassign;
 mod reduce;
 mod reduce_flags;
 mod reduce_pages;
+mod rewrite;
 mod select;
 mod sizes;
 mod slices;

@@ -23,10 +23,8 @@
 //! assigned its own value, not one computed from `X` after an earlier element changed); the
 //! temporary the row is built in appears nowhere else.
 
-use crate::diag::Span;
-use crate::ir::{
-    Block, Expr, ExprId, ExprKind, Fill, Function, Local, LocalId, Stmt, StmtId, StmtKind,
-};
+use super::rewrite::{self, expr, new_local, stmt};
+use crate::ir::{Block, ExprId, ExprKind, Fill, Function, LocalId, StmtId, StmtKind};
 use crate::types::{Class, Dim, Type};
 
 /// The most elements a vector may have to be held as scalars.
@@ -53,30 +51,11 @@ fn replace_block(f: &mut Function, block: Block) -> Block {
                 after.extend(post);
             }
         }
-        replace_children(f, s);
+        rewrite::nested_blocks(f, s, true, replace_block);
         out.push(s);
         out.extend(after);
     }
     Block(out)
-}
-
-fn replace_children(f: &mut Function, s: StmtId) {
-    let mut kind = std::mem::replace(&mut f.stmts[s].kind, StmtKind::Break);
-    match &mut kind {
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-            *body = replace_block(f, std::mem::take(body));
-        }
-        StmtKind::If {
-            then_body,
-            else_body,
-            ..
-        } => {
-            *then_body = replace_block(f, std::mem::take(then_body));
-            *else_body = replace_block(f, std::mem::take(else_body));
-        }
-        _ => {}
-    }
-    f.stmts[s].kind = kind;
 }
 
 /// The small real vectors (not parameters) that the statements `before` assign whole.
@@ -378,43 +357,9 @@ fn splice(f: &mut Function, block: &mut Block, dropped: &[StmtId], at: StmtId, n
     }
     block.0 = out;
     for &st in &block.0.clone() {
-        let mut kind = std::mem::replace(&mut f.stmts[st].kind, StmtKind::Break);
-        match &mut kind {
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-                splice(f, body, dropped, at, new)
-            }
-            StmtKind::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                splice(f, then_body, dropped, at, new);
-                splice(f, else_body, dropped, at, new);
-            }
-            _ => {}
-        }
-        f.stmts[st].kind = kind;
+        rewrite::nested_blocks(f, st, true, |f, mut inner| {
+            splice(f, &mut inner, dropped, at, new);
+            inner
+        });
     }
-}
-
-fn new_local(f: &mut Function, name: &str, ty: Type, span: Span) -> LocalId {
-    let mut name = name.to_string();
-    if f.local_named(&name).is_some() {
-        name = format!("{name}_{}", f.locals.len());
-    }
-    f.locals.alloc(Local {
-        name,
-        ty,
-        span,
-        integral: false,
-        loop_integral: false,
-    })
-}
-
-fn expr(f: &mut Function, kind: ExprKind, ty: Type, span: Span) -> ExprId {
-    f.exprs.alloc(Expr { kind, ty, span })
-}
-
-fn stmt(f: &mut Function, kind: StmtKind, span: Span) -> StmtId {
-    f.stmts.alloc(Stmt { kind, span })
 }
