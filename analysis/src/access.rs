@@ -161,14 +161,7 @@ pub fn invariant(f: &Function, e: ExprId, assigned: &BTreeSet<LocalId>) -> Optio
 
 /// The scalars assigned anywhere in `block`, including loop variables of nested loops.
 pub fn assigned_scalars(f: &Function, block: &Block) -> BTreeSet<LocalId> {
-    let mut set = BTreeSet::new();
-    f.walk_stmts(block, &mut |s| match &f.stmts[s].kind {
-        StmtKind::Assign { target, .. } | StmtKind::For { var: target, .. } => {
-            set.insert(*target);
-        }
-        _ => {}
-    });
-    set
+    f.tree().assigned(block).into_iter().collect()
 }
 
 /// The scalars that exactly one `Assign` of `block` (nested blocks included) assigns, and no

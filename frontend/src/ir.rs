@@ -920,6 +920,15 @@ impl Function {
         self.tree().stmt_exprs(stmt)
     }
 
+    /// Whether `expr` reads `local` (by value, element or size).
+    pub fn mentions(&self, expr: ExprId, local: LocalId) -> bool {
+        let mut found = false;
+        self.walk_expr(expr, &mut |x| {
+            found |= self.exprs[x].kind.named_local() == Some(local)
+        });
+        found
+    }
+
     /// The class of an expression.
     pub fn class_of(&self, expr: ExprId) -> Class {
         self.exprs[expr].ty.class
@@ -1009,17 +1018,27 @@ impl Tree<'_> {
         }
     }
 
-    /// The locals `block` reads (by value, element or size) and does not assign, besides
-    /// `own`, in the order they are first read.
-    pub fn outer_reads(&self, block: &Block, own: &[LocalId]) -> Vec<LocalId> {
-        let mut assigned = own.to_vec();
-        let mut read = Vec::new();
+    /// The locals `block` assigns whole (`x = e`) or loops over, nested blocks included, in
+    /// order (a local assigned twice appears twice).
+    pub fn assigned(&self, block: &Block) -> Vec<LocalId> {
+        let mut assigned = Vec::new();
         self.walk_stmts(block, &mut |s| {
             if let StmtKind::Assign { target, .. } | StmtKind::For { var: target, .. } =
                 self.stmts[s].kind
             {
                 assigned.push(target);
             }
+        });
+        assigned
+    }
+
+    /// The locals `block` reads (by value, element or size) and does not assign, besides
+    /// `own`, in the order they are first read.
+    pub fn outer_reads(&self, block: &Block, own: &[LocalId]) -> Vec<LocalId> {
+        let mut assigned = own.to_vec();
+        assigned.extend(self.assigned(block));
+        let mut read = Vec::new();
+        self.walk_stmts(block, &mut |s| {
             for e in self.stmt_exprs(s) {
                 self.walk_expr(e, &mut |x| {
                     if let Some(l) = self.exprs[x].kind.named_local() {

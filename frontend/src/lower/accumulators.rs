@@ -87,12 +87,7 @@ fn accumulator(f: &Function, s: StmtId) -> Option<Accumulator> {
         return None;
     }
     let mut assigned = vec![*var];
-    f.walk_stmts(body, &mut |x| match &f.stmts[x].kind {
-        StmtKind::Assign { target, .. } | StmtKind::For { var: target, .. } => {
-            assigned.push(*target)
-        }
-        _ => {}
-    });
+    assigned.extend(f.tree().assigned(body));
     if !indices.iter().all(|&i| fixed(f, i, &assigned)) {
         return None;
     }

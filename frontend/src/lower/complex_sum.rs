@@ -90,7 +90,7 @@ fn sum_updates(f: &Function, body: &Block, s: LocalId) -> Option<Vec<Update>> {
     let mut updates = Vec::new();
     let mut other_use = false;
     f.walk_stmts(body, &mut |st| {
-        let mentions = f.stmt_exprs(st).into_iter().any(|e| mentions(f, e, s));
+        let mentions = f.stmt_exprs(st).into_iter().any(|e| f.mentions(e, s));
         match (as_update(f, st, s), &f.stmts[st].kind) {
             (Some(u), _) => updates.push(u),
             (None, StmtKind::Assign { target, .. }) if *target == s => other_use = true,
@@ -115,15 +115,7 @@ fn as_update(f: &Function, st: StmtId, s: LocalId) -> Option<Update> {
         _ => return None,
     };
     let double = f.exprs[term].ty.class == Class::Double;
-    (target == s && double && !mentions(f, term, s)).then_some(Update { stmt: st, op, term })
-}
-
-fn mentions(f: &Function, e: ExprId, s: LocalId) -> bool {
-    let mut found = false;
-    f.walk_expr(e, &mut |x| {
-        found |= matches!(f.exprs[x].kind, ExprKind::Local(l) if l == s);
-    });
-    found
+    (target == s && double && !f.mentions(term, s)).then_some(Update { stmt: st, op, term })
 }
 
 /// Rewrites one sum: the statements before the loop, and the one after it.

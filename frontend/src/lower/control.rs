@@ -387,13 +387,7 @@ impl Lowerer<'_> {
         let function = self.inlining.last().copied().unwrap_or(self.entry.function);
         let mut assigned = function.params.iter().any(|p| p.name == name);
         super::walk_stmts(&function.body, &mut |s| {
-            if let AstStmt::Assign { targets, .. } = &s.kind {
-                assigned |= targets.iter().any(|t| match t {
-                    ast::LValue::Var(v) => v.name == name,
-                    ast::LValue::Index { base, .. } => base.name == name,
-                    ast::LValue::Ignore(_) => false,
-                });
-            }
+            assigned |= super::inline::assigned_by(s, name);
         });
         !assigned
     }

@@ -488,14 +488,22 @@ pub(super) fn assignments(body: &[ast::Stmt], name: &str) -> usize {
     let mut count = 0;
     walk_stmts(body, &mut |s| {
         count += usize::from(match &s.kind {
-            AstStmt::Assign { targets, .. } => targets.iter().any(|t| match t {
-                ast::LValue::Var(v) => v.name == name,
-                ast::LValue::Index { base, .. } => base.name == name,
-                ast::LValue::Ignore(_) => false,
-            }),
             AstStmt::For { var, .. } => var.name == name,
-            _ => false,
+            _ => assigned_by(s, name),
         })
     });
     count
+}
+
+/// Whether `s` is an assignment (`x = e`, `x(i) = e`, `[a, x] = f(...)`) with `name` among its
+/// targets.
+pub(super) fn assigned_by(s: &ast::Stmt, name: &str) -> bool {
+    let AstStmt::Assign { targets, .. } = &s.kind else {
+        return false;
+    };
+    targets.iter().any(|t| match t {
+        ast::LValue::Var(v) => v.name == name,
+        ast::LValue::Index { base, .. } => base.name == name,
+        ast::LValue::Ignore(_) => false,
+    })
 }

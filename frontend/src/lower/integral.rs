@@ -44,7 +44,7 @@ fn integral_loop_vars(f: &Function) -> HashSet<LocalId> {
         scalars: f
             .locals
             .iter()
-            .filter(|(id, l)| l.ty.is_scalar() && !l.ty.complex && !f.params.contains(id))
+            .filter(|(id, l)| l.ty.is_scalar() && !l.ty.complex && !f.is_param(*id))
             .map(|(id, _)| id)
             .collect(),
         loops: all_loops.iter().map(|&(s, _)| s).collect(),

@@ -63,10 +63,7 @@ fn assigned_before(f: &Function, before: &[StmtId]) -> Vec<LocalId> {
     let mut out = Vec::new();
     for &s in before {
         if let StmtKind::Assign { target, .. } | StmtKind::Alloc { target, .. } = f.stmts[s].kind {
-            if elements(f, target).is_some()
-                && !f.params.contains(&target)
-                && !out.contains(&target)
-            {
+            if elements(f, target).is_some() && !f.is_param(target) && !out.contains(&target) {
                 out.push(target);
             }
         }
@@ -201,7 +198,7 @@ fn row(f: &Function, upto: &[StmtId], x: LocalId, n: u64) -> Option<Row> {
             } if *array == t => {
                 let k = position(f, t, indices)?;
                 let slot = &mut values[k as usize - 1];
-                if slot.is_none() && !mentions(f, *value, x) && !mentions(f, *value, t) {
+                if slot.is_none() && !f.mentions(*value, x) && !f.mentions(*value, t) {
                     *slot = Some(*value);
                 } else {
                     return None;
@@ -234,17 +231,9 @@ fn used_only_in(f: &Function, t: LocalId, stmts: &[StmtId]) -> bool {
             StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
             _ => None,
         };
-        ok &= targets != Some(t) && !f.stmt_exprs(st).into_iter().any(|e| mentions(f, e, t));
+        ok &= targets != Some(t) && !f.stmt_exprs(st).into_iter().any(|e| f.mentions(e, t));
     });
     ok
-}
-
-fn mentions(f: &Function, e: ExprId, x: LocalId) -> bool {
-    let mut found = false;
-    f.walk_expr(e, &mut |y| {
-        found |= f.exprs[y].kind.named_local() == Some(x)
-    });
-    found
 }
 
 /// The 1-based linear position that constant subscripts `args` name in `x`, if in range.
