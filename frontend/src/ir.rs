@@ -1093,6 +1093,9 @@ pub fn same_expr(exprs: &Arena<Expr>, a: ExprId, b: ExprId) -> bool {
         (ExprKind::Call(p, pa), ExprKind::Call(q, qa)) => p == q && all(pa, qa),
         (ExprKind::Convert(p), ExprKind::Convert(q)) => same_expr(exprs, *p, *q),
         (ExprKind::Size(p, pq), ExprKind::Size(q, qq)) => p == q && pq == qq,
+        (ExprKind::RangeCount(p1, p2, p3), ExprKind::RangeCount(q1, q2, q3)) => {
+            all(&[*p1, *p2, *p3], &[*q1, *q2, *q3])
+        }
         _ => false,
     }
 }

@@ -84,6 +84,7 @@ mod expr;
 mod fill;
 mod find;
 mod flip_repmat;
+mod fuse;
 mod grow;
 mod grow_slices;
 mod grow_start;
@@ -253,6 +254,7 @@ fn lower_attempt(
     );
     small_vectors::replace(&mut entry);
     accumulators::promote(&mut entry);
+    fuse::fuse(&mut entry);
     integral::mark_loops(&mut entry);
     Attempt::Done(Ok(Module {
         functions: vec![entry],
