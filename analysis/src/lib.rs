@@ -25,6 +25,7 @@ pub mod plan;
 pub mod reason;
 pub mod reduction;
 pub mod report;
+pub mod residency;
 pub mod scalars;
 pub mod scan;
 pub mod scatter;
@@ -52,6 +53,8 @@ pub struct Analysis {
     pub plan: KernelPlan,
     /// Where the inputs of `coder.gpu.constantMemory` directives live.
     pub constants: constant::ConstantPlacement,
+    /// The arrays with a device copy and the host statements that touch them.
+    pub residency: residency::Residency,
 }
 
 /// Analyzes every loop of `f` and plans its kernels.
@@ -64,11 +67,13 @@ pub fn analyze(f: &Function) -> Analysis {
         .collect();
     let plan = plan::plan(f, &loops, &verdicts);
     let constants = constant::place(f, &plan);
+    let residency = residency::Residency::of(f, &plan, &constants);
     Analysis {
         loops,
         verdicts,
         plan,
         constants,
+        residency,
     }
 }
 

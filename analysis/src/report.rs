@@ -51,10 +51,96 @@ pub fn render_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Stri
     for (span, text, _) in constant_lines(f, analysis) {
         let _ = writeln!(out, "{} {text}", at(span));
     }
+    for (span, text) in transfer_lines(f, analysis) {
+        let _ = writeln!(out, "{} {text}", at(span));
+    }
     for (span, text) in &f.notes {
         let _ = writeln!(out, "{} {text}", at(*span));
     }
     out
+}
+
+/// The copies between host and device that the GPU program may make (`crate::residency`):
+/// the inputs' and outputs' at the call's boundaries, at the function's header, then one line
+/// per host statement that touches a device array, saying why.
+fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
+    let residency = &analysis.residency;
+    if residency.device.is_empty() {
+        return Vec::new();
+    }
+    let names = |arrays: &mut dyn Iterator<Item = LocalId>| -> Vec<String> {
+        arrays.map(|a| format!("`{}`", f.locals[a].name)).collect()
+    };
+    let inputs = names(
+        &mut f
+            .params
+            .iter()
+            .copied()
+            .filter(|p| residency.device.contains(p)),
+    );
+    let mut outputs = names(
+        &mut f
+            .outputs
+            .iter()
+            .copied()
+            .filter(|o| residency.device.contains(o)),
+    );
+    outputs.dedup();
+    let mut boundary = Vec::new();
+    if !inputs.is_empty() {
+        let each = if inputs.len() == 1 { "it" } else { "each" };
+        boundary.push(format!(
+            "{} to the device at the first kernel that uses {each}",
+            inputs.join(", ")
+        ));
+    }
+    if !outputs.is_empty() {
+        boundary.push(format!(
+            "{} back to the host when the call ends",
+            outputs.join(", ")
+        ));
+    }
+    let mut lines = Vec::new();
+    if !boundary.is_empty() {
+        lines.push((f.span, format!("transfers at the call's start and end: {}", boundary.join("; "))));
+    }
+    for (&s, site) in &residency.sites {
+        let again = if site.in_loop {
+            "; a loop repeats it"
+        } else {
+            ""
+        };
+        let text = if let Some((x, y)) = site.device_copy {
+            format!(
+                "transfer: none for `{} = {}`: the copy is made on the device while `{}` is current there",
+                f.locals[x].name, f.locals[y].name, f.locals[y].name
+            )
+        } else {
+            let mut parts = Vec::new();
+            if !site.to_host.is_empty() {
+                let what = if analysis.plan.kernel_of(s).is_some() {
+                    "the kernel's range reads"
+                } else {
+                    "host code reads"
+                };
+                let it = if site.to_host.len() == 1 { "it" } else { "them" };
+                parts.push(format!(
+                    "{} to the host here if a kernel changed {it} ({what} {it})",
+                    names(&mut site.to_host.iter().copied()).join(", ")
+                ));
+            }
+            if let Some(w) = site.written {
+                parts.push(format!(
+                    "`{}` to the device again at the next kernel that uses it (host code writes it here)",
+                    f.locals[w].name
+                ));
+            }
+            format!("transfer: {}{again}", parts.join("; "))
+        };
+        lines.push((f.stmts[s].span, text));
+    }
+    lines.sort_by_key(|(span, _)| span.start);
+    lines
 }
 
 /// One line per `coder.gpu.constantMemory` input: placed (with its size) or kept in global
@@ -127,6 +213,9 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
             true => Diagnostic::note("constant-memory", span, text),
             false => Diagnostic::warning("constant-memory", span, text),
         });
+    }
+    for (span, text) in transfer_lines(f, analysis) {
+        out.push(Diagnostic::note("transfer", first_line(source, span), text));
     }
     for (span, text) in &f.notes {
         out.push(Diagnostic::note("growth", *span, text.clone()));
@@ -385,7 +474,11 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
             json!({ "var": f.locals[k.local].name, "placed": false, "bytes": null, "reason": k.why })
         }))
         .collect();
-    let mut function = json!({ "name": f.name, "loops": loops, "constant_memory": constants });
+    let transfers: Vec<Value> = transfer_lines(f, analysis)
+        .into_iter()
+        .map(|(span, text)| note_json(&(span, text), sources))
+        .collect();
+    let mut function = json!({ "name": f.name, "loops": loops, "constant_memory": constants, "transfers": transfers });
     if !f.notes.is_empty() {
         function["notes"] = Value::Array(f.notes.iter().map(|n| note_json(n, sources)).collect());
     }

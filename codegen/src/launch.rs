@@ -10,8 +10,9 @@
 //! value (their value before the loop) and the host advances them to `k0 + c·n` after the
 //! launch.
 
+use m2cu_analysis::residency::Site;
 use m2cu_analysis::Kernel;
-use m2cu_frontend::ir::{ExprId, LocalId, StmtId, StmtKind};
+use m2cu_frontend::ir::{LocalId, StmtId, StmtKind};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
@@ -48,69 +49,36 @@ impl Target for GpuHost {
 }
 
 /// A statement of a GPU host program: the arrays it touches are brought to the host first,
-/// and an array it writes is current only there afterwards (see [`residency`]).
+/// and an array it writes is current only there afterwards (its [`Site`], see [`residency`]).
 fn host_stmt(ctx: &Context, code: &mut Code, s: StmtId) {
-    let f = ctx.f;
-    let kind = &f.stmts[s].kind;
     let plan = &ctx.analysis.plan;
     if plan.kernel_of(s).is_some() || plan.fused_into(s).is_some() {
         return ctx.plain_stmt(code, s);
     }
-    if let Some((target, source)) = residency::device_copy(ctx, s) {
+    let Some(site) = ctx.analysis.residency.site(s) else {
+        return ctx.plain_stmt(code, s);
+    };
+    if let Some((target, source)) = site.device_copy {
         return residency::copy_array(ctx, code, s, target, source);
     }
-    let written = match kind {
-        StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
-        StmtKind::Alloc { target, .. } => Some(*target),
-        StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
-        _ => None,
-    };
-    let exprs = match kind {
-        StmtKind::While { .. } => return host_while(ctx, code, s),
-        StmtKind::If { .. } => chain_conds(ctx, s),
-        _ => f.stmt_exprs(s),
-    };
-    let mut touched = residency::arrays_read(f, &exprs);
-    // A partial write keeps the other elements: they must be current on the host.
-    if let StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } = kind {
-        touched.insert(*array);
+    if let StmtKind::While { .. } = ctx.f.stmts[s].kind {
+        return host_while(ctx, code, s, site);
     }
-    residency::on_host(ctx, code, &touched);
+    residency::on_host(ctx, code, &site.to_host);
     ctx.plain_stmt(code, s);
-    if let Some(w) = written {
+    if let Some(w) = site.written {
         residency::written_on_host(ctx, code, w);
     }
 }
 
-/// The conditions of an `if` / `elseif` chain.
-fn chain_conds(ctx: &Context, s: StmtId) -> Vec<ExprId> {
-    let mut conds = Vec::new();
-    let mut cur = Some(s);
-    while let Some(StmtKind::If {
-        cond, else_body, ..
-    }) = cur.map(|c| &ctx.f.stmts[c].kind)
-    {
-        conds.push(*cond);
-        cur = match else_body.0.as_slice() {
-            [only] => Some(*only),
-            _ => None,
-        };
-    }
-    conds
-}
-
-/// A `while` loop of a GPU host program whose condition reads arrays: the arrays are brought
+/// A `while` loop of a GPU host program whose condition reads device arrays: they are brought
 /// to the host before every test, since kernels in the body may change them.
-fn host_while(ctx: &Context, code: &mut Code, s: StmtId) {
+fn host_while(ctx: &Context, code: &mut Code, s: StmtId, site: &Site) {
     let StmtKind::While { cond, body } = &ctx.f.stmts[s].kind else {
         return;
     };
-    let read = residency::arrays_read(ctx.f, &[*cond]);
-    if read.is_empty() {
-        return ctx.plain_stmt(code, s);
-    }
     code.open("for (;;) {");
-    residency::on_host(ctx, code, &read);
+    residency::on_host(ctx, code, &site.to_host);
     code.line(format!(
         "if ({} || !{}) break;",
         ctx.status,
@@ -128,12 +96,9 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         ctx.name(kernel.var),
         kernel.name
     ));
-    let range_exprs: Vec<_> = kernel
-        .levels
-        .iter()
-        .flat_map(|l| ctx.f.stmt_exprs(l.stmt))
-        .collect();
-    residency::on_host(ctx, code, &residency::arrays_read(ctx.f, &range_exprs));
+    if let Some(site) = ctx.analysis.residency.site(kernel.stmt) {
+        residency::on_host(ctx, code, &site.to_host);
+    }
     code.line(&ranges.decls);
     code.open(format!("if ({n} > 0) {{"));
     // The inner loop's range suffix of a per-output kernel, its range declared for the choices.

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::ir::{LocalId, StmtId};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
@@ -54,18 +54,6 @@ pub const MACROS: &str = r#"
 } while (0)
 "#;
 
-/// The arrays some kernel uses, except those in constant memory: the only ones with a device
-/// copy. Host code touching any other array needs no residency bookkeeping.
-fn device_arrays(ctx: &Context) -> BTreeSet<LocalId> {
-    ctx.analysis
-        .plan
-        .kernels
-        .iter()
-        .flat_map(|k| k.arrays.iter().map(|a| a.local))
-        .filter(|&a| !ctx.analysis.constants.contains(a))
-        .collect()
-}
-
 /// Copies every input placed in `__constant__` memory there, once, when the call begins (the
 /// function never writes them).
 pub fn upload_constants(ctx: &Context, code: &mut Code) {
@@ -102,7 +90,7 @@ pub fn declare(ctx: &Context, code: &mut Code) {
     if !ctx.analysis.plan.kernels.is_empty() {
         code.line(format!("uint64_t {} = 0;", crate::model::ERROR_WORD));
     }
-    for a in device_arrays(ctx) {
+    for &a in &ctx.analysis.residency.device {
         code.line(format!(
             "uint64_t m2cu_dev_{x} = 0, m2cu_devbytes_{x} = 0;\nint m2cu_at_{x} = M2CU_HOST;",
             x = ctx.name(a)
@@ -110,51 +98,16 @@ pub fn declare(ctx: &Context, code: &mut Code) {
     }
 }
 
-/// The arrays whose elements `exprs` read (element reads and whole-array values; a size query
-/// reads only the extents, which always live on the host).
-pub fn arrays_read(f: &Function, exprs: &[ExprId]) -> BTreeSet<LocalId> {
-    let mut out = BTreeSet::new();
-    for &e in exprs {
-        f.walk_expr(e, &mut |x| match f.exprs[x].kind {
-            ExprKind::Index(a, _) => {
-                out.insert(a);
-            }
-            ExprKind::Local(l) if !f.locals[l].ty.is_scalar() => {
-                out.insert(l);
-            }
-            _ => {}
-        });
-    }
-    out
-}
-
-/// Brings `arrays` to the host before host code touches them.
+/// Brings `arrays` (device arrays) to the host before host code touches them.
 pub fn on_host(ctx: &Context, code: &mut Code, arrays: &BTreeSet<LocalId>) {
-    for &a in arrays.intersection(&device_arrays(ctx)) {
+    for &a in arrays {
         code.line(format!("M2CU_ON_HOST({});", ctx.name(a)));
     }
 }
 
-/// After host code wrote `array`: the host copy is the only current one.
+/// After host code wrote device array `array`: the host copy is the only current one.
 pub fn written_on_host(ctx: &Context, code: &mut Code, array: LocalId) {
-    if device_arrays(ctx).contains(&array) {
-        code.line(format!("m2cu_at_{} = M2CU_HOST;", ctx.name(array)));
-    }
-}
-
-/// The target and source of `s` when it is an array copy `x = y` between two arrays that
-/// kernels use (real ones, not scratch arrays), which may then copy on the device.
-pub fn device_copy(ctx: &Context, s: StmtId) -> Option<(LocalId, LocalId)> {
-    let StmtKind::Assign { target, value } = &ctx.f.stmts[s].kind else {
-        return None;
-    };
-    let ExprKind::Local(source) = ctx.f.exprs[*value].kind else {
-        return None;
-    };
-    let on_device = device_arrays(ctx);
-    let real = |a: LocalId| !ctx.f.locals[a].ty.complex && !ctx.f.locals[a].ty.is_scalar();
-    (on_device.contains(target) && on_device.contains(&source) && real(*target) && real(source))
-        .then_some((*target, source))
+    code.line(format!("m2cu_at_{} = M2CU_HOST;", ctx.name(array)));
 }
 
 /// `x = y` for arrays that kernels use: on the device while the device copy of `y` is current
@@ -189,15 +142,15 @@ pub fn copy_array(ctx: &Context, code: &mut Code, s: StmtId, target: LocalId, so
 /// At the end of the call: the outputs' host copies are made current (when the call succeeded)
 /// and every device copy is released.
 pub fn finish(ctx: &Context, code: &mut Code) {
-    let on_device = device_arrays(ctx);
+    let on_device = &ctx.analysis.residency.device;
     let outputs: BTreeSet<LocalId> = ctx.f.outputs.iter().copied().collect();
-    for o in outputs.intersection(&on_device) {
+    for o in outputs.intersection(on_device) {
         code.line(format!(
             "if (m2cu_status == 0 && M2CU_HOST_SYNC({}) != 0) m2cu_status = M2CU_E_GPU;",
             ctx.name(*o)
         ));
     }
-    for &a in &on_device {
+    for &a in on_device {
         let x = ctx.name(a);
         code.line(format!("if (m2cu_dev_{x} != 0) M2CU_FREE(m2cu_dev_{x});"));
     }

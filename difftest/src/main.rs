@@ -59,7 +59,8 @@ struct Cli {
     /// at the top of the body), names (variables named like C/CUDA keywords and m2cu's own
     /// names); issue 15's masks (`x(x < t) = c`, `sum(x > t)`, `x(x > t)`), index (`x([3 1 3])`,
     /// `h([2 2 1]) = v`), growth (`g(end+1) = v` after `g = []`, `q(k) = v` never preallocated),
-    /// chars (char literals compared, converted, switched on), nargin (optional trailing
+    /// chars (char literals compared, converted, switched on); vectors (whole-vector statements
+    /// in a row, at the top and in a loop over an input's elements, which m2cu fuses), nargin (optional trailing
     /// parameters with `if nargin < 3, p = 2; end` or `~exist('p', 'var') || isempty(p)`
     /// defaults, called with fewer inputs), errors (input checks with `error(id, fmt, ...)` and
     /// `assert` that fire on some inputs: both sides must stop with the same message and

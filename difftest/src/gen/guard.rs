@@ -35,6 +35,8 @@ pub struct Features {
     pub index: bool,
     pub growth: bool,
     pub chars: bool,
+    /// Whole-vector statements in a row (`super::vectors`), which m2cu fuses.
+    pub vectors: bool,
     /// Issue 15's control flow (`super::flow`): optional trailing parameters, input checks
     /// that raise, while loops.
     pub nargin: bool,
@@ -51,13 +53,14 @@ impl Features {
         index: true,
         growth: true,
         chars: true,
+        vectors: true,
         nargin: true,
         errors: true,
         while_loops: true,
     };
 
     /// Parses a comma-separated list: `zero-trip`, `input-exprs`, `names`, `masks`, `index`,
-    /// `growth`, `chars`, `nargin`, `errors`, `while`, `all`, `none`.
+    /// `growth`, `chars`, `vectors`, `nargin`, `errors`, `while`, `all`, `none`.
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut f = Features::default();
         for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -69,6 +72,7 @@ impl Features {
                 "index" => f.index = true,
                 "growth" => f.growth = true,
                 "chars" => f.chars = true,
+                "vectors" => f.vectors = true,
                 "nargin" => f.nargin = true,
                 "errors" => f.errors = true,
                 "while" => f.while_loops = true,
@@ -76,7 +80,7 @@ impl Features {
                 "none" => f = Features::default(),
                 other => {
                     return Err(format!(
-                        "unknown feature `{other}` (zero-trip, input-exprs, names, masks, index, growth, chars, nargin, errors, while, all, none)"
+                        "unknown feature `{other}` (zero-trip, input-exprs, names, masks, index, growth, chars, vectors, nargin, errors, while, all, none)"
                     ))
                 }
             }
@@ -190,6 +194,9 @@ impl Builder {
         }
         if features.chars && self.chance(0.2) {
             self.chars();
+        }
+        if features.vectors && self.chance(0.35) {
+            self.vector_chain();
         }
         self.flow(features);
     }

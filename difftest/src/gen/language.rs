@@ -19,7 +19,7 @@ use m2cu::ClassId;
 impl Builder {
     /// The numeric vector inputs with their lengths; only those with an element when
     /// `nonempty`.
-    fn vector_inputs(&self, nonempty: bool) -> Vec<(Array, usize)> {
+    pub(super) fn vector_inputs(&self, nonempty: bool) -> Vec<(Array, usize)> {
         self.arrays
             .iter()
             .filter(|a| a.input && a.extents.len() == 1 && a.class != ClassId::Logical)

@@ -24,6 +24,7 @@ use crate::values::{self, Profile, Shape};
 mod flow;
 mod guard;
 mod language;
+mod vectors;
 
 pub use guard::{int_expr, random_expr, Features};
 
