@@ -653,3 +653,59 @@ fn a_time_loop_moves_each_array_once() {
     }
     assert_eq!(seen[0], seen[1]);
 }
+
+/// Host code between kernels that reads two elements of device arrays and stores one (a
+/// convergence test on `v(2) - u(2)`, a boundary value `u(1) = 0`) moves those elements alone:
+/// after the first step, each step sends 8 bytes up and brings 16 bytes (and the error word's
+/// 4) back, where it moved the arrays before.
+#[test]
+fn host_code_moves_single_elements_alone() {
+    let source = "function u = relax(u, steps)\nfor s = 1:steps\n  v = u;\n  for i = 2:numel(u) - 1\n    v(i) = 0.5 * (u(i - 1) + u(i + 1));\n  end\n  if abs(v(2) - u(2)) < 1e-300\n    break;\n  end\n  u = v;\n  u(1) = 0;\nend\nend\n";
+    let n = 202;
+    let values = (0..n).map(|e| ((e * e) % 7) as f64 / 4.0).collect();
+    let u = Value::matrix(1, n, values).expect("a row");
+    let inputs = |steps: f64| {
+        vec![
+            ("u".to_string(), u.clone()),
+            ("steps".to_string(), Value::scalar(steps)),
+        ]
+    };
+    let options = m2cu::Options {
+        file_name: "relax.m".into(),
+        ..Default::default()
+    };
+    let run = emu(EmuOptions::default());
+    let program = m2cu::Program::prepare(source, &inputs(1.0), &options, &run).expect("prepares");
+    let (cpu, _) =
+        m2cu::Program::prepare(source, &inputs(1.0), &options, &common::on(Backend::Cpu))
+            .expect("prepares")
+            .call_timed(&inputs(7.0))
+            .expect("runs");
+    let array = (n * 8) as u64;
+    for steps in [3u64, 7] {
+        let (outputs, timing) = program.call_timed(&inputs(steps as f64)).expect("runs");
+        if steps == 7 {
+            assert_eq!(
+                outputs, cpu,
+                "the emulated GPU computes what the CPU path does"
+            );
+        }
+        let t = timing.transfers.expect("the emulator counts copies");
+        // `u` and `v` (made on the host from `u` in the first step), the error word, and the
+        // element `u(1)` in every step.
+        assert_eq!(t.to_device.count, 3 + steps, "{steps} steps: {t}");
+        assert_eq!(
+            t.to_device.bytes,
+            2 * array + 4 + 8 * steps,
+            "{steps} steps: {t}"
+        );
+        // `v(2)` and `u(2)` and the error word in every step (but `u(2)` in the first, whose
+        // host copy is still current), `u` at the end.
+        assert_eq!(t.to_host.count, 3 * steps, "{steps} steps: {t}");
+        assert_eq!(
+            t.to_host.bytes,
+            steps * (16 + 4) - 8 + array,
+            "{steps} steps: {t}"
+        );
+    }
+}

@@ -102,7 +102,13 @@ fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
     }
     let mut lines = Vec::new();
     if !boundary.is_empty() {
-        lines.push((f.span, format!("transfers at the call's start and end: {}", boundary.join("; "))));
+        lines.push((
+            f.span,
+            format!(
+                "transfers at the call's start and end: {}",
+                boundary.join("; ")
+            ),
+        ));
     }
     for (&s, site) in &residency.sites {
         let again = if site.in_loop {
@@ -123,10 +129,32 @@ fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
                 } else {
                     "host code reads"
                 };
-                let it = if site.to_host.len() == 1 { "it" } else { "them" };
+                let it = if site.to_host.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                };
                 parts.push(format!(
                     "{} to the host here if a kernel changed {it} ({what} {it})",
                     names(&mut site.to_host.iter().copied()).join(", ")
+                ));
+            }
+            if !site.elements.is_empty() {
+                let reads: usize = site.elements.values().map(Vec::len).sum();
+                let one = if reads == 1 {
+                    "the element"
+                } else {
+                    "each element"
+                };
+                parts.push(format!(
+                    "{one} of {} that host code reads here to the host alone, if a kernel changed it",
+                    names(&mut site.elements.keys().copied()).join(", ")
+                ));
+            }
+            if let Some(a) = site.stored_element {
+                parts.push(format!(
+                    "the element of `{}` that host code stores here to the device alone, if the device holds the array",
+                    f.locals[a].name
                 ));
             }
             if let Some(w) = site.written {

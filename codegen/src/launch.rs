@@ -64,7 +64,10 @@ fn host_stmt(ctx: &Context, code: &mut Code, s: StmtId) {
     if let StmtKind::While { .. } = ctx.f.stmts[s].kind {
         return host_while(ctx, code, s, site);
     }
-    residency::on_host(ctx, code, &site.to_host);
+    residency::fetch(ctx, code, site);
+    if let Some(a) = site.stored_element {
+        return residency::store_element(ctx, code, s, a);
+    }
     ctx.plain_stmt(code, s);
     if let Some(w) = site.written {
         residency::written_on_host(ctx, code, w);
@@ -78,7 +81,7 @@ fn host_while(ctx: &Context, code: &mut Code, s: StmtId, site: &Site) {
         return;
     };
     code.open("for (;;) {");
-    residency::on_host(ctx, code, &site.to_host);
+    residency::fetch(ctx, code, site);
     code.line(format!(
         "if ({} || !{}) break;",
         ctx.status,
@@ -97,7 +100,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         kernel.name
     ));
     if let Some(site) = ctx.analysis.residency.site(kernel.stmt) {
-        residency::on_host(ctx, code, &site.to_host);
+        residency::fetch(ctx, code, site);
     }
     code.line(&ranges.decls);
     code.open(format!("if ({n} > 0) {{"));

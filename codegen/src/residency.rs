@@ -10,7 +10,8 @@
 
 use std::collections::BTreeSet;
 
-use m2cu_frontend::ir::{LocalId, StmtId};
+use m2cu_analysis::residency::Site;
+use m2cu_frontend::ir::{ExprKind, LocalId, StmtId, StmtKind};
 
 use crate::c_text::string_literal;
 use crate::code::Code;
@@ -40,6 +41,21 @@ pub const MACROS: &str = r#"
 #define M2CU_HOST_SYNC(x) (!(m2cu_at_##x & M2CU_HOST) && m2cu_devbytes_##x > 0 \
     ? M2CU_DOWNLOAD(x, m2cu_dev_##x, m2cu_devbytes_##x) : 0)
 #define M2CU_ON_HOST(x) do { M2CU_CHECK(M2CU_HOST_SYNC(x)); m2cu_at_##x |= M2CU_HOST; } while (0)
+/* After host code stored element off of x while only the device copy was current: the element
+ * goes to the device alone, and the device copy stays current. */
+#define M2CU_ELEMENT_TO_DEVICE(x, T, off) do { \
+    int64_t m2cu_e = (off); \
+    if (m2cu_e >= 0 && (uint64_t)(m2cu_e + 1) * sizeof(T) <= m2cu_devbytes_##x) \
+        M2CU_CHECK(M2CU_UPLOAD(m2cu_dev_##x + (uint64_t)m2cu_e * sizeof(T), (x) + m2cu_e, sizeof(T))); \
+} while (0)
+/* Makes element off (0-based, of type T) of x's host copy current alone, when only the device
+ * copy is current and off is inside it; x's host copy as a whole stays stale. */
+#define M2CU_ELEMENT_ON_HOST(x, T, off) do { \
+    int64_t m2cu_e = (off); \
+    if (!(m2cu_at_##x & M2CU_HOST) && m2cu_e >= 0 \
+        && (uint64_t)(m2cu_e + 1) * sizeof(T) <= m2cu_devbytes_##x) \
+        M2CU_CHECK(M2CU_DOWNLOAD((x) + m2cu_e, m2cu_dev_##x + (uint64_t)m2cu_e * sizeof(T), sizeof(T))); \
+} while (0)
 /* x = y where y's value lives only on the device: x's device copy becomes a copy of it there. */
 #define M2CU_COPY_ON_DEVICE(x, y) do { \
     uint64_t m2cu_b = m2cu_devbytes_##y; \
@@ -98,11 +114,51 @@ pub fn declare(ctx: &Context, code: &mut Code) {
     }
 }
 
-/// Brings `arrays` (device arrays) to the host before host code touches them.
-pub fn on_host(ctx: &Context, code: &mut Code, arrays: &BTreeSet<LocalId>) {
-    for &a in arrays {
+/// Brings what the host statement of `site` reads to the host before it runs: each element
+/// it reads alone (its offset computed under a status of its own, so an index the statement
+/// will reject fetches nothing), then the arrays it needs whole.
+pub fn fetch(ctx: &Context, code: &mut Code, site: &Site) {
+    let probe = ctx.with_status("m2cu_probe", "&m2cu_probe");
+    for (&a, reads) in &site.elements {
+        let ty = crate::expr::complex::c_type(ctx.f.locals[a].ty);
+        for &e in reads {
+            let ExprKind::Index(_, indices) = &ctx.f.exprs[e].kind else {
+                continue;
+            };
+            code.line(format!(
+                "{{ int m2cu_probe = 0; M2CU_ELEMENT_ON_HOST({}, {ty}, {}); (void)m2cu_probe; }}",
+                ctx.name(a),
+                probe.exprs().offset(a, indices)
+            ));
+        }
+    }
+    for &a in &site.to_host {
         code.line(format!("M2CU_ON_HOST({});", ctx.name(a)));
     }
+}
+
+/// Host statement `s`, a store of one element of device array `array`: on the host copy as
+/// usual when it is current (which then is the only current copy), else on the host and then
+/// that element alone on the device, which stays current.
+pub fn store_element(ctx: &Context, code: &mut Code, s: StmtId, array: LocalId) {
+    let StmtKind::Store { indices, .. } = &ctx.f.stmts[s].kind else {
+        return ctx.plain_stmt(code, s);
+    };
+    let x = ctx.name(array);
+    code.open(format!("if (m2cu_at_{x} & M2CU_HOST) {{"));
+    ctx.plain_stmt(code, s);
+    code.line(format!("m2cu_at_{x} = M2CU_HOST;"));
+    code.close("} else {");
+    code.open("");
+    ctx.plain_stmt(code, s);
+    let ty = crate::expr::complex::c_type(ctx.f.locals[array].ty);
+    let probe = ctx.with_status("m2cu_probe", "&m2cu_probe");
+    code.line(format!(
+        "if (!{}) {{ int m2cu_probe = 0; M2CU_ELEMENT_TO_DEVICE({x}, {ty}, {}); (void)m2cu_probe; }}",
+        ctx.status,
+        probe.exprs().store_offset(array, indices)
+    ));
+    code.close("}");
 }
 
 /// After host code wrote device array `array`: the host copy is the only current one.

@@ -107,6 +107,7 @@ mod reassign;
 mod reduce;
 mod reduce_flags;
 mod reduce_pages;
+mod relaxation;
 mod rewrite;
 mod select;
 mod sizes;
@@ -254,6 +255,7 @@ fn lower_attempt(
     );
     small_vectors::replace(&mut entry);
     accumulators::promote(&mut entry);
+    relaxation::version(&mut entry);
     fuse::fuse(&mut entry);
     integral::mark_loops(&mut entry);
     Attempt::Done(Ok(Module {
