@@ -19,6 +19,7 @@ pub mod constant;
 pub mod deps;
 pub mod fusion;
 pub mod induction;
+pub mod liveness;
 pub mod loops;
 pub mod per_output;
 pub mod plan;

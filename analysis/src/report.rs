@@ -116,7 +116,12 @@ fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
         } else {
             ""
         };
-        let text = if let Some((x, y)) = site.device_copy {
+        let text = if let (Some((x, y)), true) = (site.device_copy, site.moves) {
+            format!(
+                "transfer: none for `{} = {}`: nothing reads `{}`'s value after it, so the two swap their storage instead of copying",
+                f.locals[x].name, f.locals[y].name, f.locals[y].name
+            )
+        } else if let Some((x, y)) = site.device_copy {
             format!(
                 "transfer: none for `{} = {}`: the copy is made on the device while `{}` is current there",
                 f.locals[x].name, f.locals[y].name, f.locals[y].name

@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::types::Dim;
 
 use crate::constant::ConstantPlacement;
 use crate::plan::KernelPlan;
@@ -49,6 +50,10 @@ pub struct Site {
     /// `x = y` between two real device arrays: made on the device while `y`'s device copy is
     /// current, so nothing crosses.
     pub device_copy: Option<(LocalId, LocalId)>,
+    /// Whether that copy is a move: nothing reads `y`'s value after it (see
+    /// [`crate::liveness`]) and `y` is no input, so `x` and `y` swap their storage (host and
+    /// device) instead of copying.
+    pub moves: bool,
     /// Whether a host loop around the statement repeats it.
     pub in_loop: bool,
 }
@@ -128,9 +133,17 @@ impl Residency {
 
     /// The site of host statement `s` itself (a loop's or branch's own expressions).
     fn statement(&mut self, f: &Function, plan: &KernelPlan, s: StmtId, around: Around) {
-        if let Some(copy) = self.device_copy(f, s) {
+        if let Some((x, y)) = self.device_copy(f, s) {
+            let same = f.locals[x].ty.class == f.locals[y].ty.class;
+            let flat = |a: LocalId| f.locals[a].ty.shape.pages == Dim::Known(1);
+            let moves = same
+                && flat(x)
+                && flat(y)
+                && !f.is_param(y)
+                && !crate::liveness::live_after(f, y, s);
             let site = Site {
-                device_copy: Some(copy),
+                device_copy: Some((x, y)),
+                moves,
                 in_loop: around.in_loop,
                 ..Site::default()
             };
@@ -179,6 +192,7 @@ impl Residency {
             written,
             stored_element,
             device_copy: None,
+            moves: false,
             in_loop: own.in_loop,
         };
         self.add(s, site);

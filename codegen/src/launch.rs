@@ -59,7 +59,10 @@ fn host_stmt(ctx: &Context, code: &mut Code, s: StmtId) {
         return ctx.plain_stmt(code, s);
     };
     if let Some((target, source)) = site.device_copy {
-        return residency::copy_array(ctx, code, s, target, source);
+        return match site.moves {
+            true => residency::move_array(ctx, code, target, source),
+            false => residency::copy_array(ctx, code, s, target, source),
+        };
     }
     if let StmtKind::While { .. } = ctx.f.stmts[s].kind {
         return host_while(ctx, code, s, site);

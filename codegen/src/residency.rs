@@ -195,6 +195,31 @@ pub fn copy_array(ctx: &Context, code: &mut Code, s: StmtId, target: LocalId, so
     code.close("}");
 }
 
+/// `x = y` where nothing reads `y`'s value afterwards (`Site::moves`): the two arrays swap their
+/// host and device storage, extents and residency flags, so `x` holds `y`'s value wherever it
+/// was current and nothing is copied.
+pub fn move_array(ctx: &Context, code: &mut Code, target: LocalId, source: LocalId) {
+    let (x, y) = (ctx.name(target), ctx.name(source));
+    let ty = ctx.f.locals[target].ty.class.c_type();
+    code.open("{");
+    code.line(format!("{ty} *m2cu_p = {x}; {x} = {y}; {y} = m2cu_p;"));
+    for d in ["d0", "d1"] {
+        code.line(format!(
+            "int64_t m2cu_{d} = {x}_{d}; {x}_{d} = {y}_{d}; {y}_{d} = m2cu_{d};"
+        ));
+    }
+    code.line(format!(
+        "uint64_t m2cu_dp = m2cu_dev_{x}; m2cu_dev_{x} = m2cu_dev_{y}; m2cu_dev_{y} = m2cu_dp;"
+    ));
+    code.line(format!(
+        "uint64_t m2cu_db = m2cu_devbytes_{x}; m2cu_devbytes_{x} = m2cu_devbytes_{y}; m2cu_devbytes_{y} = m2cu_db;"
+    ));
+    code.line(format!(
+        "int m2cu_a = m2cu_at_{x}; m2cu_at_{x} = m2cu_at_{y}; m2cu_at_{y} = m2cu_a;"
+    ));
+    code.close("}");
+}
+
 /// At the end of the call: the outputs' host copies are made current (when the call succeeded)
 /// and every device copy is released.
 pub fn finish(ctx: &Context, code: &mut Code) {

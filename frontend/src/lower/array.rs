@@ -497,6 +497,10 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<ArrayVal> {
         let (a, b) = self.settle_elementwise_narrowing(op, a, b, span)?;
+        let (a, b) = (
+            self.settle_element_read(a, span),
+            self.settle_element_read(b, span),
+        );
         if let (Operand::Array(x), Operand::Array(y)) = (&a, &b) {
             if let Some(expanded) = self.implicit_expansion(op, x, y, class, span) {
                 return expanded;
@@ -521,6 +525,25 @@ impl Lowerer<'_> {
             node: Node::Binary(op, a, b),
             span,
         })
+    }
+
+    /// A scalar operand that reads an array element (`dd(1)` in `dd .* 2 + dd(1)`), held in a
+    /// temporary now: MATLAB evaluates it once, before the elements, so a bad index fails even
+    /// when the array operand has no elements (written into the element loop, it was never
+    /// evaluated then).
+    fn settle_element_read(&mut self, o: Operand, span: Span) -> Operand {
+        let Operand::Scalar(e) = o else {
+            return o;
+        };
+        let mut reads = false;
+        self.tree().walk_expr(e, &mut |x| {
+            reads |= matches!(self.exprs[x].kind, ExprKind::Index(..))
+        });
+        if !reads {
+            return Operand::Scalar(e);
+        }
+        let held = self.held_scalar("s", e, span);
+        Operand::Scalar(self.read_local(held, span))
     }
 
     /// MATLAB's implicit expansion of two 2-D operands: an extent known to be 1 on one side
