@@ -250,8 +250,7 @@ impl Residency {
         let mut none = true;
         f.walk_expr(e, &mut |x| {
             if let Some(l) = f.exprs[x].kind.named_local() {
-                none &=
-                    !(self.device.contains(&l) && !matches!(f.exprs[x].kind, ExprKind::Size(..)));
+                none &= !self.device.contains(&l) || matches!(f.exprs[x].kind, ExprKind::Size(..));
             }
         });
         none
