@@ -23,7 +23,7 @@ enum Touch {
 /// Whether the value `x` holds after statement `s` may still be read: on some path from the
 /// end of `s`, something reads it before a statement assigns it whole, or the call returns it.
 pub fn live_after(f: &Function, x: LocalId, s: StmtId) -> bool {
-    let Some(path) = path_to(f, &f.body, s) else {
+    let Some(path) = path_from(f, &f.body, None, s) else {
         return true;
     };
     // Innermost block first: (the block, the position of the statement in it).
@@ -33,32 +33,23 @@ pub fn live_after(f: &Function, x: LocalId, s: StmtId) -> bool {
             Touch::Defined => return false,
             Touch::Neither => {}
         }
-        // The end of a loop's body goes back to its start (and, if it stops, on after it).
-        if let Some(StmtKind::For { .. } | StmtKind::While { .. }) = owner.map(|o| &f.stmts[o].kind)
-        {
-            if let Some(StmtKind::While { cond, .. }) = owner.map(|o| &f.stmts[o].kind) {
-                if f.mentions(*cond, x) {
-                    return true;
-                }
-            }
-            if first_touch(f, &block.0, x) == Touch::Read {
-                return true;
-            }
+        // The end of a loop's body goes back to its start (and, if it stops, on after it);
+        // a `while` loop tests its condition first.
+        let back = match owner.map(|o| &f.stmts[o].kind) {
+            Some(StmtKind::While { cond, .. }) => f.mentions(*cond, x),
+            Some(StmtKind::For { .. }) => false,
+            _ => continue,
+        };
+        if back || first_touch(f, &block.0, x) == Touch::Read {
+            return true;
         }
     }
     f.read_at_end().any(|l| l == x)
 }
 
-/// The blocks from `block` down to the one holding `s`, each with the position of the
-/// statement that leads on (the last: `s` itself) and the statement that owns the block.
-fn path_to<'f>(
-    f: &'f Function,
-    block: &'f Block,
-    s: StmtId,
-) -> Option<Vec<(&'f Block, usize, Option<StmtId>)>> {
-    path_from(f, block, None, s)
-}
-
+/// The blocks from `block` (owned by `owner`) down to the one holding `s`, each with the
+/// position of the statement that leads on (the last: `s` itself) and the statement that owns
+/// the block.
 fn path_from<'f>(
     f: &'f Function,
     block: &'f Block,

@@ -10,7 +10,9 @@
 use std::fmt::Write;
 
 use m2cu_frontend::diag::{Diagnostic, Diagnostics};
-use m2cu_frontend::ir::{Function, LocalId};
+use m2cu_frontend::ir::{Function, LocalId, StmtId};
+
+use crate::residency::Site;
 use m2cu_frontend::sources::SourceMap;
 use m2cu_frontend::Span;
 
@@ -68,36 +70,22 @@ fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
     if residency.device.is_empty() {
         return Vec::new();
     }
-    let names = |arrays: &mut dyn Iterator<Item = LocalId>| -> Vec<String> {
-        arrays.map(|a| format!("`{}`", f.locals[a].name)).collect()
-    };
-    let inputs = names(
-        &mut f
-            .params
-            .iter()
-            .copied()
-            .filter(|p| residency.device.contains(p)),
-    );
-    let mut outputs = names(
-        &mut f
-            .outputs
-            .iter()
-            .copied()
-            .filter(|o| residency.device.contains(o)),
-    );
+    let on_device = |l: &&LocalId| residency.device.contains(*l);
+    let inputs: Vec<LocalId> = f.params.iter().filter(on_device).copied().collect();
+    let mut outputs: Vec<LocalId> = f.outputs.iter().filter(on_device).copied().collect();
     outputs.dedup();
     let mut boundary = Vec::new();
     if !inputs.is_empty() {
         let each = if inputs.len() == 1 { "it" } else { "each" };
         boundary.push(format!(
             "{} to the device at the first kernel that uses {each}",
-            inputs.join(", ")
+            quoted(f, inputs.iter().copied())
         ));
     }
     if !outputs.is_empty() {
         boundary.push(format!(
             "{} back to the host when the call ends",
-            outputs.join(", ")
+            quoted(f, outputs.iter().copied())
         ));
     }
     let mut lines = Vec::new();
@@ -111,69 +99,74 @@ fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
         ));
     }
     for (&s, site) in &residency.sites {
-        let again = if site.in_loop {
-            "; a loop repeats it"
-        } else {
-            ""
-        };
-        let text = if let (Some((x, y)), true) = (site.device_copy, site.moves) {
-            format!(
-                "transfer: none for `{} = {}`: nothing reads `{}`'s value after it, so the two swap their storage instead of copying",
-                f.locals[x].name, f.locals[y].name, f.locals[y].name
-            )
-        } else if let Some((x, y)) = site.device_copy {
-            format!(
-                "transfer: none for `{} = {}`: the copy is made on the device while `{}` is current there",
-                f.locals[x].name, f.locals[y].name, f.locals[y].name
-            )
-        } else {
-            let mut parts = Vec::new();
-            if !site.to_host.is_empty() {
-                let what = if analysis.plan.kernel_of(s).is_some() {
-                    "the kernel's range reads"
-                } else {
-                    "host code reads"
-                };
-                let it = if site.to_host.len() == 1 {
-                    "it"
-                } else {
-                    "them"
-                };
-                parts.push(format!(
-                    "{} to the host here if a kernel changed {it} ({what} {it})",
-                    names(&mut site.to_host.iter().copied()).join(", ")
-                ));
-            }
-            if !site.elements.is_empty() {
-                let reads: usize = site.elements.values().map(Vec::len).sum();
-                let one = if reads == 1 {
-                    "the element"
-                } else {
-                    "each element"
-                };
-                parts.push(format!(
-                    "{one} of {} that host code reads here to the host alone, if a kernel changed it",
-                    names(&mut site.elements.keys().copied()).join(", ")
-                ));
-            }
-            if let Some(a) = site.stored_element {
-                parts.push(format!(
-                    "the element of `{}` that host code stores here to the device alone, if the device holds the array",
-                    f.locals[a].name
-                ));
-            }
-            if let Some(w) = site.written {
-                parts.push(format!(
-                    "`{}` to the device again at the next kernel that uses it (host code writes it here)",
-                    f.locals[w].name
-                ));
-            }
-            format!("transfer: {}{again}", parts.join("; "))
-        };
-        lines.push((f.stmts[s].span, text));
+        lines.push((f.stmts[s].span, site_text(f, analysis, s, site)));
     }
     lines.sort_by_key(|(span, _)| span.start);
     lines
+}
+
+/// The transfer note of host statement (or launch) `s`: what crosses there and why.
+fn site_text(f: &Function, analysis: &Analysis, s: StmtId, site: &Site) -> String {
+    if let Some((x, y)) = site.device_copy {
+        let (x, y) = (&f.locals[x].name, &f.locals[y].name);
+        return match site.moves {
+            true => format!("transfer: none for `{x} = {y}`: nothing reads `{y}`'s value after it, so the two swap their storage instead of copying"),
+            false => format!("transfer: none for `{x} = {y}`: the copy is made on the device while `{y}` is current there"),
+        };
+    }
+    let mut parts = Vec::new();
+    if !site.to_host.is_empty() {
+        let what = if analysis.plan.kernel_of(s).is_some() {
+            "the kernel's range reads"
+        } else {
+            "host code reads"
+        };
+        let it = if site.to_host.len() == 1 {
+            "it"
+        } else {
+            "them"
+        };
+        parts.push(format!(
+            "{} to the host here if a kernel changed {it} ({what} {it})",
+            quoted(f, site.to_host.iter().copied())
+        ));
+    }
+    if !site.elements.is_empty() {
+        let reads: usize = site.elements.values().map(Vec::len).sum();
+        let one = if reads == 1 {
+            "the element"
+        } else {
+            "each element"
+        };
+        parts.push(format!(
+            "{one} of {} that host code reads here to the host alone, if a kernel changed it",
+            quoted(f, site.elements.keys().copied())
+        ));
+    }
+    if let Some(a) = site.stored_element {
+        parts.push(format!(
+            "the element of `{}` that host code stores here to the device alone, if the device holds the array",
+            f.locals[a].name
+        ));
+    }
+    if let Some(w) = site.written {
+        parts.push(format!(
+            "`{}` to the device again at the next kernel that uses it (host code writes it here)",
+            f.locals[w].name
+        ));
+    }
+    let again = if site.in_loop {
+        "; a loop repeats it"
+    } else {
+        ""
+    };
+    format!("transfer: {}{again}", parts.join("; "))
+}
+
+/// The names of `locals` in backquotes, separated by commas.
+fn quoted(f: &Function, locals: impl Iterator<Item = LocalId>) -> String {
+    let names: Vec<String> = locals.map(|a| format!("`{}`", f.locals[a].name)).collect();
+    names.join(", ")
 }
 
 /// One line per `coder.gpu.constantMemory` input: placed (with its size) or kept in global

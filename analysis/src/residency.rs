@@ -297,7 +297,7 @@ fn launches(f: &Function, plan: &KernelPlan, body: &Block) -> bool {
 }
 
 /// The conditions of an `if` / `elseif` chain.
-pub fn chain_conds(f: &Function, s: StmtId) -> Vec<ExprId> {
+fn chain_conds(f: &Function, s: StmtId) -> Vec<ExprId> {
     let mut conds = Vec::new();
     let mut cur = Some(s);
     while let Some(StmtKind::If {

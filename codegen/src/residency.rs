@@ -118,18 +118,13 @@ pub fn declare(ctx: &Context, code: &mut Code) {
 /// it reads alone (its offset computed under a status of its own, so an index the statement
 /// will reject fetches nothing), then the arrays it needs whole.
 pub fn fetch(ctx: &Context, code: &mut Code, site: &Site) {
-    let probe = ctx.with_status("m2cu_probe", "&m2cu_probe");
     for (&a, reads) in &site.elements {
-        let ty = crate::expr::complex::c_type(ctx.f.locals[a].ty);
         for &e in reads {
             let ExprKind::Index(_, indices) = &ctx.f.exprs[e].kind else {
                 continue;
             };
-            code.line(format!(
-                "{{ int m2cu_probe = 0; M2CU_ELEMENT_ON_HOST({}, {ty}, {}); (void)m2cu_probe; }}",
-                ctx.name(a),
-                probe.exprs().offset(a, indices)
-            ));
+            let moved = one_element(ctx, "M2CU_ELEMENT_ON_HOST", a, |p| p.offset(a, indices));
+            code.line(moved);
         }
     }
     for &a in &site.to_host {
@@ -151,14 +146,29 @@ pub fn store_element(ctx: &Context, code: &mut Code, s: StmtId, array: LocalId) 
     code.close("} else {");
     code.open("");
     ctx.plain_stmt(code, s);
-    let ty = crate::expr::complex::c_type(ctx.f.locals[array].ty);
-    let probe = ctx.with_status("m2cu_probe", "&m2cu_probe");
-    code.line(format!(
-        "if (!{}) {{ int m2cu_probe = 0; M2CU_ELEMENT_TO_DEVICE({x}, {ty}, {}); (void)m2cu_probe; }}",
-        ctx.status,
-        probe.exprs().store_offset(array, indices)
-    ));
+    let moved = one_element(ctx, "M2CU_ELEMENT_TO_DEVICE", array, |p| {
+        p.store_offset(array, indices)
+    });
+    code.line(format!("if (!{}) {moved}", ctx.status));
     code.close("}");
+}
+
+/// `{ int m2cu_probe = 0; <MACRO>(x, T, <offset>); (void)m2cu_probe; }`: one element of
+/// `array` moved by a residency macro, its offset (from `offset`) computed under the block's
+/// own status, so an index the statement itself rejects moves nothing.
+fn one_element(
+    ctx: &Context,
+    macro_name: &str,
+    array: LocalId,
+    offset: impl FnOnce(&crate::expr::ExprWriter) -> String,
+) -> String {
+    let probe = ctx.with_status("m2cu_probe", "&m2cu_probe");
+    let ty = crate::expr::complex::c_type(ctx.f.locals[array].ty);
+    format!(
+        "{{ int m2cu_probe = 0; {macro_name}({}, {ty}, {}); (void)m2cu_probe; }}",
+        ctx.name(array),
+        offset(&probe.exprs())
+    )
 }
 
 /// After host code wrote device array `array`: the host copy is the only current one.

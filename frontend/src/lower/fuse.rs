@@ -170,7 +170,12 @@ struct Facts {
 
 impl Facts {
     fn of(f: &Function, block: Block) -> Facts {
-        let members: Vec<Option<Member>> = block.0.iter().map(|&s| member(f, s)).collect();
+        // A loop whose variable is read outside it keeps its own variable: no member.
+        let members: Vec<Option<Member>> = block
+            .0
+            .iter()
+            .map(|&s| member(f, s).filter(|m| !mentioned_outside(f, m.var, &nested(f, &[s]))))
+            .collect();
         let joins = block
             .0
             .iter()
@@ -339,33 +344,44 @@ struct Footprint {
 }
 
 impl Footprint {
-    /// What statement `s` touches; a member's map writes the elements of its array, not its size.
+    /// What statement `s` and the statements nested in it touch; a member's map writes the
+    /// elements of its array, not its size.
     fn of(f: &Function, s: StmtId, member: &Option<Member>) -> Footprint {
-        let mut fp = Footprint::default();
         let map = member.as_ref().and_then(|m| m.map);
-        f.walk_stmts(&Block(vec![s]), &mut |st| {
-            for e in f.stmt_exprs(st) {
-                fp.read(f, e);
-            }
-            match &f.stmts[st].kind {
-                StmtKind::Store { array, .. } if Some(*array) == map => {
-                    fp.writes.insert(Res::Data(*array));
-                }
-                StmtKind::Store { array, .. } => {
-                    fp.reads.insert(Res::Size(*array));
-                    fp.write_all(*array);
-                }
-                StmtKind::Resize { array, .. } => {
-                    fp.reads.extend([Res::Data(*array), Res::Size(*array)]);
-                    fp.write_all(*array);
-                }
-                StmtKind::Assign { target, .. }
-                | StmtKind::Alloc { target, .. }
-                | StmtKind::For { var: target, .. } => fp.write_all(*target),
-                _ => {}
-            }
-        });
+        let mut fp = Footprint::default();
+        f.walk_stmts(&Block(vec![s]), &mut |st| fp.add_own(f, st, map));
         fp
+    }
+
+    /// What statement `s` touches itself, not through the statements nested in it.
+    fn of_own(f: &Function, s: StmtId) -> Footprint {
+        let mut fp = Footprint::default();
+        fp.add_own(f, s, None);
+        fp
+    }
+
+    /// Adds what statement `s` touches itself; a store into `map` writes only elements.
+    fn add_own(&mut self, f: &Function, s: StmtId, map: Option<LocalId>) {
+        for e in f.stmt_exprs(s) {
+            self.read(f, e);
+        }
+        match &f.stmts[s].kind {
+            StmtKind::Store { array, .. } if Some(*array) == map => {
+                self.writes.insert(Res::Data(*array));
+            }
+            StmtKind::Store { array, .. } => {
+                self.reads.insert(Res::Size(*array));
+                self.write_all(*array);
+            }
+            StmtKind::Resize { array, .. } => {
+                self.reads.extend([Res::Data(*array), Res::Size(*array)]);
+                self.write_all(*array);
+            }
+            StmtKind::Assign { target, .. }
+            | StmtKind::Alloc { target, .. }
+            | StmtKind::For { var: target, .. } => self.write_all(*target),
+            _ => {}
+        }
     }
 
     fn read(&mut self, f: &Function, e: ExprId) {
@@ -438,11 +454,7 @@ fn plan(f: &Function, facts: &Facts, range: Range<usize>) -> Option<Plan> {
         }
     }
     let mut classes = Classes::of(f, &window, &roles)?;
-    if members.iter().any(|(m, _)| !classes.same(m, members[0].0))
-        || members
-            .iter()
-            .any(|(m, _)| mentioned_outside(f, m.var, &nested(f, &[m.stmt])))
-    {
+    if members.iter().any(|(m, _)| !classes.same(m, members[0].0)) {
         return None;
     }
     let members: Vec<Member> = members.into_iter().map(|(m, _)| m.clone()).collect();
@@ -785,25 +797,6 @@ fn mentioned_outside(f: &Function, local: LocalId, inside: &BTreeSet<StmtId>) ->
         }
     });
     found
-}
-
-impl Footprint {
-    /// What statement `s` touches itself, not through the statements nested in it.
-    fn of_own(f: &Function, s: StmtId) -> Footprint {
-        let mut fp = Footprint::default();
-        for e in f.stmt_exprs(s) {
-            fp.read(f, e);
-        }
-        match &f.stmts[s].kind {
-            StmtKind::Assign { target, .. }
-            | StmtKind::Alloc { target, .. }
-            | StmtKind::For { var: target, .. }
-            | StmtKind::Store { array: target, .. }
-            | StmtKind::Resize { array: target, .. } => fp.write_all(*target),
-            _ => {}
-        }
-        fp
-    }
 }
 
 /// The allocation of map array `a` when it can be held in a scalar (see the module docs).
