@@ -142,46 +142,57 @@ fn translate_writes_four_files() {
 
 #[test]
 fn no_bounds_check_removes_the_index_checks() {
-    let translate = |extra: &[&str]| {
-        let dir = tempfile::tempdir().unwrap();
-        let out_dir = dir.path().to_str().unwrap();
+    // `v(i)` for `i = 1:n`: nothing ties `n` to `v`'s length, so the index is checked.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("firstn.m");
+    std::fs::write(
+        &file,
+        "function s = firstn(v, n)\ns = 0;\nfor i = 1:n\n  s = s + v(i);\nend\nend\n",
+    )
+    .unwrap();
+    let translate = |file: &std::path::Path, extra: &[&str]| {
+        let out = tempfile::tempdir().unwrap();
         let mut args = vec![
             "translate",
-            "fixtures/e2e/vecsum.m",
+            file.to_str().unwrap(),
             "--args",
             "v=double(1,:)",
             "-o",
-            out_dir,
+            out.path().to_str().unwrap(),
         ];
+        if file.ends_with("firstn.m") {
+            args.extend(["--args", "n=double"]);
+        }
         args.extend_from_slice(extra);
         let o = m2cu(&args);
         assert!(o.status.success(), "{:?}", text(&o));
-        let read = |ext: &str| std::fs::read_to_string(dir.path().join(format!("vecsum.{ext}")));
+        let stem = file.file_stem().unwrap().to_str().unwrap();
+        let read = |ext: &str| std::fs::read_to_string(out.path().join(format!("{stem}.{ext}")));
         (read("c").unwrap(), read("kernels.cu").unwrap())
     };
-    // The lines that read `v`: checked by default, direct with --no-bounds-check.
+    // The lines that read `v`.
     let reads = |code: &str| -> Vec<String> {
         code.lines()
             .filter(|l| l.contains("v["))
             .map(str::to_string)
             .collect()
     };
-    let (c, cu) = translate(&[]);
-    for code in [&c, &cu] {
-        let lines = reads(code);
-        assert!(
-            !lines.is_empty() && lines.iter().all(|l| l.contains("m2cu_idx")),
-            "{lines:?}"
-        );
-    }
-    let (c, cu) = translate(&["--no-bounds-check"]);
-    for code in [&c, &cu] {
-        let lines = reads(code);
-        assert!(
-            !lines.is_empty() && lines.iter().all(|l| l.contains("v[((i) - 1)]")),
-            "{lines:?}"
-        );
-    }
+    let all = |code: &[&String], want: &str| {
+        for code in code {
+            let lines = reads(code);
+            assert!(
+                !lines.is_empty() && lines.iter().all(|l| l.contains(want)),
+                "{want}: {lines:?}"
+            );
+        }
+    };
+    let (c, cu) = translate(&file, &[]);
+    all(&[&c, &cu], "m2cu_idx");
+    let (c, cu) = translate(&file, &["--no-bounds-check"]);
+    all(&[&c, &cu], "v[((i) - 1)]");
+    // `v(i)` for `i = 1:length(v)` with `v` a row is always in range: no check to remove.
+    let (c, cu) = translate(std::path::Path::new("fixtures/e2e/vecsum.m"), &[]);
+    all(&[&c, &cu], "v[((i) - 1)]");
 }
 
 #[test]

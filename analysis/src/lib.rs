@@ -5,7 +5,7 @@
 //! [`induction`] (induction variables and their closed forms), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
 //! [`scatter`] (histogram updates that may run atomically), [`scan`] (running sums read in every
-//! iteration), [`scratch`] (arrays each iteration creates for itself), [`verdict`] (combining the above into `parallel` / `reduction` / `scan` /
+//! iteration), [`scratch`] (arrays each iteration creates for itself), [`bounds`] (subscripts proven in range), [`verdict`] (combining the above into `parallel` / `reduction` / `scan` /
 //! `sequential` with a [`reason`] and a witness),
 //! [`plan`] (which loops become which kernels, collapsing perfect nests), [`fusion`] (adjacent
 //! kernels over one iteration space become one), [`per_output`] (a thread, a warp or a block
@@ -15,6 +15,7 @@
 //! Analysis only reads the IR; its results are side tables keyed by IR handles.
 
 pub mod access;
+pub mod bounds;
 pub mod constant;
 pub mod deps;
 pub mod fusion;
@@ -56,6 +57,8 @@ pub struct Analysis {
     pub constants: constant::ConstantPlacement,
     /// The arrays with a device copy and the host statements that touch them.
     pub residency: residency::Residency,
+    /// The subscripts whose index checks can never fail.
+    pub in_range: bounds::InRange,
 }
 
 /// Analyzes every loop of `f` and plans its kernels.
@@ -75,6 +78,7 @@ pub fn analyze(f: &Function) -> Analysis {
         plan,
         constants,
         residency,
+        in_range: bounds::InRange::of(f),
     }
 }
 

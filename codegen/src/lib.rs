@@ -124,6 +124,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         source: Some(options.sources),
         location_hooks: HashMap::new(),
         seeded_updates: HashMap::new(),
+        integer_counts: Default::default(),
         held: HashMap::new(),
         bounds_checks: options.bounds_checks,
         undefined_sizes: &undefined_sizes,

@@ -10,10 +10,11 @@
 //! a scan's block totals, the failure record of a raising kernel, and the error status. A device buffer `m2cu_X` is
 //! `m2cu_d_X` on the host.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use m2cu_analysis::{Kernel, Reduction};
+use m2cu_analysis::{Form, Kernel, Reduction};
 use m2cu_frontend::ir::{LocalId, StmtKind};
+use m2cu_frontend::types::Class;
 
 use crate::code::Code;
 use crate::cuda::BLOCK;
@@ -73,6 +74,26 @@ impl Accumulator {
     pub fn located(&self) -> bool {
         !self.reduction.locations.is_empty()
     }
+
+    /// Whether a thread may hold this accumulator as an `int64_t` count when its target
+    /// counts in integers ([`Counts::InIntegers`]): a double count (`c = c + 1`), whose partial
+    /// from 0 holds every integer up to 2^53, so the integer and the double agree exactly
+    /// (a single count would not: a float stops counting at 2^24).
+    pub fn counts_in_integer(&self) -> bool {
+        self.reduction.form == Form::Count
+            && self.code.class == Class::Double
+            && self.code.custom().is_none()
+    }
+}
+
+/// How a thread holds its count accumulators ([`Accumulator::counts_in_integer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counts {
+    /// In the accumulator's class, like every other accumulator.
+    InClass,
+    /// In an `int64_t` that each update increments (`c += 1;`): no floating-point dependence
+    /// between iterations, so the C compiler turns `if (x > t) c += 1;` into branch-free code.
+    InIntegers,
 }
 
 /// The accumulators of `kernel`, in the order of every per-reduction name.
@@ -189,10 +210,19 @@ impl Param {
 /// The same context for the body of `kernel`'s loop, where each location-reduction update
 /// also records the iteration number `t` of the element it takes, and each custom-reduction
 /// update seeds the thread's accumulator with its first element (flag `m2cu_has<j>`).
-pub fn with_reduction_hooks<'a>(ctx: &Context<'a>, kernel: &Kernel, t: &str) -> Context<'a> {
+pub fn with_reduction_hooks<'a>(
+    ctx: &Context<'a>,
+    kernel: &Kernel,
+    t: &str,
+    counts: Counts,
+) -> Context<'a> {
     let mut hooks = HashMap::new();
     let mut seeded = HashMap::new();
+    let mut integer_counts = HashSet::new();
     for acc in accumulators(ctx, kernel) {
+        if counts == Counts::InIntegers && acc.counts_in_integer() {
+            integer_counts.extend(acc.reduction.updates.iter().copied());
+        }
         for &u in &acc.reduction.updates {
             if acc.located() {
                 hooks.insert(u, format!("{} = {t};", acc.iteration()));
@@ -205,6 +235,7 @@ pub fn with_reduction_hooks<'a>(ctx: &Context<'a>, kernel: &Kernel, t: &str) -> 
     Context {
         location_hooks: hooks,
         seeded_updates: seeded,
+        integer_counts,
         scratch: kernel.scratch.clone(),
         ..ctx.clone_base()
     }
@@ -213,15 +244,14 @@ pub fn with_reduction_hooks<'a>(ctx: &Context<'a>, kernel: &Kernel, t: &str) -> 
 /// Per-thread accumulators of `kernel`'s reductions, each starting at its identity; a
 /// location reduction also keeps its location and the iteration `m2cu_lt<j>` it came from
 /// (-1: none yet).
-pub fn declare_accumulators(ctx: &Context, code: &mut Code, kernel: &Kernel) {
+pub fn declare_accumulators(ctx: &Context, code: &mut Code, kernel: &Kernel, counts: Counts) {
     for acc in accumulators(ctx, kernel) {
         let r = &acc.reduction;
-        code.line(format!(
-            "{} {} = {};",
-            acc.code.class.c_type(),
-            ctx.name(r.var),
-            acc.code.identity()
-        ));
+        let (ty, identity) = match counts == Counts::InIntegers && acc.counts_in_integer() {
+            true => ("int64_t", "0".to_string()),
+            false => (acc.code.class.c_type(), acc.code.identity()),
+        };
+        code.line(format!("{ty} {} = {identity};", ctx.name(r.var)));
         for &loc in &r.locations {
             let ty = local_c_type(ctx.f, loc);
             code.line(format!("{ty} {} = 0;", ctx.name(loc)));

@@ -19,7 +19,7 @@ use m2cu_frontend::ir::LocalId;
 
 use crate::code::Code;
 use crate::expr::local_c_type;
-use crate::model::{self, accumulators, Accumulator};
+use crate::model::{self, accumulators, Accumulator, Counts};
 use crate::raise;
 use crate::reduce::Located;
 use crate::stmt::{Context, Target};
@@ -91,7 +91,7 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     // Private bins only in a loop without reductions (whose region merges under its own rules).
     let inner = Context {
         binned: model::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
-        ..model::with_reduction_hooks(ctx, kernel, "m2cu_t")
+        ..model::with_reduction_hooks(ctx, kernel, "m2cu_t", Counts::InIntegers)
     };
     let share = ThreadShare {
         ctx,
@@ -238,7 +238,7 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     }
     code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
     code.open("{");
-    model::declare_accumulators(ctx, code, kernel);
+    model::declare_accumulators(ctx, code, kernel, Counts::InIntegers);
     ctx.declare(code, &kernel.privates);
     share.write(code);
     code.line("#pragma omp critical");

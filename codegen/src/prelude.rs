@@ -297,7 +297,9 @@ const HELPERS: &str = r#"
 /* The 0-based offset of the 1-based index x into n elements; `past_end` is the error for x > n. */
 M2CU_FN int64_t m2cu_index(double x, int64_t n, int past_end, int *err)
 {
-    if (!(x >= 1.0 && x == floor(x))) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
+    /* Not a positive integer: NaN, below 1, or a fraction (every double from 2^53 on is an
+     * integer; below it the conversion truncates exactly, without a call to floor). */
+    if (!(x >= 1.0) || (x < 9007199254740992.0 && (double)(int64_t)x != x)) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
     if (x > (double)n) { M2CU_FAIL(err, past_end); return 0; }
     return (int64_t)x - 1;
 }

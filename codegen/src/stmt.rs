@@ -132,6 +132,9 @@ pub struct Context<'a> {
     /// Updates `acc = f(acc, e)` of custom reductions, with the flag saying whether the
     /// thread's accumulator holds a value yet; the first `e` seeds it.
     pub seeded_updates: HashMap<StmtId, String>,
+    /// Updates `c = c + 1` of counts a thread holds as `int64_t`
+    /// (`crate::model::Counts::InIntegers`): printed `c += 1;`.
+    pub integer_counts: HashSet<StmtId>,
     /// Expressions whose values a C name already holds (the factors of a tiled matrix
     /// product, read from shared memory: `crate::cuda::tiles`): printed as that name.
     pub held: HashMap<ExprId, String>,
@@ -163,6 +166,7 @@ impl<'a> Context<'a> {
             err: self.err,
             bounds_checks: self.bounds_checks,
             undefined_sizes: self.undefined_sizes,
+            in_range: &self.analysis.in_range,
         }
     }
 
@@ -184,6 +188,9 @@ impl<'a> Context<'a> {
         let f = self.f;
         let ew = self.exprs();
         match &f.stmts[s].kind {
+            StmtKind::Assign { target, .. } if self.integer_counts.contains(&s) => {
+                code.line(format!("{} += 1;", self.name(*target)))
+            }
             StmtKind::Assign { target, value } if f.locals[*target].ty.is_scalar() => {
                 match (self.seeded_updates.get(&s), &f.exprs[*value].kind) {
                     (Some(flag), ExprKind::Combine(_, args)) => {
@@ -816,6 +823,7 @@ impl<'a> Context<'a> {
             source: self.source,
             location_hooks: HashMap::new(),
             seeded_updates: HashMap::new(),
+            integer_counts: HashSet::new(),
             held: HashMap::new(),
             bounds_checks: self.bounds_checks,
             undefined_sizes: self.undefined_sizes,
@@ -852,6 +860,7 @@ impl<'a> Context<'a> {
             err,
             location_hooks: self.location_hooks.clone(),
             seeded_updates: self.seeded_updates.clone(),
+            integer_counts: self.integer_counts.clone(),
             binned: self.binned,
             failure: Some(failure),
             ..self.clone_base()

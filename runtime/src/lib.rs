@@ -45,6 +45,7 @@ pub mod value;
 mod abi;
 mod cache;
 mod native;
+mod probe;
 mod services;
 #[cfg(test)]
 mod testutil;

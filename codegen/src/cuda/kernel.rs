@@ -19,7 +19,7 @@ use crate::code::Code;
 use crate::cuda::{atomics, bins, shuffle_tree, Shuffled, BLOCK, LANE_MASK, WARP};
 use crate::expr::local_c_type;
 use crate::model;
-use crate::model::Accumulator;
+use crate::model::{Accumulator, Counts};
 use crate::openmp::induction_decls;
 use crate::raise;
 use crate::reduce::{Located, Merge};
@@ -118,14 +118,14 @@ pub fn kernel(ctx: &Context, kernel: &Kernel) -> String {
     let binned = model::binned_array(ctx, kernel);
     let device = Context {
         binned,
-        ..model::with_reduction_hooks(&super::device(ctx), kernel, "m2cu_t")
+        ..model::with_reduction_hooks(&super::device(ctx), kernel, "m2cu_t", Counts::InClass)
     };
     let mut setup = Code::new(1);
     constant_aliases(ctx, &mut setup, kernel);
     if let Some(array) = binned {
         bins::setup(ctx, &mut setup, array);
     }
-    model::declare_accumulators(ctx, &mut setup, kernel);
+    model::declare_accumulators(ctx, &mut setup, kernel, Counts::InClass);
     device.declare(&mut setup, &kernel.privates);
     device.declare_scratch(&mut setup);
     let mut code = Code::new(2);

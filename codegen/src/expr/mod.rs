@@ -18,6 +18,8 @@ use m2cu_frontend::ir::{
 use m2cu_frontend::ir_print::format_number;
 use m2cu_frontend::types::Class;
 
+use m2cu_analysis::bounds::InRange;
+
 use crate::names::Names;
 
 /// Writes expressions of one function.
@@ -33,6 +35,9 @@ pub struct ExprWriter<'a> {
     pub bounds_checks: bool,
     /// Size queries whose array may not be assigned yet (`crate::defined`).
     pub undefined_sizes: &'a HashSet<ExprId>,
+    /// The subscripts proven within their extents, which need no check
+    /// (`m2cu_analysis::bounds`).
+    pub in_range: &'a InRange,
 }
 
 /// The C type that holds a local: its class's type, or `int64_t` for an integral loop variable.
@@ -538,10 +543,16 @@ impl ExprWriter<'_> {
     }
 
     fn place(&self, array: LocalId, indices: &[ExprId], access: Access) -> String {
-        let checked = |index: ExprId, extent: &str| self.checked(index, extent, access);
-        match indices {
-            [k] => checked(*k, &self.size(array, SizeQuery::Numel)),
-            [i, j] => {
+        let checked = |position: usize, extent: &str| {
+            let index = indices[position];
+            match self.in_range.contains(array, position, index) {
+                true => self.unchecked(index),
+                false => self.checked(index, extent, access),
+            }
+        };
+        match indices.len() {
+            1 => checked(0, &self.size(array, SizeQuery::Numel)),
+            2 => {
                 let d0 = self.names.dim(array, 0);
                 // A 3-D array's second subscript spans the columns of all pages.
                 let cols = match self.names.is_3d(array) {
@@ -552,29 +563,35 @@ impl ExprWriter<'_> {
                     ),
                     false => self.names.dim(array, 1),
                 };
-                format!("({} + {d0} * {})", checked(*i, &d0), checked(*j, &cols))
+                format!("({} + {d0} * {})", checked(0, &d0), checked(1, &cols))
             }
-            [i, j, k] => {
+            3 => {
                 let d0 = self.names.dim(array, 0);
                 let d1 = self.names.dim(array, 1);
                 let d2 = self.names.dim(array, 2);
                 format!(
                     "({} + {d0} * ({} + {d1} * {}))",
-                    checked(*i, &d0),
-                    checked(*j, &d1),
-                    checked(*k, &d2)
+                    checked(0, &d0),
+                    checked(1, &d1),
+                    checked(2, &d2)
                 )
             }
             _ => unreachable!("the validator allows one to three subscripts"),
         }
     }
 
+    /// The 0-based offset of subscript `index`, unchecked: the index is in range, or the
+    /// program turned checks off.
+    fn unchecked(&self, index: ExprId) -> String {
+        match self.int_expr(index) {
+            Some(i) => format!("(({i}) - 1)"),
+            None => format!("((int64_t)({}) - 1)", self.double(index)),
+        }
+    }
+
     fn checked(&self, index: ExprId, extent: &str, access: Access) -> String {
         if !self.bounds_checks {
-            return match self.int_expr(index) {
-                Some(i) => format!("(({i}) - 1)"),
-                None => format!("((int64_t)({}) - 1)", self.double(index)),
-            };
+            return self.unchecked(index);
         }
         let func = match access {
             Access::Read => "m2cu_idx",
