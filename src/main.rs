@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use m2cu::source_text;
-use m2cu::{Backend, Dialect, EmuOptions, Error, Lanes, Options, RunOptions, Schedule};
+use m2cu::{Backend, Dialect, EmuOptions, Error, Lanes, Options, RunOptions, Schedule, Threads};
 
 #[derive(Parser)]
 #[command(
@@ -175,6 +175,10 @@ enum Command {
         /// program (the same seed gives the same values).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Threads of the C path's parallel loops (--backend cpu). Default: OMP_NUM_THREADS,
+        /// else every core, lowered to the cores other processes leave free.
+        #[arg(long, value_name = "N")]
+        threads: Option<std::num::NonZeroUsize>,
     },
 }
 
@@ -349,6 +353,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             emu,
             output,
             seed,
+            threads,
         } => {
             let run_options = RunOptions {
                 emu: emu.options(backend)?,
@@ -358,6 +363,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     BackendArg::Gpu => Backend::Gpu,
                     BackendArg::Emu => Backend::Emu,
                 },
+                threads: threads.map_or(Threads::Auto, Threads::Exactly),
                 ..Default::default()
             };
             // Generated code runs in a child process: a crash in it (an out-of-range index

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use m2cu_frontend::types::{Dim, Type};
-use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec, Transfers};
+use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec, Threads, Transfers};
 
 use crate::{BuildOptions, ClassId, EmuOptions, Error, Options, Translation, Value};
 
@@ -32,6 +32,10 @@ pub struct RunOptions {
     pub build: BuildOptions,
     /// The emulated device of [`Backend::Emu`].
     pub emu: EmuOptions,
+    /// How many threads the C path's parallel loops use ([`Backend::Cpu`]): by default the
+    /// OpenMP default (`OMP_NUM_THREADS`, else every core) lowered to the cores other
+    /// processes leave free.
+    pub threads: Threads,
 }
 
 /// What [`run`] returns.
@@ -123,11 +127,10 @@ impl Program {
                 &run_options.build,
                 &run_options.emu,
             )?),
-            _ => Built::Cpu(CpuLibrary::build(
-                &g.c_source,
-                &g.entry,
-                &run_options.build,
-            )?),
+            _ => Built::Cpu(
+                CpuLibrary::build(&g.c_source, &g.entry, &run_options.build)?
+                    .with_threads(run_options.threads),
+            ),
         };
         let specs = output_specs(&translation);
         Ok(Program {

@@ -10,8 +10,10 @@
 //! expressions, `check size(a,1) == size(b,1) & ...`, `n = numel(x)`) share a class.
 //!
 //! Invariants (what makes a proof sound):
-//! - Only *stable* values take part: a parameter that nothing assigns whole or resizes, and a
-//!   local that exactly one statement assigns whole (`Assign`/`Alloc`, never `Resize`). An
+//! - Only *stable* values take part: a parameter that nothing assigns whole or resizes, a
+//!   local that exactly one statement assigns whole (`Assign`/`Alloc`, never `Resize`), and
+//!   the arrays of a copy family (`v = u; ...; u = v`, one parameter among them, nothing else
+//!   assigning them), which all keep the parameter's extents. An
 //!   element store never changes a size (an index past the end is an error; growth is a
 //!   `Resize`), so a stable array's extents are those of its one definition wherever it is
 //!   defined.
@@ -521,8 +523,9 @@ impl Prover<'_> {
     }
 }
 
-/// The locals that take part in proofs: parameters nothing assigns whole or resizes, and
-/// other locals exactly one statement assigns whole and none resizes.
+/// The locals that take part in proofs: parameters nothing assigns whole or resizes, other
+/// locals exactly one statement assigns whole and none resizes, and the members of a *copy
+/// family* (see [`copy_families`]).
 fn stable_locals(f: &Function) -> HashSet<LocalId> {
     let mut definitions: HashMap<LocalId, usize> = HashMap::new();
     f.walk_stmts(&f.body, &mut |s| {
@@ -536,7 +539,8 @@ fn stable_locals(f: &Function) -> HashSet<LocalId> {
             *definitions.entry(local).or_default() += n;
         }
     });
-    f.locals
+    let mut stable: HashSet<LocalId> = f
+        .locals
         .iter()
         .map(|(id, _)| id)
         .filter(|id| {
@@ -546,6 +550,53 @@ fn stable_locals(f: &Function) -> HashSet<LocalId> {
                 false => n == 1,
             }
         })
+        .collect();
+    stable.extend(copy_families(f));
+    stable
+}
+
+/// The members of copy families: arrays linked by whole copies (`v = u; ...; u = v`) that no
+/// other statement assigns whole or resizes, with exactly one parameter among them. Every
+/// member then always has that parameter's extents once it is defined (a time loop's two
+/// grids), so each is stable: a member's facts come from its copies like any definition's.
+fn copy_families(f: &Function) -> Vec<LocalId> {
+    let mut family: HashMap<LocalId, LocalId> = HashMap::new();
+    fn root(family: &HashMap<LocalId, LocalId>, mut a: LocalId) -> LocalId {
+        while let Some(&p) = family.get(&a) {
+            a = p;
+        }
+        a
+    }
+    let mut other_definition = HashSet::new();
+    f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
+        StmtKind::Assign { target, value } if !f.locals[*target].ty.is_scalar() => {
+            match f.exprs[*value].kind {
+                ExprKind::Local(source) => {
+                    let (a, b) = (root(&family, *target), root(&family, source));
+                    if a != b {
+                        family.insert(a, b);
+                    }
+                }
+                _ => {
+                    other_definition.insert(*target);
+                }
+            }
+        }
+        StmtKind::Alloc { target: a, .. } | StmtKind::Resize { array: a, .. } => {
+            other_definition.insert(*a);
+        }
+        _ => {}
+    });
+    let members: HashSet<LocalId> = family.iter().flat_map(|(&a, &b)| [a, b]).collect();
+    let mut roots: HashMap<LocalId, (usize, bool)> = HashMap::new();
+    for &m in &members {
+        let entry = roots.entry(root(&family, m)).or_insert((0, true));
+        entry.0 += usize::from(f.is_param(m));
+        entry.1 &= !other_definition.contains(&m) && !f.locals[m].ty.shape.is_3d();
+    }
+    members
+        .into_iter()
+        .filter(|&m| roots[&root(&family, m)] == (1, true))
         .collect()
 }
 
@@ -668,6 +719,18 @@ mod tests {
         // Bin 0 is not an index; 255 bins are too few.
         assert_eq!(histogram("256", "double(b(i))"), [false, false]);
         assert_eq!(histogram("255", "double(b(i)) + 1"), [false, false]);
+    }
+
+    #[test]
+    fn a_time_loop_s_two_grids_keep_their_extents() {
+        let jacobi = "u = x; m = numel(u); for s = 1:n, v = u; for i = 2:m-1, v(i) = u(i-1) + u(i+1); end; u = v; end; y = u;";
+        // x is copied into u, then u and v swap: all three keep x's extents (x is the one
+        // parameter of the family).
+        assert_eq!(proven(jacobi, "v"), [true]);
+        assert_eq!(proven(jacobi, "u"), [true, true]);
+        // A family that is also allocated keeps its checks.
+        let resized = "u = x; for s = 1:n, v = u; for i = 2:numel(u)-1, v(i) = u(i-1); end; u = zeros(1, s); end; y = u;";
+        assert_eq!(proven(resized, "u"), [false]);
     }
 
     #[test]

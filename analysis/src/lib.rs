@@ -59,6 +59,8 @@ pub struct Analysis {
     pub residency: residency::Residency,
     /// The subscripts whose index checks can never fail.
     pub in_range: bounds::InRange,
+    /// The host's array copies that swap storage instead ([`liveness::host_moves`]).
+    pub host_moves: std::collections::BTreeSet<m2cu_frontend::ir::StmtId>,
 }
 
 /// Analyzes every loop of `f` and plans its kernels.
@@ -75,10 +77,11 @@ pub fn analyze(f: &Function) -> Analysis {
     Analysis {
         loops,
         verdicts,
-        plan,
         constants,
         residency,
         in_range: bounds::InRange::of(f),
+        host_moves: liveness::host_moves(f, &plan),
+        plan,
     }
 }
 

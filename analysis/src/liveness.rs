@@ -7,7 +7,12 @@
 //! life (the loop may run no iteration; the other branch may be taken); one in both branches
 //! does.
 
-use m2cu_frontend::ir::{Block, Function, LocalId, StmtId, StmtKind};
+use std::collections::BTreeSet;
+
+use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, StmtId, StmtKind};
+use m2cu_frontend::types::Dim;
+
+use crate::KernelPlan;
 
 /// What a run of statements does first with a local's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +23,57 @@ enum Touch {
     Defined,
     /// Neither, on some path.
     Neither,
+}
+
+/// Whether the array copy `x = y` (statement `s`) may swap the two arrays' storage instead:
+/// both 2-D of one class and complexity, `y` owns its storage (not a parameter, whose storage
+/// may be the caller's; `x` owns its own, being assigned), and `y`'s value is dead after `s`.
+pub fn movable(f: &Function, x: LocalId, y: LocalId, s: StmtId) -> bool {
+    let (tx, ty) = (f.locals[x].ty, f.locals[y].ty);
+    let flat = |pages: Dim| pages == Dim::Known(1);
+    tx.class == ty.class
+        && tx.complex == ty.complex
+        && flat(tx.shape.pages)
+        && flat(ty.shape.pages)
+        && !f.is_param(y)
+        && !live_after(f, y, s)
+}
+
+/// The array copies `x = y` that run on the host (outside every kernel) and may swap storage
+/// ([`movable`]): a time loop's `u = unew` costs nothing.
+pub fn host_moves(f: &Function, plan: &KernelPlan) -> BTreeSet<StmtId> {
+    let mut moves = BTreeSet::new();
+    collect_moves(f, plan, &f.body, &mut moves);
+    moves
+}
+
+fn collect_moves(f: &Function, plan: &KernelPlan, block: &Block, moves: &mut BTreeSet<StmtId>) {
+    for &s in &block.0 {
+        match &f.stmts[s].kind {
+            StmtKind::Assign { target, value } if !f.locals[*target].ty.is_scalar() => {
+                if let ExprKind::Local(y) = f.exprs[*value].kind {
+                    if movable(f, *target, y, s) {
+                        moves.insert(s);
+                    }
+                }
+            }
+            StmtKind::For { body, .. }
+                if plan.kernel_of(s).is_none() && plan.fused_into(s).is_none() =>
+            {
+                collect_moves(f, plan, body, moves)
+            }
+            StmtKind::While { body, .. } => collect_moves(f, plan, body, moves),
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                collect_moves(f, plan, then_body, moves);
+                collect_moves(f, plan, else_body, moves);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Whether the value `x` holds after statement `s` may still be read: on some path from the

@@ -11,7 +11,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
-use m2cu_frontend::types::Dim;
 
 use crate::constant::ConstantPlacement;
 use crate::plan::KernelPlan;
@@ -134,13 +133,7 @@ impl Residency {
     /// The site of host statement `s` itself (a loop's or branch's own expressions).
     fn statement(&mut self, f: &Function, plan: &KernelPlan, s: StmtId, around: Around) {
         if let Some((x, y)) = self.device_copy(f, s) {
-            let same = f.locals[x].ty.class == f.locals[y].ty.class;
-            let flat = |a: LocalId| f.locals[a].ty.shape.pages == Dim::Known(1);
-            let moves = same
-                && flat(x)
-                && flat(y)
-                && !f.is_param(y)
-                && !crate::liveness::live_after(f, y, s);
+            let moves = crate::liveness::movable(f, x, y, s);
             let site = Site {
                 device_copy: Some((x, y)),
                 moves,

@@ -30,8 +30,10 @@ Examples:
   OMP_NUM_THREADS=1 m2cu-bench --matmul --matmul-sizes 256,512 --runs 5
   m2cu-bench --matmul --blas /usr/lib/x86_64-linux-gnu/blas/libblas.so.3
 
-Columns: m2cu's C path (m2cu::Program::call), hand-written C (one sequential loop, cc -O2),
-Octave's interpreter (tic/toc inside Octave), and the GPU (Program::call including transfers,
+Columns: m2cu's C path (m2cu::Program::call), hand-written C (one sequential loop, cc -O2, and
+again at -O3 -march=native), Octave's interpreter on the loop and Octave's builtin for the same
+work (sum, max, min, nnz, accumarray, a*x + y, sum(A,2), cumsum, a vectorized stencil; tic/toc
+inside Octave), and the GPU (Program::call including transfers,
 and its kernels alone timed with CUDA events; `no device` without a GPU). Every cell is the
 median of --runs timed runs after 2 warm-up runs, and m2cu's results must equal the
 hand-written C's before anything is timed. With --matmul: m2cu's C path, the BLAS (its file in
@@ -39,8 +41,8 @@ the header; `no BLAS` when none loads), GFLOP/s, m2cu/BLAS and the GPU; m2cu's r
 equal the BLAS's within 1e-12 of the largest magnitude before anything is timed.";
 
 /// Times m2cu's generated C (and its GPU path, when there is a GPU) against hand-written C and
-/// GNU Octave's interpreter on six loop workloads over rows of 2^k elements, and prints a
-/// markdown table.
+/// GNU Octave (its interpreter on the same loops, and the builtins a MATLAB user would call) on
+/// nine loop workloads of 2^k elements, and prints a markdown table.
 #[derive(Parser, Debug)]
 #[command(name = "m2cu-bench", version, after_help = EXAMPLES)]
 struct Cli {
@@ -65,7 +67,8 @@ struct Cli {
     /// against the hand-written C): on a GPU machine, leaves the time for the GPU columns
     #[arg(long)]
     cpu_max_log2: Option<u32>,
-    /// Run only this workload (repeatable): sum, max, minloc, count, histogram, saxpy
+    /// Run only this workload (repeatable): sum, max, minloc, count, histogram, saxpy,
+    /// rowsum, prefix, stencil
     #[arg(long = "workload", value_name = "NAME", value_parser = Workload::from_name)]
     workloads: Vec<Workload>,
     /// Also append the report (header lines, table, notes) to FILE

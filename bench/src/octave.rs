@@ -1,7 +1,8 @@
-//! The Octave column: the workload's `.m` function run by GNU Octave's interpreter, timed with
+//! The Octave columns: the workload's `.m` function run by GNU Octave's interpreter, and the
+//! builtin a MATLAB user would call instead (`sum(x)`, `cumsum(x)`, ...), each timed with
 //! `tic`/`toc` inside Octave, so Octave's start-up and the file transfers are not counted.
 //!
-//! Invariants: one `octave-cli` session per workload times every size added to an
+//! Invariants: one `octave-cli` session per workload and function times every size added to an
 //! [`OctaveTimer`], with the same protocol as the other columns ([`WARMUP_RUNS`] untimed calls,
 //! then the timed ones, the median reported); the inputs are the ones the other columns use,
 //! written to a MAT-file per size; the function file lives in a private temporary directory
@@ -33,17 +34,28 @@ pub struct OctaveTimer {
 }
 
 impl OctaveTimer {
-    /// Writes the workload's function file into a fresh temporary directory.
-    pub fn new(workload: Workload) -> Result<OctaveTimer, String> {
+    /// Writes the function file `function.m` (its text `source`) into a fresh temporary
+    /// directory: a workload's loop ([`Workload::function`]) or its builtin
+    /// ([`Workload::builtin_function`]).
+    pub fn new(function: &str, source: &str) -> Result<OctaveTimer, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
-        let function = workload.function();
         let file = dir.path().join(format!("{function}.m"));
-        std::fs::write(&file, workload.source()).map_err(|e| format!("{}: {e}", file.display()))?;
+        std::fs::write(&file, source).map_err(|e| format!("{}: {e}", file.display()))?;
         Ok(OctaveTimer {
             dir,
-            function,
+            function: function.to_string(),
             sizes: Vec::new(),
         })
+    }
+
+    /// The timer of `workload`'s loop.
+    pub fn of_loop(workload: Workload) -> Result<OctaveTimer, String> {
+        OctaveTimer::new(&workload.function(), workload.source())
+    }
+
+    /// The timer of the builtin that does `workload`'s work.
+    pub fn of_builtin(workload: Workload) -> Result<OctaveTimer, String> {
+        OctaveTimer::new(&workload.builtin_function(), workload.builtin_source())
     }
 
     /// Adds the size 2^`log2` with its inputs (by parameter name).

@@ -62,12 +62,17 @@ pub struct Row {
     pub bytes: u64,
     /// m2cu's C path (`Program::call`), median milliseconds.
     pub m2cu_ms: Cell,
-    /// The hand-written C, median milliseconds.
+    /// The hand-written C at `-O2`, median milliseconds.
     pub hand_ms: Cell,
+    /// The hand-written C at `-O3 -march=native`, median milliseconds.
+    pub hand_tuned_ms: Cell,
     /// The largest relative difference between m2cu's C results and the hand-written C's
     /// (0 when equal), within the workload's tolerance.
     pub difference: f64,
+    /// The `.m` function in Octave's interpreter.
     pub octave: Cell,
+    /// Octave's builtin for the same work (`crate::workloads::Workload::builtin_source`).
+    pub octave_builtin: Cell,
     /// `Program::call` on the GPU, transfers included.
     pub gpu: Cell,
     /// The GPU call's kernels alone (CUDA events), median milliseconds.
@@ -84,16 +89,19 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-const COLUMNS: [&str; 12] = [
+const COLUMNS: [&str; 15] = [
     "workload",
     "N",
     "m2cu C ms",
     "m2cu C GB/s",
     "hand C ms",
-    "hand C GB/s",
     "hand/m2cu",
+    "hand -O3 native ms",
+    "hand -O3 native/m2cu",
     "max rel. diff",
-    "Octave ms",
+    "Octave loop ms",
+    "Octave builtin ms",
+    "builtin/m2cu",
     "GPU call incl. transfers ms",
     "GPU kernels ms",
     "GPU kernels GB/s",
@@ -149,10 +157,13 @@ impl Row {
             self.m2cu_ms.text(),
             self.m2cu_ms.giga_per_s(self.bytes),
             self.hand_ms.text(),
-            self.hand_ms.giga_per_s(self.bytes),
             self.hand_ms.ratio(self.m2cu_ms),
+            self.hand_tuned_ms.text(),
+            self.hand_tuned_ms.ratio(self.m2cu_ms),
             difference_text(self.difference),
             self.octave.text(),
+            self.octave_builtin.text(),
+            self.octave_builtin.ratio(self.m2cu_ms),
             self.gpu.text(),
             self.gpu_kernels.text(),
             self.gpu_kernels.giga_per_s(self.bytes),
@@ -188,8 +199,10 @@ mod tests {
             bytes: 8 << 20,
             m2cu_ms: Cell::Ms(2.0),
             hand_ms: Cell::Ms(4.0),
+            hand_tuned_ms: Cell::Ms(3.0),
             difference: 0.0,
             octave: Cell::NotRun,
+            octave_builtin: Cell::Ms(8.0),
             gpu: Cell::NoDevice,
             gpu_kernels: Cell::NoDevice,
         };
@@ -201,8 +214,8 @@ mod tests {
         let text = report.markdown();
         assert!(
             text.contains(
-                "| sum | 2^20 | 2.00 | 4.19 | 4.00 | 2.10 | 2.00 | 0 | — | no device | no device \
-                 | no device |"
+                "| sum | 2^20 | 2.00 | 4.19 | 4.00 | 2.00 | 3.00 | 1.50 | 0 | — | 8.00 | 4.00 \
+                 | no device | no device | no device |"
             ),
             "{text}"
         );

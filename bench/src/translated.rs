@@ -9,9 +9,10 @@
 //! sum of every launch of the call (kernels and their merges) measured with CUDA events, the
 //! transfers left out; `bench/gpu/cupy_bench.py` times CuPy the same way on the device.
 //!
-//! Invariants: the loop workloads' programs are prepared from length-2 specimens, so they take
-//! rows of any length (a matrix input's type fixes its row count, so the matrix products are
-//! prepared per size, see `crate::matmul`); the GPU program exists exactly when the machine has
+//! Invariants: the loop workloads' programs are prepared from specimens (rows of length 2, a
+//! 1024-row matrix) that make them take inputs of any size (a matrix input's type fixes its row
+//! count, so the stencil's grid and the matrix products are prepared per size, see
+//! `crate::matmul`); the GPU program exists exactly when the machine has
 //! a usable GPU; [`Translated::check`] compares both programs' results with the baseline's.
 
 use m2cu::{Backend, Options, Program, RunOptions, Value};
@@ -29,13 +30,11 @@ pub struct Translated {
 
 impl Translated {
     /// Translates and builds `workload` for the C path, and for the GPU when `gpu` is set.
-    pub fn prepare(workload: Workload, gpu: bool) -> Result<Translated, String> {
-        Translated::prepare_source(
-            &workload.function(),
-            workload.source(),
-            &workload.inputs(2),
-            gpu,
-        )
+    /// Translates and builds `workload` for inputs of `n` elements (any `n` for the
+    /// workloads whose [`Workload::specimen_elements`] is fixed).
+    pub fn prepare(workload: Workload, n: usize, gpu: bool) -> Result<Translated, String> {
+        let specimen = workload.inputs(workload.specimen_elements().unwrap_or(n));
+        Translated::prepare_source(&workload.function(), workload.source(), &specimen, gpu)
     }
 
     /// Translates and builds the MATLAB function `function` (the file

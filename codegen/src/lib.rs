@@ -173,10 +173,16 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         Flavor::Standalone => "",
         _ => combiners.as_str(),
     };
+    // The CPU program exports the team size of its parallel loops.
+    let threads_api = |flavor: Flavor| match flavor {
+        Flavor::Cpu => openmp::SET_THREADS,
+        _ => "",
+    };
     let host_code = |flavor: Flavor| {
         format!(
-            "{}{}{}\n{GENERATED_MARKER}{}{}",
+            "{}{}{}{}\n{GENERATED_MARKER}{}{}",
             prelude::host_helpers(),
+            threads_api(flavor),
             host::gpu_macros(flavor),
             host::check_macro(flavor),
             host_combiners(flavor),

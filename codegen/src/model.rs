@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use m2cu_analysis::{Form, Kernel, Reduction};
-use m2cu_frontend::ir::{LocalId, StmtKind};
+use m2cu_frontend::ir::{Block, Function, LocalId, StmtKind};
 use m2cu_frontend::types::Class;
 
 use crate::code::Code;
@@ -84,6 +84,44 @@ impl Accumulator {
             && self.code.class == Class::Double
             && self.code.custom().is_none()
     }
+}
+
+/// The work (expression nodes evaluated, roughly) under which a loop is not worth a team of
+/// threads: starting and joining one costs some microseconds, about what 2^15 simple
+/// operations take on one core.
+const TEAM_WORK: u64 = 1 << 15;
+
+/// The trip count from which the C path runs a loop over `bodies` on a team of threads:
+/// [`TEAM_WORK`] over one iteration's cost, the statements and expression nodes of the
+/// bodies, those of a nested loop counted 16 times (it runs an unknown number of times).
+pub fn team_trips(f: &Function, bodies: &[&Block]) -> u64 {
+    let cost: u64 = bodies.iter().map(|b| block_cost(f, b)).sum();
+    TEAM_WORK.div_ceil(cost.max(1))
+}
+
+fn block_cost(f: &Function, block: &Block) -> u64 {
+    let tree = f.tree();
+    block
+        .0
+        .iter()
+        .map(|&s| {
+            let mut own = 1;
+            for e in tree.stmt_exprs(s) {
+                tree.walk_expr(e, &mut |_| own += 1);
+            }
+            own + match &f.stmts[s].kind {
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+                    16 * block_cost(f, body)
+                }
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => block_cost(f, then_body) + block_cost(f, else_body),
+                _ => 0,
+            }
+        })
+        .sum()
 }
 
 /// How a thread holds its count accumulators ([`Accumulator::counts_in_integer`]).

@@ -62,9 +62,10 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let ranges = ctx.nest_ranges(kernel);
     let n = &ranges.total;
     let var = ctx.name(kernel.var);
+    let nest = Nest::of(ctx, kernel, &ranges);
     let var_decl = format!(
         "{}\n{}",
-        ctx.level_values(kernel, &ranges.suffixes, "m2cu_t"),
+        nest.level_values,
         induction_decls(ctx, kernel, "m2cu_t")
     );
     code.open(format!("{{ /* for {var}: {} on the CPU */", kernel.name));
@@ -98,6 +99,9 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         inner: &inner,
         kernel,
         n,
+        team_trips: model::team_trips(f, &bodies),
+        firstprivate: firstprivate(ctx, kernel, &ranges),
+        nest: &nest,
         var_decl: &var_decl,
         bodies: &bodies,
     };
@@ -105,13 +109,12 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         histogram_region(&share, code);
     } else if kernel.reductions.is_empty() {
         code.line(format!(
-            "#pragma omp parallel for schedule(static) if ({n} >= 4096)"
+            "#pragma omp parallel for schedule(static) if ({n} >= {}){}",
+            share.team_trips, share.firstprivate
         ));
-        code.open(format!(
-            "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
-        ));
+        nest.open(code);
         share.iteration(code, &kernel.privates);
-        code.close("}");
+        nest.close(code);
     } else {
         reduction_region(&share, code);
     }
@@ -130,6 +133,23 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     }
     code.close("}");
 }
+
+/// `m2cu_set_threads` (`m2cu_abi.h`): the team size of the parallel loops the calling thread
+/// starts from now on; nothing without OpenMP.
+pub const SET_THREADS: &str = "
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void m2cu_set_threads(int threads)
+{
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+";
 
 /// Declarations of `kernel`'s induction variables at the top of iteration `t`, each from its
 /// value before the loop, `m2cu_iv_<k>`.
@@ -154,6 +174,115 @@ pub fn induction_value(ind: &Induction, k0: &str, t: &str) -> String {
     format!("{k0} + {}.0 * (double){t}", ind.step)
 }
 
+/// ` firstprivate(...)` of the values a kernel's region reads but never changes: its arrays'
+/// pointers and extents (it writes elements, never the arrays themselves), its scalar inputs and
+/// its ranges. Each thread then holds them in locals, which the C compiler sees are invariant,
+/// instead of reaching every shared variable through the region's frame on every use.
+fn firstprivate(ctx: &Context, kernel: &Kernel, ranges: &crate::stmt::NestRanges) -> String {
+    let scratch = |a: LocalId| kernel.scratch.iter().any(|s| s.local == a);
+    let mut names: Vec<String> = Vec::new();
+    for a in kernel
+        .arrays
+        .iter()
+        .map(|u| u.local)
+        .filter(|&a| !scratch(a))
+    {
+        names.push(ctx.name(a).to_string());
+        let extents = if ctx.names.is_3d(a) { 3 } else { 2 };
+        names.extend((0..extents).map(|k| ctx.names.dim(a, k)));
+    }
+    names.extend(kernel.inputs.iter().map(|&x| ctx.name(x).to_string()));
+    for s in &ranges.suffixes {
+        names.extend(["first", "step", "n"].map(|part| format!("m2cu_{part}{s}")));
+    }
+    let mut unique: Vec<String> = Vec::new();
+    for name in names {
+        if !unique.contains(&name) {
+            unique.push(name);
+        }
+    }
+    match unique.is_empty() {
+        true => String::new(),
+        false => format!(" firstprivate({})", unique.join(", ")),
+    }
+}
+
+/// How the C path enumerates a kernel's iterations `m2cu_t`: one loop over them, or for a nest
+/// of several levels one loop per level, the slowest outermost, whose outermost loop the
+/// threads share (`omp for`) and whose inner loops each thread runs whole, so that the C
+/// compiler sees plain nested loops (strength-reduced subscripts, vectorized inner loops) and
+/// no iteration divides to find its place; `m2cu_t` is computed from the level counters
+/// `m2cu_l<l>` where the body needs it.
+struct Nest {
+    /// The loop heads, outermost first.
+    heads: Vec<String>,
+    /// The first line of an iteration: `m2cu_t` from the counters (none for one level).
+    t: Option<String>,
+    /// The declarations of the levels' loop variables.
+    level_values: String,
+}
+
+impl Nest {
+    fn of(ctx: &Context, kernel: &Kernel, ranges: &crate::stmt::NestRanges) -> Nest {
+        let suffixes = &ranges.suffixes;
+        if kernel.levels.len() == 1 {
+            return Nest {
+                heads: vec![format!(
+                    "for (int64_t m2cu_t = 0; m2cu_t < {}; m2cu_t++) {{",
+                    ranges.total
+                )],
+                t: None,
+                level_values: ctx.level_values(kernel, suffixes, "m2cu_t"),
+            };
+        }
+        // `kernel.order` is fastest first: the loops nest the other way round, and `m2cu_t`
+        // has the fastest level as its lowest digit.
+        let heads = kernel
+            .order
+            .iter()
+            .rev()
+            .map(|&l| {
+                format!(
+                    "for (int64_t m2cu_l{l} = 0; m2cu_l{l} < m2cu_n{}; m2cu_l{l}++) {{",
+                    suffixes[l]
+                )
+            })
+            .collect();
+        let linear = kernel
+            .order
+            .iter()
+            .rev()
+            .fold(String::new(), |t, &l| match t.is_empty() {
+                true => format!("m2cu_l{l}"),
+                false => format!("({t}) * m2cu_n{} + m2cu_l{l}", suffixes[l]),
+            });
+        let level_values = (0..kernel.levels.len())
+            .map(|l| ctx.level_value(kernel, suffixes, l, &format!("m2cu_l{l}")))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Nest {
+            heads,
+            t: Some(format!("const int64_t m2cu_t = {linear};")),
+            level_values,
+        }
+    }
+
+    fn open(&self, code: &mut Code) {
+        for head in &self.heads {
+            code.open(head);
+        }
+        if let Some(t) = &self.t {
+            code.line(t);
+        }
+    }
+
+    fn close(&self, code: &mut Code) {
+        for _ in &self.heads {
+            code.close("}");
+        }
+    }
+}
+
 /// The kernel's loop as one OpenMP thread's share of it (`omp for`), inside a parallel region
 /// that declares what the thread keeps.
 struct ThreadShare<'c, 'a> {
@@ -161,19 +290,21 @@ struct ThreadShare<'c, 'a> {
     inner: &'c Context<'a>,
     kernel: &'c Kernel,
     n: &'c str,
+    /// The trips from which the loop runs on a team ([`model::team_trips`]).
+    team_trips: u64,
+    /// The region's `firstprivate` clause ([`firstprivate`]).
+    firstprivate: String,
+    nest: &'c Nest,
     var_decl: &'c str,
     bodies: &'c [&'c m2cu_frontend::ir::Block],
 }
 
 impl ThreadShare<'_, '_> {
     fn write(&self, code: &mut Code) {
-        let n = self.n;
         code.line("#pragma omp for schedule(static) nowait");
-        code.open(format!(
-            "for (int64_t m2cu_t = 0; m2cu_t < {n}; m2cu_t++) {{"
-        ));
+        self.nest.open(code);
         self.iteration(code, &[]);
-        code.close("}");
+        self.nest.close(code);
     }
 
     /// One iteration: the loop variables, `privates` declared, the bodies, and the live-out
@@ -221,7 +352,10 @@ fn histogram_region(share: &ThreadShare, code: &mut Code) {
         .inner
         .binned
         .expect("a histogram region has an array to bin");
-    code.line(format!("#pragma omp parallel if ({} >= 4096)", share.n));
+    code.line(format!(
+        "#pragma omp parallel if ({} >= {}){}",
+        share.n, share.team_trips, share.firstprivate
+    ));
     code.open("{");
     bins_setup(ctx, code, array);
     ctx.declare(code, &kernel.privates);
@@ -236,7 +370,10 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     for acc in &accumulators {
         declare_result(ctx, code, acc, "int64_t");
     }
-    code.line(format!("#pragma omp parallel if ({n} >= 4096)"));
+    code.line(format!(
+        "#pragma omp parallel if ({n} >= {}){}",
+        share.team_trips, share.firstprivate
+    ));
     code.open("{");
     model::declare_accumulators(ctx, code, kernel, Counts::InIntegers);
     ctx.declare(code, &kernel.privates);

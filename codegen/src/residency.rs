@@ -210,14 +210,8 @@ pub fn copy_array(ctx: &Context, code: &mut Code, s: StmtId, target: LocalId, so
 /// was current and nothing is copied.
 pub fn move_array(ctx: &Context, code: &mut Code, target: LocalId, source: LocalId) {
     let (x, y) = (ctx.name(target), ctx.name(source));
-    let ty = ctx.f.locals[target].ty.class.c_type();
     code.open("{");
-    code.line(format!("{ty} *m2cu_p = {x}; {x} = {y}; {y} = m2cu_p;"));
-    for d in ["d0", "d1"] {
-        code.line(format!(
-            "int64_t m2cu_{d} = {x}_{d}; {x}_{d} = {y}_{d}; {y}_{d} = m2cu_{d};"
-        ));
-    }
+    ctx.swap_host_storage(code, target, source);
     code.line(format!(
         "uint64_t m2cu_dp = m2cu_dev_{x}; m2cu_dev_{x} = m2cu_dev_{y}; m2cu_dev_{y} = m2cu_dp;"
     ));

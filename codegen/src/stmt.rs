@@ -199,6 +199,9 @@ impl<'a> Context<'a> {
                     _ => code.line(format!("{} = {};", self.name(*target), ew.expr(*value))),
                 }
             }
+            StmtKind::Assign { target, value } if self.analysis.host_moves.contains(&s) => {
+                self.move_array(code, *target, *value)
+            }
             StmtKind::Assign { target, value } => self.copy_array(code, *target, *value),
             StmtKind::Alloc {
                 target,
@@ -472,6 +475,35 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// `x = y` where `y`'s value is dead ([`Analysis::host_moves`]): the two arrays swap their
+    /// storage and extents, and nothing is copied.
+    fn move_array(&self, code: &mut Code, target: LocalId, value: ExprId) {
+        let m2cu_frontend::ir::ExprKind::Local(source) = self.f.exprs[value].kind else {
+            unreachable!("the validator allows only locals as array values")
+        };
+        code.open(format!(
+            "{{ /* `{}` is not read again: its storage moves */",
+            self.name(source)
+        ));
+        self.swap_host_storage(code, target, source);
+        code.close("}");
+    }
+
+    /// Swaps the host storage and the extents of the 2-D arrays `x` and `y`.
+    pub(crate) fn swap_host_storage(&self, code: &mut Code, x: LocalId, y: LocalId) {
+        let (x, y, ty) = (
+            self.name(x),
+            self.name(y),
+            crate::expr::complex::c_type(self.f.locals[x].ty),
+        );
+        code.line(format!("{ty} *m2cu_p = {x}; {x} = {y}; {y} = m2cu_p;"));
+        for d in ["d0", "d1"] {
+            code.line(format!(
+                "int64_t m2cu_{d} = {x}_{d}; {x}_{d} = {y}_{d}; {y}_{d} = m2cu_{d};"
+            ));
+        }
+    }
+
     fn copy_array(&self, code: &mut Code, target: LocalId, value: ExprId) {
         let m2cu_frontend::ir::ExprKind::Local(source) = self.f.exprs[value].kind else {
             unreachable!("the validator allows only locals as array values")
@@ -488,23 +520,28 @@ impl<'a> Context<'a> {
             return;
         }
         let ty = crate::expr::complex::c_type(self.f.locals[target].ty);
-        code.open("{");
+        let (numel, own) = (self.names.numel(source), self.names.numel(target));
+        // The target owns its storage alone (an assigned array is never an input's): with as
+        // many elements it takes the copy in place, without a new allocation.
+        code.open(format!("if ({t}_d0 >= 0 && {own} == {numel}) {{"));
         code.line(format!(
-            "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t){} * sizeof({ty}));",
-            self.names.numel(source)
+            "if ({numel} > 0) memcpy({t}, {src}, (size_t){numel} * sizeof({ty}));"
+        ));
+        code.close_open("} else {");
+        code.line(format!(
+            "{ty} *m2cu_copy = ({ty} *)m2cu_dup({src}, (size_t){numel} * sizeof({ty}));"
         ));
         code.line(format!(
             "if (!m2cu_copy) {{ {} = M2CU_E_NOMEM; goto m2cu_done; }}",
             self.status
         ));
         code.line(format!("free({t});"));
-        code.line(format!(
-            "{t} = m2cu_copy; {t}_d0 = {src}_d0; {t}_d1 = {src}_d1;"
-        ));
+        code.line(format!("{t} = m2cu_copy;"));
+        code.close("}");
+        code.line(format!("{t}_d0 = {src}_d0; {t}_d1 = {src}_d1;"));
         if self.names.is_3d(target) {
             code.line(format!("{t}_d2 = {};", self.names.dim(source, 2)));
         }
-        code.close("}");
     }
 
     fn alloc(
@@ -715,28 +752,8 @@ impl<'a> Context<'a> {
     /// level `l`'s range names carry `suffixes[l]`: `t` is split into one digit `m2cu_l<l>` per
     /// level in mixed radix, fastest level first.
     pub fn level_values(&self, kernel: &Kernel, suffixes: &[String], t: &str) -> String {
-        // Every distinct variable of level `l` across the kernel's (fused) loops.
-        let value = |l: usize, digit: &str| {
-            let mut vars: Vec<LocalId> = Vec::new();
-            for levels in kernel.loops() {
-                if !vars.contains(&levels[l].var) {
-                    vars.push(levels[l].var);
-                }
-            }
-            vars.iter()
-                .map(|&var| {
-                    format!(
-                        "{} {} = {};",
-                        local_c_type(self.f, var),
-                        self.name(var),
-                        self.range_element(var, &suffixes[l], digit)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
         if kernel.levels.len() == 1 {
-            return value(0, t);
+            return self.level_value(kernel, suffixes, 0, t);
         }
         let mut lines = vec![format!("int64_t m2cu_rest = {t};")];
         let (slowest, faster) = kernel.order.split_last().expect("a kernel has a level");
@@ -747,8 +764,39 @@ impl<'a> Context<'a> {
             ));
         }
         lines.push(format!("const int64_t m2cu_l{slowest} = m2cu_rest;"));
-        lines.extend((0..kernel.levels.len()).map(|l| value(l, &format!("m2cu_l{l}"))));
+        lines.extend(
+            (0..kernel.levels.len())
+                .map(|l| self.level_value(kernel, suffixes, l, &format!("m2cu_l{l}"))),
+        );
         lines.join("\n")
+    }
+
+    /// The declarations of every distinct variable of level `l` across the kernel's (fused)
+    /// loops, at the level's iteration `digit`.
+    pub fn level_value(
+        &self,
+        kernel: &Kernel,
+        suffixes: &[String],
+        l: usize,
+        digit: &str,
+    ) -> String {
+        let mut vars: Vec<LocalId> = Vec::new();
+        for levels in kernel.loops() {
+            if !vars.contains(&levels[l].var) {
+                vars.push(levels[l].var);
+            }
+        }
+        vars.iter()
+            .map(|&var| {
+                format!(
+                    "{} {} = {};",
+                    local_c_type(self.f, var),
+                    self.name(var),
+                    self.range_element(var, &suffixes[l], digit)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// After the host ran `kernel`: every level variable keeps its last value, as after the

@@ -229,9 +229,8 @@ unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
         let bytes = std::slice::from_raw_parts(array.data as *const u8, numel);
         Data::Logical(bytes.iter().map(|&b| b != 0).collect())
     } else {
-        let mut data = spec.zeros(numel);
-        let bytes = numel * data.element_size();
-        std::ptr::copy_nonoverlapping(array.data as *const u8, data.as_mut_ptr(), bytes);
+        let mut data = spec.zeros(0);
+        data.extend_from_raw(array.data as *const u8, numel);
         data
     };
     Value::new(dims, data)

@@ -12,14 +12,21 @@ use crate::abi::{self, CpuEntry};
 pub use crate::abi::{Complexity, OutputSpec};
 pub use crate::native::BuildOptions;
 use crate::native::{Optimization, SharedObject};
+pub use crate::threads::Threads;
 use crate::value::Value;
 use crate::Result;
 
-/// A generated C program, built and loaded, exporting `int <entry>(...)` and `m2cu_release`.
+/// `void m2cu_set_threads(int)`.
+type SetThreads = unsafe extern "C" fn(std::ffi::c_int);
+
+/// A generated C program, built and loaded, exporting `int <entry>(...)`, `m2cu_release` and
+/// (generated programs; not hand-written ones) `m2cu_set_threads`.
 pub struct CpuLibrary {
     entry_name: String,
     entry: CpuEntry,
     object: SharedObject,
+    set_threads: Option<SetThreads>,
+    threads: Threads,
 }
 
 impl CpuLibrary {
@@ -30,11 +37,20 @@ impl CpuLibrary {
         let object = SharedObject::build(source, entry, opts, Optimization::Speed)?;
         // SAFETY: the ABI declares the CPU entry with exactly this signature.
         let entry_fn = unsafe { object.function::<CpuEntry>(entry) }?;
+        // SAFETY: the ABI declares `void m2cu_set_threads(int)`.
+        let set_threads = unsafe { object.function::<SetThreads>("m2cu_set_threads") }.ok();
         Ok(CpuLibrary {
             entry_name: entry.to_string(),
             entry: entry_fn,
             object,
+            set_threads,
+            threads: Threads::Auto,
         })
+    }
+
+    /// The same library, its parallel loops run by `threads` ([`Threads::Auto`] unless set).
+    pub fn with_threads(self, threads: Threads) -> CpuLibrary {
+        CpuLibrary { threads, ..self }
     }
 
     /// Runs the entry on `inputs` (in parameter order) and returns its outputs, one per spec.
@@ -45,6 +61,13 @@ impl CpuLibrary {
         inputs: &[V],
         outputs: &[OutputSpec],
     ) -> Result<Vec<Value>> {
+        if let Some(set_threads) = self.set_threads {
+            let team =
+                std::ffi::c_int::try_from(self.threads.team()).unwrap_or(std::ffi::c_int::MAX);
+            // SAFETY: the generated prelude defines it with this signature; it only sets
+            // OpenMP's team size for the calling thread.
+            unsafe { set_threads(team) };
+        }
         abi::invoke(
             inputs,
             outputs,

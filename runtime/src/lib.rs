@@ -49,8 +49,9 @@ mod probe;
 mod services;
 #[cfg(test)]
 mod testutil;
+mod threads;
 
-pub use cpu::{BuildOptions, Complexity, CpuLibrary, OutputSpec};
+pub use cpu::{BuildOptions, Complexity, CpuLibrary, OutputSpec, Threads};
 pub use display::display;
 pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};

@@ -16,9 +16,12 @@ use std::time::UNIX_EPOCH;
 
 use crate::cache;
 
+/// The answers this process knows, by compiler command and flag.
+type Answers = Mutex<HashMap<(Vec<String>, String), bool>>;
+
 /// Whether `compiler` (program and leading arguments) builds a shared object with `flag`.
 pub(crate) fn accepts(compiler: &[String], flag: &str, cache_dir: Option<&Path>) -> bool {
-    static ANSWERS: OnceLock<Mutex<HashMap<(Vec<String>, String), bool>>> = OnceLock::new();
+    static ANSWERS: OnceLock<Answers> = OnceLock::new();
     let answers = ANSWERS.get_or_init(Default::default);
     let key = (compiler.to_vec(), flag.to_string());
     if let Some(&known) = answers.lock().expect("probe lock").get(&key) {

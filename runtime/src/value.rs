@@ -197,14 +197,23 @@ impl Data {
         }
     }
 
+    /// Appends `n` elements copied from `src`, without writing them twice (no zeros first).
+    ///
+    /// # Safety
+    /// `src` must point to `n` valid elements of this data's element type; for logical data,
+    /// bytes that are 0 or 1.
+    pub(crate) unsafe fn extend_from_raw(&mut self, src: *const u8, n: usize) {
+        with_data!(self, v => {
+            v.reserve_exact(n);
+            let len = v.len();
+            std::ptr::copy_nonoverlapping(src.cast(), v.as_mut_ptr().add(len), n);
+            v.set_len(len + n);
+        })
+    }
+
     /// Pointer to the first element (dangling but non-null when empty).
     pub(crate) fn as_ptr(&self) -> *const u8 {
         with_data!(self, v => v.as_ptr().cast())
-    }
-
-    /// Pointer to the first element, for writing (dangling but non-null when empty).
-    pub(crate) fn as_mut_ptr(&mut self) -> *mut u8 {
-        with_data!(self, v => v.as_mut_ptr().cast())
     }
 }
 

@@ -59,4 +59,8 @@ typedef struct m2cu_gpu {
 
 void m2cu_release(void *data);
 
+/* The CPU program only: the number of OpenMP threads its parallel loops use in the calls the
+ * calling thread makes from now on (ignored when not positive, or built without OpenMP). */
+void m2cu_set_threads(int threads);
+
 #endif
