@@ -45,8 +45,9 @@ struct Common {
     /// On the GPU, merge the blocks' partial floating-point sums and products in a fixed order
     /// (each block writes its own slot; the last block combines the slots in a fixed tree)
     /// instead of with atomics in whatever order blocks finish: the same bits on every run on
-    /// one GPU. Other reductions are exact in any order already. The C/OpenMP path is not
-    /// affected
+    /// one GPU. On the C/OpenMP path, each thread's partial goes to its own slot and the slots
+    /// are folded in thread order: the same bits on every run with the same --threads. Other
+    /// reductions are exact in any order already
     #[arg(long)]
     deterministic: bool,
     /// A folder to search for `NAME.m` when the file calls `NAME(...)` and defines no such
@@ -179,6 +180,10 @@ enum Command {
         /// else every core, lowered to the cores other processes leave free.
         #[arg(long, value_name = "N")]
         threads: Option<std::num::NonZeroUsize>,
+        /// Say where the time went: reading the inputs, translating, building (or loading from
+        /// the cache), the call, printing the outputs.
+        #[arg(long)]
+        verbose: bool,
     },
 }
 
@@ -354,6 +359,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             output,
             seed,
             threads,
+            verbose,
         } => {
             let run_options = RunOptions {
                 emu: emu.options(backend)?,
@@ -371,11 +377,14 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             let ran = m2cu_runtime::isolate::in_child(|| {
                 report(run(
                     &common,
-                    inputs.as_deref(),
-                    &set,
+                    &RunIo {
+                        inputs: inputs.as_deref(),
+                        set: &set,
+                        output: output.as_deref(),
+                        seed,
+                        verbose,
+                    },
                     &run_options,
-                    output.as_deref(),
-                    seed,
                 ))
             })
             .map_err(|e| Failure::File(format!("cannot start the run: {e}")))?;
@@ -508,45 +517,64 @@ fn parse(file: &Path, dialect: Dialect) -> Result<(), Failure> {
     }
 }
 
-fn run(
-    common: &Common,
-    inputs: Option<&Path>,
-    set: &[String],
-    run_options: &RunOptions,
-    output: Option<&Path>,
+/// What `m2cu run` reads, writes and says besides the function.
+struct RunIo<'a> {
+    inputs: Option<&'a Path>,
+    set: &'a [String],
+    output: Option<&'a Path>,
     seed: u64,
-) -> Result<(), Failure> {
+    verbose: bool,
+}
+
+fn run(common: &Common, io: &RunIo, run_options: &RunOptions) -> Result<(), Failure> {
+    let start = std::time::Instant::now();
     let (source, mut options) = read_source(common)?;
-    options.seed = seed;
-    let mut values = match inputs {
+    options.seed = io.seed;
+    let mut values = match io.inputs {
         Some(path) => m2cu::read_mat_file(path)?,
         None => Vec::new(),
     };
     let set_options = m2cu::SetOptions {
-        seed,
+        seed: io.seed,
         build: run_options.build.clone(),
     };
-    for (name, value) in capped_set_values(set, &set_options)? {
+    for (name, value) in capped_set_values(io.set, &set_options)? {
         values.retain(|(n, _)| *n != name);
         values.push((name, value));
     }
+    let inputs_time = start.elapsed();
     let result = m2cu::run(&source, &values, &options, run_options)?;
     if let Some(notice) = &result.notice {
         eprintln!("{notice}");
     }
+    let printing = std::time::Instant::now();
     for (name, value) in &result.outputs {
         print!("{}", with_newline(&m2cu_runtime::display(name, value)));
     }
-    if let Some(path) = output {
+    if let Some(path) = io.output {
         m2cu_runtime::write_mat(path, &result.outputs).map_err(Error::from)?;
         eprintln!("m2cu: wrote {}", path.display());
     }
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     eprintln!(
         "m2cu: {} backend: build {:.1} ms, run {:.3} ms",
         result.backend,
-        result.build_time.as_secs_f64() * 1e3,
-        result.run_time.as_secs_f64() * 1e3
+        ms(result.build_time),
+        ms(result.run_time)
     );
+    if io.verbose {
+        eprintln!(
+            "m2cu: time: reading the file and inputs {:.1} ms, translating {:.1} ms, building \
+             or loading from the cache {:.1} ms, the call {:.3} ms, printing the outputs {:.1} ms; \
+             {:.1} ms in all (this process; starting it and its child are not counted)",
+            ms(inputs_time),
+            ms(result.translate_time),
+            ms(result.build_time.saturating_sub(result.translate_time)),
+            ms(result.run_time),
+            ms(printing.elapsed()),
+            ms(start.elapsed())
+        );
+    }
     if let Some(transfers) = &result.transfers {
         eprintln!("m2cu: copies: {transfers}");
     }

@@ -49,6 +49,8 @@ pub struct RunResult {
     pub notice: Option<String>,
     /// Time to translate and build (compile, or load from the cache).
     pub build_time: Duration,
+    /// The part of `build_time` spent translating (parse, lower, analyze, generate).
+    pub translate_time: Duration,
     /// Time of the call itself, transfers included.
     pub run_time: Duration,
     /// The copies between host and device memory of the call, on the GPU and the emulator.
@@ -87,6 +89,7 @@ pub struct Program {
     specs: Vec<OutputSpec>,
     built: Built,
     notice: Option<String>,
+    translate_time: Duration,
     build_time: Duration,
 }
 
@@ -109,6 +112,7 @@ impl Program {
     ) -> Result<Program, Error> {
         let start = Instant::now();
         let (translation, input_types) = crate::typed_translation(source, specimen, options)?;
+        let translate_time = start.elapsed();
         let (backend, notice) = choose_backend(run_options.backend)?;
         let g = &translation.generated;
         let built = match backend {
@@ -139,6 +143,7 @@ impl Program {
             specs,
             built,
             notice,
+            translate_time,
             build_time: start.elapsed(),
         })
     }
@@ -242,6 +247,11 @@ impl Program {
     /// Time to translate and build (compile, or load from the cache).
     pub fn build_time(&self) -> Duration {
         self.build_time
+    }
+
+    /// The part of [`Program::build_time`] spent translating (parse, lower, analyze, generate).
+    pub fn translate_time(&self) -> Duration {
+        self.translate_time
     }
 
     fn check_types(&self, inputs: &[(String, Value)]) -> Result<(), Error> {
@@ -351,6 +361,7 @@ pub fn run(
         backend: program.backend(),
         notice: program.notice.clone(),
         build_time: program.build_time,
+        translate_time: program.translate_time,
         run_time: timing.total,
         transfers: timing.transfers,
     })

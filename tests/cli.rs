@@ -196,6 +196,41 @@ fn no_bounds_check_removes_the_index_checks() {
 }
 
 #[test]
+fn run_verbose_says_where_the_time_went_and_threads_are_a_setting() {
+    for threads in ["1", "2"] {
+        let o = m2cu(&[
+            "run",
+            "fixtures/e2e/vecsum.m",
+            "--backend",
+            "cpu",
+            "--set",
+            "v=mod(1:100000, 7)",
+            "--threads",
+            threads,
+            "--verbose",
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(
+            out.trim(),
+            "s = 300000",
+            "{threads} threads (Octave: the same)"
+        );
+        for phase in [
+            "reading the file and inputs",
+            "translating",
+            "building or loading from the cache",
+            "the call",
+            "printing the outputs",
+        ] {
+            assert!(err.contains(phase), "{phase}: {err}");
+        }
+    }
+    let o = m2cu(&["run", "fixtures/e2e/vecsum.m", "--threads", "0"]);
+    assert!(!o.status.success());
+}
+
+#[test]
 fn run_with_set_prints_outputs_like_matlab() {
     let o = m2cu(&[
         "run",

@@ -67,3 +67,45 @@ fn a_call_with_inputs_of_another_type_is_refused() {
     let missing = program.call(&[]).expect_err("no input").to_string();
     assert!(missing.starts_with("input `v` has no value"), "{missing}");
 }
+
+/// `--deterministic` on the C path: a floating sum's thread partials are folded in thread
+/// order, so with a given team size the result is one fixed expression of the inputs: each of
+/// the four threads sums its contiguous share (OpenMP's static schedule: `n / 4` each, the
+/// first `n % 4` threads one more), then `((0 + part0) + part1) + ...`, added to `s`'s value
+/// before the loop. The elements are not dyadic, so another order of the partials (which
+/// `omp critical` gives, in whatever order threads finish) gives other bits.
+#[test]
+fn deterministic_sums_on_the_c_path_fold_thread_partials_in_order() {
+    let n: usize = 20_001;
+    let v: Vec<f64> = (0..n).map(|k| 1.0 / (k as f64 + 3.0)).collect();
+    let path = common::e2e_path("vecsum", ".m");
+    let options = m2cu::Options {
+        file_name: "vecsum.m".into(),
+        deterministic: true,
+        ..Default::default()
+    };
+    let run_options = m2cu::RunOptions {
+        threads: m2cu::Threads::Exactly(std::num::NonZeroUsize::new(4).unwrap()),
+        ..common::on(Backend::Cpu)
+    };
+    let inputs = vec![("v".to_string(), Value::row(v.clone()))];
+    let program = Program::prepare(&common::source(&path), &inputs, &options, &run_options)
+        .expect("vecsum prepares");
+    let (share, longer) = (n / 4, n % 4);
+    let mut start = 0;
+    let mut partials = 0.0;
+    for thread in 0..4 {
+        let len = share + usize::from(thread < longer);
+        partials += v[start..start + len].iter().fold(0.0, |s, x| s + x);
+        start += len;
+    }
+    let want = 0.0 + partials;
+    for _ in 0..3 {
+        let got = program.call(&inputs).expect("the call");
+        assert_eq!(
+            got[0].1.as_slice::<f64>().map(|s| s[0].to_bits()),
+            Some(want.to_bits()),
+            "{got:?} != {want}"
+        );
+    }
+}

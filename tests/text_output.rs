@@ -580,3 +580,35 @@ end
         "error: Need the coefficients and the points.\n",
     );
 }
+
+/// `%d`, `%i` and `%u` of int64 and uint64 values past 2^53 print every digit, in `fprintf` and
+/// in `error`, as Octave does; where the conversion's type cannot hold the value (`%d` of a
+/// uint64 above 2^63 - 1, `%u` of a large negative int64) Octave prints `%g`, and so does m2cu.
+/// (difftest seed 23 found `error('...%d...', x)` of an int64 near 2^63 printed through a
+/// double: `-8680582066029647872` where Octave printed `-8680582066029647983`.)
+#[test]
+fn wide_integers_print_every_digit() {
+    let source = "function y = wideints(a)
+% %d, %i and %u of int64 and uint64 values past 2^53
+b = a - int64(111);
+fprintf('%d %i|%5d|%u\\n', a, b, intmin('int64'), a);
+u = uint64(18446744073709551615);
+fprintf('%u %d %i\\n', u, u - uint64(2), uint64(intmax('int64')));
+y = double(a > 0);
+if a < int64(0)
+  error('wide:neg', 'value %d is negative', a);
+end
+end
+";
+    prints_like_octave(
+        "wideints",
+        source,
+        &[
+            &["a=intmax('int64') - int64(5)"],
+            &["a=intmin('int64') + int64(17)"],
+            &["a=int64(-5)"],
+        ],
+        "9223372036854775802 9223372036854775691|-9223372036854775808|9223372036854775802\n\
+         18446744073709551615 1.84467e+19 9223372036854775807\n",
+    );
+}

@@ -293,6 +293,16 @@ impl Prover<'_> {
             return false;
         }
         let (hi, extent) = (facts.normal(&range.hi), facts.normal(extent));
+        // An allocation clamps a negative extent to 0: a product of two scalars that may both be
+        // negative (`zeros(n, m)`, `1:n*m`) is positive where the array is empty.
+        let scalars = hi
+            .factors
+            .iter()
+            .filter(|a| matches!(a, Atom::Scalar(_)))
+            .count();
+        if scalars > 1 {
+            return false;
+        }
         let top = range.offset.saturating_add(d);
         match (hi.factors.is_empty(), extent.factors.is_empty()) {
             (true, true) => hi.constant.saturating_add(top) <= extent.constant,
@@ -777,5 +787,10 @@ mod tests {
             proven("y = 0; for i = 1.5:numel(x), y = x(i); end", "x"),
             [false]
         );
+        // Two negative scalars make a positive product, where zeros(n, m) is empty.
+        let both = "m = 2 * n; z = zeros(n, m); y = 0; for i = 1:n*m, y = z(i); end";
+        assert_eq!(proven(both, "z"), [false]);
+        let one = "z = zeros(n, 3); y = 0; for i = 1:3*n, y = z(i); end";
+        assert_eq!(proven(one, "z"), [true]);
     }
 }

@@ -1,7 +1,7 @@
 //! The benchmark end to end at small sizes: every workload passes the correctness guard at
 //! N = 2^10 and 2^11, the table has one row per workload and size, GPU cells (the call and its
-//! kernels) say `no device` without a GPU, and the Octave column is filled for one small
-//! workload when Octave is there (required under `CI=true`, else skipped with a printed reason).
+//! kernels) say `no device` without a GPU, and the Octave columns (the loop and the builtin)
+//! are filled for one small workload when Octave is there (required under `CI=true`, else skipped with a printed reason).
 //! The matrix products (`--matmul`) pass their guard at n = 40 and 70 against the system BLAS
 //! when one loads (else the BLAS cells say `no BLAS`, with a printed reason), and against the
 //! in-order product when the named BLAS does not load.
@@ -56,7 +56,7 @@ fn every_workload_passes_the_guard_and_gets_a_row_per_size() {
         };
         assert!(row.difference <= tolerance, "{row:?}");
         // The C columns are timed up to 2^10 (`cpu_max_log2`); 2^11 is checked, not timed.
-        for cell in [row.m2cu_ms, row.hand_ms] {
+        for cell in [row.m2cu_ms, row.hand_ms, row.hand_tuned_ms] {
             if row.log2 <= 10 {
                 assert!(matches!(cell, Cell::Ms(ms) if ms > 0.0), "{row:?}");
             } else {
@@ -64,6 +64,7 @@ fn every_workload_passes_the_guard_and_gets_a_row_per_size() {
             }
         }
         assert_eq!(row.octave, Cell::NotRun, "{row:?}");
+        assert_eq!(row.octave_builtin, Cell::NotRun, "{row:?}");
         assert_gpu_cells([row.gpu, row.gpu_kernels], has_gpu, row);
     }
     let table = report.markdown();
@@ -97,12 +98,14 @@ fn octave_times_a_small_workload() {
     };
     let report = m2cu_bench::run(&config).expect("the bench runs");
     assert_eq!(report.rows.len(), 1);
-    assert!(
-        matches!(report.rows[0].octave, Cell::Ms(ms) if ms > 0.0),
-        "{:?}\n{}",
-        report.rows[0],
-        report.markdown()
-    );
+    for cell in [report.rows[0].octave, report.rows[0].octave_builtin] {
+        assert!(
+            matches!(cell, Cell::Ms(ms) if ms > 0.0),
+            "{:?}\n{}",
+            report.rows[0],
+            report.markdown()
+        );
+    }
     assert!(report
         .header
         .iter()

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use m2cu_analysis::{Form, Kernel, Reduction};
-use m2cu_frontend::ir::{Block, Function, LocalId, StmtKind};
+use m2cu_frontend::ir::{BinOp, Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 use m2cu_frontend::types::Class;
 
 use crate::code::Code;
@@ -76,14 +76,30 @@ impl Accumulator {
     }
 
     /// Whether a thread may hold this accumulator as an `int64_t` count when its target
-    /// counts in integers ([`Counts::InIntegers`]): a double count (`c = c + 1`), whose partial
+    /// counts in integers ([`Counts::InIntegers`]): a double count whose every update is
+    /// `c = c + 1` (not `c = c - 1`, which the analysis also counts), whose partial
     /// from 0 holds every integer up to 2^53, so the integer and the double agree exactly
     /// (a single count would not: a float stops counting at 2^24).
-    pub fn counts_in_integer(&self) -> bool {
+    pub fn counts_in_integer(&self, f: &Function) -> bool {
         self.reduction.form == Form::Count
             && self.code.class == Class::Double
             && self.code.custom().is_none()
+            && self.reduction.updates.iter().all(|&u| adds_one(f, u))
     }
+}
+
+/// Whether statement `u` is `c = c + 1` or `c = 1 + c` (a count's update; `c = c - 1`, which
+/// the analysis also calls a count of ones, counts down).
+fn adds_one(f: &Function, u: StmtId) -> bool {
+    let StmtKind::Assign { target, value } = &f.stmts[u].kind else {
+        return false;
+    };
+    let ExprKind::Binary(BinOp::Add, a, b) = &f.exprs[*value].kind else {
+        return false;
+    };
+    let is = |e: ExprId, kind: ExprKind| f.exprs[e].kind == kind;
+    let (one, var) = (ExprKind::Const(1.0), ExprKind::Local(*target));
+    (is(*a, var.clone()) && is(*b, one.clone())) || (is(*a, one) && is(*b, var))
 }
 
 /// The work (expression nodes evaluated, roughly) under which a loop is not worth a team of
@@ -258,7 +274,7 @@ pub fn with_reduction_hooks<'a>(
     let mut seeded = HashMap::new();
     let mut integer_counts = HashSet::new();
     for acc in accumulators(ctx, kernel) {
-        if counts == Counts::InIntegers && acc.counts_in_integer() {
+        if counts == Counts::InIntegers && acc.counts_in_integer(ctx.f) {
             integer_counts.extend(acc.reduction.updates.iter().copied());
         }
         for &u in &acc.reduction.updates {
@@ -285,7 +301,7 @@ pub fn with_reduction_hooks<'a>(
 pub fn declare_accumulators(ctx: &Context, code: &mut Code, kernel: &Kernel, counts: Counts) {
     for acc in accumulators(ctx, kernel) {
         let r = &acc.reduction;
-        let (ty, identity) = match counts == Counts::InIntegers && acc.counts_in_integer() {
+        let (ty, identity) = match counts == Counts::InIntegers && acc.counts_in_integer(ctx.f) {
             true => ("int64_t", "0".to_string()),
             false => (acc.code.class.c_type(), acc.code.identity()),
         };

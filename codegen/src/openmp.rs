@@ -21,7 +21,7 @@ use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::model::{self, accumulators, Accumulator, Counts};
 use crate::raise;
-use crate::reduce::Located;
+use crate::reduce::{Located, Merge};
 use crate::stmt::{Context, Target};
 
 /// The CPU program: planned loops are OpenMP loops and regions.
@@ -135,10 +135,16 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
 }
 
 /// `m2cu_set_threads` (`m2cu_abi.h`): the team size of the parallel loops the calling thread
-/// starts from now on; nothing without OpenMP.
+/// starts from now on; nothing without OpenMP. Also the thread's number and the largest team,
+/// which `--deterministic` regions use for their slots (0 and 1 without OpenMP).
 pub const SET_THREADS: &str = "
 #ifdef _OPENMP
 #include <omp.h>
+#define M2CU_THREAD omp_get_thread_num()
+#define M2CU_TEAM_MAX omp_get_max_threads()
+#else
+#define M2CU_THREAD 0
+#define M2CU_TEAM_MAX 1
 #endif
 
 void m2cu_set_threads(int threads)
@@ -367,8 +373,23 @@ fn histogram_region(share: &ThreadShare, code: &mut Code) {
 fn reduction_region(share: &ThreadShare, code: &mut Code) {
     let (ctx, kernel, n) = (share.ctx, share.kernel, share.n);
     let accumulators = accumulators(ctx, kernel);
+    // `--deterministic`: floating sums and products leave each thread's partial in its own
+    // slot, folded in thread order after the region (with the static schedule each thread's
+    // share depends on the team size alone), so a given team size gives the same bits.
+    let ordered = |acc: &Accumulator| acc.merge == Merge::Ordered;
     for acc in &accumulators {
         declare_result(ctx, code, acc, "int64_t");
+    }
+    if accumulators.iter().any(ordered) {
+        code.line("const int m2cu_slots = M2CU_TEAM_MAX;");
+    }
+    for acc in accumulators.iter().filter(|a| ordered(a)) {
+        code.line(format!(
+            "{} m2cu_part{j}[m2cu_slots];\nfor (int m2cu_k = 0; m2cu_k < m2cu_slots; m2cu_k++) m2cu_part{j}[m2cu_k] = {};",
+            acc.code.wide_type(),
+            acc.code.identity(),
+            j = acc.j
+        ));
     }
     code.line(format!(
         "#pragma omp parallel if ({n} >= {}){}",
@@ -378,19 +399,31 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     model::declare_accumulators(ctx, code, kernel, Counts::InIntegers);
     ctx.declare(code, &kernel.privates);
     share.write(code);
-    code.line("#pragma omp critical");
-    code.open("{");
-    for acc in &accumulators {
+    let mine = |acc: &Accumulator| {
+        format!(
+            "(({}){})",
+            acc.code.wide_type(),
+            ctx.name(acc.reduction.var)
+        )
+    };
+    for acc in accumulators.iter().filter(|a| ordered(a)) {
+        code.line(format!("m2cu_part{}[M2CU_THREAD] = {};", acc.j, mine(acc)));
+    }
+    let merged: Vec<&Accumulator> = accumulators.iter().filter(|a| !ordered(a)).collect();
+    if !merged.is_empty() {
+        code.line("#pragma omp critical");
+        code.open("{");
+    }
+    for acc in merged.iter().copied() {
         let (r, rc, value) = (&acc.reduction, &acc.code, acc.result_value());
-        let mine = format!("(({}){})", rc.wide_type(), ctx.name(r.var));
         if let Some(c) = rc.custom() {
-            let merged = rc.call_combiner(c, &value, &mine, ctx.err);
+            let merged = rc.call_combiner(c, &value, &mine(acc), ctx.err);
             code.line(format!("if ({}) {value} = {merged};", acc.has_value()));
         } else if !acc.located() {
-            code.line(format!("{value} = {};", rc.combine(&value, &mine)));
+            code.line(format!("{value} = {};", rc.combine(&value, &mine(acc))));
         } else {
             let thread = Located {
-                v: mine,
+                v: mine(acc),
                 ks: r
                     .locations
                     .iter()
@@ -401,8 +434,17 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
             code.line(rc.combine_location(&acc.result(), &thread));
         }
     }
+    if !merged.is_empty() {
+        code.close("}");
+    }
     code.close("}");
-    code.close("}");
+    for acc in accumulators.iter().filter(|a| ordered(a)) {
+        let (value, j) = (acc.result_value(), acc.j);
+        code.line(format!(
+            "for (int m2cu_k = 0; m2cu_k < m2cu_slots; m2cu_k++) {value} = {};",
+            acc.code.combine(&value, &format!("m2cu_part{j}[m2cu_k]"))
+        ));
+    }
     finish_reductions(ctx, code, kernel);
 }
 

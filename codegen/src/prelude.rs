@@ -1190,6 +1190,18 @@ static void m2cu_put_number(m2cu_text *t, double v, int integer, const char *spe
     else m2cu_putf(t, fallback, v);
 }}
 
+/* `%d`, `%i` or `%u` (`unsigned_conv`) of an int64 or uint64 (`is_unsigned`) as Octave prints
+ * it: every digit (`spec` ends in `lld` or `llu` as the class is), except a value the conversion's
+ * type does not hold (a uint64 above 2^63 - 1 for `%d`, a negative int64 for `%u`), which goes
+ * through the double (`m2cu_put_number`) as Octave's does. */
+static void m2cu_put_wide(m2cu_text *t, long long s, unsigned long long u, int is_unsigned, int unsigned_conv, const char *spec, const char *word, const char *fallback)
+{{
+    if (is_unsigned && !unsigned_conv && u > 9223372036854775807ULL) m2cu_put_number(t, (double)u, 1, spec, word, fallback);
+    else if (!is_unsigned && unsigned_conv && s < 0) m2cu_put_number(t, (double)s, 1, spec, word, fallback);
+    else if (is_unsigned) m2cu_putf(t, spec, u);
+    else m2cu_putf(t, spec, s);
+}}
+
 /* An integer-class or logical scalar as disp shows it. */
 static void m2cu_put_int(m2cu_text *t, long long v)
 {{

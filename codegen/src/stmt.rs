@@ -402,12 +402,30 @@ impl<'a> Context<'a> {
                     );
                 }
                 let integer = matches!(conversion, 'd' | 'i' | 'u');
+                let width = field_width(modifiers);
+                // A 64-bit integer prints every digit (a double would round it past 2^53).
+                let class = piece.arg().map(|a| self.f.class_of(a));
+                if integer && matches!(class, Some(Class::Int64 | Class::Uint64)) {
+                    let unsigned = class == Some(Class::Uint64);
+                    let (s, u) = match unsigned {
+                        true => ("0".to_string(), format!("(unsigned long long)({arg})")),
+                        false => (format!("(long long)({arg})"), "0".to_string()),
+                    };
+                    let length = if unsigned { "llu" } else { "lld" };
+                    return format!(
+                        "m2cu_put_wide(&m2cu_t, {s}, {u}, {}, {}, {}, {}, {});",
+                        unsigned as u8,
+                        (*conversion == 'u') as u8,
+                        string_literal(&format!("%{modifiers}{length}")),
+                        string_literal(&format!("%{width}s")),
+                        string_literal(&format!("%{modifiers}g"))
+                    );
+                }
                 let spec = if integer {
                     format!("%{modifiers}lld")
                 } else {
                     format!("%{modifiers}{conversion}")
                 };
-                let width = field_width(modifiers);
                 format!(
                     "m2cu_put_number(&m2cu_t, (double)({arg}), {}, {}, {}, {});",
                     integer as u8,
