@@ -30,8 +30,12 @@ impl Machine {
             cpu: cpu_model().unwrap_or_else(|| "unknown".to_string()),
             cores,
             threads: match std::env::var("OMP_NUM_THREADS") {
-                Ok(n) => format!("{n} (OMP_NUM_THREADS)"),
-                Err(_) => format!("OpenMP's default, one per core ({cores})"),
+                Ok(n) => {
+                    format!("{n} (OMP_NUM_THREADS), fewer while other processes keep cores busy")
+                }
+                Err(_) => {
+                    format!("one per core ({cores}), fewer while other processes keep cores busy")
+                }
             },
             gpu: m2cu_runtime::gpu_status(),
             date: command_line("date", &["-u"]).unwrap_or_else(|| "unknown".to_string()),
