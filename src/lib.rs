@@ -51,8 +51,8 @@ pub struct Options {
     pub no_bounds_check: bool,
     /// Merge the GPU blocks' partial floating sums and products in a fixed order
     /// (`--deterministic`): the same bits on every run on one device, at the cost of one slot
-    /// per block instead of one atomic; on the C path, the OpenMP threads' partials folded in
-    /// thread order (the same bits on every run with the same team size).
+    /// per block instead of one atomic. (The C path always folds its threads' partials in
+    /// thread order: the same bits on every run with the same team size.)
     pub deterministic: bool,
     /// The language of the source: MATLAB (the default) or GNU Octave, whose spellings
     /// (`endfor`, `!=`, `#` comments, `x += 1`, ...) are then accepted.

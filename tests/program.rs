@@ -68,7 +68,7 @@ fn a_call_with_inputs_of_another_type_is_refused() {
     assert!(missing.starts_with("input `v` has no value"), "{missing}");
 }
 
-/// `--deterministic` on the C path: a floating sum's thread partials are folded in thread
+/// The C path (with or without `--deterministic`) folds a floating sum's thread partials in thread
 /// order, so with a given team size the result is one fixed expression of the inputs: each of
 /// the four threads sums its contiguous share (OpenMP's static schedule: `n / 4` each, the
 /// first `n % 4` threads one more), then `((0 + part0) + part1) + ...`, added to `s`'s value
@@ -107,5 +107,42 @@ fn deterministic_sums_on_the_c_path_fold_thread_partials_in_order() {
             Some(want.to_bits()),
             "{got:?} != {want}"
         );
+    }
+}
+
+/// A min or max over -0 and +0 alternating, on two and on four threads: the threads' partials
+/// are folded in thread order with the loop's own combine, so the result has the sign the
+/// sequential loop gives (`mn` keeps the first minimum, -0; `mx = max(mx, v(i))` takes the
+/// last of equal values, -0 here), whichever thread finishes first. (A merge in the order
+/// threads finish gave +0 on one CI run: the adversarial `maxmin [zeros]` case.)
+#[test]
+fn min_and_max_ties_between_zeros_keep_the_sequential_sign_on_any_team() {
+    let n = 3333;
+    let v: Vec<f64> = (0..n)
+        .map(|k| if k % 2 == 0 { -0.0 } else { 0.0 })
+        .collect();
+    let inputs = vec![("v".to_string(), Value::row(v))];
+    let path = common::e2e_path("maxmin", ".m");
+    let options = m2cu::Options {
+        file_name: "maxmin.m".into(),
+        ..Default::default()
+    };
+    for threads in [2, 4] {
+        let run_options = m2cu::RunOptions {
+            threads: m2cu::Threads::Exactly(std::num::NonZeroUsize::new(threads).unwrap()),
+            ..common::on(Backend::Cpu)
+        };
+        let program = Program::prepare(&common::source(&path), &inputs, &options, &run_options)
+            .expect("maxmin prepares");
+        for _ in 0..5 {
+            let got = program.call(&inputs).expect("the call");
+            for (name, value) in &got {
+                let x = value.as_slice::<f64>().expect("a double")[0];
+                assert!(
+                    x == 0.0 && x.is_sign_negative(),
+                    "{name} = {x:?} on {threads} threads"
+                );
+            }
+        }
     }
 }

@@ -60,8 +60,8 @@ pub struct CodegenOptions<'a> {
     /// program's indices, which is faster and undefined when an index is out of range.
     pub bounds_checks: bool,
     /// Merge the block partials of floating sums and products in a fixed order (slots and a
-    /// last-block tree) instead of atomics: bit-identical results from run to run on one device;
-    /// on the C path, per-thread slots folded in thread order.
+    /// last-block tree) instead of atomics: bit-identical results from run to run on one device.
+    /// (The C path always folds per-thread slots in thread order.)
     pub deterministic: bool,
     /// The seed of the random stream `rand`/`randn` draw from (compiled into programs that
     /// draw; others do not depend on it).

@@ -21,7 +21,7 @@ use crate::code::Code;
 use crate::expr::local_c_type;
 use crate::model::{self, accumulators, Accumulator, Counts};
 use crate::raise;
-use crate::reduce::{Located, Merge};
+use crate::reduce::Located;
 use crate::stmt::{Context, Target};
 
 /// The CPU program: planned loops are OpenMP loops and regions.
@@ -373,10 +373,14 @@ fn histogram_region(share: &ThreadShare, code: &mut Code) {
 fn reduction_region(share: &ThreadShare, code: &mut Code) {
     let (ctx, kernel, n) = (share.ctx, share.kernel, share.n);
     let accumulators = accumulators(ctx, kernel);
-    // `--deterministic`: floating sums and products leave each thread's partial in its own
-    // slot, folded in thread order after the region (with the static schedule each thread's
-    // share depends on the team size alone), so a given team size gives the same bits.
-    let ordered = |acc: &Accumulator| acc.merge == Merge::Ordered;
+    // Each thread leaves its partial in its own slot, and the slots are folded in thread order
+    // after the region with the loop's own combine: a min or max takes the zero of a -0/+0 tie
+    // (and a NaN-skipping one its operand) that the sequential loop takes, and with the static
+    // schedule (each thread's share depends on the team size alone) a team size gives the same
+    // bits on every run, floating sums included (`--deterministic`). Located and custom
+    // reductions merge under `omp critical`: the first by their iteration numbers, exact in any
+    // order; the second through the user's function with its seeded flag.
+    let ordered = |acc: &Accumulator| !acc.located() && acc.code.custom().is_none();
     for acc in &accumulators {
         declare_result(ctx, code, acc, "int64_t");
     }
