@@ -19,7 +19,7 @@ mod set_values;
 pub mod source_text;
 
 pub use m2cu_runtime::Threads;
-pub use program::{run, Backend, CallTiming, Program, RunOptions, RunResult};
+pub use program::{run, Backend, CallTiming, Inputs, Program, RunOptions, RunResult};
 pub use set_values::{set_values, SetOptions};
 
 use std::path::{Path, PathBuf};

@@ -543,7 +543,8 @@ fn run(common: &Common, io: &RunIo, run_options: &RunOptions) -> Result<(), Fail
         values.push((name, value));
     }
     let inputs_time = start.elapsed();
-    let result = m2cu::run(&source, &values, &options, run_options)?;
+    // The inputs are given: `y = f(a, x, y)` updates `y` in place.
+    let result = m2cu::run(&source, &mut values, &options, run_options)?;
     if let Some(notice) = &result.notice {
         eprintln!("{notice}");
     }

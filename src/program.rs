@@ -9,7 +9,9 @@
 use std::time::{Duration, Instant};
 
 use m2cu_frontend::types::{Dim, Type};
-use m2cu_runtime::{CpuLibrary, EmuProgram, GpuProgram, GpuStatus, OutputSpec, Threads, Transfers};
+use m2cu_runtime::{
+    CpuLibrary, EmuProgram, GpuProgram, GpuStatus, Offer, OutputSpec, Threads, Transfers,
+};
 
 use crate::{BuildOptions, ClassId, EmuOptions, Error, Options, Translation, Value};
 
@@ -70,6 +72,74 @@ pub struct CallTiming {
     pub transfers: Option<Transfers>,
 }
 
+/// The inputs of a call, by name: lent or given.
+///
+/// Lent inputs (`&inputs`) are read and never changed. Given inputs (`&mut inputs`) are the
+/// caller's to give up: an output that is also an input, as `y` in `function y = f(a, x, y)`,
+/// may then be computed in the input's memory and returned as it with no copy, leaving
+/// [`Value::taken`] (a 0-by-0 double) in its place; the C backend does so where the function
+/// only stores into `y`. Other given inputs come back as they were.
+#[derive(Debug)]
+pub enum Inputs<'a> {
+    Lent(&'a [(String, Value)]),
+    Given(&'a mut [(String, Value)]),
+}
+
+impl Inputs<'_> {
+    /// The inputs, by name.
+    pub fn as_slice(&self) -> &[(String, Value)] {
+        match self {
+            Inputs::Lent(inputs) => inputs,
+            Inputs::Given(inputs) => inputs,
+        }
+    }
+}
+
+impl<'a> From<&'a [(String, Value)]> for Inputs<'a> {
+    fn from(inputs: &'a [(String, Value)]) -> Self {
+        Inputs::Lent(inputs)
+    }
+}
+
+impl<'a> From<&'a Vec<(String, Value)>> for Inputs<'a> {
+    fn from(inputs: &'a Vec<(String, Value)>) -> Self {
+        Inputs::Lent(inputs)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [(String, Value); N]> for Inputs<'a> {
+    fn from(inputs: &'a [(String, Value); N]) -> Self {
+        Inputs::Lent(inputs)
+    }
+}
+
+impl<'a> From<&'a mut [(String, Value)]> for Inputs<'a> {
+    fn from(inputs: &'a mut [(String, Value)]) -> Self {
+        Inputs::Given(inputs)
+    }
+}
+
+impl<'a> From<&'a mut Vec<(String, Value)>> for Inputs<'a> {
+    fn from(inputs: &'a mut Vec<(String, Value)>) -> Self {
+        Inputs::Given(inputs)
+    }
+}
+
+/// Inputs in parameter order.
+enum Ordered<'a> {
+    Lent(Vec<&'a Value>),
+    Given(&'a mut [Value]),
+}
+
+impl Ordered<'_> {
+    fn lent(&self) -> Vec<&Value> {
+        match self {
+            Ordered::Lent(values) => values.clone(),
+            Ordered::Given(values) => values.iter().collect(),
+        }
+    }
+}
+
 /// A translated program, built for one backend and ready to be called.
 ///
 /// ```
@@ -87,6 +157,9 @@ pub struct Program {
     /// The types taken from the specimen inputs (those no `arguments` block declares).
     input_types: Vec<(String, Type)>,
     specs: Vec<OutputSpec>,
+    /// The outputs that are also inputs (`function y = f(a, x, y)`), offered the input's
+    /// memory when the caller gives its inputs.
+    offers: Vec<Offer>,
     built: Built,
     notice: Option<String>,
     translate_time: Duration,
@@ -137,10 +210,12 @@ impl Program {
             ),
         };
         let specs = output_specs(&translation);
+        let offers = in_place_offers(&translation);
         Ok(Program {
             translation,
             input_types,
             specs,
+            offers,
             built,
             notice,
             translate_time,
@@ -150,9 +225,10 @@ impl Program {
 
     /// Calls the program; `inputs` must fit the types it was prepared for: the same classes, and
     /// the extents those types fix (a row prepared from a length-2 specimen takes any length,
-    /// a matrix keeps its row count).
-    pub fn call(&self, inputs: &[(String, Value)]) -> Result<Vec<(String, Value)>, Error> {
-        self.call_with(inputs, |ordered| self.execute(ordered))
+    /// a matrix keeps its row count). Lend the inputs (`&inputs`), or give them (`&mut inputs`)
+    /// to let an output that is also an input take its memory ([`Inputs`]).
+    pub fn call<'a>(&self, inputs: impl Into<Inputs<'a>>) -> Result<Vec<(String, Value)>, Error> {
+        self.call_with(inputs.into(), |ordered| self.execute(ordered))
     }
 
     /// [`Program::call`], also returning how long the call took and, on the GPU backend, how
@@ -168,15 +244,15 @@ impl Program {
     /// assert!(timing.total > std::time::Duration::ZERO);
     /// assert_eq!(timing.kernels, None); // kernels are timed on the GPU backend only
     /// ```
-    pub fn call_timed(
+    pub fn call_timed<'a>(
         &self,
-        inputs: &[(String, Value)],
+        inputs: impl Into<Inputs<'a>>,
     ) -> Result<(Vec<(String, Value)>, CallTiming), Error> {
         let start = Instant::now();
         let mut kernels = None;
-        let outputs = self.call_with(inputs, |ordered| match &self.built {
+        let outputs = self.call_with(inputs.into(), |ordered| match &self.built {
             Built::Gpu(program) => {
-                let (values, time) = program.call_timed(ordered, &self.specs)?;
+                let (values, time) = program.call_timed(&ordered.lent(), &self.specs)?;
                 kernels = Some(time);
                 Ok(values)
             }
@@ -201,12 +277,28 @@ impl Program {
     /// Checks and orders `inputs`, runs `execute` on them, and names its outputs.
     fn call_with(
         &self,
-        inputs: &[(String, Value)],
-        execute: impl FnOnce(&[&Value]) -> m2cu_runtime::Result<Vec<Value>>,
+        inputs: Inputs,
+        execute: impl FnOnce(Ordered) -> m2cu_runtime::Result<Vec<Value>>,
     ) -> Result<Vec<(String, Value)>, Error> {
-        self.check_types(inputs)?;
-        let ordered = order_inputs(&self.translation.params, inputs)?;
-        let values = narrow_outputs(execute(&ordered)?, &self.translation.complex_outputs);
+        self.check_types(inputs.as_slice())?;
+        let params = &self.translation.params;
+        let values = match inputs {
+            Inputs::Lent(inputs) => execute(Ordered::Lent(order_inputs(params, inputs)?)),
+            Inputs::Given(inputs) => {
+                let places = params
+                    .iter()
+                    .map(|p| place_of(p, inputs))
+                    .collect::<Result<Vec<usize>, Error>>()?;
+                let take = |&i: &usize| std::mem::replace(&mut inputs[i].1, Value::taken());
+                let mut ordered: Vec<Value> = places.iter().map(take).collect();
+                let values = execute(Ordered::Given(&mut ordered));
+                for (i, value) in places.into_iter().zip(ordered) {
+                    inputs[i].1 = value;
+                }
+                values
+            }
+        };
+        let values = narrow_outputs(values?, &self.translation.complex_outputs);
         Ok(self
             .translation
             .outputs
@@ -217,11 +309,14 @@ impl Program {
     }
 
     /// Runs the built program on inputs in parameter order.
-    fn execute(&self, ordered: &[&Value]) -> m2cu_runtime::Result<Vec<Value>> {
-        match &self.built {
-            Built::Cpu(library) => library.call(ordered, &self.specs),
-            Built::Emu(program) => program.call(ordered, &self.specs),
-            Built::Gpu(program) => program.call(ordered, &self.specs),
+    fn execute(&self, ordered: Ordered) -> m2cu_runtime::Result<Vec<Value>> {
+        match (&self.built, ordered) {
+            (Built::Cpu(library), Ordered::Given(values)) => {
+                library.call_given(values, &self.offers, &self.specs)
+            }
+            (Built::Cpu(library), ordered) => library.call(&ordered.lent(), &self.specs),
+            (Built::Emu(program), ordered) => program.call(&ordered.lent(), &self.specs),
+            (Built::Gpu(program), ordered) => program.call(&ordered.lent(), &self.specs),
         }
     }
 
@@ -339,7 +434,7 @@ fn fits(value: &Value, actual: Type, prepared: Type) -> bool {
 }
 
 /// Translates `source` for the given inputs (their classes and shapes are the input types),
-/// builds it for the chosen backend and runs it.
+/// builds it for the chosen backend and runs it; given inputs ([`Inputs`]) may hold outputs.
 ///
 /// ```
 /// let source = "function s = total(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
@@ -348,13 +443,14 @@ fn fits(value: &Value, actual: Type, prepared: Type) -> bool {
 /// let result = m2cu::run(source, &[("v".to_string(), v)], &m2cu::Options::default(), &options).unwrap();
 /// assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[6.5][..]));
 /// ```
-pub fn run(
+pub fn run<'a>(
     source: &str,
-    inputs: &[(String, Value)],
+    inputs: impl Into<Inputs<'a>>,
     options: &Options,
     run_options: &RunOptions,
 ) -> Result<RunResult, Error> {
-    let program = Program::prepare(source, inputs, options, run_options)?;
+    let inputs = inputs.into();
+    let program = Program::prepare(source, inputs.as_slice(), options, run_options)?;
     let (outputs, timing) = program.call_timed(inputs)?;
     Ok(RunResult {
         outputs,
@@ -383,18 +479,38 @@ fn choose_backend(requested: Backend) -> Result<(&'static str, Option<String>), 
 
 /// The values of `params`, in that order, from `inputs` given by name (borrowed: the inputs
 /// cross into the generated code without a copy).
+/// Where the input of parameter `p` is in `inputs`.
+fn place_of(p: &str, inputs: &[(String, Value)]) -> Result<usize, Error> {
+    inputs
+        .iter()
+        .position(|(n, _)| n == p)
+        .ok_or_else(|| missing_input(p))
+}
+
+/// The outputs that are also inputs, by position: `y` in `function y = f(a, x, y)`.
+fn in_place_offers(t: &Translation) -> Vec<Offer> {
+    t.outputs
+        .iter()
+        .enumerate()
+        .filter_map(|(output, (name, _))| {
+            let input = t.params.iter().position(|p| p == name)?;
+            Some(Offer { output, input })
+        })
+        .collect()
+}
+
+fn missing_input(p: &str) -> Error {
+    Error::Usage(format!(
+        "input `{p}` has no value\nhelp: pass --set '{p}=...' or --inputs FILE.mat with a variable named `{p}`"
+    ))
+}
+
 pub(crate) fn order_inputs<'v>(
     params: &[String],
     inputs: &'v [(String, Value)],
 ) -> Result<Vec<&'v Value>, Error> {
     params
         .iter()
-        .map(|p| {
-            inputs.iter().find(|(n, _)| n == p).map(|(_, v)| v).ok_or_else(|| {
-                Error::Usage(format!(
-                    "input `{p}` has no value\nhelp: pass --set '{p}=...' or --inputs FILE.mat with a variable named `{p}`"
-                ))
-            })
-        })
+        .map(|p| place_of(p, inputs).map(|i| &inputs[i].1))
         .collect()
 }

@@ -146,3 +146,93 @@ fn min_and_max_ties_between_zeros_keep_the_sequential_sign_on_any_team() {
         }
     }
 }
+
+/// Prepares `source` on the C path for `specimen`.
+fn prepare_source(source: &str, specimen: &[(String, Value)]) -> Program {
+    Program::prepare(
+        source,
+        specimen,
+        &m2cu::Options::default(),
+        &common::on(Backend::Cpu),
+    )
+    .expect("prepares")
+}
+
+/// Where a double value's elements are.
+fn elements(value: &Value) -> *const f64 {
+    value.as_slice::<f64>().expect("doubles").as_ptr()
+}
+
+fn named(pairs: &[(&str, Value)]) -> Vec<(String, Value)> {
+    pairs
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.clone()))
+        .collect()
+}
+
+#[test]
+fn a_given_input_that_is_also_an_output_is_updated_in_its_own_memory() {
+    let saxpy = "function y = saxpy(a, x, y)\n  for i = 1:numel(x)\n    y(i) = a * x(i) + y(i);\n  end\nend\n";
+    let inputs = named(&[
+        ("a", Value::scalar(2.0)),
+        ("x", Value::row(vec![1.0, 2.0, 3.0])),
+        ("y", Value::row(vec![0.5, 0.25, 0.0])),
+    ]);
+    let program = prepare_source(saxpy, &inputs);
+    let want = Value::row(vec![2.5, 4.25, 6.0]);
+    // Lent: the inputs stay as they were.
+    let outputs = program.call(&inputs).expect("runs");
+    assert_eq!(outputs[0].1, want);
+    assert_eq!(inputs[2].1, Value::row(vec![0.5, 0.25, 0.0]));
+    // Given: `y`'s memory becomes the output, and `taken` is left in its place.
+    let mut given = inputs.clone();
+    let y_memory = elements(&given[2].1);
+    let outputs = program.call(&mut given).expect("runs");
+    assert_eq!(outputs[0].1, want);
+    assert_eq!(elements(&outputs[0].1), y_memory, "computed in y's memory");
+    assert_eq!(given[2].1, Value::taken());
+    assert_eq!(
+        given[..2],
+        inputs[..2],
+        "the other inputs come back unchanged"
+    );
+    // Given in another order than the parameters': the same.
+    let mut shuffled = vec![given[1].clone(), inputs[2].clone(), given[0].clone()];
+    let outputs = program.call(&mut shuffled).expect("runs");
+    assert_eq!(outputs[0].1, want);
+    assert_eq!(shuffled[1].1, Value::taken());
+    // An input returned as it is: no copy either.
+    let same = prepare_source("function x = same(x)\nend\n", &inputs[1..2]);
+    let mut x = inputs[1..2].to_vec();
+    let x_memory = elements(&x[0].1);
+    let outputs = same.call(&mut x).expect("runs");
+    assert_eq!(outputs[0].1, inputs[1].1);
+    assert_eq!(elements(&outputs[0].1), x_memory);
+}
+
+#[test]
+fn a_given_input_whose_storage_changes_is_copied_and_an_error_frees_nothing_of_the_caller() {
+    // Growing `y` reallocates it: the generated code keeps to its own copy.
+    let grow = "function y = grow(y)\n  y(end + 1) = 7;\nend\n";
+    let inputs = named(&[("y", Value::row(vec![1.0, 2.0]))]);
+    let program = prepare_source(grow, &inputs);
+    let mut given = inputs.clone();
+    let outputs = program.call(&mut given).expect("runs");
+    assert_eq!(outputs[0].1, Value::row(vec![1.0, 2.0, 7.0]));
+    assert_eq!(given, inputs, "not taken: the input comes back");
+    // An error after some stores: the call fails, the caller's memory is neither freed nor
+    // returned, and the program answers the next call.
+    let negate = "function y = negate(y)\n  for i = 1:numel(y)\n    y(i) = -y(i);\n    if y(i) > 0\n      error('neg:pos', 'y(%d) was negative', i);\n    end\n  end\nend\n";
+    let program = prepare_source(negate, &inputs);
+    let mut bad = named(&[("y", Value::row(vec![1.0, -2.0, 3.0]))]);
+    let message = program.call(&mut bad).expect_err("y(2) < 0").to_string();
+    assert!(message.contains("y(2) was negative"), "{message}");
+    assert_eq!(
+        bad[0].1.numel(),
+        3,
+        "the caller keeps its input, changed or not"
+    );
+    let mut good = inputs.clone();
+    let outputs = program.call(&mut good).expect("runs");
+    assert_eq!(outputs[0].1, Value::row(vec![-1.0, -2.0]));
+}

@@ -1038,3 +1038,116 @@ fn complex_products_of_non_finite_values_stop_and_one_line_reduces() {
         );
     }
 }
+
+const WALK: &str = "function y = walk(x, y)
+% y(i) cannot be proven in range (i runs over x): checked once before the loop
+for i = 1:numel(x)
+  fprintf('%d\\n', i);
+  y(i) = y(i) + x(i);
+end
+end
+";
+
+const OFFSET: &str = "function z = offset(x, y)
+% a parallel loop reading y(i + 1), and a loop running down over y(i - 1)
+z = zeros(size(x));
+for i = 1:numel(x)
+  z(i) = x(i) * y(i + 1);
+end
+for i = numel(x):-1:2
+  z(i) = z(i) - y(i - 1);
+end
+end
+";
+
+const CORNER: &str = "function s = corner(A, m, n)
+% A(i, j) over ranges given by inputs
+s = 0;
+for j = 1:n
+  for i = 1:m
+    s = s + A(i, j);
+  end
+end
+end
+";
+
+/// Index checks that cannot be proven are checked once before their loop (loop versioning,
+/// `m2cu_analysis::guards`): when that check fails, the loop runs with every check, so it
+/// fails at the same iteration with the same message as MATLAB, after the same output (the
+/// prints of the iterations before); when it passes, the results are the loop's.
+#[test]
+fn hoisted_index_checks_fail_at_the_same_iteration() {
+    let options = |args: &[&str]| m2cu::Options {
+        args: args.iter().map(|a| a.to_string()).collect(),
+        ..Default::default()
+    };
+    for (source, args) in [
+        (WALK, &["x=double(1,:)", "y=double(1,:)"][..]),
+        (OFFSET, &["x=double(1,:)", "y=double(1,:)"]),
+        (CORNER, &["A=double(:,:)", "m=double", "n=double"]),
+    ] {
+        let c = m2cu::translate(source, &options(args)).expect("translates");
+        assert!(
+            c.generated.c_source.contains("checked once"),
+            "a guarded loop in {source}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let past_end = "Index exceeds the number of array elements.";
+    for backend in ["cpu", "emu"] {
+        let short = run_file(
+            dir.path(),
+            "walk",
+            WALK,
+            backend,
+            &["x=[1 2 3 4]", "y=[10 20]"],
+        );
+        stopped_with(&short, backend, &[past_end]);
+        assert_eq!(
+            String::from_utf8_lossy(&short.stdout),
+            "1\n2\n3\n",
+            "{backend}"
+        );
+        let fits = run_file(
+            dir.path(),
+            "walk",
+            WALK,
+            backend,
+            &["x=[1 2]", "y=[10 20 30]"],
+        );
+        let out = succeeded(&fits, backend);
+        assert_eq!(words(&out)[..2], ["1", "2"], "{backend}: {out}");
+        assert_eq!(
+            words(&out)[2..],
+            ["y", "=", "11", "22", "30"],
+            "{backend}: {out}"
+        );
+        let offset = |y: &str| run_file(dir.path(), "offset", OFFSET, backend, &["x=[1 2 3]", y]);
+        stopped_with(&offset("y=[1 2 3]"), backend, &[past_end]);
+        let out = succeeded(&offset("y=[1 2 3 4]"), backend);
+        assert_eq!(words(&out), ["z", "=", "2", "5", "10"], "{backend}: {out}");
+        let corner = |m: &str, n: &str| {
+            let sets = ["A=[1 2 3; 4 5 6]", m, n];
+            run_file(dir.path(), "corner", CORNER, backend, &sets)
+        };
+        stopped_with(&corner("m=3", "n=1"), backend, &[past_end]);
+        stopped_with(&corner("m=2", "n=4"), backend, &[past_end]);
+        let out = succeeded(&corner("m=2", "n=2"), backend);
+        assert_eq!(words(&out), ["s", "=", "12"], "{backend}: {out}");
+        let none = succeeded(&corner("m=0", "n=5"), backend);
+        assert_eq!(
+            words(&none),
+            ["s", "=", "0"],
+            "{backend}: no iteration, no error"
+        );
+    }
+    if let Some(printed) = octave(
+        dir.path(),
+        "try, walk([1 2 3 4], [10 20]); catch e, printf('error\\n'); end",
+    ) {
+        assert_eq!(
+            printed, "1\n2\n3\nerror\n",
+            "Octave stops at the same iteration"
+        );
+    }
+}

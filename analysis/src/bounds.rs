@@ -279,9 +279,7 @@ impl Prover<'_> {
     /// Whether `index` is `v + d` for a loop variable `v` whose range keeps it in `1..=extent`,
     /// or an integer whose bounds lie in `1..=extent` for a constant extent.
     fn within(&self, index: ExprId, extent: &Product, facts: &Facts) -> bool {
-        let looped = self
-            .var_plus(index)
-            .and_then(|(var, d)| Some((facts.loops.get(&var)?, d)));
+        let looped = var_plus(self.f, index).and_then(|(var, d)| Some((facts.loops.get(&var)?, d)));
         let Some((range, d)) = looped else {
             let extent = facts.normal(extent);
             return extent.factors.is_empty()
@@ -307,26 +305,6 @@ impl Prover<'_> {
         match (hi.factors.is_empty(), extent.factors.is_empty()) {
             (true, true) => hi.constant.saturating_add(top) <= extent.constant,
             _ => hi == extent && top <= 0,
-        }
-    }
-
-    /// `v`, `v + c`, `v - c` or `c + v` with `v` a local and `c` an integer constant.
-    fn var_plus(&self, e: ExprId) -> Option<(LocalId, i64)> {
-        match &self.f.exprs[e].kind {
-            _ if self.f.class_of(e) != Class::Double => None,
-            ExprKind::Local(v) => Some((*v, 0)),
-            ExprKind::Binary(BinOp::Add, a, b) => match (self.var_plus(*a), integer(self.f, *b)) {
-                (Some((v, d)), Some(c)) => Some((v, d.checked_add(c)?)),
-                _ => {
-                    let (v, d) = self.var_plus(*b)?;
-                    Some((v, d.checked_add(integer(self.f, *a)?)?))
-                }
-            },
-            ExprKind::Binary(BinOp::Sub, a, b) => {
-                let (v, d) = self.var_plus(*a)?;
-                Some((v, d.checked_sub(integer(self.f, *b)?)?))
-            }
-            _ => None,
         }
     }
 
@@ -530,6 +508,27 @@ impl Prover<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// `v`, `v + c`, `v - c` or `c + v` in double, with `v` a local and `c` an integer constant:
+/// `(v, c)`.
+pub(crate) fn var_plus(f: &Function, e: ExprId) -> Option<(LocalId, i64)> {
+    match &f.exprs[e].kind {
+        _ if f.class_of(e) != Class::Double => None,
+        ExprKind::Local(v) => Some((*v, 0)),
+        ExprKind::Binary(BinOp::Add, a, b) => match (var_plus(f, *a), integer(f, *b)) {
+            (Some((v, d)), Some(c)) => Some((v, d.checked_add(c)?)),
+            _ => {
+                let (v, d) = var_plus(f, *b)?;
+                Some((v, d.checked_add(integer(f, *a)?)?))
+            }
+        },
+        ExprKind::Binary(BinOp::Sub, a, b) => {
+            let (v, d) = var_plus(f, *a)?;
+            Some((v, d.checked_sub(integer(f, *b)?)?))
+        }
+        _ => None,
     }
 }
 

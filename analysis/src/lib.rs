@@ -5,7 +5,7 @@
 //! [`induction`] (induction variables and their closed forms), [`scalars`] (private,
 //! read-only, live-out and loop-carried scalars), [`reduction`] (reduction recognition),
 //! [`scatter`] (histogram updates that may run atomically), [`scan`] (running sums read in every
-//! iteration), [`scratch`] (arrays each iteration creates for itself), [`bounds`] (subscripts proven in range), [`verdict`] (combining the above into `parallel` / `reduction` / `scan` /
+//! iteration), [`scratch`] (arrays each iteration creates for itself), [`bounds`] (subscripts proven in range), [`guards`] (index checks hoisted out of loops), [`verdict`] (combining the above into `parallel` / `reduction` / `scan` /
 //! `sequential` with a [`reason`] and a witness),
 //! [`plan`] (which loops become which kernels, collapsing perfect nests), [`fusion`] (adjacent
 //! kernels over one iteration space become one), [`per_output`] (a thread, a warp or a block
@@ -19,6 +19,7 @@ pub mod bounds;
 pub mod constant;
 pub mod deps;
 pub mod fusion;
+pub mod guards;
 pub mod induction;
 pub mod liveness;
 pub mod loops;
@@ -59,6 +60,8 @@ pub struct Analysis {
     pub residency: residency::Residency,
     /// The subscripts whose index checks can never fail.
     pub in_range: bounds::InRange,
+    /// The subscripts each loop may check once before it instead (loop versioning).
+    pub guards: guards::Guards,
     /// The host's array copies that swap storage instead ([`liveness::host_moves`]).
     pub host_moves: std::collections::BTreeSet<m2cu_frontend::ir::StmtId>,
 }
@@ -74,12 +77,14 @@ pub fn analyze(f: &Function) -> Analysis {
     let plan = plan::plan(f, &loops, &verdicts);
     let constants = constant::place(f, &plan);
     let residency = residency::Residency::of(f, &plan, &constants);
+    let in_range = bounds::InRange::of(f);
     Analysis {
         loops,
         verdicts,
         constants,
         residency,
-        in_range: bounds::InRange::of(f),
+        guards: guards::Guards::of(f, &in_range),
+        in_range,
         host_moves: liveness::host_moves(f, &plan),
         plan,
     }

@@ -235,7 +235,8 @@ fn column_notes(config: &Config) -> Vec<String> {
             .to_string(),
         "m2cu C: `m2cu::Program::call` on the C path (the generated C/OpenMP), including the \
          call's own work: the inputs are put in parameter order and the outputs copied back \
-         into values. hand C: `bench/src/handwritten.c`, one sequential loop per workload \
+         into values, except saxpy's `y`, updated in the memory of a copy of the inputs that \
+         each call is given (made before the clock starts). hand C: `bench/src/handwritten.c`, one sequential loop per workload \
          (`cc -std=c99 -O2 -ffp-contract=off`), in place for saxpy; hand -O3 native: the same \
          C at `-O3 -march=native`, whose results must equal the -O2 build's. Ratios above 1: \
          m2cu is faster."

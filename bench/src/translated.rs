@@ -3,7 +3,8 @@
 //!
 //! What is timed is `Program::call`, the library API a user calls, not the generated code
 //! alone: on the C path that includes the call's ABI work (the inputs are put in parameter
-//! order, copying them; the outputs are copied back into Rust values); on the GPU it also
+//! order; the outputs are copied back into Rust values unless computed in an input's memory,
+//! see [`Translated::time_cpu`]); on the GPU it also
 //! includes the uploads, the kernels and the downloads, hence the column's name "GPU call incl.
 //! transfers". [`kernel_ms`] is the GPU's other column: `Program::call_timed`'s kernel time, the
 //! sum of every launch of the call (kernels and their merges) measured with CUDA events, the
@@ -14,6 +15,8 @@
 //! count, so the stencil's grid and the matrix products are prepared per size, see
 //! `crate::matmul`); the GPU program exists exactly when the machine has
 //! a usable GPU; [`Translated::check`] compares both programs' results with the baseline's.
+
+use std::time::Instant;
 
 use m2cu::{Backend, Options, Program, RunOptions, Value};
 
@@ -101,14 +104,35 @@ impl Translated {
         Ok(difference)
     }
 
-    /// The C path's median `Program::call` time over `runs` timed runs, in milliseconds.
+    /// The C path's median `Program::call` time over `runs` timed runs, in milliseconds. A
+    /// workload whose output is also an input (`y = saxpy(a, x, y)`) gives each call a copy of
+    /// `inputs` made before the clock starts, so `y` is updated in place as the hand-written
+    /// loop does; the others lend `inputs` (a fresh copy per run would also move the data in
+    /// memory from run to run, which makes some loops' times jump). Outputs are dropped after
+    /// the clock stops.
     pub fn time_cpu(
         &self,
         what: &str,
         inputs: &[(String, Value)],
         runs: usize,
     ) -> Result<f64, String> {
-        median_ms(runs, || call(&self.cpu, what, inputs).map(drop))
+        let t = self.cpu.translation();
+        let in_place = t.outputs.iter().any(|(o, _)| t.params.contains(o));
+        median_reported_ms(runs, || {
+            let mut given = match in_place {
+                true => inputs.to_vec(),
+                false => Vec::new(),
+            };
+            let start = Instant::now();
+            let outputs = match in_place {
+                true => self.cpu.call(&mut given),
+                false => self.cpu.call(inputs),
+            };
+            let outputs = outputs.map_err(|e| format!("{what}: {e}"))?;
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            drop(outputs);
+            Ok(ms)
+        })
     }
 
     /// The GPU columns over `runs` timed runs: the median `Program::call` (transfers included)

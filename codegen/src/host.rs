@@ -11,9 +11,9 @@
 //! `m2cu_done` the outputs (or the error message) and the release of every array the function
 //! owns. Input arrays that the function never writes are borrowed, never copied or freed.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use m2cu_frontend::ir::{Function, Kept, LocalId, StmtKind};
+use m2cu_frontend::ir::{ExprKind, Function, Kept, LocalId, StmtKind};
 use m2cu_frontend::types::Dim;
 
 use crate::c_text::string_literal;
@@ -107,23 +107,61 @@ pub fn check_macro(flavor: Flavor) -> &'static str {
     }
 }
 
-/// Input arrays the function never writes: read in place, never freed.
-fn borrowed(f: &Function) -> BTreeSet<LocalId> {
-    let mut written = BTreeSet::new();
-    f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
-        StmtKind::Assign { target, .. }
-        | StmtKind::Alloc { target, .. }
-        | StmtKind::Resize { array: target, .. }
-        | StmtKind::Store { array: target, .. } => {
-            written.insert(*target);
+/// Who owns each array parameter's storage in the entry.
+struct Storage {
+    /// Input arrays the function never writes: read in place, never freed.
+    borrowed: BTreeSet<LocalId>,
+    /// Array parameters that are also outputs (the first output that names them) and may be
+    /// computed in the input's memory when the caller offers it (ABI version 3, CPU entry
+    /// only): only element stores write them, so the caller's buffer is never freed, resized
+    /// or handed to another array. Each maps to its output's position.
+    in_place: BTreeMap<LocalId, usize>,
+}
+
+impl Storage {
+    fn of(ctx: &Context, flavor: Flavor) -> Storage {
+        let f = ctx.f;
+        let mut written = BTreeSet::new();
+        let mut replaced = BTreeSet::new();
+        f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
+            StmtKind::Assign { target, value } => {
+                written.insert(*target);
+                replaced.insert(*target);
+                if let ExprKind::Local(source) = f.exprs[*value].kind {
+                    if ctx.analysis.host_moves.contains(&s) {
+                        replaced.insert(source);
+                    }
+                }
+            }
+            StmtKind::Alloc { target, .. } | StmtKind::Resize { array: target, .. } => {
+                written.insert(*target);
+                replaced.insert(*target);
+            }
+            StmtKind::Store { array: target, .. } => {
+                written.insert(*target);
+            }
+            _ => {}
+        });
+        let arrays = || {
+            f.params
+                .iter()
+                .copied()
+                .filter(|p| !f.locals[*p].ty.is_scalar())
+        };
+        let in_place = arrays()
+            .filter(|p| flavor == Flavor::Cpu && !replaced.contains(p))
+            .filter_map(|p| Some((p, f.outputs.iter().position(|&o| o == p)?)))
+            .collect();
+        Storage {
+            borrowed: arrays().filter(|p| !written.contains(p)).collect(),
+            in_place,
         }
-        _ => {}
-    });
-    f.params
-        .iter()
-        .copied()
-        .filter(|p| !f.locals[*p].ty.is_scalar() && !written.contains(p))
-        .collect()
+    }
+
+    /// The pointer to the memory the caller offers for output `j` (NULL when it offers none).
+    fn given(j: usize) -> String {
+        format!("m2cu_given{j}")
+    }
 }
 
 /// The entry function of one flavor.
@@ -148,6 +186,8 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     if flavor != Flavor::Cpu {
         residency::declare(ctx, &mut code);
     }
+    let storage = Storage::of(ctx, flavor);
+    offers(ctx, &mut code, &storage);
     code.line(format!(
         "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) m2cu_out[m2cu_k].data = NULL;",
         abi_outputs(f)
@@ -155,8 +195,7 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     if let Some(check) = allocated {
         code.line(check);
     }
-    let borrowed = borrowed(f);
-    inputs(ctx, &mut code, &borrowed);
+    inputs(ctx, &mut code, &storage);
     if flavor != Flavor::Cpu {
         residency::upload_constants(ctx, &mut code);
     }
@@ -174,10 +213,18 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     if flavor != Flavor::Cpu {
         residency::finish(ctx, &mut code);
     }
-    outputs(ctx, &mut code, &borrowed);
+    outputs(ctx, &mut code, &storage);
     for (id, local) in f.locals.iter() {
-        if !local.ty.is_scalar() && !borrowed.contains(&id) {
-            code.line(format!("free({});", ctx.name(id)));
+        if local.ty.is_scalar() || storage.borrowed.contains(&id) {
+            continue;
+        }
+        match storage.in_place.get(&id) {
+            Some(&j) => code.line(format!(
+                "if ({0} != {1}) free({0});",
+                ctx.name(id),
+                Storage::given(j)
+            )),
+            None => code.line(format!("free({});", ctx.name(id))),
         }
     }
     code.line("return m2cu_status;");
@@ -224,7 +271,24 @@ fn declarations(ctx: &Context, code: &mut Code) -> Option<String> {
     })
 }
 
-fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
+/// Reads the caller's offers before the outputs are cleared: `m2cu_given<j>` is input `k`'s
+/// data when output `j` starts as input `k`'s array (with elements) and the entry may compute
+/// it there.
+fn offers(ctx: &Context, code: &mut Code, storage: &Storage) {
+    let f = ctx.f;
+    for (&p, &j) in &storage.in_place {
+        let k = f.params.iter().position(|&q| q == p).expect("a parameter");
+        code.line(format!(
+            "void *{} = m2cu_out[{j}].data != NULL && m2cu_out[{j}].data == m2cu_in[{k}].data && \
+             m2cu_in[{k}].dims[0] * m2cu_in[{k}].dims[1] * m2cu_in[{k}].dims[2] > 0 ? \
+             m2cu_in[{k}].data : NULL; /* `{}` in the caller's memory */",
+            Storage::given(j),
+            ctx.name(p)
+        ));
+    }
+}
+
+fn inputs(ctx: &Context, code: &mut Code, storage: &Storage) {
     let f = ctx.f;
     for (k, &p) in f.params.iter().enumerate() {
         let local = &f.locals[p];
@@ -254,7 +318,15 @@ fn inputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
             code.line(format!("{name}_d2 = m2cu_in[{k}].dims[2];"));
         }
         let numel = ctx.names.numel(p);
-        if borrowed.contains(&p) {
+        if let (Some(&j), false) = (storage.in_place.get(&p), storage.borrowed.contains(&p)) {
+            code.line(format!(
+                "{name} = ({ty} *){0};\nif ({name} == NULL) {name} = ({ty} *)m2cu_dup(m2cu_in[{k}].data, (size_t){numel} * sizeof({ty}));",
+                Storage::given(j)
+            ));
+            code.line(format!(
+                "if ({name} == NULL) {{ m2cu_status = M2CU_E_NOMEM; goto m2cu_done; }}"
+            ));
+        } else if storage.borrowed.contains(&p) {
             code.line(format!(
                 "{name} = ({ty} *)({numel} > 0 ? m2cu_in[{k}].data : (void *)m2cu_empty);"
             ));
@@ -303,7 +375,7 @@ fn kept_flags(ctx: &Context, code: &mut Code) {
     }
 }
 
-fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
+fn outputs(ctx: &Context, code: &mut Code, storage: &Storage) {
     let f = ctx.f;
     code.open("if (m2cu_status == 0) {");
     for (k, &o) in f.outputs.iter().enumerate() {
@@ -320,8 +392,14 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
                 "if ({name}_d0 < 0) m2cu_status = M2CU_E_UNDEFINED;"
             ));
             let bytes = format!("(size_t){} * sizeof({ty})", ctx.names.numel(o));
-            if borrowed.contains(&o) || f.outputs[..k].contains(&o) {
-                code.line(format!("m2cu_out[{k}].data = m2cu_dup({name}, {bytes});"));
+            let dup = format!("m2cu_dup({name}, {bytes})");
+            if storage.in_place.get(&o) == Some(&k) && storage.borrowed.contains(&o) {
+                let given = Storage::given(k);
+                code.line(format!(
+                    "m2cu_out[{k}].data = {given} != NULL ? {given} : {dup};"
+                ));
+            } else if storage.borrowed.contains(&o) || f.outputs[..k].contains(&o) {
+                code.line(format!("m2cu_out[{k}].data = {dup};"));
             } else {
                 code.line(format!("m2cu_out[{k}].data = {name}; {name} = NULL;"));
             }
@@ -337,6 +415,12 @@ fn outputs(ctx: &Context, code: &mut Code, borrowed: &BTreeSet<LocalId>) {
     kept_flags(ctx, code);
     code.close("}");
     code.open("if (m2cu_status != 0) {");
+    for &j in storage.in_place.values() {
+        let given = Storage::given(j);
+        code.line(format!(
+            "if (m2cu_out[{j}].data == {given}) m2cu_out[{j}].data = NULL; /* the caller's */"
+        ));
+    }
     code.line(format!(
         "for (int m2cu_k = 0; m2cu_k < {}; m2cu_k++) {{ free(m2cu_out[m2cu_k].data); m2cu_out[m2cu_k].data = NULL; }}",
         abi_outputs(f)

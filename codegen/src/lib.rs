@@ -134,6 +134,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         failure: None,
         quiet_stores: false,
         scratch: Vec::new(),
+        guarded: Default::default(),
     };
     let kernels: Vec<String> = analysis
         .plan

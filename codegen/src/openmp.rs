@@ -32,6 +32,10 @@ impl Target for OpenMp {
         parallel_loop(ctx, code, kernel);
     }
 
+    fn versions_loops(&self) -> bool {
+        true
+    }
+
     fn atomic_add(&self, code: &mut Code, element: &str, addend: &str) {
         code.line("#pragma omp atomic");
         code.line(format!("{element} += {addend};"));
@@ -89,35 +93,18 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         code.line("long long m2cu_fail_at = INT64_MAX;");
         code.line(format!("{} m2cu_fail;", raise::record_type(kernel)));
     }
-    // Private bins only in a loop without reductions (whose region merges under its own rules).
-    let inner = Context {
-        binned: model::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
-        ..model::with_reduction_hooks(ctx, kernel, "m2cu_t", Counts::InIntegers)
+    // A fused kernel's later loops have range names of their own: not versioned.
+    let guards = match kernel.fused.is_empty() {
+        true => {
+            let stmts: Vec<_> = kernel.levels.iter().map(|l| l.stmt).collect();
+            let vars: Vec<_> = kernel.levels.iter().map(|l| l.var).collect();
+            ctx.analysis.guards.deciding(&stmts, &vars)
+        }
+        false => Vec::new(),
     };
-    let share = ThreadShare {
-        ctx,
-        inner: &inner,
-        kernel,
-        n,
-        team_trips: model::team_trips(f, &bodies),
-        firstprivate: firstprivate(ctx, kernel, &ranges),
-        nest: &nest,
-        var_decl: &var_decl,
-        bodies: &bodies,
-    };
-    if inner.binned.is_some() {
-        histogram_region(&share, code);
-    } else if kernel.reductions.is_empty() {
-        code.line(format!(
-            "#pragma omp parallel for schedule(static) if ({n} >= {}){}",
-            share.team_trips, share.firstprivate
-        ));
-        nest.open(code);
-        share.iteration(code, &kernel.privates);
-        nest.close(code);
-    } else {
-        reduction_region(&share, code);
-    }
+    ctx.versioned(code, &guards, |ctx, code| {
+        region(ctx, code, kernel, &ranges, &nest, &var_decl, &bodies)
+    });
     if kernel.raises {
         code.open("if (m2cu_fail_at != INT64_MAX) {");
         raise::report(ctx, code, kernel, "m2cu_fail");
@@ -132,6 +119,48 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         ));
     }
     code.close("}");
+}
+
+/// The threads' share of `kernel`'s iterations: a plain parallel loop, or a region with
+/// private bins or reduction partials.
+fn region(
+    ctx: &Context,
+    code: &mut Code,
+    kernel: &Kernel,
+    ranges: &crate::stmt::NestRanges,
+    nest: &Nest,
+    var_decl: &str,
+    bodies: &[&m2cu_frontend::ir::Block],
+) {
+    // Private bins only in a loop without reductions (whose region merges under its own rules).
+    let inner = Context {
+        binned: model::binned_array(ctx, kernel).filter(|_| kernel.reductions.is_empty()),
+        ..model::with_reduction_hooks(ctx, kernel, "m2cu_t", Counts::InIntegers)
+    };
+    let share = ThreadShare {
+        ctx,
+        inner: &inner,
+        kernel,
+        n: &ranges.total,
+        team_trips: model::team_trips(ctx.f, bodies),
+        firstprivate: firstprivate(ctx, kernel, ranges),
+        nest,
+        var_decl,
+        bodies,
+    };
+    if inner.binned.is_some() {
+        histogram_region(&share, code);
+    } else if kernel.reductions.is_empty() {
+        code.line(format!(
+            "#pragma omp parallel for schedule(static) if ({} >= {}){}",
+            share.n, share.team_trips, share.firstprivate
+        ));
+        nest.open(code);
+        share.iteration(code, &kernel.privates);
+        nest.close(code);
+    } else {
+        reduction_region(&share, code);
+    }
 }
 
 /// `m2cu_set_threads` (`m2cu_abi.h`): the team size of the parallel loops the calling thread

@@ -7,8 +7,9 @@
 //! error status expression, and the [`Target`] — what to do with a loop that the plan made a
 //! kernel, and how an atomic addition is spelled. The writer itself prints no CUDA and no OpenMP.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
+use m2cu_analysis::guards::{Guard, Values};
 use m2cu_analysis::scatter::AtomicUpdate;
 use m2cu_analysis::scratch::ScratchArray;
 use m2cu_analysis::{Analysis, Kernel};
@@ -37,6 +38,12 @@ pub trait Target: Sync {
     /// kernel, whose own loop is already placed).
     fn places_kernels(&self) -> bool {
         true
+    }
+
+    /// Whether loops whose index checks a guard before them decides run in two versions
+    /// (`m2cu_analysis::guards`): the C program's loops only.
+    fn versions_loops(&self) -> bool {
+        false
     }
 
     /// The loop the plan made `kernel`.
@@ -116,6 +123,7 @@ pub struct NestRanges {
     pub total: String,
 }
 
+#[derive(Clone)]
 pub struct Context<'a> {
     pub f: &'a Function,
     pub names: &'a Names,
@@ -155,6 +163,9 @@ pub struct Context<'a> {
     /// In an iteration of a parallel loop: its scratch arrays, whose creation points them at
     /// the thread's own storage ([`Context::declare_scratch`]) instead of allocating.
     pub scratch: Vec<ScratchArray>,
+    /// Subscripts whose checks the guard before an enclosing loop passed
+    /// (`m2cu_analysis::guards`): printed unchecked, as proven ones are.
+    pub guarded: BTreeSet<(LocalId, usize, ExprId)>,
 }
 
 impl<'a> Context<'a> {
@@ -167,6 +178,7 @@ impl<'a> Context<'a> {
             bounds_checks: self.bounds_checks,
             undefined_sizes: self.undefined_sizes,
             in_range: &self.analysis.in_range,
+            guarded: &self.guarded,
         }
     }
 
@@ -696,7 +708,7 @@ impl<'a> Context<'a> {
             unreachable!("range_decls on a for statement")
         };
         let ew = self.exprs();
-        let k = s.into_raw().into_u32();
+        let k = range_suffix(s);
         let ty = local_c_type(self.f, *var);
         let (first, step_text) = match ty {
             "int64_t" => (
@@ -852,7 +864,8 @@ impl<'a> Context<'a> {
         self.loop_in_order(code, s);
     }
 
-    /// The `for` loop `s` as a C loop that runs its iterations in order.
+    /// The `for` loop `s` as a C loop that runs its iterations in order; an innermost loop in
+    /// two versions when guards decide its index checks ([`Context::versioned`]).
     pub fn loop_in_order(&self, code: &mut Code, s: StmtId) {
         let StmtKind::For { var, body, .. } = &self.f.stmts[s].kind else {
             return;
@@ -860,15 +873,85 @@ impl<'a> Context<'a> {
         let (decls, k) = self.range_decls(s);
         code.open("{");
         code.line(decls);
+        // Only innermost loops: an outer loop's own checks run once per inner loop.
+        let mut innermost = true;
+        self.f.walk_stmts(body, &mut |t| {
+            innermost &= !matches!(self.f.stmts[t].kind, StmtKind::For { .. })
+        });
+        let guards = match innermost {
+            true => self.analysis.guards.deciding(&[s], &[]),
+            false => Vec::new(),
+        };
+        self.versioned(code, &guards, |ctx, code| {
+            code.open(format!(
+                "for (int64_t m2cu_t{k} = 0; m2cu_t{k} < m2cu_n{k} && !{}; m2cu_t{k}++) {{",
+                ctx.status
+            ));
+            let element = ctx.range_element(*var, &k, &format!("m2cu_t{k}"));
+            code.line(format!("{} = {element};", ctx.name(*var)));
+            ctx.block(code, body);
+            code.close("}");
+        });
+        code.close("}");
+    }
+
+    /// Prints a loop with `emit`: once, or, when the target versions loops and `guards` decide
+    /// index checks not decided already, twice: `if (every guard passes) { the loop without
+    /// those checks } else { the loop with every check }`, so a failing index fails as it did.
+    /// The guards' range names are those [`Context::range_decls`] declared.
+    pub fn versioned(
+        &self,
+        code: &mut Code,
+        guards: &[Guard],
+        emit: impl Fn(&Context<'a>, &mut Code),
+    ) {
+        let new: Vec<&Guard> = guards
+            .iter()
+            .filter(|g| !self.guarded.contains(&g.key()))
+            .collect();
+        if new.is_empty() || !self.bounds_checks || !self.target.versions_loops() {
+            return emit(self, code);
+        }
+        // A read and a store of `y(i)` are two subscripts with one condition.
+        let conditions: BTreeSet<String> = new.iter().map(|g| self.guard_text(g)).collect();
+        let conditions: Vec<String> = conditions.into_iter().collect();
         code.open(format!(
-            "for (int64_t m2cu_t{k} = 0; m2cu_t{k} < m2cu_n{k} && !{}; m2cu_t{k}++) {{",
-            self.status
+            "if ({}) {{ /* these subscripts are in range: checked once */",
+            conditions.join(" && ")
         ));
-        let element = self.range_element(*var, &k, &format!("m2cu_t{k}"));
-        code.line(format!("{} = {element};", self.name(*var)));
-        self.block(code, body);
+        let mut unchecked = self.clone();
+        unchecked.guarded.extend(new.iter().map(|g| g.key()));
+        emit(&unchecked, code);
+        code.close_open("} else {");
+        emit(self, code);
         code.close("}");
-        code.close("}");
+    }
+
+    /// Whether guard `g` passes: `var + offset` lies within the extent for the loop's first and
+    /// last values (or it runs no iteration), or for the variable's current value.
+    fn guard_text(&self, g: &Guard) -> String {
+        let plus = match g.offset {
+            0 => String::new(),
+            d if d < 0 => format!(" - {}", d.unsigned_abs()),
+            d => format!(" + {d}"),
+        };
+        let extent = self.exprs().extent(g.array, g.count, g.position);
+        let within = |low: &str, high: &str| {
+            format!("(double){low}{plus} >= 1.0 && (double){high}{plus} <= (double){extent}")
+        };
+        match g.values {
+            Values::Range(s) => {
+                let k = range_suffix(s);
+                let (first, last) = (format!("m2cu_first{k}"), format!("m2cu_final{k}"));
+                let low = format!("(m2cu_step{k} > 0 ? {first} : {last})");
+                let high = format!("(m2cu_step{k} > 0 ? {last} : {first})");
+                format!("(m2cu_n{k} <= 0 || ({}))", within(&low, &high))
+            }
+            Values::Current => {
+                let v = self.name(g.var);
+                format!("({})", within(v, v))
+            }
+        }
     }
 
     /// The C text of `stmts`, indented by `indent` levels.
@@ -898,6 +981,7 @@ impl<'a> Context<'a> {
             failure: self.failure.clone(),
             quiet_stores: self.quiet_stores,
             scratch: self.scratch.clone(),
+            guarded: self.guarded.clone(),
         }
     }
 
@@ -1025,6 +1109,11 @@ fn fill_element(fill: Fill, class: Class) -> Option<String> {
             fill.value().map(|v| crate::expr::literal(v, class))
         }
     }
+}
+
+/// The suffix of the range names of the `for` loop `s` (`m2cu_first<k>`, `m2cu_n<k>`, ...).
+fn range_suffix(s: StmtId) -> u32 {
+    s.into_raw().into_u32()
 }
 
 #[cfg(test)]

@@ -1,12 +1,15 @@
-//! The m2cu C ABI (`codegen/src/c/m2cu_abi.h`, version 2) seen from Rust: `#[repr(C)]` mirrors
+//! The m2cu C ABI (`codegen/src/c/m2cu_abi.h`, version 3) seen from Rust: `#[repr(C)]` mirrors
 //! of its structs, the entry-point signatures, and the marshaling of [`Value`]s in and out.
 //!
 //! Every value crosses with three extents `[rows, cols, pages]`; a 2-D value has `pages == 1`.
-//! Inputs are passed as pointers into the values' own storage (the C side never writes them).
-//! Outputs start zeroed (NULL data, all three extents 0); after the call each is copied into a
-//! [`Value`] of the declared class, 2-D when its third extent is 1 and 3-D otherwise,
-//! and every non-NULL `data` is handed to `m2cu_release`, on success and on error alike, so
-//! generated code must leave `data` NULL (or valid) in outputs it did not fill.
+//! Inputs are passed as pointers into the values' own storage. Lent inputs ([`invoke`]) are
+//! never written. Outputs start zeroed (NULL data, all three extents 0), except that a caller
+//! giving its inputs up ([`invoke_given`]) starts each [`Offer`]'s output as its input's array:
+//! the entry may then compute that output in the input's memory and return the same pointer,
+//! and the input's value becomes the output with no copy. Every other output is copied into a
+//! [`Value`] of the declared class, 2-D when its third extent is 1 and 3-D otherwise, and its
+//! non-NULL `data` is handed to `m2cu_release`, on success and on error alike, so generated
+//! code must leave `data` NULL (or valid) in outputs it did not fill.
 //!
 //! A complex double crosses as interleaved `(re, im)` pairs (the prelude's `m2cu_cdouble`, 16
 //! bytes), in the same `m2cu_array`; the value's [`Data::ComplexDouble`] says so for an input,
@@ -116,33 +119,129 @@ impl OutputSpec {
 /// Room for the entry's error message.
 const ERR_LEN: usize = 1024;
 
-/// Calls an entry through `call(inputs, outputs, err, err_len)`, marshaling values both ways
-/// and releasing the output memory with `release`.
+/// The entry call of [`invoke`]: `call(inputs, outputs, err, err_len)`.
+pub(crate) trait EntryCall:
+    FnOnce(*const M2cuArray, *mut M2cuArray, *mut c_char, usize) -> c_int
+{
+}
+impl<F: FnOnce(*const M2cuArray, *mut M2cuArray, *mut c_char, usize) -> c_int> EntryCall for F {}
+
+/// An output that the caller offers to compute in an input's memory (ABI version 3): the
+/// caller gives the input up, and the entry may update it in place and return it as the output
+/// (`function y = f(a, x, y)`). The entry decides; an offer it declines costs nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub output: usize,
+    pub input: usize,
+}
+
+/// Calls an entry through `call(inputs, outputs, err, err_len)` on lent inputs (read in place,
+/// never written), marshaling values both ways and releasing the output memory with `release`.
 pub(crate) fn invoke<V: Borrow<Value>>(
     inputs: &[V],
     outputs: &[OutputSpec],
     release: ReleaseFn,
-    call: impl FnOnce(*const M2cuArray, *mut M2cuArray, *mut c_char, usize) -> c_int,
+    call: impl EntryCall,
 ) -> Result<Vec<Value>> {
     let ins = inputs
         .iter()
         .map(|v| input_array(v.borrow()))
         .collect::<Vec<_>>();
-    let mut outs: Vec<M2cuArray> = outputs
-        .iter()
+    let (status, outs, err) = exchange(&ins, zeroed(outputs.len()), call);
+    // SAFETY: the entry filled `outs` per the ABI; each data pointer is released exactly once.
+    let values = unsafe { take_outputs(&outs, outputs, release, |_, _| None) };
+    finish(status, &err, values)
+}
+
+/// [`invoke`] on inputs the caller offers for outputs: each offer's output starts as its
+/// input's array (the ABI's offer), and an output the entry returns in that memory is taken
+/// from `inputs` with no copy, leaving an empty value there; the entry may have changed the
+/// elements of every offered input.
+pub(crate) fn invoke_given(
+    inputs: &mut [Value],
+    offers: &[Offer],
+    outputs: &[OutputSpec],
+    release: ReleaseFn,
+    call: impl EntryCall,
+) -> Result<Vec<Value>> {
+    let ins = inputs
+        .iter_mut()
+        .map(|v| M2cuArray {
+            data: v.data.as_mut_ptr().cast(),
+            dims: dims_of(v),
+        })
+        .collect::<Vec<_>>();
+    let mut outs = zeroed(outputs.len());
+    for offer in offers.iter().filter(|o| inputs[o.input].numel() > 0) {
+        outs[offer.output] = M2cuArray {
+            data: ins[offer.input].data,
+            dims: ins[offer.input].dims,
+        };
+    }
+    let (status, outs, err) = exchange(&ins, outs, call);
+    let mut adopt = |j: usize, array: &M2cuArray| {
+        let offer = offers.iter().find(|o| o.output == j)?;
+        (!array.data.is_null() && array.data == ins[offer.input].data).then(|| {
+            let value = std::mem::replace(&mut inputs[offer.input], Value::taken());
+            in_place_output(array, value, &outputs[j])
+        })
+    };
+    // SAFETY: as in `invoke`; an output in a given input's memory is that input's value, which
+    // is never released.
+    let values = unsafe { take_outputs(&outs, outputs, release, &mut adopt) };
+    finish(status, &err, values)
+}
+
+/// Outputs as the caller passes them when it offers none: NULL data, all extents 0.
+fn zeroed(n: usize) -> Vec<M2cuArray> {
+    (0..n)
         .map(|_| M2cuArray {
             data: std::ptr::null_mut(),
             dims: [0; 3],
         })
-        .collect();
+        .collect()
+}
+
+/// Runs `call` with room for its message: the status, the outputs and the message.
+fn exchange(
+    ins: &[M2cuArray],
+    mut outs: Vec<M2cuArray>,
+    call: impl EntryCall,
+) -> (c_int, Vec<M2cuArray>, [c_char; ERR_LEN]) {
     let mut err = [0 as c_char; ERR_LEN];
     let status = call(ins.as_ptr(), outs.as_mut_ptr(), err.as_mut_ptr(), ERR_LEN);
-    // SAFETY: the entry filled `outs` per the ABI; each data pointer is released exactly once.
-    let values = unsafe { take_outputs(&outs, outputs, release) };
+    (status, outs, err)
+}
+
+fn finish(
+    status: c_int,
+    err: &[c_char; ERR_LEN],
+    values: Result<Vec<Value>>,
+) -> Result<Vec<Value>> {
     if status != 0 {
-        return Err(call_error(&err, status));
+        return Err(call_error(err, status));
     }
     values
+}
+
+/// The output the entry computed in the memory of the given input `value`: the input's
+/// elements with the output's extents, which must hold as many.
+fn in_place_output(array: &M2cuArray, value: Value, spec: &OutputSpec) -> Result<Value> {
+    let dims = output_dims(array, spec)?;
+    let complex = spec.complexity == Complexity::Complex;
+    if dims.iter().product::<usize>() != value.numel()
+        || value.class() != spec.class
+        || value.is_complex() != complex
+    {
+        return Err(Error::Call(format!(
+            "output '{}': {} result in the memory of a {} {} input",
+            spec.name,
+            dims_text(&dims),
+            dims_text(&value.dims),
+            value.class().name()
+        )));
+    }
+    Value::new(dims, value.data)
 }
 
 /// `M2CU_E_USER` in the generated prelude: the program called `error`.
@@ -174,30 +273,53 @@ fn error_message(err: &[c_char; ERR_LEN], status: c_int) -> String {
 fn input_array(value: &Value) -> M2cuArray {
     M2cuArray {
         data: value.data.as_ptr() as *mut c_void,
-        dims: [value.rows(), value.cols(), value.pages()].map(|d| d as i64),
+        dims: dims_of(value),
     }
 }
 
-/// Copies every output into a value and releases every non-NULL data pointer; the first
-/// malformed output is the error.
+fn dims_of(value: &Value) -> [i64; 3] {
+    [value.rows(), value.cols(), value.pages()].map(|d| d as i64)
+}
+
+/// Turns every output into a value: `adopt(k, array)` where it returns one (an output in a
+/// given input's memory, not released), else a copy, releasing every other non-NULL data
+/// pointer; the first malformed output is the error.
 ///
 /// # Safety
-/// Each non-NULL `data` must point to at least `dims[0] * dims[1] * dims[2]` elements of the declared
-/// class's C type, allocated so that `release` frees it.
+/// Each non-NULL `data` that `adopt` declines must point to at least
+/// `dims[0] * dims[1] * dims[2]` elements of the declared class's C type, allocated so that
+/// `release` frees it.
 unsafe fn take_outputs(
     arrays: &[M2cuArray],
     specs: &[OutputSpec],
     release: ReleaseFn,
+    mut adopt: impl FnMut(usize, &M2cuArray) -> Option<Result<Value>>,
 ) -> Result<Vec<Value>> {
-    let values: Vec<Result<Value>> = arrays
-        .iter()
-        .zip(specs)
-        .map(|(a, spec)| copy_output(a, spec))
-        .collect();
-    for a in arrays.iter().filter(|a| !a.data.is_null()) {
-        release(a.data);
+    let mut values = Vec::with_capacity(arrays.len());
+    for (k, (a, spec)) in arrays.iter().zip(specs).enumerate() {
+        if let Some(value) = adopt(k, a) {
+            values.push(value);
+            continue;
+        }
+        values.push(copy_output(a, spec));
+        if !a.data.is_null() {
+            release(a.data);
+        }
     }
     values.into_iter().collect()
+}
+
+/// The extents of an output, as `usize`s.
+fn output_dims(array: &M2cuArray, spec: &OutputSpec) -> Result<Vec<usize>> {
+    array
+        .dims
+        .iter()
+        .map(|&d| usize::try_from(d))
+        .collect::<std::result::Result<Vec<usize>, _>>()
+        .map_err(|_| {
+            let raw = format!("{}×{}×{}", array.dims[0], array.dims[1], array.dims[2]);
+            Error::Call(format!("output '{}': negative extents {raw}", spec.name))
+        })
 }
 
 /// # Safety
@@ -205,12 +327,7 @@ unsafe fn take_outputs(
 unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
     let bad = |why: String| Error::Call(format!("output '{}': {why}", spec.name));
     let raw = || format!("{}×{}×{}", array.dims[0], array.dims[1], array.dims[2]);
-    let dims = array
-        .dims
-        .iter()
-        .map(|&d| usize::try_from(d))
-        .collect::<std::result::Result<Vec<usize>, _>>()
-        .map_err(|_| bad(format!("negative extents {}", raw())))?;
+    let dims = output_dims(array, spec)?;
     let numel = dims
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d))
@@ -250,7 +367,7 @@ mod tests {
         };
         let spec = OutputSpec::new("y", ClassId::Int16);
         // SAFETY: `elements` holds every element the extents that the tests pass describe.
-        unsafe { take_outputs(std::slice::from_ref(&array), &[spec], keep) }
+        unsafe { take_outputs(std::slice::from_ref(&array), &[spec], keep, |_, _| None) }
             .map(|mut v| v.remove(0))
     }
 
@@ -278,7 +395,7 @@ mod tests {
                 dims,
             };
             // SAFETY: `pairs` holds the three elements the extents describe.
-            unsafe { take_outputs(&[array], &[OutputSpec::complex("z")], keep) }
+            unsafe { take_outputs(&[array], &[OutputSpec::complex("z")], keep, |_, _| None) }
                 .map(|mut v| v.remove(0))
         };
         assert_eq!(read([1, 3, 1]).unwrap(), all);
@@ -300,8 +417,15 @@ mod tests {
             dims: [1, 2, 2],
         };
         // SAFETY: NULL data is never read.
-        let err = unsafe { take_outputs(&[null], &[OutputSpec::new("z", ClassId::Double)], keep) }
-            .unwrap_err();
+        let err = unsafe {
+            take_outputs(
+                &[null],
+                &[OutputSpec::new("z", ClassId::Double)],
+                keep,
+                |_, _| None,
+            )
+        }
+        .unwrap_err();
         assert_eq!(err.to_string(), "output 'z': 1×2×2 result has NULL data");
     }
 

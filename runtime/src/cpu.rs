@@ -9,7 +9,7 @@ use std::borrow::Borrow;
 use std::path::Path;
 
 use crate::abi::{self, CpuEntry};
-pub use crate::abi::{Complexity, OutputSpec};
+pub use crate::abi::{Complexity, Offer, OutputSpec};
 pub use crate::native::BuildOptions;
 use crate::native::{Optimization, SharedObject};
 pub use crate::threads::Threads;
@@ -61,13 +61,7 @@ impl CpuLibrary {
         inputs: &[V],
         outputs: &[OutputSpec],
     ) -> Result<Vec<Value>> {
-        if let Some(set_threads) = self.set_threads {
-            let team =
-                std::ffi::c_int::try_from(self.threads.team()).unwrap_or(std::ffi::c_int::MAX);
-            // SAFETY: the generated prelude defines it with this signature; it only sets
-            // OpenMP's team size for the calling thread.
-            unsafe { set_threads(team) };
-        }
+        self.set_team();
         abi::invoke(
             inputs,
             outputs,
@@ -77,6 +71,35 @@ impl CpuLibrary {
                 unsafe { (self.entry)(ins, outs, err, len) }
             },
         )
+    }
+
+    /// [`CpuLibrary::call`] on inputs the caller offers: each [`Offer`]ed output may be
+    /// computed in its input's memory (`function y = f(a, x, y)` updates `y` in place), which
+    /// then comes back as that output with no copy, leaving [`Value::taken`] in `inputs`; an
+    /// offered input the entry did not take may have changed.
+    pub fn call_given(
+        &self,
+        inputs: &mut [Value],
+        offers: &[Offer],
+        outputs: &[OutputSpec],
+    ) -> Result<Vec<Value>> {
+        self.set_team();
+        let release = self.object.release_fn();
+        abi::invoke_given(inputs, offers, outputs, release, |ins, outs, err, len| {
+            // SAFETY: pointers come from `invoke_given`, sized for the inputs and outputs given.
+            unsafe { (self.entry)(ins, outs, err, len) }
+        })
+    }
+
+    /// Sets the team size of the calling thread's next calls from `self.threads`.
+    fn set_team(&self) {
+        if let Some(set_threads) = self.set_threads {
+            let team =
+                std::ffi::c_int::try_from(self.threads.team()).unwrap_or(std::ffi::c_int::MAX);
+            // SAFETY: the generated prelude defines it with this signature; it only sets
+            // OpenMP's team size for the calling thread.
+            unsafe { set_threads(team) };
+        }
     }
 
     /// The entry function's name.

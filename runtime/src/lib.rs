@@ -21,9 +21,11 @@
 //!   element count.
 //! - Values cross into generated code as `m2cu_array` (see `codegen/src/c/m2cu_abi.h`): a
 //!   pointer to column-major elements in the class's C type, and `int64_t dims[3]` (rows,
-//!   columns, pages; pages is 1 for a 2-D value) — ABI version 2. Output
+//!   columns, pages; pages is 1 for a 2-D value) — ABI version 3. Output
 //!   memory allocated by generated code is copied into Rust and handed back to `m2cu_release`
-//!   (every non-NULL `outputs[k].data`, after a failed call too). `char` does not cross.
+//!   (every non-NULL `outputs[k].data`, after a failed call too), except an output computed in
+//!   the memory of an input the caller offered ([`CpuLibrary::call_given`]), which becomes that
+//!   input's value with no copy.
 //! - Builds (shared objects, CUBINs) live in a cache directory under a SHA-256 of everything
 //!   that determines them, and appear there by atomic rename. Loaded shared objects are never
 //!   unloaded (closing an OpenMP library can unload libgomp under its worker threads).
@@ -51,7 +53,7 @@ mod services;
 mod testutil;
 mod threads;
 
-pub use cpu::{BuildOptions, Complexity, CpuLibrary, OutputSpec, Threads};
+pub use cpu::{BuildOptions, Complexity, CpuLibrary, Offer, OutputSpec, Threads};
 pub use display::display;
 pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};

@@ -215,6 +215,11 @@ impl Data {
     pub(crate) fn as_ptr(&self) -> *const u8 {
         with_data!(self, v => v.as_ptr().cast())
     }
+
+    /// Pointer to the first element, for writing (dangling but non-null when empty).
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut u8 {
+        with_data!(self, v => v.as_mut_ptr().cast())
+    }
 }
 
 /// A Rust element type that is the storage of one MATLAB class.
@@ -332,6 +337,11 @@ impl Value {
     /// A rows×cols matrix from column-major elements.
     pub fn matrix<T: Element>(rows: usize, cols: usize, column_major: Vec<T>) -> Result<Value> {
         Value::new(vec![rows, cols], T::into_data(column_major))
+    }
+
+    /// What a call leaves in place of an input it took for an output: a 0-by-0 double.
+    pub fn taken() -> Value {
+        Value::zeros(ClassId::Double, 0, 0)
     }
 
     /// A rows×cols value of zeros (or `false`) of the given class.

@@ -1,4 +1,4 @@
-/* m2cu ABI, version 2: how generated entry functions exchange MATLAB values with their caller.
+/* m2cu ABI, version 3: how generated entry functions exchange MATLAB values with their caller.
  *
  * Every value, scalar or array, crosses the boundary as an m2cu_array: a pointer to its elements
  * in column-major order plus its extents. dims[0] is the number of rows, dims[1] of columns and
@@ -14,9 +14,20 @@
  * The GPU host entry used by the m2cu runtime:
  *   int <entry>_gpu(const m2cu_array *inputs, m2cu_array *outputs, const m2cu_gpu *gpu,
  *                   char *err, size_t err_len);
- * inputs are in parameter order and are never modified. outputs are filled in output order; the
- * entry allocates each outputs[k].data with malloc and sets all three outputs[k].dims (the caller
- * zeroes them before the call), and the caller releases data with m2cu_release(). An output
+ * inputs are in parameter order and are never modified, except as an offer allows. outputs are
+ * filled in output order; the entry allocates each outputs[k].data with malloc and sets all three
+ * outputs[k].dims (the caller zeroes them before the call), and the caller releases data with
+ * m2cu_release().
+ *
+ * Offers (version 3, the CPU entry): a caller that gives input k up may start output j, when
+ * output j is input k's variable (y in `function y = f(a, x, y)`), as a copy of inputs[k]
+ * (outputs[j].data == inputs[k].data, the same dims) instead of zeroed; input k's buffer must
+ * then be no other input's. The entry may compute output j in that buffer (only where its code
+ * stores into y's elements and never reallocates y) and return outputs[j].data == inputs[k].data:
+ * the caller then owns that buffer as before and does not m2cu_release it. Otherwise the entry
+ * clears the offer and fills the output as usual; either way input k's elements may have
+ * changed. The entry never frees or reallocates an offered buffer. The GPU entries ignore
+ * offers. An output
  * whose dims[2] is 1 is a 2-D value (MATLAB drops trailing singleton dimensions). After the
  * declared outputs come one 1x1 bool per complex output, in output order: true when the output
  * stays complex though its imaginary part is zero (GNU Octave keeps what complex(a, b) made and

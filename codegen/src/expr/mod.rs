@@ -9,7 +9,7 @@
 
 pub(crate) mod complex;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use m2cu_frontend::ir::{
     combiner_number, BinOp, Builtin, CombinerId, Elementary, ExprId, ExprKind, Function, LocalId,
@@ -38,6 +38,8 @@ pub struct ExprWriter<'a> {
     /// The subscripts proven within their extents, which need no check
     /// (`m2cu_analysis::bounds`).
     pub in_range: &'a InRange,
+    /// The subscripts a guard before an enclosing loop found in range (`Context::guarded`).
+    pub guarded: &'a BTreeSet<(LocalId, usize, ExprId)>,
 }
 
 /// The C type that holds a local: its class's type, or `int64_t` for an integral loop variable.
@@ -543,40 +545,48 @@ impl ExprWriter<'_> {
     }
 
     fn place(&self, array: LocalId, indices: &[ExprId], access: Access) -> String {
-        let checked = |position: usize, extent: &str| {
+        let count = indices.len();
+        let checked = |position: usize| {
             let index = indices[position];
-            match self.in_range.contains(array, position, index) {
+            let known = self.in_range.contains(array, position, index)
+                || self.guarded.contains(&(array, position, index));
+            match known {
                 true => self.unchecked(index),
-                false => self.checked(index, extent, access),
+                false => self.checked(index, &self.extent(array, count, position), access),
             }
         };
-        match indices.len() {
-            1 => checked(0, &self.size(array, SizeQuery::Numel)),
+        match count {
+            1 => checked(0),
             2 => {
                 let d0 = self.names.dim(array, 0);
-                // A 3-D array's second subscript spans the columns of all pages.
-                let cols = match self.names.is_3d(array) {
-                    true => format!(
-                        "({} * {})",
-                        self.names.dim(array, 1),
-                        self.names.dim(array, 2)
-                    ),
-                    false => self.names.dim(array, 1),
-                };
-                format!("({} + {d0} * {})", checked(0, &d0), checked(1, &cols))
+                format!("({} + {d0} * {})", checked(0), checked(1))
             }
             3 => {
                 let d0 = self.names.dim(array, 0);
                 let d1 = self.names.dim(array, 1);
-                let d2 = self.names.dim(array, 2);
                 format!(
                     "({} + {d0} * ({} + {d1} * {}))",
-                    checked(0, &d0),
-                    checked(1, &d1),
-                    checked(2, &d2)
+                    checked(0),
+                    checked(1),
+                    checked(2)
                 )
             }
             _ => unreachable!("the validator allows one to three subscripts"),
+        }
+    }
+
+    /// The extent that subscript `position` of `count` subscripts of `array` is checked
+    /// against: the element count for one subscript, else the extent of its dimension (a 3-D
+    /// array's second of two subscripts spans the columns of all pages).
+    pub fn extent(&self, array: LocalId, count: usize, position: usize) -> String {
+        match (count, position) {
+            (1, _) => self.size(array, SizeQuery::Numel),
+            (2, 1) if self.names.is_3d(array) => format!(
+                "({} * {})",
+                self.names.dim(array, 1),
+                self.names.dim(array, 2)
+            ),
+            _ => self.names.dim(array, position),
         }
     }
 
