@@ -93,8 +93,10 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         code.line("long long m2cu_fail_at = INT64_MAX;");
         code.line(format!("{} m2cu_fail;", raise::record_type(kernel)));
     }
-    // A fused kernel's later loops have range names of their own: not versioned.
-    let guards = match kernel.fused.is_empty() {
+    // Not versioned: a fused kernel (its later loops have range names of their own), and a
+    // kernel whose iterations may raise `error` (its iteration ends at a label, which C allows
+    // once per function).
+    let guards = match kernel.fused.is_empty() && !kernel.raises {
         true => {
             let stmts: Vec<_> = kernel.levels.iter().map(|l| l.stmt).collect();
             let vars: Vec<_> = kernel.levels.iter().map(|l| l.var).collect();

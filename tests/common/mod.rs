@@ -195,7 +195,9 @@ pub fn run_fixture_with(name: &str, run_options: &RunOptions) -> Vec<(String, Va
     run_fixture_translated(name, &m2cu::Options::default(), run_options)
 }
 
-/// Runs a fixture with its stored inputs, translated with `base` (its file name set).
+/// Runs a fixture with its stored inputs, translated with `base` (its file name set). The
+/// inputs are given (`&mut`), so an output that is also an input is computed in its memory
+/// where the generated code can (`function y = f(a, x, y)` on the C path).
 pub fn run_fixture_translated(
     name: &str,
     base: &m2cu::Options,
@@ -208,7 +210,7 @@ pub fn run_fixture_translated(
         dialect: dialect_of(&text),
         ..base.clone()
     };
-    m2cu::run(&text, &inputs(name), &options, run_options)
+    m2cu::run(&text, &mut inputs(name), &options, run_options)
         .unwrap_or_else(|e| panic!("{name} on {}: {e}", describe(run_options)))
         .outputs
 }
