@@ -41,8 +41,8 @@ impl Target for OpenMp {
         code.line(format!("{element} += {addend};"));
     }
 
-    fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
-        bins_update(ctx, array, offset, addend)
+    fn binned_add(&self, _: &Context, _: LocalId, offset: &str, addend: &str) -> String {
+        bins_update(offset, addend)
     }
 }
 
@@ -381,23 +381,56 @@ const PUBLISH: &str = "#pragma omp critical (m2cu_fail_at)
     }
 }";
 
-/// A parallel loop whose only carried dependences are scatter-adds to one array (`inner.binned`):
-/// each thread adds into its own bins (`bins_setup`, `bins_update`) and merges them at the end.
+/// A parallel loop whose only carried dependences are scatter-adds to one array (`inner.binned`),
+/// a histogram loop: when the bins of every thread fit in one allocation, each thread adds into
+/// its own (no atomics, no test per update) and the threads then add theirs into the array;
+/// otherwise every update is atomic. The choice is made once, before the threads start.
 fn histogram_region(share: &ThreadShare, code: &mut Code) {
     let (ctx, kernel) = (share.ctx, share.kernel);
     let array = share
         .inner
         .binned
         .expect("a histogram region has an array to bin");
-    code.line(format!(
-        "#pragma omp parallel if ({} >= {}){}",
-        share.n, share.team_trips, share.firstprivate
-    ));
+    let ty = ctx.f.locals[array].ty.class.c_type();
     code.open("{");
-    bins_setup(ctx, code, array);
-    ctx.declare(code, &kernel.privates);
-    share.write(code);
-    bins_flush(ctx, code, array);
+    code.line(format!(
+        "const int64_t m2cu_nbins = {}, m2cu_stride = m2cu_nbins > 0 ? m2cu_nbins : 1;",
+        ctx.names.numel(array)
+    ));
+    code.line(format!(
+        "{ty} *m2cu_all_bins = m2cu_nbins <= {CPU_BINS} ? ({ty} *)malloc((size_t)M2CU_TEAM_MAX * (size_t)m2cu_stride * sizeof({ty})) : NULL;"
+    ));
+    let region = |code: &mut Code, share: &ThreadShare, binned: bool| {
+        code.line(format!(
+            "#pragma omp parallel if ({} >= {}){}",
+            share.n, share.team_trips, share.firstprivate
+        ));
+        code.open("{");
+        if binned {
+            bins_setup(code, ty);
+        }
+        ctx.declare(code, &kernel.privates);
+        share.write(code);
+        if binned {
+            bins_flush(ctx, code, array);
+        }
+        code.close("}");
+    };
+    code.open("if (m2cu_all_bins != NULL) {");
+    region(code, share, true);
+    code.close_open("} else {");
+    let atomic = Context {
+        binned: None,
+        ..share.inner.clone()
+    };
+    let atomic_share = ThreadShare {
+        inner: &atomic,
+        firstprivate: share.firstprivate.clone(),
+        ..*share
+    };
+    region(code, &atomic_share, false);
+    code.close("}");
+    code.line("free(m2cu_all_bins);");
     code.close("}");
 }
 
@@ -527,42 +560,31 @@ pub fn live_out_copy(ctx: &Context, code: &mut Code, kernel: &Kernel, n: &str) {
 }
 
 // Private histogram bins of a CPU thread (see [`crate::model::binned_array`]): a copy of the
-// array per OpenMP thread, on the heap, used when the array has at most [`CPU_BINS`] elements
-// (plain additions instead of `omp atomic`); bins start at -0 and a bin still -0 is not added,
-// as in `crate::cuda::bins`.
+// array per OpenMP thread, all in one allocation made before the threads start, used when the
+// array has at most [`CPU_BINS`] elements (plain additions instead of `omp atomic`); bins start
+// at -0 and a bin still -0 is not added, as in `crate::cuda::bins`.
 
 /// Elements of a CPU thread's copy: at most 512 KiB of doubles.
 pub const CPU_BINS: usize = 1 << 16;
 
-/// Adds `addend` to element `offset` of `array` on the CPU: a plain addition to the thread's own
-/// copy when it is used, else an `omp atomic` one to the array.
-pub fn bins_update(ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String {
-    let x = ctx.name(array);
-    format!(
-        "if (m2cu_bins != NULL) m2cu_bins[{offset}] += {addend};\nelse {{\n    #pragma omp atomic\n    {x}[{offset}] += {addend};\n}}"
-    )
+/// Adds `addend` to element `offset` of the thread's own bins (`histogram_region`).
+pub fn bins_update(offset: &str, addend: &str) -> String {
+    format!("m2cu_bins[{offset}] += {addend};")
 }
 
-/// At the top of a CPU thread's part of the parallel loop: its own bins, cleared, when the
-/// array fits.
-fn bins_setup(ctx: &Context, code: &mut Code, array: LocalId) {
-    let ty = ctx.f.locals[array].ty.class.c_type();
+/// At the top of a CPU thread's part of a histogram loop: its own bins, cleared.
+fn bins_setup(code: &mut Code, ty: &str) {
     code.line(format!(
-        "const int64_t m2cu_nbins = {};",
-        ctx.names.numel(array)
+        "{ty} *m2cu_bins = m2cu_all_bins + (int64_t)M2CU_THREAD * m2cu_stride;"
     ));
     code.line(format!(
-        "{ty} *m2cu_bins = m2cu_nbins <= {CPU_BINS} ? ({ty} *)malloc((size_t)(m2cu_nbins > 0 ? m2cu_nbins : 1) * sizeof({ty})) : NULL;"
-    ));
-    code.line(format!(
-        "if (m2cu_bins != NULL) for (int64_t m2cu_k = 0; m2cu_k < m2cu_nbins; m2cu_k++) m2cu_bins[m2cu_k] = -({ty})0;"
+        "for (int64_t m2cu_k = 0; m2cu_k < m2cu_nbins; m2cu_k++) m2cu_bins[m2cu_k] = -({ty})0;"
     ));
 }
 
 /// At the end of a CPU thread's part: adds its touched bins into the array, one thread at a
 /// time.
 fn bins_flush(ctx: &Context, code: &mut Code, array: LocalId) {
-    code.open("if (m2cu_bins != NULL) {");
     code.line("#pragma omp critical");
     code.open("{");
     code.open("for (int64_t m2cu_k = 0; m2cu_k < m2cu_nbins; m2cu_k++) {");
@@ -571,7 +593,5 @@ fn bins_flush(ctx: &Context, code: &mut Code, array: LocalId) {
         ctx.name(array)
     ));
     code.close("}");
-    code.close("}");
-    code.line("free(m2cu_bins);");
     code.close("}");
 }

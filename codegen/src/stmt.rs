@@ -208,7 +208,15 @@ impl<'a> Context<'a> {
                     (Some(flag), ExprKind::Combine(_, args)) => {
                         self.seeded_update(code, *target, *value, args[1], flag)
                     }
-                    _ => code.line(format!("{} = {};", self.name(*target), ew.expr(*value))),
+                    _ => {
+                        // A local held as an integer is computed in integers where it can be.
+                        let integer = f.locals[*target].integral;
+                        let value = integer
+                            .then(|| ew.int_expr(*value))
+                            .flatten()
+                            .unwrap_or_else(|| ew.expr(*value));
+                        code.line(format!("{} = {value};", self.name(*target)))
+                    }
                 }
             }
             StmtKind::Assign { target, value } if self.analysis.host_moves.contains(&s) => {

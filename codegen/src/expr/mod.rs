@@ -614,9 +614,13 @@ impl ExprWriter<'_> {
     }
 
     /// An exact `int64_t` expression for `e` when it is built from integer constants, integral
-    /// loop variables and sizes with `+ - *`.
+    /// locals, sizes, and logical, char or integer values of at most 32 bits converted to
+    /// double, with `+ - *`.
     pub fn int_expr(&self, e: ExprId) -> Option<String> {
         match &self.f.exprs[e].kind {
+            ExprKind::Convert(a) if narrow_integer(self.f.exprs[*a].ty) => {
+                Some(format!("((int64_t){})", self.expr(*a)))
+            }
             ExprKind::Const(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
                 Some(format!("{}", *v as i64))
             }
@@ -634,6 +638,22 @@ impl ExprWriter<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether values of type `ty` are integers of at most 32 bits (logical and char included).
+fn narrow_integer(ty: m2cu_frontend::types::Type) -> bool {
+    !ty.complex
+        && matches!(
+            ty.class,
+            Class::Logical
+                | Class::Char
+                | Class::Int8
+                | Class::Uint8
+                | Class::Int16
+                | Class::Uint16
+                | Class::Int32
+                | Class::Uint32
+        )
 }
 
 /// The integer classes whose values a double cannot hold exactly.

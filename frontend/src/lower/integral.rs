@@ -13,6 +13,9 @@
 //! value; a loop variable counts inside a loop over it only when that loop is integral, and
 //! `loop_integral` is set only when every loop over the variable is. Locals the lowering holds
 //! as integers ([`Local::integral`]) keep counting: it assigns them only integers.
+//!
+//! Also here, [`mark_bounded`]: the double scalars that only ever hold small integers
+//! (`k = double(b(i)) + 1` for a uint8 `b`) are held as integers too.
 
 use std::collections::HashSet;
 
@@ -29,6 +32,89 @@ pub(super) fn mark_loops(f: &mut Function) {
     for (id, local) in f.locals.iter_mut() {
         local.loop_integral = integral.contains(&id);
     }
+}
+
+/// The largest magnitude a scalar marked by [`mark_bounded`] may hold: sums of such values stay
+/// exact in a double, as MATLAB computes them, and in an `int64_t` alike.
+const BOUNDED: i64 = 1 << 40;
+
+/// Sets [`Local::integral`] on the double scalars (not parameters, not `for` variables) every
+/// assignment of which is an integer of magnitude at most [`BOUNDED`]: a logical, char or
+/// integer value of at most 32 bits converted to double, an integer constant, or a sum or
+/// difference of those and of scalars marked so. The code generators then hold them in an
+/// `int64_t` and compute them in integers, which equals the double arithmetic on such values:
+/// `k = double(b(i)) + 1; h(k) = h(k) + 1` indexes `h` without converting to and from double.
+/// A least fixed point: a scalar is marked once all its assignments are bounded by what is
+/// marked already, so one whose value feeds itself (`c = c + 1`) never is.
+pub(super) fn mark_bounded(f: &mut Function) {
+    let mut assignments: std::collections::BTreeMap<LocalId, Vec<ExprId>> = Default::default();
+    let mut excluded = HashSet::new();
+    f.walk_stmts(&f.body, &mut |s| match &f.stmts[s].kind {
+        StmtKind::Assign { target, value } => assignments.entry(*target).or_default().push(*value),
+        StmtKind::For { var, .. } => {
+            excluded.insert(*var);
+        }
+        _ => {}
+    });
+    assignments.retain(|l, _| {
+        let local = &f.locals[*l];
+        local.ty.is_scalar()
+            && !local.ty.complex
+            && local.ty.class == Class::Double
+            && !local.integral
+            && !f.is_param(*l)
+            && !excluded.contains(l)
+    });
+    let mut bounds: std::collections::BTreeMap<LocalId, i64> = Default::default();
+    loop {
+        let found: Vec<(LocalId, i64)> = assignments
+            .iter()
+            .filter(|(l, _)| !bounds.contains_key(l))
+            .filter_map(|(l, values)| {
+                let each = values.iter().map(|&v| magnitude(f, v, &bounds));
+                let most = each.collect::<Option<Vec<i64>>>()?.into_iter().max()?;
+                (most <= BOUNDED).then_some((*l, most))
+            })
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+        bounds.extend(found);
+    }
+    for l in bounds.keys() {
+        f.locals[*l].integral = true;
+    }
+}
+
+/// The largest magnitude of `e` when it is certainly an integer built as [`mark_bounded`]
+/// allows, given the scalars bounded so far.
+fn magnitude(
+    f: &Function,
+    e: ExprId,
+    bounds: &std::collections::BTreeMap<LocalId, i64>,
+) -> Option<i64> {
+    let expr = &f.exprs[e];
+    if expr.ty.complex || !expr.ty.is_scalar() || expr.ty.class != Class::Double {
+        return None;
+    }
+    let most = match &expr.kind {
+        ExprKind::Const(v) if v.fract() == 0.0 && v.abs() <= BOUNDED as f64 => v.abs() as i64,
+        ExprKind::Local(l) => *bounds.get(l)?,
+        ExprKind::Convert(a) => match f.exprs[*a].ty.class {
+            Class::Logical => 1,
+            Class::Char | Class::Uint16 => i64::from(u16::MAX),
+            Class::Int8 | Class::Uint8 => 255,
+            Class::Int16 => 1 << 15,
+            Class::Int32 | Class::Uint32 => i64::from(u32::MAX),
+            _ => return None,
+        },
+        ExprKind::Unary(UnOp::Neg, a) => magnitude(f, *a, bounds)?,
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => {
+            magnitude(f, *a, bounds)?.checked_add(magnitude(f, *b, bounds)?)?
+        }
+        _ => return None,
+    };
+    (most <= BOUNDED).then_some(most)
 }
 
 /// The `for` variables of `f` all of whose loops run over integers.

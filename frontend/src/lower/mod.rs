@@ -258,6 +258,7 @@ fn lower_attempt(
     relaxation::version(&mut entry);
     fuse::fuse(&mut entry);
     integral::mark_loops(&mut entry);
+    integral::mark_bounded(&mut entry);
     Attempt::Done(Ok(Module {
         functions: vec![entry],
     }))
