@@ -187,8 +187,18 @@ fn no_bounds_check_removes_the_index_checks() {
         }
     };
     let (c, cu) = translate(&file, &[]);
-    all(&[&c, &cu], "m2cu_idx");
+    all(&[&cu], "m2cu_idx");
+    // The C program checks `v(i)` once before the loop and runs a copy without the check when
+    // that passes, keeping the loop with every check for when it fails.
+    let c_reads = reads(&c);
+    assert!(
+        c.contains("checked once")
+            && c_reads.iter().any(|l| l.contains("m2cu_idx"))
+            && c_reads.iter().any(|l| l.contains("v[((i) - 1)]")),
+        "{c_reads:?}"
+    );
     let (c, cu) = translate(&file, &["--no-bounds-check"]);
+    assert!(!c.contains("checked once"), "no versions without checks");
     all(&[&c, &cu], "v[((i) - 1)]");
     // `v(i)` for `i = 1:length(v)` with `v` a row is always in range: no check to remove.
     let (c, cu) = translate(std::path::Path::new("fixtures/e2e/vecsum.m"), &[]);

@@ -40,8 +40,9 @@ const BOUNDED: i64 = 1 << 40;
 
 /// Sets [`Local::integral`] on the double scalars (not parameters, not `for` variables) every
 /// assignment of which is an integer of magnitude at most [`BOUNDED`]: a logical, char or
-/// integer value of at most 32 bits converted to double, an integer constant, or a sum or
-/// difference of those and of scalars marked so. The code generators then hold them in an
+/// integer value of at most 32 bits converted to double, an integer constant other than -0, or
+/// a sum or difference of those and of scalars marked so (never a negation: `-k` of a zero is
+/// -0, which an integer cannot hold). The code generators then hold them in an
 /// `int64_t` and compute them in integers, which equals the double arithmetic on such values:
 /// `k = double(b(i)) + 1; h(k) = h(k) + 1` indexes `h` without converting to and from double.
 /// A least fixed point: a scalar is marked once all its assignments are bounded by what is
@@ -98,7 +99,13 @@ fn magnitude(
         return None;
     }
     let most = match &expr.kind {
-        ExprKind::Const(v) if v.fract() == 0.0 && v.abs() <= BOUNDED as f64 => v.abs() as i64,
+        // No -0: an integer has none, so nothing that may make one (a negation, a -0 constant;
+        // sums and differences of values that are never -0 are never -0).
+        ExprKind::Const(v)
+            if v.fract() == 0.0 && v.abs() <= BOUNDED as f64 && !is_minus_zero(*v) =>
+        {
+            v.abs() as i64
+        }
         ExprKind::Local(l) => *bounds.get(l)?,
         ExprKind::Convert(a) => match f.exprs[*a].ty.class {
             Class::Logical => 1,
@@ -108,13 +115,16 @@ fn magnitude(
             Class::Int32 | Class::Uint32 => i64::from(u32::MAX),
             _ => return None,
         },
-        ExprKind::Unary(UnOp::Neg, a) => magnitude(f, *a, bounds)?,
         ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => {
             magnitude(f, *a, bounds)?.checked_add(magnitude(f, *b, bounds)?)?
         }
         _ => return None,
     };
     (most <= BOUNDED).then_some(most)
+}
+
+fn is_minus_zero(v: f64) -> bool {
+    v == 0.0 && v.is_sign_negative()
 }
 
 /// The `for` variables of `f` all of whose loops run over integers.
@@ -230,5 +240,38 @@ impl Facts<'_> {
             }
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::{lower, LowerOptions};
+    use crate::parser::parse_file;
+
+    /// The locals of `body` (in `function y = f(b, x)` with `b` a uint8 row and `x` a double
+    /// row) that the lowering holds as integers.
+    fn held_as_integers(body: &str) -> Vec<String> {
+        let src = format!(
+            "function y = f(b, x)\narguments\n  b (1,:) uint8\n  x (1,:) double\nend\n{body}\nend\n"
+        );
+        let file = parse_file(&src).expect("parses");
+        let module = lower(&file, &LowerOptions::default()).expect("lowers");
+        let f = &module.functions[0];
+        let mut names: Vec<String> = f
+            .locals
+            .iter()
+            .filter(|(_, l)| l.integral && !l.name.starts_with('_'))
+            .map(|(_, l)| l.name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn small_integer_scalars_are_held_as_integers() {
+        let body = "y = 0; k = double(b(1)) + 1; j = k - 2; c = 0; c = c + 1; m = k * 2;\nn = -k; z = -0; h = x(1); t = 7; u = j + t; y = k + j + c + m + n + z + h + u;";
+        // `c` feeds itself, `m` is a product, `n` a negation (-0 for a zero), `z` a -0 constant,
+        // `h` a double element, `y` from them: doubles.
+        assert_eq!(held_as_integers(body), ["j", "k", "t", "u"]);
     }
 }
