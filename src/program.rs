@@ -334,6 +334,12 @@ impl Program {
         }
     }
 
+    /// Whether an output is also an input (`function y = f(a, x, y)`): then a call that is
+    /// given its inputs (`&mut inputs`, [`Inputs`]) may compute it in the input's memory.
+    pub fn has_in_place_outputs(&self) -> bool {
+        !self.offers.is_empty()
+    }
+
     /// A one-line notice for the user (e.g. the GPU fallback), if any.
     pub fn notice(&self) -> Option<&str> {
         self.notice.as_deref()

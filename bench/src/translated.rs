@@ -116,8 +116,7 @@ impl Translated {
         inputs: &[(String, Value)],
         runs: usize,
     ) -> Result<f64, String> {
-        let t = self.cpu.translation();
-        let in_place = t.outputs.iter().any(|(o, _)| t.params.contains(o));
+        let in_place = self.cpu.has_in_place_outputs();
         median_reported_ms(runs, || {
             let mut given = match in_place {
                 true => inputs.to_vec(),

@@ -96,8 +96,10 @@ pub struct Local {
     /// Where the variable is first defined (the parameter, or its first assignment).
     pub span: Span,
     /// `true` for a variable whose values are all integers: a `for` variable that only its
-    /// loops assign, all over integers (`for i = 1:n`), or a counter of m2cu's own. The code
-    /// generators hold it in a 64-bit integer instead of a double.
+    /// loops assign, all over integers (`for i = 1:n`), a counter of m2cu's own, or a double
+    /// scalar every assignment of which is a small integer (`k = double(b(i)) + 1`,
+    /// `lower::integral::mark_bounded`). The code generators hold it in a 64-bit integer
+    /// instead of a double.
     pub integral: bool,
     /// `true` for a `for` variable whose loops all run over integers, while it may hold other
     /// values outside them (`k = k / 2` after `for k = 1:n`, a parameter named like it): inside

@@ -42,7 +42,8 @@ pub struct ExprWriter<'a> {
     pub guarded: &'a BTreeSet<(LocalId, usize, ExprId)>,
 }
 
-/// The C type that holds a local: its class's type, or `int64_t` for an integral loop variable.
+/// The C type that holds a local: its class's type, or `int64_t` for an integral one (a loop
+/// variable, a counter, a scalar that only holds small integers: `Local::integral`).
 pub fn local_c_type(f: &Function, local: LocalId) -> &'static str {
     let l = &f.locals[local];
     if l.integral {
