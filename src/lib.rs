@@ -14,11 +14,13 @@
 //! ```
 
 mod files;
+mod mex;
 mod program;
 mod set_values;
 pub mod source_text;
 
 pub use m2cu_runtime::Threads;
+pub use mex::{build_mex, mex_name, write_mex_sources, MexBuild, MexOptions};
 pub use program::{run, Backend, CallTiming, Inputs, Program, RunOptions, RunResult};
 pub use set_values::{set_values, SetOptions};
 
@@ -263,12 +265,22 @@ pub fn check(source: &str, options: &Options) -> Result<Translation, Error> {
 pub fn write_translation(t: &Translation, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let g = &t.generated;
-    let files = [
-        (format!("{}.kernels.cu", t.entry), &g.kernels_cu),
-        (format!("{}.c", t.entry), &g.c_source),
-        (format!("{}.h", t.entry), &g.c_header),
-        (format!("{}.cu", t.entry), &g.standalone_cu),
-    ];
+    write_files(
+        dir,
+        [
+            (format!("{}.kernels.cu", t.entry), &g.kernels_cu),
+            (format!("{}.c", t.entry), &g.c_source),
+            (format!("{}.h", t.entry), &g.c_header),
+            (format!("{}.cu", t.entry), &g.standalone_cu),
+        ],
+    )
+}
+
+/// Writes each `(file name, text)` into `dir` (which exists); the paths written.
+fn write_files<const N: usize>(
+    dir: &Path,
+    files: [(String, &String); N],
+) -> std::io::Result<Vec<PathBuf>> {
     files
         .into_iter()
         .map(|(name, text)| {

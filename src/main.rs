@@ -120,6 +120,23 @@ enum Command {
         #[arg(short = 'o', long = "out-dir", default_value = ".")]
         out_dir: PathBuf,
     },
+    /// Build a MEX function, <entry>_mex, that GNU Octave (and MATLAB, from the same sources)
+    /// calls like the MATLAB function: write <entry>.c, <entry>.h and <entry>_mex.c into the
+    /// output directory and build <entry>_mex.mex there with `mkoctfile --mex` (Debian:
+    /// liboctave-dev). Input types come from --args or an `arguments` block; a call with
+    /// inputs of another class or size stops with an error naming the input.
+    #[command(
+        after_help = "Example:\n  m2cu mex fixtures/e2e/saxpy.m --args 'a=double' --args 'x=double(1,:)' --args 'y=double(1,:)' -o mex/\n  octave-cli --eval \"addpath('mex'); y = saxpy_mex(2, [1 2 3], [1 1 1])\""
+    )]
+    Mex {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        nargin: NarginArg,
+        /// Output directory.
+        #[arg(short = 'o', long = "out-dir", default_value = ".")]
+        out_dir: PathBuf,
+    },
     /// Print diagnostics and the loop report; exit status 1 on errors.
     Check {
         #[command(flatten)]
@@ -348,6 +365,11 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             emit,
             format,
         } => check(&common, &nargin, emit, format),
+        Command::Mex {
+            common,
+            nargin,
+            out_dir,
+        } => mex(&common, &nargin, &out_dir),
         Command::Parse { file, dialect } => parse(&file, dialect.dialect()),
         Command::Functions { name, markdown } => functions(name.as_deref(), markdown),
         Command::Run {
@@ -445,6 +467,19 @@ fn translate(common: &Common, nargin: &NarginArg, out_dir: &Path) -> Result<(), 
         .map_err(|e| Failure::File(format!("cannot write to {}: {e}", out_dir.display())))?;
     print!("{}", t.report);
     for f in files {
+        println!("wrote {}", f.display());
+    }
+    Ok(())
+}
+
+/// `m2cu mex`: the loop report, then the MEX function built in `out_dir`.
+fn mex(common: &Common, nargin: &NarginArg, out_dir: &Path) -> Result<(), Failure> {
+    let (source, mut options) = read_source(common)?;
+    options.nargin = nargin.nargin;
+    let t = m2cu::translate(&source, &options)?;
+    print!("{}", t.report);
+    let built = m2cu::build_mex(&t, out_dir, &m2cu::MexOptions::default())?;
+    for f in built.sources.iter().chain([&built.mex_file]) {
         println!("wrote {}", f.display());
     }
     Ok(())

@@ -180,7 +180,10 @@ fn a_given_input_that_is_also_an_output_is_updated_in_its_own_memory() {
     ]);
     let program = prepare_source(saxpy, &inputs);
     assert!(program.has_in_place_outputs());
-    assert!(!prepare(Backend::Cpu).has_in_place_outputs(), "vecsum returns no input");
+    assert!(
+        !prepare(Backend::Cpu).has_in_place_outputs(),
+        "vecsum returns no input"
+    );
     let want = Value::row(vec![2.5, 4.25, 6.0]);
     // Lent: the inputs stay as they were.
     let outputs = program.call(&inputs).expect("runs");

@@ -55,3 +55,13 @@ fn deterministic_merge() {
         );
     }
 }
+
+/// The MEX gateway (`<name>_mex.c`) of a real function (`saxpy`) and of one with complex
+/// outputs and inputs of several shapes (`cpolar`): its input and output tables.
+#[test]
+fn mex_gateways() {
+    for name in ["saxpy", "cpolar"] {
+        let t = common::translate_fixture(name);
+        insta::assert_snapshot!(format!("{name}.mex.c"), t.generated.mex_c);
+    }
+}

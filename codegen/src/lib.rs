@@ -23,6 +23,7 @@ pub mod failure;
 pub mod host;
 pub mod keywords;
 pub mod launch;
+pub mod mex;
 pub mod model;
 pub mod names;
 pub mod openmp;
@@ -84,6 +85,9 @@ pub struct Generated {
     pub standalone_cu: String,
     /// The GPU host program the m2cu runtime builds; exports `<entry>_gpu`.
     pub gpu_host_c: String,
+    /// `<name>_mex.c`: the MEX gateway that calls the CPU program from GNU Octave or MATLAB
+    /// (see [`mex`]).
+    pub mex_c: String,
     pub kernel_names: Vec<String>,
 }
 
@@ -250,6 +254,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             "",
             &host_code(Flavor::GpuRuntime),
         ),
+        mex_c: mex::gateway(f, names.entry(), &format!("{name}_mex"), options.file_name),
         kernel_names,
     }
 }

@@ -1234,6 +1234,21 @@ static void m2cu_put_display(m2cu_text *t, double v)
     m2cu_put(t, piece);
 }}
 
+#ifdef M2CU_MEX
+/* Built into a MEX function (the gateway `<name>_mex.c`): text goes to the command window of
+ * GNU Octave or MATLAB, whose own output streams the process's stdout and stderr are not. */
+#include "mex.h"
+
+static void m2cu_say(const m2cu_text *t)
+{{
+    if (t->n > 0) mexPrintf("%.*s", (int)t->n, t->s);
+}}
+
+static void m2cu_warn(const m2cu_text *t)
+{{
+    mexWarnMsgTxt(t->s != NULL ? t->s : "");
+}}
+#else
 /* fprintf and disp: the text on standard output, flushed so that it interleaves with the
  * caller's output in program order. */
 static void m2cu_say(const m2cu_text *t)
@@ -1249,6 +1264,7 @@ static void m2cu_warn(const m2cu_text *t)
     fprintf(stderr, "warning: %s\n", t->s != NULL ? t->s : "");
     fflush(stderr);
 }}
+#endif
 
 /* error: the message for the runtime, as `<identifier>\x1f<message>` (M2CU_E_USER). */
 static void m2cu_raise(const m2cu_text *t, const char *id, char *msg, size_t len)

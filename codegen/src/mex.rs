@@ -1,0 +1,174 @@
+//! The MEX gateway (`<name>_mex.c`): the `mexFunction` that GNU Octave (`mkoctfile --mex`) and
+//! MATLAB (`mex`) build beside the CPU program `<name>.c` and call with `mxArray` values.
+//!
+//! This module prints the gateway from the entry function's signature; what it does is in the
+//! template (`templates/mex.c.txt`): it checks every input against the class, complexity and
+//! extents the entry was translated for (MATLAB-style messages that name the input, with
+//! `m2cu:input*` identifiers), passes the inputs' own memory to the entry (complex values and
+//! one-byte chars converted), returns each output as a new array of its class (a complex one
+//! narrowed to real as the entry's flag says), releases every output buffer, and raises a failed
+//! call's message with an identifier made from its status's name (`M2CU_E_INDEX_RANGE` is
+//! `m2cu:indexRange`), or the program's own `error` identifier.
+
+use askama::Template;
+use m2cu_frontend::ir::{Function, LocalId};
+use m2cu_frontend::types::{Class, Dim, Type};
+
+use crate::c_text;
+use crate::prelude::ERRORS;
+
+/// The status of the program's own `error` calls (`M2CU_E_USER`).
+fn user_error() -> i32 {
+    ERRORS
+        .iter()
+        .find(|(_, constant, _)| *constant == "M2CU_E_USER")
+        .map(|(code, _, _)| *code)
+        .expect("the prelude has M2CU_E_USER")
+}
+
+/// The flags the generated C needs in every build: C99, `a*b + c` rounded twice as MATLAB
+/// rounds it, and OpenMP for the parallel loops.
+pub const CFLAGS: &str = "-std=c99 -ffp-contract=off -fopenmp";
+
+#[derive(Template)]
+#[template(path = "mex.c.txt", escape = "none")]
+struct Gateway<'a> {
+    name: &'a str,
+    mex_name: &'a str,
+    entry: &'a str,
+    file_name: String,
+    params_text: String,
+    cflags: &'a str,
+    inputs: Vec<String>,
+    outputs: Vec<String>,
+    slots: usize,
+    identifiers: Vec<String>,
+    user_error: i32,
+}
+
+/// The gateway of `f`, whose CPU entry is the C function `entry`, as the MEX function
+/// `mex_name`; `file_name` is the MATLAB source's name for the banner.
+pub fn gateway(f: &Function, entry: &str, mex_name: &str, file_name: &str) -> String {
+    let name = |l: LocalId| f.locals[l].name.as_str();
+    let outputs: Vec<String> = {
+        let mut flags = 0;
+        f.outputs
+            .iter()
+            .map(|&o| {
+                let ty = f.locals[o].ty;
+                let flag = if ty.complex {
+                    flags += 1;
+                    flags - 1
+                } else {
+                    -1
+                };
+                format!("{{{}, {}, {flag}}}", class_id(ty.class), ty.complex)
+            })
+            .collect()
+    };
+    let user_error = user_error();
+    let complex_outputs = f
+        .outputs
+        .iter()
+        .filter(|&&o| f.locals[o].ty.complex)
+        .count();
+    Gateway {
+        name: &f.name,
+        mex_name,
+        entry,
+        file_name: c_text::comment(file_name),
+        params_text: f
+            .params
+            .iter()
+            .map(|&p| name(p))
+            .collect::<Vec<_>>()
+            .join(", "),
+        cflags: CFLAGS,
+        inputs: f
+            .params
+            .iter()
+            .map(|&p| input_type(name(p), f.locals[p].ty))
+            .collect(),
+        slots: f.outputs.len() + complex_outputs,
+        outputs,
+        identifiers: ERRORS
+            .iter()
+            .filter(|(code, _, _)| *code != user_error)
+            .map(|(code, constant, _)| {
+                format!(
+                    "case {code}: return {};",
+                    c_text::string_literal(&identifier(constant))
+                )
+            })
+            .collect(),
+        user_error,
+    }
+    .render()
+    .expect("the gateway template renders")
+}
+
+/// One row of the gateway's input table: name, class, complexity and extents (-1: any).
+fn input_type(name: &str, ty: Type) -> String {
+    let extent = |d: Dim| match d {
+        Dim::Known(n) => n as i64,
+        Dim::Var => -1,
+    };
+    format!(
+        "{{{}, {}, {}, {{{}, {}, {}}}}}",
+        c_text::string_literal(name),
+        class_id(ty.class),
+        ty.complex,
+        extent(ty.shape.rows),
+        extent(ty.shape.cols),
+        extent(ty.shape.pages)
+    )
+}
+
+/// The MEX API's class id of a class.
+fn class_id(class: Class) -> &'static str {
+    match class {
+        Class::Double => "mxDOUBLE_CLASS",
+        Class::Single => "mxSINGLE_CLASS",
+        Class::Int8 => "mxINT8_CLASS",
+        Class::Uint8 => "mxUINT8_CLASS",
+        Class::Int16 => "mxINT16_CLASS",
+        Class::Uint16 => "mxUINT16_CLASS",
+        Class::Int32 => "mxINT32_CLASS",
+        Class::Uint32 => "mxUINT32_CLASS",
+        Class::Int64 => "mxINT64_CLASS",
+        Class::Uint64 => "mxUINT64_CLASS",
+        Class::Logical => "mxLOGICAL_CLASS",
+        Class::Char => "mxCHAR_CLASS",
+    }
+}
+
+/// The identifier of an error status from its constant's name: `M2CU_E_INDEX_RANGE` is
+/// `m2cu:indexRange`.
+pub fn identifier(constant: &str) -> String {
+    let words = constant.trim_start_matches("M2CU_E_").split('_');
+    let mut id = String::from("m2cu:");
+    for (k, word) in words.enumerate() {
+        let lower = word.to_ascii_lowercase();
+        match k {
+            0 => id.push_str(&lower),
+            _ => {
+                let mut chars = lower.chars();
+                id.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+                id.push_str(chars.as_str());
+            }
+        }
+    }
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_camel_case_names_of_the_statuses() {
+        assert_eq!(identifier("M2CU_E_INDEX_RANGE"), "m2cu:indexRange");
+        assert_eq!(identifier("M2CU_E_COMPLEX"), "m2cu:complex");
+        assert_eq!(identifier("M2CU_E_UNDEFINED_NAMED"), "m2cu:undefinedNamed");
+    }
+}
