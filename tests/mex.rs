@@ -18,22 +18,9 @@ use std::process::Command;
 
 use m2cu::Translation;
 
-fn mkoctfile_available() -> Result<(), String> {
-    match Command::new("mkoctfile").arg("--version").output() {
-        Ok(o) if o.status.success() => Ok(()),
-        Ok(o) => Err(format!(
-            "mkoctfile --version failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        )),
-        Err(e) => Err(format!(
-            "mkoctfile not found ({e}); install it with `apt-get install liboctave-dev`"
-        )),
-    }
-}
-
 fn tools_available() -> bool {
     common::require(common::octave_available(), "octave-cli")
-        && common::require(mkoctfile_available(), "mkoctfile")
+        && common::require(common::mkoctfile_available(), "mkoctfile")
 }
 
 /// A fixture translated as `m2cu run` translates it for its stored inputs.

@@ -224,12 +224,7 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
                 } else {
                     "read here"
                 };
-                let direction = w
-                    .direction
-                    .as_ref()
-                    .map(|d| format!(", direction {d}"))
-                    .unwrap_or_default();
-                note = note.with_secondary(r, format!("{other}{direction}"));
+                note = note.with_secondary(r, other);
             }
         }
         out.push(note);
@@ -395,7 +390,8 @@ fn witness(verdict: &Verdict) -> Option<&Witness> {
     }
 }
 
-/// "`c` written at 6:3, read at 6:10, distance 1, direction (<)".
+/// "`c` written at 6:3, read at 6:10, distance 1". (The direction vector, `(=,<)`, is a
+/// dependence analyst's notation: only the JSON report has it.)
 fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
     let verb = if w.read_is_write {
         "written again"
@@ -411,17 +407,8 @@ fn witness_text(w: &Witness, at: &impl Fn(Span) -> String) -> String {
         None if w.read.is_some() => ", distance unknown".to_string(),
         None => String::new(),
     };
-    let direction = w
-        .direction
-        .as_ref()
-        .map(|d| format!(", direction {d}"))
-        .unwrap_or_default();
     let first = if w.read.is_some() { "written at" } else { "at" };
-    format!(
-        "`{}` {first} {}{read}{distance}{direction}",
-        w.var,
-        at(w.write)
-    )
+    format!("`{}` {first} {}{read}{distance}", w.var, at(w.write))
 }
 
 /// The report as one JSON object per function:

@@ -116,6 +116,23 @@ pub fn octave_available() -> Result<(), String> {
     m2cu_runtime::octave::available().map(drop)
 }
 
+/// Whether GNU Octave's `mkoctfile` (Debian: liboctave-dev) runs, which builds MEX functions.
+pub fn mkoctfile_available() -> Result<(), String> {
+    match std::process::Command::new("mkoctfile")
+        .arg("--version")
+        .output()
+    {
+        Ok(o) if o.status.success() => Ok(()),
+        Ok(o) => Err(format!(
+            "mkoctfile --version failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        )),
+        Err(e) => Err(format!(
+            "mkoctfile not found ({e}); install it with `apt-get install liboctave-dev`"
+        )),
+    }
+}
+
 /// Translates a fixture with the types of its inputs.
 pub fn translate_fixture(name: &str) -> m2cu::Translation {
     let path = e2e_path(name, ".m");
