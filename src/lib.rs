@@ -72,6 +72,11 @@ pub struct Options {
     /// parameters, the others being variables its code assigns (`if nargin < 3, tol = 1e-6;
     /// end`). All of them when `None`; [`run`] and [`Program::prepare`] count the inputs given.
     pub nargin: Option<usize>,
+    /// Start the code of each statement with `#line N "file.m"` (`--line-directives`), so that
+    /// the C compiler's, NVRTC's and compute-sanitizer's messages name the MATLAB file and
+    /// line instead of the generated one. (Every kernel and loop names its MATLAB line in a
+    /// comment either way.)
+    pub line_directives: bool,
 }
 
 /// Everything `translate` produces.
@@ -211,6 +216,7 @@ fn compile_phases(
         bounds_checks: !options.no_bounds_check,
         deterministic: options.deterministic,
         seed: options.seed,
+        line_directives: options.line_directives,
     };
     let name = |l: m2cu_frontend::ir::LocalId| f.locals[l].name.clone();
     let class_id = |l: m2cu_frontend::ir::LocalId| {

@@ -54,6 +54,10 @@ struct Common {
     /// function, after the file's own folder. Repeatable, searched in order.
     #[arg(long = "path", value_name = "DIR")]
     path: Vec<PathBuf>,
+    /// Start each statement's generated code with a `#line N "FILE.m"` directive, so that
+    /// messages of the C compiler, NVRTC, nvcc and compute-sanitizer name the MATLAB line.
+    #[arg(long)]
+    line_directives: bool,
     #[command(flatten)]
     dialect: DialectArg,
 }
@@ -347,6 +351,7 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
         deterministic: common.deterministic,
         dialect: common.dialect.dialect(),
         search_path: common.search_path(),
+        line_directives: common.line_directives,
         ..Default::default()
     };
     Ok((source, options))

@@ -4,9 +4,9 @@
 //! Invariant: the text these functions return can only be read back as the data it carries. A
 //! string literal holds only ASCII letters, digits, space and `_` as themselves and every other
 //! byte as a three-digit octal escape, so no quote, backslash, newline, trigraph (`??/`) or
-//! comment delimiter can appear inside it. A comment keeps the same characters plus `. / -` and
-//! writes every other byte as `%XX`, so no `*/` can close it early and no `??/` or `\` can splice
-//! the next line into it.
+//! comment delimiter can appear inside it; a file name's literal also keeps `. / - : < >`. A
+//! comment keeps the same characters as a file name's literal and writes every other byte as
+//! `%XX`, so no `*/` can close it early and no `??/` or `\` can splice the next line into it.
 
 /// `text` (its UTF-8 bytes) as a C string literal.
 pub fn string_literal(text: &str) -> String {
@@ -22,17 +22,38 @@ pub fn string_literal(text: &str) -> String {
     out
 }
 
+/// A file name as a C string literal (for `#line`): a string literal that also keeps the
+/// characters of paths, `. / - : < >`, as themselves.
+pub fn path_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for b in text.bytes() {
+        if plain(b) || path_char(b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\{b:03o}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// `text` made safe to stand inside a `/* ... */` comment.
 pub fn comment(text: &str) -> String {
     let mut out = String::new();
     for b in text.bytes() {
-        if plain(b) || matches!(b, b'.' | b'/' | b'-') {
+        if plain(b) || path_char(b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));
         }
     }
     out
+}
+
+/// The characters of file paths and places (`<m2cu>/cumsum.m:12`), none of which can end a
+/// comment or a string or start a trigraph.
+fn path_char(b: u8) -> bool {
+    matches!(b, b'.' | b'/' | b'-' | b':' | b'<' | b'>')
 }
 
 fn plain(b: u8) -> bool {
@@ -66,5 +87,11 @@ mod tests {
         );
         assert!(!text.contains("*/") && !text.contains('?') && !text.contains('\\'));
         assert_eq!(comment("dir/sub-1/f.m"), "dir/sub-1/f.m");
+    }
+
+    #[test]
+    fn path_literals_keep_the_characters_of_paths_only() {
+        assert_eq!(path_literal("<m2cu>/cumsum.m"), "\"<m2cu>/cumsum.m\"");
+        assert_eq!(path_literal("a\"b\\??/"), "\"a\\042b\\134\\077\\077/\"");
     }
 }

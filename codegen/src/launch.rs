@@ -97,10 +97,11 @@ fn host_while(ctx: &Context, code: &mut Code, s: StmtId, site: &Site) {
 pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     let ranges = ctx.nest_ranges(kernel);
     let n = &ranges.total;
-    code.open(format!(
-        "{{ /* for {}: kernel {} */",
-        ctx.name(kernel.var),
-        kernel.name
+    let what = format!("for {}: kernel {}", ctx.name(kernel.var), kernel.name);
+    code.open(crate::trace::open_block(
+        ctx,
+        ctx.f.stmts[kernel.stmt].span,
+        &what,
     ));
     if let Some(site) = ctx.analysis.residency.site(kernel.stmt) {
         residency::fetch(ctx, code, site);

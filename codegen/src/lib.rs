@@ -33,6 +33,7 @@ pub mod raise;
 pub mod reduce;
 pub mod residency;
 pub mod stmt;
+pub mod trace;
 
 use std::collections::HashMap;
 
@@ -67,6 +68,9 @@ pub struct CodegenOptions<'a> {
     /// The seed of the random stream `rand`/`randn` draw from (compiled into programs that
     /// draw; others do not depend on it).
     pub seed: u64,
+    /// Start each statement's code with `#line N "file.m"` (`--line-directives`), so that
+    /// compiler and sanitizer messages name the MATLAB line (see [`trace`]).
+    pub line_directives: bool,
 }
 
 /// The generated program.
@@ -139,6 +143,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         quiet_stores: false,
         scratch: Vec::new(),
         guarded: Default::default(),
+        line_directives: options.line_directives,
     };
     let kernels: Vec<String> = analysis
         .plan

@@ -49,10 +49,14 @@ impl Target for OpenMp {
 pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     if kernel.scan.is_some() {
         // The CPU keeps MATLAB's order of the running sums (equal to the bit).
-        code.line(format!(
-            "/* for {}: a scan ({} on the GPU), in order on the CPU */",
+        let what = format!(
+            "for {}: a scan ({} on the GPU), in order on the CPU",
             ctx.name(kernel.var),
             kernel.name
+        );
+        code.line(format!(
+            "/* {} */",
+            crate::trace::placed(ctx, ctx.f.stmts[kernel.stmt].span, &what)
         ));
         return ctx.loop_in_order(code, kernel.stmt);
     }
@@ -72,7 +76,12 @@ pub fn parallel_loop(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         nest.level_values,
         induction_decls(ctx, kernel, "m2cu_t")
     );
-    code.open(format!("{{ /* for {var}: {} on the CPU */", kernel.name));
+    let what = format!("for {var}: {} on the CPU", kernel.name);
+    code.open(crate::trace::open_block(
+        ctx,
+        f.stmts[kernel.stmt].span,
+        &what,
+    ));
     code.line(&ranges.decls);
     for ind in &kernel.inductions {
         code.line(format!(

@@ -30,10 +30,15 @@ pub fn tiled_loop(ctx: &Context, code: &mut Code, kernel: &Kernel, p: &PerOutput
     let level = |l: usize| (kernel.levels[l].var, ranges.suffixes[l].clone());
     let (row_var, row) = level(t.row_level);
     let (col_var, col) = level(t.col_level);
-    code.open(format!(
-        "{{ /* for {}: {} on the CPU, in {ROWS}-by-{COLS} tiles of outputs */",
+    let what = format!(
+        "for {}: {} on the CPU, in {ROWS}-by-{COLS} tiles of outputs",
         ctx.name(kernel.var),
         kernel.name
+    );
+    code.open(crate::trace::open_block(
+        ctx,
+        f.stmts[kernel.stmt].span,
+        &what,
     ));
     code.line(&ranges.decls);
     code.line(format!(
@@ -101,9 +106,14 @@ pub fn tiled_loop(ctx: &Context, code: &mut Code, kernel: &Kernel, p: &PerOutput
         ctx.block(code, &prologue);
         code.line(format!("m2cu_acc[m2cu_c][m2cu_r] = {acc};"));
     });
-    code.open(format!(
-        "{{ /* for {}: every output of the tile adds its product */",
+    let what = format!(
+        "for {}: every output of the tile adds its product",
         ctx.name(p.var)
+    );
+    code.open(crate::trace::open_block(
+        ctx,
+        ctx.f.stmts[p.stmt].span,
+        &what,
     ));
     code.open(format!(
         "for (int64_t m2cu_u = 0; m2cu_u < m2cu_n{k} && !{}; m2cu_u++) {{",

@@ -166,6 +166,9 @@ pub struct Context<'a> {
     /// Subscripts whose checks the guard before an enclosing loop passed
     /// (`m2cu_analysis::guards`): printed unchecked, as proven ones are.
     pub guarded: BTreeSet<(LocalId, usize, ExprId)>,
+    /// Whether each statement's code starts with a `#line` directive naming its MATLAB line
+    /// (`CodegenOptions::line_directives`, [`crate::trace`]).
+    pub line_directives: bool,
 }
 
 impl<'a> Context<'a> {
@@ -193,6 +196,9 @@ impl<'a> Context<'a> {
     }
 
     fn stmt(&self, code: &mut Code, s: StmtId) {
+        if let Some(directive) = crate::trace::directive(self, self.f.stmts[s].span) {
+            code.line(directive);
+        }
         self.target.statement(self, code, s);
     }
 
@@ -858,10 +864,14 @@ impl<'a> Context<'a> {
     fn for_loop(&self, code: &mut Code, s: StmtId) {
         if self.target.places_kernels() {
             if let Some(kernel) = self.analysis.plan.fused_into(s) {
-                code.line(format!(
-                    "/* for {}: runs in kernel {} */",
+                let what = format!(
+                    "for {}: runs in kernel {}",
                     self.name(kernel.var),
                     kernel.name
+                );
+                code.line(format!(
+                    "/* {} */",
+                    crate::trace::placed(self, self.f.stmts[s].span, &what)
                 ));
                 return;
             }
@@ -879,7 +889,8 @@ impl<'a> Context<'a> {
             return;
         };
         let (decls, k) = self.range_decls(s);
-        code.open("{");
+        let what = format!("for {}", self.name(*var));
+        code.open(crate::trace::open_block(self, self.f.stmts[s].span, &what));
         code.line(decls);
         // Only innermost loops: an outer loop's own checks run once per inner loop.
         let mut innermost = true;
@@ -990,6 +1001,7 @@ impl<'a> Context<'a> {
             quiet_stores: self.quiet_stores,
             scratch: self.scratch.clone(),
             guarded: self.guarded.clone(),
+            line_directives: self.line_directives,
         }
     }
 

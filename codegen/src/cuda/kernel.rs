@@ -198,14 +198,11 @@ pub(crate) fn constant_aliases(ctx: &Context, code: &mut Code, kernel: &Kernel) 
     }
 }
 
-/// What the kernel's leading comment says: its loops, their line, and map or reduction.
+/// What the kernel's leading comment says: the place of its loop, its loops, and map or
+/// reduction.
 pub(crate) fn comment(ctx: &Context, kernel: &Kernel) -> String {
-    format!(
-        "{} (line {}): {}",
-        iteration_space(ctx, kernel),
-        line_of(ctx, kernel),
-        kernel_kind(kernel)
-    )
+    let what = format!("{}: {}", iteration_space(ctx, kernel), kernel_kind(kernel));
+    crate::trace::placed(ctx, ctx.f.stmts[kernel.stmt].span, &what)
 }
 
 /// `for i` for one loop; `for j, i (2-D, i fastest)` for a collapsed nest.
@@ -229,15 +226,6 @@ fn iteration_space(ctx: &Context, kernel: &Kernel) -> String {
 }
 
 /// `N`, or `N of FILE` for a loop of a function file other than the entry.
-fn line_of(ctx: &Context, kernel: &Kernel) -> String {
-    ctx.source.map_or_else(String::new, |sources| {
-        match sources.locate(ctx.f.stmts[kernel.stmt].span.start) {
-            (0, line, _) => line.to_string(),
-            (file, line, _) => format!("{line} of {}", sources.name(file)),
-        }
-    })
-}
-
 fn kernel_kind(kernel: &Kernel) -> String {
     if let Some(scan) = &kernel.scan {
         return format!("scan ({})", scan.reduction.name());

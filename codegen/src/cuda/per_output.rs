@@ -33,7 +33,8 @@ struct PerOutputTemplate {
     setup: String,
     var_decl: String,
     prologue: String,
-    inner_var: String,
+    /// `file.m:N: for k`: the inner loop, for its comment.
+    inner_loop: String,
     inner_range: String,
     inner_count: String,
     inner_body: String,
@@ -120,7 +121,11 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput) -> String {
         setup: kernel::variant_setup(ctx, kernel),
         var_decl: var_decl.finish(),
         prologue: device.block_text(&body[..p.position], 2),
-        inner_var: ctx.name(p.var).to_string(),
+        inner_loop: crate::trace::placed(
+            ctx,
+            ctx.f.stmts[p.stmt].span,
+            &format!("for {}", ctx.name(p.var)),
+        ),
         inner_range: inner_range.finish(),
         inner_count: format!("m2cu_n{k} && !{}", device.status),
         inner_body: inner_body.finish(),

@@ -45,6 +45,8 @@ struct TilesTemplate {
     var_decl: String,
     prologue: String,
     inner_var: String,
+    /// `file.m:N: for k`: the inner loop, for its comment.
+    inner_loop: String,
     inner_range: String,
     /// The inner loop's range suffix (`m2cu_n<k>`).
     k: String,
@@ -110,6 +112,11 @@ pub fn kernel(ctx: &Context, kernel: &Kernel, p: &PerOutput, t: &Tiles) -> Strin
         var_decl: var_decl.finish(),
         prologue: device.block_text(&body[..p.position], 3),
         inner_var: ctx.name(p.var).to_string(),
+        inner_loop: crate::trace::placed(
+            ctx,
+            ctx.f.stmts[p.stmt].span,
+            &format!("for {}", ctx.name(p.var)),
+        ),
         inner_range: inner_range.finish(),
         row_element: ctx.range_element(p.var, &k, "(m2cu_k0 + m2cu_ty)"),
         col_element: ctx.range_element(p.var, &k, "(m2cu_k0 + m2cu_tx)"),

@@ -1,0 +1,44 @@
+//! Where generated code comes from in the MATLAB source: the `file.m:12` place that the
+//! comment of every kernel and every generated loop names, and the `#line` directives that
+//! `--line-directives` puts before each statement's code, so that compiler, NVRTC and
+//! compute-sanitizer messages point at the `.m` file and line.
+//!
+//! Invariant: a place is printed only through [`c_text`]'s comment and string escapes, so a
+//! file name cannot end a comment or a string early.
+
+use m2cu_frontend::diag::Span;
+
+use crate::c_text;
+use crate::stmt::Context;
+
+/// `saxpy.m:3` (a function file's name for code inlined from it, `<m2cu>/cumsum.m:12` for
+/// m2cu's own library), escaped for a comment; empty when the sources are unknown.
+pub fn place(ctx: &Context, span: Span) -> String {
+    ctx.source.map_or_else(String::new, |sources| {
+        let (file, line, _) = sources.locate(span.start);
+        c_text::comment(&format!("{}:{line}", sources.name(file)))
+    })
+}
+
+/// `place: what` for a comment, or `what` alone when the place is unknown.
+pub fn placed(ctx: &Context, span: Span, what: &str) -> String {
+    match place(ctx, span) {
+        p if p.is_empty() => what.to_string(),
+        p => format!("{p}: {what}"),
+    }
+}
+
+/// `{ /* place: what */`: the opening of a generated loop's block, for the statement at `span`.
+pub fn open_block(ctx: &Context, span: Span, what: &str) -> String {
+    format!("{{ /* {} */", placed(ctx, span, what))
+}
+
+/// `#line 3 "saxpy.m"` for the statement at `span`, when the context writes line directives.
+pub fn directive(ctx: &Context, span: Span) -> Option<String> {
+    let sources = ctx.source.filter(|_| ctx.line_directives)?;
+    let (file, line, _) = sources.locate(span.start);
+    Some(format!(
+        "#line {line} {}",
+        c_text::path_literal(sources.name(file))
+    ))
+}
