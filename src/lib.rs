@@ -13,6 +13,7 @@
 //! assert!(t.generated.kernels_cu.contains("__shfl_down_sync"));
 //! ```
 
+mod diagnostics;
 mod files;
 mod mex;
 mod program;
@@ -29,7 +30,7 @@ use std::path::{Path, PathBuf};
 use m2cu_analysis::Analysis;
 use m2cu_codegen::{CodegenOptions, Generated};
 pub use m2cu_frontend::catalog;
-use m2cu_frontend::diag::{render, Diagnostics};
+use m2cu_frontend::diag::Diagnostics;
 pub use m2cu_frontend::lexer::Dialect;
 use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
@@ -109,11 +110,15 @@ pub struct Translation {
 /// Why an operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Problems in the MATLAB source, rendered with `file:line:col`, the line and a help line.
+    /// Problems in the MATLAB source, rendered with `file:line:col`, the line and a help line:
+    /// as plain text, with ANSI colours, and as JSON (`{"diagnostics": [...]}`, see
+    /// `diagnostics.rs`).
     #[error("{rendered}")]
     Source {
         diagnostics: Diagnostics,
         rendered: String,
+        colored: String,
+        json: serde_json::Value,
     },
     /// A wrong option or input.
     #[error("{0}")]
@@ -149,10 +154,13 @@ fn check_nargin(ast: &m2cu_frontend::ast::File, options: &Options) -> Result<(),
 }
 
 fn source_error(source: &str, options: &Options, diagnostics: Diagnostics) -> Error {
-    Error::Source {
-        rendered: render(display_name(options), source, &diagnostics),
-        diagnostics,
-    }
+    let sources = m2cu_frontend::sources::SourceMap::new(display_name(options), source);
+    diagnostics::source_error(&sources, diagnostics)
+}
+
+/// The AST of `source` as an indented tree (`m2cu parse`), or its syntax errors.
+pub fn parse_tree(source: &str, options: &Options) -> Result<String, Error> {
+    parse(source, options).map(|ast| m2cu_frontend::ast_print::print_tree(&ast))
 }
 
 fn parse(source: &str, options: &Options) -> Result<m2cu_frontend::ast::File, Error> {
@@ -197,10 +205,8 @@ fn compile_phases(
         library,
         nargin: options.nargin,
     };
-    let module = m2cu_frontend::lower::lower(ast, &lower_options).map_err(|d| Error::Source {
-        rendered: sources.render(&d),
-        diagnostics: d,
-    })?;
+    let module = m2cu_frontend::lower::lower(ast, &lower_options)
+        .map_err(|d| diagnostics::source_error(&sources, d))?;
     let f = module.entry();
     let problems = m2cu_frontend::validate::validate(f);
     if !problems.is_empty() {

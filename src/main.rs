@@ -24,6 +24,53 @@ prove safe stay sequential, and the loop report says why.",
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colours in diagnostics: auto (when standard error is a terminal and NO_COLOR is not
+    /// set), always, or never.
+    #[arg(long, value_enum, default_value = "auto", global = true)]
+    color: ColorArg,
+    /// How to print diagnostics and the loop report: text, or json for tools (check:
+    /// `{"functions": [...]}`; translate and mex: also `"files"`; source errors of any command:
+    /// `{"diagnostics": [...]}` on standard output, each with its stable code and place).
+    #[arg(long, value_enum, default_value = "text", global = true)]
+    format: ReportFormat,
+    /// Print only what was asked for and errors: no loop report, `wrote` lines or `m2cu:`
+    /// notices (`run` still prints the outputs).
+    #[arg(short, long, global = true)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// How the command line speaks: colours on standard error, JSON, quiet.
+#[derive(Clone, Copy)]
+struct Ui {
+    color: bool,
+    json: bool,
+    quiet: bool,
+}
+
+impl Ui {
+    fn of(cli: &Cli) -> Ui {
+        use std::io::IsTerminal;
+        let color = match cli.color {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stderr().is_terminal()
+            }
+        };
+        Ui {
+            color,
+            json: matches!(cli.format, ReportFormat::Json),
+            quiet: cli.quiet,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -150,10 +197,6 @@ enum Command {
         /// Also print a phase's text form: the AST or the typed IR.
         #[arg(long, value_enum)]
         emit: Option<Emit>,
-        /// How to print the loop report: text (one line per loop, with witnesses) or json
-        /// (`{"functions": [{"name", "loops": [...]}]}`, for tools).
-        #[arg(long, value_enum, default_value = "text")]
-        format: ReportFormat,
     },
     /// List the MATLAB functions m2cu translates, with their classes and notes, or describe one
     /// (its classes, notes and an example). `--markdown` prints docs/FUNCTIONS.md.
@@ -203,7 +246,7 @@ enum Command {
         threads: Option<std::num::NonZeroUsize>,
         /// Say where the time went: reading the inputs, translating, building (or loading from
         /// the cache), the call, printing the outputs.
-        #[arg(long)]
+        #[arg(short, long)]
         verbose: bool,
     },
 }
@@ -290,16 +333,27 @@ impl EmuArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    ExitCode::from(report(dispatch(cli.command)))
+    let ui = Ui::of(&cli);
+    ExitCode::from(report(dispatch(cli.command, ui), ui))
 }
 
 /// Prints a failure and returns the exit status.
-fn report(result: Result<(), Failure>) -> u8 {
+fn report(result: Result<(), Failure>, ui: Ui) -> u8 {
     let e = match result {
         Ok(()) => return 0,
         Err(Failure::Reported(code)) => return code,
         Err(e) => e,
     };
+    if let Failure::Library(Error::Source { json, colored, .. }) = &e {
+        if ui.json {
+            println!("{json:#}");
+        } else if ui.color {
+            eprint!("{colored}");
+        } else {
+            eprint!("{e}");
+        }
+        return 1;
+    }
     let message = e.to_string();
     let raised = matches!(
         &e,
@@ -357,24 +411,23 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
     Ok((source, options))
 }
 
-fn dispatch(command: Command) -> Result<(), Failure> {
+fn dispatch(command: Command, ui: Ui) -> Result<(), Failure> {
     match command {
         Command::Translate {
             common,
             nargin,
             out_dir,
-        } => translate(&common, &nargin, &out_dir),
+        } => translate(&common, &nargin, &out_dir, ui),
         Command::Check {
             common,
             nargin,
             emit,
-            format,
-        } => check(&common, &nargin, emit, format),
+        } => check(&common, &nargin, emit, ui),
         Command::Mex {
             common,
             nargin,
             out_dir,
-        } => mex(&common, &nargin, &out_dir),
+        } => mex(&common, &nargin, &out_dir, ui),
         Command::Parse { file, dialect } => parse(&file, dialect.dialect()),
         Command::Functions { name, markdown } => functions(name.as_deref(), markdown),
         Command::Run {
@@ -402,17 +455,21 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             // Generated code runs in a child process: a crash in it (an out-of-range index
             // under --no-bounds-check) becomes an error message, not a crash of m2cu.
             let ran = m2cu_runtime::isolate::in_child(|| {
-                report(run(
-                    &common,
-                    &RunIo {
-                        inputs: inputs.as_deref(),
-                        set: &set,
-                        output: output.as_deref(),
-                        seed,
-                        verbose,
-                    },
-                    &run_options,
-                ))
+                report(
+                    run(
+                        &common,
+                        &RunIo {
+                            inputs: inputs.as_deref(),
+                            set: &set,
+                            output: output.as_deref(),
+                            seed,
+                            verbose,
+                            quiet: ui.quiet,
+                        },
+                        &run_options,
+                    ),
+                    ui,
+                )
             })
             .map_err(|e| Failure::File(format!("cannot start the run: {e}")))?;
             match ran {
@@ -464,38 +521,43 @@ fn crash_message(crash: &m2cu_runtime::isolate::Crash, common: &Common) -> Strin
     )
 }
 
-fn translate(common: &Common, nargin: &NarginArg, out_dir: &Path) -> Result<(), Failure> {
+fn translate(common: &Common, nargin: &NarginArg, out_dir: &Path, ui: Ui) -> Result<(), Failure> {
     let (source, mut options) = read_source(common)?;
     options.nargin = nargin.nargin;
     let t = m2cu::translate(&source, &options)?;
     let files = m2cu::write_translation(&t, out_dir)
         .map_err(|e| Failure::File(format!("cannot write to {}: {e}", out_dir.display())))?;
-    print!("{}", t.report);
-    for f in files {
-        println!("wrote {}", f.display());
-    }
+    print_written(&t, &files, ui);
     Ok(())
+}
+
+/// The loop report and the files written (`translate`, `mex`), as text or JSON.
+fn print_written(t: &m2cu::Translation, files: &[PathBuf], ui: Ui) {
+    if ui.json {
+        let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        let report = serde_json::json!({ "functions": [t.report_json], "files": files });
+        println!("{report:#}");
+    } else if !ui.quiet {
+        print!("{}", t.report);
+        for f in files {
+            println!("wrote {}", f.display());
+        }
+    }
 }
 
 /// `m2cu mex`: the loop report, then the MEX function built in `out_dir`.
-fn mex(common: &Common, nargin: &NarginArg, out_dir: &Path) -> Result<(), Failure> {
+fn mex(common: &Common, nargin: &NarginArg, out_dir: &Path, ui: Ui) -> Result<(), Failure> {
     let (source, mut options) = read_source(common)?;
     options.nargin = nargin.nargin;
     let t = m2cu::translate(&source, &options)?;
-    print!("{}", t.report);
     let built = m2cu::build_mex(&t, out_dir, &m2cu::MexOptions::default())?;
-    for f in built.sources.iter().chain([&built.mex_file]) {
-        println!("wrote {}", f.display());
-    }
+    let mut files = built.sources;
+    files.push(built.mex_file);
+    print_written(&t, &files, ui);
     Ok(())
 }
 
-fn check(
-    common: &Common,
-    nargin: &NarginArg,
-    emit: Option<Emit>,
-    format: ReportFormat,
-) -> Result<(), Failure> {
+fn check(common: &Common, nargin: &NarginArg, emit: Option<Emit>, ui: Ui) -> Result<(), Failure> {
     let (source, mut options) = read_source(common)?;
     options.nargin = nargin.nargin;
     let t = m2cu::check(&source, &options)?;
@@ -504,14 +566,39 @@ fn check(
         Some(Emit::Ir) => print!("{}", t.ir),
         None => {}
     }
-    match format {
-        ReportFormat::Text => print!("{}", t.report_notes),
-        ReportFormat::Json => {
-            let report = serde_json::json!({ "functions": [t.report_json] });
-            println!("{report:#}");
-        }
+    if ui.json {
+        let report = serde_json::json!({ "functions": [t.report_json] });
+        println!("{report:#}");
+    } else if !ui.quiet {
+        print!("{}", t.report_notes);
+        println!("{}", summary(&common.file, &t));
     }
     Ok(())
+}
+
+/// `check`'s last line: "fixtures/e2e/minloc.m: minloc checked: 1 loop: 1 kernel".
+fn summary(file: &Path, t: &m2cu::Translation) -> String {
+    let loops = t.report_json["loops"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let count = |verdict: &str| loops.iter().filter(|l| l["verdict"] == verdict).count();
+    let kernels = loops.iter().filter(|l| !l["kernel"].is_null()).count();
+    let plural = |n: usize, one: &str, many: &str| match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    };
+    let mut parts = vec![plural(kernels, "kernel", "kernels")];
+    let sequential = count("sequential");
+    if sequential > 0 {
+        parts.push(format!("{sequential} sequential"));
+    }
+    format!(
+        "{}: {} checked: {}: {}",
+        file.display(),
+        t.entry,
+        plural(loops.len(), "loop", "loops"),
+        parts.join(", ")
+    )
 }
 
 /// `m2cu functions`: the catalog as a list, one entry, or Markdown.
@@ -544,17 +631,13 @@ fn functions(name: Option<&str>, markdown: bool) -> Result<(), Failure> {
 
 fn parse(file: &Path, dialect: Dialect) -> Result<(), Failure> {
     let source = source_text::read(file).map_err(Failure::File)?;
-    let options = m2cu_frontend::parser::ParseOptions { dialect };
-    match m2cu_frontend::parser::parse_file_with(&source, &options) {
-        Ok(ast) => {
-            print!("{}", m2cu_frontend::ast_print::print_tree(&ast));
-            Ok(())
-        }
-        Err(d) => Err(Failure::Library(Error::Source {
-            rendered: m2cu_frontend::diag::render(&file.display().to_string(), &source, &d),
-            diagnostics: d,
-        })),
-    }
+    let options = Options {
+        file_name: file.display().to_string(),
+        dialect,
+        ..Default::default()
+    };
+    print!("{}", m2cu::parse_tree(&source, &options)?);
+    Ok(())
 }
 
 /// What `m2cu run` reads, writes and says besides the function.
@@ -564,6 +647,8 @@ struct RunIo<'a> {
     output: Option<&'a Path>,
     seed: u64,
     verbose: bool,
+    /// `--quiet`: no `m2cu:` notices.
+    quiet: bool,
 }
 
 fn run(common: &Common, io: &RunIo, run_options: &RunOptions) -> Result<(), Failure> {
@@ -585,7 +670,7 @@ fn run(common: &Common, io: &RunIo, run_options: &RunOptions) -> Result<(), Fail
     let inputs_time = start.elapsed();
     // The inputs are given: `y = f(a, x, y)` updates `y` in place.
     let result = m2cu::run(&source, &mut values, &options, run_options)?;
-    if let Some(notice) = &result.notice {
+    if let Some(notice) = result.notice.as_ref().filter(|_| !io.quiet) {
         eprintln!("{notice}");
     }
     let printing = std::time::Instant::now();
@@ -594,7 +679,12 @@ fn run(common: &Common, io: &RunIo, run_options: &RunOptions) -> Result<(), Fail
     }
     if let Some(path) = io.output {
         m2cu_runtime::write_mat(path, &result.outputs).map_err(Error::from)?;
-        eprintln!("m2cu: wrote {}", path.display());
+        if !io.quiet {
+            eprintln!("m2cu: wrote {}", path.display());
+        }
+    }
+    if io.quiet {
+        return Ok(());
     }
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     eprintln!(

@@ -20,7 +20,8 @@
 //! seed ([`values_key`]), so the program the values are passed to (keyed by the seed itself)
 //! never repeats their draws.
 
-use m2cu_frontend::diag::{render, Diagnostics, Span};
+use m2cu_frontend::diag::{Diagnostics, Span};
+use m2cu_frontend::sources::{SourceMap, Style};
 
 use crate::{Backend, BuildOptions, Error, Options, Program, RunOptions, Value};
 
@@ -136,20 +137,27 @@ fn located(error: Error, source: &str, assignments: &[Assignment<'_>]) -> Error 
         lines.push((start, a.text));
         start += a.text.len() + 2;
     }
+    let (mut colored, mut entries) = (String::new(), Vec::new());
     for d in diagnostics.iter() {
         let at = d.span.start as usize;
         let line = lines
             .iter()
             .find(|(start, text)| (*start..=start + text.len()).contains(&at));
         let one = Diagnostics(vec![d.clone()]);
-        rendered += &match line {
-            Some((start, text)) => render("--set", text, &shifted(one, *start, text.len())),
-            None => render("--set", source, &one),
+        let (text, one) = match line {
+            Some((start, text)) => (*text, shifted(one, *start, text.len())),
+            None => (source, one),
         };
+        let sources = SourceMap::new("--set", text);
+        rendered += &sources.render_styled(&one, Style::Plain);
+        colored += &sources.render_styled(&one, Style::Color);
+        entries.extend(crate::diagnostics::entries(&sources, &one));
     }
     Error::Source {
         diagnostics,
         rendered,
+        colored,
+        json: serde_json::json!({ "diagnostics": entries }),
     }
 }
 

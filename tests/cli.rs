@@ -1267,3 +1267,71 @@ fn nan_to_logical_stops_as_in_octave() {
         }
     }
 }
+
+/// `check` ends with a one-line summary; `-q` prints nothing on success.
+#[test]
+fn check_summarizes_and_quiet_is_quiet() {
+    let o = m2cu(&["check", "fixtures/e2e/runsum.m", "--args", "v=double(1,:)"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        out.ends_with("\nfixtures/e2e/runsum.m: runsum checked: 1 loop: 0 kernels, 1 sequential\n"),
+        "{out}"
+    );
+    for command in ["check", "translate"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().display().to_string();
+        let mut args = vec![
+            command,
+            "fixtures/e2e/minloc.m",
+            "--args",
+            "v=double(1,:)",
+            "-q",
+        ];
+        if command == "translate" {
+            args.extend(["-o", &out_dir]);
+        }
+        let o = m2cu(&args);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert_eq!((out.as_str(), err.as_str()), ("", ""), "{command} -q");
+    }
+}
+
+/// Source errors of any command as JSON on standard output (`--format json`), with their
+/// stable code and place; colours only when asked for (or on a terminal without `NO_COLOR`).
+#[test]
+fn source_errors_as_json_and_in_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.m");
+    std::fs::write(&file, "function y = bad(x)\n  y = x + nosuchname;\nend\n").unwrap();
+    let path = file.to_str().unwrap();
+    for command in ["check", "translate", "run"] {
+        let mut args = vec![command, path, "--args", "x=double", "--format", "json"];
+        if command == "run" {
+            args = vec![command, path, "--set", "x=1", "--format", "json"];
+        }
+        let o = m2cu(&args);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{command}: {err}");
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{command}: {e}: {out}"));
+        let d = &v["diagnostics"][0];
+        assert_eq!(d["severity"], "error", "{command}");
+        assert_eq!(d["code"], "E0102", "{command}: {d}");
+        assert_eq!(
+            (d["line"].as_u64(), d["column"].as_u64()),
+            (Some(2), Some(11)),
+            "{command}"
+        );
+        assert_eq!(d["file"], path, "{command}");
+    }
+    let colored = m2cu(&["check", path, "--args", "x=double", "--color", "always"]);
+    assert!(text(&colored).1.contains("\u{1b}["), "no ANSI colour");
+    let plain = m2cu(&["check", path, "--args", "x=double", "--color", "never"]);
+    let (_, err) = text(&plain);
+    assert!(
+        !err.contains('\u{1b}') && err.contains("error[E0102]"),
+        "{err}"
+    );
+}

@@ -161,7 +161,7 @@ end
 
 /// A run-time error of the generated code (an index past the end) and `error` in one parallel
 /// loop: whichever fails in the smaller iteration is reported, as Octave does (whose index
-/// message has its own wording: m2cu prints MATLAB's).
+/// message has its own wording: m2cu prints MATLAB's, with the access and its place).
 #[test]
 fn an_index_error_and_a_raised_error_keep_loop_order() {
     let dir = tempfile::tempdir().unwrap();
@@ -169,11 +169,12 @@ fn an_index_error_and_a_raised_error_keep_loop_order() {
     std::fs::write(&file, PICKROOT).unwrap();
     let index_first = "idx=[ones(1,2999) 9 ones(1,999) 3 ones(1,1000)]";
     let raise_first = "idx=[ones(1,2999) 3 ones(1,999) 9 ones(1,1000)]";
+    let index_error = format!(
+        "error: Index exceeds the number of array elements. (`x(idx(i))` at {}:5:6)",
+        file.display()
+    );
     for (idx, expected) in [
-        (
-            index_first,
-            "error: Index exceeds the number of array elements.",
-        ),
+        (index_first, index_error.as_str()),
         (raise_first, "error: x(3) = -3 is negative"),
     ] {
         for backend in ["cpu", "emu"] {

@@ -3,7 +3,8 @@
 //! (so files the examples write land there, not in the checkout), and what each prints on
 //! standard output and standard error together must equal the lines under it, with snapbox's
 //! wildcards: `[..]` for any text within a line (a timing), `...` on a line of its own for any
-//! lines; blank lines at the end of an output are not compared (they separate examples). `m2cu` is the binary under test; other commands (`octave-cli`) come from the `PATH`.
+//! lines; blank lines at the end of an output are not compared (they separate examples). A
+//! command that must fail has the line `? failed` right under it, as trycmd writes it. `m2cu` is the binary under test; other commands (`octave-cli`) come from the `PATH`.
 //! A stale example fails here, not in a user's terminal.
 
 mod common;
@@ -15,6 +16,8 @@ use std::process::Command;
 struct Example {
     line: usize,
     command: String,
+    /// Whether the command must fail: the line `? failed` right under it (trycmd's mark).
+    fails: bool,
     output: String,
 }
 
@@ -31,14 +34,19 @@ fn examples(text: &str) -> Vec<Example> {
                 Some(command) => examples.push(Example {
                     line: k + 1,
                     command: command.to_string(),
+                    fails: false,
                     output: String::new(),
                 }),
                 None => {
                     let example = examples
                         .last_mut()
                         .expect("a console block starts with `$ `");
-                    example.output.push_str(line);
-                    example.output.push('\n');
+                    if l == "? failed" && example.output.is_empty() {
+                        example.fails = true;
+                    } else {
+                        example.output.push_str(line);
+                        example.output.push('\n');
+                    }
                 }
             },
         }
@@ -85,9 +93,10 @@ fn readme_console_examples_print_what_they_show() {
         .expect("link fixtures/");
     for example in &examples {
         let (status, output) = run(example, dir.path());
-        assert!(
+        assert_eq!(
             status.success(),
-            "README.md:{}: `{}` failed ({status}):\n{output}",
+            !example.fails,
+            "README.md:{}: `{}` exited with {status}:\n{output}",
             example.line,
             example.command
         );

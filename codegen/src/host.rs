@@ -168,6 +168,7 @@ impl Storage {
 pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     let f = ctx.f;
     let mut code = Code::new(0);
+    code.line(crate::sites::table(f, ctx.source));
     // The standalone `.cu` is C++: its export keeps the C linkage that `<entry>.h` declares.
     let linkage = if flavor == Flavor::Standalone {
         "extern \"C\" "
@@ -437,6 +438,7 @@ fn outputs(ctx: &Context, code: &mut Code, storage: &Storage) {
         ));
         code.line("m2cu_name_undefined(&m2cu_status, m2cu_undefined, m2cu_msg, m2cu_msg_len);");
     }
-    code.line("m2cu_message(m2cu_status, m2cu_msg, m2cu_msg_len);");
+    code.line("m2cu_message(m2cu_status, m2cu_site_text, m2cu_msg, m2cu_msg_len);");
+    code.line("m2cu_status %= 256; /* the code: its site is in the message */");
     code.close("}");
 }

@@ -32,6 +32,7 @@ pub mod prelude;
 pub mod raise;
 pub mod reduce;
 pub mod residency;
+pub mod sites;
 pub mod stmt;
 pub mod trace;
 

@@ -246,6 +246,7 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "M2CU_E_COMPLEX_ALL_REAL",
         "m2cu: a complex array whose imaginary parts are all zero meets .* or ./ here, and it may come straight from complex(a, b), which Octave keeps complex (any other all-real value it narrows to real): the result differs where an element meets Inf or NaN, and m2cu does not know which holds; write the loop over the elements (for k = 1:numel(z), w(k) = z(k) .* y(k); end), which m2cu computes as MATLAB does.",
     ),
+    (66, "M2CU_E_PREFIX_COUNT_I", "strncmpi: N must be greater than 0"),
 ];
 
 /// The message for an error code, as the generated code reports it.
@@ -279,8 +280,9 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 /* The status of a read of the k-th variable of `Function::undefined_names` before any
  * assignment: the host names it in the message (m2cu_name_undefined). */
 #define M2CU_UNDEFINED(k) (M2CU_E_UNDEFINED_NAMED + 256 * (k))
-/* M2CU_E_PREFIX_COUNT raised by strncmpi, whose message names strncmpi. */
-#define M2CU_E_PREFIX_COUNT_I (M2CU_E_PREFIX_COUNT + 256)
+/* A status with the place it comes from: `site` numbers a checked place of the source, which
+ * the host's m2cu_site_text names (see m2cu_codegen::sites); 0 is none. */
+#define M2CU_AT(code, site) ((code) + 256 * (site))
 #if defined(__CUDACC_RTC__)
 typedef signed char int8_t;
 typedef short int16_t;
@@ -294,30 +296,31 @@ typedef unsigned long long uint64_t;
 "#;
 
 const HELPERS: &str = r#"
-/* The 0-based offset of the 1-based index x into n elements; `past_end` is the error for x > n. */
-M2CU_FN int64_t m2cu_index(double x, int64_t n, int past_end, int *err)
+/* The 0-based offset of the 1-based index x into n elements; `past_end` is the error for x > n,
+ * and the error carries the subscript's `site`. */
+M2CU_FN int64_t m2cu_index(double x, int64_t n, int past_end, int site, int *err)
 {
     /* Not a positive integer: NaN, below 1, or a fraction (every double from 2^53 on is an
      * integer; below it the conversion truncates exactly, without a call to floor). */
-    if (!(x >= 1.0) || (x < 9007199254740992.0 && (double)(int64_t)x != x)) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
-    if (x > (double)n) { M2CU_FAIL(err, past_end); return 0; }
+    if (!(x >= 1.0) || (x < 9007199254740992.0 && (double)(int64_t)x != x)) { M2CU_FAIL(err, M2CU_AT(M2CU_E_INDEX_INVALID, site)); return 0; }
+    if (x > (double)n) { M2CU_FAIL(err, M2CU_AT(past_end, site)); return 0; }
     return (int64_t)x - 1;
 }
 
-M2CU_FN int64_t m2cu_indexi(int64_t x, int64_t n, int past_end, int *err)
+M2CU_FN int64_t m2cu_indexi(int64_t x, int64_t n, int past_end, int site, int *err)
 {
-    if (x < 1) { M2CU_FAIL(err, M2CU_E_INDEX_INVALID); return 0; }
-    if (x > n) { M2CU_FAIL(err, past_end); return 0; }
+    if (x < 1) { M2CU_FAIL(err, M2CU_AT(M2CU_E_INDEX_INVALID, site)); return 0; }
+    if (x > n) { M2CU_FAIL(err, M2CU_AT(past_end, site)); return 0; }
     return x - 1;
 }
 
 /* An element that is read: past the end is MATLAB's error. */
-M2CU_FN int64_t m2cu_idx(double x, int64_t n, int *err) { return m2cu_index(x, n, M2CU_E_INDEX_RANGE, err); }
-M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x, n, M2CU_E_INDEX_RANGE, err); }
+M2CU_FN int64_t m2cu_idx(double x, int64_t n, int site, int *err) { return m2cu_index(x, n, M2CU_E_INDEX_RANGE, site, err); }
+M2CU_FN int64_t m2cu_idxi(int64_t x, int64_t n, int site, int *err) { return m2cu_indexi(x, n, M2CU_E_INDEX_RANGE, site, err); }
 
 /* An element that is assigned: past the end MATLAB would grow the array, which m2cu does not. */
-M2CU_FN int64_t m2cu_sidx(double x, int64_t n, int *err) { return m2cu_index(x, n, M2CU_E_GROW, err); }
-M2CU_FN int64_t m2cu_sidxi(int64_t x, int64_t n, int *err) { return m2cu_indexi(x, n, M2CU_E_GROW, err); }
+M2CU_FN int64_t m2cu_sidx(double x, int64_t n, int site, int *err) { return m2cu_index(x, n, M2CU_E_GROW, site, err); }
+M2CU_FN int64_t m2cu_sidxi(int64_t x, int64_t n, int site, int *err) { return m2cu_indexi(x, n, M2CU_E_GROW, site, err); }
 
 /* A size of an array the program asks for: rows < 0 marks an array not assigned yet. */
 M2CU_FN int64_t m2cu_defined(int64_t rows, int64_t size, int *err)
@@ -1114,15 +1117,20 @@ static inline void *m2cu_dup(const void *p, size_t bytes)
     return q;
 }}
 
-static void m2cu_message(int code, char *msg, size_t len)
+/* The message of a status: its code's text, and the place its site names ("(`x(i)` at
+ * f.m:4:12)", from the program's m2cu_site_text), if any. */
+static void m2cu_message(int status, const char *(*site_text)(int), char *msg, size_t len)
 {{
     const char *text = "Unknown error.";
+    int code = status % 256, site = status / 256;
+    const char *where = site > 0 && site_text != NULL ? site_text(site) : NULL;
     if (code == M2CU_E_USER) return; /* m2cu_raise wrote the message */
-    if (code == M2CU_E_PREFIX_COUNT_I) text = "strncmpi: N must be greater than 0";
     switch (code) {{
 {cases}    default: break;
     }}
-    if (msg != NULL && len > 0) snprintf(msg, len, "%s", text);
+    if (msg == NULL || len == 0) return;
+    if (where != NULL) snprintf(msg, len, "%s (%s)", text, where);
+    else snprintf(msg, len, "%s", text);
 }}
 
 /* An M2CU_UNDEFINED(k) status becomes Octave 7.3's error naming names[k], `'x' undefined`

@@ -315,9 +315,10 @@ impl<'a> Context<'a> {
                     RuntimeError::NanToLogical => "M2CU_E_NAN_TO_LOGICAL",
                 };
                 code.line(format!(
-                    "if (!{}) M2CU_FAIL({}, {code_name});",
+                    "if (!{}) M2CU_FAIL({}, M2CU_AT({code_name}, {}));",
                     ew.cond(*cond),
-                    self.err
+                    self.err,
+                    crate::sites::of_check(s)
                 ));
             }
             StmtKind::Print { pieces, to } => match (&self.failure, to) {

@@ -11,9 +11,18 @@
 //!   file's name, line and column.
 
 use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{self, termcolor::NoColor};
+use codespan_reporting::term::termcolor::{Ansi, NoColor, WriteColor};
+use codespan_reporting::term::{self};
 
 use crate::diag::{to_codespan, Diagnostics, Span};
+
+/// How [`SourceMap::render_styled`] writes: plain text, or with ANSI colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    #[default]
+    Plain,
+    Color,
+}
 
 /// One file of a [`SourceMap`].
 #[derive(Clone, Debug)]
@@ -92,6 +101,11 @@ impl SourceMap {
 
     /// Renders `diagnostics` like [`crate::diag::render`], each label against its own file.
     pub fn render(&self, diagnostics: &Diagnostics) -> String {
+        self.render_styled(diagnostics, Style::Plain)
+    }
+
+    /// [`Self::render`] in `style`: plain text, or with ANSI colours for a terminal.
+    pub fn render_styled(&self, diagnostics: &Diagnostics, style: Style) -> String {
         let mut files = SimpleFiles::new();
         for f in &self.files {
             let text = &self.text[f.base as usize..(f.base + f.len) as usize];
@@ -104,13 +118,32 @@ impl SourceMap {
             (file, local(span.start)..local(span.end.max(span.start)))
         };
         let config = term::Config::default();
-        let mut out = NoColor::new(Vec::new());
-        for d in diagnostics.iter() {
-            let cs = to_codespan(d, &locate);
-            // Writing into a Vec cannot fail, and every range was clamped to its file.
-            let _ = term::emit(&mut out, &config, &files, &cs);
-        }
-        String::from_utf8_lossy(&out.into_inner()).into_owned()
+        let emit_all = |out: &mut dyn WriteColor| {
+            for d in diagnostics.iter() {
+                let cs = to_codespan(d, &locate);
+                // Writing into a Vec cannot fail, and every range was clamped to its file.
+                let _ = term::emit(out, &config, &files, &cs);
+            }
+        };
+        let bytes = match style {
+            Style::Plain => {
+                let mut out = NoColor::new(Vec::new());
+                emit_all(&mut out);
+                out.into_inner()
+            }
+            Style::Color => {
+                let mut out = Ansi::new(Vec::new());
+                emit_all(&mut out);
+                out.into_inner()
+            }
+        };
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// `(file name, line, column)` of `offset`, lines and columns from 1.
+    pub fn place(&self, offset: u32) -> (&str, usize, usize) {
+        let (file, line, col) = self.locate(offset);
+        (self.name(file), line, col)
     }
 }
 

@@ -608,9 +608,14 @@ impl ExprWriter<'_> {
             Access::Read => "m2cu_idx",
             Access::Write => "m2cu_sidx",
         };
+        let site = crate::sites::of_index(index);
         match self.int_expr(index) {
-            Some(i) => format!("{func}i({i}, {extent}, {})", self.err),
-            None => format!("{func}({}, {extent}, {})", self.double(index), self.err),
+            Some(i) => format!("{func}i({i}, {extent}, {site}, {})", self.err),
+            None => format!(
+                "{func}({}, {extent}, {site}, {})",
+                self.double(index),
+                self.err
+            ),
         }
     }
 

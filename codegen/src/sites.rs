@@ -1,0 +1,162 @@
+//! Where a run-time error comes from: every checked place of the program (an element access's
+//! subscripts, a `Check` statement) has a site number, which a failing check adds to its error
+//! code in the status word (`M2CU_AT(code, site)` = `code + 256 * site`, the layout of
+//! `M2CU_UNDEFINED(k)`). The status travels unchanged from a kernel's error word or an OpenMP
+//! thread to the host, whose `m2cu_site_text` names the site: "Index exceeds the number of
+//! array elements. (`x(i)` at saxpy.m:4:12)".
+//!
+//! Invariants: site numbers come from the IR's ids (an index expression `e` is `2e + 1`, a
+//! `Check` statement `s` is `2s + 2`), so kernels and host code agree without a registry; a
+//! site is at most [`MAX_SITE`] (the status stays a positive `int`), else 0 (no site); the
+//! program's own `error` statuses (`M2CU_E_USER`) never carry one.
+
+use m2cu_frontend::diag::Span;
+use m2cu_frontend::ir::{ExprId, ExprKind, Function, StmtId, StmtKind};
+use m2cu_frontend::sources::SourceMap;
+
+use crate::c_text;
+
+/// The largest site number: `code + 256 * site` must stay below 2^31.
+pub const MAX_SITE: u32 = (1 << 23) - 1;
+
+/// The longest source text a site quotes; a longer one is named by its place alone.
+const MAX_QUOTE: usize = 60;
+
+/// The site of the subscript `index` of an element access (0: none).
+pub fn of_index(index: ExprId) -> u32 {
+    bounded(2 * u64::from(u32::from(index.into_raw())) + 1)
+}
+
+/// The site of the `Check` statement `s` (0: none).
+pub fn of_check(s: StmtId) -> u32 {
+    bounded(2 * u64::from(u32::from(s.into_raw())) + 2)
+}
+
+fn bounded(site: u64) -> u32 {
+    u32::try_from(site)
+        .ok()
+        .filter(|&s| s <= MAX_SITE)
+        .unwrap_or(0)
+}
+
+/// `static const char *m2cu_site_text(int site)`: the text of every site of `f` ("`x(i)` at
+/// saxpy.m:4:12"), NULL for none. Empty without the sources.
+pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
+    let Some(sources) = sources else {
+        return "static const char *m2cu_site_text(int site) { (void)site; return NULL; }\n"
+            .to_string();
+    };
+    let mut cases = Vec::new();
+    for (_, expr) in f.exprs.iter() {
+        if let ExprKind::Index(_, indices) = &expr.kind {
+            let text = access_text(sources, indices.iter().map(|&i| f.exprs[i].span));
+            cases.extend(indices.iter().map(|&i| (of_index(i), text.clone())));
+        }
+    }
+    for (s, stmt) in f.stmts.iter() {
+        match &stmt.kind {
+            StmtKind::Store { indices, .. } => {
+                let text = access_text(sources, indices.iter().map(|&i| f.exprs[i].span));
+                cases.extend(indices.iter().map(|&i| (of_index(i), text.clone())));
+            }
+            StmtKind::Check { .. } => cases.push((of_check(s), statement_text(sources, stmt.span))),
+            _ => {}
+        }
+    }
+    cases.retain(|(site, text)| *site != 0 && text.is_some());
+    cases.sort_by_key(|(site, _)| *site);
+    cases.dedup_by_key(|(site, _)| *site);
+    let lines: String = cases
+        .into_iter()
+        .map(|(site, text)| {
+            let text = text.expect("kept only sites with a text");
+            format!(
+                "    case {site}: return {};\n",
+                c_text::string_literal(&text)
+            )
+        })
+        .collect();
+    format!(
+        "/* Where each checked place is in the MATLAB source, by site (see M2CU_AT). */\nstatic const char *m2cu_site_text(int site)\n{{\n    switch (site) {{\n{lines}    default: return NULL;\n    }}\n}}\n"
+    )
+}
+
+/// "`x(i, j)` at f.m:4:12" for an access whose subscripts have `spans`: the array's name is
+/// read back from the source before the first subscript's `(`; "at f.m:4:14" (the first
+/// subscript's place) when the source does not show it that way.
+fn access_text(sources: &SourceMap, mut spans: impl Iterator<Item = Span>) -> Option<String> {
+    let first = spans.next()?;
+    let last = spans.last().unwrap_or(first);
+    let text = sources.text();
+    let inner = quote(text, first.start, last.end);
+    let name_start = array_name_start(text, first.start as usize);
+    match (inner, name_start) {
+        (Some(inner), Some(start)) => {
+            let name = &text[start..text[start..].find(['(', ' ']).map_or(start, |k| start + k)];
+            Some(format!(
+                "`{name}({inner})` at {}",
+                place(sources, start as u32)
+            ))
+        }
+        _ => Some(format!("at {}", place(sources, first.start))),
+    }
+}
+
+/// "`n == numel(x)` at f.m:4:3" for a statement, or "at f.m:4:3" when its text is long.
+fn statement_text(sources: &SourceMap, span: Span) -> Option<String> {
+    let at = place(sources, span.start);
+    Some(match quote(sources.text(), span.start, span.end) {
+        Some(q) => format!("`{q}` at {at}"),
+        None => format!("at {at}"),
+    })
+}
+
+/// The source between two offsets when it is one short line of text.
+fn quote(text: &str, start: u32, end: u32) -> Option<&str> {
+    let q = text.get(start as usize..end as usize)?.trim();
+    (!q.is_empty() && q.len() <= MAX_QUOTE && !q.contains('\n')).then_some(q)
+}
+
+/// Where the identifier that `x(` puts before the subscript at `offset` starts, if the source
+/// reads that way.
+fn array_name_start(text: &str, offset: usize) -> Option<usize> {
+    let before = text.get(..offset)?.trim_end();
+    let before = before.strip_suffix('(')?.trim_end();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+        .last()
+        .map(|(k, _)| k)?;
+    let first = text[start..].chars().next()?;
+    first.is_ascii_alphabetic().then_some(start)
+}
+
+/// `f.m:4:12` (the entry file's name, or the function file's).
+fn place(sources: &SourceMap, offset: u32) -> String {
+    let (file, line, col) = sources.locate(offset);
+    format!("{}:{line}:{col}", sources.name(file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back_from_the_source() {
+        let text = "y(i) = a*x(i) + A (k, j+1);";
+        assert_eq!(array_name_start(text, 11), Some(9));
+        assert_eq!(array_name_start(text, 21), Some(16));
+        assert_eq!(array_name_start(text, 0), None);
+        assert_eq!(array_name_start("f(3)(2)", 5), None);
+    }
+
+    #[test]
+    fn sites_of_expressions_and_statements_differ() {
+        let e = ExprId::from_raw(la_arena::RawIdx::from_u32(5));
+        let s = StmtId::from_raw(la_arena::RawIdx::from_u32(5));
+        assert_eq!((of_index(e), of_check(s)), (11, 12));
+        let big = ExprId::from_raw(la_arena::RawIdx::from_u32(MAX_SITE));
+        assert_eq!(of_index(big), 0);
+    }
+}
