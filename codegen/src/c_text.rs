@@ -4,15 +4,32 @@
 //! Invariant: the text these functions return can only be read back as the data it carries. A
 //! string literal holds only ASCII letters, digits, space and `_` as themselves and every other
 //! byte as a three-digit octal escape, so no quote, backslash, newline, trigraph (`??/`) or
-//! comment delimiter can appear inside it; a file name's literal also keeps `. / - : < >`. A
-//! comment keeps the same characters as a file name's literal and writes every other byte as
-//! `%XX`, so no `*/` can close it early and no `??/` or `\` can splice the next line into it.
+//! comment delimiter can appear inside it; a file name's literal also keeps `. / - : < >`, and
+//! a readable text literal every printable character but `" \ ? *`. A comment keeps the same
+//! characters as a file name's literal and writes every other byte as `%XX`, so no `*/` can
+//! close it early and no `??/` or `\` can splice the next line into it.
 
 /// `text` (its UTF-8 bytes) as a C string literal.
 pub fn string_literal(text: &str) -> String {
     let mut out = String::from("\"");
     for b in text.bytes() {
         if plain(b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\{b:03o}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `text` as a C string literal that a reader can read: printable ASCII as itself except
+/// `" \ ? *` (no quote or backslash can end or splice it, no trigraph can start, no `*/` can
+/// appear), every other byte as a three-digit octal escape.
+pub fn text_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for b in text.bytes() {
+        if (b' '..=b'~').contains(&b) && !matches!(b, b'"' | b'\\' | b'?' | b'*') {
             out.push(b as char);
         } else {
             out.push_str(&format!("\\{b:03o}"));
@@ -87,6 +104,15 @@ mod tests {
         );
         assert!(!text.contains("*/") && !text.contains('?') && !text.contains('\\'));
         assert_eq!(comment("dir/sub-1/f.m"), "dir/sub-1/f.m");
+    }
+
+    #[test]
+    fn text_literals_keep_printable_text_but_quotes_backslashes_and_trigraphs() {
+        assert_eq!(text_literal("`x(i)` at f.m:4:2"), "\"`x(i)` at f.m:4:2\"");
+        assert_eq!(
+            text_literal("a\"\\??/*/\n"),
+            "\"a\\042\\134\\077\\077/\\052/\\012\""
+        );
     }
 
     #[test]

@@ -70,10 +70,7 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
         .into_iter()
         .map(|(site, text)| {
             let text = text.expect("kept only sites with a text");
-            format!(
-                "    case {site}: return {};\n",
-                c_text::string_literal(&text)
-            )
+            format!("    case {site}: return {};\n", c_text::text_literal(&text))
         })
         .collect();
     format!(
@@ -146,7 +143,7 @@ mod tests {
     fn names_read_back_from_the_source() {
         let text = "y(i) = a*x(i) + A (k, j+1);";
         assert_eq!(array_name_start(text, 11), Some(9));
-        assert_eq!(array_name_start(text, 21), Some(16));
+        assert_eq!(array_name_start(text, 19), Some(16));
         assert_eq!(array_name_start(text, 0), None);
         assert_eq!(array_name_start("f(3)(2)", 5), None);
     }
