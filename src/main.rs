@@ -159,18 +159,22 @@ impl DialectArg {
     }
 }
 
+/// What `translate` and `mex` take: the source, the call shape, and where to write.
+#[derive(clap::Args)]
+struct Written {
+    #[command(flatten)]
+    common: Common,
+    #[command(flatten)]
+    nargin: NarginArg,
+    /// Output directory.
+    #[arg(short = 'o', long = "out-dir", default_value = ".")]
+    out_dir: PathBuf,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Write <entry>.kernels.cu, <entry>.c, <entry>.h and <entry>.cu, and print the loop report.
-    Translate {
-        #[command(flatten)]
-        common: Common,
-        #[command(flatten)]
-        nargin: NarginArg,
-        /// Output directory.
-        #[arg(short = 'o', long = "out-dir", default_value = ".")]
-        out_dir: PathBuf,
-    },
+    Translate(Written),
     /// Build a MEX function, <entry>_mex, that GNU Octave (and MATLAB, from the same sources)
     /// calls like the MATLAB function: write <entry>.c, <entry>.h and <entry>_mex.c into the
     /// output directory and build <entry>_mex.mex there with `mkoctfile --mex` (Debian:
@@ -179,15 +183,7 @@ enum Command {
     #[command(
         after_help = "Example:\n  m2cu mex fixtures/e2e/saxpy.m --args 'a=double' --args 'x=double(1,:)' --args 'y=double(1,:)' -o mex/\n  octave-cli --eval \"addpath('mex'); y = saxpy_mex(2, [1 2 3], [1 1 1])\""
     )]
-    Mex {
-        #[command(flatten)]
-        common: Common,
-        #[command(flatten)]
-        nargin: NarginArg,
-        /// Output directory.
-        #[arg(short = 'o', long = "out-dir", default_value = ".")]
-        out_dir: PathBuf,
-    },
+    Mex(Written),
     /// Print diagnostics and the loop report; exit status 1 on errors.
     Check {
         #[command(flatten)]
@@ -413,21 +409,13 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
 
 fn dispatch(command: Command, ui: Ui) -> Result<(), Failure> {
     match command {
-        Command::Translate {
-            common,
-            nargin,
-            out_dir,
-        } => translate(&common, &nargin, &out_dir, ui),
+        Command::Translate(w) => translate(&w, ui),
         Command::Check {
             common,
             nargin,
             emit,
         } => check(&common, &nargin, emit, ui),
-        Command::Mex {
-            common,
-            nargin,
-            out_dir,
-        } => mex(&common, &nargin, &out_dir, ui),
+        Command::Mex(w) => mex(&w, ui),
         Command::Parse { file, dialect } => parse(&file, dialect.dialect()),
         Command::Functions { name, markdown } => functions(name.as_deref(), markdown),
         Command::Run {
@@ -521,12 +509,12 @@ fn crash_message(crash: &m2cu_runtime::isolate::Crash, common: &Common) -> Strin
     )
 }
 
-fn translate(common: &Common, nargin: &NarginArg, out_dir: &Path, ui: Ui) -> Result<(), Failure> {
-    let (source, mut options) = read_source(common)?;
-    options.nargin = nargin.nargin;
+fn translate(w: &Written, ui: Ui) -> Result<(), Failure> {
+    let (source, mut options) = read_source(&w.common)?;
+    options.nargin = w.nargin.nargin;
     let t = m2cu::translate(&source, &options)?;
-    let files = m2cu::write_translation(&t, out_dir)
-        .map_err(|e| Failure::File(format!("cannot write to {}: {e}", out_dir.display())))?;
+    let files = m2cu::write_translation(&t, &w.out_dir)
+        .map_err(|e| Failure::File(format!("cannot write to {}: {e}", w.out_dir.display())))?;
     print_written(&t, &files, ui);
     Ok(())
 }
@@ -546,11 +534,11 @@ fn print_written(t: &m2cu::Translation, files: &[PathBuf], ui: Ui) {
 }
 
 /// `m2cu mex`: the loop report, then the MEX function built in `out_dir`.
-fn mex(common: &Common, nargin: &NarginArg, out_dir: &Path, ui: Ui) -> Result<(), Failure> {
-    let (source, mut options) = read_source(common)?;
-    options.nargin = nargin.nargin;
+fn mex(w: &Written, ui: Ui) -> Result<(), Failure> {
+    let (source, mut options) = read_source(&w.common)?;
+    options.nargin = w.nargin.nargin;
     let t = m2cu::translate(&source, &options)?;
-    let built = m2cu::build_mex(&t, out_dir, &m2cu::MexOptions::default())?;
+    let built = m2cu::build_mex(&t, &w.out_dir, &m2cu::MexOptions::default())?;
     let mut files = built.sources;
     files.push(built.mex_file);
     print_written(&t, &files, ui);

@@ -117,18 +117,10 @@ fn check_and_translate_take_the_call_shape_from_nargin() {
 fn translate_writes_four_files() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().to_str().unwrap();
-    let o = m2cu(&[
-        "translate",
-        "fixtures/e2e/saxpy.m",
-        "--args",
-        "a=double",
-        "--args",
-        "x=double(1,:)",
-        "--args",
-        "y=double(1,:)",
-        "-o",
-        out_dir,
-    ]);
+    let mut args = vec!["translate", "fixtures/e2e/saxpy.m"];
+    args.extend(common::SAXPY_ARGS);
+    args.extend(["-o", out_dir]);
+    let o = m2cu(&args);
     assert!(o.status.success(), "{:?}", text(&o));
     for ext in ["kernels.cu", "c", "h", "cu"] {
         let path = dir.path().join(format!("saxpy.{ext}"));

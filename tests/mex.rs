@@ -227,18 +227,10 @@ fn the_mex_command_builds_what_octave_calls() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let out_dir = dir.path().display().to_string();
-    let o = common::m2cu(&[
-        "mex",
-        "fixtures/e2e/saxpy.m",
-        "--args",
-        "a=double",
-        "--args",
-        "x=double(1,:)",
-        "--args",
-        "y=double(1,:)",
-        "-o",
-        &out_dir,
-    ]);
+    let mut args = vec!["mex", "fixtures/e2e/saxpy.m"];
+    args.extend(common::SAXPY_ARGS);
+    args.extend(["-o", &out_dir]);
+    let o = common::m2cu(&args);
     let (out, err) = (
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr),

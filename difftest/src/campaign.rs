@@ -424,6 +424,7 @@ fn verdict_alone(case: &Case) -> Result<(), (String, String)> {
         Err(m2cu::Error::Source {
             diagnostics,
             rendered,
+            ..
         }) => Err((
             diagnostics
                 .iter()

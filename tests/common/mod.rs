@@ -116,6 +116,16 @@ pub fn octave_available() -> Result<(), String> {
     m2cu_runtime::octave::available().map(drop)
 }
 
+/// `--args` of `fixtures/e2e/saxpy.m` (`y = saxpy(a, x, y)`), as the README types them.
+pub const SAXPY_ARGS: [&str; 6] = [
+    "--args",
+    "a=double",
+    "--args",
+    "x=double(1,:)",
+    "--args",
+    "y=double(1,:)",
+];
+
 /// Whether GNU Octave's `mkoctfile` (Debian: liboctave-dev) runs, which builds MEX functions.
 pub fn mkoctfile_available() -> Result<(), String> {
     match std::process::Command::new("mkoctfile")
