@@ -11,40 +11,30 @@
 
 /// `text` (its UTF-8 bytes) as a C string literal.
 pub fn string_literal(text: &str) -> String {
-    let mut out = String::from("\"");
-    for b in text.bytes() {
-        if plain(b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("\\{b:03o}"));
-        }
-    }
-    out.push('"');
-    out
+    literal(text, plain)
 }
 
 /// `text` as a C string literal that a reader can read: printable ASCII as itself except
 /// `" \ ? *` (no quote or backslash can end or splice it, no trigraph can start, no `*/` can
 /// appear), every other byte as a three-digit octal escape.
 pub fn text_literal(text: &str) -> String {
-    let mut out = String::from("\"");
-    for b in text.bytes() {
-        if (b' '..=b'~').contains(&b) && !matches!(b, b'"' | b'\\' | b'?' | b'*') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("\\{b:03o}"));
-        }
-    }
-    out.push('"');
-    out
+    literal(text, |b| {
+        (b' '..=b'~').contains(&b) && !matches!(b, b'"' | b'\\' | b'?' | b'*')
+    })
 }
 
 /// A file name as a C string literal (for `#line`): a string literal that also keeps the
 /// characters of paths, `. / - : < >`, as themselves.
 pub fn path_literal(text: &str) -> String {
+    literal(text, |b| plain(b) || path_char(b))
+}
+
+/// `text` as a C string literal: the bytes `kept` says as themselves, every other byte as a
+/// three-digit octal escape (so a digit after an escape is a digit of the text).
+fn literal(text: &str, kept: impl Fn(u8) -> bool) -> String {
     let mut out = String::from("\"");
     for b in text.bytes() {
-        if plain(b) || path_char(b) {
+        if kept(b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("\\{b:03o}"));
