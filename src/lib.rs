@@ -28,15 +28,20 @@ pub use set_values::{set_values, SetOptions};
 use std::path::{Path, PathBuf};
 
 use m2cu_analysis::Analysis;
-use m2cu_codegen::{CodegenOptions, Generated};
+use m2cu_codegen::CodegenOptions;
+pub use m2cu_codegen::Generated;
 pub use m2cu_frontend::catalog;
-use m2cu_frontend::diag::Diagnostics;
+pub use m2cu_frontend::diag::{Diagnostic, Diagnostics, Severity, Span};
 pub use m2cu_frontend::lexer::Dialect;
 use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
+/// What the runtime reports: a failed build, a run-time error of the generated code
+/// ([`RuntimeError::Call`], with the place that raised it in its message), the program's own
+/// `error` ([`RuntimeError::Raised`], with its identifier), a missing tool.
+pub use m2cu_runtime::Error as RuntimeError;
 pub use m2cu_runtime::{
-    BuildOptions, ClassId, Copies, EmuOptions, Lanes, Schedule, Transfers, Value,
+    BuildOptions, ClassId, Copies, Data, Element, EmuOptions, Lanes, Schedule, Transfers, Value,
 };
 
 /// Options shared by every operation.
@@ -490,4 +495,53 @@ fn real_type_of(v: &Value) -> Type {
 pub fn read_mat_file(path: &Path) -> Result<Vec<(String, Value)>, Error> {
     let vars = m2cu_runtime::read_mat(path)?;
     Ok(vars.into_iter().map(|(n, v)| (n, v.narrowed())).collect())
+}
+
+/// Named inputs from a file, by its extension: a MAT-file (`.mat`, see [`read_mat_file`]), a
+/// NumPy archive (`.npz`, one input per array name, as `numpy.savez(f, x=x, n=n)` writes) or
+/// one NumPy array (`.npy`, the input named like the file: `x.npy` is `x`). NumPy's classes
+/// and shapes map as `m2cu_runtime::read_npy` says (a 1-d array is a row).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("v.npy");
+/// m2cu::write_outputs(&path, &[("v".into(), m2cu::Value::row(vec![1.0, 2.0]))]).unwrap();
+/// let inputs = m2cu::read_inputs(&path).unwrap();
+/// assert_eq!(inputs[0].0, "v");
+/// assert_eq!(inputs[0].1.as_slice::<f64>(), Some(&[1.0, 2.0][..]));
+/// ```
+pub fn read_inputs(path: &Path) -> Result<Vec<(String, Value)>, Error> {
+    match extension(path).as_str() {
+        "npz" => Ok(m2cu_runtime::read_npz(path)?),
+        "npy" => {
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Ok(vec![(name, m2cu_runtime::read_npy(path)?)])
+        }
+        _ => read_mat_file(path),
+    }
+}
+
+/// Writes named outputs by the file's extension: a MAT-file (`-v7`, for `load` in MATLAB or
+/// Octave; any extension but these two), a NumPy archive (`.npz`, for `numpy.load`), or one
+/// NumPy array (`.npy`: only for one value).
+pub fn write_outputs(path: &Path, outputs: &[(String, Value)]) -> Result<(), Error> {
+    match (extension(path).as_str(), outputs) {
+        ("npz", _) => Ok(m2cu_runtime::write_npz(path, outputs)?),
+        ("npy", [(_, value)]) => Ok(m2cu_runtime::write_npy(path, value)?),
+        ("npy", _) => Err(Error::Usage(format!(
+            "{}: a .npy file holds one array, and there are {} outputs\nhelp: write a .npz or a .mat file",
+            path.display(),
+            outputs.len()
+        ))),
+        _ => Ok(m2cu_runtime::write_mat(path, outputs)?),
+    }
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
 }

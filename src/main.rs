@@ -214,7 +214,9 @@ enum Command {
     Run {
         #[command(flatten)]
         common: Common,
-        /// Read inputs by parameter name from a MAT-file (as written by `save -v7` or `-v6`).
+        /// Read inputs by parameter name from a MAT-file (as written by `save -v7` or `-v6`), a
+        /// NumPy archive (`.npz`, `numpy.savez(f, x=x)`), or one NumPy array (`x.npy` is input
+        /// `x`).
         #[arg(long, value_name = "IN.mat")]
         inputs: Option<PathBuf>,
         /// Set an input to a MATLAB expression: 'v=rand(1,1e6)', 'A=int8([1 2; 3 4])',
@@ -229,7 +231,8 @@ enum Command {
         backend: BackendArg,
         #[command(flatten)]
         emu: EmuArgs,
-        /// Save the outputs under their names and MATLAB classes to a MAT-file (-v7).
+        /// Save the outputs under their names and MATLAB classes to a MAT-file (-v7), or, by
+        /// the extension, to a NumPy archive (`.npz`) or, for one output, a `.npy` file.
         #[arg(long, value_name = "OUT.mat")]
         output: Option<PathBuf>,
         /// Seed of the random stream that rand/randn draw from, in --set values and in the
@@ -644,7 +647,7 @@ fn run(common: &Common, io: &RunIo, run_options: &RunOptions) -> Result<(), Fail
     let (source, mut options) = read_source(common)?;
     options.seed = io.seed;
     let mut values = match io.inputs {
-        Some(path) => m2cu::read_mat_file(path)?,
+        Some(path) => m2cu::read_inputs(path)?,
         None => Vec::new(),
     };
     let set_options = m2cu::SetOptions {
@@ -666,7 +669,7 @@ fn run(common: &Common, io: &RunIo, run_options: &RunOptions) -> Result<(), Fail
         print!("{}", with_newline(&m2cu_runtime::display(name, value)));
     }
     if let Some(path) = io.output {
-        m2cu_runtime::write_mat(path, &result.outputs).map_err(Error::from)?;
+        m2cu::write_outputs(path, &result.outputs)?;
         if !io.quiet {
             eprintln!("m2cu: wrote {}", path.display());
         }

@@ -47,6 +47,7 @@ pub mod value;
 mod abi;
 mod cache;
 mod native;
+mod npy;
 mod probe;
 mod services;
 #[cfg(test)]
@@ -58,6 +59,7 @@ pub use display::display;
 pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};
 pub use mat::{read_mat, read_mat_bytes, write_mat, write_mat_bytes, MatFormat};
+pub use npy::{read_npy, read_npy_bytes, read_npz, write_npy, write_npy_bytes, write_npz};
 pub use nvrtc::{compile_cubin, compile_ptx, nvrtc_available, nvrtc_version};
 pub use services::{Copies, Transfers};
 pub use value::{ClassId, Data, Element, Value};

@@ -339,6 +339,16 @@ impl Value {
         Value::new(vec![rows, cols], T::into_data(column_major))
     }
 
+    /// A 1×n row vector of a slice's elements (copied).
+    ///
+    /// ```
+    /// let v = m2cu_runtime::Value::from_slice(&[1u8, 2, 3]);
+    /// assert_eq!((v.rows(), v.cols(), v.class().name()), (1, 3, "uint8"));
+    /// ```
+    pub fn from_slice<T: Element>(elements: &[T]) -> Value {
+        Value::row(elements.to_vec())
+    }
+
     /// What a call leaves in place of an input it took for an output: a 0-by-0 double.
     pub fn taken() -> Value {
         Value::zeros(ClassId::Double, 0, 0)
@@ -424,6 +434,20 @@ impl Value {
 pub fn dims_text(dims: &[usize]) -> String {
     let parts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
     parts.join("×")
+}
+
+/// A vector is a 1×n row, as MATLAB's `[1 2 3]`.
+impl<T: Element> From<Vec<T>> for Value {
+    fn from(v: Vec<T>) -> Value {
+        Value::row(v)
+    }
+}
+
+/// A slice is a 1×n row of its elements.
+impl<T: Element> From<&[T]> for Value {
+    fn from(v: &[T]) -> Value {
+        Value::from_slice(v)
+    }
 }
 
 #[cfg(test)]
