@@ -241,3 +241,24 @@ fn a_given_input_whose_storage_changes_is_copied_and_an_error_frees_nothing_of_t
     let outputs = program.call(&mut good).expect("runs");
     assert_eq!(outputs[0].1, Value::row(vec![-1.0, -2.0]));
 }
+
+/// Inputs from `ndarray` arrays and outputs back to them (feature `ndarray`): a C-order array
+/// is the MATLAB matrix it shows, whatever its memory order.
+#[test]
+fn inputs_from_ndarray_and_outputs_to_ndarray() {
+    let source = "function B = twice(A)\nB = 2 * A;\nend\n";
+    let a = ndarray::array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    let inputs = vec![(
+        "A".to_string(),
+        m2cu::Value::from_ndarray(a.view()).unwrap(),
+    )];
+    let r = m2cu::run(
+        source,
+        &inputs,
+        &m2cu::Options::default(),
+        &common::on(m2cu::Backend::Cpu),
+    )
+    .unwrap();
+    let b = r.outputs[0].1.to_ndarray::<f64>().unwrap();
+    assert_eq!(b, (&a * 2.0).into_dyn());
+}

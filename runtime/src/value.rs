@@ -450,6 +450,53 @@ impl<T: Element> From<&[T]> for Value {
     }
 }
 
+/// Values from and to `ndarray` arrays (feature `ndarray`): any memory order in, column-major
+/// (Fortran order) out; 0-d is 1-by-1, 1-d a row, more than 3 dimensions refused.
+#[cfg(feature = "ndarray")]
+impl Value {
+    /// The value of an array of up to 3 dimensions, its elements in MATLAB's column-major order.
+    ///
+    /// ```
+    /// let a = ndarray::array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    /// let v = m2cu_runtime::Value::from_ndarray(a.view()).unwrap();
+    /// assert_eq!(v.dims, vec![2, 3]);
+    /// assert_eq!(v.as_slice::<f64>(), Some(&[1.0, 4.0, 2.0, 5.0, 3.0, 6.0][..]));
+    /// ```
+    pub fn from_ndarray<T: Element, D: ndarray::Dimension>(
+        array: ndarray::ArrayView<'_, T, D>,
+    ) -> Result<Value> {
+        let dims = match array.shape() {
+            [] => vec![1, 1],
+            [n] => vec![1, *n],
+            [r, c] => vec![*r, *c],
+            [r, c, p] => vec![*r, *c, *p],
+            more => {
+                return Err(Error::Value(format!(
+                    "an array of {} dimensions: m2cu's values have at most 3",
+                    more.len()
+                )))
+            }
+        };
+        // Reversing the axes makes the logical order MATLAB's: the first index fastest.
+        let elements: Vec<T> = array.reversed_axes().iter().copied().collect();
+        Value::new(dims, T::into_data(elements))
+    }
+
+    /// The elements as an array of the value's extents in Fortran order, when they are `T`s.
+    ///
+    /// ```
+    /// let v = m2cu_runtime::Value::matrix(2, 2, vec![1i32, 2, 3, 4]).unwrap();
+    /// let a = v.to_ndarray::<i32>().unwrap();
+    /// assert_eq!(a[[1, 0]], 2);
+    /// assert_eq!(a[[0, 1]], 3);
+    /// ```
+    pub fn to_ndarray<T: Element>(&self) -> Option<ndarray::ArrayD<T>> {
+        use ndarray::ShapeBuilder;
+        let shape = ndarray::IxDyn(&self.dims).f();
+        ndarray::ArrayD::from_shape_vec(shape, self.as_slice::<T>()?.to_vec()).ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
