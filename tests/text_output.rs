@@ -36,11 +36,20 @@ fn m2cu_prints(dir: &Path, name: &str, inputs: &[&str], first: &str, backend: &s
         .take_while(|l| !l.starts_with(&format!("{first} =")))
         .collect();
     if let Some(line) = err.lines().find(|l| l.starts_with("error: ")) {
-        stdout.push_str(&format!("{line}\n"));
+        stdout.push_str(&format!("{}\n", without_place(line)));
     }
     Printed {
         stdout,
         warnings: warning_lines(&err),
+    }
+}
+
+/// m2cu's message without the place it appends to a run-time error (" (`strncmpi(a, b, n)` at
+/// prefix.m:4:4)"), which Octave's own message for the same error lacks.
+fn without_place(line: &str) -> &str {
+    match line.rfind(" (") {
+        Some(at) if line.ends_with(')') && line[at..].contains(".m:") => &line[..at],
+        _ => line,
     }
 }
 
