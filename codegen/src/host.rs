@@ -168,7 +168,6 @@ impl Storage {
 pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     let f = ctx.f;
     let mut code = Code::new(0);
-    code.line(crate::sites::table(f, ctx.source));
     // The standalone `.cu` is C++: its export keeps the C linkage that `<entry>.h` declares.
     let linkage = if flavor == Flavor::Standalone {
         "extern \"C\" "

@@ -190,9 +190,11 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         Flavor::Cpu => openmp::SET_THREADS,
         _ => "",
     };
+    // The sites' texts, the same in every host program: written once.
+    let site_table = sites::table(f, ctx.source);
     let host_code = |flavor: Flavor| {
         format!(
-            "{}{}{}{}\n{GENERATED_MARKER}{}{}",
+            "{}{}{}{}\n{GENERATED_MARKER}{}{site_table}{}",
             prelude::host_helpers(),
             threads_api(flavor),
             host::gpu_macros(flavor),

@@ -47,22 +47,27 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
             .to_string();
     };
     let mut cases = Vec::new();
+    // Every subscript of an access is a site with the access's text.
+    let mut access = |indices: &[ExprId]| {
+        let text = access_text(sources, indices.iter().map(|&i| f.exprs[i].span));
+        cases.extend(indices.iter().map(|&i| (of_index(i), text.clone())));
+    };
     for (_, expr) in f.exprs.iter() {
         if let ExprKind::Index(_, indices) = &expr.kind {
-            let text = access_text(sources, indices.iter().map(|&i| f.exprs[i].span));
-            cases.extend(indices.iter().map(|&i| (of_index(i), text.clone())));
+            access(indices);
         }
     }
+    let mut checks = Vec::new();
     for (s, stmt) in f.stmts.iter() {
         match &stmt.kind {
-            StmtKind::Store { indices, .. } => {
-                let text = access_text(sources, indices.iter().map(|&i| f.exprs[i].span));
-                cases.extend(indices.iter().map(|&i| (of_index(i), text.clone())));
+            StmtKind::Store { indices, .. } => access(indices),
+            StmtKind::Check { .. } => {
+                checks.push((of_check(s), statement_text(sources, stmt.span)))
             }
-            StmtKind::Check { .. } => cases.push((of_check(s), statement_text(sources, stmt.span))),
             _ => {}
         }
     }
+    cases.extend(checks);
     cases.retain(|(site, text)| *site != 0 && text.is_some());
     cases.sort_by_key(|(site, _)| *site);
     cases.dedup_by_key(|(site, _)| *site);
@@ -131,8 +136,8 @@ fn array_name_start(text: &str, offset: usize) -> Option<usize> {
 
 /// `f.m:4:12` (the entry file's name, or the function file's).
 fn place(sources: &SourceMap, offset: u32) -> String {
-    let (file, line, col) = sources.locate(offset);
-    format!("{}:{line}:{col}", sources.name(file))
+    let (file, line, col) = sources.place(offset);
+    format!("{file}:{line}:{col}")
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@ use crate::stmt::Context;
 /// m2cu's own library), escaped for a comment; empty when the sources are unknown.
 pub fn place(ctx: &Context, span: Span) -> String {
     ctx.source.map_or_else(String::new, |sources| {
-        let (file, line, _) = sources.locate(span.start);
-        c_text::comment(&format!("{}:{line}", sources.name(file)))
+        let (file, line, _) = sources.place(span.start);
+        c_text::comment(&format!("{file}:{line}"))
     })
 }
 
@@ -36,9 +36,6 @@ pub fn open_block(ctx: &Context, span: Span, what: &str) -> String {
 /// `#line 3 "saxpy.m"` for the statement at `span`, when the context writes line directives.
 pub fn directive(ctx: &Context, span: Span) -> Option<String> {
     let sources = ctx.source.filter(|_| ctx.line_directives)?;
-    let (file, line, _) = sources.locate(span.start);
-    Some(format!(
-        "#line {line} {}",
-        c_text::path_literal(sources.name(file))
-    ))
+    let (file, line, _) = sources.place(span.start);
+    Some(format!("#line {line} {}", c_text::path_literal(file)))
 }
