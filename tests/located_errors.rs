@@ -106,16 +106,11 @@ fn a_mex_function_raises_the_same_located_messages() {
     let t = m2cu::translate(SOURCE, &options).expect("translates");
     let dir = tempfile::tempdir().expect("temp dir");
     m2cu::build_mex(&t, dir.path(), &m2cu::MexOptions::default()).expect("the MEX builds");
-    let script: String = cases()
+    let calls: Vec<String> = cases()
         .iter()
-        .map(|(mode, k, _)| {
-            format!(
-                "try\n  located_mex([1 2 3 4 5], {k}, {mode});\ncatch e\n  printf('%s|%s\\n', e.identifier, e.message);\nend\n"
-            )
-        })
+        .map(|(mode, k, _)| format!("located_mex([1 2 3 4 5], {k}, {mode});"))
         .collect();
-    let text = m2cu_runtime::octave::eval(dir.path(), &script)
-        .unwrap_or_else(|e| panic!("Octave failed:\n{e}"));
+    let text = common::octave_errors(dir.path(), &calls);
     let identifiers = [
         "m2cu:indexRange",
         "m2cu:indexInvalid",
@@ -124,7 +119,7 @@ fn a_mex_function_raises_the_same_located_messages() {
         "located:mode",
     ];
     for ((_, _, message), id) in cases().iter().zip(identifiers) {
-        let line = format!("{id}|located_mex: {message}");
+        let line = format!("{id} | located_mex: {message}");
         assert!(text.contains(&line), "missing {line:?} in:\n{text}");
     }
 }

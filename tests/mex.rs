@@ -193,14 +193,8 @@ end
         "picksum_mex([1 2 3])",
         "[a, b, c] = picksum_mex([1 2 3], 1)",
     ];
-    let script: String = calls
-        .iter()
-        .map(|c| {
-            format!("try\n  {c}\ncatch e\n  printf('%s | %s\\n', e.identifier, e.message);\nend\n")
-        })
-        .collect();
-    let text = m2cu_runtime::octave::eval(dir.path(), &script)
-        .unwrap_or_else(|e| panic!("Octave failed:\n{e}"));
+    let calls: Vec<String> = calls.iter().map(|c| c.to_string()).collect();
+    let text = common::octave_errors(dir.path(), &calls);
     let expected = [
         "summing 3 elements\ns = 6, x = 2\n",
         "m2cu:indexRange | picksum_mex: Index exceeds the number of array elements.",

@@ -126,6 +126,18 @@ pub const SAXPY_ARGS: [&str; 6] = [
     "y=double(1,:)",
 ];
 
+/// What Octave prints for each of `calls` (statements) run in `dir`, each in `try`: the
+/// statement's own output, or `identifier | message` of the error it raises.
+pub fn octave_errors(dir: &Path, calls: &[String]) -> String {
+    let script: String = calls
+        .iter()
+        .map(|c| {
+            format!("try\n  {c}\ncatch e\n  printf('%s | %s\\n', e.identifier, e.message);\nend\n")
+        })
+        .collect();
+    m2cu_runtime::octave::eval(dir, &script).unwrap_or_else(|e| panic!("Octave failed:\n{e}"))
+}
+
 /// Whether GNU Octave's `mkoctfile` (Debian: liboctave-dev) runs, which builds MEX functions.
 pub fn mkoctfile_available() -> Result<(), String> {
     match std::process::Command::new("mkoctfile")
