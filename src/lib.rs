@@ -83,6 +83,10 @@ pub struct Options {
     /// line instead of the generated one. (Every kernel and loop names its MATLAB line in a
     /// comment either way.)
     pub line_directives: bool,
+    /// Also write the HTML report ([`Translation::html_report`]; `m2cu report`, `translate
+    /// --report`): the source with each loop coloured by its verdict, the kernels' launches and
+    /// the arrays they move, the notes, and the generated code linked with the source lines.
+    pub html_report: bool,
 }
 
 /// Everything `translate` produces.
@@ -110,6 +114,8 @@ pub struct Translation {
     /// The same report as compiler notes with source snippets.
     pub report_notes: String,
     pub generated: Generated,
+    /// The HTML report, one self-contained page, when [`Options::html_report`] asks for it.
+    pub html_report: Option<String>,
 }
 
 /// Why an operation failed.
@@ -250,6 +256,9 @@ fn compile_phases(
         report_json: m2cu_analysis::report::json_in(f, &analysis, &sources),
         report_notes: sources.render(&m2cu_analysis::report::notes(f, &analysis, source)),
         generated: m2cu_codegen::generate(f, &analysis, &codegen_options),
+        html_report: options
+            .html_report
+            .then(|| m2cu_codegen::report_html::page(f, &analysis, &codegen_options)),
     })
 }
 

@@ -174,7 +174,29 @@ struct Written {
 #[derive(Subcommand)]
 enum Command {
     /// Write <entry>.kernels.cu, <entry>.c, <entry>.h and <entry>.cu, and print the loop report.
-    Translate(Written),
+    Translate {
+        #[command(flatten)]
+        written: Written,
+        /// Also write the HTML report (see `m2cu report`) to this file.
+        #[arg(long, value_name = "REPORT.html")]
+        report: Option<PathBuf>,
+    },
+    /// Write the HTML report: the source with each loop coloured by its verdict (kernel,
+    /// reduction, sequential with the accesses that keep it so underlined, host), each kernel's
+    /// launch and the arrays it moves, the notes, and the generated code, linked both ways
+    /// with the source lines. One self-contained file: open it in any browser.
+    #[command(
+        after_help = "Example:\n  m2cu report fixtures/e2e/minloc.m --args 'v=double(1,:)' -o minloc.html"
+    )]
+    Report {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        nargin: NarginArg,
+        /// The report file [default: <entry>_report.html].
+        #[arg(short = 'o', long = "output", value_name = "REPORT.html")]
+        output: Option<PathBuf>,
+    },
     /// Build a MEX function, <entry>_mex, that GNU Octave (and MATLAB, from the same sources)
     /// calls like the MATLAB function: write <entry>.c, <entry>.h and <entry>_mex.c into the
     /// output directory and build <entry>_mex.mex there with `mkoctfile --mex` (Debian:
@@ -412,7 +434,12 @@ fn read_source(common: &Common) -> Result<(String, Options), Failure> {
 
 fn dispatch(command: Command, ui: Ui) -> Result<(), Failure> {
     match command {
-        Command::Translate(w) => translate(&w, ui),
+        Command::Translate { written, report } => translate(&written, report.as_deref(), ui),
+        Command::Report {
+            common,
+            nargin,
+            output,
+        } => html_report(&common, &nargin, output, ui),
         Command::Check {
             common,
             nargin,
@@ -512,14 +539,41 @@ fn crash_message(crash: &m2cu_runtime::isolate::Crash, common: &Common) -> Strin
     )
 }
 
-fn translate(w: &Written, ui: Ui) -> Result<(), Failure> {
+fn translate(w: &Written, report: Option<&Path>, ui: Ui) -> Result<(), Failure> {
     let (source, mut options) = read_source(&w.common)?;
     options.nargin = w.nargin.nargin;
+    options.html_report = report.is_some();
     let t = m2cu::translate(&source, &options)?;
-    let files = m2cu::write_translation(&t, &w.out_dir)
+    let mut files = m2cu::write_translation(&t, &w.out_dir)
         .map_err(|e| Failure::File(format!("cannot write to {}: {e}", w.out_dir.display())))?;
+    files.extend(report.map(|path| write_report(&t, path)).transpose()?);
     print_written(&t, &files, ui);
     Ok(())
+}
+
+/// `m2cu report`: the HTML report, and the loop report as `translate` prints it.
+fn html_report(
+    common: &Common,
+    nargin: &NarginArg,
+    output: Option<PathBuf>,
+    ui: Ui,
+) -> Result<(), Failure> {
+    let (source, mut options) = read_source(common)?;
+    options.nargin = nargin.nargin;
+    options.html_report = true;
+    let t = m2cu::translate(&source, &options)?;
+    let path = output.unwrap_or_else(|| PathBuf::from(format!("{}_report.html", t.entry)));
+    let written = write_report(&t, &path)?;
+    print_written(&t, &[written], ui);
+    Ok(())
+}
+
+/// Writes the translation's HTML report to `path`.
+fn write_report(t: &m2cu::Translation, path: &Path) -> Result<PathBuf, Failure> {
+    let page = t.html_report.as_deref().unwrap_or_default();
+    std::fs::write(path, page)
+        .map_err(|e| Failure::File(format!("cannot write {}: {e}", path.display())))?;
+    Ok(path.to_path_buf())
 }
 
 /// The loop report and the files written (`translate`, `mex`), as text or JSON.

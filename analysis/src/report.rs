@@ -39,27 +39,113 @@ pub fn render_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Stri
     if analysis.loops.loops.is_empty() {
         let _ = writeln!(out, "{}: no loops", f.name);
     }
-    for (id, info) in analysis.loops.loops.iter() {
-        let _ = writeln!(
-            out,
-            "{} {}",
-            at(f.stmts[info.stmt].span),
-            loop_summary(f, analysis, id)
-        );
-        if let Some(w) = witness(&analysis.verdicts[id]) {
-            let _ = writeln!(out, "    witness: {}", witness_text(w, &at));
+    for entry in entries(f, analysis, sources) {
+        let _ = writeln!(out, "{} {}", at(entry.span), entry.summary);
+        if let Some(w) = &entry.witness {
+            let _ = writeln!(out, "    witness: {}", w.text);
         }
     }
-    for (span, text, _) in constant_lines(f, analysis) {
-        let _ = writeln!(out, "{} {text}", at(span));
-    }
-    for (span, text) in transfer_lines(f, analysis) {
-        let _ = writeln!(out, "{} {text}", at(span));
-    }
-    for (span, text) in &f.notes {
-        let _ = writeln!(out, "{} {text}", at(*span));
+    for note in note_entries(f, analysis) {
+        let _ = writeln!(out, "{} {}", at(note.span), note.text);
     }
     out
+}
+
+/// One loop of the report as data, for a printer that places it in the source (the HTML
+/// report): what [`render_in`] prints for it, with the spans it is about.
+#[derive(Clone, Debug)]
+pub struct LoopEntry {
+    /// The whole loop statement, from `for` to its `end`.
+    pub span: Span,
+    pub depth: usize,
+    /// The text report's line for the loop without its place: `for i (depth 1): reduction
+    /// [s: sum] -> kernel f_kernel1`.
+    pub summary: String,
+    /// `parallel`, `reduction`, `scan` or `sequential` ([`Verdict::name`]).
+    pub verdict: &'static str,
+    /// `kernel`, `in-kernel`, `per-output` or `host` (see [`json`]).
+    pub placement: &'static str,
+    /// The kernel the loop becomes or runs inside.
+    pub kernel: Option<String>,
+    /// Why the loop got its verdict.
+    pub reason: String,
+    /// The stable code of a sequential verdict's reason (`S01`, see [`SequentialReason`]).
+    pub reason_code: Option<&'static str>,
+    /// The accesses that keep a sequential loop sequential.
+    pub witness: Option<WitnessEntry>,
+}
+
+/// The evidence of a sequential verdict: the text report's witness line and its accesses.
+#[derive(Clone, Debug)]
+pub struct WitnessEntry {
+    /// "`c` written at 6:3, read at 6:10, distance 1".
+    pub text: String,
+    pub var: String,
+    pub write: Span,
+    pub read: Option<Span>,
+}
+
+/// A note of the report that is not a loop: a transfer (`transfer`), a `coder.gpu.constantMemory`
+/// input (`constant-memory`), or how lowering sized an array built by index (`growth`).
+#[derive(Clone, Debug)]
+pub struct NoteEntry {
+    pub span: Span,
+    pub kind: &'static str,
+    pub text: String,
+}
+
+/// The loops of `f` in the order of [`render_in`], as data; positions in texts as there.
+pub fn entries(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Vec<LoopEntry> {
+    let at = |span: Span| sources.position(span.start);
+    analysis
+        .loops
+        .loops
+        .iter()
+        .map(|(id, info)| {
+            let verdict = &analysis.verdicts[id];
+            let (kernel, placement) = placement(analysis, id);
+            LoopEntry {
+                span: f.stmts[info.stmt].span,
+                depth: info.depth,
+                summary: loop_summary(f, analysis, id),
+                verdict: verdict.name(),
+                placement,
+                kernel,
+                reason: reason(f, verdict),
+                reason_code: verdict.sequential_reason().map(SequentialReason::code),
+                witness: witness(verdict).map(|w| WitnessEntry {
+                    text: witness_text(w, &at),
+                    var: w.var.clone(),
+                    write: w.write,
+                    read: w.read,
+                }),
+            }
+        })
+        .collect()
+}
+
+/// The report's other notes, in the order of [`render_in`].
+pub fn note_entries(f: &Function, analysis: &Analysis) -> Vec<NoteEntry> {
+    let constants = constant_lines(f, analysis)
+        .into_iter()
+        .map(|(span, text, _)| NoteEntry {
+            span,
+            kind: "constant-memory",
+            text,
+        });
+    let transfers = transfer_lines(f, analysis)
+        .into_iter()
+        .map(|(span, text)| NoteEntry {
+            span,
+            kind: "transfer",
+            text,
+        });
+    let growth = f.notes.iter().map(|(span, text)| NoteEntry {
+        span: *span,
+        kind: "growth",
+        text: text.clone(),
+    });
+    constants.chain(transfers).chain(growth).collect()
 }
 
 /// The copies between host and device that the GPU program may make (`crate::residency`):

@@ -31,15 +31,17 @@ pub mod openmp_tiles;
 pub mod prelude;
 pub mod raise;
 pub mod reduce;
+pub mod report_html;
 pub mod residency;
 pub mod sites;
 pub mod stmt;
+pub mod summary;
 pub mod trace;
 
 use std::collections::HashMap;
 
 use askama::Template;
-use m2cu_analysis::Analysis;
+use m2cu_analysis::{Analysis, Kernel};
 use m2cu_frontend::ir::{Function, StmtKind};
 
 use host::Flavor;
@@ -94,6 +96,8 @@ pub struct Generated {
     /// (see [`mex`]).
     pub mex_c: String,
     pub kernel_names: Vec<String>,
+    /// Each kernel of the plan described for readers ([`summary`]).
+    pub kernels: Vec<summary::KernelSummary>,
 }
 
 #[derive(Template)]
@@ -264,6 +268,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         ),
         mex_c: mex::gateway(f, names.entry(), &format!("{name}_mex"), options.file_name),
         kernel_names,
+        kernels: summary::kernels(&ctx),
     }
 }
 
@@ -275,23 +280,30 @@ fn kernel_names(analysis: &Analysis) -> Vec<String> {
         .kernels
         .iter()
         .flat_map(|k| {
-            let lanes = k
-                .per_output
-                .as_ref()
-                .map(|_| cuda::per_output::variant_name(k));
-            let tiles = k
-                .per_output
-                .as_ref()
-                .and_then(|p| p.tiles.as_ref())
-                .map(|_| cuda::tiles::variant_name(k));
-            let partials = k.scan.as_ref().map(|_| cuda::scan::partials_name(k));
-            partials
-                .into_iter()
-                .chain(std::iter::once(k.name.clone()))
-                .chain(lanes)
-                .chain(tiles)
+            // A scan's first launch comes before the kernel itself.
+            let mut names: Vec<String> = kernel_variants(k).collect();
+            names.insert(usize::from(k.scan.is_some()), k.name.clone());
+            names
         })
         .collect()
+}
+
+/// The kernels generated for `k`'s loop besides `k` itself: the first launch of a scan, the
+/// per-output variant and the tiled one.
+fn kernel_variants(k: &Kernel) -> impl Iterator<Item = String> {
+    let partials = k.scan.as_ref().map(|_| cuda::scan::partials_name(k));
+    let lanes = k
+        .per_output
+        .as_ref()
+        .map(|_| cuda::per_output::variant_name(k));
+    partials.into_iter().chain(lanes).chain(tiled_name(k))
+}
+
+fn tiled_name(k: &Kernel) -> Option<String> {
+    k.per_output
+        .as_ref()
+        .and_then(|p| p.tiles.as_ref())
+        .map(|_| cuda::tiles::variant_name(k))
 }
 
 fn prototypes(name: &str) -> String {

@@ -7,6 +7,7 @@
 //! file name cannot end a comment or a string early.
 
 use m2cu_frontend::diag::Span;
+use m2cu_frontend::sources::SourceMap;
 
 use crate::c_text;
 use crate::stmt::Context;
@@ -38,4 +39,39 @@ pub fn directive(ctx: &Context, span: Span) -> Option<String> {
     let sources = ctx.source.filter(|_| ctx.line_directives)?;
     let (file, line, _) = sources.place(span.start);
     Some(format!("#line {line} {}", c_text::path_literal(file)))
+}
+
+/// Generated `text` written with line directives, split into the text without them (exactly
+/// the text written without `--line-directives`) and the MATLAB place of each of its lines:
+/// `Some((file, line))` (`file` an index of `sources`) for the first line of a statement's
+/// code, which a directive named; `None` for every other line (and after a directive that
+/// names a file `sources` does not have).
+pub fn line_origins(text: &str, sources: &SourceMap) -> (String, Vec<Option<(usize, usize)>>) {
+    let files: Vec<String> = sources
+        .files()
+        .map(|(name, _, _)| c_text::path_literal(name))
+        .collect();
+    // `#line N "file"`: the place, when the file is one of `sources`.
+    let directive = |line: &str| {
+        let (number, file) = line.trim_start().strip_prefix("#line ")?.split_once(' ')?;
+        let number: usize = number.parse().ok()?;
+        Some(
+            files
+                .iter()
+                .position(|f| f == file)
+                .map(|file| (file, number)),
+        )
+    };
+    let mut code = String::with_capacity(text.len());
+    let mut origins = Vec::new();
+    let mut pending = None;
+    for line in text.split_inclusive('\n') {
+        if let Some(place) = directive(line.trim_end_matches('\n')) {
+            pending = place;
+            continue;
+        }
+        code.push_str(line);
+        origins.push(pending.take());
+    }
+    (code, origins)
 }

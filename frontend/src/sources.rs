@@ -94,6 +94,14 @@ impl SourceMap {
         (file, line, col)
     }
 
+    /// Each file's name, the offset its spans start at, and its text, the entry first.
+    pub fn files(&self) -> impl Iterator<Item = (&str, u32, &str)> + '_ {
+        self.files.iter().map(|f| {
+            let text = &self.text[f.base as usize..(f.base + f.len) as usize];
+            (f.name.as_str(), f.base, text)
+        })
+    }
+
     /// The name of file `index` (see [`Self::locate`]).
     pub fn name(&self, index: usize) -> &str {
         &self.files[index].name
