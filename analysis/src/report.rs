@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use m2cu_frontend::diag::{Diagnostic, Diagnostics};
-use m2cu_frontend::ir::{Function, LocalId, StmtId};
+use m2cu_frontend::ir::{Function, LocalId, Shown, StmtId};
 
 use crate::residency::Site;
 use m2cu_frontend::sources::SourceMap;
@@ -45,7 +45,7 @@ pub fn render_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Stri
             let _ = writeln!(out, "    witness: {}", w.text);
         }
     }
-    for note in note_entries(f, analysis) {
+    for note in note_entries(f, analysis, sources.text()) {
         let _ = writeln!(out, "{} {}", at(note.span), note.text);
     }
     out
@@ -107,14 +107,14 @@ pub fn entries(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Vec<Lo
             LoopEntry {
                 span: f.stmts[info.stmt].span,
                 depth: info.depth,
-                summary: loop_summary(f, analysis, id),
+                summary: loop_summary(f, analysis, id, sources.text()),
                 verdict: verdict.name(),
                 placement,
                 kernel,
-                reason: reason(f, verdict),
+                reason: spoken(f, sources.text(), &reason(f, verdict)),
                 reason_code: verdict.sequential_reason().map(SequentialReason::code),
                 witness: witness(verdict).map(|w| WitnessEntry {
-                    text: witness_text(w, &at),
+                    text: spoken(f, sources.text(), &witness_text(w, &at)),
                     var: w.var.clone(),
                     write: w.write,
                     read: w.read,
@@ -125,7 +125,7 @@ pub fn entries(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Vec<Lo
 }
 
 /// The report's other notes, in the order of [`render_in`].
-pub fn note_entries(f: &Function, analysis: &Analysis) -> Vec<NoteEntry> {
+pub fn note_entries(f: &Function, analysis: &Analysis, text: &str) -> Vec<NoteEntry> {
     let constants = constant_lines(f, analysis)
         .into_iter()
         .map(|(span, text, _)| NoteEntry {
@@ -133,7 +133,7 @@ pub fn note_entries(f: &Function, analysis: &Analysis) -> Vec<NoteEntry> {
             kind: "constant-memory",
             text,
         });
-    let transfers = transfer_lines(f, analysis)
+    let transfers = transfer_lines(f, analysis, text)
         .into_iter()
         .map(|(span, text)| NoteEntry {
             span,
@@ -151,7 +151,7 @@ pub fn note_entries(f: &Function, analysis: &Analysis) -> Vec<NoteEntry> {
 /// The copies between host and device that the GPU program may make (`crate::residency`):
 /// the inputs' and outputs' at the call's boundaries, at the function's header, then one line
 /// per host statement that touches a device array, saying why.
-fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
+fn transfer_lines(f: &Function, analysis: &Analysis, text: &str) -> Vec<(Span, String)> {
     let residency = &analysis.residency;
     if residency.device.is_empty() {
         return Vec::new();
@@ -165,13 +165,13 @@ fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
         let each = if inputs.len() == 1 { "it" } else { "each" };
         boundary.push(format!(
             "{} to the device at the first kernel that uses {each}",
-            quoted(f, inputs.iter().copied())
+            quoted(f, text, inputs.iter().copied())
         ));
     }
     if !outputs.is_empty() {
         boundary.push(format!(
             "{} back to the host when the call ends",
-            quoted(f, outputs.iter().copied())
+            quoted(f, text, outputs.iter().copied())
         ));
     }
     let mut lines = Vec::new();
@@ -185,16 +185,16 @@ fn transfer_lines(f: &Function, analysis: &Analysis) -> Vec<(Span, String)> {
         ));
     }
     for (&s, site) in &residency.sites {
-        lines.push((f.stmts[s].span, site_text(f, analysis, s, site)));
+        lines.push((f.stmts[s].span, site_text(f, analysis, s, site, text)));
     }
     lines.sort_by_key(|(span, _)| span.start);
     lines
 }
 
 /// The transfer note of host statement (or launch) `s`: what crosses there and why.
-fn site_text(f: &Function, analysis: &Analysis, s: StmtId, site: &Site) -> String {
+fn site_text(f: &Function, analysis: &Analysis, s: StmtId, site: &Site, text: &str) -> String {
     if let Some((x, y)) = site.device_copy {
-        let (x, y) = (&f.locals[x].name, &f.locals[y].name);
+        let (x, y) = (plain_name(f, text, x), plain_name(f, text, y));
         return match site.moves {
             true => format!("transfer: none for `{x} = {y}`: nothing reads `{y}`'s value after it, so the two swap their storage instead of copying"),
             false => format!("transfer: none for `{x} = {y}`: the copy is made on the device while `{y}` is current there"),
@@ -214,7 +214,7 @@ fn site_text(f: &Function, analysis: &Analysis, s: StmtId, site: &Site) -> Strin
         };
         parts.push(format!(
             "{} to the host here if a kernel changed {it} ({what} {it})",
-            quoted(f, site.to_host.iter().copied())
+            quoted(f, text, site.to_host.iter().copied())
         ));
     }
     if !site.elements.is_empty() {
@@ -226,19 +226,19 @@ fn site_text(f: &Function, analysis: &Analysis, s: StmtId, site: &Site) -> Strin
         };
         parts.push(format!(
             "{one} of {} that host code reads here to the host alone, if a kernel changed it",
-            quoted(f, site.elements.keys().copied())
+            quoted(f, text, site.elements.keys().copied())
         ));
     }
     if let Some(a) = site.stored_element {
         parts.push(format!(
-            "the element of `{}` that host code stores here to the device alone, if the device holds the array",
-            f.locals[a].name
+            "the element of {} that host code stores here to the device alone, if the device holds the array",
+            quoted(f, text, [a].into_iter())
         ));
     }
     if let Some(w) = site.written {
         parts.push(format!(
-            "`{}` to the device again at the next kernel that uses it (host code writes it here)",
-            f.locals[w].name
+            "{} to the device again at the next kernel that uses it (host code writes it here)",
+            quoted(f, text, [w].into_iter())
         ));
     }
     let again = if site.in_loop {
@@ -249,10 +249,68 @@ fn site_text(f: &Function, analysis: &Analysis, s: StmtId, site: &Site) -> Strin
     format!("transfer: {}{again}", parts.join("; "))
 }
 
-/// The names of `locals` in backquotes, separated by commas.
-fn quoted(f: &Function, locals: impl Iterator<Item = LocalId>) -> String {
-    let names: Vec<String> = locals.map(|a| format!("`{}`", f.locals[a].name)).collect();
+/// The names of `locals` in backquotes, separated by commas (see [`plain_name`]).
+fn quoted(f: &Function, text: &str, locals: impl Iterator<Item = LocalId>) -> String {
+    let names: Vec<String> = locals
+        .map(|a| format!("`{}`", plain_name(f, text, a)))
+        .collect();
     names.join(", ")
+}
+
+/// How the report names local `l`: by its name when the program names it, otherwise in
+/// backquotes as the user sees it (`` `order` ``, `` `sum(x(above))` ``: see [`Shown`]).
+fn shown(f: &Function, text: &str, l: LocalId) -> String {
+    match f.locals[l].shown {
+        Shown::Name => f.locals[l].name.clone(),
+        _ => format!("`{}`", plain_name(f, text, l)),
+    }
+}
+
+/// The name the user sees local `l` by, or the source it stands for (see [`excerpt`]); m2cu's
+/// own name only when that source is unknown. `text` is the program's source
+/// ([`SourceMap::text`]).
+pub fn plain_name(f: &Function, text: &str, l: LocalId) -> String {
+    let local = &f.locals[l];
+    match &local.shown {
+        Shown::Name => local.name.clone(),
+        Shown::As(name) => name.clone(),
+        Shown::Source(span) => excerpt(text, *span).unwrap_or_else(|| local.name.clone()),
+    }
+}
+
+/// `said` with each backquoted name of an m2cu temporary (`` `_eq4` ``, as a reason or witness
+/// names it) replaced by the source it stands for (see [`plain_name`]).
+fn spoken(f: &Function, text: &str, said: &str) -> String {
+    said.split('`')
+        .enumerate()
+        .map(|(k, part)| match f.local_named(part) {
+            Some(l) if k % 2 == 1 && part.starts_with('_') => plain_name(f, text, l),
+            _ => part.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("`")
+}
+
+fn is_identifier(text: &str) -> bool {
+    text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The source at `span` on one line (runs of blanks as one space, a `...` continuation left
+/// out), shortened to about 40 characters; `None` when the span holds no text.
+fn excerpt(text: &str, span: Span) -> Option<String> {
+    const LONGEST: usize = 40;
+    let source = text.get(span.start as usize..span.end as usize)?;
+    let words: Vec<&str> = source.split_whitespace().filter(|w| *w != "...").collect();
+    let line = words.join(" ");
+    let line = line.trim_end_matches(';').trim_end();
+    match line.chars().count() {
+        0 => None,
+        n if n <= LONGEST => Some(line.to_string()),
+        _ => Some(format!(
+            "{}...",
+            line.chars().take(LONGEST - 3).collect::<String>()
+        )),
+    }
 }
 
 /// One line per `coder.gpu.constantMemory` input: placed (with its size) or kept in global
@@ -296,7 +354,8 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
             _ => reason(f, verdict),
         };
         let mut note =
-            Diagnostic::note(verdict.name(), span, loop_summary(f, analysis, id)).with_label(label);
+            Diagnostic::note(verdict.name(), span, loop_summary(f, analysis, id, source))
+                .with_label(label);
         if let Some(w) = witness(verdict) {
             let verb = if w.read.is_some() {
                 "written here"
@@ -321,7 +380,7 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
             false => Diagnostic::warning("constant-memory", span, text),
         });
     }
-    for (span, text) in transfer_lines(f, analysis) {
+    for (span, text) in transfer_lines(f, analysis, source) {
         out.push(Diagnostic::note("transfer", first_line(source, span), text));
     }
     for (span, text) in &f.notes {
@@ -341,36 +400,45 @@ fn first_line(source: &str, span: Span) -> Span {
 }
 
 /// `for i (depth 1): reduction [s: sum] -> kernel f_kernel1`.
-fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId) -> String {
+fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId, text: &str) -> String {
     let info = &analysis.loops.loops[id];
-    let head = match info.var {
-        // Loops that lowering made for a whole-array statement have `_` names.
-        Some(v) if f.locals[v].name.starts_with('_') => {
-            format!("implicit loop {}", f.locals[v].name)
+    let head = match info.var.map(|v| (v, &f.locals[v].shown)) {
+        Some((v, Shown::Name)) => format!("for {}", f.locals[v].name),
+        // A loop of an inlined function, by its variable's name there.
+        Some((_, Shown::As(name))) if is_identifier(name) => format!("for {name}"),
+        // A loop m2cu made to fill a copy (`D(:, k)`).
+        Some((_, Shown::As(name))) => format!("loop over `{name}`"),
+        // The loop of a whole-array statement.
+        Some((_, Shown::Source(_))) => {
+            match excerpt(text, first_line(text, f.stmts[info.stmt].span)) {
+                Some(s) => format!("elementwise loop of `{s}`"),
+                None => "elementwise loop".to_string(),
+            }
         }
-        Some(v) => format!("for {}", f.locals[v].name),
         None => "while".to_string(),
     };
     let verdict = &analysis.verdicts[id];
     let inductions: Vec<String> = inductions_of(verdict)
         .iter()
-        .map(|ind| format!("{}: induction {:+}", f.locals[ind.var].name, ind.step))
+        .map(|ind| format!("{}: induction {:+}", shown(f, text, ind.var), ind.step))
         .collect();
     let what = match verdict {
-        Verdict::Sequential { reason, .. } => format!("sequential: {reason}"),
-        Verdict::Scan(_, scan) => format!("scan [{}]", reduction_text(f, &scan.reduction)),
+        Verdict::Sequential { reason, .. } => {
+            format!("sequential: {}", spoken(f, text, &reason.to_string()))
+        }
+        Verdict::Scan(_, scan) => format!("scan [{}]", reduction_text(f, &scan.reduction, text)),
         _ if verdict.name() == "parallel" && inductions.is_empty() => "parallel".to_string(),
         _ if verdict.name() == "parallel" => format!("parallel [{}]", inductions.join(", ")),
         _ => {
             let list: Vec<String> = verdict
                 .reductions()
                 .iter()
-                .map(|r| reduction_text(f, r))
+                .map(|r| reduction_text(f, r, text))
                 .chain(
                     verdict
                         .histograms()
                         .iter()
-                        .map(|&h| format!("{}: histogram", f.locals[h].name)),
+                        .map(|&h| format!("{}: histogram", shown(f, text, h))),
                 )
                 .chain(inductions)
                 .collect();
@@ -412,11 +480,15 @@ fn collapsed(f: &Function, analysis: &Analysis, id: LoopId) -> String {
     if k.levels.len() == 1 {
         return String::new();
     }
-    let names: Vec<&str> = k
-        .levels
-        .iter()
-        .map(|l| f.locals[l.var].name.as_str())
-        .collect();
+    let named = |l: &crate::plan::Level| match &f.locals[l.var].shown {
+        Shown::Name => true,
+        Shown::As(name) => is_identifier(name),
+        Shown::Source(_) => false,
+    };
+    if !k.levels.iter().all(named) {
+        return format!(" ({}-D iteration space over the elements)", k.levels.len());
+    }
+    let names: Vec<String> = k.levels.iter().map(|l| plain_name(f, "", l.var)).collect();
     format!(
         " ({}-D iteration space over {}; {} fastest)",
         names.len(),
@@ -432,34 +504,31 @@ fn inductions_of(verdict: &Verdict) -> &[Induction] {
 
 /// `s: sum`, `m: maxloc at k`, `m: maxloc at (r, c)`,
 /// `mn: minmaxloc at kmin, max mx at kmax`, `s: custom `f``.
-fn reduction_text(f: &Function, r: &Reduction) -> String {
+fn reduction_text(f: &Function, r: &Reduction, text: &str) -> String {
     let kind = match (r.operator, &r.form) {
         (Operator::Custom(c), _) => format!("custom `{}`", f.combiners[c].name),
         (_, Form::Count) => "count".into(),
         _ => r.name().into(),
     };
-    let mut text = format!(
+    let mut out = format!(
         "{}: {kind}{}",
-        f.locals[r.var].name,
-        at_text(f, &r.locations)
+        shown(f, text, r.var),
+        at_text(f, &r.locations, text)
     );
     if let Form::Paired(max) = &r.form {
         let _ = write!(
-            text,
+            out,
             ", max {}{}",
-            f.locals[max.var].name,
-            at_text(f, &max.locations)
+            shown(f, text, max.var),
+            at_text(f, &max.locations, text)
         );
     }
-    text
+    out
 }
 
 /// ` at k`, ` at (r, c)`, or nothing.
-fn at_text(f: &Function, locations: &[LocalId]) -> String {
-    let names: Vec<&str> = locations
-        .iter()
-        .map(|&k| f.locals[k].name.as_str())
-        .collect();
+fn at_text(f: &Function, locations: &[LocalId], text: &str) -> String {
+    let names: Vec<String> = locations.iter().map(|&k| shown(f, text, k)).collect();
     match names.as_slice() {
         [] => String::new(),
         [one] => format!(" at {one}"),
@@ -547,7 +616,7 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
                     .iter()
                     .map(|ind| json!({ "var": f.locals[ind.var].name, "step": ind.step.to_string() }))
                     .collect::<Vec<_>>(),
-                "reason": reason(f, verdict),
+                "reason": spoken(f, sources.text(), &reason(f, verdict)),
                 "reason_code": verdict.sequential_reason().map(SequentialReason::code),
                 "overridden": verdict.overridden().map(ToString::to_string),
                 "overridden_code": verdict.overridden().map(SequentialReason::code),
@@ -573,7 +642,7 @@ pub fn json_in(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Value 
             json!({ "var": f.locals[k.local].name, "placed": false, "bytes": null, "reason": k.why })
         }))
         .collect();
-    let transfers: Vec<Value> = transfer_lines(f, analysis)
+    let transfers: Vec<Value> = transfer_lines(f, analysis, sources.text())
         .into_iter()
         .map(|(span, text)| note_json(&(span, text), sources))
         .collect();

@@ -370,7 +370,7 @@ fn random_draw(f: &Function, body: &Block) -> Option<Verdict> {
 
 /// The verdict for an array created inside the loop that is no scratch array.
 fn array_creation(f: &Function, array: LocalId, span: Span, why: scratch::NotScratch) -> Verdict {
-    let name = f.locals[array].name.clone();
+    let name = f.locals[array].seen_name().to_string();
     sequential(
         SequentialReason::ArrayCreated {
             array: name.clone(),
@@ -417,7 +417,7 @@ fn carried_witness(
     };
     let dep = &graph[edge];
     let (write, other) = (&graph[w], &graph[x]);
-    let name = f.locals[write.array].name.clone();
+    let name = f.locals[write.array].seen_name().to_string();
     let distance = dep.distance.map(i64::abs);
     let reason = SequentialReason::CarriedArray {
         array: name.clone(),
@@ -534,7 +534,7 @@ fn classify(
     recognized: Option<Result<Reduction, String>>,
     facts: &LoopFacts,
 ) -> Result<Role, Box<Verdict>> {
-    let name = &f.locals[s].name;
+    let name = f.locals[s].seen_name().to_string();
     let Some(&read) = facts.exposure.reads.get(&s) else {
         let live_out = facts.live.contains(&s);
         let every_iteration = facts.exposure.assigned.contains(&s) && !facts.continues;
@@ -588,7 +588,7 @@ fn check_location_var(
     if assignments == r.updates.len() && !scalars::scalars_read(f, body).contains(&k) {
         return Ok(());
     }
-    let name = f.locals[k].name.clone();
+    let name = f.locals[k].seen_name().to_string();
     Err(Box::new(sequential(
         SequentialReason::LocationMisused { var: name.clone() },
         Some(Witness::at(name, first_assignment(f, body, k))),

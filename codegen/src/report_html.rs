@@ -34,7 +34,7 @@ pub fn page(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Stri
     );
     let sources = options.sources;
     let loops = entries(f, analysis, sources);
-    let notes = note_entries(f, analysis);
+    let notes = note_entries(f, analysis, sources.text());
     let mut code = code_views(&f.name, &traced, sources);
     let kernels = kernel_cards(&traced, sources, &mut code);
     let files = file_views(sources, &loops, &notes, &code);

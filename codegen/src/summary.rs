@@ -8,6 +8,7 @@
 
 use m2cu_analysis::Kernel;
 use m2cu_frontend::diag::Span;
+use m2cu_frontend::ir::{LocalId, Shown};
 
 use crate::cuda::tiles::TILE;
 use crate::cuda::BLOCK;
@@ -53,7 +54,8 @@ pub fn kernels(ctx: &Context) -> Vec<KernelSummary> {
 }
 
 fn summary(ctx: &Context, kernel: &Kernel) -> KernelSummary {
-    let name = |l| ctx.name(l).to_string();
+    let text = ctx.source.map_or("", |s| s.text());
+    let name = |l| m2cu_analysis::report::plain_name(ctx.f, text, l);
     let arrays = kernel
         .arrays
         .iter()
@@ -85,7 +87,11 @@ fn summary(ctx: &Context, kernel: &Kernel) -> KernelSummary {
         name: kernel.name.clone(),
         variants: crate::kernel_variants(kernel).collect(),
         span: ctx.f.stmts[kernel.stmt].span,
-        what: crate::cuda::kernel::description(ctx, kernel),
+        what: format!(
+            "{}: {}",
+            iteration_space(ctx, kernel, &name),
+            crate::cuda::kernel::kernel_kind(kernel)
+        ),
         block: BLOCK,
         grid: grid(ctx, kernel),
         merges: accumulators
@@ -103,17 +109,23 @@ fn grid(ctx: &Context, kernel: &Kernel) -> String {
     let spread = format!(
         "ceil(threads / {BLOCK}) blocks, at most 8 per multiprocessor; each thread takes every grid-size-th iteration"
     );
-    let levels: Vec<&str> = kernel.levels.iter().map(|l| ctx.name(l.var)).collect();
-    let iterations = match levels.as_slice() {
-        [one] => format!("`{one}`"),
-        many => format!("`{}` together", many.join("`, `")),
+    let iterations = match kernel.levels.as_slice() {
+        _ if !named_levels(ctx, kernel) => "the elements".to_string(),
+        [one] => format!("`{}`", ctx.f.locals[one.var].seen_name()),
+        many => format!(
+            "`{}` together",
+            many.iter()
+                .map(|l| ctx.f.locals[l.var].seen_name())
+                .collect::<Vec<_>>()
+                .join("`, `")
+        ),
     };
     if kernel.scan.is_some() {
         return format!("a parallel scan over {iterations}: block totals, then each block adds the totals before it ({spread}); one thread in order when the loop is short");
     }
     match &kernel.per_output {
         Some(p) => {
-            let inner = ctx.name(p.var);
+            let inner = ctx.f.locals[p.var].seen_name();
             let tiles = match p.tiles {
                 Some(_) => format!(", or a block per {TILE}x{TILE} tile of outputs with the row and column terms in shared memory"),
                 None => String::new(),
@@ -121,6 +133,31 @@ fn grid(ctx: &Context, kernel: &Kernel) -> String {
             format!("one output per iteration of {iterations}, each reduced over `{inner}` by a thread, a warp or a block{tiles}, chosen at run time from the sizes ({spread})")
         }
         None => format!("one thread per iteration of {iterations} ({spread})"),
+    }
+}
+
+/// Whether every loop of the kernel has a variable the source names (not the loop of a
+/// whole-array statement).
+fn named_levels(ctx: &Context, kernel: &Kernel) -> bool {
+    kernel
+        .levels
+        .iter()
+        .all(|l| !matches!(ctx.f.locals[l.var].shown, Shown::Source(_)))
+}
+
+/// `for i`, `for j, i (2-D)`, or `over the elements` for the loop of a whole-array statement.
+fn iteration_space(ctx: &Context, kernel: &Kernel, name: &impl Fn(LocalId) -> String) -> String {
+    if !named_levels(ctx, kernel) {
+        return "over the elements".to_string();
+    }
+    let names: Vec<String> = kernel.levels.iter().map(|l| name(l.var)).collect();
+    let fused = match kernel.fused.len() {
+        0 => String::new(),
+        n => format!("{} loops fused, ", n + 1),
+    };
+    match names.len() {
+        1 => format!("{fused}for {}", names[0]),
+        n => format!("{fused}for {} ({n}-D)", names.join(", ")),
     }
 }
 

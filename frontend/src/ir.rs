@@ -88,6 +88,19 @@ pub enum LoopPragma {
     NoKernel,
 }
 
+/// How diagnostics and the loop report name a local: users never see m2cu's own names
+/// (`_t3`, `_merge_sort_order`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    /// By its name: a variable the program names.
+    Name,
+    /// By the source at this span: a value m2cu computes for that expression (`sum(x(above))`).
+    Source(Span),
+    /// By this text: a variable of an inlined function by its name there (`order`), a copy of a
+    /// column by the column (`D(:, k)`).
+    As(String),
+}
+
 /// A named variable of the function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Local {
@@ -105,9 +118,21 @@ pub struct Local {
     /// values outside them (`k = k / 2` after `for k = 1:n`, a parameter named like it): inside
     /// its loops its value is an integer, which is what the analysis needs of a subscript.
     pub loop_integral: bool,
+    /// How the user sees it named.
+    pub shown: Shown,
 }
 
 impl Local {
+    /// The name users see it by: its own, or its name in the inlined function it belongs to
+    /// (`order`, not `_merge_sort_order`); m2cu's own name for a value it computes (where the
+    /// report has the source text, it shows that instead: see [`Shown`]).
+    pub fn seen_name(&self) -> &str {
+        match &self.shown {
+            Shown::As(name) => name,
+            _ => &self.name,
+        }
+    }
+
     /// Whether the variable's value is an integer wherever a loop over it runs.
     pub fn integral_in_loops(&self) -> bool {
         self.integral || self.loop_integral

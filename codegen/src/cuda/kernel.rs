@@ -201,13 +201,8 @@ pub(crate) fn constant_aliases(ctx: &Context, code: &mut Code, kernel: &Kernel) 
 /// What the kernel's leading comment says: the place of its loop, its loops, and map or
 /// reduction.
 pub(crate) fn comment(ctx: &Context, kernel: &Kernel) -> String {
-    let what = description(ctx, kernel);
+    let what = format!("{}: {}", iteration_space(ctx, kernel), kernel_kind(kernel));
     crate::trace::placed(ctx, ctx.f.stmts[kernel.stmt].span, &what)
-}
-
-/// `for i: reduction (minloc)`: the kernel's iteration space and kind.
-pub(crate) fn description(ctx: &Context, kernel: &Kernel) -> String {
-    format!("{}: {}", iteration_space(ctx, kernel), kernel_kind(kernel))
 }
 
 /// `for i` for one loop; `for j, i (2-D, i fastest)` for a collapsed nest.
@@ -231,7 +226,7 @@ fn iteration_space(ctx: &Context, kernel: &Kernel) -> String {
 }
 
 /// `N`, or `N of FILE` for a loop of a function file other than the entry.
-fn kernel_kind(kernel: &Kernel) -> String {
+pub(crate) fn kernel_kind(kernel: &Kernel) -> String {
     if let Some(scan) = &kernel.scan {
         return format!("scan ({})", scan.reduction.name());
     }

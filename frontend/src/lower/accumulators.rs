@@ -32,7 +32,8 @@
 use super::rewrite::{self, expr, new_local, stmt};
 use crate::diag::Span;
 use crate::ir::{
-    copy_expr, same_expr, BinOp, Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind,
+    copy_expr, same_expr, BinOp, Block, ExprId, ExprKind, Function, LocalId, Shown, StmtId,
+    StmtKind,
 };
 use crate::types::{Class, Type};
 
@@ -165,12 +166,21 @@ fn rewrite(f: &mut Function, s: StmtId, acc: Accumulator) -> (Vec<StmtId>, StmtI
     };
     let name = f.locals[acc.array].name.trim_start_matches('_').to_string();
     let class = f.locals[acc.array].ty.class;
-    let register = new_local(f, &format!("_{name}_acc"), Type::scalar(class), span);
+    // The register is the element the loop reads and accumulates into: `C(i, j)`.
+    let element = acc.reads.first().map_or(span, |&r| f.exprs[r].span);
+    let register = new_local(
+        f,
+        &format!("_{name}_acc"),
+        Type::scalar(class),
+        span,
+        Shown::Source(element),
+    );
     let ran = new_local(
         f,
         &format!("_{name}_ran"),
         Type::scalar(Class::Logical),
         span,
+        Shown::Source(span),
     );
     // `_ran = numel(start:step:stop) > 0`
     let step = match step {

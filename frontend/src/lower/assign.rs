@@ -400,7 +400,7 @@ impl Lowerer<'_> {
         };
         let at = *at;
         if self.scope.loop_depth > 0 {
-            let name = self.locals[array].name.clone();
+            let name = self.locals[array].seen_name().to_string();
             self.note_grown(&name, span);
         }
         let double = Type::scalar(Class::Double);

@@ -92,6 +92,7 @@ impl Lowerer<'_> {
             span,
             integral: false,
             loop_integral: false,
+            shown: crate::ir::Shown::Source(span),
         })
     }
 

@@ -95,6 +95,11 @@ impl Lowerer<'_> {
             let id = self.scope.names[&hidden(prefix).name];
             self.matlab_names.insert(id, name.name.clone());
         }
+        // Users see the three as their cell array.
+        for prefix in [TEXT, START, LEN] {
+            let id = self.scope.names[&hidden(prefix).name];
+            self.locals[id].shown = crate::ir::Shown::As(name.name.clone());
+        }
         let len = self.scope.names[&hidden(LEN).name];
         self.cell_texts.insert(len, texts);
         None

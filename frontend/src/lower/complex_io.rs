@@ -202,6 +202,7 @@ impl Tracker {
             span,
             integral: false,
             loop_integral: false,
+            shown: crate::ir::Shown::Source(span),
         });
         self.flags.push((l, flag));
         for a in assignments(f, l) {

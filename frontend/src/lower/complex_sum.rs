@@ -128,8 +128,22 @@ fn split_sum(
     let double = Type::scalar(Class::Double);
     let of = f.locals[s].name.clone();
     let (re, im) = (
-        new_local(f, &of, "re", double, span),
-        new_local(f, &of, "im", double, span),
+        new_local(
+            f,
+            &of,
+            "re",
+            double,
+            span,
+            rewrite::derived(f, s, |v| format!("real({v})")),
+        ),
+        new_local(
+            f,
+            &of,
+            "im",
+            double,
+            span,
+            rewrite::derived(f, s, |v| format!("imag({v})")),
+        ),
     );
     let pre = [(re, Builtin::Real), (im, Builtin::Imag)].map(|(p, b)| {
         let whole = local(f, s, span);
@@ -171,7 +185,15 @@ fn rewrite_update(f: &mut Function, for_stmt: StmtId, u: Update, [re, im]: [Loca
         return;
     }
     let of = f.locals[re].name.trim_end_matches("_re").to_string();
-    let term = new_local(f, &of, "term", Type::complex_scalar(Class::Double), span);
+    let term_span = f.exprs[u.term].span;
+    let term = new_local(
+        f,
+        &of,
+        "term",
+        Type::complex_scalar(Class::Double),
+        span,
+        crate::ir::Shown::Source(term_span),
+    );
     f.stmts[u.stmt].kind = StmtKind::Assign {
         target: term,
         value: u.term,
@@ -194,10 +216,17 @@ fn rewrite_update(f: &mut Function, for_stmt: StmtId, u: Update, [re, im]: [Loca
     }
 }
 
-/// A new local `_<of>_<stem>`, numbered when the name is taken.
-fn new_local(f: &mut Function, of: &str, stem: &str, ty: Type, span: Span) -> LocalId {
+/// A new local `_<of>_<stem>`, numbered when the name is taken, which users see as `shown`.
+fn new_local(
+    f: &mut Function,
+    of: &str,
+    stem: &str,
+    ty: Type,
+    span: Span,
+    shown: crate::ir::Shown,
+) -> LocalId {
     let name = format!("_{}_{stem}", of.trim_start_matches('_'));
-    rewrite::new_local(f, &name, ty, span)
+    rewrite::new_local(f, &name, ty, span, shown)
 }
 
 /// `acc op term` of doubles.

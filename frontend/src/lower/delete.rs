@@ -126,7 +126,7 @@ impl Lowerer<'_> {
         args: &[ast::Expr],
         target_span: Span,
     ) -> Option<Along> {
-        let name = self.user_name(array);
+        let name = self.locals[array].seen_name().to_string();
         let ty = self.locals[array].ty;
         let colon = |a: &ast::Expr| matches!(strip_parens(a).kind, AstExpr::Colon);
         if let [a, b, c] = args {
@@ -195,15 +195,8 @@ impl Lowerer<'_> {
     }
 
     /// The name the user wrote for a local (without an inlined function's prefix).
-    fn user_name(&self, array: LocalId) -> String {
-        let name = &self.locals[array].name;
-        name.strip_prefix(self.scope.prefix.as_str())
-            .unwrap_or(name)
-            .to_string()
-    }
-
     fn note_deleted(&mut self, array: LocalId, span: Span) {
-        let name = self.user_name(array);
+        let name = self.locals[array].seen_name().to_string();
         let note = (
             span,
             format!(

@@ -514,7 +514,7 @@ impl Lowerer<'_> {
             );
         }
         if self.scope.loop_depth > 0 {
-            let name = self.locals[array].name.clone();
+            let name = self.locals[array].seen_name().to_string();
             self.note_grown(&name, target_span);
         }
         self.grow_store(array, subs, value, span)
@@ -777,7 +777,7 @@ impl Lowerer<'_> {
             return Some(self.assign_val(name, joined, span));
         }
         if self.scope.loop_depth > 0 {
-            let local_name = self.locals[array].name.clone();
+            let local_name = self.locals[array].seen_name().to_string();
             self.note_grown(&local_name, span);
         }
         Some(match (side, item) {

@@ -715,12 +715,20 @@ impl<'a> Lowerer<'a> {
             // `A(:, :, k) = []` somewhere: the pages are known only at run time.
             ty.shape.pages = Dim::Var;
         }
+        // A variable of an inlined function is shown by its name there, a hidden one of m2cu's
+        // (`_cell_text_c`) by the source it was made for.
+        let shown = match (self.scope.prefix.is_empty(), name.starts_with('_')) {
+            (false, _) => crate::ir::Shown::As(name.to_string()),
+            (true, true) => crate::ir::Shown::Source(span),
+            (true, false) => crate::ir::Shown::Name,
+        };
         let id = self.locals.alloc(Local {
             name: format!("{}{name}", self.scope.prefix),
             ty,
             span,
             integral: false,
             loop_integral: false,
+            shown,
         });
         self.widening_keys.insert(id, self.widening_key(name));
         self.scope.names.insert(name.to_string(), id);

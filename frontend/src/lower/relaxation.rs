@@ -247,8 +247,15 @@ fn snapshot(f: &mut Function, nest: &Nest, name: &str, along: Along, span: Span)
         Along::Column => (1, Shape::new(Dim::Var, Dim::Known(1))),
         Along::Row => (2, Shape::new(Dim::Known(1), Dim::Var)),
     };
-    let array = new_local(f, name, Type::array(class, shape), span);
-    let var = new_local(f, &format!("{name}_k"), double, span);
+    // A copy of `D(:, k)` or `D(k, :)`.
+    let k = rewrite::seen_name(f, nest.k).unwrap_or("k").to_string();
+    let shown = rewrite::derived(f, nest.d, |d| match along {
+        Along::Column => format!("{d}(:, {k})"),
+        Along::Row => format!("{d}({k}, :)"),
+    });
+    let array = new_local(f, name, Type::array(class, shape), span, shown.clone());
+    // The loop that fills the copy is shown as a loop over it.
+    let var = new_local(f, &format!("{name}_k"), double, span, shown);
     f.locals[var].integral = true;
     let extent =
         |f: &mut Function| expr(f, ExprKind::Size(nest.d, SizeQuery::Dim(dim)), double, span);

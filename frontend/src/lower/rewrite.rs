@@ -35,8 +35,14 @@ pub(super) fn nested_blocks(
     f.stmts[s].kind = kind;
 }
 
-/// A new local named `name`, numbered when the name is taken.
-pub(super) fn new_local(f: &mut Function, name: &str, ty: Type, span: Span) -> LocalId {
+/// A new local named `name`, numbered when the name is taken, which users see as `shown`.
+pub(super) fn new_local(
+    f: &mut Function,
+    name: &str,
+    ty: Type,
+    span: Span,
+    shown: crate::ir::Shown,
+) -> LocalId {
     let mut name = name.to_string();
     if f.local_named(&name).is_some() {
         name = format!("{name}_{}", f.locals.len());
@@ -47,7 +53,28 @@ pub(super) fn new_local(f: &mut Function, name: &str, ty: Type, span: Span) -> L
         span,
         integral: false,
         loop_integral: false,
+        shown,
     })
+}
+
+/// How users see a new local made from `x` (its copy of a column, its real part): `text` of the
+/// name they see `x` by, or the source `x` stands for.
+pub(super) fn derived(f: &Function, x: LocalId, text: impl Fn(&str) -> String) -> crate::ir::Shown {
+    use crate::ir::Shown;
+    match &f.locals[x].shown {
+        Shown::Name => Shown::As(text(&f.locals[x].name)),
+        Shown::As(name) => Shown::As(text(name)),
+        Shown::Source(span) => Shown::Source(*span),
+    }
+}
+
+/// The name users see `x` by, if they see it by a name.
+pub(super) fn seen_name(f: &Function, x: LocalId) -> Option<&str> {
+    match &f.locals[x].shown {
+        crate::ir::Shown::Name => Some(&f.locals[x].name),
+        crate::ir::Shown::As(name) => Some(name),
+        crate::ir::Shown::Source(_) => None,
+    }
 }
 
 pub(super) fn expr(f: &mut Function, kind: ExprKind, ty: Type, span: Span) -> ExprId {

@@ -263,7 +263,10 @@ fn rewrite(f: &mut Function, s: StmtId, x: LocalId, plan: Plan) -> (Vec<StmtId>,
     let n = elements(f, x).expect("a planned vector");
     let name = f.locals[x].name.trim_start_matches('_').to_string();
     let scalars: Vec<LocalId> = (1..=n)
-        .map(|k| new_local(f, &format!("_{name}_{k}"), Type::scalar(class), span))
+        .map(|k| {
+            let shown = rewrite::derived(f, x, |v| format!("{v}({k})"));
+            new_local(f, &format!("_{name}_{k}"), Type::scalar(class), span, shown)
+        })
         .collect();
     let element = |f: &mut Function, k: u64| {
         let at = expr(

@@ -87,6 +87,7 @@ pub(super) fn guard_scalars(f: &mut Function, facts: &Facts<'_>) {
             span,
             integral: false,
             loop_integral: false,
+            shown: crate::ir::Shown::Source(span),
         });
         let name = names.get(&local).unwrap_or(&f.locals[local].name);
         f.undefined_names.push(name.clone());
