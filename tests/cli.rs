@@ -768,13 +768,13 @@ fn run_time_slice_starts_and_trailing_subscripts_are_checked() {
             "trailing",
             trailing,
             &[page, "M=[1 2; 3 4]", "j=13", "p=1"],
-            "Index exceeds",
+            "Index in position 2 exceeds array bounds.",
         ),
         (
             "trailing",
             trailing,
             &[page, "M=[1 2; 3 4]", "j=1", "p=2"],
-            "Index exceeds",
+            "Index in position 3 exceeds array bounds.",
         ),
     ];
     for backend in ["cpu", "emu"] {

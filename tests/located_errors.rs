@@ -1,8 +1,11 @@
 //! Run-time errors name what raised them and where, one case per kind of check: an index past
 //! the end, an index that is not a positive integer, an assignment past the end (which MATLAB
-//! would grow), operands of different sizes, and the program's own `error` (which keeps its
-//! message and identifier, with no place added). The same message on the C path, on the
-//! emulated GPU (where the loop is a kernel) and through a MEX function in Octave.
+//! would grow), operands of different sizes, the program's own `error` (which keeps its
+//! message and identifier, with no place added), and a subscript of a 2-D access past its
+//! dimension. A failed index check says the bound in MATLAB's words and the subscript's value.
+//! The same message on the C path, with `--backend emu` (the loop stays on the host: it writes
+//! `y(i + k)`) and through a MEX function in Octave. (Inside a kernel, the message has the
+//! place but not the value: `tests/kernel_raise.rs`.)
 
 mod common;
 
@@ -28,6 +31,10 @@ end
 if mode == 5
   error('located:mode', 'mode %d is not allowed', mode);
 end
+if mode == 6
+  M = reshape(x(1:4), 2, 2);
+  y(1) = M(k, 1);
+end
 end
 ";
 
@@ -37,17 +44,17 @@ fn cases() -> Vec<(f64, f64, &'static str)> {
         (
             1.0,
             2.0,
-            "Index exceeds the number of array elements. (`x(i + k)` at located.m:6:12)",
+            "Index exceeds the number of array elements. Index must not exceed 5. (`x(i + k)` at located.m:6:12, i + k = 6)",
         ),
         (
             2.0,
             0.5,
-            "Array indices must be positive integers or logical values. (`x(k)` at located.m:8:12)",
+            "Array indices must be positive integers or logical values. (`x(k)` at located.m:8:12, k = 0.5)",
         ),
         (
             3.0,
             1.0,
-            "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size. (`y(i + k)` at located.m:10:5)",
+            "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size. Index must not exceed 4. (`y(i + k)` at located.m:10:5, i + k = 5)",
         ),
         (
             4.0,
@@ -55,6 +62,11 @@ fn cases() -> Vec<(f64, f64, &'static str)> {
             "Arrays have incompatible sizes for this operation. (`y + x` at located.m:16:7)",
         ),
         (5.0, 0.0, "mode 5 is not allowed"),
+        (
+            6.0,
+            3.0,
+            "Index in position 1 exceeds array bounds. Index must not exceed 2. (`M(k, 1)` at located.m:23:10, k = 3)",
+        ),
     ]
 }
 
@@ -117,6 +129,7 @@ fn a_mex_function_raises_the_same_located_messages() {
         "m2cu:grow",
         "m2cu:sizes",
         "located:mode",
+        "m2cu:indexRange",
     ];
     for ((_, _, message), id) in cases().iter().zip(identifiers) {
         let line = format!("{id} | located_mex: {message}");

@@ -266,12 +266,40 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
  * the emulator's M2CU_EMU_DEVICE) and host code, where the prelude uses no device intrinsic. */
 #if defined(__CUDA_ARCH__) || defined(M2CU_EMU_DEVICE)
 #  define M2CU_FAIL(err, code) atomicCAS((err), 0, (code))
+#  define M2CU_FAIL_INDEX(err, code, value, bound) M2CU_FAIL(err, code)
 #  define M2CU_INF __longlong_as_double(0x7ff0000000000000LL)
 #  define M2CU_NAN __longlong_as_double(0x7ff8000000000000LL)
 #  define M2CU_INFF __int_as_float(0x7f800000)
 #  define M2CU_NANF __int_as_float(0x7fc00000)
 #else
 #  define M2CU_FAIL(err, code) do { if (*(err) == 0) *(err) = (code); } while (0)
+/* On the host, a failed index check also keeps the bound it passed and the subscript's value,
+ * for the message (m2cu_message), under one lock so that OpenMP threads keep one status with
+ * its own detail. The value is MATLAB's first failing one only where the checks run in order:
+ * inside a parallel region another thread may fail first at a later iteration, so it is kept
+ * only outside one (`ordered`). (Inside kernels only the status is kept.) */
+#if defined(_OPENMP)
+#  include <omp.h>
+#  define M2CU_IN_ORDER (!omp_in_parallel())
+#else
+#  define M2CU_IN_ORDER 1
+#endif
+static struct { int status, ordered; double value; int64_t bound; } m2cu_detail;
+static inline void m2cu_fail_index(int *err, int code, double value, int64_t bound)
+{
+    int ordered = M2CU_IN_ORDER;
+    #pragma omp critical (m2cu_fail)
+    {
+        if (*err == 0) {
+            *err = code;
+            m2cu_detail.status = code;
+            m2cu_detail.ordered = ordered;
+            m2cu_detail.value = value;
+            m2cu_detail.bound = bound;
+        }
+    }
+}
+#  define M2CU_FAIL_INDEX(err, code, value, bound) m2cu_fail_index((err), (code), (value), (bound))
 #  define M2CU_INF ((double)INFINITY)
 #  define M2CU_NAN ((double)NAN)
 #  define M2CU_INFF ((float)INFINITY)
@@ -302,15 +330,15 @@ M2CU_FN int64_t m2cu_index(double x, int64_t n, int past_end, int site, int *err
 {
     /* Not a positive integer: NaN, below 1, or a fraction (every double from 2^53 on is an
      * integer; below it the conversion truncates exactly, without a call to floor). */
-    if (!(x >= 1.0) || (x < 9007199254740992.0 && (double)(int64_t)x != x)) { M2CU_FAIL(err, M2CU_AT(M2CU_E_INDEX_INVALID, site)); return 0; }
-    if (x > (double)n) { M2CU_FAIL(err, M2CU_AT(past_end, site)); return 0; }
+    if (!(x >= 1.0) || (x < 9007199254740992.0 && (double)(int64_t)x != x)) { M2CU_FAIL_INDEX(err, M2CU_AT(M2CU_E_INDEX_INVALID, site), x, n); return 0; }
+    if (x > (double)n) { M2CU_FAIL_INDEX(err, M2CU_AT(past_end, site), x, n); return 0; }
     return (int64_t)x - 1;
 }
 
 M2CU_FN int64_t m2cu_indexi(int64_t x, int64_t n, int past_end, int site, int *err)
 {
-    if (x < 1) { M2CU_FAIL(err, M2CU_AT(M2CU_E_INDEX_INVALID, site)); return 0; }
-    if (x > n) { M2CU_FAIL(err, M2CU_AT(past_end, site)); return 0; }
+    if (x < 1) { M2CU_FAIL_INDEX(err, M2CU_AT(M2CU_E_INDEX_INVALID, site), (double)x, n); return 0; }
+    if (x > n) { M2CU_FAIL_INDEX(err, M2CU_AT(past_end, site), (double)x, n); return 0; }
     return x - 1;
 }
 
@@ -1117,8 +1145,20 @@ static inline void *m2cu_dup(const void *p, size_t bytes)
     return q;
 }}
 
+/* A subscript's value as MATLAB prints it: 7, 0.5, -Inf, NaN. */
+static void m2cu_index_value(char *out, size_t len, double x)
+{{
+    if (x != x) snprintf(out, len, "NaN");
+    else if (x == (double)INFINITY || x == -(double)INFINITY) snprintf(out, len, "%sInf", x < 0 ? "-" : "");
+    else if (x == (double)(int64_t)x && x > -1e15 && x < 1e15) snprintf(out, len, "%lld", (long long)x);
+    else snprintf(out, len, "%.15g", x);
+}}
+
 /* The message of a status: its code's text, and the place its site names ("(`x(i)` at
- * f.m:4:12)", from the program's m2cu_site_text), if any. */
+ * f.m:4:12)", from the program's m2cu_site_text), if any. A failed index check of this call on
+ * the host (m2cu_detail) adds the bound in MATLAB's words ("Index in position 2 exceeds array
+ * bounds. Index must not exceed 3.") and the subscript's value ("..., i = 4)"): a subscript's
+ * site text is "PLACE\x1fPOSITION\x1fSUBSCRIPT" (POSITION 0 for a linear index). */
 static void m2cu_message(int status, const char *(*site_text)(int), char *msg, size_t len)
 {{
     const char *text = "Unknown error.";
@@ -1129,8 +1169,33 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
 {cases}    default: break;
     }}
     if (msg == NULL || len == 0) return;
-    if (where != NULL) snprintf(msg, len, "%s (%s)", text, where);
-    else snprintf(msg, len, "%s", text);
+    const char *mark = where != NULL ? strchr(where, '\x1f') : NULL;
+    int place_len = where == NULL ? 0 : mark != NULL ? (int)(mark - where) : (int)strlen(where);
+    int position = mark != NULL ? atoi(mark + 1) : 0;
+    const char *subscript = mark != NULL ? strchr(mark + 1, '\x1f') : NULL;
+    subscript = subscript != NULL && subscript[1] != '\0' ? subscript + 1 : NULL;
+    int detailed = m2cu_detail.status == status && (code == M2CU_E_INDEX_RANGE || code == M2CU_E_INDEX_INVALID || code == M2CU_E_GROW);
+    char bound[160] = "", value[96] = "";
+    /* A subscript of several: MATLAB's words name its position, with or without the bound. */
+    if (code == M2CU_E_INDEX_RANGE && position > 0)
+        snprintf(bound, sizeof bound, "Index in position %d exceeds array bounds.", position);
+    if (detailed) {{
+        char number[48];
+        m2cu_index_value(number, sizeof number, m2cu_detail.value);
+        if (!m2cu_detail.ordered) value[0] = '\0';
+        else if (subscript != NULL) snprintf(value, sizeof value, ", %s = %s", subscript, number);
+        else snprintf(value, sizeof value, ", index %s", number);
+        if (code == M2CU_E_INDEX_RANGE && position > 0)
+            snprintf(bound, sizeof bound, "Index in position %d exceeds array bounds. Index must not exceed %lld.", position, (long long)m2cu_detail.bound);
+        else if (code == M2CU_E_INDEX_RANGE)
+            snprintf(bound, sizeof bound, "%s Index must not exceed %lld.", text, (long long)m2cu_detail.bound);
+        else if (code == M2CU_E_GROW)
+            snprintf(bound, sizeof bound, " Index must not exceed %lld.", (long long)m2cu_detail.bound);
+    }}
+    const char *head = code == M2CU_E_INDEX_RANGE && (detailed || position > 0) ? bound : text;
+    const char *tail = code == M2CU_E_GROW && detailed ? bound : "";
+    if (where != NULL) snprintf(msg, len, "%s%s (%.*s%s)", head, tail, place_len, where, value);
+    else snprintf(msg, len, "%s%s", head, tail);
 }}
 
 /* An M2CU_UNDEFINED(k) status becomes Octave 7.3's error naming names[k], `'x' undefined`

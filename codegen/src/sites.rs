@@ -3,7 +3,9 @@
 //! code in the status word (`M2CU_AT(code, site)` = `code + 256 * site`, the layout of
 //! `M2CU_UNDEFINED(k)`). The status travels unchanged from a kernel's error word or an OpenMP
 //! thread to the host, whose `m2cu_site_text` names the site: "Index exceeds the number of
-//! array elements. (`x(i)` at saxpy.m:4:12)".
+//! array elements. (`x(i)` at saxpy.m:4:12)". A subscript's text also has its position among
+//! the access's subscripts and its own source, after `\x1f` separators (`` `A(i, j)` at
+//! f.m:4:12\x1f2\x1fj ``), for the message of a failed index check (`m2cu_message`).
 //!
 //! Invariants: site numbers come from the IR's ids (an index expression `e` is `2e + 1`, a
 //! `Check` statement `s` is `2s + 2`), so kernels and host code agree without a registry; a
@@ -47,10 +49,25 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
             .to_string();
     };
     let mut cases = Vec::new();
-    // Every subscript of an access is a site with the access's text.
+    // Every subscript of an access is a site with the access's text, its position (0 for a
+    // linear index) and its own text.
     let mut access = |indices: &[ExprId]| {
-        let text = access_text(sources, indices.iter().map(|&i| f.exprs[i].span));
-        cases.extend(indices.iter().map(|&i| (of_index(i), text.clone())));
+        let Some(text) = access_text(sources, indices.iter().map(|&i| f.exprs[i].span)) else {
+            return;
+        };
+        let positions = if indices.len() == 1 {
+            0..1
+        } else {
+            1..indices.len() + 1
+        };
+        cases.extend(indices.iter().zip(positions).map(|(&i, position)| {
+            let span = f.exprs[i].span;
+            let subscript = quote(sources.text(), span.start, span.end).unwrap_or("");
+            (
+                of_index(i),
+                Some(format!("{text}\u{1f}{position}\u{1f}{subscript}")),
+            )
+        }));
     };
     for (_, expr) in f.exprs.iter() {
         if let ExprKind::Index(_, indices) = &expr.kind {
