@@ -177,7 +177,7 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
     code.line(format!("{linkage}{}", flavor.signature(ctx.names.entry())));
     code.open("{");
     code.line("int m2cu_status = 0;");
-    code.line("m2cu_detail.status = 0; /* no failed index check of this call yet */");
+    code.line("m2cu_call_begins(); /* no failed index check of this call yet */");
     if crate::draws_random(f) {
         code.line("uint64_t m2cu_draws = 0; /* draws taken from the random stream */");
     }
@@ -228,6 +228,7 @@ pub fn entry_function(ctx: &Context, flavor: Flavor) -> String {
             None => code.line(format!("free({});", ctx.name(id))),
         }
     }
+    code.line("m2cu_call_ends();");
     code.line("return m2cu_status;");
     code.close("}");
     code.finish()

@@ -284,7 +284,24 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #else
 #  define M2CU_IN_ORDER 1
 #endif
-static struct { int status, ordered; double value; int64_t bound; } m2cu_detail;
+static struct { int status, ordered, calls, shared; double value; int64_t bound; } m2cu_detail;
+/* A call of the program starts: the detail is cleared when it runs alone; calls that overlap
+ * share the one record, which then is not used (`shared`, until none runs). */
+static inline void m2cu_call_begins(void)
+{
+    #pragma omp critical (m2cu_fail)
+    {
+        if (m2cu_detail.calls++ == 0) m2cu_detail.status = 0;
+        else m2cu_detail.shared = 1;
+    }
+}
+static inline void m2cu_call_ends(void)
+{
+    #pragma omp critical (m2cu_fail)
+    {
+        if (--m2cu_detail.calls == 0) m2cu_detail.shared = 0;
+    }
+}
 static inline void m2cu_fail_index(int *err, int code, double value, int64_t bound)
 {
     int ordered = M2CU_IN_ORDER;
@@ -1174,7 +1191,7 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
     int position = mark != NULL ? atoi(mark + 1) : 0;
     const char *subscript = mark != NULL ? strchr(mark + 1, '\x1f') : NULL;
     subscript = subscript != NULL && subscript[1] != '\0' ? subscript + 1 : NULL;
-    int detailed = m2cu_detail.status == status && (code == M2CU_E_INDEX_RANGE || code == M2CU_E_INDEX_INVALID || code == M2CU_E_GROW);
+    int detailed = m2cu_detail.status == status && !m2cu_detail.shared && (code == M2CU_E_INDEX_RANGE || code == M2CU_E_INDEX_INVALID || code == M2CU_E_GROW);
     char bound[160] = "", value[96] = "";
     /* A subscript of several: MATLAB's words name its position, with or without the bound. */
     if (code == M2CU_E_INDEX_RANGE && position > 0)
