@@ -7,7 +7,7 @@
 //! "label"}]}]}`, lines and columns from 1, columns in characters; `code` is the stable code
 //! (`E0102`) that `fixtures/parse/err` and `fixtures/check/err` document.
 
-use m2cu_frontend::diag::{Diagnostic, Diagnostics, Severity, Span};
+use m2cu_frontend::diag::{Diagnostic, Diagnostics, Span};
 use m2cu_frontend::sources::{SourceMap, Style};
 use serde_json::{json, Value as Json};
 
@@ -20,6 +20,7 @@ pub(crate) fn source_error(sources: &SourceMap, diagnostics: Diagnostics) -> Err
         colored: sources.render_styled(&diagnostics, Style::Color),
         json: json!({ "diagnostics": entries(sources, &diagnostics) }),
         diagnostics,
+        sources: Box::new(sources.clone()),
     }
 }
 
@@ -32,7 +33,7 @@ fn entry(sources: &SourceMap, d: &Diagnostic) -> Json {
     let (file, line, column) = sources.place(d.span.start);
     let (_, end_line, end_column) = sources.place(d.span.end.max(d.span.start));
     json!({
-        "severity": severity(d.severity),
+        "severity": d.severity.name(),
         "code": d.code,
         "message": d.message,
         "file": file,
@@ -49,12 +50,4 @@ fn entry(sources: &SourceMap, d: &Diagnostic) -> Json {
 fn secondary(sources: &SourceMap, span: Span, label: &str) -> Json {
     let (file, line, column) = sources.place(span.start);
     json!({ "file": file, "line": line, "column": column, "label": label })
-}
-
-fn severity(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
 }

@@ -130,6 +130,8 @@ pub enum Error {
         rendered: String,
         colored: String,
         json: serde_json::Value,
+        /// The files the diagnostics lie in ([`Error::html_report`] shows them).
+        sources: Box<m2cu_frontend::sources::SourceMap>,
     },
     /// A wrong option or input.
     #[error("{0}")]
@@ -139,6 +141,26 @@ pub enum Error {
     /// A broken invariant inside m2cu: a bug to report.
     #[error("internal error (please report): {0}")]
     Internal(String),
+}
+
+impl Error {
+    /// For a source error, the HTML report of the failed translation: the errors in a table
+    /// and marked at their places in the source, with their help (what `m2cu report` writes
+    /// when the file does not translate). `None` for other errors.
+    pub fn html_report(&self) -> Option<String> {
+        match self {
+            Error::Source {
+                diagnostics,
+                sources,
+                ..
+            } => Some(m2cu_codegen::report_html::error_page(
+                sources,
+                diagnostics,
+                sources.name(0),
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// Runs the translation pipeline on `source`: parse, lower, validate, analyze, generate.

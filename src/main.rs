@@ -543,7 +543,7 @@ fn translate(w: &Written, report: Option<&Path>, ui: Ui) -> Result<(), Failure> 
     let (source, mut options) = read_source(&w.common)?;
     options.nargin = w.nargin.nargin;
     options.html_report = report.is_some();
-    let t = m2cu::translate(&source, &options)?;
+    let t = m2cu::translate(&source, &options).map_err(|e| with_error_page(e, report, ui))?;
     let mut files = m2cu::write_translation(&t, &w.out_dir)
         .map_err(|e| Failure::File(format!("cannot write to {}: {e}", w.out_dir.display())))?;
     files.extend(report.map(|path| write_report(&t, path)).transpose()?);
@@ -561,11 +561,37 @@ fn html_report(
     let (source, mut options) = read_source(common)?;
     options.nargin = nargin.nargin;
     options.html_report = true;
-    let t = m2cu::translate(&source, &options)?;
+    // Without a translation the entry's name is unknown: the default is named by the file.
+    let stem = common
+        .file
+        .file_stem()
+        .map_or_else(|| "m2cu".to_string(), |s| s.to_string_lossy().into_owned());
+    let default = PathBuf::from(format!("{stem}_report.html"));
+    let t = m2cu::translate(&source, &options)
+        .map_err(|e| with_error_page(e, Some(output.as_deref().unwrap_or(&default)), ui))?;
     let path = output.unwrap_or_else(|| PathBuf::from(format!("{}_report.html", t.entry)));
     let written = write_report(&t, &path)?;
     print_written(&t, &[written], ui);
     Ok(())
+}
+
+/// A failed translation's error, after writing its HTML page (the errors at their places in the
+/// source) to `path` when there is one and the error is the source's; a page that cannot be
+/// written is said, the error stays the translation's.
+fn with_error_page(e: Error, path: Option<&Path>, ui: Ui) -> Error {
+    if let (Some(path), Some(page)) = (path, e.html_report()) {
+        match std::fs::write(path, page) {
+            Ok(()) if !ui.quiet && !ui.json => {
+                eprintln!(
+                    "m2cu: wrote {} (the errors, at their places)",
+                    path.display()
+                )
+            }
+            Ok(()) => {}
+            Err(why) => eprintln!("m2cu: cannot write {}: {why}", path.display()),
+        }
+    }
+    e
 }
 
 /// Writes the translation's HTML report to `path`.

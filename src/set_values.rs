@@ -158,6 +158,7 @@ fn located(error: Error, source: &str, assignments: &[Assignment<'_>]) -> Error 
         rendered,
         colored,
         json: serde_json::json!({ "diagnostics": entries }),
+        sources: Box::new(SourceMap::new("--set", source)),
     }
 }
 

@@ -46,26 +46,7 @@ fn attribute_values<'a>(html: &'a str, attribute: &str) -> Vec<&'a str> {
 /// What is wrong with a report page: duplicate ids, links to no id, anything loaded from
 /// elsewhere, a loop or kernel of the translation missing.
 fn problems(html: &str, t: &m2cu::Translation) -> Vec<String> {
-    let mut problems = Vec::new();
-    let ids = attribute_values(html, "id");
-    let unique: HashSet<&str> = ids.iter().copied().collect();
-    if unique.len() != ids.len() {
-        problems.push("an id is used twice".to_string());
-    }
-    for href in attribute_values(html, "href") {
-        match href.strip_prefix('#') {
-            Some(id) if unique.contains(id) => {}
-            Some(id) => problems.push(format!("link to a missing id `{id}`")),
-            None => problems.push(format!("link out of the page: `{href}`")),
-        }
-    }
-    for external in [
-        "<script", "<link", "<img", "<iframe", " src=", "url(", "@import",
-    ] {
-        if html.contains(external) {
-            problems.push(format!("the page loads something: `{external}`"));
-        }
-    }
+    let mut problems = page_problems(html);
     let loops = t.report_json["loops"].as_array().map_or(0, Vec::len);
     let badges = html.matches("<div class=\"badge ").count();
     if badges != loops {
@@ -195,6 +176,116 @@ fn report_text() {
     }
 }
 
+/// Every error fixture (parse and check) has a page: self-contained, its links resolving, each
+/// diagnostic under its line with its code, and its place marked.
+#[test]
+fn every_failed_translation_has_an_error_page() {
+    let mut failures = Vec::new();
+    for path in common::fixture_files("parse/err")
+        .into_iter()
+        .chain(common::fixture_files("check/err"))
+    {
+        let source = source(&path);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let entry = source
+            .lines()
+            .find_map(|l| l.strip_prefix("% m2cu-entry:"))
+            .map(|e| e.trim().to_string());
+        let options = m2cu::Options {
+            file_name: name.clone(),
+            entry,
+            html_report: true,
+            ..Default::default()
+        };
+        let error = match m2cu::translate(&source, &options) {
+            Err(e @ m2cu::Error::Source { .. }) => e,
+            Err(e) => panic!("{name}: not a source error: {e}"),
+            Ok(_) => panic!("{name}: translated"),
+        };
+        let m2cu::Error::Source { diagnostics, .. } = &error else {
+            unreachable!("matched above")
+        };
+        let page = error.html_report().expect("a source error has a page");
+        failures.extend(
+            page_problems(&page)
+                .into_iter()
+                .map(|p| format!("{name}: {p}")),
+        );
+        for d in diagnostics.iter() {
+            let head = format!("[{}]: {}", d.code, escaped(&d.message));
+            if !page.contains(&head) {
+                failures.push(format!("{name}: no `{head}` under its line"));
+            }
+        }
+        if !page.contains("<u class=\"error\"") {
+            failures.push(format!("{name}: no place marked"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `text` as the page writes it (askama's HTML escaping).
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+}
+
+/// A failed translation's page from the command line: `m2cu report` writes it where the
+/// report would go, says so, and fails with the errors.
+#[test]
+fn report_writes_the_error_page_of_a_file_that_does_not_translate() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = root().join("fixtures/check/err/E0102_misspelt_accumulator.m");
+    let out = Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .arg("report")
+        .arg(&fixture)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[E0102]"), "{stderr}");
+    assert!(
+        stderr
+            .contains("wrote E0102_misspelt_accumulator_report.html (the errors, at their places)"),
+        "{stderr}"
+    );
+    let page =
+        std::fs::read_to_string(dir.path().join("E0102_misspelt_accumulator_report.html")).unwrap();
+    let marked =
+        "<u class=\"error\" title=\"E0102: undefined variable or function `totl`\">totl</u>";
+    assert!(page.contains(marked), "{page}");
+    assert!(page_problems(&page).is_empty());
+}
+
+/// Duplicate ids, links to no id, and anything loaded from elsewhere.
+fn page_problems(html: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let ids = attribute_values(html, "id");
+    let unique: HashSet<&str> = ids.iter().copied().collect();
+    if unique.len() != ids.len() {
+        problems.push("an id is used twice".to_string());
+    }
+    for href in attribute_values(html, "href") {
+        match href.strip_prefix('#') {
+            Some(id) if unique.contains(id) => {}
+            Some(id) => problems.push(format!("link to a missing id `{id}`")),
+            None => problems.push(format!("link out of the page: `{href}`")),
+        }
+    }
+    for external in [
+        "<script", "<link", "<img", "<iframe", " src=", "url(", "@import",
+    ] {
+        if html.contains(external) {
+            problems.push(format!("the page loads something: `{external}`"));
+        }
+    }
+    problems
+}
+
 /// Chromium's path, or why there is none.
 fn chromium() -> Result<String, String> {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
@@ -278,6 +369,18 @@ fn chromium_renders_the_report() {
             image.len()
         );
     }
+    // The page of a file that does not translate.
+    let path = root().join("fixtures/check/err/E0102_misspelt_accumulator.m");
+    let options = m2cu::Options {
+        file_name: "E0102_misspelt_accumulator.m".into(),
+        ..Default::default()
+    };
+    let error = m2cu::translate(&source(&path), &options).unwrap_err();
+    let page = dir.path().join("errors.html");
+    std::fs::write(&page, error.html_report().unwrap()).unwrap();
+    let dom = headless(&browser, &page, &["--dump-dom"]);
+    assert!(dom.contains("<section id=\"errors\">"), "{dom}");
+    assert!(dom.contains("<div class=\"problem\">error[E0102]"), "{dom}");
 }
 
 /// `m2cu report` writes the page (by default `<entry>_report.html`) and prints the loop

@@ -2,7 +2,8 @@
 //! style, no script, no external asset) with the MATLAB source, each loop's lines coloured by
 //! its verdict and the witness accesses of a sequential loop underlined, the loop table, each
 //! kernel's launch and the arrays it moves, the report's notes, and the code generated for the
-//! function, linked both ways with the source lines.
+//! function, linked both ways with the source lines. A translation that fails has its own
+//! page ([`error_page`]): the errors in a table and under their lines, their places marked.
 //!
 //! Invariant: the page prints what the other phases decided: the loop report's entries
 //! ([`m2cu_analysis::report::entries`]), the kernels' summaries ([`crate::summary`]) and the
@@ -15,7 +16,7 @@ use std::collections::BTreeMap;
 use askama::Template;
 use m2cu_analysis::report::{entries, note_entries, LoopEntry};
 use m2cu_analysis::Analysis;
-use m2cu_frontend::diag::Span;
+use m2cu_frontend::diag::{Diagnostics, Severity, Span};
 use m2cu_frontend::ir::Function;
 use m2cu_frontend::sources::SourceMap;
 
@@ -40,6 +41,7 @@ pub fn page(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Stri
     let files = file_views(sources, &loops, &notes, &code);
     let sequential = loops.iter().filter(|l| l.verdict == "sequential").count();
     Page {
+        mark_class: "witness",
         entry: &f.name,
         file: options.file_name,
         summary: format!(
@@ -66,6 +68,89 @@ pub fn page(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Stri
     .expect("the report template renders")
 }
 
+/// The page of a translation that failed: the `diagnostics` in a table and at their places in
+/// the source files they lie in (the entry always), each marked with its message and help.
+pub fn error_page(sources: &SourceMap, diagnostics: &Diagnostics, file: &str) -> String {
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    ErrorPage {
+        mark_class: "error",
+        file,
+        summary: format!("{errors} error{}", plural(errors)),
+        errors: diagnostics
+            .iter()
+            .map(|d| ErrorRow {
+                place: place_link(sources, d.span),
+                code: d.code,
+                message: d.message.clone(),
+                help: d.help.clone(),
+            })
+            .collect(),
+        files: problem_views(sources, diagnostics),
+    }
+    .render()
+    .expect("the error report template renders")
+}
+
+#[derive(Template)]
+#[template(path = "report_errors.html")]
+struct ErrorPage<'a> {
+    /// The class of a marked stretch of source: `error`.
+    mark_class: &'static str,
+    file: &'a str,
+    summary: String,
+    errors: Vec<ErrorRow>,
+    files: Vec<FileView>,
+}
+
+struct ErrorRow {
+    place: Link,
+    code: &'static str,
+    message: String,
+    help: String,
+}
+
+/// The files the diagnostics lie in (and the entry), each line with the diagnostics that
+/// start on it, their places marked.
+fn problem_views(sources: &SourceMap, diagnostics: &Diagnostics) -> Vec<FileView> {
+    let marks: Vec<(Span, String)> = diagnostics
+        .iter()
+        .map(|d| (d.span, format!("{}: {}", d.code, d.message)))
+        .collect();
+    sources
+        .files()
+        .enumerate()
+        .filter(|&(index, (_, base, text))| {
+            let file = Span::new(base as usize, base as usize + text.len());
+            index == 0 || diagnostics.iter().any(|d| within(d.span.start, file))
+        })
+        .map(|(index, (name, base, text))| FileView {
+            name: name.to_string(),
+            lines: lines_of(base, text)
+                .map(|(number, span, line)| SourceLine {
+                    id: source_anchor(index, number),
+                    number,
+                    class: "",
+                    pieces: pieces(line, span, &marks),
+                    badges: Vec::new(),
+                    notes: Vec::new(),
+                    code: Vec::new(),
+                    problems: diagnostics
+                        .iter()
+                        .filter(|d| within(d.span.start, span))
+                        .map(|d| Problem {
+                            head: format!("{}[{}]: {}", d.severity.name(), d.code, d.message),
+                            help: d.help.clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -77,6 +162,8 @@ fn plural(n: usize) -> &'static str {
 #[derive(Template)]
 #[template(path = "report.html")]
 struct Page<'a> {
+    /// The class of a marked stretch of source: `witness`.
+    mark_class: &'static str,
     entry: &'a str,
     file: &'a str,
     summary: String,
@@ -111,12 +198,21 @@ struct SourceLine {
     notes: Vec<String>,
     /// The generated lines that come from this line.
     code: Vec<Link>,
+    /// The errors (and warnings) placed on this line, on a page of a failed translation.
+    problems: Vec<Problem>,
 }
 
-/// A stretch of a source line: underlined (`witness`) with its explanation, or plain.
+/// A diagnostic under its line: `error[E0102]: message`, and what to do.
+struct Problem {
+    head: String,
+    help: String,
+}
+
+/// A stretch of a source line: marked (a witness access, an error's place) with its
+/// explanation, or plain.
 struct Piece {
     text: String,
-    witness: Option<String>,
+    mark: Option<String>,
 }
 
 struct Badge {
@@ -345,6 +441,7 @@ fn file_views(
             }
         }
     }
+    let witness_marks = witness_marks(loops);
     let shown: Vec<bool> = sources
         .files()
         .enumerate()
@@ -363,21 +460,13 @@ fn file_views(
         .filter(|&(index, _)| shown[index])
         .map(|(index, (name, base, text))| FileView {
             name: name.to_string(),
-            lines: text
-                .strip_suffix('\n')
-                .unwrap_or(text)
-                .split('\n')
-                .enumerate()
-                .scan(base, |start, (k, line)| {
-                    let span = Span::new(*start as usize, (*start as usize) + line.len());
-                    *start += line.len() as u32 + 1;
-                    Some((k + 1, span, line))
-                })
+            // The newline that ends the file starts no line of its own here.
+            lines: lines_of(base, text.strip_suffix('\n').unwrap_or(text))
                 .map(|(number, span, line)| SourceLine {
                     id: source_anchor(index, number),
                     number,
                     class: innermost(loops, span).map_or("", verdict_class),
-                    pieces: pieces(line, span, loops),
+                    pieces: pieces(line, span, &witness_marks),
                     badges: loops
                         .iter()
                         .filter(|l| within(l.span.start, span))
@@ -404,8 +493,32 @@ fn file_views(
                         .map(|n| n.text.clone())
                         .collect(),
                     code: generated.remove(&(index, number)).unwrap_or_default(),
+                    problems: Vec::new(),
                 })
                 .collect(),
+        })
+        .collect()
+}
+
+/// Each line of a file whose spans start at `base`: its number (from 1), span and text. A
+/// text that ends with a newline ends with an empty line (where a diagnostic at the end of the
+/// file lies).
+fn lines_of(base: u32, text: &str) -> impl Iterator<Item = (usize, Span, &str)> {
+    text.split('\n').enumerate().scan(base, |start, (k, line)| {
+        let span = Span::new(*start as usize, (*start as usize) + line.len());
+        *start += line.len() as u32 + 1;
+        Some((k + 1, span, line))
+    })
+}
+
+/// The accesses that keep sequential loops sequential, with what to say about them.
+fn witness_marks(loops: &[LoopEntry]) -> Vec<(Span, String)> {
+    loops
+        .iter()
+        .filter_map(|l| l.witness.as_ref())
+        .flat_map(|w| {
+            let why = format!("keeps the loop sequential: {}", w.text);
+            std::iter::once((w.write, why.clone())).chain(w.read.map(|r| (r, why)))
         })
         .collect()
 }
@@ -423,19 +536,11 @@ fn innermost(loops: &[LoopEntry], line: Span) -> Option<&LoopEntry> {
         .max_by_key(|l| l.depth)
 }
 
-/// The line cut at the witness accesses that lie on it.
-fn pieces(line: &str, span: Span, loops: &[LoopEntry]) -> Vec<Piece> {
-    let mut marks: Vec<(Span, String)> = loops
+/// The line at `span` cut at the `marks` that start on it.
+fn pieces(line: &str, span: Span, marks: &[(Span, String)]) -> Vec<Piece> {
+    let mut marks: Vec<&(Span, String)> = marks
         .iter()
-        .filter_map(|l| l.witness.as_ref())
-        .flat_map(|w| {
-            let write = (w.write, format!("keeps the loop sequential: {}", w.text));
-            let read = w
-                .read
-                .map(|r| (r, format!("keeps the loop sequential: {}", w.text)));
-            std::iter::once(write).chain(read)
-        })
-        .filter(|(s, _)| span.start <= s.start && s.start < span.end)
+        .filter(|(s, _)| span.start <= s.start && s.start < span.end.max(span.start + 1))
         .collect();
     marks.sort_by_key(|(s, _)| s.start);
     let mut out = Vec::new();
@@ -448,23 +553,28 @@ fn pieces(line: &str, span: Span, loops: &[LoopEntry]) -> Vec<Piece> {
         if s.start < at {
             continue;
         }
+        // An empty mark (the end of a line) still shows: as one blank.
         let end = s.end.clamp(s.start, span.end);
         if s.start > at {
             out.push(Piece {
                 text: slice(at, s.start),
-                witness: None,
+                mark: None,
             });
         }
+        let text = match slice(s.start, end) {
+            t if t.is_empty() => " ".to_string(),
+            t => t,
+        };
         out.push(Piece {
-            text: slice(s.start, end),
-            witness: Some(why),
+            text,
+            mark: Some(why.clone()),
         });
         at = end;
     }
     if at < span.end || out.is_empty() {
         out.push(Piece {
             text: slice(at, span.end),
-            witness: None,
+            mark: None,
         });
     }
     out

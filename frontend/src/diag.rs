@@ -42,6 +42,17 @@ pub enum Severity {
     Note,
 }
 
+impl Severity {
+    /// `error`, `warning` or `note`, as the renderer prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
 /// One problem found in the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
