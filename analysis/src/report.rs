@@ -272,9 +272,8 @@ fn shown(f: &Function, text: &str, l: LocalId) -> String {
 pub fn plain_name(f: &Function, text: &str, l: LocalId) -> String {
     let local = &f.locals[l];
     match &local.shown {
-        Shown::Name => local.name.clone(),
-        Shown::As(name) => name.clone(),
         Shown::Source(span) => excerpt(text, *span).unwrap_or_else(|| local.name.clone()),
+        _ => local.seen_name().to_string(),
     }
 }
 
@@ -289,10 +288,6 @@ fn spoken(f: &Function, text: &str, said: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("`")
-}
-
-fn is_identifier(text: &str) -> bool {
-    text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The source at `span` on one line (runs of blanks as one space, a `...` continuation left
@@ -402,19 +397,17 @@ fn first_line(source: &str, span: Span) -> Span {
 /// `for i (depth 1): reduction [s: sum] -> kernel f_kernel1`.
 fn loop_summary(f: &Function, analysis: &Analysis, id: LoopId, text: &str) -> String {
     let info = &analysis.loops.loops[id];
-    let head = match info.var.map(|v| (v, &f.locals[v].shown)) {
-        Some((v, Shown::Name)) => format!("for {}", f.locals[v].name),
-        // A loop of an inlined function, by its variable's name there.
-        Some((_, Shown::As(name))) if is_identifier(name) => format!("for {name}"),
+    let var = info.var.map(|v| &f.locals[v]);
+    let head = match var.map(|v| (v.source_name(), &v.shown)) {
+        // A loop of the program or of an inlined function, by its variable's name there.
+        Some((Some(name), _)) => format!("for {name}"),
         // A loop m2cu made to fill a copy (`D(:, k)`).
-        Some((_, Shown::As(name))) => format!("loop over `{name}`"),
+        Some((None, Shown::As(made))) => format!("loop over `{made}`"),
         // The loop of a whole-array statement.
-        Some((_, Shown::Source(_))) => {
-            match excerpt(text, first_line(text, f.stmts[info.stmt].span)) {
-                Some(s) => format!("elementwise loop of `{s}`"),
-                None => "elementwise loop".to_string(),
-            }
-        }
+        Some((None, _)) => match excerpt(text, first_line(text, f.stmts[info.stmt].span)) {
+            Some(s) => format!("elementwise loop of `{s}`"),
+            None => "elementwise loop".to_string(),
+        },
         None => "while".to_string(),
     };
     let verdict = &analysis.verdicts[id];
@@ -480,11 +473,7 @@ fn collapsed(f: &Function, analysis: &Analysis, id: LoopId) -> String {
     if k.levels.len() == 1 {
         return String::new();
     }
-    let named = |l: &crate::plan::Level| match &f.locals[l.var].shown {
-        Shown::Name => true,
-        Shown::As(name) => is_identifier(name),
-        Shown::Source(_) => false,
-    };
+    let named = |l: &crate::plan::Level| f.locals[l.var].source_name().is_some();
     if !k.levels.iter().all(named) {
         return format!(" ({}-D iteration space over the elements)", k.levels.len());
     }

@@ -94,10 +94,13 @@ pub enum LoopPragma {
 pub enum Shown {
     /// By its name: a variable the program names.
     Name,
+    /// By this name: a variable of an inlined function, by its name there (`order`, not
+    /// `_merge_sort_order`).
+    Renamed(String),
     /// By the source at this span: a value m2cu computes for that expression (`sum(x(above))`).
     Source(Span),
-    /// By this text: a variable of an inlined function by its name there (`order`), a copy of a
-    /// column by the column (`D(:, k)`).
+    /// By this text: what m2cu made from a variable, a copy of a column by the column
+    /// (`D(:, k)`), a real part (`real(s)`), the hidden vectors of a cell by the cell.
     As(String),
 }
 
@@ -128,8 +131,18 @@ impl Local {
     /// report has the source text, it shows that instead: see [`Shown`]).
     pub fn seen_name(&self) -> &str {
         match &self.shown {
-            Shown::As(name) => name,
-            _ => &self.name,
+            Shown::As(text) => text,
+            _ => self.source_name().unwrap_or(&self.name),
+        }
+    }
+
+    /// The name the source gives it: its own, or its name in the inlined function it belongs
+    /// to; `None` for what m2cu made (see [`Shown`]).
+    pub fn source_name(&self) -> Option<&str> {
+        match &self.shown {
+            Shown::Name => Some(&self.name),
+            Shown::Renamed(name) => Some(name),
+            Shown::Source(_) | Shown::As(_) => None,
         }
     }
 

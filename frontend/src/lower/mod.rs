@@ -718,7 +718,7 @@ impl<'a> Lowerer<'a> {
         // A variable of an inlined function is shown by its name there, a hidden one of m2cu's
         // (`_cell_text_c`) by the source it was made for.
         let shown = match (self.scope.prefix.is_empty(), name.starts_with('_')) {
-            (false, _) => crate::ir::Shown::As(name.to_string()),
+            (false, _) => crate::ir::Shown::Renamed(name.to_string()),
             (true, true) => crate::ir::Shown::Source(span),
             (true, false) => crate::ir::Shown::Name,
         };

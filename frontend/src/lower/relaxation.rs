@@ -248,7 +248,7 @@ fn snapshot(f: &mut Function, nest: &Nest, name: &str, along: Along, span: Span)
         Along::Row => (2, Shape::new(Dim::Known(1), Dim::Var)),
     };
     // A copy of `D(:, k)` or `D(k, :)`.
-    let k = rewrite::seen_name(f, nest.k).unwrap_or("k").to_string();
+    let k = f.locals[nest.k].source_name().unwrap_or("k").to_string();
     let shown = rewrite::derived(f, nest.d, |d| match along {
         Along::Column => format!("{d}(:, {k})"),
         Along::Row => format!("{d}({k}, :)"),

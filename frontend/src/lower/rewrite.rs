@@ -62,18 +62,8 @@ pub(super) fn new_local(
 pub(super) fn derived(f: &Function, x: LocalId, text: impl Fn(&str) -> String) -> crate::ir::Shown {
     use crate::ir::Shown;
     match &f.locals[x].shown {
-        Shown::Name => Shown::As(text(&f.locals[x].name)),
-        Shown::As(name) => Shown::As(text(name)),
         Shown::Source(span) => Shown::Source(*span),
-    }
-}
-
-/// The name users see `x` by, if they see it by a name.
-pub(super) fn seen_name(f: &Function, x: LocalId) -> Option<&str> {
-    match &f.locals[x].shown {
-        crate::ir::Shown::Name => Some(&f.locals[x].name),
-        crate::ir::Shown::As(name) => Some(name),
-        crate::ir::Shown::Source(_) => None,
+        _ => Shown::As(text(f.locals[x].seen_name())),
     }
 }
 
