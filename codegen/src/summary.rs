@@ -8,7 +8,6 @@
 
 use m2cu_analysis::Kernel;
 use m2cu_frontend::diag::Span;
-use m2cu_frontend::ir::{LocalId, Shown};
 
 use crate::cuda::tiles::TILE;
 use crate::cuda::BLOCK;
@@ -89,7 +88,10 @@ fn summary(ctx: &Context, kernel: &Kernel) -> KernelSummary {
         span: ctx.f.stmts[kernel.stmt].span,
         what: format!(
             "{}: {}",
-            iteration_space(ctx, kernel, &name),
+            source_names(ctx, kernel).map_or_else(
+                || "over the elements".to_string(),
+                |names| crate::cuda::kernel::iteration_space(kernel, &names)
+            ),
             crate::cuda::kernel::kernel_kind(kernel)
         ),
         block: BLOCK,
@@ -109,16 +111,10 @@ fn grid(ctx: &Context, kernel: &Kernel) -> String {
     let spread = format!(
         "ceil(threads / {BLOCK}) blocks, at most 8 per multiprocessor; each thread takes every grid-size-th iteration"
     );
-    let iterations = match kernel.levels.as_slice() {
-        _ if !named_levels(ctx, kernel) => "the elements".to_string(),
-        [one] => format!("`{}`", ctx.f.locals[one.var].seen_name()),
-        many => format!(
-            "`{}` together",
-            many.iter()
-                .map(|l| ctx.f.locals[l.var].seen_name())
-                .collect::<Vec<_>>()
-                .join("`, `")
-        ),
+    let iterations = match source_names(ctx, kernel).as_deref() {
+        None => "the elements".to_string(),
+        Some([one]) => format!("`{one}`"),
+        Some(many) => format!("`{}` together", many.join("`, `")),
     };
     if kernel.scan.is_some() {
         return format!("a parallel scan over {iterations}: block totals, then each block adds the totals before it ({spread}); one thread in order when the loop is short");
@@ -136,29 +132,14 @@ fn grid(ctx: &Context, kernel: &Kernel) -> String {
     }
 }
 
-/// Whether every loop of the kernel has a variable the source names (not the loop of a
-/// whole-array statement).
-fn named_levels(ctx: &Context, kernel: &Kernel) -> bool {
+/// The names the source gives the kernel's loop variables, outermost first; `None` when one
+/// has none (the loop of a whole-array statement, a loop m2cu made).
+fn source_names<'f>(ctx: &Context<'f>, kernel: &Kernel) -> Option<Vec<&'f str>> {
     kernel
         .levels
         .iter()
-        .all(|l| !matches!(ctx.f.locals[l.var].shown, Shown::Source(_)))
-}
-
-/// `for i`, `for j, i (2-D)`, or `over the elements` for the loop of a whole-array statement.
-fn iteration_space(ctx: &Context, kernel: &Kernel, name: &impl Fn(LocalId) -> String) -> String {
-    if !named_levels(ctx, kernel) {
-        return "over the elements".to_string();
-    }
-    let names: Vec<String> = kernel.levels.iter().map(|l| name(l.var)).collect();
-    let fused = match kernel.fused.len() {
-        0 => String::new(),
-        n => format!("{} loops fused, ", n + 1),
-    };
-    match names.len() {
-        1 => format!("{fused}for {}", names[0]),
-        n => format!("{fused}for {} ({n}-D)", names.join(", ")),
-    }
+        .map(|l| ctx.f.locals[l.var].source_name())
+        .collect()
 }
 
 fn merge_text(merge: Merge) -> &'static str {

@@ -201,13 +201,18 @@ pub(crate) fn constant_aliases(ctx: &Context, code: &mut Code, kernel: &Kernel) 
 /// What the kernel's leading comment says: the place of its loop, its loops, and map or
 /// reduction.
 pub(crate) fn comment(ctx: &Context, kernel: &Kernel) -> String {
-    let what = format!("{}: {}", iteration_space(ctx, kernel), kernel_kind(kernel));
+    let names: Vec<&str> = kernel.levels.iter().map(|l| ctx.name(l.var)).collect();
+    let what = format!(
+        "{}: {}",
+        iteration_space(kernel, &names),
+        kernel_kind(kernel)
+    );
     crate::trace::placed(ctx, ctx.f.stmts[kernel.stmt].span, &what)
 }
 
-/// `for i` for one loop; `for j, i (2-D, i fastest)` for a collapsed nest.
-fn iteration_space(ctx: &Context, kernel: &Kernel) -> String {
-    let names: Vec<&str> = kernel.levels.iter().map(|l| ctx.name(l.var)).collect();
+/// `for i` for one loop; `for j, i (2-D, i fastest)` for a collapsed nest; `names` are the
+/// levels' variables, outermost first.
+pub(crate) fn iteration_space(kernel: &Kernel, names: &[&str]) -> String {
     if !kernel.fused.is_empty() {
         return format!(
             "{} loops fused, for {}",
