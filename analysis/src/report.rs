@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use m2cu_frontend::diag::{Diagnostic, Diagnostics};
+use m2cu_frontend::diag::{Diagnostic, Diagnostics, Severity};
 use m2cu_frontend::ir::{Function, LocalId, Shown, StmtId};
 
 use crate::residency::Site;
@@ -89,9 +89,12 @@ pub struct WitnessEntry {
 /// input (`constant-memory`), or how lowering sized an array built by index (`growth`).
 #[derive(Clone, Debug)]
 pub struct NoteEntry {
+    /// Where it is (a transfer: the first line of its statement).
     pub span: Span,
     pub kind: &'static str,
     pub text: String,
+    /// A warning (a `coder.gpu.constantMemory` input kept in global memory) or a note.
+    pub severity: Severity,
 }
 
 /// The loops of `f` in the order of [`render_in`], as data; positions in texts as there.
@@ -128,22 +131,28 @@ pub fn entries(f: &Function, analysis: &Analysis, sources: &SourceMap) -> Vec<Lo
 pub fn note_entries(f: &Function, analysis: &Analysis, text: &str) -> Vec<NoteEntry> {
     let constants = constant_lines(f, analysis)
         .into_iter()
-        .map(|(span, text, _)| NoteEntry {
+        .map(|(span, text, placed)| NoteEntry {
             span,
             kind: "constant-memory",
             text,
+            severity: match placed {
+                true => Severity::Note,
+                false => Severity::Warning,
+            },
         });
     let transfers = transfer_lines(f, analysis, text)
         .into_iter()
-        .map(|(span, text)| NoteEntry {
-            span,
+        .map(|(span, said)| NoteEntry {
+            span: first_line(text, span),
             kind: "transfer",
-            text,
+            text: said,
+            severity: Severity::Note,
         });
     let growth = f.notes.iter().map(|(span, text)| NoteEntry {
         span: *span,
         kind: "growth",
         text: text.clone(),
+        severity: Severity::Note,
     });
     constants.chain(transfers).chain(growth).collect()
 }
@@ -369,17 +378,11 @@ pub fn notes(f: &Function, analysis: &Analysis, source: &str) -> Diagnostics {
         }
         out.push(note);
     }
-    for (span, text, placed) in constant_lines(f, analysis) {
-        out.push(match placed {
-            true => Diagnostic::note("constant-memory", span, text),
-            false => Diagnostic::warning("constant-memory", span, text),
+    for n in note_entries(f, analysis, source) {
+        out.push(match n.severity {
+            Severity::Warning => Diagnostic::warning(n.kind, n.span, n.text),
+            _ => Diagnostic::note(n.kind, n.span, n.text),
         });
-    }
-    for (span, text) in transfer_lines(f, analysis, source) {
-        out.push(Diagnostic::note("transfer", first_line(source, span), text));
-    }
-    for (span, text) in &f.notes {
-        out.push(Diagnostic::note("growth", *span, text.clone()));
     }
     out
 }
