@@ -150,7 +150,16 @@ step_sanitize() {
         echo "skipped: no GPU (${no_gpu:-compute-sanitizer not found}); the $(sanitizer_cases | wc -l) cases run on the CPU path"
         return $bad
     fi
-    local total=$((3 * $(sanitizer_cases | wc -l))) rc
+    local total=$((3 * $(sanitizer_cases | wc -l))) rc probe
+    # Some machines' runtimes (gVisor) refuse the sanitizer ("Device not supported"): one try
+    # says so before sixty runs each fail the same way.
+    probe=$(limited compute-sanitizer --tool memcheck "$dev/m2cu" run fixtures/e2e/vecsum.m \
+        --inputs fixtures/e2e/vecsum.in.mat --backend gpu 2>&1)
+    if grep -q -i "not supported" <<<"$probe"; then
+        echo "$probe" | tail -5
+        echo "skipped: compute-sanitizer does not support this machine's device (see above)"
+        return 1
+    fi
     for tool in memcheck racecheck synccheck; do
         while IFS='|' read -r file opts; do
             if ((STEP_LIMIT - (SECONDS - step_start) < 3)); then
@@ -249,7 +258,7 @@ step_bench() {
     m2cu=$(mktemp) cupy=$(mktemp)
     # BENCH_ARGS: more m2cu-bench options, such as `--workload minloc` to measure one change.
     # shellcheck disable=SC2086 # separate words by design
-    limited "$dev/m2cu-bench" "${sizes[@]}" "${cpu_limit[@]}" --no-octave ${BENCH_ARGS:-} >"$m2cu" || return 1
+    limited "$dev/m2cu-bench" "${sizes[@]}" "${cpu_limit[@]}" --no-octave ${BENCH_ARGS:-} | tee "$m2cu" || return 1
     { echo "## m2cu-bench"; echo; cat "$m2cu"; } | tee "$tables"
     if [[ -n $no_gpu ]]; then
         python3 bench/gpu/cupy_bench.py measure --dry-run || true
@@ -268,14 +277,14 @@ step_bench() {
 }
 
 steps=("$@")
-((${#steps[@]})) || steps=(probe test sanitize nvcc bench)
+((${#steps[@]})) || steps=(probe test bench nvcc sanitize)
 for s in "${steps[@]}"; do
     case $s in
-    probe) step probe 60 ;;
-    test) step test 240 ;;
+    probe) step probe 40 ;;
+    test) step test 200 ;;
     sanitize) step sanitize 240 ;;
-    nvcc) step nvcc 150 ;;
-    bench) step bench 300 ;;
+    nvcc) step nvcc 90 ;;
+    bench) step bench 240 ;;
     *) echo "run.sh: unknown step '$s' (steps: probe test sanitize nvcc bench)"; exit 2 ;;
     esac
 done
