@@ -63,12 +63,10 @@ fn gpu_path_matches_octave() {
     if !gpu() {
         return;
     }
-    let failures = common::mismatches_with_octave_compared(
-        &common::e2e_fixtures(),
-        &Options::default(),
-        &common::on(Backend::Gpu),
-        comparison,
-    );
+    let run_options = common::on(Backend::Gpu);
+    let failures = per_fixture(&common::e2e_fixtures(), |name| {
+        common::mismatches_of(name, &Options::default(), &run_options, comparison(name))
+    });
     assert!(
         failures.is_empty(),
         "GPU results differ from Octave:\n{}",
@@ -81,8 +79,7 @@ fn analysis_fixtures_on_the_gpu_match_the_cpu_path() {
     if !gpu() {
         return;
     }
-    let mut failures = Vec::new();
-    for path in common::analysis_fixtures() {
+    let failures = per_fixture(&common::analysis_fixtures(), |path| {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let source = common::source(&path);
         let file = m2cu_frontend::parser::parse_file(&source).expect("parses");
@@ -103,12 +100,11 @@ fn analysis_fixtures_on_the_gpu_match_the_cpu_path() {
                 .outputs
         };
         let (cpu, gpu) = (run(Backend::Cpu), run(Backend::Gpu));
-        for why in common::output_differences(&cpu, &gpu) {
-            failures.push(format!(
-                "{name}: {why} (the CPU path's value, not Octave's)"
-            ));
-        }
-    }
+        common::output_differences(&cpu, &gpu)
+            .into_iter()
+            .map(|why| format!("{name}: {why} (the CPU path's value, not Octave's)"))
+            .collect()
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -122,20 +118,45 @@ fn deterministic_runs_repeat_their_bits_and_match_octave() {
         ..Default::default()
     };
     let run_options = common::on(Backend::Gpu);
-    let names = common::e2e_fixtures();
-    let failures =
-        common::mismatches_with_octave_compared(&names, &options, &run_options, comparison);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    for name in &names {
+    let failures = per_fixture(&common::e2e_fixtures(), |name| {
         let first = common::run_fixture_translated(name, &options, &run_options);
         let second = common::run_fixture_translated(name, &options, &run_options);
-        for ((out, a), (_, b)) in first.iter().zip(&second) {
-            assert!(
-                same_bits(a, b),
-                "{name}: output `{out}` changed between two runs"
-            );
-        }
-    }
+        let changed = first
+            .iter()
+            .zip(&second)
+            .filter(|((_, a), (_, b))| !same_bits(a, b))
+            .map(|((out, _), _)| format!("{name}: output `{out}` changed between two runs"));
+        let differ = comparison(name);
+        let expected = common::expected(name);
+        let unlike_octave = common::output_differences_by(&expected, &first, differ)
+            .into_iter()
+            .map(|why| format!("{name}: {why}"));
+        changed.chain(unlike_octave).collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// [`common::failures_in_parallel`] over fixtures (names or paths), saying which took longer
+/// than a few seconds: a GPU machine's run has a time budget.
+fn per_fixture<T: Sync + std::fmt::Debug>(
+    fixtures: &[T],
+    check: impl Fn(&T) -> Vec<String> + Sync,
+) -> Vec<String> {
+    common::failures_in_parallel(
+        fixtures,
+        |f| format!("{f:?}"),
+        |f| {
+            let start = std::time::Instant::now();
+            let failures = check(f);
+            if start.elapsed().as_secs_f64() > 3.0 {
+                eprintln!(
+                    "slow fixture: {f:?}: {:.1} s",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            failures
+        },
+    )
 }
 
 #[test]

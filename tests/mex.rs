@@ -41,23 +41,14 @@ fn translate_for_inputs(name: &str) -> Translation {
 
 /// Builds every translation's MEX function in `dir`, on as many threads as there are cores.
 fn build_all(translations: &[(String, Translation)], dir: &Path) {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((name, t)) = translations.get(k) else {
-                    break;
-                };
-                if let Err(e) = m2cu::build_mex(t, dir, &m2cu::MexOptions::default()) {
-                    failures.lock().unwrap().push(format!("{name}: {e}"));
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().unwrap();
+    let failures = common::failures_in_parallel(
+        translations,
+        |(name, _)| name.clone(),
+        |(name, t)| match m2cu::build_mex(t, dir, &m2cu::MexOptions::default()) {
+            Ok(_) => Vec::new(),
+            Err(e) => vec![format!("{name}: {e}")],
+        },
+    );
     assert!(
         failures.is_empty(),
         "MEX builds failed:\n{}",

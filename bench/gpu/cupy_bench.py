@@ -123,14 +123,16 @@ def measure(args):
 
 
 def table_rows(path):
-    """The rows of the first markdown table in path, as dicts by column name."""
+    """The rows of the markdown tables in path (one or more with the same columns, such as
+    m2cu-bench's runs of one workload each), as dicts by column name."""
     with open(path, encoding="utf-8") as f:
         lines = [line.strip() for line in f if line.strip().startswith("|")]
     if len(lines) < 2:
         raise ValueError(f"{path}: no markdown table")
     cells = lambda line: [c.strip() for c in line.strip("|").split("|")]  # noqa: E731
+    rule = lambda line: all(set(c) <= set(":-") for c in cells(line))  # noqa: E731
     header = cells(lines[0])
-    return [dict(zip(header, cells(line))) for line in lines[2:] if cells(line) != header]
+    return [dict(zip(header, cells(line))) for line in lines[1:] if not rule(line) and cells(line) != header]
 
 
 def fixed(value):

@@ -240,37 +240,53 @@ step_nvcc() {
     return $bad
 }
 
+# BENCH_WORKLOADS: the workloads, in order (each an m2cu-bench run of its own, so that a step
+# cut short keeps the tables of those done); BENCH_MAX_LOG2_<name>: a workload's largest size
+# (saxpy's calls move 24 N bytes over PCIe each: 2^26 keeps it within a minute).
 step_bench() {
     step_start=$SECONDS
     need_device_binaries || return 1
     # The C columns are timed up to 2^22 only (every size is still checked against the
     # hand-written C): at 2^28 they would take most of the step.
-    local sizes=(--min-log2 20 --max-log2 28 --runs 5)
-    local cpu_limit=(--cpu-max-log2 22)
+    local min=20 max=28 runs=5 cpu_limit=(--cpu-max-log2 22)
+    local BENCH_MAX_LOG2_saxpy=${BENCH_MAX_LOG2_saxpy:-26}
     if [[ -n $no_gpu ]]; then
-        sizes=(--min-log2 10 --max-log2 11 --runs 2)
-    elif ((STEP_LIMIT < 200)); then
-        # Sizes double the time at each step: 2^26 at most takes about a quarter of 2^28's.
-        sizes=(--min-log2 20 --max-log2 26 --runs 5)
-        echo "bench: only ${STEP_LIMIT} s left: sizes up to 2^26 (run \`run.sh bench\` alone for 2^28)"
+        min=10 max=11 runs=2 BENCH_MAX_LOG2_saxpy=11
     fi
-    local tables=$out/bench-tables.md m2cu cupy
+    local tables=$out/bench-tables.md m2cu cupy workload top var
     m2cu=$(mktemp) cupy=$(mktemp)
-    # BENCH_ARGS: more m2cu-bench options, such as `--workload minloc` to measure one change.
-    # shellcheck disable=SC2086 # separate words by design
-    limited "$dev/m2cu-bench" "${sizes[@]}" "${cpu_limit[@]}" --no-octave ${BENCH_ARGS:-} | tee "$m2cu" || return 1
-    { echo "## m2cu-bench"; echo; cat "$m2cu"; } | tee "$tables"
+    : >"$tables"
     if [[ -n $no_gpu ]]; then
         python3 bench/gpu/cupy_bench.py measure --dry-run || true
-        # The join's parsing, with m2cu's table on both sides (no CuPy cells: all —).
+    else
+        # CuPy first: it takes seconds, and the comparison needs it.
+        limited python3 bench/gpu/cupy_bench.py measure --min-log2 $min --max-log2 $max --runs 10 \
+            >"$cupy" || return 1
+        { echo "## CuPy and the device-to-device copy"; echo; cat "$cupy"; echo; } | tee -a "$tables"
+    fi
+    echo "## m2cu-bench" >>"$tables"
+    for workload in ${BENCH_WORKLOADS:-sum max minloc count histogram saxpy rowsum prefix stencil}; do
+        var=BENCH_MAX_LOG2_$workload
+        top=${!var:-$max}
+        if ((STEP_LIMIT - (SECONDS - step_start) < 15)); then
+            echo "bench: out of time before $workload"
+            break
+        fi
+        # shellcheck disable=SC2086 # BENCH_ARGS: more m2cu-bench options, separate words
+        limited "$dev/m2cu-bench" --workload "$workload" --min-log2 $min --max-log2 "$top" \
+            --runs $runs "${cpu_limit[@]}" --no-octave ${BENCH_ARGS:-} >"$m2cu.one" || {
+            echo "bench: m2cu-bench $workload failed or ran out of time"; break; }
+        { echo; cat "$m2cu.one"; } | tee -a "$tables"
+        cat "$m2cu.one" >>"$m2cu"
+    done
+    [[ -s $m2cu ]] || return 1
+    if [[ -n $no_gpu ]]; then
+        # The join's parsing, with m2cu's tables on both sides (no CuPy cells: all —).
         python3 bench/gpu/cupy_bench.py join "$m2cu" "$m2cu" >"$cupy" || return 1
         head -3 "$cupy"
         echo "skipped: no GPU ($no_gpu); m2cu-bench ran at 2^10..2^11 on the CPU"
         return 0
     fi
-    limited python3 bench/gpu/cupy_bench.py measure "${sizes[@]:0:4}" --runs 10 \
-        >"$cupy" || return 1
-    { echo; echo "## CuPy and the device-to-device copy"; echo; cat "$cupy"; } | tee -a "$tables"
     { echo; echo "## m2cu's kernels against CuPy and the copy"; echo
       python3 bench/gpu/cupy_bench.py join "$m2cu" "$cupy"; } | tee -a "$tables"
     echo "bench: the tables are in bench-tables.md"

@@ -273,9 +273,33 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_NANF __int_as_float(0x7fc00000)
 #else
 #  define M2CU_FAIL(err, code) do { if (*(err) == 0) *(err) = (code); } while (0)
+#  define M2CU_FAIL_INDEX(err, code, value, bound) m2cu_fail_index((err), (code), (value), (bound))
+#  define M2CU_INF ((double)INFINITY)
+#  define M2CU_NAN ((double)NAN)
+#  define M2CU_INFF ((float)INFINITY)
+#  define M2CU_NANF ((float)NAN)
+#endif
+/* The status of a read of the k-th variable of `Function::undefined_names` before any
+ * assignment: the host names it in the message (m2cu_name_undefined). */
+#define M2CU_UNDEFINED(k) (M2CU_E_UNDEFINED_NAMED + 256 * (k))
+/* A status with the place it comes from: `site` numbers a checked place of the source, which
+ * the host's m2cu_site_text names (see m2cu_codegen::sites); 0 is none. */
+#define M2CU_AT(code, site) ((code) + 256 * (site))
+#if defined(__CUDACC_RTC__)
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#endif
+#if !defined(__CUDACC_RTC__) && !defined(M2CU_EMU_DEVICE)
 /* On the host, a failed index check also keeps the bound it passed and the subscript's value,
  * for the message (m2cu_message), under one lock so that OpenMP threads keep one status with
- * its own detail. The value is MATLAB's first failing one only where the checks run in order:
+ * its own detail. Declared in both of nvcc's passes over the standalone .cu, since its device
+ * pass parses the host functions that use it too; not in NVRTC's or the emulator's kernels. The value is MATLAB's first failing one only where the checks run in order:
  * inside a parallel region another thread may fail first at a later iteration, so it is kept
  * only outside one (`ordered`). (Inside kernels only the status is kept.) */
 #if defined(_OPENMP)
@@ -316,27 +340,6 @@ static inline void m2cu_fail_index(int *err, int code, double value, int64_t bou
         }
     }
 }
-#  define M2CU_FAIL_INDEX(err, code, value, bound) m2cu_fail_index((err), (code), (value), (bound))
-#  define M2CU_INF ((double)INFINITY)
-#  define M2CU_NAN ((double)NAN)
-#  define M2CU_INFF ((float)INFINITY)
-#  define M2CU_NANF ((float)NAN)
-#endif
-/* The status of a read of the k-th variable of `Function::undefined_names` before any
- * assignment: the host names it in the message (m2cu_name_undefined). */
-#define M2CU_UNDEFINED(k) (M2CU_E_UNDEFINED_NAMED + 256 * (k))
-/* A status with the place it comes from: `site` numbers a checked place of the source, which
- * the host's m2cu_site_text names (see m2cu_codegen::sites); 0 is none. */
-#define M2CU_AT(code, site) ((code) + 256 * (site))
-#if defined(__CUDACC_RTC__)
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
 #endif
 "#;
 

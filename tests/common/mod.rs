@@ -282,21 +282,66 @@ pub fn mismatches_with_octave_compared<D: Fn(&Value, &Value) -> Option<String>>(
     run_options: &RunOptions,
     differ_for: impl Fn(&str) -> D,
 ) -> Vec<String> {
-    let mut failures = Vec::new();
-    for name in names {
-        let expected = expected(name);
-        let actual = run_fixture_translated(name, base, run_options);
-        let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
-        assert_eq!(
-            names,
-            expected.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-            "{name}: output names"
-        );
-        for why in output_differences_by(&expected, &actual, differ_for(name)) {
-            failures.push(format!("{name}: {why}"));
+    names
+        .iter()
+        .flat_map(|name| mismatches_of(name, base, run_options, differ_for(name)))
+        .collect()
+}
+
+/// How fixture `name`'s outputs, translated with `base` and run with `run_options`, differ
+/// from Octave's stored ones by `differ`, each difference prefixed with the name.
+pub fn mismatches_of(
+    name: &str,
+    base: &m2cu::Options,
+    run_options: &RunOptions,
+    differ: impl Fn(&Value, &Value) -> Option<String>,
+) -> Vec<String> {
+    let expected = expected(name);
+    let actual = run_fixture_translated(name, base, run_options);
+    let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        expected.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        "{name}: output names"
+    );
+    output_differences_by(&expected, &actual, differ)
+        .into_iter()
+        .map(|why| format!("{name}: {why}"))
+        .collect()
+}
+
+/// The failures `check` finds in each of `items`, in their order, checked on as many threads
+/// as there are cores; a check that panics fails with the panic's message.
+pub fn failures_in_parallel<T: Sync>(
+    items: &[T],
+    describe: impl Fn(&T) -> String + Sync,
+    check: impl Fn(&T) -> Vec<String> + Sync,
+) -> Vec<String> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found = std::sync::Mutex::new(vec![Vec::new(); items.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(items.len()) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(k) else {
+                    break;
+                };
+                let failures =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(item)))
+                        .unwrap_or_else(|panic| {
+                            let why = panic
+                                .downcast_ref::<String>()
+                                .map(String::as_str)
+                                .or_else(|| panic.downcast_ref::<&str>().copied())
+                                .unwrap_or("(no message)");
+                            vec![format!("{}: panicked: {why}", describe(item))]
+                        });
+                found.lock().unwrap()[k] = failures;
+            });
         }
-    }
-    failures
+    });
+    found.into_inner().unwrap().concat()
 }
 
 /// Each output of `expected` that `actual` lacks or has with another value.
