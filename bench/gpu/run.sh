@@ -297,7 +297,7 @@ steps=("$@")
 for s in "${steps[@]}"; do
     case $s in
     probe) step probe 40 ;;
-    test) step test 200 ;;
+    test) step test "${TEST_LIMIT_S:-200}" ;;
     sanitize) step sanitize 240 ;;
     nvcc) step nvcc 90 ;;
     bench) step bench 240 ;;
