@@ -89,10 +89,11 @@ struct Common {
     /// undefined behaviour instead of MATLAB's "Index exceeds the number of array elements".
     #[arg(long)]
     no_bounds_check: bool,
-    /// On the GPU, merge the blocks' partial floating-point sums and products in a fixed order
-    /// (each block writes its own slot; the last block combines the slots in a fixed tree)
-    /// instead of with atomics in whatever order blocks finish: the same bits on every run on
-    /// one GPU. Other reductions are exact in any order already. The C/OpenMP path always
+    /// On the GPU, merge the blocks' partial floating-point sums and products, and those of
+    /// gpucoder.reduce with your own function, in a fixed order (each block writes its own
+    /// slot; the last block combines the slots in a fixed tree) instead of with atomics in
+    /// whatever order blocks finish: the same bits on every run on one GPU. Other reductions
+    /// are exact in any order already. The C/OpenMP path always
     /// folds its threads' partials in thread order: the same bits on every run with the same
     /// --threads
     #[arg(long)]

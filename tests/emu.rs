@@ -473,50 +473,76 @@ fn a_divergent_barrier_is_a_deadlock_reported_at_once() {
     assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
 }
 
-/// The sum `--deterministic` specifies for `s = 0; for i = 1:n, s = s + v(i); end` on a grid of
-/// `grid` blocks of 256 threads: thread g adds v(g), v(g + stride), ... in order; a warp adds
+/// The merge `--deterministic` specifies for a reduction by `f` of `v` on a grid of `grid`
+/// blocks of 256 threads: thread g folds v(g), v(g + stride), ... in order; a warp merges
 /// lanes l and l + o for o = 16, 8, 4, 2, 1; warp 0 does the same over the block's eight warp
-/// sums (zeros past them); the last block does it all again over the block slots; the result
-/// is added to `s` (0).
-fn ordered_tree_sum(v: &[f64], grid: usize) -> f64 {
+/// partials; the last block does it all again over the block slots. A partial without a value
+/// (`None`: a thread past the data, a warp past the block) is skipped, as a custom reduction's
+/// flag says; a sum's identity, 0, gives the same bits where no value is a zero.
+fn ordered_tree(v: &[f64], grid: usize, f: impl Fn(f64, f64) -> f64) -> Option<f64> {
     const BLOCK: usize = 256;
-    let warp_tree = |lanes: &mut [f64; 32]| {
+    let merge = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => Some(f(a, b)),
+        (a, None) => a,
+        (None, b) => b,
+    };
+    let warp_tree = |lanes: &mut [Option<f64>; 32]| {
         let mut o = 16;
         while o > 0 {
             for l in 0..32 - o {
-                lanes[l] += lanes[l + o];
+                lanes[l] = merge(lanes[l], lanes[l + o]);
             }
             o /= 2;
         }
         lanes[0]
     };
-    let block_tree = |threads: &[f64]| {
-        let mut warps = [0.0; 32];
+    let block_tree = |threads: &[Option<f64>]| {
+        let mut warps = [None; 32];
         for (w, chunk) in threads.chunks(32).enumerate() {
-            let mut lanes = [0.0; 32];
+            let mut lanes = [None; 32];
             lanes.copy_from_slice(chunk);
             warps[w] = warp_tree(&mut lanes);
         }
         warp_tree(&mut warps)
     };
-    let strided = |values: &[f64], first: usize, stride: usize| {
+    let strided = |values: &[Option<f64>], first: usize, stride: usize| {
         values
             .iter()
             .skip(first)
             .step_by(stride)
-            .fold(0.0, |a, &x| a + x)
+            .fold(None, |a, &x| merge(a, x))
     };
+    let values: Vec<Option<f64>> = v.iter().copied().map(Some).collect();
     let stride = grid * BLOCK;
-    let slots: Vec<f64> = (0..grid)
+    let slots: Vec<Option<f64>> = (0..grid)
         .map(|b| {
-            let threads: Vec<f64> = (0..BLOCK)
-                .map(|t| strided(v, b * BLOCK + t, stride))
+            let threads: Vec<Option<f64>> = (0..BLOCK)
+                .map(|t| strided(&values, b * BLOCK + t, stride))
                 .collect();
             block_tree(&threads)
         })
         .collect();
-    let last: Vec<f64> = (0..BLOCK).map(|t| strided(&slots, t, BLOCK)).collect();
-    0.0 + block_tree(&last)
+    let last: Vec<Option<f64>> = (0..BLOCK).map(|t| strided(&slots, t, BLOCK)).collect();
+    block_tree(&last)
+}
+
+/// The sum `--deterministic` specifies for `s = 0; for i = 1:n, s = s + v(i); end`: the
+/// ordered tree, added to `s` (0).
+fn ordered_tree_sum(v: &[f64], grid: usize) -> f64 {
+    0.0 + ordered_tree(v, grid, |a, b| a + b).unwrap_or(0.0)
+}
+
+/// Magnitudes from 1 to 2^40 and both signs, from a fixed seed, so that every order of
+/// summation rounds differently.
+fn wide_values(seed: u64) -> impl FnMut() -> f64 {
+    let mut seed = seed;
+    move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let x = (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.3;
+        x * f64::powi(2.0, (seed % 41) as i32)
+    }
 }
 
 /// `--deterministic` sums are exactly the fixed tree above (so the same bits on every run),
@@ -526,15 +552,7 @@ fn ordered_tree_sum(v: &[f64], grid: usize) -> f64 {
 fn deterministic_sums_follow_the_fixed_tree() {
     let source =
         "function s = f(v)\n  s = 0;\n  for i = 1:numel(v)\n    s = s + v(i);\n  end\nend\n";
-    let mut seed = 12345u64;
-    let mut next = move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        // Magnitudes from 1 to 2^40, so that every order of summation rounds differently.
-        let x = (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.3;
-        x * f64::powi(2.0, (seed % 41) as i32)
-    };
+    let mut next = wide_values(12345);
     let sms = 2;
     let mut atomic_differs = false;
     for n in [200usize, 3000, 100_003] {
@@ -570,6 +588,63 @@ fn deterministic_sums_follow_the_fixed_tree() {
     assert!(
         atomic_differs,
         "the atomic merge happened to give the tree's bits every time"
+    );
+}
+
+/// A reduction's combining function, in Rust.
+type Combiner = fn(f64, f64) -> f64;
+
+/// Custom reductions through functions that round, `gpucoder.reduce(x, @hypot)` and
+/// `gpucoder.reduce(x, @(a, b) a + b)` (lowered to `r = x(1)` and a loop over `x(2:n)`), under
+/// `--deterministic` are exactly the ordered tree over `x(2:n)` combined into `x(1)`, whichever
+/// order threads take turns in, for a few blocks and for a grid smaller than the data; the
+/// default merge (a compare-and-swap loop per block, in finishing order) is not that tree (the
+/// check can fail). On an H200, the `reducecaptures` fixture's `len` changed between two
+/// `--deterministic` runs before custom reductions took the ordered merge.
+#[test]
+fn deterministic_custom_reductions_follow_the_fixed_tree() {
+    let mut next = wide_values(987654321);
+    let sms = 2;
+    let mut default_differs = false;
+    let add: Combiner = |a, b| a + b;
+    for (function, f) in [("@hypot", f64::hypot as Combiner), ("@(a, b) a + b", add)] {
+        let source =
+            format!("function r = combined(x)\n  r = gpucoder.reduce(x, {function});\nend\n");
+        for n in [3000usize, 100_003] {
+            let x: Vec<f64> = (0..n).map(|_| next()).collect();
+            let grid = (n - 1).div_ceil(256).min(8 * sms);
+            let tree = ordered_tree(&x[1..], grid, f).expect("values");
+            let expected = f(x[0], tree);
+            let inputs = vec![("x".to_string(), Value::row(x))];
+            for schedule in [Schedule::InOrder, Schedule::Reverse, Schedule::Concurrent] {
+                let run = |deterministic: bool| {
+                    let options = m2cu::Options {
+                        deterministic,
+                        ..Default::default()
+                    };
+                    let run_options = emu(EmuOptions {
+                        sm_count: sms as i32,
+                        schedule,
+                        ..Default::default()
+                    });
+                    let outputs = m2cu::run(&source, &inputs, &options, &run_options)
+                        .expect("the reduction runs")
+                        .outputs;
+                    outputs[0].1.as_slice::<f64>().expect("a double")[0]
+                };
+                let got = run(true);
+                assert_eq!(
+                    got.to_bits(),
+                    expected.to_bits(),
+                    "{function}, n = {n}, {schedule:?}: {got} against the tree's {expected}"
+                );
+                default_differs |= run(false).to_bits() != expected.to_bits();
+            }
+        }
+    }
+    assert!(
+        default_differs,
+        "the default merge happened to give the tree's bits every time"
     );
 }
 

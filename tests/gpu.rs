@@ -81,7 +81,7 @@ fn analysis_fixtures_on_the_gpu_match_the_cpu_path() {
     }
     let failures = per_fixture(&common::analysis_fixtures(), |path| {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let source = common::source(&path);
+        let source = common::source(path);
         let file = m2cu_frontend::parser::parse_file(&source).expect("parses");
         let decls = common::runnable::runnable_inputs(&file)
             .unwrap_or_else(|| panic!("{name}: declare every input with a class and a fixed size"));

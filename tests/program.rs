@@ -110,6 +110,43 @@ fn deterministic_sums_on_the_c_path_fold_thread_partials_in_order() {
     }
 }
 
+/// A custom reduction through a function that rounds (`gpucoder.reduce(x, @hypot)`, lowered
+/// to `len = x(1)` and a loop over `x(2:n)`) is folded in thread order on the C path too, so
+/// four threads give one fixed expression: each thread folds its contiguous share of `x(2:n)`
+/// seeded by its first element, then `hypot(...hypot(x(1), part0), part1)...)`. Merged in the
+/// order threads finish (`omp critical`, as before), `hypot` gave other bits from run to run:
+/// the GPU's `--deterministic` run of the `reducecaptures` fixture on an H200 did, the same way.
+#[test]
+fn custom_reductions_on_the_c_path_fold_thread_partials_in_order() {
+    let n: usize = 40_001;
+    let x: Vec<f64> = (0..n).map(|k| 1.0 / (k as f64 + 3.0).sqrt()).collect();
+    let source = "function len = veclen(x)\n  len = gpucoder.reduce(x, @hypot);\nend\n";
+    let run_options = m2cu::RunOptions {
+        threads: m2cu::Threads::Exactly(std::num::NonZeroUsize::new(4).unwrap()),
+        ..common::on(Backend::Cpu)
+    };
+    let inputs = vec![("x".to_string(), Value::row(x.clone()))];
+    let program = Program::prepare(source, &inputs, &m2cu::Options::default(), &run_options)
+        .expect("veclen prepares");
+    let rest = &x[1..];
+    let (share, longer) = (rest.len() / 4, rest.len() % 4);
+    let (mut start, mut want) = (0, x[0]);
+    for thread in 0..4 {
+        let len = share + usize::from(thread < longer);
+        let part = &rest[start..start + len];
+        want = want.hypot(part[1..].iter().fold(part[0], |a, b| a.hypot(*b)));
+        start += len;
+    }
+    for _ in 0..5 {
+        let got = program.call(&inputs).expect("the call");
+        assert_eq!(
+            got[0].1.as_slice::<f64>().map(|s| s[0].to_bits()),
+            Some(want.to_bits()),
+            "{got:?} != {want}"
+        );
+    }
+}
+
 /// A min or max over -0 and +0 alternating, on two and on four threads: the threads' partials
 /// are folded in thread order with the loop's own combine, so the result has the sign the
 /// sequential loop gives (`mn` keeps the first minimum, -0; `mx = max(mx, v(i))` takes the

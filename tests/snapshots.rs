@@ -33,12 +33,13 @@ fn prelude() {
     insta::assert_snapshot!("prelude", m2cu_codegen::prelude::prelude());
 }
 
-/// `--deterministic` changes only the merge of floating sums and products: `prodvec` (a
-/// product), `singlesum` (a single sum) and `vecred` (sums and products among max, min, any
-/// and all, which keep their atomics).
+/// `--deterministic` changes only the merge of floating sums and products and of custom
+/// combiners: `prodvec` (a product), `singlesum` (a single sum), `vecred` (sums and products
+/// among max, min, any and all, which keep their atomics) and `reducecaptures` (custom
+/// combiners, with their "has a value" flags in the block slots).
 #[test]
 fn deterministic_merge() {
-    for name in ["prodvec", "singlesum", "vecred"] {
+    for name in ["prodvec", "singlesum", "vecred", "reducecaptures"] {
         let options = m2cu::Options {
             deterministic: true,
             ..common::fixture_options(name)

@@ -203,12 +203,13 @@ impl DeviceBuffer {
         }
     }
 
-    /// One `ty` per block; the first slot (the last block's merge) comes back into `download`.
-    fn block_slots(ty: &str, download: String) -> DeviceBuffer {
+    /// One `ty` per block; the first slot (the last block's merge) comes back into `download`
+    /// when there is one.
+    fn block_slots(ty: &str, download: Option<String>) -> DeviceBuffer {
         DeviceBuffer {
             bytes: format!("(uint64_t)m2cu_grid * sizeof({ty})"),
             upload: None,
-            download: Some(download),
+            download,
             download_bytes: Some(format!("sizeof({ty})")),
         }
     }
@@ -423,25 +424,35 @@ fn array_params(ctx: &Context, array: LocalId, written: bool) -> Vec<Param> {
 
 /// Each accumulator's result slot (uploaded from and downloaded into the host's result), or
 /// its per-block slots (value; locations and iteration when located; the first slot comes back
-/// into the host's result) and the counter of finished blocks (uploaded from a zero).
+/// into the host's result) and the counter of finished blocks (uploaded from a zero). An ordered
+/// custom reduction has both: its block slots with their "has a value" flags, which the last
+/// block combines into the result slot (the value from before the loop, which the custom
+/// combiner has no identity to replace).
 fn reduction_params(ctx: &Context, kernel: &Kernel, out: &mut Vec<Param>) {
     for acc in accumulators(ctx, kernel) {
         let (j, wide, result) = (acc.j, acc.code.wide_type(), acc.result());
+        let custom = acc.code.custom().is_some();
         let value = || Some(format!("&{}", result.v));
-        if acc.merge == Merge::Atomic {
+        if acc.merge == Merge::Atomic || custom {
             let slot = DeviceBuffer::one(wide, value(), value());
             out.push(Param::buffer(wide, acc.device_result(), slot));
+        }
+        if acc.merge == Merge::Atomic {
             continue;
         }
-        let slots = DeviceBuffer::block_slots(wide, format!("&{}", result.v));
+        let slots = DeviceBuffer::block_slots(wide, (!custom).then(value).flatten());
         out.push(Param::buffer(wide, format!("m2cu_pv{j}"), slots));
+        if custom {
+            let flags = DeviceBuffer::block_slots("int", None);
+            out.push(Param::buffer("int", format!("m2cu_ph{j}"), flags));
+        }
         if acc.merge == Merge::Located {
             for (q, (&loc, k)) in acc.reduction.locations.iter().zip(&result.ks).enumerate() {
                 let ty = local_c_type(ctx.f, loc);
-                let slots = DeviceBuffer::block_slots(ty, format!("&{k}"));
+                let slots = DeviceBuffer::block_slots(ty, Some(format!("&{k}")));
                 out.push(Param::buffer(ty, format!("m2cu_pk{j}_{q}"), slots));
             }
-            let slots = DeviceBuffer::block_slots("long long", format!("&{}", result.t));
+            let slots = DeviceBuffer::block_slots("long long", Some(format!("&{}", result.t)));
             out.push(Param::buffer("long long", format!("m2cu_pi{j}"), slots));
         }
         let zero = Some(format!("&{}", acc.finished_blocks_start()));

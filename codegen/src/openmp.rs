@@ -3,11 +3,12 @@
 //! A map is `#pragma omp parallel for` (a matrix product: over tiles of outputs,
 //! [`crate::openmp_tiles`]); a scan runs in order, as MATLAB adds. A reduction runs the loop in a parallel region in which
 //! every thread accumulates into its own copy of each reduction variable (starting from the
-//! identity; a custom reduction's copy is seeded by the thread's first element and flagged), then
-//! merges it into a shared partial under `omp critical` (a custom reduction's shared partial
-//! starts from the variable's value before the loop); after the region the
-//! partial is merged into the variable's value from before the loop with the same rule the GPU
-//! path uses ([`crate::reduce::ReductionCode::finish`]). Privates are declared inside the region; live-out
+//! identity; a custom reduction's copy is seeded by the thread's first element and flagged), and
+//! leaves it in its own slot, which the host folds in thread order after the region (a located
+//! reduction merges under `omp critical` instead, by iteration number; a custom reduction's fold
+//! starts from the variable's value before the loop); then the partial is merged into the
+//! variable's value from before the loop with the same rule the GPU path uses
+//! ([`crate::reduce::ReductionCode::finish`]). Privates are declared inside the region; live-out
 //! privates are copied out by the iteration that is last in sequential order. An induction
 //! variable `k` is declared in each iteration from its closed form over `m2cu_iv_<k>` (its value
 //! before the loop), and set to `k0 + c·n` after the loop. A loop that may raise `error` reports
@@ -446,14 +447,15 @@ fn histogram_region(share: &ThreadShare, code: &mut Code) {
 fn reduction_region(share: &ThreadShare, code: &mut Code) {
     let (ctx, kernel, n) = (share.ctx, share.kernel, share.n);
     let accumulators = accumulators(ctx, kernel);
-    // Each thread leaves its partial in its own slot, and the slots are folded in thread order
-    // after the region with the loop's own combine: a min or max takes the zero of a -0/+0 tie
-    // (and a NaN-skipping one its operand) that the sequential loop takes, and with the static
-    // schedule (each thread's share depends on the team size alone) a team size gives the same
-    // bits on every run, floating sums included (`--deterministic`). Located and custom
-    // reductions merge under `omp critical`: the first by their iteration numbers, exact in any
-    // order; the second through the user's function with its seeded flag.
-    let ordered = |acc: &Accumulator| !acc.located() && acc.code.custom().is_none();
+    // Each thread leaves its partial in its own slot (a custom one with its "has a value"
+    // flag), and the slots are folded in thread order after the region with the loop's own
+    // combine (a custom one through the user's function, skipping the threads that had no
+    // element): a min or max takes the zero of a -0/+0 tie (and a NaN-skipping one its operand)
+    // that the sequential loop takes, and with the static schedule (each thread's share depends
+    // on the team size alone) a team size gives the same bits on every run, floating sums and
+    // user functions that round included (`--deterministic`). Located reductions merge under
+    // `omp critical` by their iteration numbers, exact in any order.
+    let ordered = |acc: &Accumulator| !acc.located();
     for acc in &accumulators {
         declare_result(ctx, code, acc, "int64_t");
     }
@@ -467,6 +469,12 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
             acc.code.identity(),
             j = acc.j
         ));
+        if acc.code.custom().is_some() {
+            code.line(format!(
+                "int m2cu_parth{j}[m2cu_slots];\nfor (int m2cu_k = 0; m2cu_k < m2cu_slots; m2cu_k++) m2cu_parth{j}[m2cu_k] = 0;",
+                j = acc.j
+            ));
+        }
     }
     code.line(format!(
         "#pragma omp parallel if ({n} >= {}){}",
@@ -485,6 +493,13 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
     };
     for acc in accumulators.iter().filter(|a| ordered(a)) {
         code.line(format!("m2cu_part{}[M2CU_THREAD] = {};", acc.j, mine(acc)));
+        if acc.code.custom().is_some() {
+            code.line(format!(
+                "m2cu_parth{}[M2CU_THREAD] = {};",
+                acc.j,
+                acc.has_value()
+            ));
+        }
     }
     let merged: Vec<&Accumulator> = accumulators.iter().filter(|a| !ordered(a)).collect();
     if !merged.is_empty() {
@@ -492,34 +507,34 @@ fn reduction_region(share: &ThreadShare, code: &mut Code) {
         code.open("{");
     }
     for acc in merged.iter().copied() {
-        let (r, rc, value) = (&acc.reduction, &acc.code, acc.result_value());
-        if let Some(c) = rc.custom() {
-            let merged = rc.call_combiner(c, &value, &mine(acc), ctx.err);
-            code.line(format!("if ({}) {value} = {merged};", acc.has_value()));
-        } else if !acc.located() {
-            code.line(format!("{value} = {};", rc.combine(&value, &mine(acc))));
-        } else {
-            let thread = Located {
-                v: mine(acc),
-                ks: r
-                    .locations
-                    .iter()
-                    .map(|&l| ctx.name(l).to_string())
-                    .collect(),
-                t: acc.iteration(),
-            };
-            code.line(rc.combine_location(&acc.result(), &thread));
-        }
+        let thread = Located {
+            v: mine(acc),
+            ks: acc
+                .reduction
+                .locations
+                .iter()
+                .map(|&l| ctx.name(l).to_string())
+                .collect(),
+            t: acc.iteration(),
+        };
+        code.line(acc.code.combine_location(&acc.result(), &thread));
     }
     if !merged.is_empty() {
         code.close("}");
     }
     code.close("}");
     for acc in accumulators.iter().filter(|a| ordered(a)) {
-        let (value, j) = (acc.result_value(), acc.j);
+        let (value, j, rc) = (acc.result_value(), acc.j, &acc.code);
+        let part = format!("m2cu_part{j}[m2cu_k]");
+        let fold = match rc.custom() {
+            Some(c) => format!(
+                "if (m2cu_parth{j}[m2cu_k]) {value} = {};",
+                rc.call_combiner(c, &value, &part, ctx.err)
+            ),
+            None => format!("{value} = {};", rc.combine(&value, &part)),
+        };
         code.line(format!(
-            "for (int m2cu_k = 0; m2cu_k < m2cu_slots; m2cu_k++) {value} = {};",
-            acc.code.combine(&value, &format!("m2cu_part{j}[m2cu_k]"))
+            "for (int m2cu_k = 0; m2cu_k < m2cu_slots; m2cu_k++) {fold}"
         ));
     }
     finish_reductions(ctx, code, kernel);

@@ -45,9 +45,10 @@ pub enum Merge {
     /// One atomic (or compare-and-swap loop) per block into one slot, in whatever order the
     /// blocks finish.
     Atomic,
-    /// `--deterministic` floating sums and products: every block's partial goes to its own
-    /// slot, and the last block to finish combines the slots in a fixed tree, so the result is
-    /// the same bits on every run of the same grid.
+    /// `--deterministic` floating sums and products and custom combiners: every block's partial
+    /// goes to its own slot (a custom one with its "has a value" flag), and the last block to
+    /// finish combines the slots in a fixed tree, so the result is the same bits on every run
+    /// of the same grid.
     Ordered,
     /// With location: per-block slots, which the last block merges by the tie rule.
     Located,
@@ -97,9 +98,10 @@ impl ReductionCode {
         self.operator.row().combine
     }
 
-    /// How block partials are merged. Only floating sums and products depend on the order of
-    /// the blocks (integer sums saturate monotonically, the other operators are exact), so only
-    /// they change under `deterministic`; a custom combiner keeps its compare-and-swap loop.
+    /// How block partials are merged. Only floating sums and products, and custom combiners
+    /// (the user's function may round), depend on the order of the blocks (integer sums
+    /// saturate monotonically, the other operators are exact), so only they change under
+    /// `deterministic`.
     pub fn merge(&self, r: &Reduction, deterministic: bool) -> Merge {
         if !r.locations.is_empty() {
             Merge::Located

@@ -7,7 +7,8 @@
 //! a location) is the analysis's `Form`. Adding an operator is adding a row here.
 //!
 //! Invariants: every row's `combine` is associative and commutative on the classes its `classes`
-//! rule admits (floating sums and products up to rounding, which `order_sensitive` flags), and its
+//! rule admits (floating sums and products up to rounding, and a custom combiner as far as the
+//! user's function is, which `order_sensitive` flags), and its
 //! `identity` is neutral for `combine`; the first of a row's `updates` is the one the lowering
 //! writes.
 
@@ -368,9 +369,11 @@ impl Operator {
     }
 
     /// Whether partials of `class` may differ with the order they are combined in: floating
-    /// sums and products (rounding).
+    /// sums and products (rounding), and a user's function, which m2cu cannot prove exact in
+    /// any order (`gpucoder.reduce(x, @hypot)`, or `+` written in an anonymous function, round).
     pub fn order_sensitive(self, class: Class) -> bool {
-        class.is_float() && matches!(self.row().combine, Combine::Add | Combine::Mul)
+        matches!(self.row().combine, Combine::Call)
+            || class.is_float() && matches!(self.row().combine, Combine::Add | Combine::Mul)
     }
 
     /// Whether partial sums of `class` saturate at the class maximum.

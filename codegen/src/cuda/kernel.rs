@@ -5,7 +5,9 @@
 //! across the block in shared memory, and merges the block's partial with one atomic (or, for
 //! min/max with location, writes it to a per-block slot and the last block to finish merges the
 //! slots; a custom reduction has no identity, so each partial carries a "has a value" flag and
-//! the block's partial is folded into the result by a compare-and-swap loop). Parameter order,
+//! the block's partial is folded into the result by a compare-and-swap loop; under
+//! `--deterministic`, floating sums and products and custom reductions write per-block slots that
+//! the last block combines in a fixed tree, [`Merge::Ordered`]). Parameter order,
 //! which [`crate::launch`] mirrors: arrays (pointer, rows, columns), scalar inputs, the induction
 //! variables' values before the loop (`m2cu_iv_<k>`; each iteration declares its own `k` from the
 //! closed form), the ranges (`m2cu_first`, `m2cu_final`, `m2cu_step`, `m2cu_n`, one set per
@@ -83,6 +85,11 @@ struct CustomTail {
     warp_tree: String,
     block_tree: String,
     atomic: String,
+    /// [`Merge::Ordered`]: block partials and flags in slots `m2cu_pv<j>` and `m2cu_ph<j>`;
+    /// the last block's tree, then `into_result` (the result slot combined with its merge).
+    ordered: bool,
+    combine: String,
+    into_result: String,
 }
 
 /// One location variable of a location tail.
@@ -275,6 +282,7 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
             into: "m2cu_yh".into(),
         };
         let (warp_tree, block_tree) = trees(&[value("m2cu_y"), flag], &merge);
+        let result = format!("{}[0]", acc.device_result());
         CustomTail {
             j,
             var,
@@ -283,6 +291,9 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
             warp_tree,
             block_tree,
             atomic: atomics::reduction(rc, &acc.device_result(), "m2cu_v"),
+            ordered: acc.merge == Merge::Ordered,
+            combine: rc.combine("m2cu_v", "m2cu_y"),
+            into_result: format!("{result} = {};", rc.combine(&result, "m2cu_v")),
         }
         .render()
     } else if n == 0 {
