@@ -112,6 +112,19 @@ pub fn require(available: Result<(), String>, what: &str) -> bool {
     }
 }
 
+/// Whether `nvcc` (CUDA's compiler, which `.ci/run` puts on the `PATH` from NVIDIA's wheels)
+/// runs here.
+pub fn nvcc_available() -> Result<(), String> {
+    match std::process::Command::new("nvcc").arg("--version").output() {
+        Ok(out) if out.status.success() => Ok(()),
+        Ok(out) => Err(format!(
+            "`nvcc --version` failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )),
+        Err(e) => Err(format!("no `nvcc` on the PATH ({e})")),
+    }
+}
+
 pub fn octave_available() -> Result<(), String> {
     m2cu_runtime::octave::available().map(drop)
 }
