@@ -1195,7 +1195,7 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
     const char *subscript = mark != NULL ? strchr(mark + 1, '\x1f') : NULL;
     subscript = subscript != NULL && subscript[1] != '\0' ? subscript + 1 : NULL;
     int detailed = m2cu_detail.status == status && !m2cu_detail.shared && (code == M2CU_E_INDEX_RANGE || code == M2CU_E_INDEX_INVALID || code == M2CU_E_GROW);
-    char bound[160] = "", value[96] = "";
+    char bound[256] = "", value[160] = ""; /* sized for the precisions below: never cut */
     /* A subscript of several: MATLAB's words name its position, with or without the bound. */
     if (code == M2CU_E_INDEX_RANGE && position > 0)
         snprintf(bound, sizeof bound, "Index in position %d exceeds array bounds.", position);
@@ -1203,12 +1203,12 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
         char number[48];
         m2cu_index_value(number, sizeof number, m2cu_detail.value);
         if (!m2cu_detail.ordered) value[0] = '\0';
-        else if (subscript != NULL) snprintf(value, sizeof value, ", %s = %s", subscript, number);
+        else if (subscript != NULL) snprintf(value, sizeof value, ", %.100s = %s", subscript, number);
         else snprintf(value, sizeof value, ", index %s", number);
         if (code == M2CU_E_INDEX_RANGE && position > 0)
             snprintf(bound, sizeof bound, "Index in position %d exceeds array bounds. Index must not exceed %lld.", position, (long long)m2cu_detail.bound);
         else if (code == M2CU_E_INDEX_RANGE)
-            snprintf(bound, sizeof bound, "%s Index must not exceed %lld.", text, (long long)m2cu_detail.bound);
+            snprintf(bound, sizeof bound, "%.200s Index must not exceed %lld.", text, (long long)m2cu_detail.bound);
         else if (code == M2CU_E_GROW)
             snprintf(bound, sizeof bound, " Index must not exceed %lld.", (long long)m2cu_detail.bound);
     }}
