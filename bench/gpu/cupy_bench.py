@@ -3,6 +3,8 @@
 
     cupy_bench.py measure [--min-log2 20] [--max-log2 28] [--runs 10] [--dry-run]
     cupy_bench.py join M2CU_BENCH.md CUPY.md
+    cupy_bench.py latency [--log2 10] [--runs 50]
+    cupy_bench.py join-latency M2CU_BENCH.md CUPY_LATENCY.md
 
 `measure` times, on device 0, the CuPy operations that compute m2cu-bench's six workloads on
 the same kinds of input (a 1-by-N row of uniform doubles in [0, 1), uniform uint8 for the
@@ -18,11 +20,19 @@ markdown table. `--dry-run` only checks that CuPy imports and sees a device, and
 and prints, per workload and size, m2cu's and CuPy's GB/s, the copy's, and the ratios
 (m2cu/CuPy above 1: m2cu is faster; m2cu/copy: the fraction of the copy's bandwidth reached).
 `join` needs no GPU and no CuPy.
+
+`latency` times whole calls the way a user makes them from the host, as m2cu-bench's "GPU call
+incl. transfers" column does for `Program::call`: the inputs from NumPy arrays in host memory
+to the device (`cupy.asarray`), the operation, and the result back (`cupy.asnumpy`), by the
+wall clock, median of --runs after 2 warm-up calls, at 2^--log2 elements (small: where the
+fixed costs of a call dominate). `join-latency` sets m2cu's call time beside it: the issue's
+target is m2cu's call at most 2x CuPy's.
 """
 
 import argparse
 import statistics
 import sys
+import time
 
 WARMUP_RUNS = 2
 THRESHOLD = 0.5  # bench/workloads/bench_count.m
@@ -122,6 +132,69 @@ def measure(args):
     return 0
 
 
+def host_calls(cp, n):
+    """(workload, function of no arguments) that upload host inputs of n elements, compute, and
+    bring the result back to the host, as one call of m2cu's program does."""
+    import numpy as np  # noqa: PLC0415 (CuPy needs NumPy: present wherever CuPy is)
+
+    rng = np.random.default_rng(n)
+    x, y = rng.random(n), rng.random(n)
+    b = (rng.random(n) * 256).astype(np.uint8)
+    up = cp.asarray
+    return [
+        ("sum", lambda: cp.asnumpy(cp.sum(up(x)))),
+        ("max", lambda: cp.asnumpy(cp.max(up(x)))),
+        ("minloc", lambda: cp.asnumpy(cp.argmin(up(x)))),
+        ("count", lambda: cp.asnumpy(cp.count_nonzero(up(x) > THRESHOLD))),
+        ("histogram", lambda: cp.asnumpy(cp.bincount(up(b), minlength=256))),
+        ("saxpy", lambda: cp.asnumpy(SAXPY_A * up(x) + up(y))),
+    ]
+
+
+def median_wall_ms(f, runs):
+    for _ in range(WARMUP_RUNS):
+        f()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        f()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def latency(args):
+    cp = import_cupy()
+    n = 1 << args.log2
+    print(f"- CuPy {cp.__version__}: host inputs up, the operation, the result down; wall clock, median of {args.runs} after {WARMUP_RUNS} warm-up calls")
+    print()
+    print("| workload | N | CuPy call ms |")
+    print("|---|---:|---:|")
+    for workload, f in host_calls(cp, n):
+        print(f"| {workload} | 2^{args.log2} | {median_wall_ms(f, args.runs):.4g} |")
+    return 0
+
+
+def join_latency(args):
+    try:
+        m2cu = table_rows(args.m2cu)
+        cupy = {(r["workload"], r["N"]): r for r in table_rows(args.cupy)}
+    except (OSError, ValueError, KeyError) as e:
+        print(f"cupy_bench.py: {e}", file=sys.stderr)
+        return 2
+    print("| workload | N | m2cu call ms | CuPy call ms | m2cu/CuPy time | within 2x |")
+    print("|---|---:|---:|---:|---:|---|")
+    for row in m2cu:
+        workload, size = row["workload"], row["N"]
+        m2cu_ms = number(row.get("GPU call incl. transfers ms", ""))
+        cupy_ms = number(cupy.get((workload, size), {}).get("CuPy call ms", ""))
+        ratio = m2cu_ms and cupy_ms and m2cu_ms / cupy_ms
+        verdict = "—" if not ratio else ("yes" if ratio <= 2 else "no")
+        print(f"| {workload} | {size} | {fixed(m2cu_ms)} | {fixed(cupy_ms)} | {fixed(ratio)} | {verdict} |")
+    print()
+    print("- m2cu/CuPy time: m2cu's whole `Program::call` (uploads, kernels, downloads, values made) over CuPy's host-to-host call; the issue's target is at most 2")
+    return 0
+
+
 def table_rows(path):
     """The rows of the markdown tables in path (one or more with the same columns, such as
     m2cu-bench's runs of one workload each), as dicts by column name."""
@@ -185,11 +258,23 @@ def main(argv):
     j = sub.add_parser("join", help="set m2cu-bench's kernel times beside CuPy's")
     j.add_argument("m2cu", help="m2cu-bench's markdown output")
     j.add_argument("cupy", help="the output of `measure`")
+    lat = sub.add_parser("latency", help="time CuPy's host-to-host calls on this machine's GPU")
+    lat.add_argument("--log2", type=int, default=10)
+    lat.add_argument("--runs", type=int, default=50)
+    jl = sub.add_parser("join-latency", help="set m2cu-bench's call times beside CuPy's")
+    jl.add_argument("m2cu", help="m2cu-bench's markdown output")
+    jl.add_argument("cupy", help="the output of `latency`")
     args = parser.parse_args(argv)
     if args.command == "measure":
         if not 0 <= args.min_log2 <= args.max_log2 <= 30 or args.runs < 1:
             parser.error("need 0 <= --min-log2 <= --max-log2 <= 30 and --runs >= 1")
         return measure(args)
+    if args.command == "latency":
+        if not 0 <= args.log2 <= 30 or args.runs < 1:
+            parser.error("need 0 <= --log2 <= 30 and --runs >= 1")
+        return latency(args)
+    if args.command == "join-latency":
+        return join_latency(args)
     return join(args)
 
 

@@ -264,6 +264,19 @@ step_bench() {
             >"$cupy" || return 1
         { echo "## CuPy and the device-to-device copy"; echo; cat "$cupy"; echo; } | tee -a "$tables"
     fi
+    # The small-call target first (seconds): m2cu's whole call against CuPy's host-to-host call.
+    local six=(--workload sum --workload max --workload minloc --workload count --workload histogram --workload saxpy)
+    limited "$dev/m2cu-bench" "${six[@]}" --min-log2 10 --max-log2 10 --runs 20 --no-octave \
+        >"$m2cu.small" || echo "bench: m2cu-bench at 2^10 failed"
+    if [[ -z $no_gpu ]]; then
+        limited python3 bench/gpu/cupy_bench.py latency --log2 10 --runs 50 >"$cupy.latency" \
+            || echo "bench: cupy_bench.py latency failed"
+    else
+        # The join's parsing only: no CuPy cells (all —).
+        cp "$m2cu.small" "$cupy.latency"
+    fi
+    { echo "## One call of 2^10 elements, host to host"; echo; cat "$cupy.latency"; echo
+      python3 bench/gpu/cupy_bench.py join-latency "$m2cu.small" "$cupy.latency"; echo; } | tee -a "$tables"
     echo "## m2cu-bench" >>"$tables"
     for workload in ${BENCH_WORKLOADS:-sum max minloc count histogram saxpy rowsum prefix stencil}; do
         var=BENCH_MAX_LOG2_$workload
