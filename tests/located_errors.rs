@@ -2,7 +2,8 @@
 //! the end, an index that is not a positive integer, an assignment past the end (which MATLAB
 //! would grow), operands of different sizes, the program's own `error` (which keeps its
 //! message and identifier, with no place added), and a subscript of a 2-D access past its
-//! dimension. A failed index check says the bound in MATLAB's words and the subscript's value.
+//! dimension. A failed index check says the bound in MATLAB's words and the subscript's value
+//! (not a literal subscript's, which says it already).
 //! The same message on the C path, with `--backend emu` (the loop stays on the host: it writes
 //! `y(i + k)`) and through a MEX function in Octave. (Inside a kernel, the message has the
 //! place but not the value: `tests/kernel_raise.rs`.)
@@ -35,6 +36,9 @@ if mode == 6
   M = reshape(x(1:4), 2, 2);
   y(1) = M(k, 1);
 end
+if mode == 7
+  y(5) = k;
+end
 end
 ";
 
@@ -66,6 +70,12 @@ fn cases() -> Vec<(f64, f64, &'static str)> {
             6.0,
             3.0,
             "Index in position 1 exceeds array bounds. Index must not exceed 2. (`M(k, 1)` at located.m:23:10, k = 3)",
+        ),
+        // A literal subscript says its value already: no ", 5 = 5".
+        (
+            7.0,
+            1.0,
+            "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size. Index must not exceed 4. (`y(5)` at located.m:26:3)",
         ),
     ]
 }
@@ -130,6 +140,7 @@ fn a_mex_function_raises_the_same_located_messages() {
         "m2cu:sizes",
         "located:mode",
         "m2cu:indexRange",
+        "m2cu:grow",
     ];
     for ((_, _, message), id) in cases().iter().zip(identifiers) {
         let line = format!("{id} | located_mex: {message}");

@@ -1202,7 +1202,8 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
     if (detailed) {{
         char number[48];
         m2cu_index_value(number, sizeof number, m2cu_detail.value);
-        if (!m2cu_detail.ordered) value[0] = '\0';
+        /* A literal subscript (`y(1)`) says its value already. */
+        if (!m2cu_detail.ordered || (subscript != NULL && strcmp(subscript, number) == 0)) value[0] = '\0';
         else if (subscript != NULL) snprintf(value, sizeof value, ", %.100s = %s", subscript, number);
         else snprintf(value, sizeof value, ", index %s", number);
         if (code == M2CU_E_INDEX_RANGE && position > 0)
