@@ -1,8 +1,8 @@
 //! Run-time errors name what raised them and where, one case per kind of check: an index past
 //! the end, an index that is not a positive integer, an assignment past the end (which MATLAB
 //! would grow), operands of different sizes, the program's own `error` (which keeps its
-//! message and identifier, with no place added), and a subscript of a 2-D access past its
-//! dimension. A failed index check says the bound in MATLAB's words and the subscript's value
+//! message and identifier, with no place added), a subscript of a 2-D access past its
+//! dimension, a function whose real result would be complex, and a size that is not an integer. A failed index check says the bound in MATLAB's words and the subscript's value
 //! (not a literal subscript's, which says it already).
 //! The same message on the C path, with `--backend emu` (the loop stays on the host: it writes
 //! `y(i + k)`) and through a MEX function in Octave. (Inside a kernel, the message has the
@@ -38,6 +38,13 @@ if mode == 6
 end
 if mode == 7
   y(5) = k;
+end
+if mode == 8
+  y(2) = sqrt(x(1) - k);
+end
+if mode == 9
+  z = zeros(k, 2);
+  y(1) = numel(z);
 end
 end
 ";
@@ -76,6 +83,18 @@ fn cases() -> Vec<(f64, f64, &'static str)> {
             7.0,
             1.0,
             "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size. Index must not exceed 4. (`y(5)` at located.m:26:3)",
+        ),
+        // A function whose real result would be complex names its call.
+        (
+            8.0,
+            3.0,
+            "The result would be complex: m2cu keeps sqrt, log, log2, log10, log1p, asin, acos, acosh, atanh and ^ of real values real (write sqrt(complex(x)) for the complex root). (`sqrt(x(1) - k)` at located.m:29:10)",
+        ),
+        // A size that is not an integer names the statement that makes the array.
+        (
+            9.0,
+            1.5,
+            "Size inputs must be integers. (`z = zeros(k, 2)` at located.m:32:3)",
         ),
     ]
 }
@@ -141,6 +160,8 @@ fn a_mex_function_raises_the_same_located_messages() {
         "located:mode",
         "m2cu:indexRange",
         "m2cu:grow",
+        "m2cu:complex",
+        "m2cu:size",
     ];
     for ((_, _, message), id) in cases().iter().zip(identifiers) {
         let line = format!("{id} | located_mex: {message}");

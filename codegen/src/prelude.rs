@@ -439,10 +439,11 @@ M2CU_FN double m2cu_lower(double c, int *err)
     return c >= 65.0 && c <= 90.0 ? c + 32.0 : c;
 }
 
-M2CU_FN int64_t m2cu_size(double x, int *err)
+/* A size argument (zeros(n), ones(r, c), ...) as an extent; `site` names the call. */
+M2CU_FN int64_t m2cu_size(double x, int site, int *err)
 {
-    if (x != x || x != floor(x)) { M2CU_FAIL(err, M2CU_E_SIZE); return 0; }
-    if (x > (double)M2CU_MAX_NUMEL) { M2CU_FAIL(err, M2CU_E_TOO_BIG); return 0; }
+    if (x != x || x != floor(x)) { M2CU_FAIL(err, M2CU_AT(M2CU_E_SIZE, site)); return 0; }
+    if (x > (double)M2CU_MAX_NUMEL) { M2CU_FAIL(err, M2CU_AT(M2CU_E_TOO_BIG, site)); return 0; }
     return x < 0.0 ? 0 : (int64_t)x;
 }
 
@@ -487,45 +488,47 @@ M2CU_FN double m2cu_runtime(double x) { volatile double v = x; return v; }
 M2CU_FN float m2cu_runtimef(float x) { volatile float v = x; return v; }
 #endif
 
-M2CU_FN double m2cu_sqrt(double x, int *err)
+/* The functions whose real result would be complex outside a domain stop there with
+ * M2CU_E_COMPLEX at `site`, the call or power that raised it (0: none). */
+M2CU_FN double m2cu_sqrt(double x, int site, int *err)
 {
-    if (x < 0.0) M2CU_FAIL(err, M2CU_E_COMPLEX);
+    if (x < 0.0) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site));
     return sqrt(x);
 }
 
-M2CU_FN double m2cu_pow(double a, double b, int *err)
+M2CU_FN double m2cu_pow(double a, double b, int site, int *err)
 {
-    if (a < 0.0 && b != floor(b) && b == b) M2CU_FAIL(err, M2CU_E_COMPLEX);
+    if (a < 0.0 && b != floor(b) && b == b) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site));
     return pow(m2cu_runtime(a), m2cu_runtime(b));
 }
 
 /* Octave's a .^ b of an array a by a scalar b (liboctave's elem_xpow): when a has other than one
  * element, b = 2, 3 and -1 give a*a, a*a*a and 1/a, not pow; otherwise pow, as for a scalar.
  * The single version multiplies in single (each product rounded), as Octave's FloatNDArray. */
-M2CU_FN double m2cu_elem_pow(double a, double b, int array_base, int *err)
+M2CU_FN double m2cu_elem_pow(double a, double b, int array_base, int site, int *err)
 {
     if (array_base && b == 2.0) return a * a;
     if (array_base && b == 3.0) return a * a * a;
     if (array_base && b == -1.0) return 1.0 / a;
-    return m2cu_pow(a, b, err);
+    return m2cu_pow(a, b, site, err);
 }
 
 /* Octave's single power: powf for a scalar power (xpow), for an array .^ an array and for a
  * non-integer exponent; an array .^ another integer exponent is std::pow(float, int), computed
  * in double and rounded. */
-M2CU_FN float m2cu_powf(float a, float b, int *err)
+M2CU_FN float m2cu_powf(float a, float b, int site, int *err)
 {
-    if (a < 0.0f && b != floorf(b) && b == b) M2CU_FAIL(err, M2CU_E_COMPLEX);
+    if (a < 0.0f && b != floorf(b) && b == b) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site));
     return powf(m2cu_runtimef(a), m2cu_runtimef(b));
 }
 
-M2CU_FN float m2cu_elem_powf(float a, double b, int array_base, int *err)
+M2CU_FN float m2cu_elem_powf(float a, double b, int array_base, int site, int *err)
 {
     if (array_base && b == 2.0) return a * a;
     if (array_base && b == 3.0) return a * a * a;
     if (array_base && b == -1.0) return 1.0f / a;
-    if (array_base && b == floor(b)) return (float)m2cu_pow(a, b, err);
-    return m2cu_powf(a, (float)b, err);
+    if (array_base && b == floor(b)) return (float)m2cu_pow(a, b, site, err);
+    return m2cu_powf(a, (float)b, site, err);
 }
 
 /* sign(-0) is +0, as in Octave; sign(NaN) is NaN. */
@@ -592,19 +595,20 @@ M2CU_LIBM2(atan2)
 M2CU_LIBM2(hypot)
 
 /* The real elementary functions in T's precision, S the C library's suffix (sin, sinf):
- * - those whose result is complex outside a domain stop with M2CU_E_COMPLEX there, as sqrt does;
+ * - those whose result is complex outside a domain stop with M2CU_E_COMPLEX at `site` there, as
+ *   sqrt does;
  * - gamma as Octave's: Inf at +0, -Inf at -0, Inf at negative integers and at +-Inf;
  * - sind, cosd and tand as Octave's sind.m, cosd.m and tand.m compute them (pi rounded to T,
  *   as Octave's single(x) * pi is). */
 #define M2CU_ELEMENTARY(T, S, INF) \
-M2CU_FN T m2cu_log##S(T x, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_E_COMPLEX); return log##S(m2cu_runtime##S(x)); } \
-M2CU_FN T m2cu_log2##S(T x, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_E_COMPLEX); return log2##S(m2cu_runtime##S(x)); } \
-M2CU_FN T m2cu_log10##S(T x, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_E_COMPLEX); return log10##S(m2cu_runtime##S(x)); } \
-M2CU_FN T m2cu_log1p##S(T x, int *err) { if (x < (T)-1) M2CU_FAIL(err, M2CU_E_COMPLEX); return log1p##S(m2cu_runtime##S(x)); } \
-M2CU_FN T m2cu_asin##S(T x, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return asin##S(m2cu_runtime##S(x)); } \
-M2CU_FN T m2cu_acos##S(T x, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return acos##S(m2cu_runtime##S(x)); } \
-M2CU_FN T m2cu_acosh##S(T x, int *err) { if (x < (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return acosh##S(m2cu_runtime##S(x)); } \
-M2CU_FN T m2cu_atanh##S(T x, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_E_COMPLEX); return atanh##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_log##S(T x, int site, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return log##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_log2##S(T x, int site, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return log2##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_log10##S(T x, int site, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return log10##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_log1p##S(T x, int site, int *err) { if (x < (T)-1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return log1p##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_asin##S(T x, int site, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return asin##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_acos##S(T x, int site, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return acos##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_acosh##S(T x, int site, int *err) { if (x < (T)1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return acosh##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_atanh##S(T x, int site, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return atanh##S(m2cu_runtime##S(x)); } \
 M2CU_FN T m2cu_gamma##S(T x) \
 { \
     if (x == (T)0) return signbit(x) ? -(INF) : (INF); \
@@ -674,15 +678,15 @@ M2CU_FN T m2cu_nthroot_positive##S(T x, T n, int array, int *err) \
     int integer_n = n == trunc##S(n); \
     if (n == (T)3) return m2cu_cbrt##S(x); \
     if (integer_n && m2cu_mod##S(n, (T)2) == (T)1) { \
-        y = m2cu_elem_pow##S(fabs##S(x), (T)1 / n, array, err) * (T)m2cu_sign((double)x); \
+        y = m2cu_elem_pow##S(fabs##S(x), (T)1 / n, array, 0, err) * (T)m2cu_sign((double)x); \
     } else if (x < (T)0) { \
         M2CU_FAIL(err, M2CU_E_NTHROOT_NEGATIVE); \
         return (T)0; \
     } else { \
-        y = m2cu_elem_pow##S(x, (T)1 / n, array, err); \
+        y = m2cu_elem_pow##S(x, (T)1 / n, array, 0, err); \
     } \
     if (integer_n && isfinite(n) && (array || y != (T)0)) { \
-        y = ((n - (T)1) * y + x / m2cu_elem_pow##S(y, n - (T)1, array, err)) / n; \
+        y = ((n - (T)1) * y + x / m2cu_elem_pow##S(y, n - (T)1, array, 0, err)) / n; \
         if (!isfinite(y)) y = x; \
     } \
     return y; \

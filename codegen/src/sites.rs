@@ -1,5 +1,6 @@
 //! Where a run-time error comes from: every checked place of the program (an element access's
-//! subscripts, a `Check` statement) has a site number, which a failing check adds to its error
+//! subscripts, a call or power whose result would be complex, a `Check` statement, the sizes of
+//! an `Alloc` or `Resize`) has a site number, which a failing check adds to its error
 //! code in the status word (`M2CU_AT(code, site)` = `code + 256 * site`, the layout of
 //! `M2CU_UNDEFINED(k)`). The status travels unchanged from a kernel's error word or an OpenMP
 //! thread to the host, whose `m2cu_site_text` names the site: "Index exceeds the number of
@@ -7,8 +8,8 @@
 //! the access's subscripts and its own source, after `\x1f` separators (`` `A(i, j)` at
 //! f.m:4:12\x1f2\x1fj ``), for the message of a failed index check (`m2cu_message`).
 //!
-//! Invariants: site numbers come from the IR's ids (an index expression `e` is `2e + 1`, a
-//! `Check` statement `s` is `2s + 2`), so kernels and host code agree without a registry; a
+//! Invariants: site numbers come from the IR's ids (an expression `e` is `2e + 1`, a statement
+//! `s` is `2s + 2`), so kernels and host code agree without a registry; a
 //! site is at most [`MAX_SITE`] (the status stays a positive `int`), else 0 (no site); the
 //! program's own `error` statuses (`M2CU_E_USER`) never carry one.
 
@@ -24,13 +25,40 @@ pub const MAX_SITE: u32 = (1 << 23) - 1;
 /// The longest source text a site quotes; a longer one is named by its place alone.
 const MAX_QUOTE: usize = 60;
 
-/// The site of the subscript `index` of an element access (0: none).
-pub fn of_index(index: ExprId) -> u32 {
-    bounded(2 * u64::from(u32::from(index.into_raw())) + 1)
+/// The site of expression `e`: a subscript of an element access, or a call or power that can
+/// fail ([`raises`]) (0: none).
+pub fn of_expr(e: ExprId) -> u32 {
+    bounded(2 * u64::from(u32::from(e.into_raw())) + 1)
 }
 
-/// The site of the `Check` statement `s` (0: none).
-pub fn of_check(s: StmtId) -> u32 {
+/// Whether expression kind `kind` is a call or power whose helper can fail on its values (a
+/// real result that would be complex), which names its site.
+pub fn raises(kind: &ExprKind) -> bool {
+    use m2cu_frontend::ir::{BinOp, Builtin, Elementary};
+    match kind {
+        ExprKind::Binary(op, ..) => *op == BinOp::Pow,
+        ExprKind::Call(b, _) => matches!(
+            b,
+            Builtin::Sqrt
+                | Builtin::Log
+                | Builtin::Power
+                | Builtin::Elementary(
+                    Elementary::Asin
+                        | Elementary::Acos
+                        | Elementary::Acosh
+                        | Elementary::Atanh
+                        | Elementary::Log2
+                        | Elementary::Log10
+                        | Elementary::Log1p
+                )
+        ),
+        _ => false,
+    }
+}
+
+/// The site of statement `s`: a `Check`, or an `Alloc` or `Resize` whose sizes are checked
+/// (0: none).
+pub fn of_stmt(s: StmtId) -> u32 {
     bounded(2 * u64::from(u32::from(s.into_raw())) + 2)
 }
 
@@ -64,27 +92,31 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
             let span = f.exprs[i].span;
             let subscript = quote(sources.text(), span.start, span.end).unwrap_or("");
             (
-                of_index(i),
+                of_expr(i),
                 Some(format!("{text}\u{1f}{position}\u{1f}{subscript}")),
             )
         }));
     };
-    for (_, expr) in f.exprs.iter() {
-        if let ExprKind::Index(_, indices) = &expr.kind {
-            access(indices);
+    let mut others = Vec::new();
+    for (e, expr) in f.exprs.iter() {
+        match &expr.kind {
+            ExprKind::Index(_, indices) => access(indices),
+            kind if raises(kind) => others.push((of_expr(e), statement_text(sources, expr.span))),
+            _ => {}
         }
     }
-    let mut checks = Vec::new();
     for (s, stmt) in f.stmts.iter() {
         match &stmt.kind {
             StmtKind::Store { indices, .. } => access(indices),
-            StmtKind::Check { .. } => {
-                checks.push((of_check(s), statement_text(sources, stmt.span)))
+            StmtKind::Check { .. } => others.push((of_stmt(s), statement_text(sources, stmt.span))),
+            // The sizes m2cu's own functions allocate with are whole numbers they computed.
+            StmtKind::Alloc { .. } | StmtKind::Resize { .. } if !bundled(sources, stmt.span) => {
+                others.push((of_stmt(s), statement_text(sources, stmt.span)))
             }
             _ => {}
         }
     }
-    cases.extend(checks);
+    cases.extend(others);
     cases.retain(|(site, text)| *site != 0 && text.is_some());
     cases.sort_by_key(|(site, _)| *site);
     cases.dedup_by_key(|(site, _)| *site);
@@ -121,13 +153,20 @@ fn access_text(sources: &SourceMap, mut spans: impl Iterator<Item = Span>) -> Op
     }
 }
 
-/// "`n == numel(x)` at f.m:4:3" for a statement, or "at f.m:4:3" when its text is long.
+/// "`n == numel(x)` at f.m:4:3" for a statement or expression, or "at f.m:4:3" when its text is
+/// long.
 fn statement_text(sources: &SourceMap, span: Span) -> Option<String> {
     let at = place(sources, span.start);
     Some(match quote(sources.text(), span.start, span.end) {
         Some(q) => format!("`{q}` at {at}"),
         None => format!("at {at}"),
     })
+}
+
+/// Whether `span` is in one of the functions m2cu bundles (`m2cu_frontend::bundled`).
+fn bundled(sources: &SourceMap, span: Span) -> bool {
+    let (file, ..) = sources.place(span.start);
+    file.starts_with(m2cu_frontend::bundled::DISPLAY_PREFIX)
 }
 
 /// The source between two offsets when it is one short line of text.
@@ -174,8 +213,8 @@ mod tests {
     fn sites_of_expressions_and_statements_differ() {
         let e = ExprId::from_raw(la_arena::RawIdx::from_u32(5));
         let s = StmtId::from_raw(la_arena::RawIdx::from_u32(5));
-        assert_eq!((of_index(e), of_check(s)), (11, 12));
+        assert_eq!((of_expr(e), of_stmt(s)), (11, 12));
         let big = ExprId::from_raw(la_arena::RawIdx::from_u32(MAX_SITE));
-        assert_eq!(of_index(big), 0);
+        assert_eq!(of_expr(big), 0);
     }
 }

@@ -235,7 +235,7 @@ impl<'a> Context<'a> {
                 rows,
                 cols,
                 pages,
-            } => self.alloc(code, *target, *fill, [*rows, *cols], *pages),
+            } => self.alloc(code, s, *target, *fill, [*rows, *cols], *pages),
             StmtKind::Store { .. } if self.quiet_stores => {}
             StmtKind::Store {
                 array,
@@ -265,7 +265,7 @@ impl<'a> Context<'a> {
                 code.close("}");
             }
             StmtKind::If { .. } => self.if_chain(code, s, false),
-            StmtKind::Resize { array, rows, cols } => self.resize(code, *array, *rows, *cols),
+            StmtKind::Resize { array, rows, cols } => self.resize(code, s, *array, *rows, *cols),
             StmtKind::Check {
                 cond,
                 error: RuntimeError::Undefined(name),
@@ -318,7 +318,7 @@ impl<'a> Context<'a> {
                     "if (!{}) M2CU_FAIL({}, M2CU_AT({code_name}, {}));",
                     ew.cond(*cond),
                     self.err,
-                    crate::sites::of_check(s)
+                    crate::sites::of_stmt(s)
                 ));
             }
             StmtKind::Print { pieces, to } => match (&self.failure, to) {
@@ -592,24 +592,26 @@ impl<'a> Context<'a> {
     fn alloc(
         &self,
         code: &mut Code,
+        s: StmtId,
         target: LocalId,
         fill: Fill,
         [rows, cols]: [ExprId; 2],
         pages: Option<ExprId>,
     ) {
+        let site = crate::sites::of_stmt(s);
         if let Some(capacity) = self.scratch_capacity(target) {
-            return self.scratch_alloc(code, target, fill, [rows, cols], capacity);
+            return self.scratch_alloc(code, site, target, fill, [rows, cols], capacity);
         }
         let ew = self.exprs();
         let t = self.name(target);
         let ty = crate::expr::complex::c_type(self.f.locals[target].ty);
         let err = self.err;
         code.open("{");
-        self.extents(code, rows, cols);
+        self.extents(code, rows, cols, site);
         let p = match pages {
             Some(p) => {
                 code.line(format!(
-                    "int64_t m2cu_p = m2cu_size({}, {err});",
+                    "int64_t m2cu_p = m2cu_size({}, {site}, {err});",
                     ew.double(p)
                 ));
                 "m2cu_p"
@@ -643,15 +645,16 @@ impl<'a> Context<'a> {
         code.close("}");
     }
 
-    /// Declares `m2cu_r` and `m2cu_c`: `rows` and `cols` as checked sizes.
-    fn extents(&self, code: &mut Code, rows: ExprId, cols: ExprId) {
+    /// Declares `m2cu_r` and `m2cu_c`: `rows` and `cols` as checked sizes, a failure named by
+    /// `site` (the statement's).
+    fn extents(&self, code: &mut Code, rows: ExprId, cols: ExprId, site: u32) {
         let (ew, err) = (self.exprs(), self.err);
         code.line(format!(
-            "int64_t m2cu_r = m2cu_size({}, {err});",
+            "int64_t m2cu_r = m2cu_size({}, {site}, {err});",
             ew.double(rows)
         ));
         code.line(format!(
-            "int64_t m2cu_c = m2cu_size({}, {err});",
+            "int64_t m2cu_c = m2cu_size({}, {site}, {err});",
             ew.double(cols)
         ));
     }
@@ -661,11 +664,11 @@ impl<'a> Context<'a> {
     /// rounded up to a power of two (amortized doubling: growing by one element at a time
     /// reallocates O(log n) times, and `realloc` to the size a block already has does not move
     /// it). An undefined array (row extent -1) has no elements.
-    fn resize(&self, code: &mut Code, array: LocalId, rows: ExprId, cols: ExprId) {
+    fn resize(&self, code: &mut Code, s: StmtId, array: LocalId, rows: ExprId, cols: ExprId) {
         let t = self.name(array);
         let ty = crate::expr::complex::c_type(self.f.locals[array].ty);
         code.open("{");
-        self.extents(code, rows, cols);
+        self.extents(code, rows, cols, crate::sites::of_stmt(s));
         code.line(format!(
             "int64_t m2cu_or = {t}_d0 < 0 ? 0 : {t}_d0, m2cu_oc = {t}_d1;"
         ));
@@ -1065,6 +1068,7 @@ impl<'a> Context<'a> {
     fn scratch_alloc(
         &self,
         code: &mut Code,
+        site: u32,
         target: LocalId,
         fill: Fill,
         [rows, cols]: [ExprId; 2],
@@ -1074,7 +1078,7 @@ impl<'a> Context<'a> {
         let class = self.f.locals[target].ty.class;
         let value = fill_element(fill, class).unwrap_or_else(|| format!("({})0", class.c_type()));
         code.open("{");
-        self.extents(code, rows, cols);
+        self.extents(code, rows, cols, site);
         self.scratch_extents(code, target, capacity);
         code.line(format!(
             "for (int64_t m2cu_e = 0; m2cu_e < m2cu_r * m2cu_c; m2cu_e++) {t}[m2cu_e] = {value};"

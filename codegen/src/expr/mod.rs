@@ -101,13 +101,15 @@ impl ExprWriter<'_> {
                 format!("m2cu_sub_{}(0, {})", class.name(), self.to_class(*a, class))
             }
             ExprKind::Unary(UnOp::Neg, a) => self.arith(class, &format!("(-{})", self.double(*a))),
-            ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, class),
+            ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, class, crate::sites::of_expr(e)),
             ExprKind::Index(array, indices) => format!(
                 "{}[{}]",
                 self.names.get(*array),
                 self.offset(*array, indices)
             ),
-            ExprKind::Call(builtin, args) => self.builtin(*builtin, args, class),
+            ExprKind::Call(builtin, args) => {
+                self.builtin(*builtin, args, class, crate::sites::of_expr(e))
+            }
             ExprKind::Convert(a) => self.convert(*a, class),
             ExprKind::Combine(c, args) => {
                 let operands: Vec<String> = args.iter().map(|&a| self.expr(a)).collect();
@@ -185,7 +187,8 @@ impl ExprWriter<'_> {
         }
     }
 
-    fn binary(&self, op: BinOp, a: ExprId, b: ExprId, class: Class) -> String {
+    /// `site` names this expression in a failure ([`crate::sites::raises`]).
+    fn binary(&self, op: BinOp, a: ExprId, b: ExprId, class: Class, site: u32) -> String {
         if let Some(compared) = self.complex_comparison(op, a, b) {
             return compared;
         }
@@ -209,12 +212,12 @@ impl ExprWriter<'_> {
                 self.arith(class, &format!("({x} {} {y})", op.symbol()))
             }
             BinOp::Pow if class == Class::Single => format!(
-                "m2cu_powf({}, {}, {})",
+                "m2cu_powf({}, {}, {site}, {})",
                 self.to_class(a, Class::Single),
                 self.to_class(b, Class::Single),
                 self.err
             ),
-            BinOp::Pow => self.arith(class, &format!("m2cu_pow({x}, {y}, {})", self.err)),
+            BinOp::Pow => self.arith(class, &format!("m2cu_pow({x}, {y}, {site}, {})", self.err)),
             BinOp::Eq => format!("({x} == {y})"),
             BinOp::Ne => format!("({x} != {y})"),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => format!("({x} {} {y})", op.symbol()),
@@ -294,9 +297,11 @@ impl ExprWriter<'_> {
         format!("((int64_t){})", self.expr(e))
     }
 
-    fn builtin(&self, builtin: Builtin, args: &[ExprId], class: Class) -> String {
+    /// `site` names this call in a failure ([`crate::sites::raises`]).
+    fn builtin(&self, builtin: Builtin, args: &[ExprId], class: Class, site: u32) -> String {
         let d = |k: usize| self.double(args[k]);
         let err = self.err;
+        let raise = format!("{site}, {err}");
         let integer = class.is_integer();
         if let Some(part) = self.complex_part(builtin, args) {
             return part;
@@ -310,15 +315,15 @@ impl ExprWriter<'_> {
             }
             Builtin::Abs if class == Class::Uint64 => self.to_class(args[0], class),
             Builtin::Abs => self.arith(class, &format!("fabs({})", d(0))),
-            Builtin::Sqrt => self.arith(class, &format!("m2cu_sqrt({}, {err})", d(0))),
+            Builtin::Sqrt => self.arith(class, &format!("m2cu_sqrt({}, {raise})", d(0))),
             Builtin::Exp if class == Class::Single => {
                 format!("m2cu_expf({})", self.floating(args[0], class))
             }
             Builtin::Log if class == Class::Single => {
-                format!("m2cu_logf({}, {err})", self.floating(args[0], class))
+                format!("m2cu_logf({}, {raise})", self.floating(args[0], class))
             }
             Builtin::Exp => self.arith(class, &format!("m2cu_exp({})", d(0))),
-            Builtin::Log => self.arith(class, &format!("m2cu_log({}, {err})", d(0))),
+            Builtin::Log => self.arith(class, &format!("m2cu_log({}, {raise})", d(0))),
             Builtin::Floor => self.arith(class, &format!("floor({})", d(0))),
             Builtin::Ceil => self.arith(class, &format!("ceil({})", d(0))),
             Builtin::Round => self.arith(class, &format!("round({})", d(0))),
@@ -371,8 +376,8 @@ impl ExprWriter<'_> {
             Builtin::Complex | Builtin::Real | Builtin::Imag | Builtin::Conj | Builtin::Angle => {
                 unreachable!("complex_part writes these")
             }
-            Builtin::Power => self.array_power(args, class),
-            Builtin::Elementary(e) => self.elementary(e, args, class),
+            Builtin::Power => self.array_power(args, class, &raise),
+            Builtin::Elementary(e) => self.elementary(e, args, class, &raise),
             Builtin::NthRoot => {
                 let (x, n) = (self.floating(args[0], class), self.floating(args[1], class));
                 let suffix = float_suffix(class);
@@ -405,10 +410,10 @@ impl ExprWriter<'_> {
     /// `m2cu_sin` for double, `m2cu_sinf` for single (Octave's single functions are the float
     /// ones, which differ from rounding the double result), which call the C library's with
     /// arguments it cannot fold at compile time, check the domain, or follow an Octave M-file.
-    fn elementary(&self, e: Elementary, args: &[ExprId], class: Class) -> String {
+    /// `raise`: the site and error arguments of a function that can fail.
+    fn elementary(&self, e: Elementary, args: &[ExprId], class: Class, raise: &str) -> String {
         let x = |k: usize| self.floating(args[k], class);
         let (s, t) = (float_suffix(class), class.c_type());
-        let err = self.err;
         match e {
             Elementary::Sec | Elementary::Csc | Elementary::Cot => {
                 let f = match e {
@@ -424,7 +429,7 @@ impl ExprWriter<'_> {
             | Elementary::Atanh
             | Elementary::Log2
             | Elementary::Log10
-            | Elementary::Log1p => format!("m2cu_{}{s}({}, {err})", e.name(), x(0)),
+            | Elementary::Log1p => format!("m2cu_{}{s}({}, {raise})", e.name(), x(0)),
             Elementary::Atan2 | Elementary::Hypot => {
                 format!("m2cu_{}{s}({}, {})", e.name(), x(0), x(1))
             }
@@ -434,17 +439,17 @@ impl ExprWriter<'_> {
 
     /// Octave's `a .^ b` of an array (see [`Builtin::Power`]): the prelude's `m2cu_elem_pow`,
     /// or `m2cu_elem_powf`, whose products are rounded to single at each step as Octave's are.
-    fn array_power(&self, args: &[ExprId], class: Class) -> String {
-        let (exponent, array_base, err) = (self.double(args[1]), self.cond(args[2]), self.err);
+    fn array_power(&self, args: &[ExprId], class: Class, raise: &str) -> String {
+        let (exponent, array_base) = (self.double(args[1]), self.cond(args[2]));
         match class {
             Class::Single => format!(
-                "m2cu_elem_powf({}, {exponent}, {array_base}, {err})",
+                "m2cu_elem_powf({}, {exponent}, {array_base}, {raise})",
                 self.to_class(args[0], Class::Single)
             ),
             _ => self.arith(
                 class,
                 &format!(
-                    "m2cu_elem_pow({}, {exponent}, {array_base}, {err})",
+                    "m2cu_elem_pow({}, {exponent}, {array_base}, {raise})",
                     self.double(args[0])
                 ),
             ),
@@ -608,7 +613,7 @@ impl ExprWriter<'_> {
             Access::Read => "m2cu_idx",
             Access::Write => "m2cu_sidx",
         };
-        let site = crate::sites::of_index(index);
+        let site = crate::sites::of_expr(index);
         match self.int_expr(index) {
             Some(i) => format!("{func}i({i}, {extent}, {site}, {})", self.err),
             None => format!(
