@@ -174,13 +174,21 @@ def latency(args):
     return 0
 
 
-def join_latency(args):
+def joined_tables(args):
+    """m2cu-bench's rows, and the other table's by (workload, N); None after saying why."""
     try:
         m2cu = table_rows(args.m2cu)
-        cupy = {(r["workload"], r["N"]): r for r in table_rows(args.cupy)}
+        return m2cu, {(r["workload"], r["N"]): r for r in table_rows(args.cupy)}
     except (OSError, ValueError, KeyError) as e:
         print(f"cupy_bench.py: {e}", file=sys.stderr)
+        return None
+
+
+def join_latency(args):
+    tables = joined_tables(args)
+    if tables is None:
         return 2
+    m2cu, cupy = tables
     print("| workload | N | m2cu call ms | CuPy call ms | m2cu/CuPy time | within 2x |")
     print("|---|---:|---:|---:|---:|---|")
     for row in m2cu:
@@ -205,7 +213,8 @@ def table_rows(path):
     cells = lambda line: [c.strip() for c in line.strip("|").split("|")]  # noqa: E731
     rule = lambda line: all(set(c) <= set(":-") for c in cells(line))  # noqa: E731
     header = cells(lines[0])
-    return [dict(zip(header, cells(line))) for line in lines[1:] if not rule(line) and cells(line) != header]
+    # Another table's header (its first column named as this one's) is not a row either.
+    return [dict(zip(header, cells(line))) for line in lines[1:] if not rule(line) and cells(line)[0] != header[0]]
 
 
 def fixed(value):
@@ -221,12 +230,10 @@ def number(text):
 
 
 def join(args):
-    try:
-        m2cu = table_rows(args.m2cu)
-        cupy = {(r["workload"], r["N"]): r for r in table_rows(args.cupy)}
-    except (OSError, ValueError, KeyError) as e:
-        print(f"cupy_bench.py: {e}", file=sys.stderr)
+    tables = joined_tables(args)
+    if tables is None:
         return 2
+    m2cu, cupy = tables
     print("| workload | N | m2cu kernels GB/s | CuPy GB/s | copy GB/s | m2cu/CuPy | m2cu/copy |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for row in m2cu:

@@ -14,7 +14,7 @@
 //! program's own `error` statuses (`M2CU_E_USER`) never carry one.
 
 use m2cu_frontend::diag::Span;
-use m2cu_frontend::ir::{ExprId, ExprKind, Function, StmtId, StmtKind};
+use m2cu_frontend::ir::{Elementary, ExprId, ExprKind, Function, StmtId, StmtKind};
 use m2cu_frontend::sources::SourceMap;
 
 use crate::c_text;
@@ -34,26 +34,28 @@ pub fn of_expr(e: ExprId) -> u32 {
 /// Whether expression kind `kind` is a call or power whose helper can fail on its values (a
 /// real result that would be complex), which names its site.
 pub fn raises(kind: &ExprKind) -> bool {
-    use m2cu_frontend::ir::{BinOp, Builtin, Elementary};
+    use m2cu_frontend::ir::{BinOp, Builtin};
     match kind {
         ExprKind::Binary(op, ..) => *op == BinOp::Pow,
-        ExprKind::Call(b, _) => matches!(
-            b,
-            Builtin::Sqrt
-                | Builtin::Log
-                | Builtin::Power
-                | Builtin::Elementary(
-                    Elementary::Asin
-                        | Elementary::Acos
-                        | Elementary::Acosh
-                        | Elementary::Atanh
-                        | Elementary::Log2
-                        | Elementary::Log10
-                        | Elementary::Log1p
-                )
-        ),
+        ExprKind::Call(Builtin::Elementary(e), _) => complex_outside_domain(*e),
+        ExprKind::Call(b, _) => matches!(b, Builtin::Sqrt | Builtin::Log | Builtin::Power),
         _ => false,
     }
+}
+
+/// The elementary functions whose real result is complex outside a domain: their helpers stop
+/// there, at the call's site.
+pub fn complex_outside_domain(e: Elementary) -> bool {
+    matches!(
+        e,
+        Elementary::Asin
+            | Elementary::Acos
+            | Elementary::Acosh
+            | Elementary::Atanh
+            | Elementary::Log2
+            | Elementary::Log10
+            | Elementary::Log1p
+    )
 }
 
 /// The site of statement `s`: a `Check`, or an `Alloc` or `Resize` whose sizes are checked

@@ -423,13 +423,9 @@ impl ExprWriter<'_> {
                 };
                 format!("(({t})1 / m2cu_{f}{s}({}))", x(0))
             }
-            Elementary::Asin
-            | Elementary::Acos
-            | Elementary::Acosh
-            | Elementary::Atanh
-            | Elementary::Log2
-            | Elementary::Log10
-            | Elementary::Log1p => format!("m2cu_{}{s}({}, {raise})", e.name(), x(0)),
+            e if crate::sites::complex_outside_domain(e) => {
+                format!("m2cu_{}{s}({}, {raise})", e.name(), x(0))
+            }
             Elementary::Atan2 | Elementary::Hypot => {
                 format!("m2cu_{}{s}({}, {})", e.name(), x(0), x(1))
             }
