@@ -247,6 +247,11 @@ pub const ERRORS: &[(i32, &str, &str)] = &[
         "m2cu: a complex array whose imaginary parts are all zero meets .* or ./ here, and it may come straight from complex(a, b), which Octave keeps complex (any other all-real value it narrows to real): the result differs where an element meets Inf or NaN, and m2cu does not know which holds; write the loop over the elements (for k = 1:numel(z), w(k) = z(k) .* y(k); end), which m2cu computes as MATLAB does.",
     ),
     (66, "M2CU_E_PREFIX_COUNT_I", "strncmpi: N must be greater than 0"),
+    (
+        67,
+        "M2CU_E_RESHAPE_DIVISIBLE",
+        "Product of known dimensions not divisible into total number of elements.",
+    ),
 ];
 
 /// The message for an error code, as the generated code reports it.

@@ -280,6 +280,7 @@ impl<'a> Context<'a> {
                     RuntimeError::EmptyExtreme => "M2CU_E_EMPTY",
                     RuntimeError::RunTimeExpansion => "M2CU_E_EXPAND",
                     RuntimeError::ReshapeCount => "M2CU_E_RESHAPE",
+                    RuntimeError::ReshapeDivisible => "M2CU_E_RESHAPE_DIVISIBLE",
                     RuntimeError::DiagOfVector => "M2CU_E_DIAG_VECTOR",
                     RuntimeError::NormOfMatrix => "M2CU_E_NORM_MATRIX",
                     RuntimeError::FindCount => "M2CU_E_FIND_COUNT",

@@ -795,6 +795,9 @@ pub enum RuntimeError {
     RunTimeExpansion,
     /// `reshape` to extents whose product is not the element count.
     ReshapeCount,
+    /// `reshape` with a `[]` extent where the other extents' product does not divide the
+    /// element count (MATLAB's "Product of known dimensions ... not divisible ...").
+    ReshapeDivisible,
     /// `diag(A)` of an `A` whose extents were unknown at translation time, taken for a matrix,
     /// that is a vector or 0-by-0 when the program runs (`lower::diag`).
     DiagOfVector,

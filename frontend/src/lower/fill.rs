@@ -24,7 +24,7 @@
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
 use crate::ir::{
-    BinOp, ExprId, ExprKind, Fill, LocalId, RuntimeError, SizeQuery, StmtId, StmtKind,
+    BinOp, Builtin, ExprId, ExprKind, Fill, LocalId, RuntimeError, SizeQuery, StmtId, StmtKind,
 };
 use crate::types::{Class, Dim, Shape, Type};
 
@@ -624,13 +624,39 @@ impl Lowerer<'_> {
         }
         let known: Vec<ExprId> = dims.iter().flatten().copied().collect();
         let product = self.product(&known, span);
+        if dims.iter().any(Option::is_none) {
+            // The known extents' product must divide the element count (MATLAB's mod: a
+            // product of 0 divides 0 only), before the `[]` extent is taken as their quotient.
+            let (n, others) = (numel(self), self.copy_expr(product));
+            let double = Type::scalar(Class::Double);
+            let rest = self.new_expr(ExprKind::Call(Builtin::Mod, vec![n, others]), double, span);
+            let zero = self.constant_expr(0.0, Class::Double, span);
+            let divides = self.binary_expr(BinOp::Eq, rest, zero, Class::Logical, span);
+            self.push(
+                StmtKind::Check {
+                    cond: divides,
+                    error: RuntimeError::ReshapeDivisible,
+                },
+                span,
+            );
+        }
         let dims: Vec<ExprId> = dims
             .into_iter()
             .map(|d| {
                 d.unwrap_or_else(|| {
+                    // Octave's 0 for `reshape(zeros(0, 3), 0, [])`: over a product of at
+                    // least 1 (a constant one is that already).
                     let n = numel(self);
                     let others = self.copy_expr(product);
-                    self.binary_expr(BinOp::Div, n, others, Class::Double, span)
+                    let divisor = match self.const_of(others) {
+                        Some(c) if c >= 1.0 => others,
+                        _ => {
+                            let one = self.constant_expr(1.0, Class::Double, span);
+                            let call = ExprKind::Call(Builtin::Max, vec![others, one]);
+                            self.new_expr(call, Type::scalar(Class::Double), span)
+                        }
+                    };
+                    self.binary_expr(BinOp::Div, n, divisor, Class::Double, span)
                 })
             })
             .collect();
