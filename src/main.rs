@@ -93,9 +93,8 @@ struct Common {
     /// gpucoder.reduce with your own function, in a fixed order (each block writes its own
     /// slot; the last block combines the slots in a fixed tree) instead of with atomics in
     /// whatever order blocks finish: the same bits on every run on one GPU. Other reductions
-    /// are exact in any order already. The C/OpenMP path always
-    /// folds its threads' partials in thread order: the same bits on every run with the same
-    /// --threads
+    /// are exact in any order already. The C/OpenMP path always folds its threads' partials in
+    /// thread order: the same bits on every run with the same --threads
     #[arg(long)]
     deterministic: bool,
     /// A folder to search for `NAME.m` when the file calls `NAME(...)` and defines no such

@@ -126,11 +126,7 @@ fn deterministic_runs_repeat_their_bits_and_match_octave() {
             .zip(&second)
             .filter(|((_, a), (_, b))| !same_bits(a, b))
             .map(|((out, _), _)| format!("{name}: output `{out}` changed between two runs"));
-        let differ = comparison(name);
-        let expected = common::expected(name);
-        let unlike_octave = common::output_differences_by(&expected, &first, differ)
-            .into_iter()
-            .map(|why| format!("{name}: {why}"));
+        let unlike_octave = common::mismatches_in(name, &first, comparison(name));
         changed.chain(unlike_octave).collect()
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -84,24 +84,41 @@ fn deterministic_sums_on_the_c_path_fold_thread_partials_in_order() {
         deterministic: true,
         ..Default::default()
     };
-    let run_options = m2cu::RunOptions {
+    let inputs = vec![("v".to_string(), Value::row(v.clone()))];
+    let program = Program::prepare(&common::source(&path), &inputs, &options, &four_threads())
+        .expect("vecsum prepares");
+    let partials = static_shares(&v, 4)
+        .into_iter()
+        .fold(0.0, |sum, share| sum + share.iter().fold(0.0, |s, x| s + x));
+    calls_give_bits(&program, &inputs, 0.0 + partials, 3);
+}
+
+/// The C path on a team of four threads.
+fn four_threads() -> m2cu::RunOptions {
+    m2cu::RunOptions {
         threads: m2cu::Threads::Exactly(std::num::NonZeroUsize::new(4).unwrap()),
         ..common::on(Backend::Cpu)
-    };
-    let inputs = vec![("v".to_string(), Value::row(v.clone()))];
-    let program = Program::prepare(&common::source(&path), &inputs, &options, &run_options)
-        .expect("vecsum prepares");
-    let (share, longer) = (n / 4, n % 4);
-    let mut start = 0;
-    let mut partials = 0.0;
-    for thread in 0..4 {
-        let len = share + usize::from(thread < longer);
-        partials += v[start..start + len].iter().fold(0.0, |s, x| s + x);
-        start += len;
     }
-    let want = 0.0 + partials;
-    for _ in 0..3 {
-        let got = program.call(&inputs).expect("the call");
+}
+
+/// Each thread's contiguous share of `v` under OpenMP's static schedule on `threads` threads:
+/// `len / threads` each, the first `len % threads` one more.
+fn static_shares<T>(v: &[T], threads: usize) -> Vec<&[T]> {
+    let (share, longer) = (v.len() / threads, v.len() % threads);
+    let mut start = 0;
+    (0..threads)
+        .map(|thread| {
+            let len = share + usize::from(thread < longer);
+            start += len;
+            &v[start - len..start]
+        })
+        .collect()
+}
+
+/// `calls` calls of `program` each give `want` as its first output, bit for bit.
+fn calls_give_bits(program: &Program, inputs: &[(String, Value)], want: f64, calls: usize) {
+    for _ in 0..calls {
+        let got = program.call(inputs).expect("the call");
         assert_eq!(
             got[0].1.as_slice::<f64>().map(|s| s[0].to_bits()),
             Some(want.to_bits()),
@@ -121,30 +138,15 @@ fn custom_reductions_on_the_c_path_fold_thread_partials_in_order() {
     let n: usize = 40_001;
     let x: Vec<f64> = (0..n).map(|k| 1.0 / (k as f64 + 3.0).sqrt()).collect();
     let source = "function len = veclen(x)\n  len = gpucoder.reduce(x, @hypot);\nend\n";
-    let run_options = m2cu::RunOptions {
-        threads: m2cu::Threads::Exactly(std::num::NonZeroUsize::new(4).unwrap()),
-        ..common::on(Backend::Cpu)
-    };
     let inputs = vec![("x".to_string(), Value::row(x.clone()))];
-    let program = Program::prepare(source, &inputs, &m2cu::Options::default(), &run_options)
+    let program = Program::prepare(source, &inputs, &m2cu::Options::default(), &four_threads())
         .expect("veclen prepares");
-    let rest = &x[1..];
-    let (share, longer) = (rest.len() / 4, rest.len() % 4);
-    let (mut start, mut want) = (0, x[0]);
-    for thread in 0..4 {
-        let len = share + usize::from(thread < longer);
-        let part = &rest[start..start + len];
-        want = want.hypot(part[1..].iter().fold(part[0], |a, b| a.hypot(*b)));
-        start += len;
-    }
-    for _ in 0..5 {
-        let got = program.call(&inputs).expect("the call");
-        assert_eq!(
-            got[0].1.as_slice::<f64>().map(|s| s[0].to_bits()),
-            Some(want.to_bits()),
-            "{got:?} != {want}"
-        );
-    }
+    let want = static_shares(&x[1..], 4)
+        .into_iter()
+        .fold(x[0], |len, share| {
+            len.hypot(share[1..].iter().fold(share[0], |a, b| a.hypot(*b)))
+        });
+    calls_give_bits(&program, &inputs, want, 5);
 }
 
 /// A min or max over -0 and +0 alternating, on two and on four threads: the threads' partials

@@ -304,9 +304,10 @@ typedef unsigned long long uint64_t;
 /* On the host, a failed index check also keeps the bound it passed and the subscript's value,
  * for the message (m2cu_message), under one lock so that OpenMP threads keep one status with
  * its own detail. Declared in both of nvcc's passes over the standalone .cu, since its device
- * pass parses the host functions that use it too; not in NVRTC's or the emulator's kernels. The value is MATLAB's first failing one only where the checks run in order:
- * inside a parallel region another thread may fail first at a later iteration, so it is kept
- * only outside one (`ordered`). (Inside kernels only the status is kept.) */
+ * pass parses the host functions that use it too; not in NVRTC's or the emulator's kernels.
+ * The value is MATLAB's first failing one only where the checks run in order: inside a
+ * parallel region another thread may fail first at a later iteration, so it is kept only
+ * outside one (`ordered`). (Inside kernels only the status is kept.) */
 #if defined(_OPENMP)
 #  include <omp.h>
 #  define M2CU_IN_ORDER (!omp_in_parallel())

@@ -309,15 +309,25 @@ pub fn mismatches_of(
     run_options: &RunOptions,
     differ: impl Fn(&Value, &Value) -> Option<String>,
 ) -> Vec<String> {
-    let expected = expected(name);
     let actual = run_fixture_translated(name, base, run_options);
+    mismatches_in(name, &actual, differ)
+}
+
+/// How `actual`, fixture `name`'s outputs, differ from Octave's stored ones by `differ`, each
+/// difference prefixed with the name; the outputs' names must be Octave's, in order.
+pub fn mismatches_in(
+    name: &str,
+    actual: &[(String, Value)],
+    differ: impl Fn(&Value, &Value) -> Option<String>,
+) -> Vec<String> {
+    let expected = expected(name);
     let names: Vec<&String> = actual.iter().map(|(n, _)| n).collect();
     assert_eq!(
         names,
         expected.iter().map(|(n, _)| n).collect::<Vec<_>>(),
         "{name}: output names"
     );
-    output_differences_by(&expected, &actual, differ)
+    output_differences_by(&expected, actual, differ)
         .into_iter()
         .map(|why| format!("{name}: {why}"))
         .collect()

@@ -272,9 +272,9 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
     let rendered = if let Some(c) = rc.custom() {
         // Only a lane that reads another lane's partial merges: lanes past the warp's end read
         // their own, which must not be combined with itself.
+        let combine = rc.combine("m2cu_v", "m2cu_y");
         let merge = format!(
-            "if (m2cu_yh && (threadIdx.x & {LANE_MASK}) + m2cu_o < {WARP}) {{ m2cu_v = m2cu_h ? {} : m2cu_y; m2cu_h = 1; }}",
-            rc.combine("m2cu_v", "m2cu_y")
+            "if (m2cu_yh && (threadIdx.x & {LANE_MASK}) + m2cu_o < {WARP}) {{ m2cu_v = m2cu_h ? {combine} : m2cu_y; m2cu_h = 1; }}"
         );
         let flag = Shuffled {
             ty: "int",
@@ -292,7 +292,7 @@ fn tail(ctx: &Context, acc: &Accumulator) -> String {
             block_tree,
             atomic: atomics::reduction(rc, &acc.device_result(), "m2cu_v"),
             ordered: acc.merge == Merge::Ordered,
-            combine: rc.combine("m2cu_v", "m2cu_y"),
+            combine,
             into_result: format!("{result} = {};", rc.combine(&result, "m2cu_v")),
         }
         .render()
