@@ -6,6 +6,14 @@
 //! "end_line", "end_column", "label", "help", "secondary": [{"file", "line", "column",
 //! "label"}]}]}`, lines and columns from 1, columns in characters; `code` is the stable code
 //! (`E0102`) that `fixtures/parse/err` and `fixtures/check/err` document.
+//!
+//! Every other error is `{"error": {"kind", "message", ...}}` ([`Error::json`]): `kind` is
+//! `run-time` (a [`CallError`](m2cu_runtime::CallError) of the generated code, with its
+//! `identifier` (`m2cu:indexRange`), `status`, and `location` `{"file", "line", "column",
+//! "source", "subscript": {"position", "source", "value", "bound"}}`, each `null` where it is
+//! not known), `raised` (the program's own `error`, with its `identifier`), `usage`, `build`,
+//! `unavailable`, `internal` or `runtime`; the command line adds `file` for files it cannot
+//! read or write.
 
 use m2cu_frontend::diag::{Diagnostic, Diagnostics, Span};
 use m2cu_frontend::sources::{SourceMap, Style};
@@ -50,4 +58,67 @@ fn entry(sources: &SourceMap, d: &Diagnostic) -> Json {
 fn secondary(sources: &SourceMap, span: Span, label: &str) -> Json {
     let (file, line, column) = sources.place(span.start);
     json!({ "file": file, "line": line, "column": column, "label": label })
+}
+
+/// Any error but a source error as JSON: `{"error": {"kind", "message", ...}}` (see
+/// [`Error::json`]).
+pub(crate) fn error_json(error: &Error) -> Json {
+    use m2cu_runtime::Error as Runtime;
+    let (kind, extra) = match error {
+        Error::Source { json, .. } => return json.clone(),
+        Error::Usage(_) => ("usage", json!({})),
+        Error::Internal(_) => ("internal", json!({})),
+        Error::Runtime(Runtime::Call(call)) => ("run-time", call_json(call)),
+        Error::Runtime(Runtime::Raised { identifier, .. }) => {
+            ("raised", json!({ "identifier": identifier }))
+        }
+        Error::Runtime(Runtime::Compile { .. } | Runtime::Nvrtc { .. }) => ("build", json!({})),
+        Error::Runtime(Runtime::Unavailable(_)) => ("unavailable", json!({})),
+        Error::Runtime(_) => ("runtime", json!({})),
+    };
+    failure_json(kind, &error.to_string(), extra)
+}
+
+/// `{"error": {"kind": kind, "message": message, ...extra}}`.
+fn failure_json(kind: &str, message: &str, extra: Json) -> Json {
+    let mut fields = json!({ "kind": kind, "message": message });
+    if let (Some(fields), Json::Object(extra)) = (fields.as_object_mut(), extra) {
+        fields.extend(extra);
+    }
+    json!({ "error": fields })
+}
+
+/// A run-time error's identifier, status and place.
+fn call_json(call: &m2cu_runtime::CallError) -> Json {
+    let location = call.location.as_ref().map(|at| {
+        let subscript = at.subscript.as_ref().map(|s| {
+            json!({
+                "position": s.position,
+                "source": s.source,
+                "value": s.value.map(number),
+                "bound": s.bound,
+            })
+        });
+        json!({
+            "file": at.file,
+            "line": at.line,
+            "column": at.column,
+            "source": at.source,
+            "subscript": subscript,
+        })
+    });
+    json!({
+        "identifier": call.identifier(),
+        "status": call.code.map(|c| c.code()),
+        "location": location,
+    })
+}
+
+/// A number, or MATLAB's text for one JSON has no number for (`NaN`, `Inf`, `-Inf`).
+fn number(x: f64) -> Json {
+    match x {
+        x if x.is_nan() => json!("NaN"),
+        x if x.is_infinite() => json!(if x > 0.0 { "Inf" } else { "-Inf" }),
+        x => json!(x),
+    }
 }

@@ -37,11 +37,13 @@ use m2cu_frontend::lower::LowerOptions;
 use m2cu_frontend::parser::ParseOptions;
 use m2cu_frontend::types::{Class, Dim, Shape, Type};
 /// What the runtime reports: a failed build, a run-time error of the generated code
-/// ([`RuntimeError::Call`], with the place that raised it in its message), the program's own
+/// ([`RuntimeError::Call`], a [`CallError`] with its [`ErrorCode`] and the place that raised it
+/// as a [`Location`]), the program's own
 /// `error` ([`RuntimeError::Raised`], with its identifier), a missing tool.
 pub use m2cu_runtime::Error as RuntimeError;
 pub use m2cu_runtime::{
-    BuildOptions, ClassId, Copies, Data, Element, EmuOptions, Lanes, Schedule, Transfers, Value,
+    BuildOptions, CallError, ClassId, Copies, Data, Element, EmuOptions, ErrorCode, Lanes,
+    Location, Schedule, Subscript, Transfers, Value,
 };
 
 /// Options shared by every operation.
@@ -144,6 +146,13 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error as JSON, as `--format json` prints it: a source error's `{"diagnostics":
+    /// [...]}`, else `{"error": {"kind", "message", ...}}` with a run-time error's identifier
+    /// and place (see `diagnostics.rs`).
+    pub fn json(&self) -> serde_json::Value {
+        diagnostics::error_json(self)
+    }
+
     /// For a source error, the HTML report of the failed translation: the errors in a table
     /// and marked at their places in the source, with their help (what `m2cu report` writes
     /// when the file does not translate). `None` for other errors.

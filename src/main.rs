@@ -365,10 +365,12 @@ fn report(result: Result<(), Failure>, ui: Ui) -> u8 {
         Err(Failure::Reported(code)) => return code,
         Err(e) => e,
     };
-    if let Failure::Library(Error::Source { json, colored, .. }) = &e {
-        if ui.json {
-            println!("{json:#}");
-        } else if ui.color {
+    if ui.json {
+        println!("{:#}", e.json());
+        return e.exit_status();
+    }
+    if let Failure::Library(Error::Source { colored, .. }) = &e {
+        if ui.color {
             eprint!("{colored}");
         } else {
             eprint!("{e}");
@@ -386,12 +388,7 @@ fn report(result: Result<(), Failure>, ui: Ui) -> u8 {
         "error: "
     };
     eprint!("{prefix}{}", with_newline(&message));
-    let usage = matches!(e, Failure::Usage(_));
-    if usage {
-        2
-    } else {
-        1
-    }
+    e.exit_status()
 }
 
 /// What the command line reports: library errors, and file problems.
@@ -406,6 +403,28 @@ enum Failure {
     /// A child process already printed its failure; exit with its status.
     #[error("")]
     Reported(u8),
+}
+
+impl Failure {
+    /// The exit status: 2 for a wrong command line, 1 for every other failure.
+    fn exit_status(&self) -> u8 {
+        match self {
+            Failure::Usage(_) => 2,
+            Failure::Reported(code) => *code,
+            _ => 1,
+        }
+    }
+
+    /// The failure as `--format json` prints it (see `m2cu::Error::json`).
+    fn json(&self) -> serde_json::Value {
+        let (kind, message) = match self {
+            Failure::Library(e) => return e.json(),
+            Failure::File(m) => ("file", m),
+            Failure::Usage(m) => ("usage", m),
+            Failure::Reported(_) => return serde_json::Value::Null,
+        };
+        serde_json::json!({ "error": { "kind": kind, "message": message } })
+    }
 }
 
 fn with_newline(s: &str) -> String {

@@ -449,6 +449,25 @@ fn fits(value: &Value, actual: Type, prepared: Type) -> bool {
 /// let result = m2cu::run(source, &[("v".to_string(), v)], &m2cu::Options::default(), &options).unwrap();
 /// assert_eq!(result.outputs[0].1.as_slice::<f64>(), Some(&[6.5][..]));
 /// ```
+///
+/// A run-time error of the generated code is a [`CallError`](crate::CallError): MATLAB's
+/// message, its [`ErrorCode`](crate::ErrorCode), and where it stopped as data.
+///
+/// ```
+/// let source = "function y = shift(x, k)\n  y = zeros(1, 3);\n  for i = 1:3\n    y(i) = x(i + k);\n  end\nend\n";
+/// let inputs = [("x".to_string(), m2cu::Value::row(vec![1.0, 2.0, 3.0])), ("k".to_string(), m2cu::Value::scalar(1.0))];
+/// let options = m2cu::Options { file_name: "shift.m".into(), ..Default::default() };
+/// let cpu = m2cu::RunOptions { backend: m2cu::Backend::Cpu, ..Default::default() };
+/// let Err(m2cu::Error::Runtime(m2cu::RuntimeError::Call(e))) = m2cu::run(source, &inputs, &options, &cpu) else {
+///     panic!("x(4) is past the end")
+/// };
+/// assert_eq!(e.code, Some(m2cu::ErrorCode::IndexRange));
+/// assert_eq!(e.message, "Index exceeds the number of array elements. Index must not exceed 3. (`x(i + k)` at shift.m:4:12, i + k = 4)");
+/// let at = e.location.unwrap();
+/// assert_eq!((at.line, at.column, at.source.as_deref()), (4, 12, Some("x(i + k)")));
+/// let subscript = at.subscript.unwrap();
+/// assert_eq!((subscript.value, subscript.bound), (Some(4.0), Some(3)));
+/// ```
 pub fn run<'a>(
     source: &str,
     inputs: impl Into<Inputs<'a>>,

@@ -383,7 +383,7 @@ fn judge(fixture: &Fixture, variant: &Variant, answer: Answer) -> Outcome {
                     .map(|d| format!("{backend:?}: {d}")),
             ),
             Err(RunError::Translate(why)) => return Outcome::Rejected(why),
-            Err(RunError::Failed(why)) if is_m2cu_limit(&why) => return Outcome::Rejected(why),
+            Err(RunError::Limit(why)) => return Outcome::Rejected(why),
             Err(RunError::Failed(why)) => problems.push(format!("{backend:?}: {why}")),
         }
     }
@@ -407,42 +407,41 @@ fn zero_signs_defined(fixture: &Fixture, variant: &Variant) -> bool {
             .all(|((_, stored), (_, v))| stored.is_scalar() || !v.is_scalar())
 }
 
-/// Whether a run-time error message is one of the generated code's messages for a limit of
-/// m2cu (not a MATLAB error).
-fn is_m2cu_limit(message: &str) -> bool {
-    // m2cu's own MATLAB library (`frontend/lib`) names its limits so.
-    message.starts_with("m2cu: ")
-        || m2cu_codegen::prelude::ERRORS
-            .iter()
-            .filter(|(_, name, _)| {
-                [
-                    "M2CU_E_EMPTY",
-                    // A complex result of real arguments (`atanh(2)`), which m2cu keeps real.
-                    "M2CU_E_COMPLEX",
-                    "M2CU_E_EXPAND",
-                    "M2CU_E_GROW",
-                    "M2CU_E_ACCUM_CLASS",
-                    "M2CU_E_EMPTY_MEAN",
-                    "M2CU_E_EMPTY_MASK",
-                    "M2CU_E_EMPTY_RANGE_NEW",
-                    "M2CU_E_DELETE_ORIENTATION",
-                    "M2CU_E_ARRAYFUN_EMPTY",
-                    "M2CU_E_COMPLEX_FACTOR",
-                    "M2CU_E_COMPLEX_ALL_REAL",
-                    "M2CU_E_MEAN_OF_EMPTY",
-                    // A loop variable read after its loop ran zero times (MATLAB's 1-by-0).
-                    "M2CU_E_EMPTY_LOOP",
-                    // Results whose shape the static type cannot hold, and the matrix 2-norm.
-                    "M2CU_E_DIAG_VECTOR",
-                    "M2CU_E_FIND_SHAPE",
-                    "M2CU_E_NORM_MATRIX",
-                ]
-                .contains(name)
-            })
-            .any(|(_, _, text)| {
-                // The message, with the place of the check that raised it after it.
-                message == *text || message.starts_with(&format!("{text} ("))
-            })
+/// Whether a run-time error is one of the generated code's errors for a limit of m2cu (not a
+/// MATLAB error).
+fn is_m2cu_limit(e: &m2cu::Error) -> bool {
+    use m2cu::ErrorCode as C;
+    // m2cu's own MATLAB library (`frontend/lib`) and its messages name its limits so.
+    e.to_string().starts_with("m2cu: ")
+        || matches!(
+            e,
+            m2cu::Error::Runtime(m2cu::RuntimeError::Call(call)) if matches!(
+                call.code,
+                Some(
+                    C::Empty
+                        // A complex result of real arguments (`atanh(2)`), which m2cu keeps real.
+                        | C::Complex
+                        | C::Expand
+                        | C::Grow
+                        | C::AccumClass
+                        | C::EmptyMean
+                        | C::EmptyMask
+                        | C::EmptyRangeNew
+                        | C::DeleteOrientation
+                        | C::ArrayfunEmpty
+                        | C::ComplexFactor
+                        | C::ComplexAllReal
+                        | C::MeanOfEmpty
+                        // A loop variable read after its loop ran zero times (MATLAB's 1-by-0).
+                        | C::EmptyLoop
+                        // Results whose shape the static type cannot hold, and the matrix
+                        // 2-norm.
+                        | C::DiagVector
+                        | C::FindShape
+                        | C::NormMatrix
+                )
+            )
+        )
 }
 
 /// Every output that differs, by name. With `zero_signs`, a zero of the other sign than
@@ -490,6 +489,8 @@ fn zero_sign_difference(want: &Value, got: &Value) -> Option<String> {
 enum RunError {
     /// m2cu refused the program at translation time.
     Translate(String),
+    /// The program stopped at one of m2cu's limits at run time.
+    Limit(String),
     /// The program failed at run time, or did not finish.
     Failed(String),
 }
@@ -523,6 +524,9 @@ fn run(
     match receive.recv_timeout(M2CU_LIMIT) {
         Ok(Ok(result)) => Ok(result.outputs),
         Ok(Err(e @ m2cu::Error::Source { .. })) => Err(RunError::Translate(e.to_string())),
+        Ok(Err(e)) if is_m2cu_limit(&e) => {
+            Err(RunError::Limit(first_line(&e.to_string()).to_string()))
+        }
         Ok(Err(e)) => Err(RunError::Failed(first_line(&e.to_string()).to_string())),
         Err(_) => Err(RunError::Failed(format!(
             "did not finish in {} s",

@@ -6,6 +6,7 @@ use std::process::Output;
 
 use common::m2cu;
 use m2cu::{Backend, Value};
+use serde_json::json;
 
 fn text(o: &Output) -> (String, String) {
     (
@@ -1326,4 +1327,77 @@ fn source_errors_as_json_and_in_colour() {
         !err.contains('\u{1b}') && err.contains("error[E0102]"),
         "{err}"
     );
+}
+
+/// Every other failure as JSON too: a run-time error with its identifier and place (the
+/// subscript's text, value and bound as data), the program's own `error` with its identifier,
+/// a file that cannot be read, a wrong `--set`.
+#[test]
+fn run_time_and_other_failures_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shift.m");
+    std::fs::write(
+        &file,
+        "function y = shift(x, k)\n  if k > 5\n    error('shift:big', 'k is %d', k);\n  end\n  y = zeros(1, 3);\n  for i = 1:3\n    y(i) = x(i + k);\n  end\nend\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let json = |args: &[&str], status: i32| {
+        let o = m2cu(args);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(status), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: standard error has {err}");
+        serde_json::from_str::<serde_json::Value>(&out)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))["error"]
+            .clone()
+    };
+    let run = |k: &str| {
+        let k = format!("k={k}");
+        let args = [
+            "run",
+            path,
+            "--set",
+            "x=[1 2 3]",
+            "--set",
+            &k,
+            "--backend",
+            "cpu",
+        ];
+        json(&[&args[..], &["--format", "json"]].concat(), 1)
+    };
+    let e = run("1");
+    assert_eq!(
+        (&e["kind"], &e["identifier"]),
+        (&json!("run-time"), &json!("m2cu:indexRange"))
+    );
+    assert_eq!(
+        e["message"],
+        format!("Index exceeds the number of array elements. Index must not exceed 3. (`x(i + k)` at {path}:7:12, i + k = 4)")
+    );
+    let at = &e["location"];
+    assert_eq!(
+        (&at["file"], &at["line"], &at["column"]),
+        (&json!(path), &json!(7), &json!(12))
+    );
+    assert_eq!(at["source"], "x(i + k)");
+    assert_eq!(
+        at["subscript"],
+        json!({ "position": null, "source": "i + k", "value": 4.0, "bound": 3 })
+    );
+    let e = run("-1.5");
+    assert_eq!(
+        (&e["kind"], &e["identifier"]),
+        (&json!("run-time"), &json!("m2cu:indexInvalid"))
+    );
+    assert_eq!(e["location"]["subscript"]["value"], -0.5);
+    let e = run("6");
+    assert_eq!(
+        e,
+        json!({ "kind": "raised", "identifier": "shift:big", "message": "k is 6" })
+    );
+    let missing = dir.path().join("missing.m");
+    let e = json(&["check", missing.to_str().unwrap(), "--format", "json"], 1);
+    assert_eq!(e["kind"], "file");
+    let e = json(&["run", path, "--set", "x", "--format", "json"], 1);
+    assert_eq!(e["kind"], "usage", "{e}");
 }

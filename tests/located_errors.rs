@@ -2,11 +2,14 @@
 //! the end, an index that is not a positive integer, an assignment past the end (which MATLAB
 //! would grow), operands of different sizes, the program's own `error` (which keeps its
 //! message and identifier, with no place added), a subscript of a 2-D access past its
-//! dimension, a function whose real result would be complex, and a size that is not an integer. A failed index check says the bound in MATLAB's words and the subscript's value
-//! (not a literal subscript's, which says it already).
+//! dimension, a function whose real result would be complex, a size that is not an integer,
+//! a number that is no character, `upper` of a character above 127, a NaN whose truth is
+//! taken, `nthroot` of a negative number with an even order, `bitshift` by a fraction, and a
+//! range that starts at an infinity. A failed index check says the bound in MATLAB's words and
+//! the subscript's value (not a literal subscript's, which says it already).
 //! The same message on the C path, with `--backend emu` (the loop stays on the host: it writes
-//! `y(i + k)`) and through a MEX function in Octave. (Inside a kernel, the message has the
-//! place but not the value: `tests/kernel_raise.rs`.)
+//! `y(i + k)`) and through a MEX function in Octave, and the same code and place as data
+//! ([`m2cu::CallError`]). (Inside a kernel, the message has the place but not the value.)
 
 mod common;
 
@@ -45,6 +48,30 @@ end
 if mode == 9
   z = zeros(k, 2);
   y(1) = numel(z);
+end
+if mode == 10
+  c = char(k);
+  y(1) = double(c);
+end
+if mode == 11
+  u = upper(['ab' char(k)]);
+  y(1) = double(u(1));
+end
+if mode == 12
+  if x(1) * k
+    y(1) = 1;
+  end
+end
+if mode == 13
+  y(1) = nthroot(-8, k);
+end
+if mode == 14
+  y(1) = bitshift(8, k);
+end
+if mode == 15
+  for j = k:1
+    y(1) = j;
+  end
 end
 end
 ";
@@ -96,6 +123,37 @@ fn cases() -> Vec<(f64, f64, &'static str)> {
             1.5,
             "Size inputs must be integers. (`z = zeros(k, 2)` at located.m:32:3)",
         ),
+        // The prelude's other checked helpers name their calls, conversions and ranges.
+        (
+            10.0,
+            -1.0,
+            "Conversion to char: NaN, negative values and values above 65535 are not character codes. (`char(k)` at located.m:36:7)",
+        ),
+        (
+            11.0,
+            200.0,
+            "upper, lower and strcmpi change the case of ASCII letters only in m2cu, and this text has a character above 127 (MATLAB would change the case of non-ASCII letters too). (`upper(['ab' char(k)])` at located.m:40:7)",
+        ),
+        (
+            12.0,
+            f64::NAN,
+            "NaN's cannot be converted to logicals. (`x(1) * k` at located.m:44:6)",
+        ),
+        (
+            13.0,
+            2.0,
+            "If X is negative, N must be an odd integer. (`nthroot(-8, k)` at located.m:49:10)",
+        ),
+        (
+            14.0,
+            0.5,
+            "bitshift: K must be a scalar or array of integers (`bitshift(8, k)` at located.m:52:10)",
+        ),
+        (
+            15.0,
+            f64::NEG_INFINITY,
+            "Invalid range: a for loop's range must start at a finite value and have fewer than 2^63 elements. (`k:1` at located.m:55:11)",
+        ),
     ]
 }
 
@@ -125,6 +183,122 @@ fn each_kind_of_run_time_error_names_its_place_on_cpu_and_emu() {
                 Ok(_) => panic!("{backend:?} mode {mode}: no error"),
             };
             assert_eq!(message, expected, "{backend:?} mode {mode}");
+        }
+    }
+}
+
+/// What a case's [`m2cu::CallError`] holds as data: the code, the line, column and source of
+/// its place, and for a failed index its subscript's position, text, value and bound.
+struct Expected {
+    code: m2cu::ErrorCode,
+    line: u32,
+    column: u32,
+    source: &'static str,
+    subscript: Option<SubscriptData>,
+}
+
+/// A failed subscript's position, text, value and bound.
+type SubscriptData = (Option<usize>, &'static str, Option<f64>, Option<i64>);
+
+fn data_cases() -> Vec<(f64, f64, Expected)> {
+    use m2cu::ErrorCode as C;
+    let at = |code, line, column, source| Expected {
+        code,
+        line,
+        column,
+        source,
+        subscript: None,
+    };
+    let index = |code, line, column, source, subscript| Expected {
+        subscript: Some(subscript),
+        ..at(code, line, column, source)
+    };
+    vec![
+        (
+            1.0,
+            2.0,
+            index(
+                C::IndexRange,
+                6,
+                12,
+                "x(i + k)",
+                (None, "i + k", Some(6.0), Some(5)),
+            ),
+        ),
+        (
+            2.0,
+            0.5,
+            index(
+                C::IndexInvalid,
+                8,
+                12,
+                "x(k)",
+                (None, "k", Some(0.5), Some(5)),
+            ),
+        ),
+        (
+            3.0,
+            1.0,
+            index(
+                C::Grow,
+                10,
+                5,
+                "y(i + k)",
+                (None, "i + k", Some(5.0), Some(4)),
+            ),
+        ),
+        (4.0, 0.0, at(C::Sizes, 16, 7, "y + x")),
+        (
+            6.0,
+            3.0,
+            index(
+                C::IndexRange,
+                23,
+                10,
+                "M(k, 1)",
+                (Some(1), "k", Some(3.0), Some(2)),
+            ),
+        ),
+        (
+            7.0,
+            1.0,
+            index(C::Grow, 26, 3, "y(5)", (None, "5", Some(5.0), Some(4))),
+        ),
+        (8.0, 3.0, at(C::Complex, 29, 10, "sqrt(x(1) - k)")),
+        (9.0, 1.5, at(C::Size, 32, 3, "z = zeros(k, 2)")),
+        (10.0, -1.0, at(C::Char, 36, 7, "char(k)")),
+        (11.0, 200.0, at(C::Case, 40, 7, "upper(['ab' char(k)])")),
+        (12.0, f64::NAN, at(C::NanToLogical, 44, 6, "x(1) * k")),
+        (13.0, 2.0, at(C::NthrootNegative, 49, 10, "nthroot(-8, k)")),
+        (14.0, 0.5, at(C::BitshiftK, 52, 10, "bitshift(8, k)")),
+        (15.0, f64::NEG_INFINITY, at(C::Range, 55, 11, "k:1")),
+    ]
+}
+
+#[test]
+fn each_error_carries_its_code_and_place_as_data() {
+    for backend in [Backend::Cpu, Backend::Emu] {
+        for (mode, k, want) in data_cases() {
+            let what = format!("{backend:?} mode {mode}");
+            let result = m2cu::run(SOURCE, &inputs(k, mode), &options(), &common::on(backend));
+            let Err(m2cu::Error::Runtime(m2cu::RuntimeError::Call(e))) = result else {
+                panic!("{what}: not a run-time error of m2cu: {result:?}");
+            };
+            assert_eq!(e.code, Some(want.code), "{what}");
+            assert_eq!(e.identifier(), want.code.identifier(), "{what}");
+            let at = e.location.unwrap_or_else(|| panic!("{what}: no place"));
+            assert_eq!(
+                (at.file.as_str(), at.line, at.column, at.source.as_deref()),
+                ("located.m", want.line, want.column, Some(want.source)),
+                "{what}"
+            );
+            let subscript = at
+                .subscript
+                .map(|s| (s.position, s.source.unwrap_or_default(), s.value, s.bound));
+            let want_subscript = want
+                .subscript
+                .map(|(p, text, value, bound)| (p, text.to_string(), value, bound));
+            assert_eq!(subscript, want_subscript, "{what}");
         }
     }
 }
@@ -162,9 +336,73 @@ fn a_mex_function_raises_the_same_located_messages() {
         "m2cu:grow",
         "m2cu:complex",
         "m2cu:size",
+        "m2cu:char",
+        "m2cu:case",
+        "m2cu:nanToLogical",
+        "m2cu:nthrootNegative",
+        "m2cu:bitshiftK",
+        "m2cu:range",
     ];
     for ((_, _, message), id) in cases().iter().zip(identifiers) {
         let line = format!("{id} | located_mex: {message}");
         assert!(text.contains(&line), "missing {line:?} in:\n{text}");
+    }
+}
+
+/// Checks inside a kernel name their place too (the value and bound stay on the host): a NaN
+/// whose truth is taken, and a helper call that fails, on the emulated GPU and the C path.
+#[test]
+fn checks_inside_kernels_name_their_place() {
+    const KERNEL: &str = "function y = kernelsites(x, k)
+y = zeros(size(x));
+for i = 1:numel(x)
+  if x(i)
+    y(i) = bitshift(8, k) + x(i);
+  end
+end
+end
+";
+    let options = m2cu::Options {
+        file_name: "kernelsites.m".into(),
+        args: vec!["x=double(1,:)".into(), "k=double".into()],
+        ..Default::default()
+    };
+    let t = m2cu::translate(KERNEL, &options).expect("translates");
+    assert!(
+        t.report.contains("for i (depth 1): parallel -> kernel"),
+        "{}",
+        t.report
+    );
+    let x = |nan_at: usize| {
+        let mut v = vec![1.0; 3000];
+        v[nan_at] = f64::NAN;
+        Value::row(v)
+    };
+    let cases = [
+        (x(2500), 1.0, "NaN's cannot be converted to logicals. (`x(i)` at kernelsites.m:4:6)"),
+        (
+            Value::row(vec![1.0; 3000]),
+            0.5,
+            "bitshift: K must be a scalar or array of integers (`bitshift(8, k)` at kernelsites.m:5:12)",
+        ),
+    ];
+    for backend in [Backend::Emu, Backend::Cpu] {
+        for (x, k, expected) in &cases {
+            let inputs = [
+                ("x".to_string(), x.clone()),
+                ("k".to_string(), Value::scalar(*k)),
+            ];
+            let options = m2cu::Options {
+                args: Vec::new(),
+                ..options.clone()
+            };
+            match m2cu::run(KERNEL, &inputs, &options, &common::on(backend)) {
+                Err(m2cu::Error::Runtime(m2cu::RuntimeError::Call(e))) => {
+                    assert_eq!(e.message, *expected, "{backend:?}");
+                    assert!(e.location.is_some(), "{backend:?}");
+                }
+                other => panic!("{backend:?}: {other:?}"),
+            }
+        }
     }
 }

@@ -11,20 +11,11 @@
 //! `m2cu:indexRange`), or the program's own `error` identifier.
 
 use askama::Template;
+use m2cu_frontend::errors::ErrorCode;
 use m2cu_frontend::ir::{Function, LocalId};
 use m2cu_frontend::types::{Class, Dim, Type};
 
 use crate::c_text;
-use crate::prelude::ERRORS;
-
-/// The status of the program's own `error` calls (`M2CU_E_USER`).
-fn user_error() -> i32 {
-    ERRORS
-        .iter()
-        .find(|(_, constant, _)| *constant == "M2CU_E_USER")
-        .map(|(code, _, _)| *code)
-        .expect("the prelude has M2CU_E_USER")
-}
 
 /// The flags the generated C needs in every build: C99, `a*b + c` rounded twice as MATLAB
 /// rounds it, and OpenMP for the parallel loops.
@@ -66,7 +57,7 @@ pub fn gateway(f: &Function, entry: &str, mex_name: &str, file_name: &str) -> St
             })
             .collect()
     };
-    let user_error = user_error();
+    let user_error = ErrorCode::User.code();
     let complex_outputs = f
         .outputs
         .iter()
@@ -91,13 +82,14 @@ pub fn gateway(f: &Function, entry: &str, mex_name: &str, file_name: &str) -> St
             .collect(),
         slots: f.outputs.len() + complex_outputs,
         outputs,
-        identifiers: ERRORS
+        identifiers: ErrorCode::ALL
             .iter()
-            .filter(|(code, _, _)| *code != user_error)
-            .map(|(code, constant, _)| {
+            .filter(|&&code| code != ErrorCode::User)
+            .map(|code| {
                 format!(
-                    "case {code}: return {};",
-                    c_text::string_literal(&identifier(constant))
+                    "case {}: return {};",
+                    code.code(),
+                    c_text::string_literal(&code.identifier())
                 )
             })
             .collect(),
@@ -139,36 +131,5 @@ fn class_id(class: Class) -> &'static str {
         Class::Uint64 => "mxUINT64_CLASS",
         Class::Logical => "mxLOGICAL_CLASS",
         Class::Char => "mxCHAR_CLASS",
-    }
-}
-
-/// The identifier of an error status from its constant's name: `M2CU_E_INDEX_RANGE` is
-/// `m2cu:indexRange`.
-pub fn identifier(constant: &str) -> String {
-    let words = constant.trim_start_matches("M2CU_E_").split('_');
-    let mut id = String::from("m2cu:");
-    for (k, word) in words.enumerate() {
-        let lower = word.to_ascii_lowercase();
-        match k {
-            0 => id.push_str(&lower),
-            _ => {
-                let mut chars = lower.chars();
-                id.extend(chars.next().map(|c| c.to_ascii_uppercase()));
-                id.push_str(chars.as_str());
-            }
-        }
-    }
-    id
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers_are_camel_case_names_of_the_statuses() {
-        assert_eq!(identifier("M2CU_E_INDEX_RANGE"), "m2cu:indexRange");
-        assert_eq!(identifier("M2CU_E_COMPLEX"), "m2cu:complex");
-        assert_eq!(identifier("M2CU_E_UNDEFINED_NAMED"), "m2cu:undefinedNamed");
     }
 }

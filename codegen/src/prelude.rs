@@ -12,255 +12,8 @@
 
 use std::fmt::Write;
 
+use m2cu_frontend::errors::ErrorCode;
 use m2cu_frontend::types::Class;
-
-/// Error codes shared by the generated code and the runtime's messages.
-pub const ERRORS: &[(i32, &str, &str)] = &[
-    (
-        1,
-        "M2CU_E_INDEX_RANGE",
-        "Index exceeds the number of array elements.",
-    ),
-    (
-        2,
-        "M2CU_E_INDEX_INVALID",
-        "Array indices must be positive integers or logical values.",
-    ),
-    (
-        3,
-        "M2CU_E_COMPLEX",
-        "The result would be complex: m2cu keeps sqrt, log, log2, log10, log1p, asin, acos, acosh, atanh and ^ of real values real (write sqrt(complex(x)) for the complex root).",
-    ),
-    (4, "M2CU_E_GPU", "A GPU operation failed."),
-    (5, "M2CU_E_NOMEM", "Out of memory."),
-    (6, "M2CU_E_SIZE", "Size inputs must be integers."),
-    (
-        7,
-        "M2CU_E_INPUT",
-        "An input does not have the class or size the program was translated for.",
-    ),
-    (
-        8,
-        "M2CU_E_SIZES",
-        "Arrays have incompatible sizes for this operation.",
-    ),
-    (
-        9,
-        "M2CU_E_EMPTY",
-        "max, min or gpucoder.reduce of an empty array is empty, which m2cu cannot return here.",
-    ),
-    (
-        10,
-        "M2CU_E_EXPAND",
-        "An operand has extent 1 where the other has more: MATLAB would expand it, but m2cu expands only extents that are 1 when it translates (give that input a type with extent 1).",
-    ),
-    (
-        11,
-        "M2CU_E_GROW",
-        "An assignment past the end of an array would grow it, which m2cu does not do: preallocate the array at its final size.",
-    ),
-    (
-        12,
-        "M2CU_E_TOO_BIG",
-        "Requested array exceeds the maximum possible variable size (2^48 - 1 elements).",
-    ),
-    (
-        13,
-        "M2CU_E_RANGE",
-        "Invalid range: a for loop's range must start at a finite value and have fewer than 2^63 elements.",
-    ),
-    (
-        14,
-        "M2CU_E_EMPTY_LOOP",
-        "A for loop's variable is read after the loop ran zero times: MATLAB makes it empty (1-by-0), which m2cu cannot represent there; test the loop's bounds instead, or assign the variable after the loop.",
-    ),
-    (
-        15,
-        "M2CU_E_UNDEFINED",
-        "A variable was used before it was assigned a value on the path the program took (MATLAB: an undefined variable, or an output argument not assigned).",
-    ),
-    (
-        16,
-        "M2CU_E_RESHAPE",
-        "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
-    ),
-    (
-        17,
-        "M2CU_E_CHAR",
-        "Conversion to char: NaN, negative values and values above 65535 are not character codes.",
-    ),
-    (
-        18,
-        "M2CU_E_CASE",
-        "upper, lower and strcmpi change the case of ASCII letters only in m2cu, and this text has a character above 127 (MATLAB would change the case of non-ASCII letters too).",
-    ),
-    (
-        20,
-        "M2CU_E_USER",
-        "The program called error (the message and identifier travel with this code).",
-    ),
-    (
-        27,
-        "M2CU_E_SIZE_DIM",
-        "size: requested dimension DIM out of range (it must be a positive integer).",
-    ),
-    (
-        28,
-        "M2CU_E_ACCUM_CLASS",
-        "A variable that starts as a double constant and accumulates integer or single values was used before any update ran (its loop ran zero times, or its branch never held): MATLAB's variable is still the double start there, which m2cu, giving each variable one class, cannot represent. Where the result may take the accumulated class in that case too, start it in that class (s = uint8(0)): MATLAB then gives the same class whether or not an update runs.",
-    ),
-    (
-        30,
-        "M2CU_E_GROW_AMBIGUOUS",
-        "Attempt to grow array along ambiguous dimension.",
-    ),
-    (
-        31,
-        "M2CU_E_CONCATENATION",
-        "Dimensions of arrays being concatenated are not consistent.",
-    ),
-    (
-        33,
-        "M2CU_E_EMPTY_MEAN",
-        "mean of a selection that selects nothing: Octave returns a 1-by-0 empty here (MATLAB NaN), which m2cu cannot return; test the count first (if any(mask)).",
-    ),
-    (
-        34,
-        "M2CU_E_EMPTY_MASK",
-        "x(mask) with a 1-by-1 mask that is false is 0-by-0 in MATLAB, which m2cu cannot return here (the selection keeps its row or column type); test the mask first (if mask, y = x; end).",
-    ),
-    (
-        40,
-        "M2CU_E_UNDEFINED_NAMED",
-        "A variable was used before it was assigned a value on the path the program took.",
-    ),
-    (41, "M2CU_E_PREFIX_COUNT", "strncmp: N must be greater than 0"),
-    (
-        42,
-        "M2CU_E_EMPTY_RANGE_NEW",
-        "y(a:b) = v creating y with an empty range a:b makes y 0-by-0 in MATLAB, which m2cu, holding y as a row, cannot represent; test the range first (if b >= a, y(a:b) = v; end) and handle the empty case on its own.",
-    ),
-    (
-        43,
-        "M2CU_E_COMPLEX_FACTOR",
-        "A complex array times Inf or NaN, or divided by 0 or NaN or Inf: Octave's result depends on whether all the array's imaginary parts are zero, which m2cu does not track; write the loop over the elements (for k = 1:numel(z), w(k) = z(k) * y; end), which m2cu computes as MATLAB does.",
-    ),
-    (
-        44,
-        "M2CU_E_REDUCE_DIM",
-        "Dimension argument must be a positive integer scalar within indexing range.",
-    ),
-    (
-        45,
-        "M2CU_E_MEAN_OF_EMPTY",
-        "mean of an empty value of this size: MATLAB and Octave differ here (mean(zeros(1,0)) is NaN in MATLAB and 1-by-0 in Octave, mean(zeros(0,3)) NaN(1,3) and 0-by-1, mean([], 1) 1-by-0 and NaN), so m2cu stops; test isempty(x) first and give the value you want.",
-    ),
-    (
-        46,
-        "M2CU_E_ARRAYFUN_EMPTY",
-        "arrayfun of an empty array is an empty double in MATLAB whatever class the function returns, which m2cu (giving the result the function's class) cannot return; test isempty first.",
-    ),
-    (
-        47,
-        "M2CU_E_NAN_TO_LOGICAL",
-        "NaN's cannot be converted to logicals.",
-    ),
-    (
-        48,
-        "M2CU_E_DELETE_RANGE",
-        "Matrix index is out of range for deletion.",
-    ),
-    (
-        49,
-        "M2CU_E_DELETE_ORIENTATION",
-        "Deleting elements of a matrix with one index vector or mask: MATLAB makes the result a row, Octave a column, so m2cu stops here; make the matrix a vector first (A = A(:)' for a row) or delete whole rows or columns.",
-    ),
-    (
-        50,
-        "M2CU_E_NUMBER_TEXT",
-        "num2str or int2str as a char value: m2cu writes the digits of integers below 1e15 only, and this value is not one; print it instead (disp(num2str(x)) or fprintf('%g', x) are exact).",
-    ),
-    (
-        51,
-        "M2CU_E_NTHROOT_ZERO",
-        "nthroot: N must be a real nonzero scalar.",
-    ),
-    (
-        52,
-        "M2CU_E_NON_ASCII_CLASS",
-        "isspace, isletter and isstrprop classify ASCII characters only in m2cu, and this text has a character above 127 (Octave's classes there depend on how it reads the text as UTF-8).",
-    ),
-    (
-        53,
-        "M2CU_E_NTHROOT_NEGATIVE",
-        "If X is negative, N must be an odd integer.",
-    ),
-    (
-        54,
-        "M2CU_E_DIAG_VECTOR",
-        "diag of an array that m2cu took for a matrix (its size is not known before the program runs, as for an input declared (:,:)) is a vector or 0-by-0 here, where MATLAB builds a matrix from the vector or returns 0-by-0: declare the input as a row (1,:) or a column (:,1), or write diag(x(:)) to build the matrix.",
-    ),
-    (
-        55,
-        "M2CU_E_NORM_MATRIX",
-        "norm of a matrix: m2cu computes norm(A, 1), norm(A, Inf) and norm(A, 'fro') of a matrix, but not its 2-norm (the largest singular value) or another p-norm, and this array, whose size was not known before the program ran, is a matrix: use one of those, or norm(A(:)) for the Frobenius norm.",
-    ),
-    (56, "M2CU_E_FIND_COUNT", "find: N must be a non-negative integer"),
-    (
-        57,
-        "M2CU_E_FIND_SHAPE",
-        "find: Octave's result here is a row, or 0-by-0 (for a 1-by-1 value that is zero, or a 0-by-0 array), and the result m2cu made, whose shape was fixed before the program ran from the argument's declared size, cannot hold it: declare a row input as (1,:) and a column as (:,1), or test the value first (if any(x) ...).",
-    ),
-    (
-        58,
-        "M2CU_E_MTIMES",
-        "Incorrect dimensions for matrix multiplication. Check that the number of columns in the first matrix matches the number of rows in the second matrix. To operate on each element of the matrix individually, use TIMES (.*) for elementwise multiplication.",
-    ),
-    (59, "M2CU_E_DOT_SIZES", "dot: sizes of X and Y must match"),
-    (
-        60,
-        "M2CU_E_BITSHIFT_K",
-        "bitshift: K must be a scalar or array of integers",
-    ),    (
-        61,
-        "M2CU_E_ELEMENT_COUNT",
-        "Unable to perform assignment because the left and right sides have a different number of elements.",
-    ),
-    (
-        64,
-        "M2CU_E_SCALAR_KEPT",
-        "m2cu: a variable that was a scalar is assigned an array here that does not hold exactly one element: MATLAB makes the variable an array, which the translated types cannot hold (assign the array to a new variable).",
-    ),
-    (
-        63,
-        "M2CU_E_MTIMES_SCALAR",
-        "m2cu: an operand of `*` is 1-by-1 only when the program runs: MATLAB multiplies each element of the other by it, a result whose shape the translated types cannot hold (give that input a scalar type, or write `.*`).",
-    ),
-    (
-        62,
-        "M2CU_E_NUM2STR_ROWS",
-        "m2cu: num2str of a matrix in printed text is not supported yet (of a row, it prints Octave's columns).",
-    ),
-    (
-        65,
-        "M2CU_E_COMPLEX_ALL_REAL",
-        "m2cu: a complex array whose imaginary parts are all zero meets .* or ./ here, and it may come straight from complex(a, b), which Octave keeps complex (any other all-real value it narrows to real): the result differs where an element meets Inf or NaN, and m2cu does not know which holds; write the loop over the elements (for k = 1:numel(z), w(k) = z(k) .* y(k); end), which m2cu computes as MATLAB does.",
-    ),
-    (66, "M2CU_E_PREFIX_COUNT_I", "strncmpi: N must be greater than 0"),
-    (
-        67,
-        "M2CU_E_RESHAPE_DIVISIBLE",
-        "Product of known dimensions not divisible into total number of elements.",
-    ),
-];
-
-/// The message for an error code, as the generated code reports it.
-pub fn error_message(code: i32) -> &'static str {
-    ERRORS
-        .iter()
-        .find(|e| e.0 == code)
-        .map_or("Unknown error.", |e| e.2)
-}
 
 const PLATFORM: &str = r#"#if defined(__CUDACC__)
 #  define M2CU_FN static __device__ __host__ __forceinline__
@@ -402,11 +155,11 @@ M2CU_FN int64_t m2cu_count(double first, double step, double last)
 /* The trip count of `for v = first:step:last`. As in Octave, a range to an infinite limit runs
  * until `break` (M2CU_COUNT_MAX iterations); a range starting at an infinity, or one with a
  * finite limit and more elements than int64 holds, is Octave's "invalid range". */
-M2CU_FN int64_t m2cu_trips(double first, double step, double last, int *err)
+M2CU_FN int64_t m2cu_trips(double first, double step, double last, int site, int *err)
 {
     int64_t n = m2cu_count(first, step, last);
     if (n > 0 && (isinf(first) || (n == M2CU_COUNT_MAX && !isinf(last)))) {
-        M2CU_FAIL(err, M2CU_E_RANGE);
+        M2CU_FAIL(err, M2CU_AT(M2CU_E_RANGE, site));
         return 0;
     }
     return n;
@@ -424,24 +177,24 @@ M2CU_FN double m2cu_range_final(double first, double step, double last, int64_t 
 /* char(x): the UTF-16 code unit round(x) (half away from zero); NaN, negative codes and codes
  * above 65535 are an error (Octave's chars are bytes, MATLAB's code units: they agree only on
  * 0 to 255, and m2cu follows MATLAB's 16 bits). */
-M2CU_FN uint16_t m2cu_to_char(double x, int *err)
+M2CU_FN uint16_t m2cu_to_char(double x, int site, int *err)
 {
     x = round(x);
-    if (!(x >= 0.0 && x <= 65535.0)) { M2CU_FAIL(err, M2CU_E_CHAR); return 0; }
+    if (!(x >= 0.0 && x <= 65535.0)) { M2CU_FAIL(err, M2CU_AT(M2CU_E_CHAR, site)); return 0; }
     return (uint16_t)x;
 }
 
 /* upper/lower of a char code: ASCII letters change case, other ASCII codes stay; a code above
  * 127 is an error (MATLAB changes the case of non-ASCII letters as well). */
-M2CU_FN double m2cu_upper(double c, int *err)
+M2CU_FN double m2cu_upper(double c, int site, int *err)
 {
-    if (c > 127.0) M2CU_FAIL(err, M2CU_E_CASE);
+    if (c > 127.0) M2CU_FAIL(err, M2CU_AT(M2CU_E_CASE, site));
     return c >= 97.0 && c <= 122.0 ? c - 32.0 : c;
 }
 
-M2CU_FN double m2cu_lower(double c, int *err)
+M2CU_FN double m2cu_lower(double c, int site, int *err)
 {
-    if (c > 127.0) M2CU_FAIL(err, M2CU_E_CASE);
+    if (c > 127.0) M2CU_FAIL(err, M2CU_AT(M2CU_E_CASE, site));
     return c >= 65.0 && c <= 90.0 ? c + 32.0 : c;
 }
 
@@ -469,15 +222,15 @@ M2CU_FN int64_t m2cu_max3(int64_t a, int64_t b, int64_t c)
 }
 
 /* MATLAB's truth of a number: nonzero; NaN has none, and stops (false, so that loops end). */
-M2CU_FN bool m2cu_truth(double x, int *err)
+M2CU_FN bool m2cu_truth(double x, int site, int *err)
 {
-    if (x != x) { M2CU_FAIL(err, M2CU_E_NAN_TO_LOGICAL); return false; }
+    if (x != x) { M2CU_FAIL(err, M2CU_AT(M2CU_E_NAN_TO_LOGICAL, site)); return false; }
     return x != 0.0;
 }
 
-M2CU_FN bool m2cu_truthf(float x, int *err)
+M2CU_FN bool m2cu_truthf(float x, int site, int *err)
 {
-    if (x != x) { M2CU_FAIL(err, M2CU_E_NAN_TO_LOGICAL); return false; }
+    if (x != x) { M2CU_FAIL(err, M2CU_AT(M2CU_E_NAN_TO_LOGICAL, site)); return false; }
     return x != 0.0f;
 }
 
@@ -678,7 +431,7 @@ M2CU_EPS(float, f, 24, 1.17549435e-38f, 1.40129846e-45f, M2CU_NANF)
  * negative x stops), then for integer n one Newton step, whose non-finite results give x. Powers
  * are Octave's array powers when x is an array (m2cu_elem_pow). */
 #define M2CU_NTHROOT(T, S) \
-M2CU_FN T m2cu_nthroot_positive##S(T x, T n, int array, int *err) \
+M2CU_FN T m2cu_nthroot_positive##S(T x, T n, int array, int site, int *err) \
 { \
     T y; \
     int integer_n = n == trunc##S(n); \
@@ -686,7 +439,7 @@ M2CU_FN T m2cu_nthroot_positive##S(T x, T n, int array, int *err) \
     if (integer_n && m2cu_mod##S(n, (T)2) == (T)1) { \
         y = m2cu_elem_pow##S(fabs##S(x), (T)1 / n, array, 0, err) * (T)m2cu_sign((double)x); \
     } else if (x < (T)0) { \
-        M2CU_FAIL(err, M2CU_E_NTHROOT_NEGATIVE); \
+        M2CU_FAIL(err, M2CU_AT(M2CU_E_NTHROOT_NEGATIVE, site)); \
         return (T)0; \
     } else { \
         y = m2cu_elem_pow##S(x, (T)1 / n, array, 0, err); \
@@ -697,12 +450,12 @@ M2CU_FN T m2cu_nthroot_positive##S(T x, T n, int array, int *err) \
     } \
     return y; \
 } \
-M2CU_FN T m2cu_nthroot##S(T x, T n, int array, int *err) \
+M2CU_FN T m2cu_nthroot##S(T x, T n, int array, int site, int *err) \
 { \
-    if (n == (T)0) { M2CU_FAIL(err, M2CU_E_NTHROOT_ZERO); return (T)0; } \
+    if (n == (T)0) { M2CU_FAIL(err, M2CU_AT(M2CU_E_NTHROOT_ZERO, site)); return (T)0; } \
     if (n == (T)-3) return (T)1 / m2cu_cbrt##S(x); \
-    if (n < (T)0) return (T)1 / m2cu_nthroot_positive##S(x, -n, array, err); \
-    return m2cu_nthroot_positive##S(x, n, array, err); \
+    if (n < (T)0) return (T)1 / m2cu_nthroot_positive##S(x, -n, array, site, err); \
+    return m2cu_nthroot_positive##S(x, n, array, site, err); \
 }
 M2CU_NTHROOT(double, )
 M2CU_NTHROOT(float, f)
@@ -713,40 +466,40 @@ M2CU_NTHROOT(float, f)
  * keeps the low bits. A double (single) is truncated to int64, shifted and kept to its low 53
  * (24) bits, a negative one as the negated shift of its magnitude; NaN, infinities and
  * magnitudes from 2^63 are 0. */
-M2CU_FN int m2cu_shift_count(double k, int *err)
+M2CU_FN int m2cu_shift_count(double k, int site, int *err)
 {
-    if (k != trunc(k)) { M2CU_FAIL(err, M2CU_E_BITSHIFT_K); return 0; }
+    if (k != trunc(k)) { M2CU_FAIL(err, M2CU_AT(M2CU_E_BITSHIFT_K, site)); return 0; }
     return k >= 64.0 ? 64 : k <= -64.0 ? -64 : (int)k;
 }
-M2CU_FN int64_t m2cu_ibitshift(int64_t a, double k, int *err)
+M2CU_FN int64_t m2cu_ibitshift(int64_t a, double k, int site, int *err)
 {
-    int n = m2cu_shift_count(k, err);
+    int n = m2cu_shift_count(k, site, err);
     if (n >= 64) return 0;
     if (n <= -64) return a < 0 ? -1 : 0;
     return n >= 0 ? (int64_t)((uint64_t)a << n) : a >> -n;
 }
-M2CU_FN uint64_t m2cu_ubitshift(uint64_t a, double k, int *err)
+M2CU_FN uint64_t m2cu_ubitshift(uint64_t a, double k, int site, int *err)
 {
-    int n = m2cu_shift_count(k, err);
+    int n = m2cu_shift_count(k, site, err);
     if (n >= 64 || n <= -64) return 0;
     return n >= 0 ? a << n : a >> -n;
 }
-M2CU_FN int64_t m2cu_float_bitshift(double a, double k, int64_t mask, int *err)
+M2CU_FN int64_t m2cu_float_bitshift(double a, double k, int64_t mask, int site, int *err)
 {
-    int n = m2cu_shift_count(k, err);
+    int n = m2cu_shift_count(k, site, err);
     int64_t v, sign = a < 0.0 ? -1 : 1;
     double magnitude = fabs(a);
     if (!(magnitude < 9223372036854775808.0) || n >= 64 || n <= -64) return 0;
     v = (int64_t)magnitude;
     return sign * ((n >= 0 ? (int64_t)((uint64_t)v << n) : v >> -n) & mask);
 }
-M2CU_FN double m2cu_bitshift(double a, double k, int *err)
+M2CU_FN double m2cu_bitshift(double a, double k, int site, int *err)
 {
-    return (double)m2cu_float_bitshift(a, k, ((int64_t)1 << 53) - 1, err);
+    return (double)m2cu_float_bitshift(a, k, ((int64_t)1 << 53) - 1, site, err);
 }
-M2CU_FN float m2cu_bitshiftf(float a, double k, int *err)
+M2CU_FN float m2cu_bitshiftf(float a, double k, int site, int *err)
 {
-    return (float)m2cu_float_bitshift((double)a, k, ((int64_t)1 << 24) - 1, err);
+    return (float)m2cu_float_bitshift((double)a, k, ((int64_t)1 << 24) - 1, site, err);
 }
 
 /* Integer mod and rem in int64 (every integer class but uint64). A divisor of -1 leaves no
@@ -828,8 +581,8 @@ M2CU_FN int32_t m2cu_scan_serial(int64_t n, int32_t forced)
 /// The complete prelude.
 pub fn prelude() -> String {
     let mut out = String::from("/* ---- m2cu prelude: MATLAB scalar semantics ---- */\n");
-    for (code, name, _) in ERRORS {
-        let _ = writeln!(out, "#define {name} {code}");
+    for code in ErrorCode::ALL {
+        let _ = writeln!(out, "#define {} {}", code.constant(), code.code());
     }
     out.push_str(PLATFORM);
     for class in Class::ALL.into_iter().filter(|c| c.is_integer()) {
@@ -1158,9 +911,9 @@ M2CU_FN double m2cu_randn(uint64_t seed, uint64_t n)
 /// Helpers only host programs need: copying, error messages, and releasing outputs.
 pub fn host_helpers() -> String {
     let mut cases = String::new();
-    for (code, _, message) in ERRORS {
-        let text = crate::c_text::string_literal(message);
-        let _ = writeln!(cases, "    case {code}: text = {text}; break;");
+    for code in ErrorCode::ALL {
+        let text = crate::c_text::string_literal(code.message());
+        let _ = writeln!(cases, "    case {}: text = {text}; break;", code.code());
     }
     format!(
         r#"
@@ -1184,11 +937,27 @@ static void m2cu_index_value(char *out, size_t len, double x)
     else snprintf(out, len, "%.15g", x);
 }}
 
+/* Field k of a site text of m2cu_site_text ("QUOTE\x1fPLACE\x1fPOSITION\x1fSUBSCRIPT", see
+ * m2cu_codegen::sites), its length in *n; "" when it has none. */
+static const char *m2cu_site_field(const char *site, int k, int *n)
+{{
+    for (; k > 0 && site != NULL; k--) {{
+        site = strchr(site, '\x1f');
+        if (site != NULL) site++;
+    }}
+    if (site == NULL) {{ *n = 0; return ""; }}
+    const char *end = strchr(site, '\x1f');
+    *n = end != NULL ? (int)(end - site) : (int)strlen(site);
+    return site;
+}}
+
 /* The message of a status: its code's text, and the place its site names ("(`x(i)` at
  * f.m:4:12)", from the program's m2cu_site_text), if any. A failed index check of this call on
  * the host (m2cu_detail) adds the bound in MATLAB's words ("Index in position 2 exceeds array
- * bounds. Index must not exceed 3.") and the subscript's value ("..., i = 4)"): a subscript's
- * site text is "PLACE\x1fPOSITION\x1fSUBSCRIPT" (POSITION 0 for a linear index). */
+ * bounds. Index must not exceed 3.") and the subscript's value ("..., i = 4)").
+ * After the message's NUL, a record for the runtime (m2cu_runtime::CallError), where it fits:
+ * "\x1eSTATUS\x1eBOUND?\x1eVALUE?\x1eVALUE\x1eBOUND\x1eSITE TEXT" (the flags 0 or 1), which
+ * C strings, and so the MEX gateway, never see. */
 static void m2cu_message(int status, const char *(*site_text)(int), char *msg, size_t len)
 {{
     const char *text = "Unknown error.";
@@ -1199,22 +968,23 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
 {cases}    default: break;
     }}
     if (msg == NULL || len == 0) return;
-    const char *mark = where != NULL ? strchr(where, '\x1f') : NULL;
-    int place_len = where == NULL ? 0 : mark != NULL ? (int)(mark - where) : (int)strlen(where);
-    int position = mark != NULL ? atoi(mark + 1) : 0;
-    const char *subscript = mark != NULL ? strchr(mark + 1, '\x1f') : NULL;
-    subscript = subscript != NULL && subscript[1] != '\0' ? subscript + 1 : NULL;
+    int quote_len, place_len, position_len, subscript_len;
+    const char *quote = m2cu_site_field(where, 0, &quote_len);
+    const char *place = m2cu_site_field(where, 1, &place_len);
+    int position = atoi(m2cu_site_field(where, 2, &position_len));
+    const char *subscript = m2cu_site_field(where, 3, &subscript_len);
     int detailed = m2cu_detail.status == status && !m2cu_detail.shared && (code == M2CU_E_INDEX_RANGE || code == M2CU_E_INDEX_INVALID || code == M2CU_E_GROW);
-    char bound[256] = "", value[160] = ""; /* sized for the precisions below: never cut */
+    /* The value only where the checks ran in order; a literal subscript (`y(1)`) says its
+     * value already. */
+    int valued = detailed && m2cu_detail.ordered;
+    char bound[256] = "", value[160] = "", number[48] = ""; /* sized for the precisions below: never cut */
     /* A subscript of several: MATLAB's words name its position, with or without the bound. */
     if (code == M2CU_E_INDEX_RANGE && position > 0)
         snprintf(bound, sizeof bound, "Index in position %d exceeds array bounds.", position);
     if (detailed) {{
-        char number[48];
         m2cu_index_value(number, sizeof number, m2cu_detail.value);
-        /* A literal subscript (`y(1)`) says its value already. */
-        if (!m2cu_detail.ordered || (subscript != NULL && strcmp(subscript, number) == 0)) value[0] = '\0';
-        else if (subscript != NULL) snprintf(value, sizeof value, ", %.100s = %s", subscript, number);
+        if (!valued || strcmp(subscript, number) == 0) value[0] = '\0';
+        else if (subscript_len > 0) snprintf(value, sizeof value, ", %.100s = %s", subscript, number);
         else snprintf(value, sizeof value, ", index %s", number);
         if (code == M2CU_E_INDEX_RANGE && position > 0)
             snprintf(bound, sizeof bound, "Index in position %d exceeds array bounds. Index must not exceed %lld.", position, (long long)m2cu_detail.bound);
@@ -1225,8 +995,12 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
     }}
     const char *head = code == M2CU_E_INDEX_RANGE && (detailed || position > 0) ? bound : text;
     const char *tail = code == M2CU_E_GROW && detailed ? bound : "";
-    if (where != NULL) snprintf(msg, len, "%s%s (%.*s%s)", head, tail, place_len, where, value);
-    else snprintf(msg, len, "%s%s", head, tail);
+    if (where == NULL) snprintf(msg, len, "%s%s", head, tail);
+    else if (quote_len > 0) snprintf(msg, len, "%s%s (`%.*s` at %.*s%s)", head, tail, quote_len, quote, place_len, place, value);
+    else snprintf(msg, len, "%s%s (at %.*s%s)", head, tail, place_len, place, value);
+    size_t used = strlen(msg) + 1;
+    if (used < len)
+        snprintf(msg + used, len - used, "\x1e%d\x1e%d\x1e%d\x1e%.17g\x1e%lld\x1e%s", status, detailed, valued, valued ? m2cu_detail.value : 0.0, detailed ? (long long)m2cu_detail.bound : 0LL, where != NULL ? where : "");
 }}
 
 /* An M2CU_UNDEFINED(k) status becomes Octave 7.3's error naming names[k], `'x' undefined`

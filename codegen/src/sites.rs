@@ -1,12 +1,12 @@
 //! Where a run-time error comes from: every checked place of the program (an element access's
-//! subscripts, a call or power whose result would be complex, a `Check` statement, the sizes of
-//! an `Alloc` or `Resize`) has a site number, which a failing check adds to its error
+//! subscripts, a call, power or conversion whose helper can fail ([`raises`]), an operand whose
+//! truth is taken, a `Check` statement, a `for` statement's range, the sizes of an `Alloc` or
+//! `Resize`) has a site number, which a failing check adds to its error
 //! code in the status word (`M2CU_AT(code, site)` = `code + 256 * site`, the layout of
 //! `M2CU_UNDEFINED(k)`). The status travels unchanged from a kernel's error word or an OpenMP
-//! thread to the host, whose `m2cu_site_text` names the site: "Index exceeds the number of
-//! array elements. (`x(i)` at saxpy.m:4:12)". A subscript's text also has its position among
-//! the access's subscripts and its own source, after `\x1f` separators (`` `A(i, j)` at
-//! f.m:4:12\x1f2\x1fj ``), for the message of a failed index check (`m2cu_message`).
+//! thread to the host, whose `m2cu_site_text` names the site ([`table`]): "Index exceeds the
+//! number of array elements. (`x(i)` at saxpy.m:4:12)", and passes it on to the runtime as
+//! data (`m2cu_runtime::CallError::location`).
 //!
 //! Invariants: site numbers come from the IR's ids (an expression `e` is `2e + 1`, a statement
 //! `s` is `2s + 2`), so kernels and host code agree without a registry; a
@@ -14,8 +14,9 @@
 //! program's own `error` statuses (`M2CU_E_USER`) never carry one.
 
 use m2cu_frontend::diag::Span;
-use m2cu_frontend::ir::{Elementary, ExprId, ExprKind, Function, StmtId, StmtKind};
+use m2cu_frontend::ir::{Elementary, Expr, ExprId, ExprKind, Function, StmtId, StmtKind};
 use m2cu_frontend::sources::SourceMap;
+use m2cu_frontend::types::Class;
 
 use crate::c_text;
 
@@ -31,16 +32,53 @@ pub fn of_expr(e: ExprId) -> u32 {
     bounded(2 * u64::from(u32::from(e.into_raw())) + 1)
 }
 
-/// Whether expression kind `kind` is a call or power whose helper can fail on its values (a
-/// real result that would be complex), which names its site.
-pub fn raises(kind: &ExprKind) -> bool {
+/// Whether expression `expr` is a call, power or conversion whose helper can fail on its
+/// values, which names its site: a real result that would be complex, `upper`/`lower` of a
+/// character above 127, `nthroot`'s order, `bitshift`'s count, a number that is no character.
+pub fn raises(expr: &Expr) -> bool {
     use m2cu_frontend::ir::{BinOp, Builtin};
-    match kind {
+    match &expr.kind {
         ExprKind::Binary(op, ..) => *op == BinOp::Pow,
         ExprKind::Call(Builtin::Elementary(e), _) => complex_outside_domain(*e),
-        ExprKind::Call(b, _) => matches!(b, Builtin::Sqrt | Builtin::Log | Builtin::Power),
+        ExprKind::Call(b, _) => matches!(
+            b,
+            Builtin::Sqrt
+                | Builtin::Log
+                | Builtin::Power
+                | Builtin::Upper
+                | Builtin::Lower
+                | Builtin::NthRoot
+                | Builtin::BitShift
+        ),
+        ExprKind::Convert(_) => expr.ty.class == Class::Char,
         _ => false,
     }
+}
+
+/// The floating operands whose truth the code takes (`if x`, `while x`, `~x`, `a && b`,
+/// `xor(a, b)`, `logical(x)`): a NaN there stops with MATLAB's "NaN's cannot be converted to
+/// logicals." at the operand's own site (`ExprWriter::cond`).
+fn truth_operands(f: &Function) -> Vec<ExprId> {
+    use m2cu_frontend::ir::{BinOp, Builtin, UnOp};
+    let mut operands = Vec::new();
+    for (_, stmt) in f.stmts.iter() {
+        if let StmtKind::If { cond, .. } | StmtKind::While { cond, .. } = &stmt.kind {
+            operands.push(*cond);
+        }
+    }
+    for (_, expr) in f.exprs.iter() {
+        match &expr.kind {
+            ExprKind::Unary(UnOp::Not, a) => operands.push(*a),
+            ExprKind::Binary(BinOp::And | BinOp::Or | BinOp::AndAnd | BinOp::OrOr, a, b) => {
+                operands.extend([*a, *b])
+            }
+            ExprKind::Call(Builtin::Xor, args) => operands.extend(args),
+            ExprKind::Convert(a) if expr.ty.class == Class::Logical => operands.push(*a),
+            _ => {}
+        }
+    }
+    operands.retain(|&e| matches!(f.exprs[e].ty.class, Class::Double | Class::Single));
+    operands
 }
 
 /// The elementary functions whose real result is complex outside a domain: their helpers stop
@@ -71,8 +109,12 @@ fn bounded(site: u64) -> u32 {
         .unwrap_or(0)
 }
 
-/// `static const char *m2cu_site_text(int site)`: the text of every site of `f` ("`x(i)` at
-/// saxpy.m:4:12"), NULL for none. Empty without the sources.
+/// `static const char *m2cu_site_text(int site)`: the text of every site of `f`, NULL for none
+/// (empty without the sources): fields after `\x1f` separators, the source's text when it is
+/// one short line (else empty) and the place, `x(i)\x1fsaxpy.m:4:12`, and for a subscript its
+/// position among the access's subscripts (0 for a linear index) and its own text,
+/// `A(i, j)\x1ff.m:4:12\x1f2\x1fj`. `m2cu_message` quotes them in its message; the message
+/// buffer's record passes them on to the runtime (`m2cu_runtime::CallError`).
 pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
     let Some(sources) = sources else {
         return "static const char *m2cu_site_text(int site) { (void)site; return NULL; }\n"
@@ -82,7 +124,7 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
     // Every subscript of an access is a site with the access's text, its position (0 for a
     // linear index) and its own text.
     let mut access = |indices: &[ExprId]| {
-        let Some(text) = access_text(sources, indices.iter().map(|&i| f.exprs[i].span)) else {
+        let Some(place) = access_place(sources, indices.iter().map(|&i| f.exprs[i].span)) else {
             return;
         };
         let positions = if indices.len() == 1 {
@@ -95,7 +137,7 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
             let subscript = quote(sources.text(), span.start, span.end).unwrap_or("");
             (
                 of_expr(i),
-                Some(format!("{text}\u{1f}{position}\u{1f}{subscript}")),
+                Some(format!("{place}\u{1f}{position}\u{1f}{subscript}")),
             )
         }));
     };
@@ -103,17 +145,30 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
     for (e, expr) in f.exprs.iter() {
         match &expr.kind {
             ExprKind::Index(_, indices) => access(indices),
-            kind if raises(kind) => others.push((of_expr(e), statement_text(sources, expr.span))),
+            _ if raises(expr) => others.push((of_expr(e), statement_place(sources, expr.span))),
             _ => {}
         }
+    }
+    for e in truth_operands(f) {
+        others.push((of_expr(e), statement_place(sources, f.exprs[e].span)));
     }
     for (s, stmt) in f.stmts.iter() {
         match &stmt.kind {
             StmtKind::Store { indices, .. } => access(indices),
-            StmtKind::Check { .. } => others.push((of_stmt(s), statement_text(sources, stmt.span))),
+            // A range that is not one (`for k = Inf:1`) names itself.
+            StmtKind::For { start, stop, .. } => {
+                let range = Span {
+                    start: f.exprs[*start].span.start,
+                    end: f.exprs[*stop].span.end,
+                };
+                others.push((of_stmt(s), statement_place(sources, range)))
+            }
+            StmtKind::Check { .. } => {
+                others.push((of_stmt(s), statement_place(sources, stmt.span)))
+            }
             // The sizes m2cu's own functions allocate with are whole numbers they computed.
             StmtKind::Alloc { .. } | StmtKind::Resize { .. } if !bundled(sources, stmt.span) => {
-                others.push((of_stmt(s), statement_text(sources, stmt.span)))
+                others.push((of_stmt(s), statement_place(sources, stmt.span)))
             }
             _ => {}
         }
@@ -134,35 +189,29 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
     )
 }
 
-/// "`x(i, j)` at f.m:4:12" for an access whose subscripts have `spans`: the array's name is
-/// read back from the source before the first subscript's `(`; "at f.m:4:14" (the first
-/// subscript's place) when the source does not show it that way.
-fn access_text(sources: &SourceMap, mut spans: impl Iterator<Item = Span>) -> Option<String> {
+/// "x(i, j)\x1ff.m:4:12" for an access whose subscripts have `spans`: the array's name is read
+/// back from the source before the first subscript's `(`; no quote and the first subscript's
+/// place ("\x1ff.m:4:14") when the source does not show it that way.
+fn access_place(sources: &SourceMap, mut spans: impl Iterator<Item = Span>) -> Option<String> {
     let first = spans.next()?;
     let last = spans.last().unwrap_or(first);
     let text = sources.text();
     let inner = quote(text, first.start, last.end);
     let name_start = array_name_start(text, first.start as usize);
-    match (inner, name_start) {
+    Some(match (inner, name_start) {
         (Some(inner), Some(start)) => {
             let name = &text[start..text[start..].find(['(', ' ']).map_or(start, |k| start + k)];
-            Some(format!(
-                "`{name}({inner})` at {}",
-                place(sources, start as u32)
-            ))
+            format!("{name}({inner})\u{1f}{}", place(sources, start as u32))
         }
-        _ => Some(format!("at {}", place(sources, first.start))),
-    }
+        _ => format!("\u{1f}{}", place(sources, first.start)),
+    })
 }
 
-/// "`n == numel(x)` at f.m:4:3" for a statement or expression, or "at f.m:4:3" when its text is
+/// "n == numel(x)\x1ff.m:4:3" for a statement or expression, with no quote when its text is
 /// long.
-fn statement_text(sources: &SourceMap, span: Span) -> Option<String> {
-    let at = place(sources, span.start);
-    Some(match quote(sources.text(), span.start, span.end) {
-        Some(q) => format!("`{q}` at {at}"),
-        None => format!("at {at}"),
-    })
+fn statement_place(sources: &SourceMap, span: Span) -> Option<String> {
+    let quoted = quote(sources.text(), span.start, span.end).unwrap_or("");
+    Some(format!("{quoted}\u{1f}{}", place(sources, span.start)))
 }
 
 /// Whether `span` is in one of the functions m2cu bundles (`m2cu_frontend::bundled`).
@@ -171,10 +220,12 @@ fn bundled(sources: &SourceMap, span: Span) -> bool {
     file.starts_with(m2cu_frontend::bundled::DISPLAY_PREFIX)
 }
 
-/// The source between two offsets when it is one short line of text.
+/// The source between two offsets when it is one short line of text (without the site text's
+/// and the record's separators).
 fn quote(text: &str, start: u32, end: u32) -> Option<&str> {
     let q = text.get(start as usize..end as usize)?.trim();
-    (!q.is_empty() && q.len() <= MAX_QUOTE && !q.contains('\n')).then_some(q)
+    (!q.is_empty() && q.len() <= MAX_QUOTE && !q.contains(['\n', '\r', '\u{1e}', '\u{1f}']))
+        .then_some(q)
 }
 
 /// Where the identifier that `x(` puts before the subscript at `offset` starts, if the source

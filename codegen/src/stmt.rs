@@ -750,8 +750,9 @@ impl<'a> Context<'a> {
             format!("m2cu_range_final(m2cu_first{k}, m2cu_step{k}, m2cu_last{k}, m2cu_n{k})")
         };
         let decls = format!(
-            "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\ndouble m2cu_last{k} = {};\nint64_t m2cu_n{k} = m2cu_trips((double)m2cu_first{k}, (double)m2cu_step{k}, m2cu_last{k}, {});\n{ty} m2cu_final{k} = {final_value};",
+            "{ty} m2cu_first{k} = {first};\n{ty} m2cu_step{k} = {step_text};\ndouble m2cu_last{k} = {};\nint64_t m2cu_n{k} = m2cu_trips((double)m2cu_first{k}, (double)m2cu_step{k}, m2cu_last{k}, {}, {});\n{ty} m2cu_final{k} = {final_value};",
             ew.double(*stop),
+            crate::sites::of_stmt(s),
             self.err
         );
         (decls, k.to_string())

@@ -11,6 +11,7 @@ pub mod ast_source;
 pub mod bundled;
 pub mod catalog;
 pub mod diag;
+pub mod errors;
 pub mod indexed;
 pub mod ir;
 pub mod ir_print;

@@ -22,10 +22,10 @@
 //! complex_io`); the caller narrows the others ([`Value::narrowed`], `m2cu::Program`).
 
 use std::borrow::Borrow;
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_int, c_void};
 
 use crate::value::{dims_text, ClassId, Data, Value};
-use crate::{Error, Result};
+use crate::{CallError, Error, ErrorCode, Result};
 
 /// The ABI header, made available to generated C that `#include`s it.
 pub(crate) const HEADER: &str = include_str!("../../codegen/src/c/m2cu_abi.h");
@@ -233,7 +233,7 @@ fn in_place_output(array: &M2cuArray, value: Value, spec: &OutputSpec) -> Result
         || value.class() != spec.class
         || value.is_complex() != complex
     {
-        return Err(Error::Call(format!(
+        return Err(Error::Output(format!(
             "output '{}': {} result in the memory of a {} {} input",
             spec.name,
             dims_text(&dims),
@@ -244,29 +244,18 @@ fn in_place_output(array: &M2cuArray, value: Value, spec: &OutputSpec) -> Result
     Value::new(dims, value.data)
 }
 
-/// `M2CU_E_USER` in the generated prelude: the program called `error`.
-const USER_ERROR: c_int = 20;
-
 /// The error of a failed call: the program's own (`<identifier>\x1f<message>` in `err`, see
-/// `m2cu_raise`), or m2cu's message for the status.
+/// `m2cu_raise`), or m2cu's message for the status with the record after it ([`CallError`]).
 fn call_error(err: &[c_char; ERR_LEN], status: c_int) -> Error {
-    let text = error_message(err, status);
-    match text.split_once('\u{1f}') {
-        Some((identifier, message)) if status == USER_ERROR => Error::Raised {
+    let mut bytes: Vec<u8> = err.iter().map(|&c| c as u8).collect();
+    bytes[ERR_LEN - 1] = 0;
+    let error = CallError::from_buffer(status, &bytes);
+    match error.message.split_once('\u{1f}') {
+        Some((identifier, message)) if status == ErrorCode::User.code() => Error::Raised {
             identifier: identifier.to_string(),
             message: message.to_string(),
         },
-        _ => Error::Call(text),
-    }
-}
-
-fn error_message(err: &[c_char; ERR_LEN], status: c_int) -> String {
-    let mut bytes: Vec<u8> = err.iter().map(|&c| c as u8).collect();
-    bytes[ERR_LEN - 1] = 0;
-    let text = CStr::from_bytes_until_nul(&bytes).map(|s| s.to_string_lossy().into_owned());
-    match text {
-        Ok(t) if !t.is_empty() => t,
-        _ => format!("generated code failed with status {status} and no message"),
+        _ => Error::Call(Box::new(error)),
     }
 }
 
@@ -318,14 +307,14 @@ fn output_dims(array: &M2cuArray, spec: &OutputSpec) -> Result<Vec<usize>> {
         .collect::<std::result::Result<Vec<usize>, _>>()
         .map_err(|_| {
             let raw = format!("{}×{}×{}", array.dims[0], array.dims[1], array.dims[2]);
-            Error::Call(format!("output '{}': negative extents {raw}", spec.name))
+            Error::Output(format!("output '{}': negative extents {raw}", spec.name))
         })
 }
 
 /// # Safety
 /// As for [`take_outputs`].
 unsafe fn copy_output(array: &M2cuArray, spec: &OutputSpec) -> Result<Value> {
-    let bad = |why: String| Error::Call(format!("output '{}': {why}", spec.name));
+    let bad = |why: String| Error::Output(format!("output '{}': {why}", spec.name));
     let raw = || format!("{}×{}×{}", array.dims[0], array.dims[1], array.dims[2]);
     let dims = output_dims(array, spec)?;
     let numel = dims

@@ -1,6 +1,7 @@
 //! m2cu runtime: runs the text m2cu generates, and moves MATLAB values in and out.
 //!
-//! The runtime takes generated artifacts (C source, CUDA source, kernel names), never the IR:
+//! The runtime takes generated artifacts (C source, CUDA source, kernel names), never the IR
+//! (of the frontend it uses only the table of run-time error codes):
 //!
 //! - [`value`]: MATLAB values — [`ClassId`], column-major [`Data`], 2-D or 3-D [`Value`].
 //! - [`mat`]: MAT-file version 5 read and write (`save -v6` / `save -v7` files).
@@ -12,6 +13,7 @@
 //!   the CUDA execution model, driven by the same host program; for testing without a GPU.
 //! - [`octave`]: GNU Octave as the oracle, many calls answered in one session.
 //! - [`limits`]: caps on what inputs may allocate and on file reads, with errors naming them.
+//! - [`CallError`]: a run-time error of generated code, with its [`ErrorCode`] and its place.
 //! - [`isolate`]: running work that calls generated code in a forked child.
 //! - [`gpu`]: device probe ([`gpu_status`]) and the GPU path ([`GpuProgram`]): CUBIN loaded with
 //!   the CUDA driver, generated host C driving it through the `m2cu_gpu` callback table.
@@ -46,6 +48,7 @@ pub mod value;
 
 mod abi;
 mod cache;
+mod call_error;
 mod native;
 mod npy;
 mod probe;
@@ -54,6 +57,7 @@ mod services;
 mod testutil;
 mod threads;
 
+pub use call_error::{CallError, ErrorCode, Location, Subscript};
 pub use cpu::{BuildOptions, Complexity, CpuLibrary, Offer, OutputSpec, Threads};
 pub use display::display;
 pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
@@ -86,9 +90,14 @@ pub enum Error {
     /// A built library could not be loaded, or lacks a symbol it must export.
     #[error("{0}")]
     Load(String),
-    /// Generated code returned an error (its message, in MATLAB's wording where MATLAB has one).
+    /// Generated code stopped with a run-time error: MATLAB's message where MATLAB has one,
+    /// with the place in the source that raised it.
     #[error("{0}")]
-    Call(String),
+    Call(Box<CallError>),
+    /// Generated code returned an output m2cu cannot read (negative extents, a size past
+    /// memory, a NULL buffer): a bug to report.
+    #[error("{0}")]
+    Output(String),
     /// The program called `error` (or an `assert` failed): its message, formatted as MATLAB
     /// formats it, and its identifier (`error('pkg:id', ...)`), empty when it has none.
     #[error("{message}")]

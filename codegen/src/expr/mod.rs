@@ -110,7 +110,7 @@ impl ExprWriter<'_> {
             ExprKind::Call(builtin, args) => {
                 self.builtin(*builtin, args, class, crate::sites::of_expr(e))
             }
-            ExprKind::Convert(a) => self.convert(*a, class),
+            ExprKind::Convert(a) => self.convert(*a, class, crate::sites::of_expr(e)),
             ExprKind::Combine(c, args) => {
                 let operands: Vec<String> = args.iter().map(|&a| self.expr(a)).collect();
                 combine_call(*c, &operands, self.err)
@@ -135,12 +135,14 @@ impl ExprWriter<'_> {
         }
     }
 
-    /// The value of `e` as a C truth value; a floating NaN stops (MATLAB has no truth for it).
+    /// The value of `e` as a C truth value; a floating NaN stops (MATLAB has no truth for it)
+    /// at `e`'s site ([`crate::sites::truth_operands`]).
     pub fn cond(&self, e: ExprId) -> String {
+        let site = crate::sites::of_expr(e);
         match self.class(e) {
             Class::Logical => self.expr(e),
-            Class::Double => format!("m2cu_truth({}, {})", self.expr(e), self.err),
-            Class::Single => format!("m2cu_truthf({}, {})", self.expr(e), self.err),
+            Class::Double => format!("m2cu_truth({}, {site}, {})", self.expr(e), self.err),
+            Class::Single => format!("m2cu_truthf({}, {site}, {})", self.expr(e), self.err),
             _ => format!("({} != 0)", self.expr(e)),
         }
     }
@@ -150,17 +152,19 @@ impl ExprWriter<'_> {
         if self.class(e) == class {
             self.expr(e)
         } else {
-            self.convert(e, class)
+            self.convert(e, class, 0)
         }
     }
 
-    fn convert(&self, e: ExprId, class: Class) -> String {
+    /// `e` converted to `class`; `site` names the conversion where it can fail (to char: a
+    /// `Convert` expression's site, 0 for the conversions of stores and operands).
+    fn convert(&self, e: ExprId, class: Class, site: u32) -> String {
         let from = self.class(e);
         match class {
             Class::Double => self.double(e),
             Class::Single => format!("((float){})", self.expr(e)),
             Class::Logical => self.cond(e),
-            Class::Char => format!("m2cu_to_char({}, {})", self.double(e), self.err),
+            Class::Char => format!("m2cu_to_char({}, {site}, {})", self.double(e), self.err),
             c if c.is_integer() && from == Class::Logical => {
                 format!("(({}){})", c.c_type(), self.expr(e))
             }
@@ -330,8 +334,8 @@ impl ExprWriter<'_> {
             Builtin::Fix => self.arith(class, &format!("trunc({})", d(0))),
             Builtin::Sign => self.arith(class, &format!("m2cu_sign({})", d(0))),
             Builtin::Upper | Builtin::Lower if class != Class::Char => self.expr(args[0]),
-            Builtin::Upper => self.arith(class, &format!("m2cu_upper({}, {err})", d(0))),
-            Builtin::Lower => self.arith(class, &format!("m2cu_lower({}, {err})", d(0))),
+            Builtin::Upper => self.arith(class, &format!("m2cu_upper({}, {raise})", d(0))),
+            Builtin::Lower => self.arith(class, &format!("m2cu_lower({}, {raise})", d(0))),
             Builtin::Mod | Builtin::Rem if integer => {
                 let (func, wide) = match (builtin, class) {
                     (Builtin::Mod, Class::Uint64) => ("m2cu_umod", "uint64_t"),
@@ -368,7 +372,7 @@ impl ExprWriter<'_> {
             Builtin::BitAnd | Builtin::BitOr | Builtin::BitXor => {
                 self.bitwise(builtin, args, class)
             }
-            Builtin::BitShift => self.bitshift(args, class),
+            Builtin::BitShift => self.bitshift(args, class, &raise),
             Builtin::Xor => format!("({} != {})", self.cond(args[0]), self.cond(args[1])),
             Builtin::IsNan | Builtin::IsInf | Builtin::IsFinite => {
                 self.float_test(builtin, args[0])
@@ -382,7 +386,7 @@ impl ExprWriter<'_> {
                 let (x, n) = (self.floating(args[0], class), self.floating(args[1], class));
                 let suffix = float_suffix(class);
                 format!(
-                    "m2cu_nthroot{suffix}({x}, {n}, {}, {err})",
+                    "m2cu_nthroot{suffix}({x}, {n}, {}, {raise})",
                     self.cond(args[2])
                 )
             }
@@ -484,20 +488,21 @@ impl ExprWriter<'_> {
     /// `bitshift(a, k)` (see [`Builtin::BitShift`]): the prelude's shift in 64 bits, then a
     /// plain C cast to an integer class, which keeps the low bits as Octave does (no
     /// saturation).
-    fn bitshift(&self, args: &[ExprId], class: Class) -> String {
-        let (k, err) = (self.double(args[1]), self.err);
+    /// `raise` is the call's site and the error status.
+    fn bitshift(&self, args: &[ExprId], class: Class, raise: &str) -> String {
+        let k = self.double(args[1]);
         match class {
-            Class::Double => format!("m2cu_bitshift({}, {k}, {err})", self.double(args[0])),
+            Class::Double => format!("m2cu_bitshift({}, {k}, {raise})", self.double(args[0])),
             Class::Single => format!(
-                "m2cu_bitshiftf({}, {k}, {err})",
+                "m2cu_bitshiftf({}, {k}, {raise})",
                 self.to_class(args[0], Class::Single)
             ),
             Class::Uint64 => format!(
-                "m2cu_ubitshift({}, {k}, {err})",
+                "m2cu_ubitshift({}, {k}, {raise})",
                 self.to_class(args[0], Class::Uint64)
             ),
             _ => format!(
-                "(({})m2cu_ibitshift((int64_t){}, {k}, {err}))",
+                "(({})m2cu_ibitshift((int64_t){}, {k}, {raise}))",
                 class.c_type(),
                 self.to_class(args[0], class)
             ),

@@ -33,7 +33,9 @@ static int64_t numel(const m2cu_array *a) { return a->dims[0] * a->dims[1] * a->
 const SCALE_SUM: &str = r#"
 int scale_sum(const m2cu_array *in, m2cu_array *out, char *err, size_t err_len) {
     if (numel(&in[1]) != 1) {
-        snprintf(err, err_len, "k must be a scalar");
+        /* The message, and after its NUL the record of m2cu_message (see call_error.rs). */
+        int n = snprintf(err, err_len, "k must be a scalar");
+        snprintf(err + n + 1, err_len - n - 1, "\x1e%d\x1e%d\x1e%d\x1e%d\x1e%d\x1e%s", 1 + 256 * 9, 0, 0, 0, 0, "k\x1fscale.m:3:5");
         return 1;
     }
     const double *x = in[0].data;
@@ -110,10 +112,14 @@ fn generated_errors_and_bad_arguments_are_reported() {
             &scale_sum_outputs(),
         )
         .unwrap_err();
-    assert!(
-        matches!(&err, Error::Call(m) if m == "k must be a scalar"),
-        "{err}"
-    );
+    let Error::Call(call) = err else {
+        panic!("not a call error: {err}")
+    };
+    assert_eq!(call.message, "k must be a scalar");
+    assert_eq!(call.code, Some(crate::ErrorCode::IndexRange));
+    let at = call.location.expect("the record's place");
+    assert_eq!((at.file.as_str(), at.line, at.column), ("scale.m", 3, 5));
+    assert_eq!(at.source.as_deref(), Some("k"));
 }
 
 #[test]
