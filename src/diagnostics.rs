@@ -10,8 +10,8 @@
 //! Every other error is `{"error": {"kind", "message", ...}}` ([`Error::json`]): `kind` is
 //! `run-time` (a [`CallError`](m2cu_runtime::CallError) of the generated code, with its
 //! `identifier` (`m2cu:indexRange`), `status`, and `location` `{"file", "line", "column",
-//! "source", "subscript": {"position", "source", "value", "bound"}}`, each `null` where it is
-//! not known), `raised` (the program's own `error`, with its `identifier`), `usage`, `build`,
+//! "source", "subscript": {"position", "source", "value", "in_order", "bound"}}`, each `null`
+//! where it is not known), `raised` (the program's own `error`, with its `identifier`), `usage`, `build`,
 //! `unavailable`, `internal` or `runtime`; the command line adds `file` for files it cannot
 //! read or write.
 
@@ -96,6 +96,7 @@ fn call_json(call: &m2cu_runtime::CallError) -> Json {
                 "position": s.position,
                 "source": s.source,
                 "value": s.value.map(number),
+                "in_order": s.in_order,
                 "bound": s.bound,
             })
         });

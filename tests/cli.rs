@@ -1382,7 +1382,7 @@ fn run_time_and_other_failures_as_json() {
     assert_eq!(at["source"], "x(i + k)");
     assert_eq!(
         at["subscript"],
-        json!({ "position": null, "source": "i + k", "value": 4.0, "bound": 3 })
+        json!({ "position": null, "source": "i + k", "value": 4.0, "in_order": true, "bound": 3 })
     );
     let e = run("-1.5");
     assert_eq!(

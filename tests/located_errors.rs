@@ -292,6 +292,8 @@ fn each_error_carries_its_code_and_place_as_data() {
                 ("located.m", want.line, want.column, Some(want.source)),
                 "{what}"
             );
+            // Every check here runs on the host in the program's order.
+            assert!(at.subscript.as_ref().is_none_or(|s| s.in_order), "{what}");
             let subscript = at
                 .subscript
                 .map(|s| (s.position, s.source.unwrap_or_default(), s.value, s.bound));
@@ -349,22 +351,24 @@ fn a_mex_function_raises_the_same_located_messages() {
     }
 }
 
-/// Checks inside a kernel name their place too (the value and bound stay on the host): a NaN
-/// whose truth is taken, and a helper call that fails, on the emulated GPU and the C path.
+/// Checks inside a kernel name their place too: a NaN whose truth is taken, a helper call that
+/// fails, and a subscript past the end, whose bound the message says and whose value (the
+/// first failing thread's) the error keeps as data, not as MATLAB's first. The same loop on the
+/// C path with one thread runs in order: its value is MATLAB's and the message says it.
 #[test]
 fn checks_inside_kernels_name_their_place() {
-    const KERNEL: &str = "function y = kernelsites(x, k)
+    const KERNEL: &str = "function y = kernelsites(x, k, s)
 y = zeros(size(x));
 for i = 1:numel(x)
   if x(i)
-    y(i) = bitshift(8, k) + x(i);
+    y(i) = bitshift(8, k) + x(i + s);
   end
 end
 end
 ";
     let options = m2cu::Options {
         file_name: "kernelsites.m".into(),
-        args: vec!["x=double(1,:)".into(), "k=double".into()],
+        args: vec!["x=double(1,:)".into(), "k=double".into(), "s=double".into()],
         ..Default::default()
     };
     let t = m2cu::translate(KERNEL, &options).expect("translates");
@@ -373,33 +377,55 @@ end
         "{}",
         t.report
     );
-    let x = |nan_at: usize| {
+    let x = |nan_at: Option<usize>| {
         let mut v = vec![1.0; 3000];
-        v[nan_at] = f64::NAN;
+        if let Some(k) = nan_at {
+            v[k] = f64::NAN;
+        }
         Value::row(v)
     };
+    let past_end = "Index exceeds the number of array elements. Index must not exceed 3000. (`x(i + s)` at kernelsites.m:5:29";
     let cases = [
-        (x(2500), 1.0, "NaN's cannot be converted to logicals. (`x(i)` at kernelsites.m:4:6)"),
+        (x(Some(2500)), 1.0, 0.0, "NaN's cannot be converted to logicals. (`x(i)` at kernelsites.m:4:6)".to_string(), None),
         (
-            Value::row(vec![1.0; 3000]),
+            x(None),
             0.5,
-            "bitshift: K must be a scalar or array of integers (`bitshift(8, k)` at kernelsites.m:5:12)",
+            0.0,
+            "bitshift: K must be a scalar or array of integers (`bitshift(8, k)` at kernelsites.m:5:12)".to_string(),
+            None,
         ),
+        (x(None), 1.0, 1.0, format!("{past_end})"), Some((3001.0, 3000))),
     ];
-    for backend in [Backend::Emu, Backend::Cpu] {
-        for (x, k, expected) in &cases {
+    let one_thread = m2cu::RunOptions {
+        threads: m2cu::Threads::Exactly(std::num::NonZeroUsize::MIN),
+        ..common::on(Backend::Cpu)
+    };
+    for run in [common::on(Backend::Emu), one_thread] {
+        let in_order = run.backend == Backend::Cpu;
+        for (x, k, s, expected, detail) in &cases {
             let inputs = [
                 ("x".to_string(), x.clone()),
                 ("k".to_string(), Value::scalar(*k)),
+                ("s".to_string(), Value::scalar(*s)),
             ];
             let options = m2cu::Options {
                 args: Vec::new(),
                 ..options.clone()
             };
-            match m2cu::run(KERNEL, &inputs, &options, &common::on(backend)) {
+            let backend = run.backend;
+            let expected = match detail {
+                Some(_) if in_order => format!("{past_end}, i + s = 3001)"),
+                _ => expected.clone(),
+            };
+            match m2cu::run(KERNEL, &inputs, &options, &run) {
                 Err(m2cu::Error::Runtime(m2cu::RuntimeError::Call(e))) => {
-                    assert_eq!(e.message, *expected, "{backend:?}");
-                    assert!(e.location.is_some(), "{backend:?}");
+                    assert_eq!(e.message, expected, "{backend:?}");
+                    let at = e
+                        .location
+                        .unwrap_or_else(|| panic!("{backend:?}: no place"));
+                    let kept = at.subscript.map(|s| (s.value, s.bound, s.in_order));
+                    let want = detail.map(|(value, bound)| (Some(value), Some(bound), in_order));
+                    assert_eq!(kept, want, "{backend:?}");
                 }
                 other => panic!("{backend:?}: {other:?}"),
             }

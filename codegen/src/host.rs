@@ -60,7 +60,11 @@ pub fn gpu_macros(flavor: Flavor) -> String {
         Flavor::GpuRuntime => GPU_RUNTIME_MACROS,
         Flavor::Standalone => CUDA_RUNTIME_MACROS,
     };
-    format!("{services}{}", residency::MACROS)
+    format!(
+        "{services}{}{}",
+        residency::MACROS,
+        crate::launch::take_detail_macro()
+    )
 }
 
 const CHECK: &str = "#define M2CU_CHECK(call) do { if ((call) != 0) { m2cu_status = M2CU_E_GPU; goto m2cu_done; } } while (0)\n";

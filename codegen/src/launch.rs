@@ -173,7 +173,8 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
         }
     }
     code.line(format!(
-        "if ({w} == 0) {{ M2CU_CHECK(M2CU_ALLOC({w}, sizeof(int))); M2CU_CHECK(M2CU_UPLOAD({w}, &m2cu_kerr, sizeof(int))); }}",
+        "if ({w} == 0) {{ M2CU_CHECK(M2CU_ALLOC({w}, {})); M2CU_CHECK(M2CU_UPLOAD({w}, &m2cu_kerr, sizeof(int))); }}",
+        crate::cuda::ERROR_WORD_BYTES,
         w = model::ERROR_WORD
     ));
     let mut args: Vec<String> = params.iter().map(|p| p.argument(&ranges)).collect();
@@ -230,6 +231,7 @@ pub fn launch(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     // The first error wins, as on the CPU path (a failed size check before the launch stays
     // the reported one).
     let status = &ctx.status;
+    take_detail(code, status);
     code.line(format!(
         "if (m2cu_kerr != 0 && {status} == 0) {status} = m2cu_kerr;"
     ));
@@ -289,4 +291,25 @@ fn report_failure(ctx: &Context, code: &mut Code, kernel: &Kernel) {
     ));
     raise::report(ctx, code, kernel, "m2cu_fail");
     code.close("}");
+}
+
+/// After a kernel that failed, and before its status becomes the call's: the detail of a failed
+/// index check (the first failing thread's value and bound) taken from the device into the
+/// host's record (`m2cu_kernel_detail`), for the message ([`take_detail_macro`]).
+fn take_detail(code: &mut Code, status: &str) {
+    code.line(format!(
+        "if (m2cu_kerr != 0 && {status} == 0) M2CU_TAKE_DETAIL({}, m2cu_kerr);",
+        model::ERROR_WORD
+    ));
+}
+
+/// `M2CU_TAKE_DETAIL(word, status)`: launches [`crate::cuda::TAKE_DETAIL`] on the error word
+/// buffer `word`, downloads the detail it wrote there and hands it to `m2cu_kernel_detail`
+/// with the kernel's status (a failed launch or copy leaves the message without it).
+pub fn take_detail_macro() -> String {
+    use crate::cuda::{DETAIL_OFFSET, TAKE_DETAIL};
+    format!(
+        "#define M2CU_TAKE_DETAIL(word, status) do {{ void *m2cu_detail_args[] = {{ &(word) }}; m2cu_kdetail_t m2cu_kd; if (M2CU_LAUNCH({}, {TAKE_DETAIL}, 1, 1, 0, m2cu_detail_args) == 0 && M2CU_DOWNLOAD(&m2cu_kd, (word) + {DETAIL_OFFSET}, sizeof m2cu_kd) == 0) m2cu_kernel_detail((status), &m2cu_kd); }} while (0)\n",
+        string_literal(TAKE_DETAIL)
+    )
 }

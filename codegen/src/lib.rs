@@ -169,6 +169,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             };
             std::iter::once(own).chain(lanes).chain(tiles)
         })
+        .chain((!analysis.plan.kernels.is_empty()).then(cuda::take_detail_kernel))
         .collect();
     let combiners = combine::functions(&ctx);
     let random = if draws_random(f) {
@@ -273,11 +274,11 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
 }
 
 /// The names of the kernels, per-output and tiled variants and the first launch of a scan
-/// included, in the order of their sources.
+/// included, in the order of their sources, and last the kernel that takes a failure's detail
+/// ([`cuda::TAKE_DETAIL`]).
 fn kernel_names(analysis: &Analysis) -> Vec<String> {
-    analysis
-        .plan
-        .kernels
+    let kernels = &analysis.plan.kernels;
+    kernels
         .iter()
         .flat_map(|k| {
             // A scan's first launch comes before the kernel itself.
@@ -285,6 +286,7 @@ fn kernel_names(analysis: &Analysis) -> Vec<String> {
             names.insert(usize::from(k.scan.is_some()), k.name.clone());
             names
         })
+        .chain((!kernels.is_empty()).then(|| cuda::TAKE_DETAIL.to_string()))
         .collect()
 }
 

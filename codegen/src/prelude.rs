@@ -24,7 +24,7 @@ const PLATFORM: &str = r#"#if defined(__CUDACC__)
  * the emulator's M2CU_EMU_DEVICE) and host code, where the prelude uses no device intrinsic. */
 #if defined(__CUDA_ARCH__) || defined(M2CU_EMU_DEVICE)
 #  define M2CU_FAIL(err, code) atomicCAS((err), 0, (code))
-#  define M2CU_FAIL_INDEX(err, code, value, bound) M2CU_FAIL(err, code)
+#  define M2CU_FAIL_INDEX(err, code, value, bound) m2cu_fail_index_device((err), (code), (value), (bound))
 #  define M2CU_INF __longlong_as_double(0x7ff0000000000000LL)
 #  define M2CU_NAN __longlong_as_double(0x7ff8000000000000LL)
 #  define M2CU_INFF __int_as_float(0x7f800000)
@@ -52,6 +52,23 @@ typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
+#endif
+/* The detail of a failed index check in a kernel: the status of the first thread that failed
+ * one, its subscript's value and the bound it passed (`claimed` once a thread wrote it). */
+typedef struct m2cu_kdetail { int claimed, status; long long bound; double value; } m2cu_kdetail_t;
+#if defined(__CUDACC__) || defined(M2CU_EMU_DEVICE)
+/* One record per module, which the host takes (and clears) after a kernel that failed
+ * (m2cu_take_detail); declared in both of nvcc's passes, since kernels name it. */
+__device__ m2cu_kdetail_t m2cu_kdetail;
+static __device__ void m2cu_fail_index_device(int *err, int code, double value, int64_t bound)
+{
+    if (atomicCAS(&m2cu_kdetail.claimed, 0, 1) == 0) {
+        m2cu_kdetail.status = code;
+        m2cu_kdetail.value = value;
+        m2cu_kdetail.bound = bound;
+    }
+    M2CU_FAIL(err, code);
+}
 #endif
 #if !defined(__CUDACC_RTC__) && !defined(M2CU_EMU_DEVICE)
 /* On the host, a failed index check also keeps the bound it passed and the subscript's value,
@@ -96,6 +113,21 @@ static inline void m2cu_fail_index(int *err, int code, double value, int64_t bou
             m2cu_detail.ordered = ordered;
             m2cu_detail.value = value;
             m2cu_detail.bound = bound;
+        }
+    }
+}
+/* A kernel's detail (m2cu_take_detail) for the call's status `status`, which the kernel set:
+ * kept when its thread's failure is the one the call reports, never as in order (threads of
+ * other iterations, earlier in MATLAB's order, may have failed as well). */
+static inline void m2cu_kernel_detail(int status, const m2cu_kdetail_t *d)
+{
+    #pragma omp critical (m2cu_fail)
+    {
+        if (d->claimed && d->status == status && m2cu_detail.status == 0) {
+            m2cu_detail.status = status;
+            m2cu_detail.ordered = 0;
+            m2cu_detail.value = d->value;
+            m2cu_detail.bound = d->bound;
         }
     }
 }
@@ -956,8 +988,9 @@ static const char *m2cu_site_field(const char *site, int k, int *n)
  * the host (m2cu_detail) adds the bound in MATLAB's words ("Index in position 2 exceeds array
  * bounds. Index must not exceed 3.") and the subscript's value ("..., i = 4)").
  * After the message's NUL, a record for the runtime (m2cu_runtime::CallError), where it fits:
- * "\x1eSTATUS\x1eBOUND?\x1eVALUE?\x1eVALUE\x1eBOUND\x1eSITE TEXT" (the flags 0 or 1), which
- * C strings, and so the MEX gateway, never see. */
+ * "\x1eSTATUS\x1eDETAILED\x1eORDERED\x1eVALUE\x1eBOUND\x1eSITE TEXT" (DETAILED: the value and
+ * bound are known; ORDERED: the value is MATLAB's first failing one), which C strings, and so
+ * the MEX gateway, never see. */
 static void m2cu_message(int status, const char *(*site_text)(int), char *msg, size_t len)
 {{
     const char *text = "Unknown error.";
@@ -1000,7 +1033,7 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
     else snprintf(msg, len, "%s%s (at %.*s%s)", head, tail, place_len, place, value);
     size_t used = strlen(msg) + 1;
     if (used < len)
-        snprintf(msg + used, len - used, "\x1e%d\x1e%d\x1e%d\x1e%.17g\x1e%lld\x1e%s", status, detailed, valued, valued ? m2cu_detail.value : 0.0, detailed ? (long long)m2cu_detail.bound : 0LL, where != NULL ? where : "");
+        snprintf(msg + used, len - used, "\x1e%d\x1e%d\x1e%d\x1e%.17g\x1e%lld\x1e%s", status, detailed, valued, detailed ? m2cu_detail.value : 0.0, detailed ? (long long)m2cu_detail.bound : 0LL, where != NULL ? where : "");
 }}
 
 /* An M2CU_UNDEFINED(k) status becomes Octave 7.3's error naming names[k], `'x' undefined`

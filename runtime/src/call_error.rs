@@ -3,8 +3,9 @@
 //!
 //! The generated entry writes its message into the caller's buffer as a C string and, after
 //! its NUL where it fits, a record for this module (`m2cu_message` in the prelude):
-//! `\x1eSTATUS\x1eHAS_BOUND\x1eHAS_VALUE\x1eVALUE\x1eBOUND\x1eSITE`, where `STATUS` is
-//! `code + 256 * site` and `SITE` is the site's text (`QUOTE\x1fFILE:LINE:COL`, and
+//! `\x1eSTATUS\x1eDETAILED\x1eORDERED\x1eVALUE\x1eBOUND\x1eSITE`, where `STATUS` is
+//! `code + 256 * site`, `DETAILED` (0 or 1) says whether `VALUE` and `BOUND` are known,
+//! `ORDERED` whether the value is MATLAB's first failing one, and `SITE` is the site's text (`QUOTE\x1fFILE:LINE:COL`, and
 //! `\x1fPOSITION\x1fSUBSCRIPT` for a subscript; see `m2cu_codegen::sites`). A message without
 //! a record (a buffer too short, or a status from the runtime's own services) has no location.
 
@@ -52,11 +53,15 @@ pub struct Subscript {
     pub position: Option<usize>,
     /// Its source text (`i + 1`), when it is one short line.
     pub source: Option<String>,
-    /// The value it had, where m2cu knows MATLAB's first failing one: checks on the host that
-    /// ran in order (not those of parallel loops or kernels).
+    /// The value it had (where the check keeps one: on the host, and in kernels the first
+    /// thread's that failed).
     pub value: Option<f64>,
-    /// The largest index it could have had (`numel`, or the extent of its dimension), where
-    /// the check ran on the host.
+    /// Whether `value` is the one MATLAB reports, the first failing in the program's order:
+    /// a check on the host outside a parallel loop. Otherwise it is the value of one failing
+    /// thread (of a kernel or an OpenMP loop), and an earlier iteration may have failed too;
+    /// the message then leaves it out.
+    pub in_order: bool,
+    /// The largest index it could have had (`numel`, or the extent of its dimension).
     pub bound: Option<i64>,
 }
 
@@ -113,8 +118,9 @@ fn record_text(rest: &[u8]) -> Option<String> {
 /// The fields of a message's record.
 struct Record<'a> {
     status: i32,
-    value: Option<f64>,
-    bound: Option<i64>,
+    /// The subscript's value and bound, where the check kept them.
+    detail: Option<(f64, i64)>,
+    ordered: bool,
     site: &'a str,
 }
 
@@ -122,15 +128,15 @@ impl<'a> Record<'a> {
     fn parse(text: &'a str) -> Option<Record<'a>> {
         let mut fields = text.splitn(6, '\u{1e}');
         let status = fields.next()?.parse().ok()?;
-        let has_bound = fields.next()? == "1";
-        let has_value = fields.next()? == "1";
+        let detailed = fields.next()? == "1";
+        let ordered = fields.next()? == "1";
         let value: f64 = fields.next()?.parse().ok()?;
         let bound: i64 = fields.next()?.parse().ok()?;
         let site = fields.next()?;
         Some(Record {
             status,
-            value: has_value.then_some(value),
-            bound: has_bound.then_some(bound),
+            detail: detailed.then_some((value, bound)),
+            ordered: detailed && ordered,
             site,
         })
     }
@@ -144,8 +150,9 @@ impl<'a> Record<'a> {
         let subscript = position.map(|position| Subscript {
             position: (position > 0).then_some(position),
             source: fields.next().filter(|s| !s.is_empty()).map(str::to_string),
-            value: self.value,
-            bound: self.bound,
+            value: self.detail.map(|(value, _)| value),
+            in_order: self.ordered,
+            bound: self.detail.map(|(_, bound)| bound),
         });
         Some(Location {
             file: file.to_string(),
@@ -192,7 +199,24 @@ mod tests {
         let s = at.subscript.expect("a subscript");
         assert_eq!(s.position, Some(2));
         assert_eq!(s.source.as_deref(), Some("j"));
-        assert_eq!((s.value, s.bound), (Some(4.0), Some(3)));
+        assert_eq!((s.value, s.bound, s.in_order), (Some(4.0), Some(3), true));
+    }
+
+    #[test]
+    fn a_value_out_of_order_is_kept_and_flagged() {
+        let b = buffer(
+            "m",
+            "\u{1e}1\u{1e}1\u{1e}0\u{1e}-inf\u{1e}9\u{1e}x(k)\u{1f}g.m:2:3\u{1f}0\u{1f}k",
+        );
+        let s = CallError::from_buffer(1, &b)
+            .location
+            .unwrap()
+            .subscript
+            .unwrap();
+        assert_eq!(
+            (s.position, s.value, s.bound, s.in_order),
+            (None, Some(f64::NEG_INFINITY), Some(9), false)
+        );
     }
 
     #[test]

@@ -57,3 +57,21 @@ pub fn shuffle_tree(indent: usize, values: &[Shuffled], merge: &str) -> String {
     out += &format!("{pad}    {merge}\n{pad}}}");
     out
 }
+
+/// The kernel that takes the detail of a kernel's failed index check (the prelude's
+/// `m2cu_kdetail`) into the call's error word buffer, after its status, and clears it for the
+/// next failure; the host launches it, one thread, after a kernel that failed.
+pub const TAKE_DETAIL: &str = "m2cu_take_detail";
+
+/// The error word buffer's bytes: the status, then (at [`DETAIL_OFFSET`]) a kernel's detail.
+pub const ERROR_WORD_BYTES: u32 = 32;
+
+/// Where a kernel's detail lies in the error word buffer.
+pub const DETAIL_OFFSET: u32 = 8;
+
+/// The source of [`TAKE_DETAIL`].
+pub fn take_detail_kernel() -> String {
+    format!(
+        "/* Takes a failed index check's detail into the error word buffer and clears it. */\nextern \"C\" __global__ void {TAKE_DETAIL}(char *word)\n{{\n    *(m2cu_kdetail_t *)(word + {DETAIL_OFFSET}) = m2cu_kdetail;\n    m2cu_kdetail.claimed = 0;\n}}\n"
+    )
+}
