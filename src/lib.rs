@@ -334,9 +334,9 @@ pub fn write_translation(t: &Translation, dir: &Path) -> std::io::Result<Vec<Pat
 }
 
 /// Writes each `(file name, text)` into `dir` (which exists); the paths written.
-fn write_files<const N: usize>(
+fn write_files<'a>(
     dir: &Path,
-    files: [(String, &String); N],
+    files: impl IntoIterator<Item = (String, &'a String)>,
 ) -> std::io::Result<Vec<PathBuf>> {
     files
         .into_iter()

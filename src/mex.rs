@@ -30,7 +30,8 @@ impl MexOptions {
 /// What [`build_mex`] made.
 #[derive(Clone, Debug)]
 pub struct MexBuild {
-    /// The sources it wrote: `<name>.c`, `<name>.h` and `<name>_mex.c`.
+    /// The sources it wrote: `<name>.c`, `<name>.h` and `<name>_mex.c`, and for a program with
+    /// kernels `<name>_gpu.c`, `<name>_kernels.c` and `m2cu_cuda.c`, which the gateway includes.
     pub sources: Vec<PathBuf>,
     /// The MEX file, `<name>_mex.mex`.
     pub mex_file: PathBuf,
@@ -41,18 +42,35 @@ pub fn mex_name(t: &Translation) -> String {
     format!("{}_mex", t.entry)
 }
 
-/// Writes the CPU program, its header and the MEX gateway into `dir`.
+/// Whether the MEX function has a GPU path: the program has kernels.
+fn has_gpu_path(t: &Translation) -> bool {
+    !t.generated.kernel_names.is_empty()
+}
+
+/// Writes the CPU program, its header and the MEX gateway into `dir`, and for a program with
+/// kernels the files the gateway includes: the GPU program, the CUDA services and the kernels.
 pub fn write_mex_sources(t: &Translation, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let g = &t.generated;
-    crate::write_files(
-        dir,
-        [
-            (format!("{}.c", t.entry), &g.c_source),
-            (format!("{}.h", t.entry), &g.c_header),
-            (format!("{}.c", mex_name(t)), &g.mex_c),
-        ],
-    )
+    let mut files = vec![
+        (format!("{}.c", t.entry), g.c_source.clone()),
+        (format!("{}.h", t.entry), g.c_header.clone()),
+        (format!("{}.c", mex_name(t)), g.mex_c.clone()),
+    ];
+    if has_gpu_path(t) {
+        files.extend([
+            (format!("{}_gpu.c", t.entry), g.gpu_host_c.clone()),
+            (
+                format!("{}_kernels.c", t.entry),
+                m2cu_codegen::mex::kernels_source(&g.kernels_cu),
+            ),
+            (
+                "m2cu_cuda.c".to_string(),
+                m2cu_codegen::mex::CUDA_SERVICES.to_string(),
+            ),
+        ]);
+    }
+    crate::write_files(dir, files.iter().map(|(name, text)| (name.clone(), text)))
 }
 
 /// Writes the sources into `dir` and builds `<name>_mex.mex` there with `mkoctfile --mex`.
@@ -74,6 +92,8 @@ pub fn build_mex(t: &Translation, dir: &Path, options: &MexOptions) -> Result<Me
         .args(["--mex", &format!("{name}.c"), &format!("{}.c", t.entry)])
         .args(m2cu_codegen::mex::CFLAGS.split(' '))
         .args(["-DM2CU_MEX", "-o", &name])
+        // The GPU path loads the CUDA driver and NVRTC with dlopen.
+        .args(has_gpu_path(t).then_some("-ldl"))
         .output()
         .map_err(|e| {
             Error::Runtime(m2cu_runtime::Error::Unavailable(format!(

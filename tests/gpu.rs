@@ -24,40 +24,6 @@ fn gpu() -> bool {
     }
 }
 
-/// The functions whose results CUDA's math library gives within a few ulps of the correctly
-/// rounded value that glibc (and so Octave) gives: `abs` and `angle` of a complex value call
-/// `hypot` and `atan2`, a power calls `pow`. CUDA's `sqrt`, `+`, `*` and `/` round correctly.
-const ELEMENTARY: [&str; 20] = [
-    "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
-    "atan2", "sinh", "cosh", "tanh", "abs", "angle", "hypot", "power",
-];
-
-/// Why an expected value and an actual one differ, or `None` when they agree.
-type Comparison = Box<dyn Fn(&Value, &Value) -> Option<String>>;
-
-/// How fixture `name`'s outputs are compared with Octave's on the GPU: exactly (reductions
-/// within a relative 1e-12, as everywhere), or, where its source calls an elementary function
-/// or writes a power, within [`common::Tolerance::norm_wise`] of the largest magnitude among
-/// its outputs (a residual such as `abs(h) - abs(p)` cancels terms of that magnitude).
-fn comparison(name: &str) -> Comparison {
-    let source = common::source(&common::e2e_path(name, ".m"));
-    let calls_elementary = source.lines().any(|line| {
-        let code = line.split('%').next().unwrap_or("");
-        code.contains('^')
-            || code
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|word| ELEMENTARY.contains(&word))
-    });
-    if !calls_elementary {
-        return Box::new(common::difference);
-    }
-    let scale = common::expected(name)
-        .iter()
-        .map(|(_, v)| common::largest_finite_magnitude(&v.data))
-        .fold(0.0, f64::max);
-    Box::new(move |e, a| common::difference_within(e, a, common::Tolerance::norm_wise(scale)))
-}
-
 #[test]
 fn gpu_path_matches_octave() {
     if !gpu() {
@@ -65,7 +31,12 @@ fn gpu_path_matches_octave() {
     }
     let run_options = common::on(Backend::Gpu);
     let failures = per_fixture(&common::e2e_fixtures(), |name| {
-        common::mismatches_of(name, &Options::default(), &run_options, comparison(name))
+        common::mismatches_of(
+            name,
+            &Options::default(),
+            &run_options,
+            common::gpu_comparison(name),
+        )
     });
     assert!(
         failures.is_empty(),
@@ -126,7 +97,7 @@ fn deterministic_runs_repeat_their_bits_and_match_octave() {
             .zip(&second)
             .filter(|((_, a), (_, b))| !same_bits(a, b))
             .map(|((out, _), _)| format!("{name}: output `{out}` changed between two runs"));
-        let unlike_octave = common::mismatches_in(name, &first, comparison(name));
+        let unlike_octave = common::mismatches_in(name, &first, common::gpu_comparison(name));
         changed.chain(unlike_octave).collect()
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -233,6 +233,69 @@ fn the_mex_command_builds_what_octave_calls() {
     assert_eq!(text.trim(), "12 24 36");
 }
 
+/// A MEX function with kernels runs its GPU program where the CUDA driver and libnvrtc load:
+/// here through the stand-in driver (`tests/cuda_services/driver.c`, kernels on the emulator),
+/// whose log shows the kernel launched, with the C program's result. Where no driver loads, it
+/// runs the C program, and `M2CU_MEX_BACKEND=gpu` says why it cannot run on the GPU.
+#[test]
+fn a_mex_function_runs_on_the_gpu_where_the_driver_loads() {
+    if !tools_available() || !common::require(m2cu_runtime::nvrtc_available(), "libnvrtc") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().display().to_string();
+    let mut args = vec!["mex", "fixtures/e2e/saxpy.m"];
+    args.extend(common::SAXPY_ARGS);
+    args.extend(["-o", &out_dir, "-q"]);
+    let o = common::m2cu(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The kernels of the same translation, on the emulator.
+    let options = m2cu::Options {
+        args: common::SAXPY_ARGS
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .map(|a| a.to_string())
+            .collect(),
+        ..Default::default()
+    };
+    let source = common::source(&common::e2e_path("saxpy", ".m"));
+    let t = m2cu::translate(&source, &options).expect("saxpy translates");
+    let kernels = m2cu_runtime::emu::kernel_library(
+        &t.generated.kernels_cu,
+        &t.generated.kernel_names,
+        &t.generated.entry,
+        &m2cu_runtime::BuildOptions::default(),
+    )
+    .expect("the emulated kernels build");
+    let driver = common::stand_in_driver(dir.path());
+    let log = dir.path().join("launches.txt");
+    let call = "y = saxpy_mex(2, [1 2 3], [10 20 30]); printf('%g ', y);";
+    let with_driver = format!(
+        "setenv('M2CU_CUDA_DRIVER', '{}'); setenv('M2CU_EMU_KERNELS', '{}'); setenv('M2CU_STAND_IN_LOG', '{}'); setenv('M2CU_CACHE_DIR', '{}'); setenv('M2CU_MEX_BACKEND', 'gpu');\n{call}",
+        driver.display(),
+        kernels.display(),
+        log.display(),
+        dir.path().join("cache").display()
+    );
+    let text = m2cu_runtime::octave::eval(dir.path(), &with_driver)
+        .unwrap_or_else(|e| panic!("Octave failed:\n{e}"));
+    assert_eq!(text.trim(), "12 24 36");
+    let launched = std::fs::read_to_string(&log).expect("the stand-in's log");
+    assert!(launched.contains("saxpy_kernel1\n"), "{launched}");
+    let without = format!(
+        "setenv('M2CU_CUDA_DRIVER', '{}');\n{call}\nsetenv('M2CU_MEX_BACKEND', 'gpu');\ntry\n  saxpy_mex(2, 1, 1);\ncatch e\n  printf('\\n%s | %s\\n', e.identifier, e.message);\nend\n",
+        dir.path().join("no-such-driver.so").display()
+    );
+    let text = m2cu_runtime::octave::eval(dir.path(), &without)
+        .unwrap_or_else(|e| panic!("Octave failed:\n{e}"));
+    assert!(text.starts_with("12 24 36"), "{text}");
+    assert!(
+        text.contains("m2cu:noGpu | saxpy_mex: cannot run on the GPU: no CUDA driver ("),
+        "{text}"
+    );
+}
+
 /// Without mkoctfile, `m2cu mex` still writes the sources (MATLAB's `mex` builds them), and
 /// says how to get it.
 #[test]

@@ -267,7 +267,17 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
             "",
             &host_code(Flavor::GpuRuntime),
         ),
-        mex_c: mex::gateway(f, names.entry(), &format!("{name}_mex"), options.file_name),
+        mex_c: mex::gateway(
+            f,
+            names.entry(),
+            &format!("{name}_mex"),
+            options.file_name,
+            if kernel_names.is_empty() {
+                mex::Paths::Cpu
+            } else {
+                mex::Paths::CpuAndGpu
+            },
+        ),
         kernel_names,
         kernels: summary::kernels(&ctx),
     }

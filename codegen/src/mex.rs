@@ -8,7 +8,10 @@
 //! one-byte chars converted), returns each output as a new array of its class (a complex one
 //! narrowed to real as the entry's flag says), releases every output buffer, and raises a failed
 //! call's message with an identifier made from its status's name (`M2CU_E_INDEX_RANGE` is
-//! `m2cu:indexRange`), or the program's own `error` identifier.
+//! `m2cu:indexRange`), or the program's own `error` identifier. A function with kernels also
+//! includes its GPU program (`<name>_gpu.c`), the services over the CUDA driver and NVRTC
+//! ([`CUDA_SERVICES`], loaded at run time) and its kernels' source ([`kernels_source`]): it runs
+//! on the GPU where one is usable, else the C program ([`Paths`]).
 
 use askama::Template;
 use m2cu_frontend::errors::ErrorCode;
@@ -35,11 +38,39 @@ struct Gateway<'a> {
     slots: usize,
     identifiers: Vec<String>,
     user_error: i32,
+    gpu: bool,
+    libs: &'a str,
 }
 
-/// The gateway of `f`, whose CPU entry is the C function `entry`, as the MEX function
-/// `mex_name`; `file_name` is the MATLAB source's name for the banner.
-pub fn gateway(f: &Function, entry: &str, mex_name: &str, file_name: &str) -> String {
+/// Which programs a MEX function runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paths {
+    /// The C program only: the function has no kernels.
+    Cpu,
+    /// The GPU program where a GPU, its driver and libnvrtc are there, else the C program.
+    CpuAndGpu,
+}
+
+/// The services of the GPU path over the CUDA driver API and NVRTC (`m2cu_cuda.c`, which the
+/// gateway includes): the same text for every function.
+pub const CUDA_SERVICES: &str = include_str!("c/m2cu_cuda.c");
+
+/// `<name>_kernels.c`, which the gateway includes: the kernels' CUDA source as the C string
+/// `m2cu_mex_kernels`, one literal piece per line.
+pub fn kernels_source(kernels_cu: &str) -> String {
+    let pieces: String = kernels_cu
+        .split_inclusive('\n')
+        .map(|line| format!("    {}\n", c_text::string_literal(line)))
+        .collect();
+    format!(
+        "/* The CUDA source of the kernels, which the MEX function compiles with NVRTC. */\nstatic const char m2cu_mex_kernels[] =\n{pieces}    \"\";\n"
+    )
+}
+
+/// The gateway of `f`, whose CPU entry is the C function `entry` (and GPU entry `<entry>_gpu`
+/// with [`Paths::CpuAndGpu`]), as the MEX function `mex_name`; `file_name` is the MATLAB
+/// source's name for the banner.
+pub fn gateway(f: &Function, entry: &str, mex_name: &str, file_name: &str, paths: Paths) -> String {
     let name = |l: LocalId| f.locals[l].name.as_str();
     let outputs: Vec<String> = {
         let mut flags = 0;
@@ -94,6 +125,11 @@ pub fn gateway(f: &Function, entry: &str, mex_name: &str, file_name: &str) -> St
             })
             .collect(),
         user_error,
+        gpu: paths == Paths::CpuAndGpu,
+        libs: match paths {
+            Paths::Cpu => "",
+            Paths::CpuAndGpu => " -ldl",
+        },
     }
     .render()
     .expect("the gateway template renders")

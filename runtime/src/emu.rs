@@ -176,12 +176,7 @@ impl EmuProgram {
         emu: &EmuOptions,
     ) -> Result<EmuProgram> {
         emu.check()?;
-        let source = format!(
-            "#include \"{SHIM_NAME}\"\n{kernels_cu}\n{}",
-            launcher(kernel_names)
-        );
-        let (path, library) =
-            native::build_cxx((SHIM_NAME, SHIM), &source, &format!("{entry}_emu"), opts)?;
+        let (path, library) = build_kernels(kernels_cu, kernel_names, entry, opts)?;
         // SAFETY: `launcher` defines `m2cu_emu_launch` with exactly this signature.
         let launch = unsafe { native::function::<LaunchFn>(library, &path, "m2cu_emu_launch") }?;
         let host = SharedObject::build(host_c, entry, opts, Optimization::BuildTime)?;
@@ -253,6 +248,32 @@ fn library_lock(path: &Path) -> &'static Mutex<()> {
     locks
         .entry(path.to_path_buf())
         .or_insert_with(|| Box::leak(Box::new(Mutex::new(()))))
+}
+
+/// Builds the kernels of `kernels_cu` as C++ behind the shim (cached) into a shared object that
+/// exports `int m2cu_emu_launch(name, grid, block, args, schedule, err, err_len)` (schedule:
+/// 0 concurrent, 1 in order, 2 reverse), and returns its path. For stand-ins of the CUDA driver
+/// in tests, which run a program's kernels through it.
+pub fn kernel_library(
+    kernels_cu: &str,
+    kernel_names: &[String],
+    entry: &str,
+    opts: &BuildOptions,
+) -> Result<PathBuf> {
+    build_kernels(kernels_cu, kernel_names, entry, opts).map(|(path, _)| path)
+}
+
+fn build_kernels(
+    kernels_cu: &str,
+    kernel_names: &[String],
+    entry: &str,
+    opts: &BuildOptions,
+) -> Result<(PathBuf, &'static libloading::Library)> {
+    let source = format!(
+        "#include \"{SHIM_NAME}\"\n{kernels_cu}\n{}",
+        launcher(kernel_names)
+    );
+    native::build_cxx((SHIM_NAME, SHIM), &source, &format!("{entry}_emu"), opts)
 }
 
 /// `m2cu_emu_launch`: finds the kernel by name, binds the argument array to its parameters, and

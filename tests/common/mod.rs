@@ -518,3 +518,57 @@ pub fn m2cu(args: &[&str]) -> std::process::Output {
         .output()
         .expect("m2cu runs")
 }
+
+/// The functions whose results CUDA's math library gives within a few ulps of the correctly
+/// rounded value that glibc (and so Octave) gives: `abs` and `angle` of a complex value call
+/// `hypot` and `atan2`, a power calls `pow`. CUDA's `sqrt`, `+`, `*` and `/` round correctly.
+const ELEMENTARY: [&str; 20] = [
+    "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
+    "atan2", "sinh", "cosh", "tanh", "abs", "angle", "hypot", "power",
+];
+
+/// Why an expected value and an actual one differ, or `None` when they agree.
+pub type Comparison = Box<dyn Fn(&Value, &Value) -> Option<String>>;
+
+/// How fixture `name`'s outputs are compared with Octave's on the GPU: exactly (reductions
+/// within a relative 1e-12, as everywhere), or, where its source calls an elementary function
+/// or writes a power, within [`Tolerance::norm_wise`] of the largest magnitude among
+/// its outputs (a residual such as `abs(h) - abs(p)` cancels terms of that magnitude).
+pub fn gpu_comparison(name: &str) -> Comparison {
+    let source = source(&e2e_path(name, ".m"));
+    let calls_elementary = source.lines().any(|line| {
+        let code = line.split('%').next().unwrap_or("");
+        code.contains('^')
+            || code
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| ELEMENTARY.contains(&word))
+    });
+    if !calls_elementary {
+        return Box::new(difference);
+    }
+    let scale = expected(name)
+        .iter()
+        .map(|(_, v)| largest_finite_magnitude(&v.data))
+        .fold(0.0, f64::max);
+    Box::new(move |e, a| difference_within(e, a, Tolerance::norm_wise(scale)))
+}
+
+/// The stand-in CUDA driver (`tests/cuda_services/driver.c`) built into `dir`: device memory in
+/// host memory, kernels on the emulator library `$M2CU_EMU_KERNELS` names.
+pub fn stand_in_driver(dir: &Path) -> PathBuf {
+    let library = dir.join("libcuda-stand-in.so");
+    let source = root().join("tests/cuda_services/driver.c");
+    let built = std::process::Command::new(std::env::var("CC").unwrap_or("cc".into()))
+        .args(["-shared", "-fPIC", "-O1", "-o"])
+        .arg(&library)
+        .arg(&source)
+        .arg("-ldl")
+        .output()
+        .expect("the C compiler runs");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    library
+}
