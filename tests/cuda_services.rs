@@ -9,7 +9,7 @@
 //! (`tests/cuda_services/driver.c`, through `$M2CU_CUDA_DRIVER`) keeps device memory in host
 //! memory and runs the kernels on the emulator, after checking that the module is NVRTC's
 //! CUBIN: the same services code, the same NVRTC compile and cache, the same argument arrays.
-//! Without a GPU only a sample of the fixtures runs (`M2CU_CUDA_SERVICES_ALL=1`: all).
+//! A sample of the fixtures runs (`M2CU_CUDA_SERVICES_ALL=1`: all).
 //! Needs libnvrtc, a C and a C++ compiler; skips without libnvrtc, fails under `CI=true`.
 
 mod common;
@@ -89,10 +89,9 @@ fn specs(t: &Translation) -> Vec<OutputSpec> {
 }
 
 /// The e2e fixtures whose programs have kernels and real outputs (the gateway's complex
-/// outputs are the MEX tests' part); without a GPU every seventh, unless all are asked for.
-fn fixtures(driver: &Driver) -> Vec<(String, Translation)> {
-    let all =
-        matches!(driver, Driver::Real) || std::env::var_os("M2CU_CUDA_SERVICES_ALL").is_some();
+/// outputs are the MEX tests' part): every seventh, unless all are asked for.
+fn fixtures() -> Vec<(String, Translation)> {
+    let all = std::env::var_os("M2CU_CUDA_SERVICES_ALL").is_some();
     common::e2e_fixtures()
         .into_iter()
         .map(|name| {
@@ -115,7 +114,7 @@ fn the_mex_gpu_path_runs_every_fixture_as_octave() {
     let cache = dir.path().join("cache");
     std::env::set_var("M2CU_CACHE_DIR", &cache);
     let driver = Driver::choose(dir.path());
-    let fixtures = fixtures(&driver);
+    let fixtures = fixtures();
     assert!(fixtures.len() >= 8, "{} fixtures", fixtures.len());
     let mut failures = Vec::new();
     for (name, t) in &fixtures {

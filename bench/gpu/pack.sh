@@ -5,6 +5,8 @@
 #   m2cu-bench         the benchmark (GPU call and kernel-only columns)
 #   test-gpu           tests/gpu.rs: every e2e and analysis fixture on the GPU, --deterministic
 #   test-runtime-lib   m2cu-runtime's unit tests (run with the filter `gpu::`)
+#   test-cuda-services tests/cuda_services.rs: MEX functions' GPU path (m2cu_cuda.c) on the
+#                      real driver, every fixture with kernels
 #   COMMIT             the commit (and whether the worktree had changes) the binaries are from
 # The fixtures the tests read are tracked files, so they are in the device's copy already.
 # Usage: bash bench/gpu/pack.sh   (from anywhere in the repository)
@@ -26,8 +28,10 @@ echo "pack.sh: building the test binaries that talk to a GPU (release)" >&2
 gpu_test=$(cargo test --release -p m2cu --test gpu --no-run --message-format=json | executable_of gpu)
 runtime_lib=$(cargo test --release -p m2cu-runtime --lib --no-run --message-format=json \
     | executable_of m2cu_runtime)
-[[ -x $gpu_test && -x $runtime_lib ]] || {
-    echo "pack.sh: error: test executables not found (gpu: '$gpu_test', runtime: '$runtime_lib')" >&2
+services_test=$(cargo test --release -p m2cu --test cuda_services --no-run --message-format=json \
+    | executable_of cuda_services)
+[[ -x $gpu_test && -x $runtime_lib && -x $services_test ]] || {
+    echo "pack.sh: error: test executables not found (gpu: '$gpu_test', runtime: '$runtime_lib', services: '$services_test')" >&2
     exit 1
 }
 
@@ -36,7 +40,8 @@ mkdir -p "$dest"
 cp target/release/m2cu target/release/m2cu-bench "$dest/"
 cp "$gpu_test" "$dest/test-gpu"
 cp "$runtime_lib" "$dest/test-runtime-lib"
-strip "$dest"/m2cu "$dest"/m2cu-bench "$dest"/test-gpu "$dest"/test-runtime-lib
+cp "$services_test" "$dest/test-cuda-services"
+strip "$dest"/m2cu "$dest"/m2cu-bench "$dest"/test-gpu "$dest"/test-runtime-lib "$dest"/test-cuda-services
 {
     git rev-parse HEAD
     git status --porcelain | grep -q . && echo "(with uncommitted changes)" || true

@@ -80,7 +80,7 @@ limited() {
 }
 
 need_device_binaries() {
-    for b in m2cu m2cu-bench test-gpu test-runtime-lib; do
+    for b in m2cu m2cu-bench test-gpu test-runtime-lib test-cuda-services; do
         [[ -x $dev/$b ]] || { echo "missing $dev/$b: run bench/gpu/pack.sh and carry target/device"; return 1; }
     done
 }
@@ -120,8 +120,9 @@ step_test() {
         return 0
     fi
     limited "$dev/test-runtime-lib" gpu:: || return 1
+    limited "$dev/test-cuda-services" --nocapture || return 1
     limited "$dev/test-gpu" --nocapture --test-threads 2 || return 1
-    echo "test: the runtime's gpu:: tests and tests/gpu.rs passed"
+    echo "test: the runtime's gpu:: tests, tests/cuda_services.rs (MEX GPU path) and tests/gpu.rs passed"
 }
 
 # Sanitizer cases: "FILE|OPTIONS" (e2e fixtures take their stored inputs).
