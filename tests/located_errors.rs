@@ -5,7 +5,8 @@
 //! dimension, a function whose real result would be complex, a size that is not an integer,
 //! a number that is no character, `upper` of a character above 127, a NaN whose truth is
 //! taken, `nthroot` of a negative number with an even order, `bitshift` by a fraction, and a
-//! range that starts at an infinity. A failed index check says the bound in MATLAB's words and
+//! range that starts at an infinity, and a check inside a function m2cu bundles (which names
+//! the user's call). A failed index check says the bound in MATLAB's words and
 //! the subscript's value (not a literal subscript's, which says it already).
 //! The same message on the C path, with `--backend emu` (the loop stays on the host: it writes
 //! `y(i + k)`) and through a MEX function in Octave, and the same code and place as data
@@ -72,6 +73,9 @@ if mode == 15
   for j = k:1
     y(1) = j;
   end
+end
+if mode == 16
+  y(1) = acosd(k);
 end
 end
 ";
@@ -153,6 +157,12 @@ fn cases() -> Vec<(f64, f64, &'static str)> {
             15.0,
             f64::NEG_INFINITY,
             "Invalid range: a for loop's range must start at a finite value and have fewer than 2^63 elements. (`k:1` at located.m:55:11)",
+        ),
+        // A check inside a function m2cu bundles (acosd.m) names the user's call.
+        (
+            16.0,
+            2.0,
+            "The result would be complex: m2cu keeps sqrt, log, log2, log10, log1p, asin, acos, acosh, atanh and ^ of real values real (write sqrt(complex(x)) for the complex root). (`acosd(k)` at located.m:60:10)",
         ),
     ]
 }
@@ -272,6 +282,7 @@ fn data_cases() -> Vec<(f64, f64, Expected)> {
         (13.0, 2.0, at(C::NthrootNegative, 49, 10, "nthroot(-8, k)")),
         (14.0, 0.5, at(C::BitshiftK, 52, 10, "bitshift(8, k)")),
         (15.0, f64::NEG_INFINITY, at(C::Range, 55, 11, "k:1")),
+        (16.0, 2.0, at(C::Complex, 60, 10, "acosd(k)")),
     ]
 }
 
@@ -344,6 +355,7 @@ fn a_mex_function_raises_the_same_located_messages() {
         "m2cu:nthrootNegative",
         "m2cu:bitshiftK",
         "m2cu:range",
+        "m2cu:complex",
     ];
     for ((_, _, message), id) in cases().iter().zip(identifiers) {
         let line = format!("{id} | located_mex: {message}");

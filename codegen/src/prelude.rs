@@ -1006,7 +1006,9 @@ static void m2cu_message(int status, const char *(*site_text)(int), char *msg, s
     const char *place = m2cu_site_field(where, 1, &place_len);
     int position = atoi(m2cu_site_field(where, 2, &position_len));
     const char *subscript = m2cu_site_field(where, 3, &subscript_len);
-    int detailed = m2cu_detail.status == status && !m2cu_detail.shared && (code == M2CU_E_INDEX_RANGE || code == M2CU_E_INDEX_INVALID || code == M2CU_E_GROW);
+    /* A subscript's site has a position (those of m2cu's bundled functions name the user's
+     * call instead, without the subscript's detail). */
+    int detailed = m2cu_detail.status == status && !m2cu_detail.shared && position_len > 0 && (code == M2CU_E_INDEX_RANGE || code == M2CU_E_INDEX_INVALID || code == M2CU_E_GROW);
     /* The value only where the checks ran in order; a literal subscript (`y(1)`) says its
      * value already. */
     int valued = detailed && m2cu_detail.ordered;

@@ -14,7 +14,9 @@
 //! program's own `error` statuses (`M2CU_E_USER`) never carry one.
 
 use m2cu_frontend::diag::Span;
-use m2cu_frontend::ir::{Elementary, Expr, ExprId, ExprKind, Function, StmtId, StmtKind};
+use m2cu_frontend::ir::{
+    Elementary, Expr, ExprId, ExprKind, Function, InlinedCall, StmtId, StmtKind,
+};
 use m2cu_frontend::sources::SourceMap;
 use m2cu_frontend::types::Class;
 
@@ -174,6 +176,11 @@ pub fn table(f: &Function, sources: Option<&SourceMap>) -> String {
         }
     }
     cases.extend(others);
+    for (site, text) in cases.iter_mut() {
+        if let Some(call) = bundled_site(f, sources, *site) {
+            *text = statement_place(sources, call.at);
+        }
+    }
     cases.retain(|(site, text)| *site != 0 && text.is_some());
     cases.sort_by_key(|(site, _)| *site);
     cases.dedup_by_key(|(site, _)| *site);
@@ -212,6 +219,53 @@ fn access_place(sources: &SourceMap, mut spans: impl Iterator<Item = Span>) -> O
 fn statement_place(sources: &SourceMap, span: Span) -> Option<String> {
     let quoted = quote(sources.text(), span.start, span.end).unwrap_or("");
     Some(format!("{quoted}\u{1f}{}", place(sources, span.start)))
+}
+
+/// For a site in one of the functions m2cu bundles, the call in the user's code it was inlined
+/// for (the innermost such call, `Function::inlined_calls`): its place names the site, since the
+/// bundled code's own text and subscripts mean nothing to the user (no subscript detail then).
+fn bundled_site<'f>(f: &'f Function, sources: &SourceMap, site: u32) -> Option<&'f InlinedCall> {
+    let node = Node::of_site(f, site)?;
+    if !bundled(sources, node.span(f)) {
+        return None;
+    }
+    f.inlined_calls
+        .iter()
+        .filter(|c| node.made_by(c) && !bundled(sources, c.at))
+        .min_by_key(|c| c.stmts.len() + c.exprs.len())
+}
+
+/// The IR node a site number names ([`of_expr`], [`of_stmt`]).
+#[derive(Clone, Copy)]
+enum Node {
+    Expr(ExprId),
+    Stmt(StmtId),
+}
+
+impl Node {
+    fn of_site(f: &Function, site: u32) -> Option<Node> {
+        let raw = |k: u32| la_arena::RawIdx::from_u32(k);
+        match site % 2 {
+            1 => Some(Node::Expr(ExprId::from_raw(raw((site - 1) / 2))))
+                .filter(|_| ((site - 1) / 2) < f.exprs.len() as u32),
+            _ => Some(Node::Stmt(StmtId::from_raw(raw(site.checked_sub(2)? / 2))))
+                .filter(|_| ((site - 2) / 2) < f.stmts.len() as u32),
+        }
+    }
+
+    fn span(self, f: &Function) -> Span {
+        match self {
+            Node::Expr(e) => f.exprs[e].span,
+            Node::Stmt(s) => f.stmts[s].span,
+        }
+    }
+
+    fn made_by(self, call: &InlinedCall) -> bool {
+        match self {
+            Node::Expr(e) => call.made_expr(e),
+            Node::Stmt(s) => call.made_stmt(s),
+        }
+    }
 }
 
 /// Whether `span` is in one of the functions m2cu bundles (`m2cu_frontend::bundled`).

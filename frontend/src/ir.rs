@@ -67,6 +67,32 @@ pub struct Function {
     /// when its imaginary parts are zero: the allocation and the stores of `r = complex(A, B)`
     /// (`lower::complex_io`).
     pub fresh_writes: Vec<StmtId>,
+    /// Every inlined call, with the statements and expressions lowering its body made: where a
+    /// run-time error inside a function m2cu bundles names its caller's place instead
+    /// (`m2cu_codegen::sites`).
+    pub inlined_calls: Vec<InlinedCall>,
+}
+
+/// An inlined call: the call's span in the caller, and the raw ids of the statements and
+/// expressions lowered for the callee's body (half-open; the ranges of the calls inside it
+/// nest in them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InlinedCall {
+    pub at: Span,
+    pub stmts: std::ops::Range<u32>,
+    pub exprs: std::ops::Range<u32>,
+}
+
+impl InlinedCall {
+    /// Whether statement `s` was lowered for this call's body.
+    pub fn made_stmt(&self, s: StmtId) -> bool {
+        self.stmts.contains(&u32::from(s.into_raw()))
+    }
+
+    /// Whether expression `e` was lowered for this call's body.
+    pub fn made_expr(&self, e: ExprId) -> bool {
+        self.exprs.contains(&u32::from(e.into_raw()))
+    }
 }
 
 /// Whether a complex output whose imaginary part is zero stays complex on return (Octave keeps

@@ -418,7 +418,7 @@ impl<'a> Lowerer<'a> {
         class: Class,
     ) -> Option<([LocalId; 2], LocalId, Block)> {
         let function = target.function;
-        let (params, body, outputs) = self.in_callee_scope(callee, target, |me| {
+        let (params, body, outputs) = self.in_callee_scope(callee, target, callee.span, |me| {
             let params = [0, 1].map(|k| {
                 let p = &function.params[k];
                 me.new_local(&p.name, Type::scalar(class), p.span)

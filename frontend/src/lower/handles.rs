@@ -465,7 +465,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let saved = self.enter(label, anon.file, span);
+        let saved = self.enter(label, anon.file, span, span);
         self.scope.handles.in_anonymous = true;
         for (name, binding) in &anon.captured {
             match binding {

@@ -38,6 +38,10 @@ pub(super) struct Saved<'a> {
     /// Where the call's statements start in the innermost open block.
     first_stmt: usize,
     body_frame: usize,
+    /// The call's span, and the arenas' lengths when its body starts (`InlinedCall`).
+    call: Span,
+    stmts_before: u32,
+    exprs_before: u32,
 }
 
 /// A function and the file it is defined in (whose other functions its body may call).
@@ -210,7 +214,7 @@ impl<'a> Lowerer<'a> {
         let outer_counts = std::mem::replace(&mut self.arg_counts, counts);
         let omitted = function.params[nargin..].iter().map(|p| p.name.clone());
         let outer_omitted = std::mem::replace(&mut self.omitted, omitted.collect());
-        let outputs = self.in_callee_scope(callee, target, |me| {
+        let outputs = self.in_callee_scope(callee, target, span, |me| {
             for (param, arg) in function.params.iter().zip(vals) {
                 let assigned = assigns(&function.body, &param.name);
                 me.bind_arg(param, arg, assigned, span);
@@ -266,11 +270,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Runs `body` in a fresh scope for `callee` (`target`'s function, in `target`'s file),
-    /// whose new locals are named `_<callee>_x`; `None` (with a diagnostic) for a recursive use.
+    /// called at `call`, whose new locals are named `_<callee>_x`; `None` (with a diagnostic)
+    /// for a recursive use.
     pub(super) fn in_callee_scope<T>(
         &mut self,
         callee: &ast::Ident,
         target: Callee<'a>,
+        call: Span,
         body: impl FnOnce(&mut Self) -> T,
     ) -> Option<T> {
         if !self.within_inline_bounds(callee) || self.recursive(callee, target.function) {
@@ -280,7 +286,7 @@ impl<'a> Lowerer<'a> {
         if self.library.is_bundled(target.file) && !self.library.is_bundled(self.file) {
             self.library_call = Some(callee.span);
         }
-        let saved = self.enter(&callee.name, target.file, callee.span);
+        let saved = self.enter(&callee.name, target.file, callee.span, call);
         self.inlining.push(target.function);
         self.enter_call_growth(saved.scope.loop_depth > 0);
         let out = body(self);
@@ -371,8 +377,15 @@ impl<'a> Lowerer<'a> {
         true
     }
 
-    /// Opens the scope of a call to `callee` (of `file`) at `at`.
-    pub(super) fn enter(&mut self, callee: &str, file: &'a ast::File, at: Span) -> Saved<'a> {
+    /// Opens the scope of a call to `callee` (of `file`) named at `at`, the whole call at
+    /// `call`.
+    pub(super) fn enter(
+        &mut self,
+        callee: &str,
+        file: &'a ast::File,
+        at: Span,
+        call: Span,
+    ) -> Saved<'a> {
         let prefix = format!("_{callee}_");
         let call_path = format!("{}{callee}@{}/", self.scope.call_path, at.start);
         Saved {
@@ -387,6 +400,9 @@ impl<'a> Lowerer<'a> {
             ),
             first_stmt: self.emitted.last().map_or(0, Vec::len),
             body_frame: std::mem::replace(&mut self.body_frame, self.frames.len()),
+            call,
+            stmts_before: arena_len(self.stmts.len()),
+            exprs_before: arena_len(self.exprs.len()),
         }
     }
 
@@ -400,6 +416,11 @@ impl<'a> Lowerer<'a> {
             self.call_entries
                 .push(super::undefined::CallEntry { first, locals });
         }
+        self.inlined_calls.push(InlinedCall {
+            at: saved.call,
+            stmts: saved.stmts_before..arena_len(self.stmts.len()),
+            exprs: saved.exprs_before..arena_len(self.exprs.len()),
+        });
         self.file = saved.file;
         self.scope = saved.scope;
         self.body_frame = saved.body_frame;
@@ -506,4 +527,10 @@ pub(super) fn assigned_by(s: &ast::Stmt, name: &str) -> bool {
         ast::LValue::Index { base, .. } => base.name == name,
         ast::LValue::Ignore(_) => false,
     })
+}
+
+/// An arena's length as a raw id (lowering stops far below `u32::MAX` nodes:
+/// [`MAX_LOWERED_NODES`]).
+fn arena_len(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
 }

@@ -128,8 +128,8 @@ use constants::constant;
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, StmtKind as AstStmt, UnaryOp};
 use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::ir::{
-    BinOp, Block, Builtin, Expr, ExprId, ExprKind, Function, Local, LocalId, LoopPragma, Module,
-    SizeQuery, Stmt, StmtId, StmtKind, UnOp,
+    BinOp, Block, Builtin, Expr, ExprId, ExprKind, Function, InlinedCall, Local, LocalId,
+    LoopPragma, Module, SizeQuery, Stmt, StmtId, StmtKind, UnOp,
 };
 use crate::types::{Class, Dim, Shape, Type};
 
@@ -447,6 +447,8 @@ struct Lowerer<'a> {
     class_pending: Vec<reassign::ClassPending>,
     /// Where each inlined call starts, with the callee's locals (`undefined`).
     call_entries: Vec<undefined::CallEntry>,
+    /// `Function::inlined_calls`.
+    inlined_calls: Vec<InlinedCall>,
     name: String,
     span: Span,
 }
@@ -523,6 +525,7 @@ impl<'a> Lowerer<'a> {
             widening_keys: HashMap::new(),
             constant_params: HashMap::new(),
             fresh_writes: Vec::new(),
+            inlined_calls: Vec::new(),
             class_pending: Vec::new(),
             call_entries: Vec::new(),
             name: function.name.name.clone(),
@@ -547,6 +550,7 @@ impl<'a> Lowerer<'a> {
             undefined_names: Vec::new(),
             complex_outputs: Vec::new(),
             fresh_writes: self.fresh_writes,
+            inlined_calls: self.inlined_calls,
         }
     }
 
