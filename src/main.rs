@@ -201,7 +201,9 @@ enum Command {
     /// calls like the MATLAB function: write <entry>.c, <entry>.h and <entry>_mex.c into the
     /// output directory and build <entry>_mex.mex there with `mkoctfile --mex` (Debian:
     /// liboctave-dev). Input types come from --args or an `arguments` block; a call with
-    /// inputs of another class or size stops with an error naming the input.
+    /// inputs of another class or size stops with an error naming the input. A function with
+    /// kernels runs them on the GPU where the CUDA driver and libnvrtc load (compiled on the
+    /// first call, cached), else its C program; M2CU_MEX_BACKEND=cpu or gpu chooses.
     #[command(
         after_help = "Example:\n  m2cu mex fixtures/e2e/saxpy.m --args 'a=double' --args 'x=double(1,:)' --args 'y=double(1,:)' -o mex/\n  octave-cli --eval \"addpath('mex'); y = saxpy_mex(2, [1 2 3], [1 1 1])\""
     )]
