@@ -8,8 +8,21 @@
  * Every service runs synchronously on the primary context's default stream: `download` returns
  * with the bytes there, `release` frees after the queued work. The first failure of a call
  * keeps its message (m2cu_cuda_error), which the gateway raises. */
-#include <dlfcn.h>
 #include <stdio.h>
+
+/* A GPU program's entry (`<name>_gpu`). */
+typedef int (*m2cu_cuda_entry)(const m2cu_array *, m2cu_array *, const m2cu_gpu *, char *, size_t);
+
+#if defined(_WIN32)
+/* The libraries are loaded with dlopen, which Windows does not have: the C program runs. */
+static int m2cu_cuda_call(m2cu_cuda_entry entry, const char *source, const m2cu_array *in, m2cu_array *out, char *err, size_t len)
+{
+    (void)entry; (void)source; (void)in; (void)out;
+    snprintf(err, len, "the GPU path of m2cu's MEX functions runs on Linux only");
+    return -1;
+}
+#else
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -354,9 +367,6 @@ static const char *m2cu_cuda_error(void)
     return m2cu_cu.error[0] != '\0' ? m2cu_cu.error : NULL;
 }
 
-/* A GPU program's entry (`<name>_gpu`). */
-typedef int (*m2cu_cuda_entry)(const m2cu_array *, m2cu_array *, const m2cu_gpu *, char *, size_t);
-
 /* Calls `entry` on the GPU, its kernels compiled from `source`: its status, or M2CU_E_GPU with
  * the first failure of a service or of the device in `err`; -1, with why in `err`, where the
  * GPU path cannot run (no driver, no GPU, no libnvrtc). */
@@ -370,3 +380,4 @@ static int m2cu_cuda_call(m2cu_cuda_entry entry, const char *source, const m2cu_
     snprintf(err, len, "%s", device);
     return M2CU_E_GPU;
 }
+#endif
