@@ -33,6 +33,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{
     BinOp, Block, ExprId, ExprKind, Function, LocalId, SizeQuery, StmtId, StmtKind,
 };
@@ -541,7 +542,11 @@ fn stable_locals(f: &Function) -> HashSet<LocalId> {
         let defined = match &f.stmts[s].kind {
             StmtKind::Assign { target, .. } | StmtKind::Alloc { target, .. } => Some((*target, 1)),
             StmtKind::For { var, .. } => Some((*var, 2)),
-            StmtKind::Resize { array, .. } => Some((*array, 2)),
+            StmtKind::Resize { array, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: array },
+                ..
+            } => Some((*array, 2)),
             _ => None,
         };
         if let Some((local, n)) = defined {
@@ -591,7 +596,12 @@ fn copy_families(f: &Function) -> Vec<LocalId> {
                 }
             }
         }
-        StmtKind::Alloc { target: a, .. } | StmtKind::Resize { array: a, .. } => {
+        StmtKind::Alloc { target: a, .. }
+        | StmtKind::Resize { array: a, .. }
+        | StmtKind::Print {
+            to: PrintTo::Append { row: a },
+            ..
+        } => {
             other_definition.insert(*a);
         }
         _ => {}

@@ -10,6 +10,7 @@
 //! Invariant: the placed arrays' bytes add up to at most [`CONSTANT_BYTES`], each is placed
 //! once, and every placed array is read-only in the whole function.
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{Function, LocalId, StmtKind};
 use m2cu_frontend::types::Dim;
 use m2cu_frontend::Span;
@@ -120,7 +121,12 @@ fn assigned(f: &Function, local: LocalId) -> bool {
     f.walk_stmts(&f.body, &mut |s| {
         found |= match &f.stmts[s].kind {
             StmtKind::Assign { target, .. } | StmtKind::Alloc { target, .. } => *target == local,
-            StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => *array == local,
+            StmtKind::Store { array, .. }
+            | StmtKind::Resize { array, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: array },
+                ..
+            } => *array == local,
             _ => false,
         };
     });

@@ -21,6 +21,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 
 use crate::bounds::{var_plus, InRange};
@@ -227,7 +228,12 @@ fn replaced_arrays(f: &Function, body: &Block) -> BTreeSet<LocalId> {
                 replaced.insert(source);
             }
         }
-        StmtKind::Alloc { target, .. } | StmtKind::Resize { array: target, .. } => {
+        StmtKind::Alloc { target, .. }
+        | StmtKind::Resize { array: target, .. }
+        | StmtKind::Print {
+            to: PrintTo::Append { row: target },
+            ..
+        } => {
             replaced.insert(*target);
         }
         _ => {}

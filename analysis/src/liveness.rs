@@ -9,6 +9,7 @@
 
 use std::collections::BTreeSet;
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, StmtId, StmtKind};
 use m2cu_frontend::types::Dim;
 
@@ -155,9 +156,12 @@ fn touch(f: &Function, s: StmtId, x: LocalId) -> Touch {
         StmtKind::Assign { target, .. } | StmtKind::Alloc { target, .. } if *target == x => {
             Touch::Defined
         }
-        StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } if *array == x => {
-            Touch::Read
-        }
+        StmtKind::Store { array, .. }
+        | StmtKind::Resize { array, .. }
+        | StmtKind::Print {
+            to: PrintTo::Append { row: array },
+            ..
+        } if *array == x => Touch::Read,
         StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
             match leaves_early(f, body) || first_touch(f, &body.0, x) == Touch::Read {
                 true => Touch::Read,

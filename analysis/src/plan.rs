@@ -397,7 +397,12 @@ fn invariant_with_extents(
 fn reshaped_arrays(f: &Function, block: &Block) -> BTreeSet<LocalId> {
     let mut out = BTreeSet::new();
     f.walk_stmts(block, &mut |s| match &f.stmts[s].kind {
-        StmtKind::Alloc { target: a, .. } | StmtKind::Resize { array: a, .. } => {
+        StmtKind::Alloc { target: a, .. }
+        | StmtKind::Resize { array: a, .. }
+        | StmtKind::Print {
+            to: PrintTo::Append { row: a },
+            ..
+        } => {
             out.insert(*a);
         }
         StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => {

@@ -76,10 +76,16 @@ impl fmt::Display for SequentialReason {
             SequentialReason::NoKernelPragma => {
                 write!(f, "`coder.gpu.nokernel()` keeps this loop on the CPU")
             }
-            SequentialReason::HostPrint { function } => write!(
-                f,
-                "it calls `{function}`, which prints on the host in iteration order and cannot run in a kernel"
-            ),
+            SequentialReason::HostPrint { function } => {
+                let what = match *function {
+                    "sprintf" => "formats its text",
+                    _ => "prints",
+                };
+                write!(
+                    f,
+                    "it calls `{function}`, which {what} on the host in iteration order and cannot run in a kernel"
+                )
+            }
             SequentialReason::ErrorFormatsText { function } => write!(
                 f,
                 "it calls `{function}`, which formats a char array into its message, which a kernel's failure record cannot hold"

@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 
 use crate::constant::ConstantPlacement;
@@ -144,7 +145,12 @@ impl Residency {
         }
         let kind = &f.stmts[s].kind;
         let written = match kind {
-            StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
+            StmtKind::Store { array, .. }
+            | StmtKind::Resize { array, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: array },
+                ..
+            } => Some(*array),
             StmtKind::Alloc { target, .. } => Some(*target),
             StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => Some(*target),
             _ => None,

@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 use m2cu_frontend::Span;
 
@@ -123,7 +124,11 @@ pub fn arrays_used(f: &Function, block: &Block) -> (BTreeSet<LocalId>, BTreeSet<
         match &f.stmts[s].kind {
             StmtKind::Store { array, .. }
             | StmtKind::Alloc { target: array, .. }
-            | StmtKind::Resize { array, .. } => {
+            | StmtKind::Resize { array, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: array },
+                ..
+            } => {
                 written.insert(*array);
             }
             StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => {

@@ -29,6 +29,7 @@
 
 use std::collections::BTreeSet;
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{BinOp, Block, ExprId, ExprKind, Function, LocalId, StmtId, StmtKind};
 use m2cu_frontend::operator::Operator;
 use m2cu_frontend::types::Class;
@@ -160,9 +161,12 @@ pub fn compaction(f: &Function, body: &Block, var: LocalId, s: LocalId) -> BTree
     f.walk_stmts(body, &mut |st| {
         let store = stores.iter().any(|&(x, _)| x == st);
         let writes = match &f.stmts[st].kind {
-            StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => {
-                arrays.contains(array)
-            }
+            StmtKind::Store { array, .. }
+            | StmtKind::Resize { array, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: array },
+                ..
+            } => arrays.contains(array),
             StmtKind::Alloc { target, .. } | StmtKind::Assign { target, .. } => {
                 arrays.contains(target)
             }

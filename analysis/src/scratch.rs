@@ -22,6 +22,7 @@
 
 use std::collections::BTreeSet;
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{Block, ExprKind, Function, LocalId, StmtId, StmtKind};
 use m2cu_frontend::types::Dim;
 use m2cu_frontend::Span;
@@ -71,7 +72,12 @@ pub fn find(
     let mut created: Vec<(LocalId, StmtId)> = Vec::new();
     f.walk_stmts(body, &mut |s| {
         let target = match &f.stmts[s].kind {
-            StmtKind::Alloc { target, .. } | StmtKind::Resize { array: target, .. } => *target,
+            StmtKind::Alloc { target, .. }
+            | StmtKind::Resize { array: target, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: target },
+                ..
+            } => *target,
             StmtKind::Assign { target, .. } if !f.locals[*target].ty.is_scalar() => *target,
             _ => return,
         };
@@ -147,9 +153,12 @@ fn scratch(f: &Function, stmt: StmtId, body: &Block, array: LocalId) -> Result<u
                 .map(|(r, c)| r * c);
             capacity = capacity.zip(elements).map(|(c, e)| c.max(e));
         }
-        StmtKind::Alloc { target, .. } | StmtKind::Resize { array: target, .. }
-            if *target == array =>
-        {
+        StmtKind::Alloc { target, .. }
+        | StmtKind::Resize { array: target, .. }
+        | StmtKind::Print {
+            to: PrintTo::Append { row: target },
+            ..
+        } if *target == array => {
             capacity = None;
         }
         _ => {}
@@ -238,7 +247,11 @@ fn touches(f: &Function, s: StmtId, array: LocalId) -> bool {
         StmtKind::Alloc { target, .. }
         | StmtKind::Assign { target, .. }
         | StmtKind::Store { array: target, .. }
-        | StmtKind::Resize { array: target, .. } => Some(*target),
+        | StmtKind::Resize { array: target, .. }
+        | StmtKind::Print {
+            to: PrintTo::Append { row: target },
+            ..
+        } => Some(*target),
         _ => None,
     };
     target == Some(array) || reads_own(f, s, array)

@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use m2cu_frontend::ir::PrintTo;
 use m2cu_frontend::ir::{ExprKind, Function, Kept, LocalId, StmtKind};
 use m2cu_frontend::types::Dim;
 
@@ -137,7 +138,12 @@ impl Storage {
                     }
                 }
             }
-            StmtKind::Alloc { target, .. } | StmtKind::Resize { array: target, .. } => {
+            StmtKind::Alloc { target, .. }
+            | StmtKind::Resize { array: target, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: target },
+                ..
+            } => {
                 written.insert(*target);
                 replaced.insert(*target);
             }

@@ -1274,6 +1274,43 @@ static void m2cu_put_units(m2cu_text *t, const uint16_t *units, int64_t n, size_
     free(bytes);
 }}
 
+/* A kept sprintf: the text `t` (UTF-8) appended to the char row `*row` of `*d0`-by-`*d1` code
+ * units (1-by-n, or 0-by-0), as UTF-16 code units: each character of the text is one unit, a
+ * character above U+FFFF two (a surrogate pair), and a byte that does not start a well-formed
+ * sequence one unit of its own value. The buffer grows to a power of two, as a resize's does.
+ * 0 when memory runs out (the row is then as it was). */
+static int m2cu_append_text(uint16_t **row, int64_t *d0, int64_t *d1, const m2cu_text *t)
+{{
+    int64_t old = *d0 > 0 && *d1 > 0 ? *d0 * *d1 : 0;
+    size_t cap = 1;
+    while (cap < (size_t)old + t->n) cap *= 2;
+    uint16_t *grown = (uint16_t *)realloc(*row, cap * sizeof(uint16_t));
+    if (grown == NULL) return 0;
+    int64_t n = old;
+    const unsigned char *b = (const unsigned char *)t->s;
+    for (size_t k = 0; k < t->n;) {{
+        unsigned c = b[k];
+        size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+        if (c >= 0xF5) len = 1;
+        unsigned code = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+        for (size_t j = 1; j < len; j++) {{
+            if (k + j >= t->n || (b[k + j] & 0xC0) != 0x80) {{ len = 1; code = c; break; }}
+            code = code << 6 | (b[k + j] & 0x3F);
+        }}
+        if (code > 0xFFFF) {{
+            grown[n++] = (uint16_t)(0xD800 + ((code - 0x10000) >> 10));
+            grown[n++] = (uint16_t)(0xDC00 + ((code - 0x10000) & 0x3FF));
+        }} else {{
+            grown[n++] = (uint16_t)code;
+        }}
+        k += len;
+    }}
+    *row = grown;
+    *d0 = 1;
+    *d1 = n;
+    return 1;
+}}
+
 void m2cu_release(void *data)
 {{
     free(data);

@@ -309,7 +309,6 @@ impl<'a> Context<'a> {
                     RuntimeError::DeleteOrientation => "M2CU_E_DELETE_ORIENTATION",
                     RuntimeError::MeanOfEmpty => "M2CU_E_MEAN_OF_EMPTY",
                     RuntimeError::EmptyArrayfun => "M2CU_E_ARRAYFUN_EMPTY",
-                    RuntimeError::NumberText => "M2CU_E_NUMBER_TEXT",
                     RuntimeError::NonAsciiClass => "M2CU_E_NON_ASCII_CLASS",
                     RuntimeError::ComplexFactor => "M2CU_E_COMPLEX_FACTOR",
                     RuntimeError::ComplexAllReal => "M2CU_E_COMPLEX_ALL_REAL",
@@ -340,10 +339,10 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// `fprintf`, `disp`, `warning` and `error` on the host: the pieces make one text (values
-    /// through `m2cu_put_number`, MATLAB's spellings of NaN and Inf, `%d` of a non-integer as
-    /// `%g`), which is printed, or becomes the call's error message (`M2CU_E_USER`). Nothing
-    /// prints once an error is pending.
+    /// `fprintf`, `disp`, `warning`, `error` and a kept `sprintf` on the host: the pieces make
+    /// one text (values through `m2cu_put_number`, MATLAB's spellings of NaN and Inf, `%d` of a
+    /// non-integer as `%g`), which is printed, becomes the call's error message
+    /// (`M2CU_E_USER`), or is appended to a char row. Nothing prints once an error is pending.
     fn print(&self, code: &mut Code, pieces: &[PrintPiece], to: &PrintTo) {
         code.open(format!("if (!{}) {{", self.status));
         code.line("m2cu_text m2cu_t = M2CU_TEXT_INIT;");
@@ -357,12 +356,23 @@ impl<'a> Context<'a> {
                 "m2cu_raise(&m2cu_t, {}, m2cu_msg, m2cu_msg_len);",
                 string_literal(id.as_deref().unwrap_or(""))
             ),
+            PrintTo::Append { row } => format!(
+                "if (!m2cu_append_text(&{t}, &{d0}, &{d1}, &m2cu_t)) {} = M2CU_E_NOMEM;",
+                self.status,
+                t = self.name(*row),
+                d0 = self.names.dim(*row, 0),
+                d1 = self.names.dim(*row, 1),
+            ),
         };
         code.line(done);
         code.line("free(m2cu_t.s);");
-        if matches!(to, PrintTo::Error { .. }) {
-            code.line(format!("M2CU_FAIL({}, M2CU_E_USER);", self.err));
-            code.line("goto m2cu_done;");
+        match to {
+            PrintTo::Error { .. } => {
+                code.line(format!("M2CU_FAIL({}, M2CU_E_USER);", self.err));
+                code.line("goto m2cu_done;");
+            }
+            PrintTo::Append { .. } => code.line(format!("if ({}) goto m2cu_done;", self.status)),
+            PrintTo::Stdout | PrintTo::Display | PrintTo::Warning => {}
         }
         code.close("}");
     }

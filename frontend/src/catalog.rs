@@ -388,9 +388,9 @@ pub const FUNCTIONS: &[Function] = &[
     entry("isletter", Area::Text, None, "y = isletter(s);", ""),
     entry("isstrprop", Area::Text, None, "y = isstrprop(s, 'digit');", "`'alpha'`, `'digit'`, `'alphanum'`, `'wspace'`, `'upper'`, `'lower'`, `'punct'`."),
     entry("blanks", Area::Text, None, "y = blanks(n);", "m2cu's own library: a char row of `n` spaces, checked as Octave; `blanks(0)` is 1-by-0 as in MATLAB (Octave 7: 0-by-0)."),
-    entry("num2str", Area::Text, None, "y = num2str(n);", "Of a scalar; of a real double row where its text is printed (`fprintf('%s', num2str(p))`, `disp([... num2str(p)])`), in Octave's columns."),
-    entry("int2str", Area::Text, None, "y = int2str(n);", "Of a scalar."),
-    entry("sprintf", Area::Text, None, "y = n; if n < 0, error(sprintf('bad %d', n)); end", "As the message of `error`, `warning`, `assert` or `disp`."),
+    entry("num2str", Area::Text, None, "y = num2str(n);", "Of a real scalar (Octave's digits: `%.Ng` by magnitude, NaN and Inf as words) and of a real double row (Octave's columns), as a char value or in printed text. The host formats it: a loop that keeps one is sequential."),
+    entry("int2str", Area::Text, None, "y = int2str(n);", "Of a scalar, rounded half away from zero; as a char value or in printed text."),
+    entry("sprintf", Area::Text, None, "y = sprintf('%d;', n);", "A literal format with `%d %i %u %f %e %g %E %G %c %s`, flags, width and precision, recycled over the elements of its values as `fprintf` does; a char value (a 1-by-n row, formatted on the host: a loop that keeps one is sequential) or the message of `error`, `warning`, `assert` or `disp`."),
     entry("fprintf", Area::Text, None, "y = n; fprintf('%5.2f %s\\n', n, s);", "To standard output; MATLAB's recycling of the format."),
     entry("disp", Area::Text, None, "y = n; disp(n); disp(s);", "Octave's `format short`."),
     // Errors and arguments.

@@ -118,8 +118,6 @@ error_codes! {
         "Matrix index is out of range for deletion.";
     DeleteOrientation = 49, "M2CU_E_DELETE_ORIENTATION",
         "Deleting elements of a matrix with one index vector or mask: MATLAB makes the result a row, Octave a column, so m2cu stops here; make the matrix a vector first (A = A(:)' for a row) or delete whole rows or columns.";
-    NumberText = 50, "M2CU_E_NUMBER_TEXT",
-        "num2str or int2str as a char value: m2cu writes the digits of integers below 1e15 only, and this value is not one; print it instead (disp(num2str(x)) or fprintf('%g', x) are exact).";
     NthrootZero = 51, "M2CU_E_NTHROOT_ZERO",
         "nthroot: N must be a real nonzero scalar.";
     NonAsciiClass = 52, "M2CU_E_NON_ASCII_CLASS",

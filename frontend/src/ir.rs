@@ -753,8 +753,8 @@ pub enum StmtKind {
         then_body: Block,
         else_body: Block,
     },
-    /// `fprintf(format, args...)`, `disp`, `warning` and `error`: the pieces make one text on the
-    /// host, in program order, which goes where `to` says.
+    /// `fprintf(format, args...)`, `disp`, `warning`, `error` and a kept `sprintf`: the pieces
+    /// make one text on the host, in program order, which goes where `to` says.
     Print {
         pieces: Vec<PrintPiece>,
         to: PrintTo,
@@ -794,6 +794,11 @@ pub enum PrintTo {
     Warning,
     /// `error` and a failed `assert`: the call stops with the text as its message.
     Error { id: Option<String> },
+    /// `sprintf` kept as a value: the text's code units are appended to the char row `row`
+    /// (1-by-n), which the statement resizes in place as a [`StmtKind::Resize`] does; lowering
+    /// allocates the row empty first, so one `sprintf` that recycles its format is several
+    /// statements appending to one row.
+    Append { row: LocalId },
 }
 
 impl PrintTo {
@@ -804,6 +809,7 @@ impl PrintTo {
             PrintTo::Display => "disp",
             PrintTo::Warning => "warning",
             PrintTo::Error { .. } => "error",
+            PrintTo::Append { .. } => "sprintf",
         }
     }
 }
@@ -906,9 +912,6 @@ pub enum RuntimeError {
     /// `arrayfun` of an empty array with a function returning another class than double:
     /// MATLAB's result is then an empty double, and m2cu's has the function's class.
     EmptyArrayfun,
-    /// `num2str(x)` or `int2str(x)` as a char value of a number that is not an integer below
-    /// 1e15 in magnitude, whose Octave text m2cu does not build (`lower::numchars`).
-    NumberText,
     /// `isspace`/`isletter`/`isstrprop` of text with a character above 127, which m2cu does
     /// not classify (Octave's classes there depend on how it reads the bytes).
     NonAsciiClass,

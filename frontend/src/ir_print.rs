@@ -197,6 +197,7 @@ impl Printer<'_> {
                     .collect();
                 let id = match to {
                     PrintTo::Error { id: Some(id) } => format!(" {id:?}"),
+                    PrintTo::Append { row } => format!(" >> {}", self.name(*row)),
                     _ => String::new(),
                 };
                 self.line(depth, &format!("{}{id} {}", to.function(), text.join(" ")))

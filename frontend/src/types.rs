@@ -165,6 +165,15 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// This shape with each extent known to be 0 made unknown.
+    pub fn zero_extents_unknown(self) -> Shape {
+        let open = |d: Dim| match d {
+            Dim::Known(0) => Dim::Var,
+            d => d,
+        };
+        Shape::new3(open(self.rows), open(self.cols), open(self.pages))
+    }
+
     pub const SCALAR: Shape = Shape {
         rows: Dim::Known(1),
         cols: Dim::Known(1),

@@ -3,7 +3,8 @@
 //!
 //! A failure here is a bug in lowering, not a user error; it is reported as a list of messages.
 
-use crate::ir::{Block, ExprId, ExprKind, Function, StmtKind};
+use crate::ir::{Block, ExprId, ExprKind, Function, PrintTo, StmtKind};
+use crate::types::Class;
 
 /// Returns the broken invariants of `f`; empty when the IR is valid.
 pub fn validate(f: &Function) -> Vec<String> {
@@ -74,6 +75,15 @@ impl Validator<'_> {
             {
                 self.problems
                     .push(format!("{} is not an array", self.f.locals[*target].name));
+            }
+            StmtKind::Print {
+                to: PrintTo::Append { row },
+                ..
+            } if self.f.locals[*row].ty.class != Class::Char || !self.is_array(*row) => {
+                self.problems.push(format!(
+                    "sprintf's text goes to {}, which is not a char array",
+                    self.f.locals[*row].name
+                ));
             }
             StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
                 self.loop_depth += 1;

@@ -32,8 +32,8 @@
 use super::rewrite::{self, expr, new_local, stmt};
 use crate::diag::Span;
 use crate::ir::{
-    copy_expr, same_expr, BinOp, Block, ExprId, ExprKind, Function, LocalId, Shown, StmtId,
-    StmtKind,
+    copy_expr, same_expr, BinOp, Block, ExprId, ExprKind, Function, LocalId, PrintTo, Shown,
+    StmtId, StmtKind,
 };
 use crate::types::{Class, Type};
 
@@ -116,10 +116,10 @@ fn accumulator(f: &Function, s: StmtId) -> Option<Accumulator> {
             StmtKind::Assign { target, .. }
             | StmtKind::Alloc { target, .. }
             | StmtKind::Resize { array: target, .. }
-                if *target == acc.array =>
-            {
-                other_use = true
-            }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: target },
+                ..
+            } if *target == acc.array => other_use = true,
             StmtKind::Return => other_use = true,
             _ => {}
         }

@@ -27,7 +27,8 @@
 
 use crate::diag::Span;
 use crate::ir::{
-    Block, Builtin, Expr, ExprId, ExprKind, Function, Kept, Local, LocalId, Stmt, StmtId, StmtKind,
+    Block, Builtin, Expr, ExprId, ExprKind, Function, Kept, Local, LocalId, PrintTo, Stmt, StmtId,
+    StmtKind,
 };
 use crate::types::{Class, Type};
 
@@ -118,13 +119,13 @@ fn assignment_to(f: &Function, s: StmtId, l: LocalId) -> Option<Assignment> {
         StmtKind::Alloc { target, .. }
         | StmtKind::Resize { array: target, .. }
         | StmtKind::Store { array: target, .. }
-            if target == l =>
-        {
-            Some(match f.fresh_writes.contains(&s) {
-                true => Assignment::Fresh,
-                false => Assignment::Computed,
-            })
-        }
+        | StmtKind::Print {
+            to: PrintTo::Append { row: target },
+            ..
+        } if target == l => Some(match f.fresh_writes.contains(&s) {
+            true => Assignment::Fresh,
+            false => Assignment::Computed,
+        }),
         _ => None,
     }
 }

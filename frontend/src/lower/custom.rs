@@ -28,7 +28,7 @@ use std::rc::Rc;
 use super::array::{ArrayVal, Coord, Pos, Val};
 use super::handles::{Anonymous, Handle};
 use super::*;
-use crate::ir::{Combiner, CombinerId};
+use crate::ir::{Combiner, CombinerId, PrintTo};
 
 /// One `gpucoder.reduce` call's data: the array, the `'preprocess'` function, if any, and the
 /// elements one fold takes.
@@ -439,7 +439,11 @@ impl<'a> Lowerer<'a> {
                 }
                 StmtKind::Alloc { target, .. }
                 | StmtKind::Store { array: target, .. }
-                | StmtKind::Resize { array: target, .. } => Some(*target),
+                | StmtKind::Resize { array: target, .. }
+                | StmtKind::Print {
+                    to: PrintTo::Append { row: target },
+                    ..
+                } => Some(*target),
                 StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
                     self.array_assigned(body)
                 }

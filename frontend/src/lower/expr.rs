@@ -450,10 +450,7 @@ impl Lowerer<'_> {
             "reshape" => self.reshape(args, span),
             "squeeze" => self.squeeze(args, span),
             "exist" => self.exist(args, span),
-            "sprintf" => {
-                self.sprintf_elsewhere(span);
-                None
-            }
+            "sprintf" => self.sprintf_value(args, span),
             "num2str" | "int2str" => self.number_chars(name, args, span),
             "strcmp" => self.text_compare(TextCase::Exact, args, span),
             "strcmpi" => self.text_compare(TextCase::Folded, args, span),

@@ -30,7 +30,6 @@
 //! | E0117 | a string scalar `"text"` used where MATLAB would treat it as a string, not as a char vector |
 //! | E0118 | a `switch` that compares text with a number |
 //! | E0120 | an `error`, `warning`, `assert` or `disp` call whose result m2cu cannot make exact |
-//! | E0121 | a `sprintf` whose char result is kept (not the message of error/warning/assert/disp) |
 //! | E0122 | a read of an entry input that the call did not pass (`nargin` is smaller) |
 //! | E0125 | a recursive call (direct or through other functions, across files too), naming the cycle |
 //! | E0126 | a function file that exists but cannot be read |
@@ -96,7 +95,6 @@ mod mean_empty;
 mod mtimes;
 mod norm;
 mod nthroot;
-mod numchars;
 mod numtext;
 mod optional;
 mod power;
@@ -324,6 +322,9 @@ struct Scope<'a> {
     loop_vars: Vec<LocalId>,
     /// Number of enclosing loops (`for` and `while`).
     loop_depth: usize,
+    /// The names each enclosing loop's body assigns, outermost first: their types may still
+    /// change in a later pass through the body, so no query decides from them.
+    loop_assigned: Vec<HashSet<String>>,
     /// Where an `end` inside the index being lowered refers to, innermost last.
     index_context: Vec<IndexContext>,
     /// Prefix of the IR names of new locals: empty in the entry function, `_<callee>_` while
@@ -888,7 +889,9 @@ impl<'a> Lowerer<'a> {
 
     fn loop_body(&mut self, body: &[ast::Stmt]) -> Block {
         self.scope.loop_depth += 1;
+        self.scope.loop_assigned.push(grow::assigned_names(body));
         let block = self.block(body);
+        self.scope.loop_assigned.pop();
         self.scope.loop_depth -= 1;
         block
     }

@@ -129,8 +129,9 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `num2str(x)` / `int2str(x)` of a scalar as one piece.
-    fn number_text(
+    /// `num2str(x)` / `int2str(x)` of a scalar, or `num2str` of a real double row, as one
+    /// piece.
+    pub(super) fn number_text(
         &mut self,
         name: &str,
         args: &[ast::Expr],
@@ -170,7 +171,7 @@ impl Lowerer<'_> {
                 self.error(
                     "E0150",
                     x.span,
-                    format!("`{name}` of this array in printed text is not supported yet (m2cu lays out `num2str` of a real double row)"),
+                    format!("`{name}` of this array is not supported yet (m2cu writes `num2str` of a real double row, in Octave's columns)"),
                     format!("print the elements with a format, `fprintf(' %g', x)`, or give `{name}` one element, `{name}(x(k))`"),
                 );
                 return None;

@@ -16,7 +16,10 @@
 //! - `isempty(x)` in such a condition is decided too when `x`'s type settles it: an extent
 //!   known to be 0 (an input passed as `[]`, typed `double(0,:)`) makes it 1, extents all known
 //!   and non-zero make it 0. So `if nargin < 3 || isempty(tol), tol = 1e-6; end` called with
-//!   `tol = []` lowers only the default, which retypes `tol` in straight-line code;
+//!   `tol = []` lowers only the default, which retypes `tol` in straight-line code; the shape
+//!   queries (`isempty`, `size(x, d)`, `isrow`, `iscolumn`, `isscalar`) of a variable that an
+//!   enclosing loop assigns are not decided here, since a later pass through the body may see
+//!   it widened;
 //! - so are the class tests of a variable (`ischar(a)`, `isa(x, 'single')`, `isinteger(x)`:
 //!   `Lowerer::static_class_test`), which m2cu knows from its type, and `size(x, d)`,
 //!   `isrow(x)`, `iscolumn(x)` and `isscalar(x)` where its type knows the extents,
@@ -27,7 +30,7 @@
 use crate::ast::{self, BinaryOp, ExprKind as AstExpr, UnaryOp};
 use crate::diag::Span;
 use crate::ir::{PrintPiece, PrintTo, StmtKind};
-use crate::types::{Class, Dim, Type};
+use crate::types::{Class, Dim, Shape, Type};
 
 use super::array::Val;
 use super::Lowerer;
@@ -125,7 +128,7 @@ impl Lowerer<'_> {
             }
             _ => return None,
         };
-        let shape = self.variable_type(x)?.shape;
+        let shape = self.settled_shape(x)?;
         let extent = match dim as u8 {
             1 => shape.rows,
             2 => shape.cols,
@@ -150,7 +153,7 @@ impl Lowerer<'_> {
             return None;
         };
         let shape = match query {
-            "isscalar" => self.variable_type(x)?.shape,
+            "isscalar" => self.settled_shape(x)?,
             "m2cu_scalar_type" => return Some(self.variable_type(x)?.shape.is_scalar()),
             _ => return None,
         };
@@ -175,6 +178,33 @@ impl Lowerer<'_> {
         Some(self.locals[*self.scope.names.get(name)?].ty)
     }
 
+    /// Whether an enclosing loop of this function assigns the variable that `local` holds.
+    pub(super) fn assigned_in_loop(&self, local: crate::ir::LocalId) -> bool {
+        self.scope
+            .loop_assigned
+            .iter()
+            .flatten()
+            .any(|name| self.scope.names.get(name) == Some(&local))
+    }
+
+    /// The shape of `e` when it is the name of a variable whose shape is settled here: not one
+    /// that an enclosing loop assigns, whose type a later pass through the body may widen
+    /// (`first = ''` before the loop, `if isempty(first), first = name; end` in it).
+    fn settled_shape(&self, e: &ast::Expr) -> Option<Shape> {
+        let AstExpr::Ident(name) = &e.kind else {
+            return None;
+        };
+        if self
+            .scope
+            .loop_assigned
+            .iter()
+            .any(|names| names.contains(name))
+        {
+            return None;
+        }
+        Some(self.variable_type(e)?.shape)
+    }
+
     /// The number a parameter named `n` holds for the whole call (`Lowerer::constant_params`).
     fn constant_param(&self, n: &str) -> Option<f64> {
         self.constant_params.get(self.scope.names.get(n)?).copied()
@@ -185,7 +215,7 @@ impl Lowerer<'_> {
         let ("isempty", [x]) = (callee, args) else {
             return None;
         };
-        let shape = self.variable_type(x)?.shape;
+        let shape = self.settled_shape(x)?;
         match (shape.known_empty(), shape.known_nonempty()) {
             (true, _) => Some(true),
             (_, true) => Some(false),

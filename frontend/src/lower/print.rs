@@ -11,8 +11,8 @@
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, StmtKind};
-use crate::types::{Class, Type};
+use crate::ir::{BinOp, ExprId, ExprKind, LocalId, PrintPiece, PrintTo};
+use crate::types::{Class, Dim, Shape, Type};
 
 use super::array::{ArrayVal, Val};
 use super::Lowerer;
@@ -63,11 +63,63 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        match self.formatted(format, values, span) {
-            Some(Formatted::Once(pieces)) => self.push_stdout(pieces, span),
-            Some(Formatted::Each(each)) => self.print_each(each, span),
-            Some(Formatted::Recycled(recycled)) => self.print_recycled(recycled, span),
-            None => {}
+        if let Some(formatted) = self.formatted(format, values, span) {
+            self.print_formatted(formatted, PrintTo::Stdout, span);
+        }
+    }
+
+    /// `sprintf(format, values...)` as a char value: a 1-by-n row that starts empty and takes
+    /// the text of each format the values make (one, or one per element when the format is
+    /// recycled), formatted on the host as `fprintf` prints it.
+    pub(super) fn sprintf_value(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let formatted = match args.split_first() {
+            Some((format, values)) => self.formatted(format, values, span)?,
+            None => {
+                self.print_error(span, "`sprintf` needs a format".into());
+                return None;
+            }
+        };
+        let row = self.empty_text_row(span);
+        self.print_formatted(formatted, PrintTo::Append { row }, span);
+        Some(Val::Array(self.whole(row, span)))
+    }
+
+    /// `num2str(x)` or `int2str(x)` as a char value: the text that printing it makes
+    /// (`number_text`: Octave's digits for a scalar, its columns for a real double row),
+    /// appended on the host to a new empty row.
+    pub(super) fn number_chars(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let piece = self.number_text(name, args, String::new(), span)?;
+        let row = self.empty_text_row(span);
+        self.push_print(vec![piece], PrintTo::Append { row }, span);
+        Some(Val::Array(self.whole(row, span)))
+    }
+
+    /// A new 1-by-0 char row for text to be appended to.
+    fn empty_text_row(&mut self, span: Span) -> LocalId {
+        let row = self.temp(
+            "text",
+            Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var)),
+            span,
+        );
+        let (rows, cols) = (
+            self.constant_expr(1.0, Class::Double, span),
+            self.constant_expr(0.0, Class::Double, span),
+        );
+        self.alloc_zeros(row, rows, cols, None, span);
+        row
+    }
+
+    /// The statements that print `formatted` where `to` says.
+    fn print_formatted(&mut self, formatted: Formatted, to: PrintTo, span: Span) {
+        match formatted {
+            Formatted::Once(pieces) => self.push_print(pieces, to, span),
+            Formatted::Each(each) => self.print_each(each, &to, span),
+            Formatted::Recycled(recycled) => self.print_recycled(recycled, &to, span),
         }
     }
 
@@ -206,10 +258,10 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `fprintf` of a format with one conversion over each element of an array: the format
-    /// once per element, in column-major order, or once with nothing converted when the array
-    /// is empty (Octave's output).
-    fn print_each(&mut self, each: EachElement, span: Span) {
+    /// A format with one conversion over each element of an array, printed where `to` says:
+    /// the format once per element, in column-major order, or once with nothing converted when
+    /// the array is empty (Octave's output).
+    fn print_each(&mut self, each: EachElement, to: &PrintTo, span: Span) {
         let EachElement {
             before,
             array,
@@ -233,24 +285,14 @@ impl Lowerer<'_> {
                 .cloned()
                 .chain([value])
                 .chain(after.iter().cloned());
-            me.push_stdout(pieces.collect(), span);
+            me.push_print(pieces.collect(), to.clone(), span);
         });
         let n = self.numel_of(local, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
         self.emit_if(empty, span, |me| {
-            me.push_stdout(before.into_iter().chain(after).collect(), span);
+            me.push_print(before.into_iter().chain(after).collect(), to.clone(), span);
         });
-    }
-
-    fn push_stdout(&mut self, pieces: Vec<PrintPiece>, span: Span) {
-        self.push(
-            StmtKind::Print {
-                pieces,
-                to: PrintTo::Stdout,
-            },
-            span,
-        );
     }
 
     /// A format recycled over several elements in a message, which is one text here.

@@ -196,7 +196,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn push_print(&mut self, pieces: Vec<PrintPiece>, to: PrintTo, span: Span) {
+    pub(super) fn push_print(&mut self, pieces: Vec<PrintPiece>, to: PrintTo, span: Span) {
         self.push(StmtKind::Print { pieces, to }, span);
     }
 
@@ -319,16 +319,6 @@ impl Lowerer<'_> {
             return None;
         };
         self.format_pieces(format, values, span)
-    }
-
-    /// `sprintf` anywhere but in the message of `error`, `warning`, `assert` or `disp`.
-    pub(super) fn sprintf_elsewhere(&mut self, span: Span) {
-        self.error(
-            "E0121",
-            span,
-            "`sprintf` whose char result is kept is not supported".into(),
-            "use sprintf only as the message of error, warning, assert or disp, or print with fprintf('%d\\n', x)".into(),
-        );
     }
 
     fn raise_help(&mut self, span: Span, message: String, help: String) {

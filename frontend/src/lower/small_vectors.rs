@@ -24,7 +24,7 @@
 //! temporary the row is built in appears nowhere else.
 
 use super::rewrite::{self, expr, new_local, stmt};
-use crate::ir::{Block, ExprId, ExprKind, Fill, Function, LocalId, StmtId, StmtKind};
+use crate::ir::{Block, ExprId, ExprKind, Fill, Function, LocalId, PrintTo, StmtId, StmtKind};
 use crate::types::{Class, Dim, Type};
 
 /// The most elements a vector may have to be held as scalars.
@@ -128,10 +128,10 @@ fn plan(f: &Function, s: StmtId, x: LocalId) -> Option<Plan> {
             StmtKind::Store { array: t, .. }
             | StmtKind::Alloc { target: t, .. }
             | StmtKind::Resize { array: t, .. }
-                if *t == x =>
-            {
-                ok = false
-            }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: t },
+                ..
+            } if *t == x => ok = false,
             // A `return` would skip the stores after the loop.
             StmtKind::Return => ok = false,
             _ => {}
@@ -228,7 +228,12 @@ fn used_only_in(f: &Function, t: LocalId, stmts: &[StmtId]) -> bool {
         }
         let targets = match &f.stmts[st].kind {
             StmtKind::Assign { target, .. } | StmtKind::Alloc { target, .. } => Some(*target),
-            StmtKind::Store { array, .. } | StmtKind::Resize { array, .. } => Some(*array),
+            StmtKind::Store { array, .. }
+            | StmtKind::Resize { array, .. }
+            | StmtKind::Print {
+                to: PrintTo::Append { row: array },
+                ..
+            } => Some(*array),
             _ => None,
         };
         ok &= targets != Some(t) && !f.stmt_exprs(st).into_iter().any(|e| f.mentions(e, t));

@@ -20,7 +20,7 @@
 //!   anything else is E0115, whose help keeps MATLAB's text.
 
 use crate::diag::Span;
-use crate::ir::{BinOp, ExprId, ExprKind, LocalId, PrintPiece, StmtKind};
+use crate::ir::{BinOp, ExprId, ExprKind, LocalId, PrintPiece, PrintTo, StmtKind};
 use crate::types::{Class, Type};
 
 use super::super::array::{Node, Val};
@@ -125,39 +125,39 @@ impl Lowerer<'_> {
         None
     }
 
-    /// Prints `r`: every value read first, then each element takes the conversion at its
-    /// position (known, or the run-time counter's), and the text before the next conversion
-    /// ends a format left part-way.
-    pub(super) fn print_recycled(&mut self, r: Recycled, span: Span) {
+    /// Prints `r` where `to` says: every value read first, then each element takes the
+    /// conversion at its position (known, or the run-time counter's), and the text before the
+    /// next conversion ends a format left part-way.
+    pub(super) fn print_recycled(&mut self, r: Recycled, to: &PrintTo, span: Span) {
         let sources: Vec<Source> = r.values.iter().map(|v| self.held(v, span)).collect();
         let count = r.segments.len();
         let mut position = Position::Known(0);
         for source in sources {
             position = match (source, position) {
                 (Source::Scalar(held), Position::Known(p)) => {
-                    self.print_segment(&r, p, Element::Held(held), span);
+                    self.print_segment(&r, to, p, Element::Held(held), span);
                     Position::Known((p + 1) % count)
                 }
                 (Source::Scalar(held), Position::Counter(at)) => {
-                    self.take(&r, at, Element::Held(held), span);
+                    self.take(&r, to, at, Element::Held(held), span);
                     position
                 }
                 (Source::Array(array), _) => {
                     let at = self.position_counter(position, span);
-                    self.take_elements(&r, at, array, span);
+                    self.take_elements(&r, to, at, array, span);
                     Position::Counter(at)
                 }
             };
         }
         match position {
             Position::Known(0) => {}
-            Position::Known(p) => self.print_pieces(text_piece(&r.segments[p].before), span),
+            Position::Known(p) => self.print_pieces(text_piece(&r.segments[p].before), to, span),
             Position::Counter(_) if count == 1 => {}
             Position::Counter(at) => {
                 let ended_partway = self.local_compared(at, 0.0, BinOp::Ne, span);
                 self.emit_if(ended_partway, span, |me| {
                     me.emit_case_chain(at, 1..count, span, &mut |me, j| {
-                        me.print_pieces(text_piece(&r.segments[j].before), span)
+                        me.print_pieces(text_piece(&r.segments[j].before), to, span)
                     });
                 });
             }
@@ -189,10 +189,17 @@ impl Lowerer<'_> {
     }
 
     /// Each element of `array` in turn, or one empty conversion when it has none.
-    fn take_elements(&mut self, r: &Recycled, at: LocalId, array: LocalId, span: Span) {
+    fn take_elements(
+        &mut self,
+        r: &Recycled,
+        to: &PrintTo,
+        at: LocalId,
+        array: LocalId,
+        span: Span,
+    ) {
         let n = self.numel_of(array, span);
         self.counted_loop("k", n, span, |me, k| {
-            me.take(r, at, Element::At(array, k), span)
+            me.take(r, to, at, Element::At(array, k), span)
         });
         if self.locals[array].ty.shape.known_nonempty() {
             return;
@@ -200,22 +207,29 @@ impl Lowerer<'_> {
         let n = self.numel_of(array, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
         let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
-        self.emit_if(empty, span, |me| me.take(r, at, Element::Empty, span));
+        self.emit_if(empty, span, |me| me.take(r, to, at, Element::Empty, span));
     }
 
     /// `element` takes the conversion at the run-time position `at`, which moves on (to 0
     /// after the last).
-    fn take(&mut self, r: &Recycled, at: LocalId, element: Element, span: Span) {
+    fn take(&mut self, r: &Recycled, to: &PrintTo, at: LocalId, element: Element, span: Span) {
         let count = r.segments.len();
         self.emit_case_chain(at, 0..count, span, &mut |me, j| {
-            me.print_segment(r, j, element, span);
+            me.print_segment(r, to, j, element, span);
             me.set_position(at, (j + 1) % count, span);
         });
     }
 
     /// `element` printed by conversion `j`: the text before it, the conversion, and after the
     /// last conversion the trailing text.
-    fn print_segment(&mut self, r: &Recycled, j: usize, element: Element, span: Span) {
+    fn print_segment(
+        &mut self,
+        r: &Recycled,
+        to: &PrintTo,
+        j: usize,
+        element: Element,
+        span: Span,
+    ) {
         let segment = &r.segments[j];
         let mut pieces = text_piece(&segment.before);
         if let Some(arg) = self.element_expr(element, span) {
@@ -228,7 +242,7 @@ impl Lowerer<'_> {
         if j + 1 == r.segments.len() {
             pieces.extend(text_piece(&r.trailing));
         }
-        self.print_pieces(pieces, span);
+        self.print_pieces(pieces, to, span);
     }
 
     /// The value of `element`, a fresh expression; `None` for an empty value.
@@ -249,10 +263,10 @@ impl Lowerer<'_> {
         self.push(StmtKind::Assign { target: at, value }, span);
     }
 
-    /// Prints `pieces` unless there are none.
-    fn print_pieces(&mut self, pieces: Vec<PrintPiece>, span: Span) {
+    /// Prints `pieces` where `to` says, unless there are none.
+    fn print_pieces(&mut self, pieces: Vec<PrintPiece>, to: &PrintTo, span: Span) {
         if !pieces.is_empty() {
-            self.push_stdout(pieces, span);
+            self.push_print(pieces, to.clone(), span);
         }
     }
 }
