@@ -1224,8 +1224,9 @@ static void m2cu_put_num2str(m2cu_text *t, double v, const char *word)
  * format for every element, from d = floor(log10) of the largest finite magnitude (0 when there
  * is none or it is 0): "%(d+3).0f" (at least 5 wide when an element is not finite) when every
  * finite element is whole and d <= 15, else "%(p+7).(p)g" with p = d + 5 between 5 and 16; NaN
- * and Inf as Octave writes them, right-aligned; leading and trailing blanks trimmed. */
-static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, const char *word)
+ * and Inf as Octave writes them, right-aligned; leading and trailing blanks trimmed. A `given`
+ * precision p >= 0 (`num2str(x, p)`) makes the format "%(p+7).(p)g" for every row. */
+static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, long long given, const char *word)
 {{
     double largest = 0;
     int whole = 1, finite = 1, digits = 0, width, precision;
@@ -1237,7 +1238,10 @@ static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, const
         if (x[k] != trunc(x[k])) whole = 0;
     }}
     if (largest > 0) digits = (int)floor(log10(largest));
-    if (digits > 15 || !whole) {{
+    if (given >= 0) {{
+        precision = (int)given;
+        width = precision + 7;
+    }} else if (digits > 15 || !whole) {{
         precision = digits + 5 < 5 ? 5 : (digits + 5 > 16 ? 16 : digits + 5);
         width = precision + 7;
     }} else {{

@@ -410,14 +410,19 @@ impl<'a> Context<'a> {
                     field.precision
                 )
             }
-            PrintPiece::NumberRow { modifiers, arg } => {
+            PrintPiece::NumberRow {
+                modifiers,
+                arg,
+                precision,
+            } => {
                 let ExprKind::Local(array) = self.f.exprs[*arg].kind else {
                     unreachable!("lowering holds a printed row in a local")
                 };
                 format!(
-                    "m2cu_put_num2str_row(&m2cu_t, {}, {}, {});",
+                    "m2cu_put_num2str_row(&m2cu_t, {}, {}, {}, {});",
                     self.name(array),
                     self.names.numel(array),
+                    precision.map_or(-1, i64::from),
                     string_literal(&format!("%{}s", field_width(&octave_modifiers(modifiers))))
                 )
             }

@@ -697,11 +697,13 @@ pub enum PrintPiece {
         arg: ExprId,
     },
     /// `num2str` of a real double row, laid out as Octave lays out its columns (one width for
-    /// every element, from the largest magnitude), leading and trailing blanks trimmed:
-    /// `arg` is the whole array (`ExprKind::Local`), `modifiers` as in `Value`.
+    /// every element, from the largest magnitude, or `%<p+7>.<p>g` for `num2str(x, p)`),
+    /// leading and trailing blanks trimmed: `arg` is the whole array (`ExprKind::Local`),
+    /// `modifiers` as in `Value`.
     NumberRow {
         modifiers: String,
         arg: ExprId,
+        precision: Option<u32>,
     },
 }
 

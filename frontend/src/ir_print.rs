@@ -190,8 +190,13 @@ impl Printer<'_> {
                         PrintPiece::Chars { modifiers, arg } => {
                             format!("%{modifiers}s({})", self.expr(*arg))
                         }
-                        PrintPiece::NumberRow { modifiers, arg } => {
-                            format!("%{modifiers}s(num2str({}))", self.expr(*arg))
+                        PrintPiece::NumberRow {
+                            modifiers,
+                            arg,
+                            precision,
+                        } => {
+                            let p = precision.map_or(String::new(), |p| format!(", {p}"));
+                            format!("%{modifiers}s(num2str({}{p}))", self.expr(*arg))
                         }
                     })
                     .collect();

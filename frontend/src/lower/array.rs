@@ -223,20 +223,12 @@ impl Lowerer<'_> {
 
     /// Every element of an array local. A 3-D array's `cols` extent counts its columns of all
     /// pages together, as MATLAB's two-subscript view does.
-    ///
-    /// An extent known to be 0 of a local that an enclosing loop assigns is unknown here: the
-    /// loop may fill it on a later pass (`acc = zeros(1, 0)` before the loop, `if
-    /// isempty(acc)` and then `acc = 1:k` in it), so no query folds it.
     pub(super) fn whole(&mut self, array: LocalId, span: Span) -> ArrayVal {
         let ty = self.locals[array].ty;
         let cols = self.trailing_cols(array, span);
-        let shape = match self.assigned_in_loop(array) {
-            true => ty.shape.zero_extents_unknown(),
-            false => ty.shape,
-        };
         ArrayVal {
             class: ty.class,
-            shape,
+            shape: ty.shape,
             rows: self.size_of(array, 1, span),
             cols,
             node: Node::Whole(array),

@@ -59,7 +59,7 @@ impl Lowerer<'_> {
         if grow::is_empty_matrix(value) {
             return self.assign_empty(name, Class::Double, span);
         }
-        if grow_start::is_empty_char(value) && self.grown.contains(&name.name) {
+        if grow_start::is_empty_char(value) && self.scope.names_used.grown.contains(&name.name) {
             return self.assign_empty(name, Class::Char, span);
         }
         if let Some(appended) = self.append(name, value, span) {
@@ -75,9 +75,9 @@ impl Lowerer<'_> {
             // The start of a grown text (`s = '0'` then `s = [c, s]`) is made a row by
             // `grow_start`.
             let existing = self.scope.names.get(&name.name).copied();
-            let grow_start = self.grown.contains(&name.name)
+            let grow_start = self.scope.names_used.grown.contains(&name.name)
                 && existing.is_none_or(|id| self.grows_by_index(id));
-            if self.text_names.contains(&name.name) && !grow_start {
+            if self.scope.names_used.text_names.contains(&name.name) && !grow_start {
                 let row = self.one_char_row(unit, value.span);
                 return self.assign_val(name, row, span);
             }
@@ -639,14 +639,14 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names that some function of the file assigns by index, `x(...) = v`, with subscripts
-/// that `keep` accepts.
+/// The names that `functions` (their nested functions too) assign by index, `x(...) = v`,
+/// with subscripts that `keep` accepts.
 pub(super) fn index_targets(
-    file: &ast::File,
+    functions: &[ast::Function],
     keep: impl Fn(&[ast::Expr]) -> bool,
 ) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
-    for_each_function(&file.functions, &mut |f| {
+    for_each_function(functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, .. } = &s.kind {
                 for t in targets {
@@ -662,13 +662,13 @@ pub(super) fn index_targets(
     out
 }
 
-/// The names that some function of the file grows with `x(end+k) = v` or `x = [x, v]`, may
+/// The names that one of `functions` grows with `x(end+k) = v` or `x = [x, v]`, may
 /// grow with the allocation idiom `z(m, n) = 0`, or deletes elements from, `x(k) = []`.
-pub(super) fn grown_names(file: &ast::File) -> std::collections::HashSet<String> {
-    let mut names = index_targets(file, |args| args.iter().any(grows));
-    names.extend(grow::allocation_idiom_names(file));
-    names.extend(grow::appended_names(file));
-    names.extend(super::delete::deleted_names(file));
+pub(super) fn grown_names(functions: &[ast::Function]) -> std::collections::HashSet<String> {
+    let mut names = index_targets(functions, |args| args.iter().any(grows));
+    names.extend(grow::allocation_idiom_names(functions));
+    names.extend(grow::appended_names(functions));
+    names.extend(super::delete::deleted_names(functions));
     names
 }
 

@@ -519,22 +519,22 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names that some function of the file deletes elements from, `x(...) = []`: their
+/// The names that one of `functions` deletes elements from, `x(...) = []`: their
 /// extents are known only at run time.
-pub(super) fn deleted_names(file: &ast::File) -> HashSet<String> {
-    deletions(file, |_| true)
+pub(super) fn deleted_names(functions: &[ast::Function]) -> HashSet<String> {
+    deletions(functions, |_| true)
 }
 
-/// The names that some function of the file deletes rows, columns or pages from, `A(i, :) =
+/// The names that one of `functions` deletes rows, columns or pages from, `A(i, :) =
 /// []`, `A(:, :, k) = []`: a row's (column's) extent 1 may become 0 too, and a 3-D array's
 /// pages vary.
-pub(super) fn cut_names(file: &ast::File) -> HashSet<String> {
-    deletions(file, |args| args.len() >= 2)
+pub(super) fn cut_names(functions: &[ast::Function]) -> HashSet<String> {
+    deletions(functions, |args| args.len() >= 2)
 }
 
-fn deletions(file: &ast::File, keep: impl Fn(&[ast::Expr]) -> bool) -> HashSet<String> {
+fn deletions(functions: &[ast::Function], keep: impl Fn(&[ast::Expr]) -> bool) -> HashSet<String> {
     let mut out = HashSet::new();
-    for_each_function(&file.functions, &mut |f| {
+    for_each_function(functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, value } = &s.kind {
                 if let [ast::LValue::Index { base, args, .. }] = targets.as_slice() {

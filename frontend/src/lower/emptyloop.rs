@@ -27,7 +27,7 @@ use crate::ir::RuntimeError;
 impl Lowerer<'_> {
     /// Creates the flag of a new local when the file reads it after a loop over it.
     pub(super) fn flag_if_loop_variable(&mut self, name: &str, id: LocalId, span: Span) {
-        if self.empty_flagged.contains(name) && self.locals[id].ty.is_scalar() {
+        if self.scope.names_used.empty_flagged.contains(name) && self.locals[id].ty.is_scalar() {
             let flag = self.temp("e", Type::scalar(Class::Logical), span);
             self.empty_flags.insert(id, flag);
         }
@@ -99,7 +99,7 @@ impl Lowerer<'_> {
     /// reads `v` after its loops stops here when there were no columns (`columns` is `M`'s
     /// count).
     pub(super) fn check_columns_ran(&mut self, name: &str, columns: ExprId, span: Span) {
-        if !self.empty_flagged.contains(name) {
+        if !self.scope.names_used.empty_flagged.contains(name) {
             return;
         }
         let columns = self.copy_expr(columns);
@@ -247,11 +247,11 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names of `for` variables (over ranges, rows or columns) that some function of the file reads outside
+/// The names of `for` variables (over ranges, rows or columns) that one of `functions` reads outside
 /// every loop over them, or returns.
-pub(super) fn loop_variables_read_after(file: &ast::File) -> HashSet<String> {
+pub(super) fn loop_variables_read_after(functions: &[ast::Function]) -> HashSet<String> {
     let mut out = HashSet::new();
-    for_each_function(&file.functions, &mut |f| {
+    for_each_function(functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::For { var, .. } = &s.kind {
                 if f.outputs.iter().any(|o| o.name == var.name) || read_outside(&f.body, &var.name)

@@ -411,7 +411,7 @@ impl Lowerer<'_> {
         mut alloc: Allocation,
         span: Span,
     ) -> Option<StmtId> {
-        if alloc.shape.is_scalar() && self.indexed.contains(&name.name) {
+        if alloc.shape.is_scalar() && self.scope.names_used.indexed.contains(&name.name) {
             alloc.shape = Shape::new(Dim::Known(1), Dim::Var);
         }
         if alloc.shape.is_scalar() {

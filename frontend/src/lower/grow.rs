@@ -348,7 +348,7 @@ impl Lowerer<'_> {
         let rows = self.constant_expr(1.0, Class::Double, span);
         let shape = Shape::new(Dim::Known(1), Dim::Var);
         let array = self.new_local(&base.name, Type::array(class, shape), base.span);
-        if self.grown.contains(&base.name) {
+        if self.scope.names_used.grown.contains(&base.name) {
             self.growth.grown.insert(array);
         }
         self.alloc_zeros(array, rows, cols, None, span);
@@ -717,7 +717,7 @@ impl Lowerer<'_> {
     /// array, see `new_local`).
     pub(super) fn start_empty(&mut self, name: &str, target: LocalId, shape: Shape) {
         let empty = shape.rows == Dim::Known(0) || shape.cols == Dim::Known(0);
-        if empty && self.grown.contains(name) {
+        if empty && self.scope.names_used.grown.contains(name) {
             self.growth.grown.insert(target);
         }
     }
@@ -1073,11 +1073,11 @@ fn appended(name: &str, value: &ast::Expr) -> Option<(ast::Expr, bool, Side)> {
     }
 }
 
-/// The names that some function of the file appends to with `y = [y, v]` / `y = [y; v]`:
+/// The names that one of `functions` appends to with `y = [y, v]` / `y = [y; v]`:
 /// their extents vary, and an empty `zeros`/`ones` start of one grows (`Growth::grown`).
-pub(super) fn appended_names(file: &ast::File) -> HashSet<String> {
+pub(super) fn appended_names(functions: &[ast::Function]) -> HashSet<String> {
     let mut out = HashSet::new();
-    for_each_function(&file.functions, &mut |f| {
+    for_each_function(functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, value } = &s.kind {
                 if let [ast::LValue::Var(name)] = targets.as_slice() {
@@ -1135,11 +1135,11 @@ fn allocation_idiom(args: &[ast::Expr], value: &ast::Expr) -> bool {
     zero && args.len() == 2 && args.iter().all(scalar)
 }
 
-/// The names that some function of the file assigns with the allocation idiom `z(m, n) = 0`
+/// The names that one of `functions` assigns with the allocation idiom `z(m, n) = 0`
 /// outside loops and branches (in a loop, `A(i, j) = 0` writes an element).
-pub(super) fn allocation_idiom_names(file: &ast::File) -> HashSet<String> {
+pub(super) fn allocation_idiom_names(functions: &[ast::Function]) -> HashSet<String> {
     let mut out = HashSet::new();
-    for_each_function(&file.functions, &mut |f| {
+    for_each_function(functions, &mut |f| {
         for s in &f.body {
             if let AstStmt::Assign { targets, value } = &s.kind {
                 if let [ast::LValue::Index { base, args, .. }] = targets.as_slice() {

@@ -279,14 +279,14 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names that some function of `file` grows by a row, `T(end+1, :) = v`.
-pub(super) fn rows_appended(file: &ast::File) -> std::collections::HashSet<String> {
-    super::assign::index_targets(file, |args| next_slice(args) == Some(Appended::Row))
+/// The names that one of `functions` grows by a row, `T(end+1, :) = v`.
+pub(super) fn rows_appended(functions: &[ast::Function]) -> std::collections::HashSet<String> {
+    super::assign::index_targets(functions, |args| next_slice(args) == Some(Appended::Row))
 }
 
-/// The names that some function of `file` grows by a column, `R(:, end+1) = v`.
-pub(super) fn cols_appended(file: &ast::File) -> std::collections::HashSet<String> {
-    super::assign::index_targets(file, |args| next_slice(args) == Some(Appended::Column))
+/// The names that one of `functions` grows by a column, `R(:, end+1) = v`.
+pub(super) fn cols_appended(functions: &[ast::Function]) -> std::collections::HashSet<String> {
+    super::assign::index_targets(functions, |args| next_slice(args) == Some(Appended::Column))
 }
 
 /// What `(end+1, :)` or `(:, end+1)` (also `1+end`) appends.

@@ -29,7 +29,7 @@ impl Lowerer<'_> {
             return None;
         };
         let existing = self.scope.names.get(&name.name).copied();
-        let fits = self.grown.contains(&name.name)
+        let fits = self.scope.names_used.grown.contains(&name.name)
             && !self.exprs[value].ty.complex
             && existing.is_none_or(|id| self.grows_by_index(id));
         if !fits {

@@ -23,7 +23,7 @@ use super::array::Val;
 use super::early_return;
 use super::handles::Arg;
 use super::*;
-use crate::library::{FunctionFile, Library};
+use crate::library::FunctionFile;
 
 /// Deepest nesting of local-function calls inlined (a call inside a callee inside ...).
 pub const MAX_CALL_DEPTH: usize = 100;
@@ -56,19 +56,6 @@ enum Resolved<'a> {
     Callee(Callee<'a>),
     /// A function file that did not load.
     Unusable(&'a FunctionFile),
-}
-
-/// `f(file)` for the entry file and every function file of `library` that parsed, joined.
-pub(super) fn across_files(
-    entry: &ast::File,
-    library: &Library,
-    f: impl Fn(&ast::File) -> std::collections::HashSet<String>,
-) -> std::collections::HashSet<String> {
-    let mut names = f(entry);
-    for file in library.parsed() {
-        names.extend(f(file));
-    }
-    names
 }
 
 impl<'a> Lowerer<'a> {
@@ -287,6 +274,7 @@ impl<'a> Lowerer<'a> {
             self.library_call = Some(callee.span);
         }
         let saved = self.enter(&callee.name, target.file, callee.span, call);
+        self.scope.names_used = std::rc::Rc::new(super::NameUses::of(target.function));
         self.inlining.push(target.function);
         self.enter_call_growth(saved.scope.loop_depth > 0);
         let out = body(self);

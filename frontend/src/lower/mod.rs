@@ -204,6 +204,7 @@ fn lower_attempt(
 ) -> Attempt {
     let entry = inline::Callee { file, function };
     let mut lowerer = Lowerer::new(entry, &options.library);
+    lowerer.scope.names_used = std::rc::Rc::new(NameUses::of(function));
     lowerer.complex_locals = complex_locals.clone();
     lowerer.arg_counts = optional::ArgCounts {
         nargin: options.nargin.unwrap_or(function.params.len()),
@@ -312,6 +313,44 @@ struct IndexContext {
 
 /// The state that belongs to the function body being lowered (the entry's, or an inlined
 /// callee's), which `inline::Lowerer::enter` replaces and `leave` restores.
+/// What the statements of one function (its nested functions too) do with its variables,
+/// by name: MATLAB's variables belong to their function, so each function lowered, the entry
+/// or an inlined callee, has its own (`Scope::names_used`).
+#[derive(Default)]
+struct NameUses {
+    /// Names assigned with `x(end+k) = v`: their lengths vary.
+    grown: HashSet<String>,
+    /// Names whose rows, columns or pages are deleted (`A(i, :) = []`, `A(:, :, k) = []`):
+    /// both extents of a 2-D one vary, a 1 too; a 3-D one's pages vary.
+    cut: HashSet<String>,
+    /// Names grown by a row (`T(end+1, :) = v`) or a column (`R(:, end+1) = v`): that extent
+    /// varies even where it starts at 1 (`T = row` then rows appended).
+    rows_appended: HashSet<String>,
+    cols_appended: HashSet<String>,
+    /// Names assigned char literals of other than one character (`text`).
+    text_names: HashSet<String>,
+    /// Names assigned by index: a 1-by-1 `zeros`/`ones` of one is an array whose length is 1
+    /// at run time, not a scalar.
+    indexed: HashSet<String>,
+    /// `for` variables read after their loops (`emptyloop`).
+    empty_flagged: HashSet<String>,
+}
+
+impl NameUses {
+    fn of(function: &ast::Function) -> NameUses {
+        let functions = std::slice::from_ref(function);
+        NameUses {
+            grown: assign::grown_names(functions),
+            cut: delete::cut_names(functions),
+            rows_appended: grow_slices::rows_appended(functions),
+            cols_appended: grow_slices::cols_appended(functions),
+            text_names: text::text_names(functions),
+            indexed: assign::index_targets(functions, |_| true),
+            empty_flagged: emptyloop::loop_variables_read_after(functions),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Scope<'a> {
     /// The variables in scope by MATLAB name.
@@ -325,6 +364,8 @@ struct Scope<'a> {
     /// The names each enclosing loop's body assigns, outermost first: their types may still
     /// change in a later pass through the body, so no query decides from them.
     loop_assigned: Vec<HashSet<String>>,
+    /// What the statements of the function being lowered do with its variables' names.
+    names_used: std::rc::Rc<NameUses>,
     /// Where an `end` inside the index being lowered refers to, innermost last.
     index_context: Vec<IndexContext>,
     /// Prefix of the IR names of new locals: empty in the entry function, `_<callee>_` while
@@ -389,22 +430,6 @@ struct Lowerer<'a> {
     over_budget: bool,
     /// MATLAB Coder's directives and `gpucoder.reduce`'s functions (`directives`).
     directives: directives::Directives,
-    /// Names assigned with `x(end+k) = v` anywhere in the file: their lengths vary.
-    grown: std::collections::HashSet<String>,
-    /// Names whose rows, columns or pages some function deletes (`A(i, :) = []`, `A(:, :, k)
-    /// = []`): both extents of a 2-D one vary, a 1 too; a 3-D one's pages vary.
-    cut: std::collections::HashSet<String>,
-    /// Names grown by a row (`T(end+1, :) = v`) or a column (`R(:, end+1) = v`) somewhere:
-    /// that extent varies even where it starts at 1 (`T = row` then rows appended).
-    rows_appended: std::collections::HashSet<String>,
-    cols_appended: std::collections::HashSet<String>,
-    /// Names assigned char literals of other than one character somewhere (`text`).
-    text_names: std::collections::HashSet<String>,
-    /// Names assigned by index anywhere in the file: a 1-by-1 `zeros`/`ones` of one is an
-    /// array whose length is 1 at run time, not a scalar.
-    indexed: std::collections::HashSet<String>,
-    /// `for` variables that the file reads after their loops (`emptyloop`).
-    empty_flagged: std::collections::HashSet<String>,
     /// The flag "is empty" of each such variable.
     empty_flags: HashMap<LocalId, LocalId>,
     /// While an elementwise condition is lowered: the flags of the variables it reads.
@@ -497,17 +522,6 @@ impl<'a> Lowerer<'a> {
             cell_index_counter: 0,
             over_budget: false,
             directives: directives::Directives::default(),
-            grown: inline::across_files(file, library, assign::grown_names),
-            cut: inline::across_files(file, library, delete::cut_names),
-            rows_appended: inline::across_files(file, library, grow_slices::rows_appended),
-            cols_appended: inline::across_files(file, library, grow_slices::cols_appended),
-            text_names: inline::across_files(file, library, text::text_names),
-            indexed: inline::across_files(file, library, |f| assign::index_targets(f, |_| true)),
-            empty_flagged: inline::across_files(
-                file,
-                library,
-                emptyloop::loop_variables_read_after,
-            ),
             empty_flags: HashMap::new(),
             empty_reads: None,
             string_locals: HashSet::new(),
@@ -701,9 +715,9 @@ impl<'a> Lowerer<'a> {
 
     fn new_local(&mut self, name: &str, ty: Type, span: Span) -> LocalId {
         let mut ty = self.complex_if_widened(name, ty);
-        if self.grown.contains(name) && !ty.shape.is_3d() {
+        if self.scope.names_used.grown.contains(name) && !ty.shape.is_3d() {
             // `x(end+1) = v` or `x(k) = []` somewhere: the length is known only at run time.
-            let cut = self.cut.contains(name);
+            let cut = self.scope.names_used.cut.contains(name);
             let open = |d: Dim, appended: bool| {
                 if d == Dim::Known(1) && !cut && !appended {
                     d
@@ -712,11 +726,17 @@ impl<'a> Lowerer<'a> {
                 }
             };
             ty.shape = Shape::new(
-                open(ty.shape.rows, self.rows_appended.contains(name)),
-                open(ty.shape.cols, self.cols_appended.contains(name)),
+                open(
+                    ty.shape.rows,
+                    self.scope.names_used.rows_appended.contains(name),
+                ),
+                open(
+                    ty.shape.cols,
+                    self.scope.names_used.cols_appended.contains(name),
+                ),
             );
         }
-        if self.cut.contains(name) && ty.shape.is_3d() {
+        if self.scope.names_used.cut.contains(name) && ty.shape.is_3d() {
             // `A(:, :, k) = []` somewhere: the pages are known only at run time.
             ty.shape.pages = Dim::Var;
         }
@@ -887,9 +907,20 @@ impl<'a> Lowerer<'a> {
         self.retested_while(pre, cond?, body, span)
     }
 
+    /// The statements of a loop's body. An array variable that the body assigns and that has an
+    /// extent known to be 0 now (`acc = zeros(1, 0)` or `first = ''` before the loop) has that
+    /// extent unknown from here: a later pass through the body may see it filled, so nothing
+    /// in the body may fold it (`if isempty(first), first = name; end`).
     fn loop_body(&mut self, body: &[ast::Stmt]) -> Block {
+        let assigned = grow::assigned_names(body);
+        for name in &assigned {
+            if let Some(&id) = self.scope.names.get(name) {
+                let shape = &mut self.locals[id].ty.shape;
+                *shape = shape.zero_extents_unknown();
+            }
+        }
         self.scope.loop_depth += 1;
-        self.scope.loop_assigned.push(grow::assigned_names(body));
+        self.scope.loop_assigned.push(assigned);
         let block = self.block(body);
         self.scope.loop_assigned.pop();
         self.scope.loop_depth -= 1;

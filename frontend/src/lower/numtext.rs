@@ -9,6 +9,8 @@
 //!   `d = max(floor(log10(|x|)) + 5, 5)`, at most 16 (`m2cu_put_num2str`); NaN and Inf are the
 //!   words; integer classes and logicals print their value; `int2str(x)` is `%.0f` of
 //!   `round(x)` (every digit: `int2str(1e16)` is `10000000000000000`, `num2str` gives `1e+16`);
+//!   `num2str(x, p)` of a scalar with a literal precision is `%.<p>g` (`%d` of an integer
+//!   class or logical), Octave's `%<p+7>.<p>g` with its leading blanks trimmed;
 //! - `num2str` of a real double row is Octave's column layout (`PrintPiece::NumberRow`,
 //!   `m2cu_put_num2str_row`): one `%w.0f` or `%w.pg` for every element from the largest finite
 //!   magnitude, the elements side by side, leading and trailing blanks trimmed;
@@ -138,12 +140,29 @@ impl Lowerer<'_> {
         modifiers: String,
         span: Span,
     ) -> Option<PrintPiece> {
-        let [x] = args else {
-            self.text_error(
-                span,
-                &format!("`{name}` takes one value here (no format or precision)"),
-            );
-            return None;
+        let (x, precision) = match args {
+            [x] => (x, None),
+            [x, p] if name == "num2str" => match p.kind {
+                AstExpr::Number { value, .. }
+                    if value >= 0.0 && value.fract() == 0.0 && value <= 64.0 =>
+                {
+                    (x, Some(value as u32))
+                }
+                _ => {
+                    self.text_error(
+                        p.span,
+                        "the precision of `num2str` must be a whole number written in the call here (a format text or a computed precision is not supported)",
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                self.text_error(
+                    span,
+                    &format!("`{name}` takes one value here (no format or precision)"),
+                );
+                return None;
+            }
         };
         let arg = match self.value(x)? {
             Val::Scalar(arg) => arg,
@@ -165,7 +184,11 @@ impl Lowerer<'_> {
                         span,
                     );
                 }
-                return Some(PrintPiece::NumberRow { modifiers, arg });
+                return Some(PrintPiece::NumberRow {
+                    modifiers,
+                    arg,
+                    precision,
+                });
             }
             Val::Array(_) => {
                 self.error(
@@ -191,12 +214,30 @@ impl Lowerer<'_> {
         if self.cut_by_precision(name, &modifiers, span) {
             return None;
         }
-        if name == "num2str" {
-            return Some(PrintPiece::Value {
-                modifiers,
-                conversion: 'n',
-                arg,
-            });
+        match (name, precision) {
+            // Octave's `%{p+7}.{p}g` (`%{p}d` of an integer), leading blanks trimmed.
+            ("num2str", Some(p)) if class == Class::Double => {
+                return Some(PrintPiece::Value {
+                    modifiers: format!("{modifiers}.{p}"),
+                    conversion: 'g',
+                    arg,
+                })
+            }
+            ("num2str", Some(_)) => {
+                return Some(PrintPiece::Value {
+                    modifiers,
+                    conversion: 'd',
+                    arg,
+                })
+            }
+            ("num2str", None) => {
+                return Some(PrintPiece::Value {
+                    modifiers,
+                    conversion: 'n',
+                    arg,
+                })
+            }
+            _ => {}
         }
         let rounded = if class == Class::Double {
             self.new_expr(

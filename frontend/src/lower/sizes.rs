@@ -296,9 +296,11 @@ impl Lowerer<'_> {
         };
         let (rows, cols, pages) = self.extents_of(a);
         let pages = pages.unwrap_or_else(|| one_of(self, span));
+        // A variable that an enclosing loop assigns may have other extents on a later pass.
+        let unsettled = matches!(a.node, Node::Whole(l) if self.assigned_in_loop(l));
         let known = |me: &mut Self, e: ExprId, d: Dim| match d {
-            Dim::Known(n) => me.constant_expr(n as f64, Class::Double, span),
-            Dim::Var => e,
+            Dim::Known(n) if !unsettled => me.constant_expr(n as f64, Class::Double, span),
+            _ => e,
         };
         Extents {
             rows: known(self, rows, a.shape.rows),

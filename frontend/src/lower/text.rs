@@ -36,11 +36,11 @@ pub(super) fn one_char_literal(e: &ast::Expr) -> Option<u16> {
     }
 }
 
-/// The names that some function of `file` assigns a char literal of other than one character
+/// The names that one of `functions` assigns a char literal of other than one character
 /// (`m = '.-'`, `s = ''`): a one-character literal assigned to one of them is a text too.
-pub(super) fn text_names(file: &ast::File) -> std::collections::HashSet<String> {
+pub(super) fn text_names(functions: &[ast::Function]) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
-    for_each_function(&file.functions, &mut |f| {
+    for_each_function(functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, value } = &s.kind {
                 if let ([ast::LValue::Var(name)], AstExpr::Str(_)) =
