@@ -80,7 +80,7 @@ pub(crate) fn error_json(error: &Error) -> Json {
 }
 
 /// `{"error": {"kind": kind, "message": message, ...extra}}`.
-fn failure_json(kind: &str, message: &str, extra: Json) -> Json {
+pub(crate) fn failure_json(kind: &str, message: &str, extra: Json) -> Json {
     let mut fields = json!({ "kind": kind, "message": message });
     if let (Some(fields), Json::Object(extra)) = (fields.as_object_mut(), extra) {
         fields.extend(extra);

@@ -153,6 +153,12 @@ impl Error {
         diagnostics::error_json(self)
     }
 
+    /// A failure that is not an `Error` (a file the command line cannot read, say) in the
+    /// shape of [`Error::json`]: `{"error": {"kind": kind, "message": message}}`.
+    pub fn other_json(kind: &str, message: &str) -> serde_json::Value {
+        diagnostics::failure_json(kind, message, serde_json::json!({}))
+    }
+
     /// For a source error, the HTML report of the failed translation: the errors in a table
     /// and marked at their places in the source, with their help (what `m2cu report` writes
     /// when the file does not translate). `None` for other errors.

@@ -368,7 +368,9 @@ fn report(result: Result<(), Failure>, ui: Ui) -> u8 {
         Err(e) => e,
     };
     if ui.json {
-        println!("{:#}", e.json());
+        if let Some(json) = e.json() {
+            println!("{json:#}");
+        }
         return e.exit_status();
     }
     if let Failure::Library(Error::Source { colored, .. }) = &e {
@@ -417,15 +419,15 @@ impl Failure {
         }
     }
 
-    /// The failure as `--format json` prints it (see `m2cu::Error::json`).
-    fn json(&self) -> serde_json::Value {
-        let (kind, message) = match self {
-            Failure::Library(e) => return e.json(),
-            Failure::File(m) => ("file", m),
-            Failure::Usage(m) => ("usage", m),
-            Failure::Reported(_) => return serde_json::Value::Null,
-        };
-        serde_json::json!({ "error": { "kind": kind, "message": message } })
+    /// The failure as `--format json` prints it (see `m2cu::Error::json`); `None` for one a
+    /// child process printed.
+    fn json(&self) -> Option<serde_json::Value> {
+        Some(match self {
+            Failure::Library(e) => e.json(),
+            Failure::File(m) => Error::other_json("file", m),
+            Failure::Usage(m) => Error::other_json("usage", m),
+            Failure::Reported(_) => return None,
+        })
     }
 }
 

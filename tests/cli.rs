@@ -1102,23 +1102,46 @@ fn a_row_of_another_length_is_octaves_nonconformant_error() {
     }
 }
 
-/// `num2str`/`int2str` as a char value writes the digits of integers below 1e15 (`-0` as Octave
-/// does); another value stops with m2cu's message (code 50) instead of other text than Octave's.
+/// `num2str`/`int2str` as a char value, and `num2str(x, 4)`: the text Octave writes (compared
+/// with `octave-cli` now) for integers, fractions, large and small magnitudes, `-0`, NaN and
+/// Inf, on cpu and emu.
 #[test]
-fn num2str_values_are_digits_or_a_run_time_refusal() {
-    let source = "function s = label(x)\n  s = ['n=', num2str(x), ';', int2str(x)];\nend\n";
+fn num2str_values_are_octaves_text() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let label = "['n=', num2str(x), ';', int2str(x), ';', num2str(x, 4)]";
+    let source = format!("function s = label(x)\n  s = {label};\nend\n");
+    let values = [
+        "-0",
+        "0.5",
+        "-2.5",
+        "1e15",
+        "1e16",
+        "123.456",
+        "0.0000314159",
+        "9007199254740993",
+        "NaN",
+        "-Inf",
+    ];
+    let script: String = values
+        .iter()
+        .map(|v| format!("x = {v}; printf('%s\\n', {label});\n"))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = m2cu_runtime::octave::eval(dir.path(), &script).expect("octave runs");
+    let expected: Vec<&str> = expected.lines().filter(|l| l.starts_with("n=")).collect();
+    assert_eq!(expected.len(), values.len(), "{expected:?}");
     for backend in ["cpu", "emu"] {
-        let o = run_source("label", source, backend, &["x=-0"]);
-        let (out, err) = text(&o);
-        assert_eq!(o.status.code(), Some(0), "{backend}: {err}");
-        assert!(out.contains("'n=-0;-0'"), "{backend}: {out}");
-        let o = run_source("label", source, backend, &["x=0.5"]);
-        let (_, err) = text(&o);
-        assert_eq!(o.status.code(), Some(1), "{backend}: {err}");
-        assert!(
-            err.contains("writes the digits of integers below 1e15 only"),
-            "{backend}: {err}"
-        );
+        for (v, want) in values.iter().zip(&expected) {
+            let o = run_source("label", &source, backend, &[&format!("x={v}")]);
+            let (out, err) = text(&o);
+            assert_eq!(o.status.code(), Some(0), "{backend} {v}: {err}");
+            assert!(
+                out.contains(&format!("'{want}'")),
+                "{backend} {v}: {out} (Octave: {want})"
+            );
+        }
     }
 }
 

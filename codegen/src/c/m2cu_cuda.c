@@ -286,13 +286,33 @@ static int m2cu_cu_copy(void *ctx, uint64_t dst, uint64_t src, uint64_t bytes)
     return bytes > 0 && m2cu_cu_failed("cuMemcpyDtoD", m2cu_cu.within(dst, src, (size_t)bytes));
 }
 
+/* The kernels of the module looked up so far, by name (the module is loaded once per
+ * process), so that a launch looks its kernel up with the driver once. */
+#define M2CU_CU_KERNELS 256
+static struct { char name[128]; m2cu_cu_handle f; } m2cu_cu_kernels[M2CU_CU_KERNELS];
+static int m2cu_cu_kernel_count;
+
+/* The kernel `name` of the module in `*f`; 1 when the driver does not find it. */
+static int m2cu_cu_kernel(const char *name, m2cu_cu_handle *f, const char *what)
+{
+    for (int k = 0; k < m2cu_cu_kernel_count; k++) {
+        if (strcmp(m2cu_cu_kernels[k].name, name) == 0) { *f = m2cu_cu_kernels[k].f; return 0; }
+    }
+    if (m2cu_cu_failed(what, m2cu_cu.function(f, m2cu_cu.module, name))) return 1;
+    if (m2cu_cu_kernel_count < M2CU_CU_KERNELS && strlen(name) < sizeof m2cu_cu_kernels[0].name) {
+        snprintf(m2cu_cu_kernels[m2cu_cu_kernel_count].name, sizeof m2cu_cu_kernels[0].name, "%s", name);
+        m2cu_cu_kernels[m2cu_cu_kernel_count++].f = *f;
+    }
+    return 0;
+}
+
 static int m2cu_cu_launch(void *ctx, const char *kernel, uint32_t grid, uint32_t block, uint32_t shared, void **args)
 {
     m2cu_cu_handle f = NULL;
     char what[200];
     (void)ctx;
     snprintf(what, sizeof what, "cuLaunchKernel(%.100s, grid %u, block %u, shared %u)", kernel, grid, block, shared);
-    if (m2cu_cu_failed(what, m2cu_cu.function(&f, m2cu_cu.module, kernel))) return 1;
+    if (m2cu_cu_kernel(kernel, &f, what)) return 1;
     if (shared > M2CU_CU_DEFAULT_SHARED && m2cu_cu_failed(what, m2cu_cu.set_attribute(f, M2CU_CU_MAX_DYNAMIC_SHARED, (int)shared))) return 1;
     return m2cu_cu_failed(what, m2cu_cu.launch(f, grid, 1, 1, block, 1, 1, shared, NULL, args, NULL));
 }

@@ -180,10 +180,17 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let (across, across_dim) = self.common_extent(&items, horizontal, span)?;
-        let mut items: Vec<Val> = items
-            .into_iter()
+        let count = items.len();
+        let kept: Vec<Val> = items
+            .iter()
             .filter(|item| !matches!(item, Val::Array(a) if Self::along(a, horizontal) == Dim::Known(0)))
+            .cloned()
             .collect();
+        // One item left that may itself be skipped at run time: the empties dropped here
+        // still give the result its extent (`[v(1:0) acc]` with `acc = []` is 1-by-0).
+        let alone_maybe_skipped =
+            matches!(kept.as_slice(), [Val::Array(a)] if may_be_skipped(a)) && count > 1;
+        let mut items = if alone_maybe_skipped { items } else { kept };
         if items.len() == 1 {
             let item = items.pop()?;
             return Some(match item {
@@ -203,45 +210,128 @@ impl Lowerer<'_> {
         self.alloc_zeros(temp, rows, cols, None, span);
         let mut offset = self.constant_expr(0.0, Class::Double, span);
         for item in items {
-            offset = self.place_item(temp, item, offset, horizontal, span);
+            let across_varies =
+                matches!(&item, Val::Array(a) if Self::along(a, !horizontal) == Dim::Var);
+            let skipped = match across_varies {
+                true => self.skipped_empty(&item, span),
+                false => None,
+            };
+            offset = match skipped {
+                Some(none) => {
+                    let some = self.new_expr(
+                        ExprKind::Unary(UnOp::Not, none),
+                        Type::scalar(Class::Logical),
+                        span,
+                    );
+                    let (n, _) = self.item_extent(&item, horizontal, span);
+                    let next = {
+                        let o = self.copy_expr(offset);
+                        self.binary_expr(BinOp::Add, o, n, Class::Double, span)
+                    };
+                    self.emit_if(some, span, |me| {
+                        me.place_item(temp, item, offset, horizontal, span);
+                    });
+                    next
+                }
+                None => self.place_item(temp, item, offset, horizontal, span),
+            };
         }
         Some(Val::Array(self.whole(temp, span)))
     }
 
     /// The extent that all items share across the joining direction (rows when joining
-    /// horizontally), checked statically where known and at run time otherwise.
+    /// horizontally), checked statically where known and at run time otherwise. At run time,
+    /// as Octave does, an item that is 0-by-0, 1-by-0 or 0-by-1 is skipped: it need not share
+    /// the extent (`acc = []; [acc k]` is `k`), which is the largest among the other items'.
     fn common_extent(
         &mut self,
         items: &[Val],
         horizontal: bool,
         span: Span,
     ) -> Option<(ExprId, Dim)> {
-        let (first, first_dim) = self.item_extent(&items[0], !horizontal, span);
-        for item in &items[1..] {
-            let (e, d) = self.item_extent(item, !horizontal, span);
-            match (first_dim, d) {
-                (Dim::Known(a), Dim::Known(b)) if a != b => {
-                    self.error(
-                        "E0111",
-                        span,
-                        "dimensions of arrays being concatenated are not consistent".into(),
-                        format!(
-                            "every item of a {} needs the same number of {} ({a} and {b} here)",
-                            if horizontal { "row" } else { "column" },
-                            if horizontal { "rows" } else { "columns" }
-                        ),
-                    );
-                    return None;
-                }
-                (Dim::Known(_), Dim::Known(_)) => {}
-                _ => {
-                    let f = self.copy_expr(first);
-                    let cond = self.binary_expr(BinOp::Eq, f, e, Class::Logical, span);
-                    self.size_check(cond, span);
-                }
-            }
+        let extents: Vec<(ExprId, Dim)> = items
+            .iter()
+            .map(|item| self.item_extent(item, !horizontal, span))
+            .collect();
+        let counted = |item: &Val| !matches!(item, Val::Array(a) if Self::along(a, horizontal) == Dim::Known(0));
+        let known: Vec<u64> = items
+            .iter()
+            .zip(&extents)
+            .filter(|(item, _)| counted(item))
+            .filter_map(|(_, &(_, d))| match d {
+                Dim::Known(n) => Some(n),
+                Dim::Var => None,
+            })
+            .collect();
+        if let Some(&b) = known.iter().find(|&&b| b != known[0]) {
+            let a = known[0];
+            self.error(
+                "E0111",
+                span,
+                "dimensions of arrays being concatenated are not consistent".into(),
+                format!(
+                    "every item of a {} needs the same number of {} ({a} and {b} here)",
+                    if horizontal { "row" } else { "column" },
+                    if horizontal { "rows" } else { "columns" }
+                ),
+            );
+            return None;
         }
-        Some((first, first_dim))
+        if extents.iter().all(|&(_, d)| matches!(d, Dim::Known(_))) {
+            let first = items.iter().position(counted).unwrap_or(0);
+            return Some(extents[first]);
+        }
+        let mut across: Option<ExprId> = None;
+        for (item, &(e, _)) in items.iter().zip(&extents) {
+            let e = self.copy_expr(e);
+            let e = match self.skipped_empty(item, span) {
+                Some(none) => {
+                    let some = self.new_expr(
+                        ExprKind::Unary(UnOp::Not, none),
+                        Type::scalar(Class::Logical),
+                        span,
+                    );
+                    let some = self.convert_to(some, Class::Double);
+                    self.binary_expr(BinOp::Mul, e, some, Class::Double, span)
+                }
+                None => e,
+            };
+            across = Some(match across {
+                None => e,
+                Some(a) => self.new_expr(
+                    ExprKind::Call(Builtin::Max, vec![a, e]),
+                    Type::scalar(Class::Double),
+                    span,
+                ),
+            });
+        }
+        let across = across?;
+        for (item, &(e, _)) in items.iter().zip(&extents) {
+            let (e, a) = (self.copy_expr(e), self.copy_expr(across));
+            let mut cond = self.binary_expr(BinOp::Eq, e, a, Class::Logical, span);
+            if let Some(none) = self.skipped_empty(item, span) {
+                cond = self.binary_expr(BinOp::Or, cond, none, Class::Logical, span);
+            }
+            self.size_check(cond, span);
+        }
+        let dim = known.first().map_or(Dim::Var, |&n| Dim::Known(n));
+        Some((across, dim))
+    }
+
+    /// Whether `item` is an empty that Octave skips in a concatenation (0-by-0, 1-by-0 or
+    /// 0-by-1: `rows + cols <= 1`), for an array whose extents may make it one; `None` for
+    /// others.
+    fn skipped_empty(&mut self, item: &Val, span: Span) -> Option<ExprId> {
+        let Val::Array(a) = item else {
+            return None;
+        };
+        if !may_be_skipped(a) {
+            return None;
+        }
+        let (r, c) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
+        let sum = self.binary_expr(BinOp::Add, r, c, Class::Double, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        Some(self.binary_expr(BinOp::Le, sum, one, Class::Logical, span))
     }
 
     fn total_extent(&mut self, items: &[Val], horizontal: bool, span: Span) -> (ExprId, Dim) {
@@ -338,4 +428,14 @@ impl Lowerer<'_> {
         let (r, c) = (self.copy_expr(a.rows), self.copy_expr(a.cols));
         self.binary_expr(BinOp::Mul, r, c, Class::Double, span)
     }
+}
+
+/// Whether `a`'s extents may make it an empty that a concatenation skips at run time: each
+/// extent unknown or at most 1, not both known.
+fn may_be_skipped(a: &ArrayVal) -> bool {
+    let at_most_one = |d: Dim| matches!(d, Dim::Var | Dim::Known(0 | 1));
+    let known = |d: Dim| matches!(d, Dim::Known(_));
+    at_most_one(a.shape.rows)
+        && at_most_one(a.shape.cols)
+        && !(known(a.shape.rows) && known(a.shape.cols))
 }

@@ -36,17 +36,18 @@ pub(super) fn one_char_literal(e: &ast::Expr) -> Option<u16> {
     }
 }
 
-/// The names that one of `functions` assigns a char literal of other than one character
-/// (`m = '.-'`, `s = ''`): a one-character literal assigned to one of them is a text too.
+/// The names that one of `functions` assigns a text of run-time or other than one character's
+/// length: a char literal of other than one character (`m = '.-'`, `s = ''`), a row built
+/// with a char literal in it (`s = ['n=' num2str(n)]`), or the value of a function that makes
+/// text (`s = sprintf(...)`). A one-character literal assigned to one of them is a text too
+/// (`s = 'e'` in one branch, `s = ['n=' ...]` in another).
 pub(super) fn text_names(functions: &[ast::Function]) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
     for_each_function(functions, &mut |f| {
         walk_stmts(&f.body, &mut |s| {
             if let AstStmt::Assign { targets, value } = &s.kind {
-                if let ([ast::LValue::Var(name)], AstExpr::Str(_)) =
-                    (targets.as_slice(), &strip_parens(value).kind)
-                {
-                    if one_char_literal(value).is_none() {
+                if let [ast::LValue::Var(name)] = targets.as_slice() {
+                    if makes_text(value) {
                         out.insert(name.name.clone());
                     }
                 }
@@ -54,6 +55,24 @@ pub(super) fn text_names(functions: &[ast::Function]) -> std::collections::HashS
         })
     });
     out
+}
+
+/// The functions whose value is a char row of a length known only when the program runs.
+const TEXT_MAKERS: &[&str] = &[
+    "sprintf", "num2str", "int2str", "mat2str", "strtrim", "deblank", "blanks", "strcat",
+];
+
+/// Whether `value` is text other than one character (see [`text_names`]).
+fn makes_text(value: &ast::Expr) -> bool {
+    match &strip_parens(value).kind {
+        AstExpr::Str(_) => one_char_literal(value).is_none(),
+        AstExpr::Matrix(rows) => rows
+            .iter()
+            .flatten()
+            .any(|item| matches!(strip_parens(item).kind, AstExpr::Str(_))),
+        AstExpr::Call { callee, .. } => TEXT_MAKERS.contains(&callee.name.as_str()),
+        _ => false,
+    }
 }
 
 const STRING_HELP: &str = "m2cu has no string arrays; \"text\" works where MATLAB treats it \
