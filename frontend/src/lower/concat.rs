@@ -305,7 +305,12 @@ impl Lowerer<'_> {
                 ),
             });
         }
-        let across = across?;
+        let mut across = across?;
+        if let Some(all) = self.all_skipped(items, span) {
+            // Every item skipped: the result keeps the largest extent (`[a b]` of two 1-by-0
+            // rows is 1-by-0).
+            across = self.plus_where(across, all, &extents, span);
+        }
         for (item, &(e, _)) in items.iter().zip(&extents) {
             let (e, a) = (self.copy_expr(e), self.copy_expr(across));
             let mut cond = self.binary_expr(BinOp::Eq, e, a, Class::Logical, span);
@@ -316,6 +321,41 @@ impl Lowerer<'_> {
         }
         let dim = known.first().map_or(Dim::Var, |&n| Dim::Known(n));
         Some((across, dim))
+    }
+
+    /// Whether every item is skipped at run time (`None` when one cannot be).
+    fn all_skipped(&mut self, items: &[Val], span: Span) -> Option<ExprId> {
+        let mut all: Option<ExprId> = None;
+        for item in items {
+            let skipped = self.skipped_empty(item, span)?;
+            all = Some(match all {
+                None => skipped,
+                Some(a) => self.binary_expr(BinOp::And, a, skipped, Class::Logical, span),
+            });
+        }
+        all
+    }
+
+    /// `base + when * max(extents)`: the largest extent added where `when` holds.
+    fn plus_where(
+        &mut self,
+        base: ExprId,
+        when: ExprId,
+        extents: &[(ExprId, Dim)],
+        span: Span,
+    ) -> ExprId {
+        let mut largest = self.copy_expr(extents[0].0);
+        for &(e, _) in &extents[1..] {
+            let e = self.copy_expr(e);
+            largest = self.new_expr(
+                ExprKind::Call(Builtin::Max, vec![largest, e]),
+                Type::scalar(Class::Double),
+                span,
+            );
+        }
+        let when = self.convert_to(when, Class::Double);
+        let added = self.binary_expr(BinOp::Mul, when, largest, Class::Double, span);
+        self.binary_expr(BinOp::Add, base, added, Class::Double, span)
     }
 
     /// Whether `item` is an empty that Octave skips in a concatenation (0-by-0, 1-by-0 or
