@@ -218,11 +218,7 @@ impl Lowerer<'_> {
             };
             offset = match skipped {
                 Some(none) => {
-                    let some = self.new_expr(
-                        ExprKind::Unary(UnOp::Not, none),
-                        Type::scalar(Class::Logical),
-                        span,
-                    );
+                    let some = self.shape_not(none, span);
                     let (n, _) = self.item_extent(&item, horizontal, span);
                     let next = {
                         let o = self.copy_expr(offset);
@@ -281,40 +277,37 @@ impl Lowerer<'_> {
             let first = items.iter().position(counted).unwrap_or(0);
             return Some(extents[first]);
         }
-        let mut across: Option<ExprId> = None;
+        // Each item's extent, 0 where the item is skipped; `skips[i]` says whether it is.
+        let mut skips: Vec<Option<ExprId>> = Vec::with_capacity(items.len());
+        let mut counted_extents = Vec::with_capacity(items.len());
         for (item, &(e, _)) in items.iter().zip(&extents) {
             let e = self.copy_expr(e);
-            let e = match self.skipped_empty(item, span) {
+            let skip = self.skipped_empty(item, span);
+            counted_extents.push(match skip {
                 Some(none) => {
-                    let some = self.new_expr(
-                        ExprKind::Unary(UnOp::Not, none),
-                        Type::scalar(Class::Logical),
-                        span,
-                    );
+                    let some = self.shape_not(none, span);
                     let some = self.convert_to(some, Class::Double);
                     self.binary_expr(BinOp::Mul, e, some, Class::Double, span)
                 }
                 None => e,
-            };
-            across = Some(match across {
-                None => e,
-                Some(a) => self.new_expr(
-                    ExprKind::Call(Builtin::Max, vec![a, e]),
-                    Type::scalar(Class::Double),
-                    span,
-                ),
             });
+            skips.push(skip);
         }
-        let mut across = across?;
-        if let Some(all) = self.all_skipped(items, span) {
+        let mut across = self.largest(counted_extents, span);
+        if let Some(all) = self.all_of(&skips, span) {
             // Every item skipped: the result keeps the largest extent (`[a b]` of two 1-by-0
             // rows is 1-by-0).
-            across = self.plus_where(across, all, &extents, span);
+            let all_extents = extents.iter().map(|&(e, _)| self.copy_expr(e)).collect();
+            let largest = self.largest(all_extents, span);
+            let all = self.convert_to(all, Class::Double);
+            let added = self.binary_expr(BinOp::Mul, all, largest, Class::Double, span);
+            across = self.binary_expr(BinOp::Add, across, added, Class::Double, span);
         }
-        for (item, &(e, _)) in items.iter().zip(&extents) {
+        for (skip, &(e, _)) in skips.iter().zip(&extents) {
             let (e, a) = (self.copy_expr(e), self.copy_expr(across));
             let mut cond = self.binary_expr(BinOp::Eq, e, a, Class::Logical, span);
-            if let Some(none) = self.skipped_empty(item, span) {
+            if let &Some(none) = skip {
+                let none = self.copy_expr(none);
                 cond = self.binary_expr(BinOp::Or, cond, none, Class::Logical, span);
             }
             self.size_check(cond, span);
@@ -323,39 +316,31 @@ impl Lowerer<'_> {
         Some((across, dim))
     }
 
-    /// Whether every item is skipped at run time (`None` when one cannot be).
-    fn all_skipped(&mut self, items: &[Val], span: Span) -> Option<ExprId> {
+    /// `max` of `extents` (at least one), folded left.
+    fn largest(&mut self, extents: Vec<ExprId>, span: Span) -> ExprId {
+        let mut extents = extents.into_iter();
+        let first = extents.next().expect("a concatenation has items");
+        extents.fold(first, |a, e| {
+            self.new_expr(
+                ExprKind::Call(Builtin::Max, vec![a, e]),
+                Type::scalar(Class::Double),
+                span,
+            )
+        })
+    }
+
+    /// Copies of `conditions` joined with `&`; `None` when one of them is `None` (that item is
+    /// never skipped).
+    fn all_of(&mut self, conditions: &[Option<ExprId>], span: Span) -> Option<ExprId> {
         let mut all: Option<ExprId> = None;
-        for item in items {
-            let skipped = self.skipped_empty(item, span)?;
+        for condition in conditions {
+            let c = self.copy_expr((*condition)?);
             all = Some(match all {
-                None => skipped,
-                Some(a) => self.binary_expr(BinOp::And, a, skipped, Class::Logical, span),
+                None => c,
+                Some(a) => self.binary_expr(BinOp::And, a, c, Class::Logical, span),
             });
         }
         all
-    }
-
-    /// `base + when * max(extents)`: the largest extent added where `when` holds.
-    fn plus_where(
-        &mut self,
-        base: ExprId,
-        when: ExprId,
-        extents: &[(ExprId, Dim)],
-        span: Span,
-    ) -> ExprId {
-        let mut largest = self.copy_expr(extents[0].0);
-        for &(e, _) in &extents[1..] {
-            let e = self.copy_expr(e);
-            largest = self.new_expr(
-                ExprKind::Call(Builtin::Max, vec![largest, e]),
-                Type::scalar(Class::Double),
-                span,
-            );
-        }
-        let when = self.convert_to(when, Class::Double);
-        let added = self.binary_expr(BinOp::Mul, when, largest, Class::Double, span);
-        self.binary_expr(BinOp::Add, base, added, Class::Double, span)
     }
 
     /// Whether `item` is an empty that Octave skips in a concatenation (0-by-0, 1-by-0 or

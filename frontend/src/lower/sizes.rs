@@ -378,7 +378,7 @@ impl Lowerer<'_> {
         self.binary_expr(op, e, k, Class::Logical, span)
     }
 
-    fn shape_not(&mut self, e: ExprId, span: Span) -> ExprId {
+    pub(super) fn shape_not(&mut self, e: ExprId, span: Span) -> ExprId {
         if let Some(v) = self.const_of(e) {
             return self.constant_expr(f64::from(u8::from(v == 0.0)), Class::Logical, span);
         }
