@@ -310,13 +310,13 @@ end
     );
 }
 
-/// What m2cu cannot print exactly is a located diagnostic (E0115), never other text: a char
-/// variable as the format (MATLAB reads its `%` and `\` as a format), a recycled format with
-/// a text conversion, and an array in a message.
+/// What m2cu cannot print exactly is a located diagnostic (E0115), never other text: a recycled
+/// literal format with a text conversion, an array in a message, `%s` of a number, and a
+/// 64-bit integer in a format made at run time.
 #[test]
 fn unsupported_printing_is_a_diagnostic() {
     let cases = [
-        "c = 'ab%d';\nfprintf(c);",
+        "c = 'ab%d';\nfprintf(c, int64(v(1)));",
         "fprintf('%d: %s\\n', v, 'ab');",
         "error('m:bad', 'bad values %d', v);",
         "fprintf('%s\\n', v(1));",
@@ -620,4 +620,102 @@ end
         "9223372036854775802 9223372036854775691|-9223372036854775808|9223372036854775802\n\
          18446744073709551615 1.84467e+19 9223372036854775807\n",
     );
+}
+
+/// Formats made when the program runs (held in a variable, built with `repmat` and `num2str`,
+/// an input) are parsed on the host and applied as Octave 7.3 applies them: recycling, values
+/// that run out inside the format, empty values, no values, `%s` of a char value (the rest of
+/// it) and of character codes, `%d` of fractions and of values past 2^63, `%u %o %x %X`, `*`
+/// widths, flags on NaN and Inf, escapes (an unknown one warns), `%%`; as `fprintf`, as a kept
+/// `sprintf`, and as `error`'s message (its final newline dropped). A format Octave rejects
+/// stops the call with Octave's error. A literal format's numbers print by the same rules
+/// (they printed `%d` of values from 9.2e18 to 2^63 as `%g`, and `%+f` of Inf without its
+/// sign, before the two shared them).
+#[test]
+fn run_time_formats_apply_as_octave_does() {
+    let source = r"function y = rtformat(k, fmt)
+% formats held in variables, built, and given as input
+if k == 2
+  fprintf(fmt, 1);
+end
+if k == 3
+  error(fmt, 7);
+end
+f = '%d,%d;'; fprintf(f, 1, 2, 3); fprintf('\n');
+f = 'x%5d y%5d\n'; e = zeros(1, 0); fprintf(f, e); fprintf('|\n');
+f = '[%5d]\n'; fprintf(f, e);
+f = 'a%db'; fprintf(f); fprintf('\n');
+f = 'plain'; fprintf(f, 1, 2); fprintf('\n');
+f = '%d|'; fprintf(f, 'ab'); fprintf('\n');
+f = '%s-%d|'; fprintf(f, 'ab', 5, 'cd', 6); fprintf('\n');
+f = '%s %d|'; fprintf(f, 'ab', 'cd'); fprintf('\n');
+f = '%s|'; fprintf(f, [72 105 33 NaN 65]); fprintf('\n');
+f = '%d|%i|%d|%d|%d|%d\n'; fprintf(f, 2.5, pi, 2^63, -2^70, 9.3e18, -0);
+f = '%5.1d|%-8d|%+d|%05d|% d|%.3d\n'; fprintf(f, 2.25, 2.5, 2.5, 2.5, 3, 7);
+f = '%u|%u|%x|%o|%X|%#o|%#x|%x|%x|%u\n'; fprintf(f, -3, 2^63, 255, 8, 255, 8, 255, 2.5, 2^64, 2^65);
+f = '%+d|%+f|% f|%-6d|%06.1f|%5.2f|%+5.1e|\n'; fprintf(f, NaN, -Inf, Inf, NaN, NaN, -Inf, Inf);
+f = '%*d|%.*f|%*.*f|\n'; fprintf(f, 5, 3, 2, pi, 8, 3, pi);
+f = '%d %*d|'; fprintf(f, 1, 2); fprintf('\n');
+f = '%c|%5c|%-3c|%c|%s\n'; fprintf(f, 'a', 'b', 'c', 72.5, '');
+f = '%5.2s|%.3s|%-6s|%6s|\n'; fprintf(f, '', 'abcdef', 'ab', 'cd');
+f = '%%|%d%%|%5%|\n'; fprintf(f, 5);
+f = '\t|\x41|\101|\\|\''|\n'; fprintf(f, 1);
+f = 'a\qb\n'; fprintf(f);
+f = '%d|%g|%d|%f\n'; fprintf(f, int8(-5), single(2.5), true, uint16(7));
+fprintf('%d|%d|%d|%+f|%+d|%u|\n', 2^63, -2^70, 9.21e18, Inf, NaN, 2^63);
+A = [1 2 3; 4 5 6];
+fprintf([repmat('%6.2f ', 1, size(A, 2)) '\n'], A');
+p = 3;
+s = sprintf(['%.' num2str(p) 'f'], pi);
+disp(s)
+s = sprintf(fmt, [1 2 3]);
+disp(['<' s '>'])
+fprintf(fmt, A);
+fprintf('\n');
+y = numel(s);
+end
+";
+    prints_like_octave(
+        "rtformat",
+        source,
+        &[
+            &["k=1", "fmt='%d:'"],
+            &["k=2", "fmt='%q'"],
+            &["k=3", "fmt='value %d is bad\\n'"],
+            &["k=1", "fmt='(%g,%g) '"],
+        ],
+        "1,2;3,\nx y|\n[]\na\nplain\n97|98|\nab-5|cd-6|\nab 99|d \nHi!|NaN|A|\n\
+         2.5|3.14159|9223372036854775807|-9223372036854775808|9.3e+18|0\n\
+         \x20   2|2.5     |+2.5|002.5| 3|007\n\
+         -3|9223372036854775808|ff|10|FF|010|0xff|2.5|ffffffffffffffff|3.68935e+19\n\
+         +NaN|-Inf|Inf|NaN   |   NaN| -Inf| +Inf|\n\
+         \x20   3|3.14|   3.142|\n1 \n\
+         a|    b|c  |72.5|\n\
+         \x20    |abc|ab    |    cd|\n\
+         %|5%|%|\n\
+         \t|A|A|\\|'|\n\
+         aqb\n\
+         -5|2.5|1|7.000000\n\
+         9223372036854775807|-9223372036854775808|9210000000000000000|+Inf|+NaN|9223372036854775808|\n\
+         \x20 1.00   2.00   3.00 \n\
+         \x20 4.00   5.00   6.00 \n\
+         3.142\n<1:2:3:>\n1:4:2:5:3:6:\n",
+    );
+}
+
+/// `%s` of a number that is no character code stops with m2cu's error (Octave prints nothing
+/// there, MATLAB the number with `%e`): never a silent difference.
+#[test]
+fn run_time_format_of_a_number_as_text_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "function y = numtext(x)\nf = '%s|';\ny = sprintf(f, x);\nend\n";
+    std::fs::write(dir.path().join("numtext.m"), source).unwrap();
+    for backend in ["cpu", "emu"] {
+        let printed = m2cu_prints(dir.path(), "numtext", &["x=2.5"], "y", backend);
+        assert_eq!(
+            printed.stdout,
+            "error: sprintf: m2cu: %s of the number 2.5, which is not a character code (0 to 255): Octave prints nothing there and MATLAB the number with %e; print numbers with %d or %g, or convert them with num2str\n",
+            "{backend}"
+        );
+    }
 }

@@ -293,10 +293,7 @@ fn host_call(f: &Function, body: &Block) -> Option<Verdict> {
             let function = to.function();
             let reason = if !matches!(to, PrintTo::Error { .. }) {
                 Some(SequentialReason::HostPrint { function })
-            } else if pieces
-                .iter()
-                .any(|p| matches!(p, PrintPiece::Chars { .. } | PrintPiece::NumberRow { .. }))
-            {
+            } else if pieces.iter().any(PrintPiece::reads_arrays) {
                 Some(SequentialReason::ErrorFormatsText { function })
             } else {
                 None

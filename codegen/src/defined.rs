@@ -115,7 +115,7 @@ impl Pass<'_> {
                     }
                 }
                 StmtKind::Print { pieces, to } => {
-                    for arg in pieces.iter().filter_map(PrintPiece::arg) {
+                    for &arg in pieces.iter().flat_map(PrintPiece::args) {
                         self.reads(arg, assigned);
                     }
                     // `error` ends the path, as `return` does.

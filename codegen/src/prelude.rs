@@ -947,6 +947,7 @@ pub fn host_helpers() -> String {
         let text = crate::c_text::string_literal(code.message());
         let _ = writeln!(cases, "    case {}: text = {text}; break;", code.code());
     }
+    let format_c = include_str!("format.c");
     format!(
         r#"
 /* Storage an empty array points at, so that a failed index check (which yields offset 0) never
@@ -1090,29 +1091,6 @@ static void m2cu_putf(m2cu_text *t, const char *format, ...)
     vsnprintf(t->s + t->n, (size_t)len + 1, format, args);
     va_end(args);
     t->n += (size_t)len;
-}}
-
-/* One number of a format: NaN and Inf print as MATLAB's words in `word` (width kept); `%d` of a
- * non-integer prints with `fallback` (`%g`, flags, width and precision kept), as Octave does. */
-static void m2cu_put_number(m2cu_text *t, double v, int integer, const char *spec, const char *word, const char *fallback)
-{{
-    if (isnan(v)) m2cu_putf(t, word, "NaN");
-    else if (isinf(v)) m2cu_putf(t, word, v > 0 ? "Inf" : "-Inf");
-    else if (!integer) m2cu_putf(t, spec, v);
-    else if (v == floor(v) && fabs(v) < 9.2e18) m2cu_putf(t, spec, (long long)v);
-    else m2cu_putf(t, fallback, v);
-}}
-
-/* `%d`, `%i` or `%u` (`unsigned_conv`) of an int64 or uint64 (`is_unsigned`) as Octave prints
- * it: every digit (`spec` ends in `lld` or `llu` as the class is), except a value the conversion's
- * type does not hold (a uint64 above 2^63 - 1 for `%d`, a negative int64 for `%u`), which goes
- * through the double (`m2cu_put_number`) as Octave's does. */
-static void m2cu_put_wide(m2cu_text *t, long long s, unsigned long long u, int is_unsigned, int unsigned_conv, const char *spec, const char *word, const char *fallback)
-{{
-    if (is_unsigned && !unsigned_conv && u > 9223372036854775807ULL) m2cu_put_number(t, (double)u, 1, spec, word, fallback);
-    else if (!is_unsigned && unsigned_conv && s < 0) m2cu_put_number(t, (double)s, 1, spec, word, fallback);
-    else if (is_unsigned) m2cu_putf(t, spec, u);
-    else m2cu_putf(t, spec, s);
 }}
 
 /* An integer-class or logical scalar as disp shows it. */
@@ -1278,6 +1256,7 @@ static void m2cu_put_units(m2cu_text *t, const uint16_t *units, int64_t n, size_
     free(bytes);
 }}
 
+{format_c}
 /* A kept sprintf: the text `t` (UTF-8) appended to the char row `*row` of `*d0`-by-`*d1` code
  * units (1-by-n, or 0-by-0), as UTF-16 code units: each character of the text is one unit, a
  * character above U+FFFF two (a surrogate pair), and a byte that does not start a well-formed

@@ -64,7 +64,9 @@ fn sites(ctx: &Context, kernel: &Kernel) -> Vec<StmtId> {
 /// The values of statement `s`'s message, in order.
 fn message_args(ctx: &Context, s: StmtId) -> Vec<ExprId> {
     match &ctx.f.stmts[s].kind {
-        StmtKind::Print { pieces, .. } => pieces.iter().filter_map(PrintPiece::arg).collect(),
+        StmtKind::Print { pieces, .. } => {
+            pieces.iter().flat_map(PrintPiece::args).copied().collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -137,7 +139,7 @@ pub fn report(ctx: &Context, code: &mut Code, kernel: &Kernel, record: &str) {
         code.line("m2cu_text m2cu_t = M2CU_TEXT_INIT;");
         let mut j = 0;
         for piece in pieces {
-            let arg = match piece.arg() {
+            let arg = match piece.args().first() {
                 Some(_) => {
                     j += 1;
                     format!("{record}.{}", field(s, j - 1))

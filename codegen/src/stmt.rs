@@ -19,7 +19,6 @@ use m2cu_frontend::ir::{
 };
 use m2cu_frontend::types::Class;
 
-use crate::c_text::string_literal;
 use crate::code::Code;
 use crate::expr::{local_c_type, ExprWriter};
 use crate::failure::Failure;
@@ -55,65 +54,6 @@ pub trait Target: Sync {
     /// `array[offset] += addend` through private bins when they are used (`crate::cuda::bins`
     /// in a kernel, the OpenMP thread's bins on the CPU).
     fn binned_add(&self, ctx: &Context, array: LocalId, offset: &str, addend: &str) -> String;
-}
-
-/// `fprintf` modifiers (flags, width, `.precision`) as Octave applies them: a width or precision
-/// beyond `INT_MAX` is ignored (`%99999999999d` prints `7`), where C's printf would fail with
-/// `EOVERFLOW` and print nothing.
-/// The `-` flag and the width of `modifiers`, which is all that text (a word, a character)
-/// takes: never a precision.
-fn field_width(modifiers: &str) -> String {
-    modifiers
-        .split('.')
-        .next()
-        .unwrap_or("")
-        .chars()
-        .filter(|c| *c == '-' || c.is_ascii_digit())
-        .collect()
-}
-
-/// The field of a `%s` of a char array: width (0 for none), the `-` flag, and the precision
-/// (-1 for none), from modifiers that `octave_modifiers` kept.
-struct TextField {
-    width: usize,
-    left: bool,
-    precision: i64,
-}
-
-impl TextField {
-    fn of(modifiers: &str) -> TextField {
-        let (before, precision) = match modifiers.split_once('.') {
-            Some((before, p)) => (before, p.parse().unwrap_or(0)),
-            None => (modifiers, -1),
-        };
-        let digits: String = before.chars().filter(char::is_ascii_digit).collect();
-        TextField {
-            width: digits.trim_start_matches('0').parse().unwrap_or(0),
-            left: before.contains('-'),
-            precision,
-        }
-    }
-}
-
-fn octave_modifiers(modifiers: &str) -> String {
-    let fits = |digits: &str| digits.parse::<i32>().is_ok();
-    let (before, precision) = match modifiers.split_once('.') {
-        Some((before, precision)) => (before, Some(precision)),
-        None => (modifiers, None),
-    };
-    let flags_end = before
-        .find(|c: char| c.is_ascii_digit() && c != '0')
-        .unwrap_or(before.len());
-    let (flags, width) = before.split_at(flags_end);
-    let mut kept = flags.to_string();
-    if fits(width) {
-        kept.push_str(width);
-    }
-    match precision {
-        Some(p) if p.is_empty() || fits(p) => kept.push_str(&format!(".{p}")),
-        _ => {}
-    }
-    kept
 }
 
 /// The host-side names of a kernel's ranges; see [`Context::nest_ranges`].
@@ -326,8 +266,8 @@ impl<'a> Context<'a> {
                     let ew = self.exprs();
                     let values: Vec<String> = pieces
                         .iter()
-                        .filter_map(PrintPiece::arg)
-                        .map(|arg| ew.expr(arg))
+                        .flat_map(PrintPiece::args)
+                        .map(|&arg| ew.expr(arg))
                         .collect();
                     failure.record(code, self.status, s, &values);
                 }
@@ -336,147 +276,6 @@ impl<'a> Context<'a> {
             StmtKind::Break => code.line("break;"),
             StmtKind::Continue => code.line("continue;"),
             StmtKind::Return => code.line("goto m2cu_done;"),
-        }
-    }
-
-    /// `fprintf`, `disp`, `warning`, `error` and a kept `sprintf` on the host: the pieces make
-    /// one text (values through `m2cu_put_number`, MATLAB's spellings of NaN and Inf, `%d` of a
-    /// non-integer as `%g`), which is printed, becomes the call's error message
-    /// (`M2CU_E_USER`), or is appended to a char row. Nothing prints once an error is pending.
-    fn print(&self, code: &mut Code, pieces: &[PrintPiece], to: &PrintTo) {
-        code.open(format!("if (!{}) {{", self.status));
-        code.line("m2cu_text m2cu_t = M2CU_TEXT_INIT;");
-        for piece in pieces {
-            code.line(self.put_piece(piece));
-        }
-        let done = match to {
-            PrintTo::Stdout | PrintTo::Display => "m2cu_say(&m2cu_t);".to_string(),
-            PrintTo::Warning => "m2cu_warn(&m2cu_t);".to_string(),
-            PrintTo::Error { id } => format!(
-                "m2cu_raise(&m2cu_t, {}, m2cu_msg, m2cu_msg_len);",
-                string_literal(id.as_deref().unwrap_or(""))
-            ),
-            PrintTo::Append { row } => format!(
-                "if (!m2cu_append_text(&{t}, &{d0}, &{d1}, &m2cu_t)) {} = M2CU_E_NOMEM;",
-                self.status,
-                t = self.name(*row),
-                d0 = self.names.dim(*row, 0),
-                d1 = self.names.dim(*row, 1),
-            ),
-        };
-        code.line(done);
-        code.line("free(m2cu_t.s);");
-        match to {
-            PrintTo::Error { .. } => {
-                code.line(format!("M2CU_FAIL({}, M2CU_E_USER);", self.err));
-                code.line("goto m2cu_done;");
-            }
-            PrintTo::Append { .. } => code.line(format!("if ({}) goto m2cu_done;", self.status)),
-            PrintTo::Stdout | PrintTo::Display | PrintTo::Warning => {}
-        }
-        code.close("}");
-    }
-
-    /// The call that appends one piece to the text `m2cu_t`.
-    fn put_piece(&self, piece: &PrintPiece) -> String {
-        let arg = piece.arg().map_or(String::new(), |a| self.exprs().expr(a));
-        self.put_piece_with(piece, &arg)
-    }
-
-    /// The call that appends one piece to the text `m2cu_t`, its value (if any) the C
-    /// expression `arg` of the piece's class.
-    pub(crate) fn put_piece_with(&self, piece: &PrintPiece, arg: &str) -> String {
-        match piece {
-            PrintPiece::Text(text) => format!("m2cu_put(&m2cu_t, {});", string_literal(text)),
-            PrintPiece::Display(value) => {
-                let helper = match self.f.class_of(*value) {
-                    Class::Double | Class::Single => "m2cu_put_display(&m2cu_t, (double)",
-                    Class::Uint64 => "m2cu_put_uint(&m2cu_t, (unsigned long long)",
-                    _ => "m2cu_put_int(&m2cu_t, (long long)",
-                };
-                format!("{helper}({arg}));")
-            }
-            PrintPiece::Chars { modifiers, arg } => {
-                let ExprKind::Local(array) = self.f.exprs[*arg].kind else {
-                    unreachable!("lowering holds a printed char array in a local")
-                };
-                let field = TextField::of(&octave_modifiers(modifiers));
-                format!(
-                    "m2cu_put_units(&m2cu_t, {}, {}, {}, {}, {});",
-                    self.name(array),
-                    self.names.numel(array),
-                    field.width,
-                    field.left as u8,
-                    field.precision
-                )
-            }
-            PrintPiece::NumberRow {
-                modifiers,
-                arg,
-                precision,
-            } => {
-                let ExprKind::Local(array) = self.f.exprs[*arg].kind else {
-                    unreachable!("lowering holds a printed row in a local")
-                };
-                format!(
-                    "m2cu_put_num2str_row(&m2cu_t, {}, {}, {}, {});",
-                    self.name(array),
-                    self.names.numel(array),
-                    precision.map_or(-1, i64::from),
-                    string_literal(&format!("%{}s", field_width(&octave_modifiers(modifiers))))
-                )
-            }
-            PrintPiece::Value {
-                modifiers,
-                conversion,
-                ..
-            } => {
-                let modifiers = &octave_modifiers(modifiers);
-                if *conversion == 'n' {
-                    return format!(
-                        "m2cu_put_num2str(&m2cu_t, (double)({arg}), {});",
-                        string_literal(&format!("%{}s", field_width(modifiers)))
-                    );
-                }
-                if *conversion == 'c' {
-                    return format!(
-                        "m2cu_put_char(&m2cu_t, (double)({arg}), {});",
-                        string_literal(&format!("%{}s", field_width(modifiers)))
-                    );
-                }
-                let integer = matches!(conversion, 'd' | 'i' | 'u');
-                let width = field_width(modifiers);
-                // A 64-bit integer prints every digit (a double would round it past 2^53).
-                let class = piece.arg().map(|a| self.f.class_of(a));
-                if integer && matches!(class, Some(Class::Int64 | Class::Uint64)) {
-                    let unsigned = class == Some(Class::Uint64);
-                    let (s, u) = match unsigned {
-                        true => ("0".to_string(), format!("(unsigned long long)({arg})")),
-                        false => (format!("(long long)({arg})"), "0".to_string()),
-                    };
-                    let length = if unsigned { "llu" } else { "lld" };
-                    return format!(
-                        "m2cu_put_wide(&m2cu_t, {s}, {u}, {}, {}, {}, {}, {});",
-                        unsigned as u8,
-                        (*conversion == 'u') as u8,
-                        string_literal(&format!("%{modifiers}{length}")),
-                        string_literal(&format!("%{width}s")),
-                        string_literal(&format!("%{modifiers}g"))
-                    );
-                }
-                let spec = if integer {
-                    format!("%{modifiers}lld")
-                } else {
-                    format!("%{modifiers}{conversion}")
-                };
-                format!(
-                    "m2cu_put_number(&m2cu_t, (double)({arg}), {}, {}, {}, {});",
-                    integer as u8,
-                    string_literal(&spec),
-                    string_literal(&format!("%{width}s")),
-                    string_literal(&format!("%{modifiers}g"))
-                )
-            }
         }
     }
 
@@ -1156,27 +955,4 @@ fn fill_element(fill: Fill, class: Class) -> Option<String> {
 /// The suffix of the range names of the `for` loop `s` (`m2cu_first<k>`, `m2cu_n<k>`, ...).
 fn range_suffix(s: StmtId) -> u32 {
     s.into_raw().into_u32()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::octave_modifiers;
-
-    #[test]
-    fn widths_and_precisions_beyond_int_max_are_dropped() {
-        for (written, kept) in [
-            ("-08.3", "-08.3"),
-            ("99999999999", ""),
-            ("-99999999999", "-"),
-            ("099999999999", "0"),
-            (".99999999999", ""),
-            ("5.99999999999", "5"),
-            ("99999999999.2", ".2"),
-            ("2147483647", "2147483647"),
-            ("2147483648", ""),
-            (".", "."),
-        ] {
-            assert_eq!(octave_modifiers(written), kept, "{written}");
-        }
-    }
 }

@@ -705,6 +705,16 @@ pub enum PrintPiece {
         arg: ExprId,
         precision: Option<u32>,
     },
+    /// A format made at run time (`sprintf(fmt, x)`, `fprintf([repmat('%g ', 1, n) '\n'],
+    /// A')`), which the host parses and applies to the values as Octave does: `args` holds the
+    /// format (a char value) and then the values, each a scalar or a whole array
+    /// (`ExprKind::Local`) of a class that a double holds exactly (not complex, not 64-bit).
+    Format {
+        args: Vec<ExprId>,
+    },
+    /// Removes one final newline of the text so far: a message (`error`, `warning`) whose
+    /// format was made at run time, which Octave prints without it.
+    DropFinalNewline,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -773,15 +783,25 @@ pub enum StmtKind {
 }
 
 impl PrintPiece {
-    /// The value this piece prints, if any.
-    pub fn arg(&self) -> Option<ExprId> {
+    /// The values this piece prints, in order (one, but for a run-time format).
+    pub fn args(&self) -> &[ExprId] {
         match self {
-            PrintPiece::Text(_) => None,
+            PrintPiece::Text(_) | PrintPiece::DropFinalNewline => &[],
             PrintPiece::Display(arg)
             | PrintPiece::Value { arg, .. }
             | PrintPiece::Chars { arg, .. }
-            | PrintPiece::NumberRow { arg, .. } => Some(*arg),
+            | PrintPiece::NumberRow { arg, .. } => std::slice::from_ref(arg),
+            PrintPiece::Format { args } => args,
         }
+    }
+
+    /// Whether the host reads whole arrays for this piece (it formats text from them), which a
+    /// kernel's failure record cannot carry.
+    pub fn reads_arrays(&self) -> bool {
+        matches!(
+            self,
+            PrintPiece::Chars { .. } | PrintPiece::NumberRow { .. } | PrintPiece::Format { .. }
+        )
     }
 }
 
@@ -1087,7 +1107,9 @@ impl Tree<'_> {
             StmtKind::While { cond, .. }
             | StmtKind::If { cond, .. }
             | StmtKind::Check { cond, .. } => vec![*cond],
-            StmtKind::Print { pieces, .. } => pieces.iter().filter_map(PrintPiece::arg).collect(),
+            StmtKind::Print { pieces, .. } => {
+                pieces.iter().flat_map(PrintPiece::args).copied().collect()
+            }
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => vec![],
         }
     }

@@ -198,6 +198,11 @@ impl Printer<'_> {
                             let p = precision.map_or(String::new(), |p| format!(", {p}"));
                             format!("%{modifiers}s(num2str({}{p}))", self.expr(*arg))
                         }
+                        PrintPiece::Format { args } => {
+                            let args: Vec<String> = args.iter().map(|&a| self.expr(a)).collect();
+                            format!("format({})", args.join(", "))
+                        }
+                        PrintPiece::DropFinalNewline => "drop final newline".into(),
                     })
                     .collect();
                 let id = match to {

@@ -1,13 +1,16 @@
 //! `fprintf(format, values...)` (and `fprintf(1, format, ...)`) as a statement, and the formats of
-//! `error`, `warning`, `assert` and `sprintf` (`raise`): the format must be a char literal (or a
-//! `"string"`) whose conversions (`%d %i %u %f %e %g %E %G`, with flags, width and precision)
-//! take one scalar value each, in order, and whose `%c`/`%s` take a char literal (which becomes
-//! text here) or a char value: `%s` of a char array prints its text (`PrintPiece::Chars`, with
-//! width and precision), `%c` takes one character. `%%` and MATLAB's escapes (`\n \t \\ \r \a
-//! \b \f \v`) are processed here, so the IR holds the literal text. A format of one conversion
-//! takes an array's elements (or `%c` a text's characters) one at a time; MATLAB's recycling of
-//! a format of several conversions over all its values' elements is `recycle`'s (numeric
-//! conversions only, in `fprintf` only: a message is one text, E0115).
+//! `error`, `warning`, `assert` and `sprintf` (`raise`). A char literal (or a `"string"`) whose
+//! conversions are `%d %i %u %f %e %g %E %G %c %s` (with flags, width and precision) and whose
+//! escapes are `\n \t \\ \r \a \b \f \v` is read here, so the IR holds its text: its numeric
+//! conversions take one scalar value each, in order, and its `%c`/`%s` a char literal (which
+//! becomes text here) or a char value: `%s` of a char array prints its text
+//! (`PrintPiece::Chars`, with width and precision), `%c` takes one character. A format of one
+//! conversion takes an array's elements (or `%c` a text's characters) one at a time; MATLAB's
+//! recycling of a format of several conversions over all its values' elements is `recycle`'s
+//! (numeric conversions only, in `fprintf` only: a message is one text, E0115). Any other
+//! format (a char value made when the program runs, a literal with other conversions or
+//! escapes, or without values for its conversions) is one `PrintPiece::Format` that the host
+//! parses and applies when the statement runs (`codegen/src/format.c`).
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
@@ -157,38 +160,27 @@ impl Lowerer<'_> {
         values: &[ast::Expr],
         span: Span,
     ) -> Option<Formatted> {
-        let Some(text) = super::text::text_literal(format) else {
-            self.print_error(
-                format.span,
-                "the format must be a char literal (a char variable's text would be read as a format, its % and \\ included)".into(),
-            );
-            return None;
-        };
-        let pieces = match parse_format(text) {
-            Ok(p) => p,
-            Err(why) => {
-                self.print_error(format.span, why);
-                return None;
-            }
-        };
-        let conversions: Vec<(String, char)> = pieces
+        // A format read at translation time, else the host's: a format made at run time, and
+        // a literal that the pieces here do not print (`%x`, `*`, `\x41`, no values for its
+        // conversions, values without conversions, and formats Octave rejects when they run).
+        let literal = super::text::text_literal(format).and_then(parse_format);
+        let conversions: Vec<(String, char)> = literal
             .iter()
+            .flatten()
             .filter_map(|p| match p {
                 FormatPiece::Conversion(modifiers, c) => Some((modifiers.clone(), *c)),
                 FormatPiece::Text(_) => None,
             })
             .collect();
         let wanted = conversions.len();
-        if (wanted == 0) != values.is_empty() {
-            self.print_error(
-                span,
-                format!(
-                    "the format has {wanted} conversion(s) but {} value(s) follow it",
-                    values.len()
-                ),
-            );
-            return None;
-        }
+        let pieces = match literal {
+            Some(pieces) if (wanted == 0) == values.is_empty() => pieces,
+            _ => {
+                return self
+                    .run_time_format(format, values)
+                    .map(|piece| Formatted::Once(vec![piece]))
+            }
+        };
         let mut converted = Vec::with_capacity(values.len());
         for (i, value) in values.iter().enumerate() {
             let (modifiers, conversion) = conversions[i % wanted].clone();
@@ -204,6 +196,51 @@ impl Lowerer<'_> {
             _ => self
                 .recycled_format(pieces, converted, span)
                 .map(Formatted::Recycled),
+        }
+    }
+
+    /// A format that is no literal (`fmt`, `[repmat('%8.3f ', 1, n) '\n']`): a char value that
+    /// the host parses when the program runs and applies to the values as Octave does
+    /// (`PrintPiece::Format`). The values may be of any class but 64-bit integers (whose digits
+    /// a double would round), and not complex.
+    fn run_time_format(&mut self, format: &ast::Expr, values: &[ast::Expr]) -> Option<PrintPiece> {
+        let text = self.text_value(format)?;
+        if super::expr::val_class(self, &text) != Class::Char {
+            self.print_error(
+                format.span,
+                format!(
+                    "the format is {}, not text: write a char literal or a char value",
+                    super::expr::val_kind(self, &text)
+                ),
+            );
+            return None;
+        }
+        let mut args = vec![self.format_operand(text, format.span)];
+        for value in values {
+            let v = self.text_value(value)?;
+            let class = super::expr::val_class(self, &v);
+            if super::expr::val_is_complex(self, &v)
+                || matches!(class, Class::Int64 | Class::Uint64)
+            {
+                self.print_error(
+                    value.span,
+                    format!(
+                        "a format made when the program runs takes values that a double holds, and this one is {}",
+                        super::expr::val_kind(self, &v)
+                    ),
+                );
+                return None;
+            }
+            args.push(self.format_operand(v, value.span));
+        }
+        Some(PrintPiece::Format { args })
+    }
+
+    /// A value of a run-time format as the host reads it: a scalar, or a whole array.
+    fn format_operand(&mut self, v: Val, span: Span) -> ExprId {
+        match v {
+            Val::Scalar(e) => e,
+            Val::Array(a) => self.whole_array_expr(&a, span),
         }
     }
 
@@ -395,7 +432,9 @@ fn each_element(format: Vec<FormatPiece>, converted: Vec<Converted>) -> EachElem
     }
 }
 
-fn parse_format(text: &str) -> Result<Vec<FormatPiece>, String> {
+/// The pieces of a literal format that `Formatted` prints, with MATLAB's escapes processed;
+/// `None` for a format with another conversion or escape (the host applies those).
+fn parse_format(text: &str) -> Option<Vec<FormatPiece>> {
     let mut pieces = Vec::new();
     let mut literal = String::new();
     let mut chars = text.chars().peekable();
@@ -415,9 +454,7 @@ fn parse_format(text: &str) -> Result<Vec<FormatPiece>, String> {
                     modifiers.push(m);
                     chars.next();
                 }
-                let conversion = chars.next().filter(|c| "diufegEGcs".contains(*c)).ok_or_else(|| {
-                    format!("`%{modifiers}` is not a supported conversion: use %d, %i, %u, %f, %e, %g, %E, %G, %c or %s")
-                })?;
+                let conversion = chars.next().filter(|c| "diufegEGcs".contains(*c))?;
                 if !literal.is_empty() {
                     pieces.push(FormatPiece::Text(std::mem::take(&mut literal)));
                 }
@@ -429,24 +466,19 @@ fn parse_format(text: &str) -> Result<Vec<FormatPiece>, String> {
     if !literal.is_empty() {
         pieces.push(FormatPiece::Text(literal));
     }
-    Ok(pieces)
+    Some(pieces)
 }
 
-fn escape(c: Option<char>) -> Result<char, String> {
-    Ok(match c {
-        Some('n') => '\n',
-        Some('t') => '\t',
-        Some('\\') => '\\',
-        Some('r') => '\r',
-        Some('a') => '\u{7}',
-        Some('b') => '\u{8}',
-        Some('f') => '\u{c}',
-        Some('v') => '\u{b}',
-        Some(other) => {
-            return Err(format!(
-                "the escape `\\{other}` is not supported in a format"
-            ))
-        }
-        None => return Err("a format cannot end with `\\`".into()),
+fn escape(c: Option<char>) -> Option<char> {
+    Some(match c? {
+        'n' => '\n',
+        't' => '\t',
+        '\\' => '\\',
+        'r' => '\r',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'v' => '\u{b}',
+        _ => return None,
     })
 }

@@ -342,10 +342,12 @@ fn is_identifier(text: &str) -> bool {
 
 /// Octave drops one newline at the end of a formatted message.
 fn drop_final_newline(mut pieces: Vec<PrintPiece>) -> Vec<PrintPiece> {
-    if let Some(PrintPiece::Text(last)) = pieces.last_mut() {
-        if last.ends_with('\n') {
+    match pieces.last_mut() {
+        Some(PrintPiece::Text(last)) if last.ends_with('\n') => {
             last.pop();
         }
+        Some(PrintPiece::Format { .. }) => pieces.push(PrintPiece::DropFinalNewline),
+        _ => {}
     }
     pieces
 }
