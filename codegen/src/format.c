@@ -70,8 +70,9 @@ static void m2cu_put_wide(m2cu_text *t, long long s, unsigned long long u, int i
 /* ---- Formats made at run time: `sprintf(fmt, x)`, `fprintf([repmat('%g ', 1, n) '\n'], A')` ---- */
 
 /* One argument of `m2cu_put_format`: `n` elements at `p` of the class `kind`: 'd' double, 'f'
- * single, 'b'/'B' int8/uint8, 'h'/'H' int16/uint16, 'i'/'I' int32/uint32, 'l' logical, 'c' char
- * (UTF-16 code units). The first argument is the format. */
+ * single, 'b'/'B' int8/uint8, 'h'/'H' int16/uint16, 'i'/'I' int32/uint32, 'q'/'Q' int64/uint64
+ * (whose integer conversions print every digit), 'l' logical, 'c' char (UTF-16 code units). The
+ * first argument is the format. */
 typedef struct { const void *p; int64_t n; char kind; } m2cu_fmt_arg;
 
 static double m2cu_fmt_element(const m2cu_fmt_arg *a, int64_t k)
@@ -85,6 +86,8 @@ static double m2cu_fmt_element(const m2cu_fmt_arg *a, int64_t k)
     case 'H': return ((const uint16_t *)a->p)[k];
     case 'i': return ((const int32_t *)a->p)[k];
     case 'I': return ((const uint32_t *)a->p)[k];
+    case 'q': return (double)((const int64_t *)a->p)[k];
+    case 'Q': return (double)((const uint64_t *)a->p)[k];
     case 'l': return ((const bool *)a->p)[k];
     default: return ((const uint16_t *)a->p)[k];
     }
@@ -164,6 +167,13 @@ static int m2cu_fmt_put_value(m2cu_text *t, const m2cu_fmt_elt *e, const m2cu_fm
     }
     if (text && v->a->kind == 'c') {
         m2cu_fmt_put_units(t, (const uint16_t *)v->a->p + v->at, v->n, e);
+        return 0;
+    }
+    int wide = v->a->kind == 'q' || v->a->kind == 'Q';
+    if (wide && !text && strchr("diouxX", e->conv) != NULL) {
+        long long s = v->a->kind == 'q' ? ((const int64_t *)v->a->p)[v->at] : 0;
+        unsigned long long u = v->a->kind == 'Q' ? ((const uint64_t *)v->a->p)[v->at] : 0;
+        m2cu_put_wide(t, s, u, v->a->kind == 'Q', e->flags, e->width, e->precision, e->conv);
         return 0;
     }
     double x = m2cu_fmt_element(v->a, v->at);

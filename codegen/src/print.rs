@@ -82,11 +82,10 @@ fn format_kind(class: Class) -> char {
         Class::Uint16 => 'H',
         Class::Int32 => 'i',
         Class::Uint32 => 'I',
+        Class::Int64 => 'q',
+        Class::Uint64 => 'Q',
         Class::Logical => 'l',
         Class::Char => 'c',
-        Class::Int64 | Class::Uint64 => {
-            unreachable!("lowering refuses 64-bit integers in a run-time format")
-        }
     }
 }
 

@@ -107,6 +107,8 @@ const FILES: &[(&str, &str)] = &[
     ("filter", include_str!("../lib/filter.m")),
     ("interp1", include_str!("../lib/interp1.m")),
     ("strtrim", include_str!("../lib/strtrim.m")),
+    ("strrep", include_str!("../lib/strrep.m")),
+    ("mat2str", include_str!("../lib/mat2str.m")),
     ("deblank", include_str!("../lib/deblank.m")),
     ("gcd", include_str!("../lib/gcd.m")),
     ("lcm", include_str!("../lib/lcm.m")),

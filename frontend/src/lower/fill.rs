@@ -263,6 +263,35 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The rows and columns that a size argument names, `size(A)` or a local size row (`sz =
+    /// size(A)`), with their static extents: `None` for another argument, `Some(None)` after a
+    /// diagnostic (a 3-D size, which only `zeros`/`ones` take).
+    pub(super) fn size_argument(
+        &mut self,
+        arg: &ast::Expr,
+        function: &str,
+    ) -> Option<Option<(ExprId, ExprId, Shape)>> {
+        let extents = if let Some(array) = size_call(self, arg) {
+            self.extents_of_value(array)
+        } else if let Some(vector) = self.size_vector_local(arg) {
+            Some(self.extents_in(vector, arg.span))
+        } else {
+            return None;
+        };
+        Some(extents.and_then(|e| {
+            if e.shape.is_3d() || e.pages.is_some() {
+                self.error(
+                    "E0105",
+                    arg.span,
+                    format!("`{function}` takes two extents here, and this size has three"),
+                    format!("write {function}(A, m, n)"),
+                );
+                return None;
+            }
+            Some((e.rows, e.cols, e.shape))
+        }))
+    }
+
     /// A local row of two or three elements named as the only size (`sz = size(A);
     /// zeros(sz)`).
     fn size_vector_local(&self, arg: &ast::Expr) -> Option<LocalId> {

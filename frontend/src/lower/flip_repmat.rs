@@ -51,7 +51,15 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn repmat(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
-        const FORMS: &str = "write repmat(A, n), repmat(A, m, n) or repmat(A, [m n])";
+        const FORMS: &str =
+            "write repmat(A, n), repmat(A, m, n), repmat(A, [m n]) or repmat(A, size(B))";
+        if let [a, size] = args {
+            if let Some(counts) = self.size_argument(size, "repmat") {
+                let (m, n, shape) = counts?;
+                let counts = [(m, shape.rows), (n, shape.cols)];
+                return self.repeated(a, counts, span);
+            }
+        }
         let (a, counts): (&ast::Expr, Vec<&ast::Expr>) = match args {
             [a, ast::Expr {
                 kind: ast::ExprKind::Matrix(rows),
@@ -73,8 +81,16 @@ impl Lowerer<'_> {
         };
         let m = self.scalar_expr(counts[0], "a count of `repmat`");
         let n = self.scalar_expr(counts[1], "a count of `repmat`");
-        let value = self.value(a);
-        let (m, n, value) = (m?, n?, value?);
+        let (m, n) = (m?, n?);
+        let dim = |c: &ast::Expr| constant_count(c).map_or(Dim::Var, Dim::Known);
+        self.repeated(a, [(m, dim(counts[0])), (n, dim(counts[1]))], span)
+    }
+
+    /// `a` repeated `m` times down and `n` times across (`counts`: each count with its static
+    /// value, if known).
+    fn repeated(&mut self, a: &ast::Expr, counts: [(ExprId, Dim); 2], span: Span) -> Option<Val> {
+        let [(m, mc), (n, nc)] = counts;
+        let value = self.value(a)?;
         let source = match value {
             Val::Scalar(e) => self.scalar_row_local(e, span),
             Val::Array(v) => {
@@ -91,9 +107,8 @@ impl Lowerer<'_> {
             self.held_scalar("n", count, span)
         });
         let source_shape = self.locals[source].ty.shape;
-        let [mc, nc] = [counts[0], counts[1]].map(constant_count);
-        let times = |d: Dim, c: Option<u64>| match (d, c) {
-            (Dim::Known(d), Some(c)) => Dim::Known(d * c),
+        let times = |d: Dim, c: Dim| match (d, c) {
+            (Dim::Known(d), Dim::Known(c)) => Dim::Known(d * c),
             _ => Dim::Var,
         };
         let mut shape = Shape::new(times(source_shape.rows, mc), times(source_shape.cols, nc));

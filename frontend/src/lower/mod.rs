@@ -25,7 +25,7 @@
 //! | E0112 | a loop pragma (`coder.gpu.kernel()`) not followed by a `for` loop |
 //! | E0113 | a `gpucoder.reduce` operator that is not a handle to a local function |
 //! | E0114 | a `gpucoder.reduce` function that is not binary or does not keep the class |
-//! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not a literal, with conversions but no values (or values but none), or recycled where m2cu does not recycle it (text conversions, a message) |
+//! | E0115 | a format (`fprintf`, `error`, `sprintf`, ...) that is not text, whose host application would take complex values, or whose `%s` precision cuts a non-ASCII character of a literal |
 //! | E0116 | a `coder.gpu.constantMemory` argument that is not an input of the entry function |
 //! | E0117 | a string scalar `"text"` used where MATLAB would treat it as a string, not as a char vector |
 //! | E0118 | a `switch` that compares text with a number |
@@ -990,6 +990,11 @@ impl<'a> Lowerer<'a> {
                 None
             }
             Some(id) if self.locals[id].ty == ty && !self.params.contains(&id) => Some(id),
+            // `b = find(...)` in one loop, `for b = 1:n` after it: MATLAB's `b` takes the
+            // loop's values, a new local here.
+            Some(id) if !self.params.contains(&id) && self.rebinds_here(id) => {
+                Some(self.new_local(&var.name, ty, var.span))
+            }
             Some(id) => {
                 let old = self.locals[id].ty;
                 self.error(

@@ -14,13 +14,11 @@
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{BinOp, ExprId, ExprKind, LocalId, PrintPiece, PrintTo};
+use crate::ir::{ExprId, ExprKind, PrintPiece, PrintTo};
 use crate::types::{Class, Dim, Shape, Type};
 
 use super::array::{ArrayVal, Val};
 use super::Lowerer;
-
-mod recycle;
 
 /// A format piece before its value is lowered: text, or a conversion (modifiers, letter).
 #[derive(Clone)]
@@ -29,30 +27,16 @@ enum FormatPiece {
     Conversion(String, char),
 }
 
-/// A format with its values lowered.
-enum Formatted {
-    /// One text.
-    Once(Vec<PrintPiece>),
-    /// The format applied to each element of an array in turn.
-    Each(EachElement),
-    /// The format cycled over the elements of all the values, in order.
-    Recycled(recycle::Recycled),
-}
-
-/// A format of one conversion that takes the elements of `array` one at a time.
-struct EachElement {
-    before: Vec<PrintPiece>,
-    array: ArrayVal,
-    modifiers: String,
-    conversion: char,
-    after: Vec<PrintPiece>,
-}
-
-/// What one conversion takes.
+/// What one conversion of a literal format takes.
 enum Converted {
+    /// The piece that prints it: a scalar with the conversion, a char array's text.
     Piece(PrintPiece),
-    /// Each element of the array in turn, with the conversion's modifiers.
-    Elements(ArrayVal, String),
+    /// Text made here (a literal, `num2str(x)`): a piece, which a host format takes as the
+    /// char row that the piece appends to.
+    Text(PrintPiece),
+    /// A value that only the host's format prints: an array whose elements the format takes in
+    /// turn, a number as `%c`/`%s`.
+    Host(Val),
 }
 
 impl Lowerer<'_> {
@@ -66,25 +50,22 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        if let Some(formatted) = self.formatted(format, values, span) {
-            self.print_formatted(formatted, PrintTo::Stdout, span);
+        if let Some(pieces) = self.format_pieces(format, values, span) {
+            self.push_print(pieces, PrintTo::Stdout, span);
         }
     }
 
     /// `sprintf(format, values...)` as a char value: a 1-by-n row that starts empty and takes
-    /// the text of each format the values make (one, or one per element when the format is
-    /// recycled), formatted on the host as `fprintf` prints it.
+    /// the text of the format, formatted on the host as `fprintf` prints it.
     pub(super) fn sprintf_value(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
-        let formatted = match args.split_first() {
-            Some((format, values)) => self.formatted(format, values, span)?,
+        let pieces = match args.split_first() {
+            Some((format, values)) => self.format_pieces(format, values, span)?,
             None => {
                 self.print_error(span, "`sprintf` needs a format".into());
                 return None;
             }
         };
-        let row = self.empty_text_row(span);
-        self.print_formatted(formatted, PrintTo::Append { row }, span);
-        Some(Val::Array(self.whole(row, span)))
+        Some(Val::Array(self.appended_text(pieces, span)))
     }
 
     /// `num2str(x)` or `int2str(x)` as a char value: the text that printing it makes
@@ -97,13 +78,11 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let piece = self.number_text(name, args, String::new(), span)?;
-        let row = self.empty_text_row(span);
-        self.push_print(vec![piece], PrintTo::Append { row }, span);
-        Some(Val::Array(self.whole(row, span)))
+        Some(Val::Array(self.appended_text(vec![piece], span)))
     }
 
-    /// A new 1-by-0 char row for text to be appended to.
-    fn empty_text_row(&mut self, span: Span) -> LocalId {
+    /// A new char row holding the text of `pieces` (a 1-by-0 row that the host appends to).
+    fn appended_text(&mut self, pieces: Vec<PrintPiece>, span: Span) -> ArrayVal {
         let row = self.temp(
             "text",
             Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var)),
@@ -114,55 +93,25 @@ impl Lowerer<'_> {
             self.constant_expr(0.0, Class::Double, span),
         );
         self.alloc_zeros(row, rows, cols, None, span);
-        row
+        self.push_print(pieces, PrintTo::Append { row }, span);
+        self.whole(row, span)
     }
 
-    /// The statements that print `formatted` where `to` says.
-    fn print_formatted(&mut self, formatted: Formatted, to: PrintTo, span: Span) {
-        match formatted {
-            Formatted::Once(pieces) => self.push_print(pieces, to, span),
-            Formatted::Each(each) => self.print_each(each, &to, span),
-            Formatted::Recycled(recycled) => self.print_recycled(recycled, &to, span),
-        }
-    }
-
-    /// The pieces of a message's format (`error`, `warning`, `assert`, `sprintf`), which is one
-    /// text: a format recycled over an array's elements is E0115 there.
+    /// The pieces of `format` with `values` (`fprintf`, `sprintf` and the messages of `error`,
+    /// `warning` and `assert`), one text. A char literal whose conversions and escapes the
+    /// pieces here print (`parse_format`), with one value per conversion, is read here: `%c`/
+    /// `%s` of a literal becomes text, of a char value a `%c` piece, `%s` of a char array a
+    /// `Chars` piece, a scalar a `Value`. Any other format is the host's (`PrintPiece::Format`):
+    /// a format made at run time, a literal with other conversions or escapes, without values
+    /// for its conversions or with more values than conversions, or whose values include an
+    /// array that its conversions take element by element (MATLAB's recycling) or a number as
+    /// text.
     pub(super) fn format_pieces(
         &mut self,
         format: &ast::Expr,
         values: &[ast::Expr],
         span: Span,
     ) -> Option<Vec<PrintPiece>> {
-        match self.formatted(format, values, span)? {
-            Formatted::Once(pieces) => Some(pieces),
-            Formatted::Each(EachElement { array, .. }) => {
-                self.recycled_in_message(array.span);
-                None
-            }
-            Formatted::Recycled(_) => {
-                self.recycled_in_message(span);
-                None
-            }
-        }
-    }
-
-    /// `format` (a char literal or `"string"`, MATLAB's escapes processed) with `values`
-    /// lowered, the i-th with the conversion that takes it when the format is recycled (the
-    /// `i % conversions`-th); `%c`/`%s` of a literal becomes text, of a char value a `%c`
-    /// piece, `%s` of a char array a `Chars` piece. One value per conversion, each scalar, is
-    /// one text; a format whose one conversion takes an array's elements (or `%c` a text's
-    /// characters) is applied to each in turn; anything else is recycled over all the values'
-    /// elements (`recycle`).
-    fn formatted(
-        &mut self,
-        format: &ast::Expr,
-        values: &[ast::Expr],
-        span: Span,
-    ) -> Option<Formatted> {
-        // A format read at translation time, else the host's: a format made at run time, and
-        // a literal that the pieces here do not print (`%x`, `*`, `\x41`, no values for its
-        // conversions, values without conversions, and formats Octave rejects when they run).
         let literal = super::text::text_literal(format).and_then(parse_format);
         let conversions: Vec<(String, char)> = literal
             .iter()
@@ -172,38 +121,37 @@ impl Lowerer<'_> {
                 FormatPiece::Text(_) => None,
             })
             .collect();
-        let wanted = conversions.len();
         let pieces = match literal {
-            Some(pieces) if (wanted == 0) == values.is_empty() => pieces,
-            _ => {
-                return self
-                    .run_time_format(format, values)
-                    .map(|piece| Formatted::Once(vec![piece]))
-            }
+            Some(pieces) if conversions.len() == values.len() => pieces,
+            _ => return self.run_time_format(format, values).map(|p| vec![p]),
         };
         let mut converted = Vec::with_capacity(values.len());
-        for (i, value) in values.iter().enumerate() {
-            let (modifiers, conversion) = conversions[i % wanted].clone();
+        for (value, (modifiers, conversion)) in values.iter().zip(conversions) {
             converted.push(self.converted(value, modifiers, conversion, span)?);
         }
-        let arrays = converted
-            .iter()
-            .filter(|c| matches!(c, Converted::Elements(..)))
-            .count();
-        match (values.len() == wanted, arrays) {
-            (true, 0) => Some(Formatted::Once(one_text(pieces, converted))),
-            (true, 1) if wanted == 1 => Some(Formatted::Each(each_element(pieces, converted))),
-            _ => self
-                .recycled_format(pieces, converted, span)
-                .map(Formatted::Recycled),
+        if !converted.iter().any(|c| matches!(c, Converted::Host(_))) {
+            return Some(one_text(pieces, converted));
         }
+        let mut args = vec![self.format_operand(format)?];
+        for (c, value) in converted.into_iter().zip(values) {
+            args.push(self.host_operand(c, value.span)?);
+        }
+        Some(vec![PrintPiece::Format { args }])
     }
 
-    /// A format that is no literal (`fmt`, `[repmat('%8.3f ', 1, n) '\n']`): a char value that
-    /// the host parses when the program runs and applies to the values as Octave does
-    /// (`PrintPiece::Format`). The values may be of any class but 64-bit integers (whose digits
-    /// a double would round), and not complex.
+    /// A format that the host parses when the program runs and applies to the values as
+    /// Octave does (`PrintPiece::Format`).
     fn run_time_format(&mut self, format: &ast::Expr, values: &[ast::Expr]) -> Option<PrintPiece> {
+        let mut args = vec![self.format_operand(format)?];
+        for value in values {
+            let v = self.text_value(value)?;
+            args.push(self.value_operand(v, value.span)?);
+        }
+        Some(PrintPiece::Format { args })
+    }
+
+    /// The format of a host format: a char value.
+    fn format_operand(&mut self, format: &ast::Expr) -> Option<ExprId> {
         let text = self.text_value(format)?;
         if super::expr::val_class(self, &text) != Class::Char {
             self.print_error(
@@ -215,37 +163,46 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let mut args = vec![self.format_operand(text, format.span)];
-        for value in values {
-            let v = self.text_value(value)?;
-            let class = super::expr::val_class(self, &v);
-            if super::expr::val_is_complex(self, &v)
-                || matches!(class, Class::Int64 | Class::Uint64)
-            {
-                self.print_error(
-                    value.span,
-                    format!(
-                        "a format made when the program runs takes values that a double holds, and this one is {}",
-                        super::expr::val_kind(self, &v)
-                    ),
-                );
-                return None;
-            }
-            args.push(self.format_operand(v, value.span));
-        }
-        Some(PrintPiece::Format { args })
+        Some(self.operand(text, format.span))
     }
 
-    /// A value of a run-time format as the host reads it: a scalar, or a whole array.
-    fn format_operand(&mut self, v: Val, span: Span) -> ExprId {
+    /// A value of a host format: any real value.
+    fn value_operand(&mut self, v: Val, span: Span) -> Option<ExprId> {
+        if super::expr::val_is_complex(self, &v) {
+            self.error(
+                "E0115",
+                span,
+                "a format that takes the elements of its values in turn takes real values here, and this one is complex".into(),
+                "print the real and imaginary parts, e.g. fprintf('%g%+gi\\n', [real(z); imag(z)])"
+                    .into(),
+            );
+            return None;
+        }
+        Some(self.operand(v, span))
+    }
+
+    /// A value of a host format from what its conversion took: a piece's value, the char row
+    /// of text made here, or the value itself.
+    fn host_operand(&mut self, c: Converted, span: Span) -> Option<ExprId> {
+        match c {
+            Converted::Piece(piece) => Some(piece.args()[0]),
+            Converted::Text(piece) => {
+                let row = self.appended_text(vec![piece], span);
+                Some(self.whole_array_expr(&row, span))
+            }
+            Converted::Host(v) => self.value_operand(v, span),
+        }
+    }
+
+    /// A scalar, or a whole array as one local.
+    fn operand(&mut self, v: Val, span: Span) -> ExprId {
         match v {
             Val::Scalar(e) => e,
             Val::Array(a) => self.whole_array_expr(&a, span),
         }
     }
 
-    /// The value of one conversion: a piece, or an array whose elements the format takes one
-    /// at a time.
+    /// The value of one conversion of a literal format.
     fn converted(
         &mut self,
         value: &ast::Expr,
@@ -256,11 +213,11 @@ impl Lowerer<'_> {
         let text_conversion = conversion == 'c' || conversion == 's';
         if conversion == 's' {
             if let Some(piece) = self.number_text_piece(value, modifiers.clone())? {
-                return Some(Converted::Piece(piece));
+                return Some(Converted::Text(piece));
             }
             if let Some(text) = super::text::text_literal(value) {
                 let text = self.padded(&modifiers, text, value.span)?;
-                return Some(Converted::Piece(PrintPiece::Text(text)));
+                return Some(Converted::Text(PrintPiece::Text(text)));
             }
         }
         let v = if text_conversion {
@@ -269,77 +226,21 @@ impl Lowerer<'_> {
             self.value(value)?
         };
         let char_value = super::expr::val_class(self, &v) == Class::Char;
-        match v {
+        Some(match v {
             Val::Scalar(arg) if char_value || !text_conversion => {
                 let conversion = if text_conversion { 'c' } else { conversion };
-                Some(Converted::Piece(PrintPiece::Value {
+                Converted::Piece(PrintPiece::Value {
                     modifiers,
                     conversion,
                     arg,
-                }))
+                })
             }
             Val::Array(a) if char_value && conversion == 's' => {
                 let arg = self.whole_array_expr(&a, span);
-                Some(Converted::Piece(PrintPiece::Chars { modifiers, arg }))
+                Converted::Piece(PrintPiece::Chars { modifiers, arg })
             }
-            Val::Array(a) if char_value || !text_conversion => {
-                Some(Converted::Elements(a, modifiers))
-            }
-            _ => {
-                self.print_error(
-                    value.span,
-                    "`%c`/`%s` print char values here; print a number with %d or %g".into(),
-                );
-                None
-            }
-        }
-    }
-
-    /// A format with one conversion over each element of an array, printed where `to` says:
-    /// the format once per element, in column-major order, or once with nothing converted when
-    /// the array is empty (Octave's output).
-    fn print_each(&mut self, each: EachElement, to: &PrintTo, span: Span) {
-        let EachElement {
-            before,
-            array,
-            modifiers,
-            conversion,
-            after,
-        } = each;
-        let local = self.whole_local(&array);
-        let element = Type::scalar(array.class);
-        let n = self.numel_of(local, span);
-        self.counted_loop("k", n, span, |me, k| {
-            let index = me.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
-            let arg = me.new_expr(ExprKind::Index(local, vec![index]), element, span);
-            let value = PrintPiece::Value {
-                modifiers: modifiers.clone(),
-                conversion: if conversion == 's' { 'c' } else { conversion },
-                arg,
-            };
-            let pieces = before
-                .iter()
-                .cloned()
-                .chain([value])
-                .chain(after.iter().cloned());
-            me.push_print(pieces.collect(), to.clone(), span);
-        });
-        let n = self.numel_of(local, span);
-        let zero = self.constant_expr(0.0, Class::Double, span);
-        let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
-        self.emit_if(empty, span, |me| {
-            me.push_print(before.into_iter().chain(after).collect(), to.clone(), span);
-        });
-    }
-
-    /// A format recycled over several elements in a message, which is one text here.
-    fn recycled_in_message(&mut self, span: Span) {
-        self.error(
-            "E0115",
-            span,
-            "the elements of these values would each take the format in turn (MATLAB recycles the format), which m2cu does in `fprintf` but not in a message".into(),
-            "give the message one value per conversion, e.g. error('bad value %d at %d', v(k), k)".into(),
-        );
+            v => Converted::Host(v),
+        })
     }
 
     /// A char array as one `ExprKind::Local` of the whole array (a temporary unless it is one).
@@ -403,36 +304,14 @@ fn one_text(format: Vec<FormatPiece>, converted: Vec<Converted>) -> Vec<PrintPie
         .map(|piece| match piece {
             FormatPiece::Text(t) => PrintPiece::Text(t),
             FormatPiece::Conversion(..) => match values.next() {
-                Some(Converted::Piece(p)) => p,
-                _ => unreachable!("one scalar value per conversion"),
+                Some(Converted::Piece(p) | Converted::Text(p)) => p,
+                _ => unreachable!("a piece per conversion"),
             },
         })
         .collect()
 }
 
-/// The format of one conversion split around it, for the elements of its one array value.
-fn each_element(format: Vec<FormatPiece>, converted: Vec<Converted>) -> EachElement {
-    let Some(Converted::Elements(array, modifiers)) = converted.into_iter().next() else {
-        unreachable!("one array value")
-    };
-    let (mut before, mut after, mut conversion) = (Vec::new(), Vec::new(), None);
-    for piece in format {
-        match piece {
-            FormatPiece::Conversion(_, c) => conversion = Some(c),
-            FormatPiece::Text(t) if conversion.is_some() => after.push(PrintPiece::Text(t)),
-            FormatPiece::Text(t) => before.push(PrintPiece::Text(t)),
-        }
-    }
-    EachElement {
-        before,
-        array,
-        modifiers,
-        conversion: conversion.expect("one conversion"),
-        after,
-    }
-}
-
-/// The pieces of a literal format that `Formatted` prints, with MATLAB's escapes processed;
+/// The pieces of a literal format that `format_pieces` reads, with MATLAB's escapes processed;
 /// `None` for a format with another conversion or escape (the host applies those).
 fn parse_format(text: &str) -> Option<Vec<FormatPiece>> {
     let mut pieces = Vec::new();

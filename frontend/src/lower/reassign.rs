@@ -4,9 +4,11 @@
 //! made exact here, the rest are diagnostics:
 //!
 //! - **Scalar ↔ array** (a DP table reduced to its corner, `d = d(m+1, n+1)`; a scalar that
-//!   becomes a vector): the assignment starts a new local of the same MATLAB name, and later
-//!   reads resolve to it. This is exact when the old local was created in the same block (frame)
-//!   as the re-assignment: a read lowered before it saw the old value in MATLAB too, and a read
+//!   becomes a vector; a `for` variable that reuses a name of another type): the assignment
+//!   starts a new local of the same MATLAB name, and later reads resolve to it. This is exact
+//!   when the old local was created in the same block (frame) as the re-assignment, or when the
+//!   re-assignment is at the function's top level and the block that created the old local
+//!   has ended ([`Lowerer::rebinds_here`]): a read lowered before it saw the old value in MATLAB too, and a read
 //!   after it cannot be reached without passing it (a loop re-entering that block assigns the
 //!   old local again first; a read before its first assignment there is already undefined).
 //!   Otherwise (inside a loop or branch that does not also create the variable) it is E0132,
@@ -158,16 +160,25 @@ impl Lowerer<'_> {
     /// `for` variable.
     fn reassigned_in_branch(&self, name: &ast::Ident) -> Option<LocalId> {
         let id = self.scope.names.get(&name.name).copied()?;
-        let elsewhere = self.home_index(id) != self.frames.len().checked_sub(1);
         let plain = !self.scope.loop_vars.contains(&id);
-        (elsewhere && plain).then_some(id)
+        (!self.rebinds_here(id) && plain).then_some(id)
     }
 
-    /// A scalar that becomes an array or the reverse: a new local when the re-assignment is in
-    /// the frame that created the variable.
-    fn reshaped(&mut self, name: &ast::Ident, id: LocalId, ty: Type) -> Option<LocalId> {
+    /// Whether a new local may take the name of `id` here, so that later reads see it and
+    /// earlier ones the old value: the assignment is in the frame that created `id`, or at the
+    /// function's top level after the block that created `id` (a loop body, a branch) has
+    /// ended. Either way a read lowered before it saw the old value in MATLAB too, and a read
+    /// lowered after it cannot be reached without passing it (a loop re-entering the frame
+    /// assigns the old local again first; nothing re-enters the top level).
+    pub(super) fn rebinds_here(&self, id: LocalId) -> bool {
         let here = self.frames.len().checked_sub(1);
-        if here.is_some() && self.home_index(id) == here {
+        let home = self.home_index(id);
+        here.is_some() && (home == here || (here == Some(0) && home.is_none()))
+    }
+
+    /// A scalar that becomes an array or the reverse: a new local where [`Self::rebinds_here`].
+    fn reshaped(&mut self, name: &ast::Ident, id: LocalId, ty: Type) -> Option<LocalId> {
+        if self.rebinds_here(id) {
             return Some(self.new_local(&name.name, ty, name.span));
         }
         let old = self.locals[id].ty;

@@ -25,11 +25,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("regexprep", None),
     ("strsplit", None),
     ("strjoin", None),
-    ("strrep", None),
-    (
-        "mat2str",
-        Some("`num2str(x)` of a row, printed as `fprintf('[%s]', num2str(x))`"),
-    ),
     ("erfinv", None),
     ("besselj", None),
     ("cbrt", Some("`nthroot(x, 3)`")),
