@@ -818,8 +818,7 @@ pub enum PrintTo {
     Error { id: Option<String> },
     /// `sprintf` kept as a value: the text's code units are appended to the char row `row`
     /// (1-by-n), which the statement resizes in place as a [`StmtKind::Resize`] does; lowering
-    /// allocates the row empty first, so one `sprintf` that recycles its format is several
-    /// statements appending to one row.
+    /// allocates the row empty first.
     Append { row: LocalId },
 }
 

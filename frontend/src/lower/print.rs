@@ -1,16 +1,15 @@
 //! `fprintf(format, values...)` (and `fprintf(1, format, ...)`) as a statement, and the formats of
 //! `error`, `warning`, `assert` and `sprintf` (`raise`). A char literal (or a `"string"`) whose
-//! conversions are `%d %i %u %f %e %g %E %G %c %s` (with flags, width and precision) and whose
-//! escapes are `\n \t \\ \r \a \b \f \v` is read here, so the IR holds its text: its numeric
-//! conversions take one scalar value each, in order, and its `%c`/`%s` a char literal (which
-//! becomes text here) or a char value: `%s` of a char array prints its text
-//! (`PrintPiece::Chars`, with width and precision), `%c` takes one character. A format of one
-//! conversion takes an array's elements (or `%c` a text's characters) one at a time; MATLAB's
-//! recycling of a format of several conversions over all its values' elements is `recycle`'s
-//! (numeric conversions only, in `fprintf` only: a message is one text, E0115). Any other
-//! format (a char value made when the program runs, a literal with other conversions or
-//! escapes, or without values for its conversions) is one `PrintPiece::Format` that the host
-//! parses and applies when the statement runs (`codegen/src/format.c`).
+//! conversions are `%d %i %u %f %e %g %E %G %c %s` (with flags, width and precision), whose
+//! escapes are `\n \t \\ \r \a \b \f \v`, and which has one value per conversion, is read
+//! here, so the IR holds its text: its numeric conversions take one scalar value each, in
+//! order, and its `%c`/`%s` a char literal (which becomes text here) or a char value: `%s` of a
+//! char array prints its text (`PrintPiece::Chars`, with width and precision), `%c` takes one
+//! character. Any other format is one `PrintPiece::Format` that the host parses and applies
+//! when the statement runs (`codegen/src/format.c`), as Octave does: a char value made when the
+//! program runs, a literal with other conversions or escapes, with fewer or more values than
+//! conversions, or whose conversions take an array's elements one at a time (MATLAB's
+//! recycling) or a number as text.
 
 use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
