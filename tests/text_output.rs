@@ -775,3 +775,32 @@ end
          bb bab b\naaa_bab_aa\naaa bab aa\naaa bab aa\n2 * ** ***\nAAAAAA bAAb AAAA\n",
     );
 }
+
+/// `num2str(x, format)` of a scalar and of a row, as a value, in a concatenation and as `%s`:
+/// Octave's `strtrim(sprintf(format, x))` (its one-conversion format taking each element in
+/// turn), widths trimmed, integer classes, `%e` and `%+g`.
+#[test]
+fn num2str_with_a_format_is_octaves_trimmed_sprintf() {
+    let source = "function out = n2s(x, v)
+% num2str with a format of a scalar and a row
+disp(num2str(x, '%.2f'))
+disp(['[' num2str(x, '%10.4f') ']'])
+disp(num2str(v, '%d,'))
+disp(num2str(v, '%6.1f'))
+s = num2str(pi, '%8.3e');
+fprintf('<%s>\\n', s);
+fprintf('<%s> <%12s>\\n', num2str(-x, '%+g'), num2str(x, '%.1f'));
+disp(num2str(int8(-7), '%4d'))
+t = ['value: ' num2str(x, '%0.3f') ' units'];
+disp(t)
+out = numel(s);
+end
+";
+    prints_like_octave_with(
+        "n2s",
+        source,
+        &["out"],
+        &[&["x=2.5", "v=[1 2 3]"]],
+        "2.50\n[2.5000]\n1,2,3,\n1.0   2.0   3.0\n<3.142e+00>\n<-2.5> <         2.5>\n-7\nvalue: 2.500 units\n",
+    );
+}

@@ -67,6 +67,19 @@ static void m2cu_put_wide(m2cu_text *t, long long s, unsigned long long u, int i
     }
 }
 
+/* The text so far without its leading and trailing whitespace (space, \t \n \v \f \r), as
+ * Octave's strtrim leaves `num2str(x, format)`. */
+static void m2cu_trim_text(m2cu_text *t)
+{
+    size_t first = 0, end = t->n;
+    while (end > 0 && t->s[end - 1] != 0 && strchr(" \t\n\v\f\r", t->s[end - 1]) != NULL) end--;
+    while (first < end && t->s[first] != 0 && strchr(" \t\n\v\f\r", t->s[first]) != NULL) first++;
+    if (t->s == NULL) return;
+    memmove(t->s, t->s + first, end - first);
+    t->n = end - first;
+    t->s[t->n] = 0;
+}
+
 /* ---- Formats made at run time: `sprintf(fmt, x)`, `fprintf([repmat('%g ', 1, n) '\n'], A')` ---- */
 
 /* One argument of `m2cu_put_format`: `n` elements at `p` of the class `kind`: 'd' double, 'f'

@@ -185,6 +185,7 @@ impl Context<'_> {
     pub(crate) fn put_piece_with(&self, piece: &PrintPiece, arg: &str) -> String {
         match piece {
             PrintPiece::Text(text) => format!("m2cu_put(&m2cu_t, {});", string_literal(text)),
+            PrintPiece::TrimWhitespace => "m2cu_trim_text(&m2cu_t);".into(),
             PrintPiece::DropFinalNewline => {
                 "if (m2cu_t.n > 0 && m2cu_t.s[m2cu_t.n - 1] == '\\n') m2cu_t.s[--m2cu_t.n] = 0;"
                     .into()

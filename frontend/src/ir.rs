@@ -715,6 +715,9 @@ pub enum PrintPiece {
     /// Removes one final newline of the text so far: a message (`error`, `warning`) whose
     /// format was made at run time, which Octave prints without it.
     DropFinalNewline,
+    /// Removes the leading and trailing whitespace of the text so far (`num2str(x, format)`,
+    /// which Octave trims as `strtrim` does).
+    TrimWhitespace,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -786,7 +789,7 @@ impl PrintPiece {
     /// The values this piece prints, in order (one, but for a run-time format).
     pub fn args(&self) -> &[ExprId] {
         match self {
-            PrintPiece::Text(_) | PrintPiece::DropFinalNewline => &[],
+            PrintPiece::Text(_) | PrintPiece::DropFinalNewline | PrintPiece::TrimWhitespace => &[],
             PrintPiece::Display(arg)
             | PrintPiece::Value { arg, .. }
             | PrintPiece::Chars { arg, .. }

@@ -203,6 +203,7 @@ impl Printer<'_> {
                             format!("format({})", args.join(", "))
                         }
                         PrintPiece::DropFinalNewline => "drop final newline".into(),
+                        PrintPiece::TrimWhitespace => "trim whitespace".into(),
                     })
                     .collect();
                 let id = match to {

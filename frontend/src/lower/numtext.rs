@@ -142,6 +142,9 @@ impl Lowerer<'_> {
     ) -> Option<PrintPiece> {
         let (x, precision) = match args {
             [x] => (x, None),
+            [x, format] if name == "num2str" && super::text::text_literal(format).is_some() => {
+                return self.formatted_number(x, format, modifiers, span);
+            }
             [x, p] if name == "num2str" => match p.kind {
                 AstExpr::Number { value, .. }
                     if value >= 0.0 && value.fract() == 0.0 && value <= 64.0 =>
@@ -271,6 +274,58 @@ impl Lowerer<'_> {
             && !super::complex_array::is_complex_val(self, a)
             && !a.shape.is_3d()
             && matches!(a.shape.rows, Dim::Known(1) | Dim::Var)
+    }
+
+    /// `num2str(x, format)` of a scalar or a row `x`: Octave's `strtrim(sprintf(format, x))`
+    /// (the format applied to each element in turn, leading and trailing whitespace trimmed),
+    /// made into a char row on the host, as one `Chars` piece. A matrix `x` (rows of text in
+    /// Octave) is E0150, or stops when its rows are known only at run time; a format that
+    /// writes a newline (several rows in Octave) is E0115.
+    fn formatted_number(
+        &mut self,
+        x: &ast::Expr,
+        format: &ast::Expr,
+        modifiers: String,
+        span: Span,
+    ) -> Option<PrintPiece> {
+        if super::text::text_literal(format).is_some_and(|f| f.contains("\\n") || f.contains('\n'))
+        {
+            self.text_error(
+                format.span,
+                "a `num2str` format that writes a newline makes several rows of text in Octave, which m2cu does not write",
+            );
+            return None;
+        }
+        let v = self.value(x)?;
+        if let Val::Array(a) = &v {
+            match a.shape.rows {
+                Dim::Known(1) => {}
+                Dim::Known(_) => {
+                    self.error(
+                        "E0150",
+                        x.span,
+                        "`num2str(x, format)` of a matrix is rows of text in Octave, which m2cu does not write yet".into(),
+                        "give it one row at a time, num2str(A(k, :), format)".into(),
+                    );
+                    return None;
+                }
+                Dim::Var => {
+                    let local = self.whole_local(a);
+                    let a_row = self.size_compared(local, SizeQuery::Dim(1), BinOp::Le, 1.0, span);
+                    self.push(
+                        StmtKind::Check {
+                            cond: a_row,
+                            error: RuntimeError::Num2strRows,
+                        },
+                        span,
+                    );
+                }
+            }
+        }
+        let piece = self.host_format_of(format, v, span)?;
+        let row = self.appended_text(vec![piece, PrintPiece::TrimWhitespace], span);
+        let arg = self.whole_array_expr(&row, span);
+        Some(PrintPiece::Chars { modifiers, arg })
     }
 
     fn text_error(&mut self, span: Span, message: &str) {

@@ -81,7 +81,7 @@ impl Lowerer<'_> {
     }
 
     /// A new char row holding the text of `pieces` (a 1-by-0 row that the host appends to).
-    fn appended_text(&mut self, pieces: Vec<PrintPiece>, span: Span) -> ArrayVal {
+    pub(super) fn appended_text(&mut self, pieces: Vec<PrintPiece>, span: Span) -> ArrayVal {
         let row = self.temp(
             "text",
             Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var)),
@@ -146,6 +146,17 @@ impl Lowerer<'_> {
             let v = self.text_value(value)?;
             args.push(self.value_operand(v, value.span)?);
         }
+        Some(PrintPiece::Format { args })
+    }
+
+    /// The host format of `format` with the one lowered value `v`.
+    pub(super) fn host_format_of(
+        &mut self,
+        format: &ast::Expr,
+        v: Val,
+        span: Span,
+    ) -> Option<PrintPiece> {
+        let args = vec![self.format_operand(format)?, self.value_operand(v, span)?];
         Some(PrintPiece::Format { args })
     }
 
