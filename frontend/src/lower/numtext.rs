@@ -178,14 +178,7 @@ impl Lowerer<'_> {
                     let ExprKind::Local(array) = self.exprs[arg].kind else {
                         unreachable!("whole_array_expr reads a local")
                     };
-                    let a_row = self.size_compared(array, SizeQuery::Dim(1), BinOp::Le, 1.0, span);
-                    self.push(
-                        StmtKind::Check {
-                            cond: a_row,
-                            error: RuntimeError::Num2strRows,
-                        },
-                        span,
-                    );
+                    self.check_one_row(array, span);
                 }
                 return Some(PrintPiece::NumberRow {
                     modifiers,
@@ -311,14 +304,7 @@ impl Lowerer<'_> {
                 }
                 Dim::Var => {
                     let local = self.whole_local(a);
-                    let a_row = self.size_compared(local, SizeQuery::Dim(1), BinOp::Le, 1.0, span);
-                    self.push(
-                        StmtKind::Check {
-                            cond: a_row,
-                            error: RuntimeError::Num2strRows,
-                        },
-                        span,
-                    );
+                    self.check_one_row(local, span);
                 }
             }
         }
@@ -326,6 +312,19 @@ impl Lowerer<'_> {
         let row = self.appended_text(vec![piece, PrintPiece::TrimWhitespace], span);
         let arg = self.whole_array_expr(&row, span);
         Some(PrintPiece::Chars { modifiers, arg })
+    }
+
+    /// Stops the program unless `array` has at most one row (`num2str` of a matrix is rows of
+    /// text in Octave).
+    fn check_one_row(&mut self, array: LocalId, span: Span) {
+        let a_row = self.size_compared(array, SizeQuery::Dim(1), BinOp::Le, 1.0, span);
+        self.push(
+            StmtKind::Check {
+                cond: a_row,
+                error: RuntimeError::Num2strRows,
+            },
+            span,
+        );
     }
 
     fn text_error(&mut self, span: Span, message: &str) {
