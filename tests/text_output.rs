@@ -319,6 +319,8 @@ fn unsupported_printing_is_a_diagnostic() {
         "fprintf('%g\\n', v + 1i);",
         "fprintf('%.1s|\\n', '\u{e9}');",
         "f = 3;\nfprintf(f, v);",
+        "disp(v + 1i);",
+        "disp(zeros(2, 2, 3));",
     ];
     let dir = tempfile::tempdir().unwrap();
     for body in cases {
@@ -802,5 +804,80 @@ end
         &["out"],
         &[&["x=2.5", "v=[1 2 3]"]],
         "2.50\n[2.5000]\n1,2,3,\n1.0   2.0   3.0\n<3.142e+00>\n<-2.5> <         2.5>\n-7\nvalue: 2.500 units\n",
+    );
+}
+
+/// `disp` of whole arrays, as programs show their results: Octave's `format short` columns
+/// (whole numbers, fixed point, `%.4e` with zeros as `0`), chunks of 80 characters under
+/// `Columns A through B:`, integer classes and logicals with Octave's widths (`int8(-128)`
+/// adds none), char matrices row by row, and empty arrays as `[](RxC)`; one element shows as a
+/// scalar.
+#[test]
+fn disp_of_arrays_lays_out_octaves_columns() {
+    let source = r"function y = disparr(x, n)
+% disp of arrays, as programs show their results
+disp(x)
+disp(x')
+disp(int16(round(x * 100)))
+disp(x > 0)
+disp((1:n) / 3)
+A = magic(4);
+disp(A)
+disp(A / 7)
+disp([A(:, 1) * 1e6, A(:, 2)])
+disp(['ab'; 'cd'])
+disp(zeros(0, 3))
+disp(uint8([1 2 255]))
+disp(int8([-128 5]))
+disp([NaN 0.5 -Inf])
+disp(false(1, n))
+y = numel(x);
+end
+";
+    prints_like_octave(
+        "disparr",
+        source,
+        &[
+            &["x=[1.5 -2 0 3.25]", "n=20"],
+            &["x=[1 2 3]", "n=1"],
+            &["x=[1e-3; 1e5; NaN]", "n=45"],
+        ],
+        "\x20  1.5000  -2.0000        0   3.2500\n\
+         \x20  1.5000\n\
+         \x20 -2.0000\n\
+         \x20       0\n\
+         \x20  3.2500\n\
+         \x20  150  -200     0   325\n\
+         \x20 1  0  0  1\n\
+         \x20Columns 1 through 8:\n\
+         \n\
+         \x20  0.3333   0.6667   1.0000   1.3333   1.6667   2.0000   2.3333   2.6667\n\
+         \n\
+         \x20Columns 9 through 16:\n\
+         \n\
+         \x20  3.0000   3.3333   3.6667   4.0000   4.3333   4.6667   5.0000   5.3333\n\
+         \n\
+         \x20Columns 17 through 20:\n\
+         \n\
+         \x20  5.6667   6.0000   6.3333   6.6667\n\
+         \x20  16    2    3   13\n\
+         \x20   5   11   10    8\n\
+         \x20   9    7    6   12\n\
+         \x20   4   14   15    1\n\
+         \x20  2.2857   0.2857   0.4286   1.8571\n\
+         \x20  0.7143   1.5714   1.4286   1.1429\n\
+         \x20  1.2857   1.0000   0.8571   1.7143\n\
+         \x20  0.5714   2.0000   2.1429   0.1429\n\
+         \x20  1.6000e+07   2.0000e+00\n\
+         \x20  5.0000e+06   1.1000e+01\n\
+         \x20  9.0000e+06   7.0000e+00\n\
+         \x20  4.0000e+06   1.4000e+01\n\
+         ab\n\
+         cd\n\
+         [](0x3)\n\
+         \x20   1    2  255\n\
+         \x20 -128  5\n\
+         \x20     NaN   0.5000     -Inf\n\
+         \x20 0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0\n",
     );
 }

@@ -113,7 +113,7 @@ struct Unit<'a> {
     host: &'a str,
 }
 
-const C_INCLUDES: &str = "#include <limits.h>\n#include <math.h>\n#include <stdarg.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
+const C_INCLUDES: &str = "#include <float.h>\n#include <limits.h>\n#include <math.h>\n#include <stdarg.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
 
 /// Whether `f` draws from the random stream (`rand`/`randn` fills).
 fn draws_random(f: &Function) -> bool {

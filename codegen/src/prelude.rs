@@ -948,6 +948,7 @@ pub fn host_helpers() -> String {
         let _ = writeln!(cases, "    case {}: text = {text}; break;", code.code());
     }
     let format_c = include_str!("format.c");
+    let display_c = include_str!("display.c");
     format!(
         r#"
 /* Storage an empty array points at, so that a failed index check (which yields offset 0) never
@@ -1257,6 +1258,7 @@ static void m2cu_put_units(m2cu_text *t, const uint16_t *units, int64_t n, size_
 }}
 
 {format_c}
+{display_c}
 /* A kept sprintf: the text `t` (UTF-8) appended to the char row `*row` of `*d0`-by-`*d1` code
  * units (1-by-n, or 0-by-0), as UTF-16 code units: each character of the text is one unit, a
  * character above U+FFFF two (a surrogate pair), and a byte that does not start a well-formed

@@ -99,6 +99,7 @@ impl Context<'_> {
         for piece in pieces {
             match piece {
                 PrintPiece::Format { args } => self.run_time_format(code, args, to),
+                PrintPiece::DisplayArray(arg) => self.display_array(code, *arg),
                 _ => code.line(self.put_piece(piece)),
             }
         }
@@ -163,11 +164,33 @@ impl Context<'_> {
             args.len(),
             string_literal(to.function())
         ));
+        Self::stop_on_failure(code, self.err);
+        code.close("}");
+    }
+
+    /// `m2cu_put_disp_array` of the whole array `arg` (a pointer, its element count and class,
+    /// and its extents); its error stops the call.
+    fn display_array(&self, code: &mut Code, arg: ExprId) {
+        let array = self.whole_local(arg);
+        code.open("{");
+        code.line(format!(
+            "int m2cu_f = m2cu_put_disp_array(&m2cu_t, (m2cu_fmt_arg){{{}, {}, '{}'}}, {}, {});",
+            self.name(array),
+            self.names.numel(array),
+            format_kind(self.f.class_of(arg)),
+            self.names.dim(array, 0),
+            self.names.dim(array, 1),
+        ));
+        Self::stop_on_failure(code, self.err);
+        code.close("}");
+    }
+
+    /// Stops the call with the status `m2cu_f` of a host helper when it is not 0.
+    fn stop_on_failure(code: &mut Code, err: &str) {
         code.open("if (m2cu_f != 0) {");
         code.line("free(m2cu_t.s);");
-        code.line(format!("M2CU_FAIL({}, m2cu_f);", self.err));
+        code.line(format!("M2CU_FAIL({err}, m2cu_f);"));
         code.line("goto m2cu_done;");
-        code.close("}");
         code.close("}");
     }
 
@@ -229,8 +252,8 @@ impl Context<'_> {
                 conversion,
                 arg: value,
             } => self.put_value(&Field::of(modifiers), *conversion, *value, arg),
-            PrintPiece::Format { .. } => {
-                unreachable!("a message with a run-time format keeps its loop sequential, so no failure record holds it")
+            PrintPiece::Format { .. } | PrintPiece::DisplayArray(_) => {
+                unreachable!("a message that reads whole arrays keeps its loop sequential, so no failure record holds it")
             }
         }
     }

@@ -394,7 +394,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("int2str", Area::Text, None, "y = int2str(n);", "Of a scalar, rounded half away from zero; as a char value or in printed text."),
     entry("sprintf", Area::Text, None, "y = sprintf('%d;', n);", "A literal format with `%d %i %u %f %e %g %E %G %c %s`, flags, width and precision, recycled over the elements of its values as `fprintf` does, or a format made when the program runs (a char variable, `[repmat('%g ', 1, n) '\\n']`), parsed on the host as Octave does (also `%o %x %X`, `*` widths, octal and hex escapes); a char value (a 1-by-n row, formatted on the host: a loop that keeps one is sequential) or the message of `error`, `warning`, `assert` or `disp`."),
     entry("fprintf", Area::Text, None, "y = n; fprintf('%5.2f %s\\n', n, s);", "To standard output; MATLAB's recycling of the format, which may be made when the program runs (as `sprintf`'s)."),
-    entry("disp", Area::Text, None, "y = n; disp(n); disp(s);", "Octave's `format short`."),
+    entry("disp", Area::Text, None, "y = n; disp(n); disp(s); disp([n n]);", "Octave's `format short`; a real 2-D array as Octave lays it out (whole numbers, fixed point or `%.4e` for all its columns, chunks of 80 characters under `Columns A through B:`), a char matrix row by row; complex and 3-D arrays not yet, nor an element shown with a three-digit exponent (the run stops)."),
     // Errors and arguments.
     entry("error", Area::Errors, None, "y = n; if n < 0, error('example:negative', 'n is %d', n); end", "Stops the run with the message and identifier, on every backend."),
     entry("warning", Area::Errors, None, "y = n; warning('n is %d', n);", ""),

@@ -682,6 +682,10 @@ pub enum PrintPiece {
     Text(String),
     /// A scalar as `disp` shows it (Octave's `format short`).
     Display(ExprId),
+    /// A whole array (`ExprKind::Local`, real, 2-D) as `disp` shows it: Octave's `format short`
+    /// columns in chunks of 80 characters, or the rows of a char array; without the final
+    /// newline.
+    DisplayArray(ExprId),
     Value {
         /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
         modifiers: String,
@@ -791,6 +795,7 @@ impl PrintPiece {
         match self {
             PrintPiece::Text(_) | PrintPiece::DropFinalNewline | PrintPiece::TrimWhitespace => &[],
             PrintPiece::Display(arg)
+            | PrintPiece::DisplayArray(arg)
             | PrintPiece::Value { arg, .. }
             | PrintPiece::Chars { arg, .. }
             | PrintPiece::NumberRow { arg, .. } => std::slice::from_ref(arg),
@@ -803,7 +808,10 @@ impl PrintPiece {
     pub fn reads_arrays(&self) -> bool {
         matches!(
             self,
-            PrintPiece::Chars { .. } | PrintPiece::NumberRow { .. } | PrintPiece::Format { .. }
+            PrintPiece::Chars { .. }
+                | PrintPiece::DisplayArray(_)
+                | PrintPiece::NumberRow { .. }
+                | PrintPiece::Format { .. }
         )
     }
 }

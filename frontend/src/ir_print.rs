@@ -186,7 +186,9 @@ impl Printer<'_> {
                             conversion,
                             arg,
                         } => format!("%{modifiers}{conversion}({})", self.expr(*arg)),
-                        PrintPiece::Display(arg) => format!("disp({})", self.expr(*arg)),
+                        PrintPiece::Display(arg) | PrintPiece::DisplayArray(arg) => {
+                            format!("disp({})", self.expr(*arg))
+                        }
                         PrintPiece::Chars { modifiers, arg } => {
                             format!("%{modifiers}s({})", self.expr(*arg))
                         }

@@ -19,7 +19,7 @@ use crate::diag::Span;
 use crate::ir::{BinOp, ExprId, ExprKind, PrintPiece, PrintTo, SizeQuery, StmtKind};
 use crate::types::{Class, Dim, Shape, Type};
 
-use super::array::Val;
+use super::array::{ArrayVal, Val};
 use super::Lowerer;
 
 /// Statement calls that print or raise on the host.
@@ -171,8 +171,9 @@ impl Lowerer<'_> {
     }
 
     /// What `disp(value)` shows before its newline: a number as `format short` does, a char as
-    /// its text (one character, or a row or an empty char array; a char matrix shows one line
-    /// per row, which is not supported: E0103).
+    /// its text (one character, or a row or an empty char array), any other real 2-D array as
+    /// Octave lays it out (a char matrix one line per row); a complex array and a 3-D one are
+    /// E0115.
     fn displayed(&mut self, value: &ast::Expr) -> Option<PrintPiece> {
         let v = self.value(value)?;
         match v {
@@ -190,10 +191,26 @@ impl Lowerer<'_> {
                     arg,
                 })
             }
+            Val::Array(a) => self.displayed_array(&a, value.span),
             v => Some(PrintPiece::Display(
                 self.require_scalar(v, "the value that `disp` shows")?,
             )),
         }
+    }
+
+    fn displayed_array(&mut self, a: &ArrayVal, span: Span) -> Option<PrintPiece> {
+        let refused = match () {
+            _ if super::complex_array::is_complex_val(self, a) => "a complex array",
+            _ if a.shape.is_3d() => "an array that may have more than two dimensions",
+            _ => return Some(PrintPiece::DisplayArray(self.whole_array_expr(a, span))),
+        };
+        self.error(
+            "E0115",
+            span,
+            format!("`disp` of {refused} is not supported yet"),
+            "show it a column or a page at a time, e.g. disp(real(z)) and disp(imag(z)), or disp(A(:, :, k)) for each k".into(),
+        );
+        None
     }
 
     pub(super) fn push_print(&mut self, pieces: Vec<PrintPiece>, to: PrintTo, span: Span) {
