@@ -811,7 +811,7 @@ end
 /// (whole numbers, fixed point, `%.4e` with zeros as `0`), chunks of 80 characters under
 /// `Columns A through B:`, integer classes and logicals with Octave's widths (`int8(-128)`
 /// adds none), char matrices row by row, and empty arrays as `[](RxC)`; one element shows as a
-/// scalar.
+/// scalar. Octave tests for whole numbers in single precision (`3 + 2^-51` shows as `3`).
 #[test]
 fn disp_of_arrays_lays_out_octaves_columns() {
     let source = r"function y = disparr(x, n)
@@ -830,6 +830,8 @@ disp(zeros(0, 3))
 disp(uint8([1 2 255]))
 disp(int8([-128 5]))
 disp([NaN 0.5 -Inf])
+disp([2; 3 + 2^-51; 2 + 1.1e-7; -1])
+disp([2 + 1.3e-7; 3])
 disp(false(1, n))
 y = numel(x);
 end
@@ -878,6 +880,12 @@ end
          \x20   1    2  255\n\
          \x20 -128  5\n\
          \x20     NaN   0.5000     -Inf\n\
+         \x20  2\n\
+         \x20  3\n\
+         \x20  2\n\
+         \x20 -1\n\
+         \x20  2.0000\n\
+         \x20  3.0000\n\
          \x20 0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0\n",
     );
 }

@@ -9,7 +9,8 @@
  *   its class, adds no digits and no sign: Octave takes log10 of abs() in the class, which is
  *   -Inf at 0 and wraps at the minimum.
  * - double and single: from the largest and the smallest finite magnitudes (0 included), in
- *   Octave's three layouts: whole numbers (all finite elements are integers) in `digits + 1`
+ *   Octave's three layouts: whole numbers (every finite element is an integer once rounded to
+ *   single precision, as Octave tests it: 3.0000000000000004 shows as 3) in `digits + 1`
  *   columns, fixed point with 5 significant digits of the largest and the smallest, or `%.4e`
  *   when the fixed layout would take 8 columns or more (whole numbers) or 10 or more
  *   (fractions); 0 prints as `0`, Inf and NaN as words, all right-aligned.
@@ -90,7 +91,7 @@ static m2cu_disp_field m2cu_disp_reals(const m2cu_fmt_arg *a)
         finite = 1;
         if (fabs(v) > largest) largest = fabs(v);
         if (fabs(v) < least) least = fabs(v);
-        if (v != floor(v)) whole = 0;
+        if ((float)v != floorf((float)v)) whole = 0;
     }
     if (!finite) least = 0.0;
     int x_max = largest == 0.0 ? 0 : m2cu_disp_digits(largest);
