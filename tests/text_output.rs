@@ -321,6 +321,7 @@ fn unsupported_printing_is_a_diagnostic() {
         "f = 3;\nfprintf(f, v);",
         "disp(v + 1i);",
         "disp(zeros(2, 2, 3));",
+        "z = v + 1i",
     ];
     let dir = tempfile::tempdir().unwrap();
     for body in cases {
@@ -887,5 +888,196 @@ end
          \x20  2.0000\n\
          \x20  3.0000\n\
          \x20 0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0\n",
+    );
+}
+
+/// `strsplit` and `strjoin` as programs use them, against Octave: whitespace by default, a
+/// run of delimiters as one (empty pieces only at the ends, 0-by-0 as Octave makes them), a
+/// cell of delimiters tried in order without collapsing, a delimiter given as input (an empty
+/// one matches nowhere), `end` in `c{end}`, and the escapes of a literal delimiter translated
+/// (`'\t'`). A delimiter with a backslash given at run time stops with m2cu's message, since
+/// MATLAB would translate it.
+#[test]
+fn strsplit_and_strjoin_as_octave_does() {
+    let source = r"function y = splits(s, d)
+% strsplit and strjoin as programs use them
+w = strsplit(s);
+fprintf('%d:', numel(w));
+for k = 1:numel(w)
+  fprintf('[%s]%dx%d', w{k}, size(w{k}, 1), size(w{k}, 2));
+end
+fprintf('\n');
+p = strsplit(s, ',');
+for k = 1:numel(p)
+  fprintf('<%s>', p{k});
+end
+fprintf(' last=%s\n', p{end});
+q = strsplit(s, {',', ';;', ';'}, 'CollapseDelimiters', false);
+for k = 1:length(q)
+  fprintf('(%s)%d', q{k}, isempty(q{k}));
+end
+fprintf('\n');
+r = strsplit(s, d);
+fprintf('%d pieces at [%s]\n', numel(r), d);
+j = strjoin(p, '|');
+disp(['<' j '>'])
+disp(size(j))
+j2 = strjoin(w);
+fprintf('%s|%d\n', j2, numel(q));
+names = {'alpha', 'beta', 'gamma'};
+disp(strjoin(names, ', '))
+t = strjoin(r, '\t');
+fprintf('%d ', double(t)); fprintf('\n');
+y = numel(r);
+end
+";
+    prints_like_octave(
+        "splits",
+        source,
+        &[
+            &["s='a, b,,c;;d; e '", "d=' '"],
+            &["s='  lead and trail  '", "d=','"],
+            &["s=''", "d=','"],
+            &["s=',,'", "d=','"],
+            &["s='x;;;y'", "d=';;'"],
+            &["s='a b'", "d=''"],
+        ],
+        "4:[a,]1x2[b,,c;;d;]1x8[e]1x1[]0x0\n\
+         <a>< b><c;;d; e > last=c;;d; e \n\
+         (a)0( b)0()1(c)0(d)0( e )0\n\
+         4 pieces at [ ]\n\
+         <a| b|c;;d; e >\n\
+         \x20   1   13\n\
+         a, b,,c;;d; e |6\n\
+         alpha, beta, gamma\n\
+         97 44 9 98 44 44 99 59 59 100 59 9 101 9 \n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("splits.m"), source).unwrap();
+    let stopped = m2cu_prints(dir.path(), "splits", &["s='a b'", r"d='\t'"], "y", "cpu");
+    assert!(
+        stopped.stdout.ends_with("error: m2cu: a delimiter made when the program runs holds a backslash, whose escape sequence MATLAB translates; write the delimiter as a literal\n"),
+        "{}",
+        stopped.stdout
+    );
+}
+
+/// `a && b` where `b` needs statements before it (a reduction) and `a` is a double: the
+/// condition holds `a`'s truth, and a NaN stops as Octave stops (was an internal error).
+#[test]
+fn a_double_before_a_reduction_in_a_condition() {
+    let source = r"function y = andreduce(raw, d)
+y = 0;
+if raw && any(d(:) == 92)
+  y = 1;
+end
+if raw || all(d > 100)
+  y = y + 2;
+end
+fprintf('%d\n', y);
+end
+";
+    prints_like_octave(
+        "andreduce",
+        source,
+        &[
+            &["raw=1", r"d='a\b'"],
+            &["raw=0", "d='ab'"],
+            &["raw=2", "d='ab'"],
+        ],
+        "3\n",
+    );
+    // Octave words this error its own way; m2cu gives MATLAB's.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("andreduce.m"), source).unwrap();
+    let nan = m2cu_prints(dir.path(), "andreduce", &["raw=NaN", "d='ab'"], "y", "cpu");
+    assert_eq!(
+        nan.stdout,
+        "error: NaN's cannot be converted to logicals.\n"
+    );
+}
+
+/// A statement without `;` displays its value as Octave does: `name = value` for scalars, char
+/// rows and empty arrays, a block between blank lines for matrices (in chunks of 80
+/// characters), all of `v` after `v(2) = 7`, each output of `[p, q] = ...`, a variable alone,
+/// and `ans = ...` for an expression; `disp(t)` displays nothing more. With `t = 2`, `r` is
+/// a row that the first call has as one element.
+#[test]
+fn statements_without_semicolons_display_values() {
+    let source = r"function y = shown(t)
+% statements without a semicolon display their values
+a = 5
+b = int8(-3)
+c = true
+s = 'abc'
+e = ''
+z = zeros(1, 0)
+m = [1 2; 3 4] * t
+cm = ['ab'; 'cd']
+x = 1.5;
+x
+x + t
+v = [1 2 3];
+v(2) = 7
+[p, q] = size(m)
+n = NaN
+w = single(2.5)
+u = uint16([1 2])
+k = 1:20
+r = m(1, 1:t)
+numel(v)
+sprintf('%d-%d', p, q)
+disp(t)
+y = t;
+end
+";
+    prints_like_octave(
+        "shown",
+        source,
+        &[&["t=1"], &["t=2"]],
+        "a = 5\n\
+         b = -3\n\
+         c = 1\n\
+         s = abc\n\
+         e = \n\
+         z = [](1x0)\n\
+         m =\n\
+         \n\
+         \x20  1   2\n\
+         \x20  3   4\n\
+         \n\
+         cm =\n\
+         \n\
+         ab\n\
+         cd\n\
+         \n\
+         x = 1.5000\n\
+         ans = 2.5000\n\
+         v =\n\
+         \n\
+         \x20  1   7   3\n\
+         \n\
+         p = 2\n\
+         q = 2\n\
+         n = NaN\n\
+         w = 2.5000\n\
+         u =\n\
+         \n\
+         \x20 1  2\n\
+         \n\
+         k =\n\
+         \n\
+         \x20Columns 1 through 16:\n\
+         \n\
+         \x20   1    2    3    4    5    6    7    8    9   10   11   12   13   14   15   16\n\
+         \n\
+         \x20Columns 17 through 20:\n\
+         \n\
+         \x20  17   18   19   20\n\
+         \n\
+         r = 1\n\
+         ans = 3\n\
+         ans = 2-2\n\
+         1\n",
     );
 }

@@ -1,6 +1,7 @@
 /* disp of a whole array as GNU Octave 7.3 shows it in `format short` (its pr-output.cc, with
  * the 80 columns of a terminal that is no terminal), for real numeric, logical and char arrays
- * of two dimensions. The text has no final newline: disp adds it.
+ * of two dimensions. The text has no final newline: disp adds it. With a `name`, as a
+ * statement without `;` shows a variable (`m2cu_disp_named`).
  *
  * - An empty array: `[](RxC)`; a char array: each row on a line of its own.
  * - One element: as disp shows a scalar (`m2cu_put_display`, or the integer).
@@ -168,11 +169,23 @@ static void m2cu_disp_chars(m2cu_text *t, const m2cu_fmt_arg *a, int64_t rows, i
     free(line);
 }
 
-static int m2cu_put_disp_array(m2cu_text *t, m2cu_fmt_arg a, int64_t rows, int64_t cols)
+/* `name = ` before a value shown on the same line (an empty array, one element, a char array
+ * of at most one row), else `name =` and a blank line before the rows and one after them. */
+static int m2cu_disp_named(m2cu_text *t, const char *name, const m2cu_fmt_arg *a, int64_t rows, int64_t cols)
+{
+    int same_line = a->kind == 'c' ? rows <= 1 : rows * cols <= 1;
+    m2cu_put(t, name);
+    m2cu_put(t, same_line ? " = " : " =\n\n");
+    return same_line;
+}
+
+static int m2cu_put_disp_array(m2cu_text *t, m2cu_fmt_arg a, int64_t rows, int64_t cols, const char *name)
 {
     char piece[96];
+    int block = name != NULL && !m2cu_disp_named(t, name, &a, rows, cols);
     if (a.kind == 'c') {
         m2cu_disp_chars(t, &a, rows, cols);
+        if (block) m2cu_put(t, "\n");
         return 0;
     }
     if (rows == 0 || cols == 0) {
@@ -205,5 +218,6 @@ static int m2cu_put_disp_array(m2cu_text *t, m2cu_fmt_arg a, int64_t rows, int64
             if (!(last == cols && i == rows - 1)) m2cu_put(t, "\n");
         }
     }
+    if (block) m2cu_put(t, "\n");
     return f.wide_exponent ? M2CU_E_DISP_EXPONENT : 0;
 }

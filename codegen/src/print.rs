@@ -99,7 +99,9 @@ impl Context<'_> {
         for piece in pieces {
             match piece {
                 PrintPiece::Format { args } => self.run_time_format(code, args, to),
-                PrintPiece::DisplayArray(arg) => self.display_array(code, *arg),
+                PrintPiece::DisplayArray { arg, name } => {
+                    self.display_array(code, *arg, name.as_deref())
+                }
                 _ => code.line(self.put_piece(piece)),
             }
         }
@@ -169,17 +171,19 @@ impl Context<'_> {
     }
 
     /// `m2cu_put_disp_array` of the whole array `arg` (a pointer, its element count and class,
-    /// and its extents); its error stops the call.
-    fn display_array(&self, code: &mut Code, arg: ExprId) {
+    /// and its extents), shown as the variable `name` or as `disp` shows it; its error stops
+    /// the call.
+    fn display_array(&self, code: &mut Code, arg: ExprId, name: Option<&str>) {
         let array = self.whole_local(arg);
         code.open("{");
         code.line(format!(
-            "int m2cu_f = m2cu_put_disp_array(&m2cu_t, (m2cu_fmt_arg){{{}, {}, '{}'}}, {}, {});",
+            "int m2cu_f = m2cu_put_disp_array(&m2cu_t, (m2cu_fmt_arg){{{}, {}, '{}'}}, {}, {}, {});",
             self.name(array),
             self.names.numel(array),
             format_kind(self.f.class_of(arg)),
             self.names.dim(array, 0),
             self.names.dim(array, 1),
+            name.map_or("NULL".to_string(), string_literal),
         ));
         Self::stop_on_failure(code, self.err);
         code.close("}");
@@ -252,7 +256,7 @@ impl Context<'_> {
                 conversion,
                 arg: value,
             } => self.put_value(&Field::of(modifiers), *conversion, *value, arg),
-            PrintPiece::Format { .. } | PrintPiece::DisplayArray(_) => {
+            PrintPiece::Format { .. } | PrintPiece::DisplayArray { .. } => {
                 unreachable!("a message that reads whole arrays keeps its loop sequential, so no failure record holds it")
             }
         }

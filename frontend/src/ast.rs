@@ -56,6 +56,9 @@ pub enum DimSpec {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
+    /// An assignment or expression statement not ended by `;`, whose value MATLAB displays
+    /// (`x = 1` shows `x = 1`); `false` for every other statement.
+    pub shown: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -90,13 +90,14 @@ impl Printer {
     }
 
     fn stmt(&mut self, d: usize, s: &Stmt) {
+        let shown = if s.shown { " (shown)" } else { "" };
         match &s.kind {
             StmtKind::Expr(e) => {
-                self.line(d, "", "ExprStmt");
+                self.line(d, "", &format!("ExprStmt{shown}"));
                 self.expr(d + 1, "", e);
             }
             StmtKind::Assign { targets, value } => {
-                self.line(d, "", "Assign");
+                self.line(d, "", &format!("Assign{shown}"));
                 for t in targets {
                     self.lvalue(d + 1, t);
                 }

@@ -46,6 +46,8 @@ const FILES: &[(&str, &str)] = &[
     ("nextpow2", include_str!("../lib/nextpow2.m")),
     ("blanks", include_str!("../lib/blanks.m")),
     ("m2cu_cmtimes", include_str!("../lib/m2cu_cmtimes.m")),
+    ("m2cu_strsplit", include_str!("../lib/m2cu_strsplit.m")),
+    ("m2cu_strjoin", include_str!("../lib/m2cu_strjoin.m")),
     ("factorial", include_str!("../lib/factorial.m")),
     ("asind", include_str!("../lib/asind.m")),
     ("acosd", include_str!("../lib/acosd.m")),
@@ -141,6 +143,8 @@ const FILES: &[(&str, &str)] = &[
 /// `m2cu_located`, `sum(x, 'omitnan')` `m2cu_omitnan`, `gpucoder.reduce(A, @min)` folds with
 /// `m2cu_min`): where a program names the builtin, the library loads the helper too.
 const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[
+    ("strsplit", "m2cu_strsplit"),
+    ("strjoin", "m2cu_strjoin"),
     ("max", "m2cu_located"),
     ("min", "m2cu_located"),
     ("max", "m2cu_max"),

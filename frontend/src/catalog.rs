@@ -381,6 +381,8 @@ pub const FUNCTIONS: &[Function] = &[
     entry("strcmp", Area::Text, None, "y = strcmp(s, 'abc');", ""),
     entry("strtrim", Area::Text, None, "y = strtrim(s);", "m2cu's own library: a char row; whitespace only stops (1-by-0 in MATLAB, 0-by-0 in Octave)."),
     entry("strrep", Area::Text, None, "y = strrep(s, 'ab', 'x');", "m2cu's own library: char rows; overlapping occurrences each replaced, as MATLAB and Octave do; a result with no characters stops (1-by-0 in MATLAB, 0-by-0 in Octave)."),
+    entry("strsplit", Area::Text, None, "c = strsplit(s, ','); y = c{end};", "Into a cell of texts (`c{k}`, `numel(c)`, `strjoin`), assigned once outside loops and branches, as Octave 7.3 splits: whitespace by default, delimiters tried in the order given (a char or a cell of them, escapes such as `'\\t'` translated), `'CollapseDelimiters'`; empty pieces 0-by-0 as in Octave (MATLAB: 1-by-0); a delimiter given when the program runs stops if it holds a backslash; regular expressions not yet."),
+    entry("strjoin", Area::Text, None, "c = {'a', 'b'}; y = strjoin(c, s);", "Of a cell of texts (a literal one or `strsplit`'s), with one delimiter (escapes translated); a cell of delimiters not yet."),
     entry("mat2str", Area::Text, None, "y = mat2str(x);", "m2cu's own library: a real 2-D numeric or logical array as Octave 7.3 writes it (`%.15g`, or `mat2str(x, n)`); complex values and the 'class' argument are not supported yet."),
     entry("deblank", Area::Text, None, "y = deblank(s);", "m2cu's own library: a char row; trailing whitespace and nulls; blanks only stop (as `strtrim`)."),
     entry("strcmpi", Area::Text, None, "y = strcmpi(s, 'abc');", ""),

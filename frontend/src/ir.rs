@@ -684,8 +684,13 @@ pub enum PrintPiece {
     Display(ExprId),
     /// A whole array (`ExprKind::Local`, real, 2-D) as `disp` shows it: Octave's `format short`
     /// columns in chunks of 80 characters, or the rows of a char array; without the final
-    /// newline.
-    DisplayArray(ExprId),
+    /// newline. With a `name`, as a statement without `;` shows the variable: `name = ` and the
+    /// value on the same line when it is empty, one element or a char row, else `name =`, a
+    /// blank line, the rows and a blank line.
+    DisplayArray {
+        arg: ExprId,
+        name: Option<String>,
+    },
     Value {
         /// Flags, width and precision as written (`-8.3` in `%-8.3f`).
         modifiers: String,
@@ -795,7 +800,7 @@ impl PrintPiece {
         match self {
             PrintPiece::Text(_) | PrintPiece::DropFinalNewline | PrintPiece::TrimWhitespace => &[],
             PrintPiece::Display(arg)
-            | PrintPiece::DisplayArray(arg)
+            | PrintPiece::DisplayArray { arg, .. }
             | PrintPiece::Value { arg, .. }
             | PrintPiece::Chars { arg, .. }
             | PrintPiece::NumberRow { arg, .. } => std::slice::from_ref(arg),
@@ -809,7 +814,7 @@ impl PrintPiece {
         matches!(
             self,
             PrintPiece::Chars { .. }
-                | PrintPiece::DisplayArray(_)
+                | PrintPiece::DisplayArray { .. }
                 | PrintPiece::NumberRow { .. }
                 | PrintPiece::Format { .. }
         )

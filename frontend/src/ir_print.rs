@@ -186,9 +186,13 @@ impl Printer<'_> {
                             conversion,
                             arg,
                         } => format!("%{modifiers}{conversion}({})", self.expr(*arg)),
-                        PrintPiece::Display(arg) | PrintPiece::DisplayArray(arg) => {
+                        PrintPiece::Display(arg) | PrintPiece::DisplayArray { arg, name: None } => {
                             format!("disp({})", self.expr(*arg))
                         }
+                        PrintPiece::DisplayArray {
+                            arg,
+                            name: Some(name),
+                        } => format!("display({}, {name:?})", self.expr(*arg)),
                         PrintPiece::Chars { modifiers, arg } => {
                             format!("%{modifiers}s({})", self.expr(*arg))
                         }

@@ -1151,8 +1151,10 @@ fn statement(i: Input) -> PResult<Stmt> {
         _ => expr_statement(i)?,
     };
     let span = i.span_since(&start);
+    let shown =
+        matches!(kind, StmtKind::Assign { .. } | StmtKind::Expr(_)) && *i.kind() != TokKind::Semi;
     let (i, ()) = terminator(i)?;
-    Ok((i, Stmt { kind, span }))
+    Ok((i, Stmt { kind, span, shown }))
 }
 
 fn misplaced_keyword(i: &Input, kw: Keyword) -> PError {

@@ -53,6 +53,11 @@ impl Lowerer<'_> {
         if let AstExpr::TextCell { items, column } = &strip_parens(value).kind {
             return self.assign_text_cell(name, items, *column, span);
         }
+        if let AstExpr::Call { callee, args } = &strip_parens(value).kind {
+            if callee.name == "strsplit" && !self.is_function("strsplit") {
+                return self.assign_split_cell(name, args, span);
+            }
+        }
         if self.is_text_cell(&name.name) {
             return self.cell_reassigned(name);
         }

@@ -10,9 +10,13 @@
 //! and the cell's shape, so a bad `k` stops with Octave's message for the cell
 //! (`c(4): out of bound 3 (dimensions are 1x3)`).
 //!
+//! A cell made when the program runs (`strsplit`, `lower::split`) has the same three parts;
+//! its `c{k}` has Octave's shape for an empty piece (0-by-0, see [`run_time_piece`]), and `end`
+//! in its index is `numel` of its lengths.
+//!
 //! Invariants (each broken one is E0166, with a help line that keeps MATLAB's result):
-//! - a cell's texts are non-empty literals (`c{k}` of `''` is 0-by-0 in Octave, and a slice
-//!   here is 1-by-0), and the cell is one row or one column;
+//! - a literal cell's texts are non-empty literals (`c{k}` of `''` is 0-by-0 in Octave, and a
+//!   slice here is 1-by-0), and the cell is one row or one column;
 //! - a cell is assigned once, in the straight-line part of the function body, so every read
 //!   lowered after it passes through its assignment (no undefined array is ever read);
 //! - the name of a cell means nothing else in that function: another assignment to it, `c(k)`,
@@ -24,11 +28,11 @@ use super::array::Val;
 use super::*;
 
 /// Scope key prefix of the char row holding a cell's texts one after another.
-const TEXT: &str = "_cell_text_";
+pub(super) const TEXT: &str = "_cell_text_";
 /// Scope key prefix of the vector of each text's offset in [`TEXT`].
-const START: &str = "_cell_start_";
+pub(super) const START: &str = "_cell_start_";
 /// Scope key prefix of the vector of each text's length.
-const LEN: &str = "_cell_len_";
+pub(super) const LEN: &str = "_cell_len_";
 /// Scope key prefix of the index local of one `c{k}`.
 const INDEX: &str = "_cell_index_";
 
@@ -63,16 +67,7 @@ impl Lowerer<'_> {
                 "Octave's c{k} of '' is 0-by-0; test for the empty case apart, or use a text such as ' '",
             );
         };
-        if self.scope.names.contains_key(&name.name) || self.is_text_cell(&name.name) {
-            return self.cell_reassigned(name);
-        }
-        if self.frames.len() != self.body_frame {
-            return self.cell_refused(
-                span,
-                "a cell assigned inside a loop or branch",
-                "assign the cell once, before the loops and branches that use it",
-            );
-        }
+        self.new_cell_allowed(name, span)?;
         let mut starts = Vec::new();
         let mut offset = 0;
         for t in &texts {
@@ -80,29 +75,49 @@ impl Lowerer<'_> {
             offset += t.chars().count();
         }
         let lens: Vec<f64> = texts.iter().map(|t| t.chars().count() as f64).collect();
-        let hidden = |prefix: &str| ast::Ident {
-            name: format!("{prefix}{}", name.name),
-            span: name.span,
-        };
         let flat = ast::Expr {
             kind: AstExpr::Str(texts.concat()),
             span,
         };
-        self.assign(&[ast::LValue::Var(hidden(TEXT))], &flat, span)?;
+        self.assign(&[ast::LValue::Var(hidden(TEXT, name))], &flat, span)?;
         for (prefix, values) in [(START, starts), (LEN, lens)] {
             let vector = number_vector(&values, column, span);
-            self.assign(&[ast::LValue::Var(hidden(prefix))], &vector, span)?;
-            let id = self.scope.names[&hidden(prefix).name];
-            self.matlab_names.insert(id, name.name.clone());
+            self.assign(&[ast::LValue::Var(hidden(prefix, name))], &vector, span)?;
         }
-        // Users see the three as their cell array.
-        for prefix in [TEXT, START, LEN] {
-            let id = self.scope.names[&hidden(prefix).name];
-            self.locals[id].shown = crate::ir::Shown::As(name.name.clone());
-        }
-        let len = self.scope.names[&hidden(LEN).name];
+        self.name_cell_parts(name);
+        let len = self.scope.names[&hidden(LEN, name).name];
         self.cell_texts.insert(len, texts);
         None
+    }
+
+    /// Checks that `name` may become a new cell here: no variable or cell has the name yet, and
+    /// the assignment is in the straight-line part of the function body.
+    pub(super) fn new_cell_allowed(&mut self, name: &ast::Ident, span: Span) -> Option<()> {
+        if self.scope.names.contains_key(&name.name) || self.is_text_cell(&name.name) {
+            self.cell_reassigned(name);
+            return None;
+        }
+        if self.frames.len() != self.body_frame {
+            self.cell_refused(
+                span,
+                "a cell assigned inside a loop or branch",
+                "assign the cell once, before the loops and branches that use it",
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    /// Gives the three locals of the new cell `name` its MATLAB name: users see them as their
+    /// cell array, and a bad index names the cell.
+    pub(super) fn name_cell_parts(&mut self, name: &ast::Ident) {
+        for prefix in [TEXT, START, LEN] {
+            let id = self.scope.names[&hidden(prefix, name).name];
+            self.locals[id].shown = crate::ir::Shown::As(name.name.clone());
+            if prefix != TEXT {
+                self.matlab_names.insert(id, name.name.clone());
+            }
+        }
     }
 
     /// `c{args}`.
@@ -130,11 +145,19 @@ impl Lowerer<'_> {
             );
             return None;
         };
-        let count = self.cell_texts[&len].len();
-        let arg = with_end(arg, count);
-        if let AstExpr::Number { value, .. } = arg.kind {
-            if value.fract() == 0.0 && (1.0..=count as f64).contains(&value) {
-                let text = self.cell_texts[&len][value as usize - 1].clone();
+        let literal = self.cell_texts.get(&len).cloned();
+        let count = match &literal {
+            Some(texts) => number(texts.len() as f64, arg.span),
+            None => call(
+                "numel",
+                vec![ident(&format!("{LEN}{name}"), arg.span)],
+                arg.span,
+            ),
+        };
+        let arg = with_end(arg, &count);
+        if let (AstExpr::Number { value, .. }, Some(texts)) = (&arg.kind, &literal) {
+            if value.fract() == 0.0 && (1.0..=texts.len() as f64).contains(value) {
+                let text = texts[*value as usize - 1].clone();
                 return self.char_literal(&text, span);
             }
         }
@@ -153,7 +176,10 @@ impl Lowerer<'_> {
             return None;
         }
         let slice = content_slice(name, &index, span);
-        self.value(&slice)
+        match literal {
+            Some(_) => self.value(&slice),
+            None => self.value(&run_time_piece(name, slice, &index, span)),
+        }
     }
 
     /// `numel(c)` and the other shape readers of a text cell: the same call on its lengths.
@@ -207,6 +233,68 @@ impl Lowerer<'_> {
         );
         None
     }
+}
+
+/// The identifier of the part `prefix` of the cell `name`.
+pub(super) fn hidden(prefix: &str, name: &ast::Ident) -> ast::Ident {
+    ast::Ident {
+        name: format!("{prefix}{}", name.name),
+        span: name.span,
+    }
+}
+
+fn number(value: f64, span: Span) -> ast::Expr {
+    ast::Expr {
+        kind: AstExpr::Number {
+            value,
+            text: format!("{value}"),
+        },
+        span,
+    }
+}
+
+fn ident(name: &str, span: Span) -> ast::Expr {
+    ast::Expr {
+        kind: AstExpr::Ident(name.to_string()),
+        span,
+    }
+}
+
+fn call(callee: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
+    ast::Expr {
+        kind: AstExpr::Call {
+            callee: ast::Ident {
+                name: callee.to_string(),
+                span,
+            },
+            args,
+        },
+        span,
+    }
+}
+
+/// A piece of a cell made when the program runs (`strsplit`) with Octave's shape: a 1-by-n
+/// row, or 0-by-0 when empty, but for the one piece of an empty text, which is that text
+/// (`reshape(slice, min(len(k), 1) + isempty(text) * size(text, 1), len(k))`).
+fn run_time_piece(name: &str, slice: ast::Expr, k: &ast::Ident, span: Span) -> ast::Expr {
+    let text = ident(&format!("{TEXT}{name}"), span);
+    let len = call(&format!("{LEN}{name}"), vec![ident(&k.name, span)], span);
+    let binary = |op, lhs, rhs| ast::Expr {
+        kind: AstExpr::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+        span,
+    };
+    let nonempty = call("min", vec![len.clone(), number(1.0, span)], span);
+    let empty_text_rows = binary(
+        BinaryOp::Mul,
+        call("isempty", vec![text.clone()], span),
+        call("size", vec![text, number(1.0, span)], span),
+    );
+    let rows = binary(BinaryOp::Add, nonempty, empty_text_rows);
+    call("reshape", vec![slice, rows, len], span)
 }
 
 /// `[v1, v2, ...]` (or a column `[v1; v2; ...]`) of numbers.
@@ -266,21 +354,16 @@ fn content_slice(name: &str, k: &ast::Ident, span: Span) -> ast::Expr {
 }
 
 /// `arg` with each `end` that belongs to the cell's index (not to an index nested in it)
-/// replaced by the cell's length.
-fn with_end(arg: &ast::Expr, count: usize) -> ast::Expr {
+/// replaced by the cell's length `count`.
+fn with_end(arg: &ast::Expr, count: &ast::Expr) -> ast::Expr {
     let mut arg = arg.clone();
     replace_end(&mut arg, count);
     arg
 }
 
-fn replace_end(e: &mut ast::Expr, count: usize) {
+fn replace_end(e: &mut ast::Expr, count: &ast::Expr) {
     match &mut e.kind {
-        AstExpr::End => {
-            e.kind = AstExpr::Number {
-                value: count as f64,
-                text: count.to_string(),
-            }
-        }
+        AstExpr::End => e.kind = count.kind.clone(),
         AstExpr::Unary { operand, .. } | AstExpr::Postfix { operand, .. } => {
             replace_end(operand, count)
         }

@@ -1,9 +1,9 @@
-//! Statements that only touch the console or the workspace: a value on its own (`x`, `x;`),
-//! `clc`, `close all`, `more off`, and `clear`.
+//! Statements that only touch the console or the workspace: a variable on its own with `;`
+//! (`x;`), `clc`, `close all`, `more off`, and `clear`.
 //!
 //! Invariants:
-//! - a statement that is a variable's name, with or without `;`, does nothing: it would only
-//!   display the value, and a translated function displays nothing (as `x = 1` without `;`);
+//! - a statement that is a variable's name and `;` does nothing (without `;` it shows the
+//!   value, `lower::show`);
 //! - `clc`, `close(...)` and `more(...)` change only the command window and figures, which a
 //!   translated function has none of: they do nothing;
 //! - `clear`/`clearvars` inside a function delete its variables, its inputs included, so MATLAB
@@ -16,6 +16,11 @@ const CONSOLE_ONLY: &[&str] = &["clc", "close", "more"];
 
 /// Commands that delete variables.
 const CLEARING: &[&str] = &["clear", "clearvars"];
+
+/// Whether `name` is a command of this module (`clc`, `close`, `more`, `clear`, `clearvars`).
+pub(super) fn is_console_command(name: &str) -> bool {
+    CONSOLE_ONLY.contains(&name) || CLEARING.contains(&name)
+}
 
 impl Lowerer<'_> {
     /// Lowers `e` as a statement if it is one of this module's; `false` for any other.

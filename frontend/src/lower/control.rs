@@ -43,6 +43,13 @@ impl Lowerer<'_> {
             return Some(self.binary_expr(op, a, b, Class::Logical, span));
         }
         let logical = Type::scalar(Class::Logical);
+        // The temporary holds each operand's truth (`if raw && any(v)` with a double `raw`):
+        // `logical(x)`, which stops at NaN as the condition would.
+        let truth = |me: &mut Self, x: ExprId| match me.exprs[x].ty.class {
+            Class::Logical => x,
+            _ => me.new_expr(ExprKind::Convert(x), logical, span),
+        };
+        let (a, b) = (truth(self, a), truth(self, b));
         let c = self.temp("c", logical, span);
         self.push(
             StmtKind::Assign {

@@ -111,7 +111,11 @@ fn rewrite_compound(s: &Stmt, in_loop: bool) -> Stmt {
 }
 
 fn stmt(kind: StmtKind, span: Span) -> Stmt {
-    Stmt { kind, span }
+    Stmt {
+        kind,
+        span,
+        shown: false,
+    }
 }
 
 fn flag(span: Span) -> Ident {

@@ -381,6 +381,9 @@ impl Lowerer<'_> {
         if let Some(shape) = self.cell_shape_call(callee, args, span) {
             return shape;
         }
+        if let Some(joined) = self.joined_cell(callee, args, span) {
+            return joined;
+        }
         if name == super::custom::GPUCODER_REDUCE {
             return self.gpucoder_reduce(args, span);
         }

@@ -118,6 +118,14 @@ impl<'a> Lowerer<'a> {
         self.resolve(name).is_some()
     }
 
+    /// Whether the function `name` of the program (or of m2cu's library) has outputs.
+    pub(super) fn returns_values(&self, name: &str) -> bool {
+        match self.resolve(name) {
+            Some(Resolved::Callee(c)) => !c.function.outputs.is_empty(),
+            _ => false,
+        }
+    }
+
     /// What a call to `name` runs, in the order of the module docs.
     fn resolve(&self, name: &str) -> Option<Resolved<'a>> {
         if let Some(function) = self.function_in_file(name) {

@@ -108,9 +108,11 @@ mod reduce_pages;
 mod relaxation;
 mod rewrite;
 mod select;
+mod show;
 mod sizes;
 mod slices;
 mod small_vectors;
+mod split;
 mod stencil;
 mod text;
 mod trailing;
@@ -790,7 +792,13 @@ impl<'a> Lowerer<'a> {
             return Some(id);
         }
         match &stmt.kind {
-            AstStmt::Assign { targets, value } => self.assign(targets, value, span),
+            AstStmt::Assign { targets, value } => {
+                let id = self.assign(targets, value, span);
+                if stmt.shown {
+                    self.show_targets(targets, span);
+                }
+                id
+            }
             AstStmt::For { var, range, body } => self.for_loop(var, range, body, span),
             AstStmt::While { cond, body } => self.while_loop(cond, body, span),
             AstStmt::If { clauses, else_body } => {
@@ -816,7 +824,9 @@ impl<'a> Lowerer<'a> {
                 otherwise,
             } => self.switch(subject, cases, otherwise.as_deref(), span),
             AstStmt::Expr(e) => {
-                self.expr_statement(e);
+                if !(stmt.shown && self.shown_expression(e)) {
+                    self.expr_statement(e);
+                }
                 None
             }
         }
@@ -863,6 +873,46 @@ impl<'a> Lowerer<'a> {
         } else {
             self.expression_statement(e.span);
         }
+    }
+
+    /// Lowers the expression statement `e` that has no `;` and shows its value
+    /// (`lower::show`): a variable alone as itself, any other value as `ans`; `false` for a
+    /// statement without a value (`disp(x)`, `fprintf(...)`, `close all`, a call of a function
+    /// of the program that returns nothing, a MATLAB Coder directive).
+    fn shown_expression(&mut self, e: &ast::Expr) -> bool {
+        let (name, is_call) = match &e.kind {
+            AstExpr::Ident(n) => (Some(n.as_str()), false),
+            AstExpr::Call { callee, .. } => (Some(callee.name.as_str()), true),
+            _ => (None, false),
+        };
+        if let (Some(n), false) = (name, is_call) {
+            if self.scope.names.contains_key(n)
+                || self.is_text_cell(n)
+                || self.scope.handles.contains_key(n)
+            {
+                let ident = ast::Ident {
+                    name: n.to_string(),
+                    span: e.span,
+                };
+                self.show_variable(&ident, e.span);
+                return true;
+            }
+        }
+        let statement_only = name.is_some_and(|n| {
+            raise::HOST_STATEMENTS.contains(&n)
+                || IO_FUNCTIONS.contains(&n)
+                || console::is_console_command(n)
+                || n.starts_with("coder.")
+                || n == "m2cu_refuse"
+                || (self.is_function(n) && !self.returns_values(n))
+        });
+        if statement_only {
+            return false;
+        }
+        if let Some(value) = self.value(e) {
+            self.show_value("ans", value, e.span);
+        }
+        true
     }
 
     fn expression_statement(&mut self, span: Span) {

@@ -202,7 +202,12 @@ impl Lowerer<'_> {
         let refused = match () {
             _ if super::complex_array::is_complex_val(self, a) => "a complex array",
             _ if a.shape.is_3d() => "an array that may have more than two dimensions",
-            _ => return Some(PrintPiece::DisplayArray(self.whole_array_expr(a, span))),
+            _ => {
+                return Some(PrintPiece::DisplayArray {
+                    arg: self.whole_array_expr(a, span),
+                    name: None,
+                })
+            }
         };
         self.error(
             "E0115",

@@ -40,6 +40,7 @@ pub(super) fn parfor_stmts(i: Input) -> PResult<Vec<Stmt>> {
     let for_loop = Stmt {
         kind: StmtKind::For { var, range, body },
         span,
+        shown: false,
     };
     Ok((i, vec![kernel_pragma(parfor_span), for_loop]))
 }
@@ -60,5 +61,6 @@ fn kernel_pragma(span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Expr(call),
         span,
+        shown: false,
     }
 }
