@@ -1081,3 +1081,59 @@ end
          1\n",
     );
 }
+
+/// `str2double` as Octave 7.3 reads text: blanks, commas dropped, a second sign (`--4` is 4),
+/// `Inf` in any case, NaN for other text (`1d3`, `infinity`, `1e400`) and for a value that is
+/// not text; of a cell of texts and of `strsplit(...)` written in the call, an array. A number
+/// of 16 significant digits and a complex one stop with m2cu's message.
+#[test]
+fn str2double_reads_text_as_octave_does() {
+    let source = r"function y = nums(line, s)
+% str2double of texts, of a cell of texts, and of strsplit's pieces
+v = str2double(s);
+fprintf('%.17g\n', v);
+parts = strsplit(line, ';');
+x = str2double(parts);
+fprintf('%g ', x); fprintf('| %d %d\n', size(x, 1), size(x, 2));
+w = str2double(strsplit(line, {';', ' '}));
+fprintf('%g ', w); fprintf('\n');
+for k = 1:numel(parts)
+  fprintf('[%s]=%g ', parts{k}, str2double(parts{k}));
+end
+fprintf('\n');
+fprintf('%g %g\n', str2double(5), str2double(''));
+y = sum(x(~isnan(x)));
+end
+";
+    prints_like_octave(
+        "nums",
+        source,
+        &[
+            &["line='1.5;2,000; -3e2;abc;;Inf'", "s='  -12.25e-1 '"],
+            &["line='7'", "s='--4'"],
+            &["line='0.1;.5;5.;1e-400'", "s='1d3'"],
+            &["line='x'", "s='1e400'"],
+            &["line='1 ; 2'", "s='3.14159265358979'"],
+            &["line='infinity;pi'", "s='-inf'"],
+        ],
+        "-1.2250000000000001\n\
+         1.5 2000 -300 NaN Inf | 1 5\n\
+         1.5 2000 -300 NaN Inf \n\
+         [1.5]=1.5 [2,000]=2000 [ -3e2]=-300 [abc]=NaN [Inf]=Inf \n\
+         NaN NaN\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("nums.m"), source).unwrap();
+    for (s, why) in [
+        ("s='3.141592653589793'", "more than 15 significant digits"),
+        ("s='2+3i'", "complex number"),
+    ] {
+        let stopped = m2cu_prints(dir.path(), "nums", &["line='1'", s], "y", "cpu");
+        assert!(
+            stopped.stdout.starts_with("error: m2cu: str2double of a ")
+                && stopped.stdout.contains(why),
+            "{s}: {}",
+            stopped.stdout
+        );
+    }
+}

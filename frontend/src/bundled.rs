@@ -48,6 +48,11 @@ const FILES: &[(&str, &str)] = &[
     ("m2cu_cmtimes", include_str!("../lib/m2cu_cmtimes.m")),
     ("m2cu_strsplit", include_str!("../lib/m2cu_strsplit.m")),
     ("m2cu_strjoin", include_str!("../lib/m2cu_strjoin.m")),
+    ("str2double", include_str!("../lib/str2double.m")),
+    (
+        "m2cu_str2double_cell",
+        include_str!("../lib/m2cu_str2double_cell.m"),
+    ),
     ("factorial", include_str!("../lib/factorial.m")),
     ("asind", include_str!("../lib/asind.m")),
     ("acosd", include_str!("../lib/acosd.m")),
@@ -145,6 +150,7 @@ const FILES: &[(&str, &str)] = &[
 const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[
     ("strsplit", "m2cu_strsplit"),
     ("strjoin", "m2cu_strjoin"),
+    ("str2double", "m2cu_str2double_cell"),
     ("max", "m2cu_located"),
     ("min", "m2cu_located"),
     ("max", "m2cu_max"),

@@ -384,6 +384,9 @@ impl Lowerer<'_> {
         if let Some(joined) = self.joined_cell(callee, args, span) {
             return joined;
         }
+        if let Some(numbers) = self.numbers_of_cell(callee, args, span) {
+            return numbers;
+        }
         if name == super::custom::GPUCODER_REDUCE {
             return self.gpucoder_reduce(args, span);
         }

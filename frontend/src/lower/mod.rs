@@ -428,6 +428,8 @@ struct Lowerer<'a> {
     cell_texts: HashMap<LocalId, Vec<String>>,
     /// The `c{k}` lowered so far (each gets an index local of its own).
     cell_index_counter: u32,
+    /// How many temporary cells `str2double(strsplit(...))` has made (`lower::split`).
+    split_temporaries: u32,
     /// Whether inlining stopped at its size budget (see `inline::MAX_LOWERED_NODES`).
     over_budget: bool,
     /// MATLAB Coder's directives and `gpucoder.reduce`'s functions (`directives`).
@@ -522,6 +524,7 @@ impl<'a> Lowerer<'a> {
             body_frame: 1,
             cell_texts: HashMap::new(),
             cell_index_counter: 0,
+            split_temporaries: 0,
             over_budget: false,
             directives: directives::Directives::default(),
             empty_flags: HashMap::new(),

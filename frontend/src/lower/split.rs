@@ -7,7 +7,9 @@
 //! that matches wins; with `'CollapseDelimiters'` true (the default) a run of delimiters is one;
 //! a delimiter at the start or the end leaves an empty piece there. Without delimiters it splits
 //! at whitespace (`' ' \f \n \r \t \v`). `strjoin` joins the pieces of a text cell (a literal one
-//! too) with `m2cu_strjoin.m`.
+//! too) with `m2cu_strjoin.m`, and `str2double` of a text cell reads each piece with m2cu's own
+//! `str2double.m` (`m2cu_str2double_cell.m`); `str2double(strsplit(...))` splits into a
+//! temporary cell that only that call reads.
 //!
 //! Invariants:
 //! - delimiters written as literals have their escape sequences translated here, as Octave's
@@ -42,6 +44,13 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         self.new_cell_allowed(name, span)?;
+        self.split_cell(name, args, span)?;
+        None
+    }
+
+    /// The parts of the text cell `name` from `strsplit(args)` (a new cell, or a temporary
+    /// that a call reads at once).
+    fn split_cell(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<()> {
         let [text, rest @ ..] = args else {
             self.split_refused(
                 span,
@@ -73,7 +82,43 @@ impl Lowerer<'_> {
         );
         self.assign(&targets, &call, span)?;
         self.name_cell_parts(name);
-        None
+        Some(())
+    }
+
+    /// `str2double(c)` of a text cell `c` (or of `strsplit(...)` written in the call): the
+    /// number each text writes, in an array of the cell's shape; `None` for any other call.
+    pub(super) fn numbers_of_cell(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Option<Val>> {
+        let [cell] = args else {
+            return None;
+        };
+        if callee.name != "str2double" || !self.runs_bundled("str2double") {
+            return None;
+        }
+        let name = match &strip_parens(cell).kind {
+            AstExpr::Ident(n) if self.is_text_cell(n) => ast::Ident {
+                name: n.clone(),
+                span: cell.span,
+            },
+            AstExpr::Call { callee, args }
+                if callee.name == "strsplit" && !self.is_function("strsplit") =>
+            {
+                self.split_temporaries += 1;
+                let temp = ast::Ident {
+                    name: format!("_split_{}", self.split_temporaries),
+                    span: cell.span,
+                };
+                self.split_cell(&temp, args, span)?;
+                temp
+            }
+            _ => return None,
+        };
+        let parts = [TEXT, START, LEN].map(|p| ident_expr(&hidden(p, &name)));
+        Some(self.value(&call_expr("m2cu_str2double_cell", parts.to_vec(), span)))
     }
 
     /// `strjoin(c)` or `strjoin(c, delimiter)` of the text cell `c`; `None` for any other call.
