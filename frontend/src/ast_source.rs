@@ -8,6 +8,8 @@
 //!   and postfix operators none, matrix elements are separated by `, ` and rows by `; `, and a
 //!   `'` that would otherwise close a char literal or join a number (`'a' '`, `3. '`) gets a
 //!   space before it;
+//! - a statement ends with `;` unless it displays its value (`Stmt::shown`), so the mark
+//!   survives the round trip;
 //! - every function ends with `end` (valid MATLAB whatever the original style), and nested
 //!   functions print inside their parent, after its statements;
 //! - the tree holds only MATLAB forms (the parser desugars Octave's), so the output is MATLAB.
@@ -83,10 +85,11 @@ impl Printer {
     }
 
     fn stmt(&mut self, d: usize, s: &Stmt) {
+        let end = if s.shown { "" } else { ";" };
         match &s.kind {
-            StmtKind::Expr(e) => self.line(d, &format!("{};", expr(e, false))),
+            StmtKind::Expr(e) => self.line(d, &format!("{}{end}", expr(e, false))),
             StmtKind::Assign { targets, value } => {
-                let text = format!("{} = {};", lvalues(targets), expr(value, false));
+                let text = format!("{} = {}{end}", lvalues(targets), expr(value, false));
                 self.line(d, &text);
             }
             StmtKind::For { var, range, body } => {

@@ -163,6 +163,7 @@ pub fn translated_functions() -> Vec<&'static str> {
     names.extend(expr::OTHER_CALLS);
     names.extend(charclass::CHAR_CLASS_FUNCTIONS);
     names.extend(raise::HOST_STATEMENTS);
+    names.extend(split::SPLIT_FUNCTIONS);
     names.extend(optional::ARGUMENT_COUNTS);
     names.extend(directives::CODER_DIRECTIVES);
     names.push(custom::GPUCODER_REDUCE);

@@ -24,6 +24,9 @@ use super::array::Val;
 use super::cells::{hidden, LEN, START, TEXT};
 use super::*;
 
+/// The functions this module translates.
+pub(super) const SPLIT_FUNCTIONS: [&str; 2] = ["strsplit", "strjoin"];
+
 /// Octave's default delimiters: whitespace.
 const WHITESPACE: [&str; 6] = [" ", "\u{c}", "\n", "\r", "\t", "\u{b}"];
 
