@@ -892,7 +892,8 @@ end
 }
 
 /// `strsplit` and `strjoin` as programs use them, against Octave: whitespace by default, a
-/// run of delimiters as one (empty pieces only at the ends, 0-by-0 as Octave makes them), a
+/// run of delimiters as one (empty pieces only at the ends: 1-by-0 as MATLAB makes them,
+/// where Octave's are 0-by-0, so the test prints their lengths, not their sizes), a
 /// cell of delimiters tried in order without collapsing, a delimiter given as input (an empty
 /// one matches nowhere), `end` in `c{end}`, and the escapes of a literal delimiter translated
 /// (`'\t'`). A delimiter with a backslash given at run time stops with m2cu's message, since
@@ -904,7 +905,7 @@ fn strsplit_and_strjoin_as_octave_does() {
 w = strsplit(s);
 fprintf('%d:', numel(w));
 for k = 1:numel(w)
-  fprintf('[%s]%dx%d', w{k}, size(w{k}, 1), size(w{k}, 2));
+  fprintf('[%s]%d', w{k}, numel(w{k}));
 end
 fprintf('\n');
 p = strsplit(s, ',');
@@ -942,7 +943,7 @@ end
             &["s='x;;;y'", "d=';;'"],
             &["s='a b'", "d=''"],
         ],
-        "4:[a,]1x2[b,,c;;d;]1x8[e]1x1[]0x0\n\
+        "4:[a,]2[b,,c;;d;]8[e]1[]0\n\
          <a>< b><c;;d; e > last=c;;d; e \n\
          (a)0( b)0()1(c)0(d)0( e )0\n\
          4 pieces at [ ]\n\
@@ -955,6 +956,13 @@ end
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("splits.m"), source).unwrap();
     let stopped = m2cu_prints(dir.path(), "splits", &["s='a b'", r"d='\t'"], "y", "cpu");
+    let source = "function y = emptypiece(s)\nc = strsplit(s, ',');\nfprintf('%d %d\\n', size(c{end}));\ny = 1;\nend\n";
+    std::fs::write(dir.path().join("emptypiece.m"), source).unwrap();
+    let matlab = m2cu_prints(dir.path(), "emptypiece", &["s='a,'"], "y", "cpu");
+    assert_eq!(
+        matlab.stdout, "1 0\n",
+        "an empty piece is 1-by-0, as in MATLAB"
+    );
     assert!(
         stopped.stdout.ends_with("error: m2cu: a delimiter made when the program runs holds a backslash, whose escape sequence MATLAB translates; write the delimiter as a literal\n"),
         "{}",
@@ -1136,4 +1144,35 @@ end
             stopped.stdout
         );
     }
+}
+
+/// A range bound that is an array (`p(1:eq-1)` after `eq = find(p == '=', 1)`, `for i = 1:k`,
+/// `v(k:end)`): its first element, or an empty range when it is empty, as in MATLAB and
+/// Octave (was E0103).
+#[test]
+fn a_range_bound_from_find_with_a_count() {
+    let source = r"function y = findbound(p, v)
+eq = find(p == '=', 1);
+name = p(1:eq-1);
+fprintf('[%s] %d\n', name, numel(name));
+k = find(v > 2, 1);
+s = 0;
+for i = 1:k
+  s = s + v(i);
+end
+r = v(k:end);
+fprintf('%g %d %d\n', s, numel(r), numel(5:-1:k));
+y = numel(name);
+end
+";
+    prints_like_octave(
+        "findbound",
+        source,
+        &[
+            &["p='ab=c'", "v=[1 3 5]"],
+            &["p='abc'", "v=[1 1]"],
+            &["p='=x'", "v=[5 1]"],
+        ],
+        "[ab] 2\n4 2 4\n",
+    );
 }

@@ -11,8 +11,9 @@
 //! (`c(4): out of bound 3 (dimensions are 1x3)`).
 //!
 //! A cell made when the program runs (`strsplit`, `lower::split`) has the same three parts;
-//! its `c{k}` has Octave's shape for an empty piece (0-by-0, see [`run_time_piece`]), and `end`
-//! in its index is `numel` of its lengths.
+//! its `c{k}` is the same slice, so an empty piece is 1-by-0 as in MATLAB (Octave's strsplit
+//! makes it 0-by-0: the two differ only in the size of an empty piece), and `end` in its index
+//! is `numel` of its lengths.
 //!
 //! Invariants (each broken one is E0166, with a help line that keeps MATLAB's result):
 //! - a literal cell's texts are non-empty literals (`c{k}` of `''` is 0-by-0 in Octave, and a
@@ -176,10 +177,7 @@ impl Lowerer<'_> {
             return None;
         }
         let slice = content_slice(name, &index, span);
-        match literal {
-            Some(_) => self.value(&slice),
-            None => self.value(&run_time_piece(name, slice, &index, span)),
-        }
+        self.value(&slice)
     }
 
     /// `numel(c)` and the other shape readers of a text cell: the same call on its lengths.
@@ -271,30 +269,6 @@ fn call(callee: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
         },
         span,
     }
-}
-
-/// A piece of a cell made when the program runs (`strsplit`) with Octave's shape: a 1-by-n
-/// row, or 0-by-0 when empty, but for the one piece of an empty text, which is that text
-/// (`reshape(slice, min(len(k), 1) + isempty(text) * size(text, 1), len(k))`).
-fn run_time_piece(name: &str, slice: ast::Expr, k: &ast::Ident, span: Span) -> ast::Expr {
-    let text = ident(&format!("{TEXT}{name}"), span);
-    let len = call(&format!("{LEN}{name}"), vec![ident(&k.name, span)], span);
-    let binary = |op, lhs, rhs| ast::Expr {
-        kind: AstExpr::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        span,
-    };
-    let nonempty = call("min", vec![len.clone(), number(1.0, span)], span);
-    let empty_text_rows = binary(
-        BinaryOp::Mul,
-        call("isempty", vec![text.clone()], span),
-        call("size", vec![text, number(1.0, span)], span),
-    );
-    let rows = binary(BinaryOp::Add, nonempty, empty_text_rows);
-    call("reshape", vec![slice, rows, len], span)
 }
 
 /// `[v1, v2, ...]` (or a column `[v1; v2; ...]`) of numbers.

@@ -100,6 +100,7 @@ mod optional;
 mod power;
 mod print;
 mod raise;
+mod range_bounds;
 mod range_class;
 mod reassign;
 mod reduce;
