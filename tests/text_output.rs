@@ -1176,3 +1176,33 @@ end
         "[ab] 2\n4 2 4\n",
     );
 }
+
+/// Structs of settings kept in one function, as programs keep them: fields assigned one by one
+/// and by `struct('name', value, ...)`, nested (`cfg.grid.h`), grown (`hist.vals(end+1)`),
+/// read in loops and conditions; each field is a variable of its own (was E0103).
+#[test]
+fn struct_fields_are_variables_of_their_own() {
+    let source = r"function y = settings(n)
+opts = struct('tol', 1e-6, 'maxit', n);
+opts.name = 'solver';
+cfg.grid.nx = 4;
+cfg.grid.h = 1 / cfg.grid.nx;
+hist.vals = [];
+for k = 1:opts.maxit
+  hist.vals(end+1) = k * cfg.grid.h;
+end
+fprintf('%s %g %d %g\n', opts.name, opts.tol, numel(hist.vals), sum(hist.vals));
+if cfg.grid.nx > 3
+  opts.tol = opts.tol * 10;
+end
+fprintf('%g\n', opts.tol);
+y = sum(hist.vals) + opts.tol;
+end
+";
+    prints_like_octave(
+        "settings",
+        source,
+        &[&["n=5"], &["n=0"]],
+        "solver 1e-06 5 3.75\n1e-05\n",
+    );
+}

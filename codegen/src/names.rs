@@ -31,8 +31,9 @@ impl Fresh {
         self.taken.insert(name);
     }
 
-    /// A fresh name for `name`, now taken.
+    /// A fresh name for `name`, now taken; a struct field's `.` (`opts.tol`) becomes `_`.
     fn name(&mut self, name: &str) -> String {
+        let name = &name.replace('.', "_");
         let base = if keywords::reserved_prefix(name) {
             format!("v_{name}")
         } else {

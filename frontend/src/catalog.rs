@@ -286,6 +286,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("char", Area::Classes, Some(NUMERIC), "y = char(x);", ""),
     entry("cast", Area::Classes, Some(NUMERIC), "y = cast(x, 'int16') + cast(x, 'like', single(1));", "`cast(x, name)`, `cast(x, class(y))`, `cast(x, 'like', p)`: the conversion function of that class (`int16(x)`, ...); a complex prototype is not taken yet."),
     entry("class", Area::Classes, Some(NUMBERS), "if strcmp(class(x), 'double'), y = 1; else, y = 2; end", "A constant of the translation."),
+    entry("struct", Area::Classes, None, "p = struct('k', 2, 'm', n); y = p.k * p.m;", "A struct kept in one function, its fields variables of their own (also `p.k = v`, nested `p.g.h`): name-value pairs with text names and values that are no cells; a struct passed to a function, returned, shown or assigned whole is not supported yet."),
     entry("isa", Area::Classes, Some(NUMBERS), "y = isa(x, 'float');", "Class names and the categories `'numeric'`, `'float'`, `'integer'`."),
     entry("islogical", Area::Classes, Some(NUMBERS), "y = islogical(x);", "Decided at translation time."),
     entry("isinteger", Area::Classes, Some(NUMBERS), "y = isinteger(x);", "Decided at translation time."),

@@ -19,13 +19,8 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
-        if let Some(field) = targets.iter().find_map(dotted_target) {
-            self.unsupported(
-                field.span,
-                &format!("assigning the struct field `{}`", field.name),
-                "structs are not supported: use a separate variable for each field",
-            );
-            return None;
+        for field in targets.iter().filter_map(dotted_target) {
+            self.field_target_allowed(field)?;
         }
         match targets {
             [ast::LValue::Var(name)] => self.assign_var(name, value, span),
@@ -47,6 +42,21 @@ impl Lowerer<'_> {
     }
 
     fn assign_var(&mut self, name: &ast::Ident, value: &ast::Expr, span: Span) -> Option<StmtId> {
+        if self.is_struct(&name.name) {
+            self.error(
+                "E0103",
+                name.span,
+                format!(
+                    "`{}` holds a struct, and this assignment would replace it",
+                    name.name
+                ),
+                "give the new value a name of its own".into(),
+            );
+            return None;
+        }
+        if let Some(assigned) = self.assign_struct_call(name, strip_parens(value), span) {
+            return assigned;
+        }
         if self.assign_handle(name, value).is_some() {
             return None;
         }

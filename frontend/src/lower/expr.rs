@@ -166,6 +166,10 @@ impl Lowerer<'_> {
             self.read_loop_variable(id, span);
             return Some(self.local_val(id, span));
         }
+        if self.is_struct(name) {
+            self.struct_as_value(name, span);
+            return None;
+        }
         if let Some((value, class)) = constant(name).filter(|_| !self.is_function(name)) {
             return Some(Val::Scalar(self.constant_expr(value, class, span)));
         }
@@ -376,6 +380,10 @@ impl Lowerer<'_> {
         }
         if self.is_text_cell(name) {
             self.cell_as_value(name, span);
+            return None;
+        }
+        if self.is_struct(name) {
+            self.struct_as_value(name, span);
             return None;
         }
         if let Some(shape) = self.cell_shape_call(callee, args, span) {

@@ -474,6 +474,10 @@ impl<'a> Lowerer<'a> {
                 Some(id) if self.returnable(id, output) => out.push(id),
                 Some(_) => return None,
                 None if self.handle_output(output) => return None,
+                None if self.is_struct(&output.name) => {
+                    self.struct_output(output);
+                    return None;
+                }
                 None => {
                     self.error(
                         "E0102",

@@ -80,6 +80,7 @@ mod dot_trace;
 mod early_return;
 mod emptyloop;
 mod expr;
+mod fields;
 mod fill;
 mod find;
 mod flip_repmat;
@@ -165,6 +166,7 @@ pub fn translated_functions() -> Vec<&'static str> {
     names.extend(charclass::CHAR_CLASS_FUNCTIONS);
     names.extend(raise::HOST_STATEMENTS);
     names.extend(split::SPLIT_FUNCTIONS);
+    names.extend(fields::STRUCT_FUNCTIONS);
     names.extend(optional::ARGUMENT_COUNTS);
     names.extend(directives::CODER_DIRECTIVES);
     names.push(custom::GPUCODER_REDUCE);
@@ -705,6 +707,7 @@ impl<'a> Lowerer<'a> {
                 Some(id) if self.returnable(id, output) => self.outputs.push(id),
                 Some(_) => {}
                 None if self.handle_output(output) => {}
+                None if self.is_struct(&output.name) => self.struct_output(output),
                 // The call always raises first: the output is a placeholder never returned.
                 None if self.halted => {
                     let id = self.new_local(&output.name, Type::scalar(Class::Double), output.span);
@@ -894,6 +897,7 @@ impl<'a> Lowerer<'a> {
             if self.scope.names.contains_key(n)
                 || self.is_text_cell(n)
                 || self.scope.handles.contains_key(n)
+                || self.is_struct(n)
             {
                 let ident = ast::Ident {
                     name: n.to_string(),

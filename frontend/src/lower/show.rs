@@ -7,7 +7,7 @@
 //! - the text is one `Print` to the console after the statement: a scalar as `disp` shows it
 //!   after `name = `, an array as [`PrintPiece::DisplayArray`] with the name (Octave decides
 //!   from the extents when the program runs whether the value fits on the `name = ` line);
-//! - a value m2cu cannot show as Octave does (complex, 3-D, a cell, a function handle) is
+//! - a value m2cu cannot show as Octave does (complex, 3-D, a cell, a function handle, a struct) is
 //!   E0115 with a help line that keeps the result: end the statement with `;`;
 //! - `ans` is only shown, never assigned: a later read of `ans` is an undefined variable.
 
@@ -30,6 +30,11 @@ impl Lowerer<'_> {
 
     /// Shows the variable `name` as `name = ...`.
     pub(super) fn show_variable(&mut self, name: &ast::Ident, span: Span) {
+        if name.name.contains('.') || self.is_struct(&name.name) {
+            let root = name.name.split('.').next().unwrap_or(&name.name);
+            self.not_shown(root, "a struct", span);
+            return;
+        }
         if self.is_text_cell(&name.name) || self.scope.handles.contains_key(&name.name) {
             self.not_shown(&name.name, "a cell or a function handle", span);
             return;

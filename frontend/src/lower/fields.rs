@@ -1,0 +1,133 @@
+//! Structs kept in one function, as programs keep their settings: `p.k = 4; p.dt = 0.01;`
+//! and `a = -p.k / p.m * x`, also `p = struct('k', 4, 'm', 1)`.
+//!
+//! The lexer reads `p.k` as one name, so each field is a variable of its own, named `p.k`
+//! (`p.g.x` for a nested one): it has one class and shape, grows and is indexed as any
+//! variable (`p.hist(end+1) = v`).
+//!
+//! Invariants (each broken one is a diagnostic, never a guess):
+//! - a field is assigned only under a name that is no variable of another kind (`x = 5;
+//!   x.a = 1` is E0103, as MATLAB refuses it);
+//! - a struct is never a value as a whole: passing `p` to a function, returning it, showing it
+//!   (a statement without `;`) or reading an unassigned field is a diagnostic naming the
+//!   struct;
+//! - `struct(...)` makes a struct only from name-value pairs whose names are text literals and
+//!   whose values are no cells (a cell value makes a struct array in MATLAB).
+
+use super::*;
+
+/// The functions this module translates.
+pub(super) const STRUCT_FUNCTIONS: [&str; 1] = ["struct"];
+
+impl Lowerer<'_> {
+    /// Whether `name` (`p`) has fields here (`p.k` was assigned).
+    pub(super) fn is_struct(&self, name: &str) -> bool {
+        let prefix = format!("{name}.");
+        self.scope.names.keys().any(|n| n.starts_with(&prefix))
+    }
+
+    /// Checks that the field target `field` (`p.k`) may be assigned: its struct's name holds
+    /// no variable of another kind.
+    pub(super) fn field_target_allowed(&mut self, field: &ast::Ident) -> Option<()> {
+        let mut base = field.name.as_str();
+        while let Some((outer, _)) = base.rsplit_once('.') {
+            if self.scope.names.contains_key(outer) || self.scope.handles.contains_key(outer) {
+                self.error(
+                    "E0103",
+                    field.span,
+                    format!(
+                        "`{outer}` is not a struct here, so `{}` cannot be assigned",
+                        field.name
+                    ),
+                    format!("give the struct a name of its own, not `{outer}`"),
+                );
+                return None;
+            }
+            base = outer;
+        }
+        Some(())
+    }
+
+    /// A struct read as a whole value (`f(p)`, `y = p`): E0103.
+    pub(super) fn struct_as_value(&mut self, name: &str, span: Span) {
+        let prefix = format!("{name}.");
+        let field = self
+            .scope
+            .names
+            .keys()
+            .filter(|n| n.starts_with(&prefix))
+            .min()
+            .cloned()
+            .unwrap_or_else(|| format!("{name}.k"));
+        self.error(
+            "E0103",
+            span,
+            format!("the struct `{name}` used as a whole value is not supported"),
+            format!("read its fields where they are needed (`{field}`), and pass the fields a function needs as separate arguments"),
+        );
+    }
+
+    /// A function output that is a struct: E0103.
+    pub(super) fn struct_output(&mut self, output: &ast::Ident) {
+        self.error(
+            "E0103",
+            output.span,
+            format!("the output `{}` is a struct, which m2cu cannot return yet", output.name),
+            format!("return the fields the caller needs as separate outputs: function [k, m] = ... with k = {}.k", output.name),
+        );
+    }
+
+    /// `p = struct('k', 4, 'm', 1)`: one assignment per field; `None` when `value` is no such
+    /// call.
+    pub(super) fn assign_struct_call(
+        &mut self,
+        name: &ast::Ident,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<Option<StmtId>> {
+        let AstExpr::Call { callee, args } = &value.kind else {
+            return None;
+        };
+        if callee.name != "struct" || self.is_function("struct") {
+            return None;
+        }
+        let pairs: Option<Vec<(&str, &ast::Expr)>> = args
+            .chunks(2)
+            .map(|pair| match pair {
+                [field, v]
+                    if !matches!(v.kind, AstExpr::TextCell { .. } | AstExpr::HandleCell(_)) =>
+                {
+                    super::text::text_literal(field)
+                        .filter(|f| is_field_name(f))
+                        .map(|f| (f, v))
+                }
+                _ => None,
+            })
+            .collect();
+        let Some(pairs) = pairs.filter(|p| !p.is_empty()) else {
+            self.error(
+                "E0103",
+                value.span,
+                "this `struct(...)` is not supported".into(),
+                "write struct('name', value, ...) with text names and values that are no cells, or assign each field: p.name = value".into(),
+            );
+            return Some(None);
+        };
+        for (field, v) in pairs {
+            let target = ast::Ident {
+                name: format!("{}.{field}", name.name),
+                span: name.span,
+            };
+            self.field_target_allowed(&target)?;
+            self.assign(&[ast::LValue::Var(target)], v, span);
+        }
+        Some(None)
+    }
+}
+
+/// Whether `text` is a MATLAB field name.
+fn is_field_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
