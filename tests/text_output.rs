@@ -1206,3 +1206,38 @@ end
         "solver 1e-06 5 3.75\n1e-05\n",
     );
 }
+
+/// m2cu's own `strcat` (trailing whitespace of each char argument removed), `strfind`
+/// (overlapping matches; `[]` when there are none), `dec2bin`/`dec2hex` (with a length),
+/// `bin2dec`/`hex2dec` (spaces skipped, NaN for another character) and `deal`, against Octave.
+#[test]
+fn text_and_number_conversions_as_octave_does() {
+    let source = r"function y = textlib(s, n)
+% strcat, strfind, dec2bin, dec2hex, bin2dec, hex2dec and deal as programs use them
+name = strcat(s, '_', num2str(n), '.txt ');
+fprintf('[%s]\n', name);
+fprintf('[%s]\n', strcat('ab ', 'cd ', ' e'));
+k = strfind(s, 'a');
+fprintf('%d ', k); fprintf('| %d %d %d\n', isempty(k), size(k, 1), size(k, 2));
+fprintf('%d\n', numel(strfind('aaaa', 'aa')));
+if isempty(strfind(s, 'zz'))
+  disp('no zz')
+end
+b = dec2bin(n);
+h = dec2hex(n, 4);
+fprintf('%s %s %s\n', b, dec2bin(n, 12), h);
+fprintf('%g %g %g %g\n', bin2dec(b), hex2dec(h), hex2dec('ff'), bin2dec('10 10'));
+fprintf('%g %g\n', bin2dec('12'), hex2dec('xyz'));
+[lo, hi] = deal(0, n);
+[p, q] = deal(7);
+fprintf('%g %g %g %g\n', lo, hi, p, q);
+y = numel(k);
+end
+";
+    prints_like_octave(
+        "textlib",
+        source,
+        &[&["s='banana'", "n=10"], &["s='xyz'", "n=0"], &["s='a'", "n=255"]],
+        "[banana_10.txt]\n[abcd e]\n2 4 6 | 0 1 3\n3\nno zz\n1010 000000001010 000A\n10 10 255 10\nNaN NaN\n0 10 7 7\n",
+    );
+}
