@@ -26,6 +26,7 @@
 //!   `end` in it is the cell's length.
 
 use super::array::Val;
+use super::ast_build::{call, ident, number};
 use super::*;
 
 /// Scope key prefix of the char row holding a cell's texts one after another.
@@ -238,36 +239,6 @@ pub(super) fn hidden(prefix: &str, name: &ast::Ident) -> ast::Ident {
     ast::Ident {
         name: format!("{prefix}{}", name.name),
         span: name.span,
-    }
-}
-
-fn number(value: f64, span: Span) -> ast::Expr {
-    ast::Expr {
-        kind: AstExpr::Number {
-            value,
-            text: format!("{value}"),
-        },
-        span,
-    }
-}
-
-fn ident(name: &str, span: Span) -> ast::Expr {
-    ast::Expr {
-        kind: AstExpr::Ident(name.to_string()),
-        span,
-    }
-}
-
-fn call(callee: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
-    ast::Expr {
-        kind: AstExpr::Call {
-            callee: ast::Ident {
-                name: callee.to_string(),
-                span,
-            },
-            args,
-        },
-        span,
     }
 }
 

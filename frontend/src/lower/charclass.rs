@@ -15,6 +15,7 @@
 //!   classifies the codes.
 
 use super::array::Val;
+use super::ast_build::{binary, call, ident};
 use super::*;
 use crate::ir::RuntimeError;
 
@@ -149,13 +150,6 @@ fn in_class(read: impl Fn() -> ast::Expr, class: Codes, span: Span) -> ast::Expr
         .expect("a class has a range")
 }
 
-fn ident(name: &str, span: Span) -> ast::Expr {
-    ast::Expr {
-        kind: AstExpr::Ident(name.to_string()),
-        span,
-    }
-}
-
 /// `e(:)`.
 fn column(e: ast::Expr) -> ast::Expr {
     let span = e.span;
@@ -169,17 +163,6 @@ fn column(e: ast::Expr) -> ast::Expr {
     call(&name, vec![colon], span)
 }
 
-fn call(name: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
-    let callee = ast::Ident {
-        name: name.to_string(),
-        span,
-    };
-    ast::Expr {
-        kind: AstExpr::Call { callee, args },
-        span,
-    }
-}
-
 /// `e op code`.
 fn compare(op: BinaryOp, e: ast::Expr, code: f64) -> ast::Expr {
     let span = e.span;
@@ -191,15 +174,4 @@ fn compare(op: BinaryOp, e: ast::Expr, code: f64) -> ast::Expr {
         span,
     };
     binary(op, e, number, span)
-}
-
-fn binary(op: BinaryOp, lhs: ast::Expr, rhs: ast::Expr, span: Span) -> ast::Expr {
-    ast::Expr {
-        kind: AstExpr::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        span,
-    }
 }

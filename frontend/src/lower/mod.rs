@@ -59,6 +59,7 @@
 mod accumulators;
 mod array;
 mod assign;
+mod ast_build;
 mod atomics;
 mod build;
 mod cells;

@@ -21,6 +21,7 @@
 //! - `'DelimiterType', 'RegularExpression'` and other options are E0167.
 
 use super::array::Val;
+use super::ast_build::{call, ident, number};
 use super::cells::{hidden, LEN, START, TEXT};
 use super::*;
 
@@ -78,7 +79,7 @@ impl Lowerer<'_> {
         let collapse = self.collapse_option(options, span)?;
         let (dtext, dlens, raw) = delimiter_operands(&delimiters, span);
         let targets = [TEXT, START, LEN].map(|p| ast::LValue::Var(hidden(p, name)));
-        let call = call_expr(
+        let call = call(
             "m2cu_strsplit",
             vec![text.clone(), dtext, dlens, collapse, raw],
             span,
@@ -120,8 +121,8 @@ impl Lowerer<'_> {
             }
             _ => return None,
         };
-        let parts = [TEXT, START, LEN].map(|p| ident_expr(&hidden(p, &name)));
-        Some(self.value(&call_expr("m2cu_str2double_cell", parts.to_vec(), span)))
+        let parts = [TEXT, START, LEN].map(|p| ident(&hidden(p, &name).name, span));
+        Some(self.value(&call("m2cu_str2double_cell", parts.to_vec(), span)))
     }
 
     /// `strjoin(c)` or `strjoin(c, delimiter)` of the text cell `c`; `None` for any other call.
@@ -176,10 +177,10 @@ impl Lowerer<'_> {
             },
         };
         let (dtext, _, raw) = delimiter_operands(&delimiters, span);
-        let parts = [TEXT, START, LEN].map(|p| ident_expr(&hidden(p, &name)));
+        let parts = [TEXT, START, LEN].map(|p| ident(&hidden(p, &name).name, span));
         let mut call_args = parts.to_vec();
         call_args.extend([dtext, raw]);
-        Some(self.value(&call_expr("m2cu_strjoin", call_args, span)))
+        Some(self.value(&call("m2cu_strjoin", call_args, span)))
     }
 
     /// The delimiters `d` of `strsplit` or `strjoin`: literal texts (a char literal or a cell of
@@ -231,10 +232,7 @@ impl Lowerer<'_> {
 
     /// The value of `'CollapseDelimiters'` among the name-value `options` (true when absent).
     fn collapse_option(&mut self, options: &[ast::Expr], span: Span) -> Option<ast::Expr> {
-        let mut collapse = ident_expr(&ast::Ident {
-            name: "true".into(),
-            span,
-        });
+        let mut collapse = ident("true", span);
         for pair in options.chunks(2) {
             let name = super::text::text_literal(&pair[0]).map(str::to_ascii_lowercase);
             match (name.as_deref(), pair) {
@@ -274,48 +272,22 @@ fn is_option(text: &str) -> bool {
 /// row of their lengths, and whether the text came at run time (1: the helper checks it).
 fn delimiter_operands(delimiters: &Delimiters, span: Span) -> (ast::Expr, ast::Expr, ast::Expr) {
     let expr = |kind| ast::Expr { kind, span };
-    let number = |value: f64| {
-        expr(AstExpr::Number {
-            value,
-            text: format!("{value}"),
-        })
-    };
     match delimiters {
         Delimiters::Literal(texts) => {
             let lens = texts
                 .iter()
-                .map(|t| number(t.encode_utf16().count() as f64));
+                .map(|t| number(t.encode_utf16().count() as f64, span));
             (
                 expr(AstExpr::Str(texts.concat())),
                 expr(AstExpr::Matrix(vec![lens.collect()])),
-                number(0.0),
+                number(0.0, span),
             )
         }
         Delimiters::RunTime(d) => (
             d.clone(),
-            call_expr("numel", vec![d.clone()], span),
-            number(1.0),
+            call("numel", vec![d.clone()], span),
+            number(1.0, span),
         ),
-    }
-}
-
-fn ident_expr(name: &ast::Ident) -> ast::Expr {
-    ast::Expr {
-        kind: AstExpr::Ident(name.name.clone()),
-        span: name.span,
-    }
-}
-
-fn call_expr(callee: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
-    ast::Expr {
-        kind: AstExpr::Call {
-            callee: ast::Ident {
-                name: callee.to_string(),
-                span,
-            },
-            args,
-        },
-        span,
     }
 }
 
