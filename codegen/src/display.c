@@ -159,7 +159,7 @@ static void m2cu_disp_one(m2cu_text *t, const m2cu_fmt_arg *a)
 /* The rows of a char array, one line each. */
 static void m2cu_disp_chars(m2cu_text *t, const m2cu_fmt_arg *a, int64_t rows, int64_t cols)
 {
-    uint16_t *line = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *line);
+    uint16_t *line = (uint16_t *)malloc((size_t)(cols > 0 ? cols : 1) * sizeof *line);
     if (line == NULL) return;
     for (int64_t i = 0; i < rows; i++) {
         if (i > 0) m2cu_put(t, "\n");
