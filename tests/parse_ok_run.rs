@@ -12,7 +12,7 @@ use m2cu::{Dialect, Options};
 use m2cu_frontend::parser::{parse_file_with, ParseOptions};
 
 /// Runnable fixtures m2cu rejects on purpose, with the code of the diagnostic.
-const REJECTED: &[(&str, &str)] = &[("dotted_names", "E0103"), ("nested_functions", "E0103")];
+const REJECTED: &[(&str, &str)] = &[("nested_functions", "E0103")];
 
 fn dialect_of(name: &str) -> Dialect {
     if name.starts_with("octave_") {
