@@ -242,6 +242,15 @@ pub(super) fn hidden(prefix: &str, name: &ast::Ident) -> ast::Ident {
     }
 }
 
+/// The three parts of the cell `name` (text, offsets, lengths) read as values, for m2cu's own
+/// helpers that take a cell (`m2cu_strjoin`, `m2cu_str2double_cell`).
+pub(super) fn cell_parts(name: &ast::Ident, span: Span) -> Vec<ast::Expr> {
+    [TEXT, START, LEN]
+        .iter()
+        .map(|p| ident(&hidden(p, name).name, span))
+        .collect()
+}
+
 /// `[v1, v2, ...]` (or a column `[v1; v2; ...]`) of numbers.
 fn number_vector(values: &[f64], column: bool, span: Span) -> ast::Expr {
     let numbers = values.iter().map(|&value| ast::Expr {

@@ -146,18 +146,8 @@ impl Lowerer<'_> {
         else {
             return self.for_each(var, range, body, span);
         };
-        let start = self.range_bound(start_ast, "a range bound");
-        let step = step_ast
-            .as_ref()
-            .map(|s| self.scalar_expr(s, "a range step"));
-        let stop = self.range_bound(stop_ast, "a range bound");
-        let (start, stop) = (start?, stop?);
-        let step = match step {
-            Some(s) => Some(s?),
-            None => None,
-        };
-        let stop = self.range_stop(start.value, step, stop.value, &[&start, &stop], span);
-        let start = start.value;
+        let (start, step, stop) =
+            self.range_operands(start_ast, step_ast.as_deref(), stop_ast, span)?;
         let operands: Vec<ExprId> = [Some(start), step, Some(stop)]
             .into_iter()
             .flatten()

@@ -647,16 +647,9 @@ impl Lowerer<'_> {
         match &strip_parens(arg).kind {
             AstExpr::Colon => Some(Subscript::Plain(Sub::All)),
             AstExpr::Range { start, step, stop } => {
-                let a = self.range_bound(start, "a range bound");
-                let s = step.as_ref().map(|s| self.scalar_expr(s, "a range step"));
-                let b = self.range_bound(stop, "a range bound");
-                let s = match s {
-                    Some(s) => s?,
-                    None => self.constant_expr(1.0, Class::Double, arg.span),
-                };
-                let (a, b) = (a?, b?);
-                let start = a.value;
-                let stop = self.range_stop(start, Some(s), b.value, &[&a, &b], arg.span);
+                let (start, s, stop) =
+                    self.range_operands(start, step.as_deref(), stop, arg.span)?;
+                let s = s.unwrap_or_else(|| self.constant_expr(1.0, Class::Double, arg.span));
                 // A start or step that may be fractional is checked where each element is
                 // used: a fractional index stops with MATLAB's message, an empty range reads
                 // nothing.
@@ -936,16 +929,8 @@ impl Lowerer<'_> {
         stop: &ast::Expr,
         span: Span,
     ) -> Option<Val> {
-        let a = self.range_bound(start, "a range bound");
-        let s = step.map(|s| self.scalar_expr(s, "a range step"));
-        let b = self.range_bound(stop, "a range bound");
-        let (a_bound, b_bound) = (a?, b?);
-        let s = match s {
-            Some(s) => s?,
-            None => self.constant_expr(1.0, Class::Double, span),
-        };
-        let a = a_bound.value;
-        let b = self.range_stop(a, Some(s), b_bound.value, &[&a_bound, &b_bound], span);
+        let (a, s, b) = self.range_operands(start, step, stop, span)?;
+        let s = s.unwrap_or_else(|| self.constant_expr(1.0, Class::Double, span));
         let class = self.range_class(&[a, s, b], span)?;
         Some(self.range_of(a, s, b, class, span))
     }

@@ -175,15 +175,8 @@ impl Lowerer<'_> {
     /// Octave lays it out (a char matrix one line per row); a complex array and a 3-D one are
     /// E0115.
     fn displayed(&mut self, value: &ast::Expr) -> Option<PrintPiece> {
-        let v = self.value(value)?;
-        match v {
-            Val::Scalar(arg) if self.exprs[arg].ty.class == Class::Char => {
-                Some(PrintPiece::Value {
-                    modifiers: String::new(),
-                    conversion: 'c',
-                    arg,
-                })
-            }
+        match self.value(value)? {
+            Val::Scalar(arg) => Some(self.displayed_scalar(arg)),
             Val::Array(a) if a.class == Class::Char && one_line(a.shape) => {
                 let arg = self.whole_array_expr(&a, value.span);
                 Some(PrintPiece::Chars {
@@ -191,31 +184,44 @@ impl Lowerer<'_> {
                     arg,
                 })
             }
-            Val::Array(a) => self.displayed_array(&a, value.span),
-            v => Some(PrintPiece::Display(
-                self.require_scalar(v, "the value that `disp` shows")?,
-            )),
-        }
-    }
-
-    fn displayed_array(&mut self, a: &ArrayVal, span: Span) -> Option<PrintPiece> {
-        let refused = match () {
-            _ if super::complex_array::is_complex_val(self, a) => "a complex array",
-            _ if a.shape.is_3d() => "an array that may have more than two dimensions",
-            _ => {
-                return Some(PrintPiece::DisplayArray {
-                    arg: self.whole_array_expr(a, span),
+            Val::Array(a) => {
+                if let Some(refused) = self.undisplayable(&a) {
+                    self.error(
+                        "E0115",
+                        value.span,
+                        format!("`disp` of {refused} is not supported yet"),
+                        "show it a column or a page at a time, e.g. disp(real(z)) and disp(imag(z)), or disp(A(:, :, k)) for each k".into(),
+                    );
+                    return None;
+                }
+                Some(PrintPiece::DisplayArray {
+                    arg: self.whole_array_expr(&a, value.span),
                     name: None,
                 })
             }
-        };
-        self.error(
-            "E0115",
-            span,
-            format!("`disp` of {refused} is not supported yet"),
-            "show it a column or a page at a time, e.g. disp(real(z)) and disp(imag(z)), or disp(A(:, :, k)) for each k".into(),
-        );
-        None
+        }
+    }
+
+    /// How `disp` shows the scalar `e`: a char as its character, a number in `format short`.
+    pub(super) fn displayed_scalar(&self, e: ExprId) -> PrintPiece {
+        match self.exprs[e].ty.class {
+            Class::Char => PrintPiece::Value {
+                modifiers: String::new(),
+                conversion: 'c',
+                arg: e,
+            },
+            _ => PrintPiece::Display(e),
+        }
+    }
+
+    /// What the array `a` is when m2cu cannot show it as Octave does (`disp`, or a statement
+    /// without `;`): complex, or possibly 3-D.
+    pub(super) fn undisplayable(&self, a: &ArrayVal) -> Option<&'static str> {
+        match () {
+            _ if super::complex_array::is_complex_val(self, a) => Some("a complex array"),
+            _ if a.shape.is_3d() => Some("an array that may have more than two dimensions"),
+            _ => None,
+        }
     }
 
     pub(super) fn push_print(&mut self, pieces: Vec<PrintPiece>, to: PrintTo, span: Span) {

@@ -16,15 +16,36 @@ use super::*;
 
 /// One bound of a range: its value, and for an array bound the logical local that is true
 /// when the array is empty.
-pub(super) struct Bound {
-    pub value: ExprId,
-    pub empty: Option<LocalId>,
+struct Bound {
+    value: ExprId,
+    empty: Option<LocalId>,
 }
 
 impl Lowerer<'_> {
+    /// The operands of `start:step:stop`, evaluated in that order: scalars, the first element
+    /// of an array bound, and a stop that makes the range empty when a bound is.
+    pub(super) fn range_operands(
+        &mut self,
+        start: &ast::Expr,
+        step: Option<&ast::Expr>,
+        stop: &ast::Expr,
+        span: Span,
+    ) -> Option<(ExprId, Option<ExprId>, ExprId)> {
+        let first = self.range_bound(start, "a range bound");
+        let step = step.map(|s| self.scalar_expr(s, "a range step"));
+        let last = self.range_bound(stop, "a range bound");
+        let (first, last) = (first?, last?);
+        let step = match step {
+            Some(s) => Some(s?),
+            None => None,
+        };
+        let stop = self.range_stop(first.value, step, last.value, &[&first, &last], span);
+        Some((first.value, step, stop))
+    }
+
     /// The bound `e` of a range: a scalar, or the first element of an array that may hold
     /// one (with its emptiness flag).
-    pub(super) fn range_bound(&mut self, e: &ast::Expr, what: &str) -> Option<Bound> {
+    fn range_bound(&mut self, e: &ast::Expr, what: &str) -> Option<Bound> {
         let a = match self.value(e)? {
             Val::Scalar(value) => return Some(Bound { value, empty: None }),
             Val::Array(a) if a.shape.admits_one_element() && !a.shape.is_3d() => a,
@@ -83,7 +104,7 @@ impl Lowerer<'_> {
     /// The stop of the range `start:step:stop` (step 1 when `None`) whose bounds `bounds` may
     /// be empty arrays: `stop` itself when none may be, else a local that is `start - step`
     /// when one is empty at run time (an empty range).
-    pub(super) fn range_stop(
+    fn range_stop(
         &mut self,
         start: ExprId,
         step: Option<ExprId>,

@@ -11,7 +11,7 @@
 //!   E0115 with a help line that keeps the result: end the statement with `;`;
 //! - `ans` is only shown, never assigned: a later read of `ans` is an undefined variable.
 
-use super::array::{ArrayVal, Val};
+use super::array::Val;
 use super::*;
 use crate::ir::{PrintPiece, PrintTo};
 
@@ -53,47 +53,26 @@ impl Lowerer<'_> {
 
     /// Shows `value` as the variable `label` (`ans` for an expression statement).
     pub(super) fn show_value(&mut self, label: &str, value: Val, span: Span) {
-        let head = PrintPiece::Text(format!("{label} = "));
-        let pieces = match value {
+        let mut pieces = match value {
             Val::Scalar(e) if self.exprs[e].ty.complex => {
                 return self.not_shown(label, "a complex value", span)
             }
-            Val::Scalar(e) if self.exprs[e].ty.class == Class::Char => vec![
-                head,
-                PrintPiece::Value {
-                    modifiers: String::new(),
-                    conversion: 'c',
-                    arg: e,
-                },
+            Val::Scalar(e) => vec![
+                PrintPiece::Text(format!("{label} = ")),
+                self.displayed_scalar(e),
             ],
-            Val::Scalar(e) => vec![head, PrintPiece::Display(e)],
-            Val::Array(a) => match self.shown_array(label, &a, span) {
-                Some(piece) => vec![piece],
-                None => return,
-            },
+            Val::Array(a) => {
+                if let Some(what) = self.undisplayable(&a) {
+                    return self.not_shown(label, what, span);
+                }
+                vec![PrintPiece::DisplayArray {
+                    arg: self.whole_array_expr(&a, span),
+                    name: Some(label.to_string()),
+                }]
+            }
         };
-        let mut pieces = pieces;
         pieces.push(PrintPiece::Text("\n".into()));
         self.push_print(pieces, PrintTo::Display, span);
-    }
-
-    fn shown_array(&mut self, label: &str, a: &ArrayVal, span: Span) -> Option<PrintPiece> {
-        if super::complex_array::is_complex_val(self, a) {
-            self.not_shown(label, "a complex array", span);
-            return None;
-        }
-        if a.shape.is_3d() {
-            self.not_shown(
-                label,
-                "an array that may have more than two dimensions",
-                span,
-            );
-            return None;
-        }
-        Some(PrintPiece::DisplayArray {
-            arg: self.whole_array_expr(a, span),
-            name: Some(label.to_string()),
-        })
     }
 
     fn not_shown(&mut self, label: &str, what: &str, span: Span) {

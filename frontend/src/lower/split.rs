@@ -22,7 +22,7 @@
 
 use super::array::Val;
 use super::ast_build::{call, ident, number};
-use super::cells::{hidden, LEN, START, TEXT};
+use super::cells::{cell_parts, hidden, LEN, START, TEXT};
 use super::*;
 
 /// The functions this module translates.
@@ -121,8 +121,8 @@ impl Lowerer<'_> {
             }
             _ => return None,
         };
-        let parts = [TEXT, START, LEN].map(|p| ident(&hidden(p, &name).name, span));
-        Some(self.value(&call("m2cu_str2double_cell", parts.to_vec(), span)))
+        let parts = cell_parts(&name, span);
+        Some(self.value(&call("m2cu_str2double_cell", parts, span)))
     }
 
     /// `strjoin(c)` or `strjoin(c, delimiter)` of the text cell `c`; `None` for any other call.
@@ -177,8 +177,7 @@ impl Lowerer<'_> {
             },
         };
         let (dtext, _, raw) = delimiter_operands(&delimiters, span);
-        let parts = [TEXT, START, LEN].map(|p| ident(&hidden(p, &name).name, span));
-        let mut call_args = parts.to_vec();
+        let mut call_args = cell_parts(&name, span);
         call_args.extend([dtext, raw]);
         Some(self.value(&call("m2cu_strjoin", call_args, span)))
     }
