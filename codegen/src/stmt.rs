@@ -230,6 +230,7 @@ impl<'a> Context<'a> {
                     RuntimeError::DotSizes => "M2CU_E_DOT_SIZES",
                     RuntimeError::ElementCount => "M2CU_E_ELEMENT_COUNT",
                     RuntimeError::ScalarKept => "M2CU_E_SCALAR_KEPT",
+                    RuntimeError::CellIndexCount => "M2CU_E_CELL_INDEX_COUNT",
                     RuntimeError::Num2strRows => "M2CU_E_NUM2STR_ROWS",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",
                     RuntimeError::Undefined(_) => unreachable!("written above"),

@@ -119,8 +119,26 @@ pub enum LValue {
         args: Vec<Expr>,
         span: Span,
     },
+    /// `c{k} = v`: the content of a cell.
+    Content {
+        base: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
     /// `~` in `[~, k] = max(v)`.
     Ignore(Span),
+}
+
+impl LValue {
+    /// The variable this target assigns (`x` of `x`, `x(i)` and `x{k}`); none for `~`.
+    pub fn assigned_name(&self) -> Option<&Ident> {
+        match self {
+            LValue::Var(v) | LValue::Index { base: v, .. } | LValue::Content { base: v, .. } => {
+                Some(v)
+            }
+            LValue::Ignore(_) => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

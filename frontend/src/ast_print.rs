@@ -163,6 +163,12 @@ impl Printer {
                     self.expr(d + 1, "", a);
                 }
             }
+            LValue::Content { base, args, .. } => {
+                self.line(d, "target: ", &format!("Content {}", base.name));
+                for a in args {
+                    self.expr(d + 1, "", a);
+                }
+            }
             LValue::Ignore(_) => self.line(d, "target: ", "Ignore ~"),
         }
     }

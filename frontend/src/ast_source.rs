@@ -178,7 +178,7 @@ fn case_labels(labels: &CaseLabels) -> String {
 /// `x`, `A(i, :)`, or `[a, ~, B(k)]` for several targets.
 fn lvalues(targets: &[LValue]) -> String {
     match targets {
-        [one @ (LValue::Var(_) | LValue::Index { .. })] => lvalue(one),
+        [one @ (LValue::Var(_) | LValue::Index { .. } | LValue::Content { .. })] => lvalue(one),
         _ => {
             let all: Vec<String> = targets.iter().map(lvalue).collect();
             format!("[{}]", all.join(", "))
@@ -190,6 +190,7 @@ fn lvalue(t: &LValue) -> String {
     match t {
         LValue::Var(v) => v.name.clone(),
         LValue::Index { base, args, .. } => format!("{}({})", base.name, list(args, false)),
+        LValue::Content { base, args, .. } => format!("{}{{{}}}", base.name, list(args, false)),
         LValue::Ignore(_) => "~".to_string(),
     }
 }

@@ -898,6 +898,9 @@ pub enum RuntimeError {
     /// exactly one element when the program runs: MATLAB makes `s` an array, which m2cu's
     /// one type per variable cannot hold (`Lowerer::scalar_taking_array`).
     ScalarKept,
+    /// `c{k}` with an array `k` that does not hold exactly one element when the program runs:
+    /// MATLAB makes a list of contents, which m2cu's cells of texts do not model.
+    CellIndexCount,
     /// `num2str(A)` in printed text of an `A` whose rows were unknown at translation time that
     /// has more than one row when the program runs (m2cu prints `num2str` of a row only).
     Num2strRows,

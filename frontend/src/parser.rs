@@ -1549,10 +1549,15 @@ fn assign_target(at: &Input, e: Expr) -> Result<LValue, nom::Err<PError>> {
             args,
             span: e.span,
         }),
+        ExprKind::CellIndex { callee, args } => Ok(LValue::Content {
+            base: callee,
+            args,
+            span: e.span,
+        }),
         _ => {
             let diag = Diagnostic::error("E0027", e.span, "cannot assign to this expression")
                 .with_label("not a variable or an indexed variable")
-                .with_help("assign to a variable `x = ...` or an element `A(i) = ...`; to compare, use `==`");
+                .with_help("assign to a variable `x = ...`, an element `A(i) = ...` or a cell's content `c{k} = ...`; to compare, use `==`");
             failure(PError {
                 diag: Some(Box::new(diag)),
                 remaining: at.toks.len(),
@@ -2039,7 +2044,7 @@ fn unclosed(i: &Input, open: Span, opener: &str, help: &str) -> PError {
 
 /// `{@f, @g}`: a cell of function handles (`@name`, anonymous functions, and names, taken for
 /// variables holding handles, beside at least one of those); `{'M', 'CM'}` (one row or one
-/// column of text literals): a cell of texts; any other cell array is E0010.
+/// column of text literals, or none: `{}`): a cell of texts; any other cell array is E0010.
 fn handle_cell(i: Input) -> PResult<Node> {
     let open = i.tok().span;
     let unsupported = || error(cell_array(&i));
@@ -2064,11 +2069,11 @@ fn handle_cell(i: Input) -> PResult<Node> {
         && items
             .iter()
             .all(|n| is_handle(n) || matches!(n.expr.kind, ExprKind::Ident(_)));
-    let texts = !items.is_empty()
-        && items
-            .iter()
-            .all(|n| matches!(n.expr.kind, ExprKind::Str(_) | ExprKind::StringScalar(_)));
-    if !(handles || texts && one_row_or_column) {
+    // `{}` is an empty cell of texts, which `c{end+1} = 'text'` fills.
+    let texts = items
+        .iter()
+        .all(|n| matches!(n.expr.kind, ExprKind::Str(_) | ExprKind::StringScalar(_)));
+    if !(handles || texts && (one_row_or_column || items.is_empty())) {
         return unsupported();
     }
     let span = open.to(rest.tok().span);

@@ -7,6 +7,7 @@
 use la_arena::RawIdx;
 
 use super::array::{scalar_subs, ArrayVal, Node, Place, Sub, Val};
+use super::inline::Returned;
 use super::reduce::Reduction;
 use super::select::Subscript;
 use super::*;
@@ -29,6 +30,11 @@ impl Lowerer<'_> {
                 args,
                 span: target_span,
             }] => self.store(base, args, *target_span, value, span),
+            [ast::LValue::Content {
+                base,
+                args,
+                span: at,
+            }] => self.assign_cell_content(base, args, *at, value, span),
             [ast::LValue::Ignore(s)] => {
                 self.unsupported(
                     *s,
@@ -42,16 +48,22 @@ impl Lowerer<'_> {
     }
 
     fn assign_var(&mut self, name: &ast::Ident, value: &ast::Expr, span: Span) -> Option<StmtId> {
+        if let Some(fields) = self.struct_value(strip_parens(value)) {
+            return self.assign_struct_value(name, fields?, span);
+        }
+        if let Some((callee, args)) = self.program_call(strip_parens(value)) {
+            let returned = self.inline_call_returned(&callee, args, 1, span);
+            return match returned.and_then(|mut r| r.pop()) {
+                Some(Returned::Value(value)) => self.assigned_value(name, value, span),
+                Some(Returned::Struct(fields)) => self.assign_struct_value(name, fields, span),
+                None => {
+                    self.unassigned_after_error(std::slice::from_ref(name));
+                    None
+                }
+            };
+        }
         if self.is_struct(&name.name) {
-            self.error(
-                "E0103",
-                name.span,
-                format!(
-                    "`{}` holds a struct, and this assignment would replace it",
-                    name.name
-                ),
-                "give the new value a name of its own".into(),
-            );
+            self.struct_replaced(name);
             return None;
         }
         if let Some(assigned) = self.assign_struct_call(name, strip_parens(value), span) {
@@ -66,6 +78,9 @@ impl Lowerer<'_> {
         if let AstExpr::Call { callee, args } = &strip_parens(value).kind {
             if callee.name == "strsplit" && !self.is_function("strsplit") {
                 return self.assign_split_cell(name, args, span);
+            }
+            if callee.name == "cell" && !self.is_function("cell") && !args.is_empty() {
+                return self.assign_empty_cell(name, args, span);
             }
         }
         if self.is_text_cell(&name.name) {
@@ -101,10 +116,36 @@ impl Lowerer<'_> {
             self.unassigned_after_error(std::slice::from_ref(name));
             return None;
         };
+        self.assigned_value(name, value, span)
+    }
+
+    /// `name = value` for a value already lowered: a struct there cannot be replaced by it.
+    fn assigned_value(&mut self, name: &ast::Ident, value: Val, span: Span) -> Option<StmtId> {
+        if self.is_struct(&name.name) {
+            self.struct_replaced(name);
+            return None;
+        }
         if let Some(started) = self.assign_growing_scalar(name, &value, span) {
             return started;
         }
         self.assign_val(name, value, span)
+    }
+
+    /// `name(args)` or `name` alone calling a function of the program (`program_function`).
+    fn program_call<'e>(&self, e: &'e ast::Expr) -> Option<(ast::Ident, &'e [ast::Expr])> {
+        let (callee, args) = match &e.kind {
+            AstExpr::Call { callee, args } => (callee.clone(), args.as_slice()),
+            AstExpr::Ident(name) => {
+                let callee = ast::Ident {
+                    name: name.clone(),
+                    span: e.span,
+                };
+                (callee, &[][..])
+            }
+            _ => return None,
+        };
+        self.program_function(&callee.name)
+            .then_some((callee, args))
     }
 
     /// The targets of an assignment whose value failed with a diagnostic: their later reads
@@ -517,16 +558,7 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let values = if super::atomics::is_atomic(&callee.name) {
-            self.atomic_outputs(callee, args, targets, span)
-        } else if callee.name == super::atomics::GPUCODER_SORT {
-            match self.gpucoder_sort(callee) {
-                Some(sort) => self.multi_values(&sort, args, targets.len(), span),
-                None => None,
-            }
-        } else {
-            self.multi_values(callee, args, targets.len(), span)
-        };
+        let values = self.several_outputs(callee, args, targets, span);
         let Some(values) = values else {
             let names: Vec<ast::Ident> = targets
                 .iter()
@@ -540,17 +572,81 @@ impl Lowerer<'_> {
         };
         let mut last = None;
         for (target, value) in targets.iter().zip(values) {
-            last = match target {
-                ast::LValue::Var(name) => self.assign_val(name, value, span),
-                ast::LValue::Ignore(_) => continue,
-                ast::LValue::Index {
-                    base,
-                    args,
-                    span: target_span,
-                } => self.store_output(base, args, *target_span, value, span),
+            last = match (target, value) {
+                (ast::LValue::Ignore(_), _) => continue,
+                (ast::LValue::Var(name), Returned::Value(value)) => {
+                    self.assigned_value(name, value, span)
+                }
+                (ast::LValue::Var(name), Returned::Struct(fields)) => {
+                    self.assign_struct_value(name, fields, span)
+                }
+                (
+                    ast::LValue::Index {
+                        base,
+                        args,
+                        span: target_span,
+                    },
+                    Returned::Value(value),
+                ) => self.store_output(base, args, *target_span, value, span),
+                (ast::LValue::Content { span: at, .. }, _) => {
+                    self.error(
+                        "E0166",
+                        *at,
+                        "a cell's content as one of several outputs is not supported".into(),
+                        "take the output into a variable, then assign it: c{k} = v".into(),
+                    );
+                    None
+                }
+                (ast::LValue::Index { span: at, .. }, Returned::Struct(_)) => {
+                    self.error(
+                        "E0103",
+                        *at,
+                        format!(
+                            "`{}` returns a struct here, stored into an element",
+                            callee.name
+                        ),
+                        "assign the struct to a variable of its own".into(),
+                    );
+                    None
+                }
             };
         }
         last
+    }
+
+    /// The outputs of `[...] = callee(args)`: structs among them for a function of the
+    /// program, values for the rest.
+    fn several_outputs(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        targets: &[ast::LValue],
+        span: Span,
+    ) -> Option<Vec<Returned>> {
+        let values = if super::atomics::is_atomic(&callee.name) {
+            self.atomic_outputs(callee, args, targets, span)
+        } else if callee.name == super::atomics::GPUCODER_SORT {
+            let sort = self.gpucoder_sort(callee)?;
+            self.multi_values(&sort, args, targets.len(), span)
+        } else if self.program_function(&callee.name) {
+            return self.inline_call_returned(callee, args, targets.len(), span);
+        } else {
+            self.multi_values(callee, args, targets.len(), span)
+        };
+        Some(values?.into_iter().map(Returned::Value).collect())
+    }
+
+    /// Whether a call to `name` here runs a function of the program (not m2cu's own library,
+    /// not a variable, handle, cell or struct of that name): one that may return a struct.
+    pub(super) fn program_function(&self, name: &str) -> bool {
+        !self.scope.names.contains_key(name)
+            && !self.scope.handles.contains_key(name)
+            && !self.is_text_cell(name)
+            && !self.is_struct(name)
+            && !name.contains('.')
+            && self
+                .resolved_callee(name)
+                .is_some_and(|c| !self.library.is_bundled(c.file))
     }
 
     /// `[A, oldA] = gpucoder.atomicAdd(...)` and its kin: the value before the call is kept
@@ -691,10 +787,7 @@ pub(super) fn grown_names(functions: &[ast::Function]) -> std::collections::Hash
 /// target of the statement assigns (its span and the name); an `end` reads the target's own
 /// array when another target assigns it too.
 fn subscript_reading_a_target(targets: &[ast::LValue]) -> Option<(Span, String)> {
-    let assigned = |t: &ast::LValue| match t {
-        ast::LValue::Var(name) | ast::LValue::Index { base: name, .. } => Some(name.name.clone()),
-        ast::LValue::Ignore(_) => None,
-    };
+    let assigned = |t: &ast::LValue| t.assigned_name().map(|name| name.name.clone());
     targets.iter().enumerate().find_map(|(i, t)| {
         let ast::LValue::Index { base, args, .. } = t else {
             return None;
@@ -723,7 +816,7 @@ fn dotted_target(t: &ast::LValue) -> Option<&ast::Ident> {
         ast::LValue::Var(name) | ast::LValue::Index { base: name, .. } => {
             name.name.contains('.').then_some(name)
         }
-        ast::LValue::Ignore(_) => None,
+        ast::LValue::Content { .. } | ast::LValue::Ignore(_) => None,
     }
 }
 

@@ -15,13 +15,23 @@
 //! makes it 0-by-0: the two differ only in the size of an empty piece), and `end` in its index
 //! is `numel` of its lengths.
 //!
+//! `c = cell(n)`, `cell(r, c)` and `cell(size(x))` make a cell of empty texts (offsets and
+//! lengths 0). `c{k} = v` with a text `v` appends `v` to the text row and stores its offset and
+//! length at `k`, growing the offsets and lengths as `x(k) = v` grows a vector (`c{end+1} =
+//! v`); the replaced text stays unused in the row. A function that assigns a cell's contents
+//! anywhere makes the three parts growable (`NameUses::contents_assigned`) and never folds
+//! `c{3}` of its literal texts at translation time.
+//!
 //! Invariants (each broken one is E0166, with a help line that keeps MATLAB's result):
 //! - a literal cell's texts are non-empty literals (`c{k}` of `''` is 0-by-0 in Octave, and a
 //!   slice here is 1-by-0), and the cell is one row or one column;
 //! - a cell is assigned once, in the straight-line part of the function body, so every read
 //!   lowered after it passes through its assignment (no undefined array is ever read);
 //! - the name of a cell means nothing else in that function: another assignment to it, `c(k)`,
-//!   `c{k} = v`, or `c` as a value (an argument, an operand) is refused;
+//!   or `c` as a value (an argument, an operand) is refused;
+//! - `c{k} = v` assigns a char row (or one char, or `''`) to a cell made before, with one
+//!   subscript; the content of an unassigned element is a 1-by-0 text (MATLAB: 0-by-0 `[]`;
+//!   both are empty and print nothing);
 //! - `c{k}` takes one scalar index, evaluated once (into a local of its own) before the slice;
 //!   `end` in it is the cell's length.
 
@@ -87,9 +97,93 @@ impl Lowerer<'_> {
             self.assign(&[ast::LValue::Var(hidden(prefix, name))], &vector, span)?;
         }
         self.name_cell_parts(name);
-        let len = self.scope.names[&hidden(LEN, name).name];
-        self.cell_texts.insert(len, texts);
+        if !self.scope.names_used.contents_assigned.contains(&name.name) {
+            let len = self.scope.names[&hidden(LEN, name).name];
+            self.cell_texts.insert(len, texts);
+        }
         None
+    }
+
+    /// `name = cell(args)`: a cell of empty texts of the size `zeros(args)` would have.
+    pub(super) fn assign_empty_cell(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<StmtId> {
+        self.new_cell_allowed(name, span)?;
+        let empty_row = call("zeros", vec![number(1.0, span), number(0.0, span)], span);
+        let text = call("char", vec![empty_row], span);
+        self.assign(&[ast::LValue::Var(hidden(TEXT, name))], &text, span)?;
+        for prefix in [START, LEN] {
+            let zeros = call("zeros", args.to_vec(), span);
+            self.assign(&[ast::LValue::Var(hidden(prefix, name))], &zeros, span)?;
+        }
+        self.name_cell_parts(name);
+        None
+    }
+
+    /// `c{k} = v`: `v` (a text) appended to the cell's text row, its offset and length stored
+    /// at `k`.
+    pub(super) fn assign_cell_content(
+        &mut self,
+        base: &ast::Ident,
+        args: &[ast::Expr],
+        target_span: Span,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<StmtId> {
+        let name = &base.name;
+        if !self.is_text_cell(name) {
+            return self.cell_refused(
+                target_span,
+                &format!("`{name}{{...}} = v` where `{name}` is no cell made before"),
+                &format!("make the cell first, before the loops that fill it: {name} = cell(1, n) or {name} = {{}}"),
+            );
+        }
+        let [arg] = args else {
+            return self.cell_refused(
+                target_span,
+                "a cell's content assigned with more than one subscript",
+                "index the cell with one subscript: c{k} = v",
+            );
+        };
+        self.temps += 1;
+        let held = ast::Ident {
+            name: format!("_cellv{}", self.temps),
+            span: value.span,
+        };
+        self.assign(&[ast::LValue::Var(held.clone())], value, span)?;
+        let ty = self.locals[self.scope.names[&held.name]].ty;
+        let row = ty.is_scalar()
+            || ty.shape.rows == Dim::Known(1)
+            || (ty.shape.rows == Dim::Known(0) && ty.shape.cols == Dim::Known(0));
+        if ty.class != Class::Char || !row || ty.complex {
+            return self.cell_refused(
+                value.span,
+                &format!(
+                    "a cell of texts given a {} value of size {}",
+                    ty.class, ty.shape
+                ),
+                "m2cu's cells hold texts (char rows) only; keep numbers in an array",
+            );
+        }
+        let count = call("numel", vec![ident(&hidden(LEN, base).name, span)], span);
+        let index = self.cell_index(name, &with_end(arg, &count))?;
+        let at = |prefix: &str| ast::LValue::Index {
+            base: hidden(prefix, base),
+            args: vec![ident(&index.name, arg.span)],
+            span: target_span,
+        };
+        let text = ident(&hidden(TEXT, base).name, span);
+        let length = call("numel", vec![ident(&held.name, span)], span);
+        self.assign(&[at(LEN)], &length, span)?;
+        self.assign(&[at(START)], &call("numel", vec![text.clone()], span), span)?;
+        let joined = ast::Expr {
+            kind: AstExpr::Matrix(vec![vec![text, ident(&held.name, span)]]),
+            span,
+        };
+        self.assign(&[ast::LValue::Var(hidden(TEXT, base))], &joined, span)
     }
 
     /// Checks that `name` may become a new cell here: no variable or cell has the name yet, and
@@ -111,10 +205,15 @@ impl Lowerer<'_> {
     }
 
     /// Gives the three locals of the new cell `name` its MATLAB name: users see them as their
-    /// cell array, and a bad index names the cell.
+    /// cell array, and a bad index names the cell. Where the function assigns the cell's
+    /// contents, the three grow.
     pub(super) fn name_cell_parts(&mut self, name: &ast::Ident) {
+        let grows = self.scope.names_used.contents_assigned.contains(&name.name);
         for prefix in [TEXT, START, LEN] {
             let id = self.scope.names[&hidden(prefix, name).name];
+            if grows {
+                self.growth_start(id);
+            }
             self.locals[id].shown = crate::ir::Shown::As(name.name.clone());
             if prefix != TEXT {
                 self.matlab_names.insert(id, name.name.clone());
@@ -163,22 +262,89 @@ impl Lowerer<'_> {
                 return self.char_literal(&text, span);
             }
         }
+        let index = self.cell_index(name, &arg)?;
+        let slice = content_slice(name, &index, span);
+        self.value(&slice)
+    }
+
+    /// The scalar local (its name) holding the index `arg` of the cell `name`, evaluated once;
+    /// an array index must hold one element when the program runs (`find(..., 1)`).
+    fn cell_index(&mut self, name: &str, arg: &ast::Expr) -> Option<ast::Ident> {
         self.cell_index_counter += 1;
         let index = ast::Ident {
             name: format!("{INDEX}{}_{name}", self.cell_index_counter),
             span: arg.span,
         };
-        self.assign(&[ast::LValue::Var(index.clone())], &arg, arg.span)?;
-        if !self.locals[self.scope.names[&index.name]].ty.is_scalar() {
-            self.cell_refused(
-                arg.span,
-                "a cell indexed with several indices at once (a list of texts)",
-                "index one text at a time: c{k} in a loop",
+        self.assign(&[ast::LValue::Var(index.clone())], arg, arg.span)?;
+        let id = self.scope.names[&index.name];
+        if self.locals[id].ty.is_scalar() {
+            return Some(index);
+        }
+        let whole = self.whole(id, arg.span);
+        let one = self.only_element(&whole, crate::ir::RuntimeError::CellIndexCount);
+        let read = self.hidden_variable("celli", Val::Scalar(one), arg.span, arg.span)?;
+        match read.kind {
+            AstExpr::Ident(name) => Some(ast::Ident {
+                name,
+                span: arg.span,
+            }),
+            _ => None,
+        }
+    }
+
+    /// `cellfun(f, c)` of a text cell `c`: `f` of each text `c{k}`, one scalar each, into an
+    /// array of the cell's size and the results' class; `f` is a handle or a function's name
+    /// as text (`cellfun('isempty', c)`).
+    pub(super) fn cellfun(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        let [f, c] = args else {
+            self.error(
+                "E0158",
+                span,
+                "`cellfun` with options or several cells".into(),
+                "write `cellfun(f, c)` with one cell of texts and a function that gives one value per text; `'UniformOutput', false` makes a cell, which m2cu does not make: write a loop that fills c2{k}".into(),
             );
             return None;
-        }
-        let slice = content_slice(name, &index, span);
-        self.value(&slice)
+        };
+        let name = match &c.kind {
+            AstExpr::Ident(name) if self.is_text_cell(name) => name.clone(),
+            _ => {
+                self.cell_refused(
+                    c.span,
+                    "`cellfun` of something other than a cell of texts",
+                    "m2cu's cells hold texts: pass a cell made before, c = {'a', 'b'}",
+                );
+                return None;
+            }
+        };
+        let handle = match &f.kind {
+            AstExpr::Str(function) => {
+                let named = ast::Expr {
+                    kind: AstExpr::FuncHandle(ast::Ident {
+                        name: function.clone(),
+                        span: f.span,
+                    }),
+                    span: f.span,
+                };
+                self.handle_expr(&named)
+            }
+            _ => self.handle_expr(f),
+        };
+        let Some(handle) = handle else {
+            return self.feval_unknown(f.span);
+        };
+        let handle = handle?;
+        let lens = self.scope.names[&format!("{LEN}{name}")];
+        let lens = self.whole(lens, span);
+        let text = |me: &mut Self, k: LocalId| {
+            me.cell_index_counter += 1;
+            let index = ast::Ident {
+                name: format!("{INDEX}{}_{name}", me.cell_index_counter),
+                span,
+            };
+            me.scope.names.insert(index.name.clone(), k);
+            me.value(&content_slice(&name, &index, span))
+        };
+        self.mapped(&handle, "cellfun", &lens, text, span)
     }
 
     /// `numel(c)` and the other shape readers of a text cell: the same call on its lengths.
@@ -232,6 +398,23 @@ impl Lowerer<'_> {
         );
         None
     }
+}
+
+/// The names whose cell contents `functions` assign, `c{k} = v`.
+pub(super) fn contents_assigned(functions: &[ast::Function]) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for_each_function(functions, &mut |f| {
+        walk_stmts(&f.body, &mut |s| {
+            if let AstStmt::Assign { targets, .. } = &s.kind {
+                for t in targets {
+                    if let ast::LValue::Content { base, .. } = t {
+                        out.insert(base.name.clone());
+                    }
+                }
+            }
+        })
+    });
+    out
 }
 
 /// The identifier of the part `prefix` of the cell `name`.

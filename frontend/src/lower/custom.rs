@@ -424,9 +424,9 @@ impl<'a> Lowerer<'a> {
                 me.new_local(&p.name, Type::scalar(class), p.span)
             });
             let body = me.block(&function.body);
-            (params, body, me.callee_outputs(function, 1))
+            (params, body, me.callee_value_output(function))
         })?;
-        Some((params, outputs?[0], body))
+        Some((params, outputs?, body))
     }
 
     /// An array that `block` creates or writes, if any.

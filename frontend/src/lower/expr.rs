@@ -476,6 +476,7 @@ impl Lowerer<'_> {
             }
             "feval" => self.feval(args, span),
             "arrayfun" => self.arrayfun(args, span),
+            "cellfun" => self.cellfun(args, span),
             _ if super::charclass::CHAR_CLASS_FUNCTIONS.contains(&name) => {
                 self.char_class_call(name, args, span)
             }
@@ -1069,7 +1070,7 @@ pub(super) fn is_builtin_name(name: &str) -> bool {
 
 /// Calls lowering translates by name that a handle (`@name`) may not name.
 pub(super) const OTHER_CALLS: &[&str] = &[
-    "nthroot", "exist", "sprintf", "num2str", "int2str", "feval", "arrayfun",
+    "nthroot", "exist", "sprintf", "num2str", "int2str", "feval", "arrayfun", "cellfun",
 ];
 
 /// Functions lowering translates by name besides the builtins, classes, fills and the lists of

@@ -8,9 +8,14 @@
 //! Invariants (each broken one is a diagnostic, never a guess):
 //! - a field is assigned only under a name that is no variable of another kind (`x = 5;
 //!   x.a = 1` is E0103, as MATLAB refuses it);
-//! - a struct is never a value as a whole: passing `p` to a function, returning it, showing it
-//!   (a statement without `;`) or reading an unassigned field is a diagnostic naming the
-//!   struct;
+//! - a struct is a value as a whole only where its fields can travel one by one: passed to a
+//!   function of the program (its parameter's fields are bound to the values of the
+//!   argument's, `Arg::Struct`), returned by one to a variable (`s = f(...)`, `[a, s] =
+//!   f(...)`: each field assigned), copied (`q = p`) or captured by an anonymous function.
+//!   Returning one from the entry function, showing one (a statement without `;`), using one
+//!   in an expression, or reading an unassigned field is a diagnostic naming the struct;
+//! - a struct replaced whole (`s = f(...)` when `s` has fields) gets the same fields, so no
+//!   stale field survives (MATLAB drops them): other fields are E0103;
 //! - `struct(...)` makes a struct only from name-value pairs whose names are text literals and
 //!   whose values are no cells (a cell value makes a struct array in MATLAB).
 
@@ -48,6 +53,85 @@ impl Lowerer<'_> {
         Some(())
     }
 
+    /// The fields of the struct `name` here, by their names after `name.` (`k`, `g.x`), in
+    /// name order.
+    pub(super) fn struct_fields(&self, name: &str) -> Vec<(String, LocalId)> {
+        let prefix = format!("{name}.");
+        let mut fields: Vec<(String, LocalId)> = self
+            .scope
+            .names
+            .iter()
+            .filter_map(|(n, &id)| Some((n.strip_prefix(&prefix)?.to_string(), id)))
+            .collect();
+        fields.sort();
+        fields
+    }
+
+    /// The values of the fields of `e` when it names a struct (`f(p)`, `q = p`): each read as
+    /// `p.k` would be, in name order; `None` when `e` is no struct's name.
+    pub(super) fn struct_value(&mut self, e: &ast::Expr) -> Option<Option<StructVal>> {
+        let AstExpr::Ident(name) = &e.kind else {
+            return None;
+        };
+        if self.scope.names.contains_key(name) || !self.is_struct(name) {
+            return None;
+        }
+        let mut fields = Vec::new();
+        for (field, _) in self.struct_fields(name) {
+            let read = ast::Expr {
+                kind: AstExpr::Ident(format!("{name}.{field}")),
+                span: e.span,
+            };
+            match self.value(&read) {
+                Some(val) => fields.push((field, val)),
+                None => return Some(None),
+            }
+        }
+        Some(Some(fields))
+    }
+
+    /// `name = <a struct>`: each field assigned as `name.k = value`. A struct already there
+    /// must have the same fields (MATLAB would drop the others; m2cu keeps a variable per
+    /// field, which cannot be dropped).
+    pub(super) fn assign_struct_value(
+        &mut self,
+        name: &ast::Ident,
+        fields: StructVal,
+        span: Span,
+    ) -> Option<StmtId> {
+        if self.is_struct(&name.name) {
+            let old: Vec<String> = self
+                .struct_fields(&name.name)
+                .into_iter()
+                .map(|f| f.0)
+                .collect();
+            let new: Vec<&String> = fields.iter().map(|f| &f.0).collect();
+            if !old.iter().eq(new.iter().copied()) {
+                self.error(
+                    "E0103",
+                    name.span,
+                    format!(
+                        "`{}` is replaced by a struct with other fields ({}), which m2cu cannot model",
+                        name.name,
+                        field_list(&new)
+                    ),
+                    "give the new struct a name of its own".into(),
+                );
+                return None;
+            }
+        }
+        let mut last = None;
+        for (field, val) in fields {
+            let target = ast::Ident {
+                name: format!("{}.{field}", name.name),
+                span: name.span,
+            };
+            self.field_target_allowed(&target)?;
+            last = self.assign_val(&target, val, span);
+        }
+        last
+    }
+
     /// A struct read as a whole value (`f(p)`, `y = p`): E0103.
     pub(super) fn struct_as_value(&mut self, name: &str, span: Span) {
         let prefix = format!("{name}.");
@@ -67,12 +151,26 @@ impl Lowerer<'_> {
         );
     }
 
-    /// A function output that is a struct: E0103.
-    pub(super) fn struct_output(&mut self, output: &ast::Ident) {
+    /// `name = <a value that is no struct>` where `name` holds a struct: E0103.
+    pub(super) fn struct_replaced(&mut self, name: &ast::Ident) {
+        self.error(
+            "E0103",
+            name.span,
+            format!(
+                "`{}` holds a struct, and this assignment would replace it",
+                name.name
+            ),
+            "give the new value a name of its own".into(),
+        );
+    }
+
+    /// A function output that is a struct where only a value can be taken: E0103.
+    /// `returner` names what returns it (the translated function, a combiner).
+    pub(super) fn struct_output(&mut self, output: &ast::Ident, returner: &str) {
         self.error(
             "E0103",
             output.span,
-            format!("the output `{}` is a struct, which m2cu cannot return yet", output.name),
+            format!("the output `{}` is a struct, which {returner} cannot return", output.name),
             format!("return the fields the caller needs as separate outputs: function [k, m] = ... with k = {}.k", output.name),
         );
     }
@@ -123,6 +221,15 @@ impl Lowerer<'_> {
         }
         Some(None)
     }
+}
+
+/// The fields of a struct value, by their names after the struct's, in name order.
+pub(super) type StructVal = Vec<(String, super::array::Val)>;
+
+/// `a, b and c` for a diagnostic.
+fn field_list(fields: &[&String]) -> String {
+    let names: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+    names.join(", ")
 }
 
 /// Whether `text` is a MATLAB field name.

@@ -1200,7 +1200,9 @@ fn extents_kept(body: &[ast::Stmt], var: &str) -> HashSet<String> {
                 {
                     kept.insert(base.name.clone());
                 }
-                ast::LValue::Index { base: n, .. } | ast::LValue::Var(n) => {
+                ast::LValue::Index { base: n, .. }
+                | ast::LValue::Var(n)
+                | ast::LValue::Content { base: n, .. } => {
                     changed.insert(n.name.clone());
                 }
                 ast::LValue::Ignore(_) => {}

@@ -148,6 +148,8 @@ impl std::ops::DerefMut for Handles<'_> {
 pub(super) enum Arg<'a> {
     Value(Val),
     Handle(Rc<Handle<'a>>),
+    /// A struct passed whole: its fields' values (`fields::StructVal`).
+    Struct(super::fields::StructVal),
 }
 
 /// Functions that take or give handles and cannot be translated.
@@ -198,6 +200,16 @@ impl<'a> Lowerer<'a> {
             if params.iter().any(|p| p.name == name) || captured.contains_key(&name) {
                 continue;
             }
+            if !self.scope.names.contains_key(&name) && self.is_struct(&name) {
+                // A struct is captured field by field.
+                for (field, _) in self.struct_fields(&name) {
+                    let field = format!("{name}.{field}");
+                    if let Some(binding) = self.capture(&field, body.span) {
+                        captured.insert(field, binding);
+                    }
+                }
+                continue;
+            }
             if let Some(binding) = self.capture(&name, body.span) {
                 captured.insert(name, binding);
             }
@@ -221,7 +233,12 @@ impl<'a> Lowerer<'a> {
         let &id = self.scope.names.get(name)?;
         if !self.scope.handles.in_anonymous {
             let function = self.inlining.last().copied().unwrap_or(self.entry.function);
-            if super::inline::assignments(&function.body, name) <= 1 {
+            // A field is assigned also where its struct is (`p = f(...)`, `p.g = q`).
+            let assigned: usize =
+                std::iter::successors(Some(name), |n| Some(n.rsplit_once('.')?.0))
+                    .map(|n| super::inline::assignments(&function.body, n))
+                    .sum();
+            if assigned <= 1 {
                 return Some(Binding::Value(id));
             }
         }
@@ -368,15 +385,21 @@ impl<'a> Lowerer<'a> {
     pub(super) fn arguments(&mut self, args: &[ast::Expr]) -> Option<Vec<Arg<'a>>> {
         let lowered: Vec<Option<Arg<'a>>> = args
             .iter()
-            .map(|a| match self.handle_expr(a) {
-                Some(h) => h.map(Arg::Handle),
-                None if super::grow::is_empty_matrix(a) => {
-                    self.empty_argument(a.span).map(Arg::Value)
-                }
-                None => self.value(a).map(Arg::Value),
+            .map(|a| match self.struct_value(a) {
+                Some(fields) => fields.map(Arg::Struct),
+                None => self.argument(a),
             })
             .collect();
         lowered.into_iter().collect()
+    }
+
+    /// One argument that is no struct.
+    fn argument(&mut self, a: &ast::Expr) -> Option<Arg<'a>> {
+        match self.handle_expr(a) {
+            Some(h) => h.map(Arg::Handle),
+            None if super::grow::is_empty_matrix(a) => self.empty_argument(a.span).map(Arg::Value),
+            None => self.value(a).map(Arg::Value),
+        }
     }
 
     /// The value of calling `handle` (held by `label`) with `args`.
@@ -577,7 +600,8 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Binds the parameter `param` of a function being inlined to `arg`; `assigned` says
-    /// whether the function's body assigns the parameter (an array argument is then copied).
+    /// whether the function's body assigns the parameter or one of its fields (an array
+    /// argument is then copied). A struct binds each field, `param.k`.
     pub(super) fn bind_arg(
         &mut self,
         param: &ast::Ident,
@@ -591,6 +615,15 @@ impl<'a> Lowerer<'a> {
                 self.scope
                     .handles
                     .insert(param.name.clone(), Slot::Known(h));
+            }
+            Arg::Struct(fields) => {
+                for (field, val) in fields {
+                    let field = ast::Ident {
+                        name: format!("{}.{field}", param.name),
+                        span: param.span,
+                    };
+                    self.bind_param(&field, val, assigned, span);
+                }
             }
         }
     }
@@ -705,7 +738,7 @@ impl<'a> Lowerer<'a> {
         self.invoke(&handle, "feval", args, span)
     }
 
-    fn feval_unknown(&mut self, span: Span) -> Option<Val> {
+    pub(super) fn feval_unknown(&mut self, span: Span) -> Option<Val> {
         self.error(
             "E0158",
             span,
@@ -736,17 +769,39 @@ impl<'a> Lowerer<'a> {
             Val::Array(a) => a,
         };
         self.reject_3d(&a, "`arrayfun`")?;
+        let label = "arrayfun";
+        self.mapped(
+            &handle,
+            label,
+            &a,
+            |me, k| Some(Val::Scalar(me.element(&a, Pos::linear(k)))),
+            span,
+        )
+    }
+
+    /// `f` of each element of the array of `shape`'s size (its elements by `element`, of the
+    /// loop counter), a scalar each, into an array of that size and of the results' class;
+    /// `label` names the calling function (`arrayfun`, `cellfun`).
+    pub(super) fn mapped(
+        &mut self,
+        handle: &Handle<'a>,
+        label: &str,
+        shape: &super::array::ArrayVal,
+        element: impl FnOnce(&mut Self, LocalId) -> Option<Val>,
+        span: Span,
+    ) -> Option<Val> {
         let k = self.counting_loop_var("k", span);
         self.open_block();
-        let element = Val::Scalar(self.element(&a, Pos::linear(k)));
-        let result = self.invoke(&handle, "arrayfun", vec![Arg::Value(element)], span);
-        let result = result.and_then(|r| self.require_scalar(r, "each result of `arrayfun`"));
+        let result = element(self, k)
+            .and_then(|element| self.invoke(handle, label, vec![Arg::Value(element)], span));
+        let each = format!("each result of `{label}`");
+        let result = result.and_then(|r| self.require_scalar(r, &each));
         let Some(result) = result else {
             self.close_block();
             return None;
         };
         let class = self.exprs[result].ty.class;
-        let out = self.temp("map", Type::array(class, a.shape), span);
+        let out = self.temp("map", Type::array(class, shape.shape), span);
         let at = self.new_expr(ExprKind::Local(k), Type::scalar(Class::Double), span);
         self.push(
             StmtKind::Store {
@@ -757,11 +812,11 @@ impl<'a> Lowerer<'a> {
             span,
         );
         let body = self.close_block();
-        if class != Class::Double && !a.shape.known_nonempty() {
-            self.arrayfun_class_check(&a, span);
+        if class != Class::Double && !shape.shape.known_nonempty() {
+            self.arrayfun_class_check(shape, span);
         }
-        self.alloc_for(out, &a);
-        let n = self.numel_expr(&a, span);
+        self.alloc_for(out, shape);
+        let n = self.numel_expr(shape, span);
         self.emit_for(k, n, body, span);
         Some(Val::Array(self.whole(out, span)))
     }

@@ -175,6 +175,19 @@ impl<'a> Lowerer<'a> {
         self.inline_args(callee, args, nargout, span)
     }
 
+    /// Inlines `callee(args)` and returns its first `nargout` outputs, structs among them
+    /// (for the assignments that take a struct: `s = f(...)`, `[a, s] = f(...)`).
+    pub(super) fn inline_call_returned(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Returned>> {
+        let args = self.arguments(args)?;
+        self.inline_returned(callee, args, nargout, span)
+    }
+
     /// Inlines m2cu's own `helper` (one of `bundled::helpers_of` a builtin, which the library
     /// loads with it) at the builtin's call `span` and returns its first `nargout` outputs.
     pub(super) fn inline_bundled_helper(
@@ -192,7 +205,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Inlines `callee` with its arguments lowered (values or handles) and returns its first
-    /// `nargout` outputs.
+    /// `nargout` outputs, which must be values.
     pub(super) fn inline_args(
         &mut self,
         callee: &ast::Ident,
@@ -200,6 +213,36 @@ impl<'a> Lowerer<'a> {
         nargout: usize,
         span: Span,
     ) -> Option<Vec<Val>> {
+        let returned = self.inline_returned(callee, vals, nargout, span)?;
+        returned
+            .into_iter()
+            .map(|r| match r {
+                Returned::Value(val) => Some(val),
+                Returned::Struct(_) => {
+                    self.error(
+                        "E0103",
+                        span,
+                        format!("`{}` returns a struct here, used as a value", callee.name),
+                        format!(
+                            "assign the struct to a variable first (`s = {}(...)`) and read its fields",
+                            callee.name
+                        ),
+                    );
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// Inlines `callee` with its arguments lowered and returns its first `nargout` outputs,
+    /// values or structs.
+    fn inline_returned(
+        &mut self,
+        callee: &ast::Ident,
+        vals: Vec<Arg<'a>>,
+        nargout: usize,
+        span: Span,
+    ) -> Option<Vec<Returned>> {
         let target = self.callee_function(callee)?;
         let function = target.function;
         let nargin = vals.len();
@@ -211,7 +254,8 @@ impl<'a> Lowerer<'a> {
         let outer_omitted = std::mem::replace(&mut self.omitted, omitted.collect());
         let outputs = self.in_callee_scope(callee, target, span, |me| {
             for (param, arg) in function.params.iter().zip(vals) {
-                let assigned = assigns(&function.body, &param.name);
+                let assigned = assigns(&function.body, &param.name)
+                    || assigns_a_field(&function.body, &param.name);
                 me.bind_arg(param, arg, assigned, span);
             }
             let body = early_return::without_returns(&function.body, function.span);
@@ -231,7 +275,15 @@ impl<'a> Lowerer<'a> {
         Some(
             outputs
                 .into_iter()
-                .map(|id| self.local_val(id, span))
+                .map(|output| match output {
+                    Output::Local(id) => Returned::Value(self.local_val(id, span)),
+                    Output::Struct(fields) => Returned::Struct(
+                        fields
+                            .into_iter()
+                            .map(|(field, id)| (field, self.local_val(id, span)))
+                            .collect(),
+                    ),
+                })
                 .collect(),
         )
     }
@@ -463,20 +515,27 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    pub(super) fn callee_outputs(
-        &mut self,
-        function: &ast::Function,
-        nargout: usize,
-    ) -> Option<Vec<LocalId>> {
+    /// The local holding the first output of `function`, whose body was just lowered in the
+    /// current scope: a value, not a struct.
+    pub(super) fn callee_value_output(&mut self, function: &ast::Function) -> Option<LocalId> {
+        match self.callee_outputs(function, 1)?.pop()? {
+            Output::Local(id) => Some(id),
+            Output::Struct(_) => {
+                self.struct_output(&function.outputs[0], "a combiner");
+                None
+            }
+        }
+    }
+
+    fn callee_outputs(&mut self, function: &ast::Function, nargout: usize) -> Option<Vec<Output>> {
         let mut out = Vec::new();
         for output in function.outputs.iter().take(nargout) {
             match self.scope.names.get(&output.name).copied() {
-                Some(id) if self.returnable(id, output) => out.push(id),
+                Some(id) if self.returnable(id, output) => out.push(Output::Local(id)),
                 Some(_) => return None,
                 None if self.handle_output(output) => return None,
                 None if self.is_struct(&output.name) => {
-                    self.struct_output(output);
-                    return None;
+                    out.push(Output::Struct(self.struct_fields(&output.name)));
                 }
                 None => {
                     self.error(
@@ -497,6 +556,34 @@ impl<'a> Lowerer<'a> {
         }
         Some(out)
     }
+}
+
+/// One output of a call, as the caller receives it.
+pub(super) enum Returned {
+    Value(Val),
+    Struct(super::fields::StructVal),
+}
+
+/// One output of an inlined function, in the callee's locals.
+enum Output {
+    Local(LocalId),
+    /// A struct's fields (`fields::Lowerer::struct_fields`).
+    Struct(Vec<(String, LocalId)>),
+}
+
+/// Whether a statement list assigns a field of `name` (`name.k = v`, `name.k(i) = v`).
+fn assigns_a_field(body: &[ast::Stmt], name: &str) -> bool {
+    let prefix = format!("{name}.");
+    let mut found = false;
+    walk_stmts(body, &mut |s| {
+        if let AstStmt::Assign { targets, .. } = &s.kind {
+            found |= targets.iter().any(|t| {
+                t.assigned_name()
+                    .is_some_and(|v| v.name.starts_with(&prefix))
+            });
+        }
+    });
+    found
 }
 
 /// Whether a statement list assigns to `name` (as a whole, by index, or as a loop variable).
@@ -522,11 +609,9 @@ pub(super) fn assigned_by(s: &ast::Stmt, name: &str) -> bool {
     let AstStmt::Assign { targets, .. } = &s.kind else {
         return false;
     };
-    targets.iter().any(|t| match t {
-        ast::LValue::Var(v) => v.name == name,
-        ast::LValue::Index { base, .. } => base.name == name,
-        ast::LValue::Ignore(_) => false,
-    })
+    targets
+        .iter()
+        .any(|t| t.assigned_name().is_some_and(|v| v.name == name))
 }
 
 /// An arena's length as a raw id (lowering stops far below `u32::MAX` nodes:

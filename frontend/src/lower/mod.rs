@@ -341,12 +341,14 @@ struct NameUses {
     indexed: HashSet<String>,
     /// `for` variables read after their loops (`emptyloop`).
     empty_flagged: HashSet<String>,
+    /// Cells whose contents are assigned, `c{k} = v` (`cells`).
+    contents_assigned: HashSet<String>,
 }
 
 impl NameUses {
     fn of(function: &ast::Function) -> NameUses {
         let functions = std::slice::from_ref(function);
-        NameUses {
+        let mut uses = NameUses {
             grown: assign::grown_names(functions),
             cut: delete::cut_names(functions),
             rows_appended: grow_slices::rows_appended(functions),
@@ -354,7 +356,18 @@ impl NameUses {
             text_names: text::text_names(functions),
             indexed: assign::index_targets(functions, |_| true),
             empty_flagged: emptyloop::loop_variables_read_after(functions),
+            contents_assigned: cells::contents_assigned(functions),
+        };
+        // A cell whose contents are assigned grows its three parts (`cells`).
+        for name in &uses.contents_assigned {
+            for prefix in [cells::TEXT, cells::START, cells::LEN] {
+                uses.grown.insert(format!("{prefix}{name}"));
+            }
+            uses.text_names.insert(format!("{}{name}", cells::TEXT));
+            uses.indexed.insert(format!("{}{name}", cells::START));
+            uses.indexed.insert(format!("{}{name}", cells::LEN));
         }
+        uses
     }
 }
 
@@ -708,7 +721,9 @@ impl<'a> Lowerer<'a> {
                 Some(id) if self.returnable(id, output) => self.outputs.push(id),
                 Some(_) => {}
                 None if self.handle_output(output) => {}
-                None if self.is_struct(&output.name) => self.struct_output(output),
+                None if self.is_struct(&output.name) => {
+                    self.struct_output(output, "the function m2cu translates")
+                }
                 // The call always raises first: the output is a placeholder never returned.
                 None if self.halted => {
                     let id = self.new_local(&output.name, Type::scalar(Class::Double), output.span);

@@ -19,10 +19,8 @@ impl Lowerer<'_> {
     /// Shows each variable that the assignment `targets` wrote, in order.
     pub(super) fn show_targets(&mut self, targets: &[ast::LValue], span: Span) {
         for target in targets {
-            let name = match target {
-                ast::LValue::Var(name) => name,
-                ast::LValue::Index { base, .. } => base,
-                ast::LValue::Ignore(_) => continue,
+            let Some(name) = target.assigned_name() else {
+                continue;
             };
             self.show_variable(name, span);
         }

@@ -17,7 +17,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("ifft2", None),
     ("roots", None),
     ("sortrows", None),
-    ("cellfun", None),
     ("struct", None),
     ("fieldnames", None),
     ("isfield", None),

@@ -44,9 +44,11 @@ impl Chosen<'_> {
 
 /// An argument of a dispatched call, read once.
 enum Held<'a> {
-    Scalar(LocalId),
-    Array(LocalId),
+    /// A scalar in a temporary or an array as a whole local.
+    Value(LocalId),
     Handle(Rc<Handle<'a>>),
+    /// A struct's fields, each held.
+    Struct(Vec<(String, LocalId)>),
 }
 
 impl<'a> Lowerer<'a> {
@@ -190,23 +192,43 @@ impl<'a> Lowerer<'a> {
         )
     }
 
-    /// `arg` read now: a scalar into a temporary, an array as a whole local.
+    /// `arg` read now: a scalar into a temporary, an array as a whole local, a struct field
+    /// by field.
     fn held_arg(&mut self, arg: Arg<'a>, span: Span) -> Held<'a> {
         match arg {
-            Arg::Value(Val::Scalar(value)) => Held::Scalar(self.held_scalar("arg", value, span)),
-            Arg::Value(Val::Array(a)) => Held::Array(match a.node {
+            Arg::Value(val) => Held::Value(self.held_value(val, span)),
+            Arg::Handle(h) => Held::Handle(h),
+            Arg::Struct(fields) => Held::Struct(
+                fields
+                    .into_iter()
+                    .map(|(field, val)| (field, self.held_value(val, span)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The local holding `val` read now.
+    fn held_value(&mut self, val: Val, span: Span) -> LocalId {
+        match val {
+            Val::Scalar(value) => self.held_scalar("arg", value, span),
+            Val::Array(a) => match a.node {
                 super::super::array::Node::Whole(local) => local,
                 _ => self.materialize(&a),
-            }),
-            Arg::Handle(h) => Held::Handle(h),
+            },
         }
     }
 
     /// A fresh argument reading `held`.
     fn fresh_arg(&mut self, held: &Held<'a>, span: Span) -> Arg<'a> {
         match held {
-            Held::Scalar(local) | Held::Array(local) => Arg::Value(self.local_val(*local, span)),
+            Held::Value(local) => Arg::Value(self.local_val(*local, span)),
             Held::Handle(h) => Arg::Handle(h.clone()),
+            Held::Struct(fields) => Arg::Struct(
+                fields
+                    .iter()
+                    .map(|(field, local)| (field.clone(), self.local_val(*local, span)))
+                    .collect(),
+            ),
         }
     }
 
