@@ -1241,3 +1241,109 @@ end
         "[banana_10.txt]\n[abcd e]\n2 4 6 | 0 1 3\n3\nno zz\n1010 000000001010 000A\n10 10 255 10\nNaN NaN\n0 10 7 7\n",
     );
 }
+
+/// A struct passed whole to a helper (its fields bound to the parameter's), returned to a
+/// variable (`p = beam_props()`, `[c, r] = scaled(p, n)`), copied (`copy = props`), captured by
+/// anonymous functions, and replaced with the same fields in a loop, against Octave.
+#[test]
+fn structs_travel_between_functions() {
+    let source = r"function y = structs(n)
+% structs passed to helpers, returned, copied, captured and replaced
+props = beam_props();
+copy = props;
+copy.E = 1;
+[c, r] = scaled(props, n);
+fprintf('%g %g %g %g\n', props.E, copy.E, c, r.total);
+fprintf('%d ', r.v); fprintf('\n');
+g = @(x) x * props.I + copy.E;
+h = @(x) with_props(x, props);
+fprintf('%g %g\n', g(2), h(3));
+for k = 1:n
+  s = step_state(k);
+  fprintf('%d:%g ', s.k, s.sq);
+end
+fprintf('\n');
+y = c + r.total;
+end
+
+function p = beam_props()
+p.E = 200e9;
+p.I = 8.33e-6;
+end
+
+function [c, r] = scaled(p, n)
+c = p.E * n;
+r.total = p.I * n;
+r.v = 1:2;
+r.v(end+1) = n;
+p.E = 0;
+end
+
+function z = with_props(x, p)
+z = x + p.E;
+end
+
+function s = step_state(k)
+s.k = k;
+s.sq = k^2 / 2;
+end
+";
+    prints_like_octave(
+        "structs",
+        source,
+        &[&["n=3"], &["n=0"]],
+        "2e+11 1 6e+11 2.499e-05\n1 2 3 \n1.00002 2e+11\n1:0.5 2:2 3:4.5 \n",
+    );
+}
+
+/// Cells of texts filled by element (`letters{k} = ...` into `cell(size(x))`, an index from
+/// `find(..., 1)`), grown from `{}` with `names{end+1}`, a piece of `strsplit` replaced, and
+/// `cellfun` with a handle, a function's name and anonymous functions (double and logical
+/// results), against Octave; also with no scores (an empty `cell(1, 0)`).
+#[test]
+fn cells_of_texts_are_filled_and_mapped() {
+    let source = r"function n = textcells(scores, t)
+% cells of texts filled element by element, grown with end+1, and mapped with cellfun
+cuts = [90 80 70 60];
+marks = {'A', 'B', 'C', 'D'};
+letters = cell(size(scores));
+for k = 1:numel(scores)
+  g = find(scores(k) >= cuts, 1);
+  if isempty(g)
+    letters{k} = 'F';
+  else
+    letters{k} = marks{g};
+  end
+end
+for k = 1:numel(letters)
+  fprintf('%s', letters{k});
+end
+fprintf('\n');
+names = {};
+for k = 1:3
+  names{end+1} = sprintf('item%d', k * 10);
+end
+names{2} = 'second';
+fprintf('%s|', names{1}, names{2}, names{end}); fprintf('%d\n', numel(names));
+w = strsplit(t, ' ');
+for k = 1:numel(w)
+  w{k} = upper(fliplr(w{k}));
+end
+lens = cellfun(@length, w);
+empty = cellfun('isempty', w);
+vowels = cellfun(@(s) sum(ismember(s, 'AEIOU')), w);
+long = cellfun(@(s) numel(s) > 3, w);
+fprintf('%s ', w{1}, w{end}); fprintf('\n');
+fprintf('%d ', lens, empty, vowels, long); fprintf('\n');
+fprintf('%s %s\n', class(lens), class(long));
+n = sum(lens);
+end
+";
+    prints_like_octave_with(
+        "textcells",
+        source,
+        &["n"],
+        &[&["scores=[91 78 85 62 55 99]", "t='a quick brown fox'"], &["scores=zeros(1,0)", "t='single'"]],
+        "ACBDFA\nitem10|second|item30|3\nA XOF \n1 5 5 3 0 0 0 0 1 2 1 1 0 1 1 0 \ndouble logical\n",
+    );
+}

@@ -152,10 +152,10 @@ error_codes! {
         "strncmpi: N must be greater than 0";
     ReshapeDivisible = 67, "M2CU_E_RESHAPE_DIVISIBLE",
         "Product of known dimensions not divisible into total number of elements.";
-    CellIndexCount = 69, "M2CU_E_CELL_INDEX_COUNT",
-        "m2cu: the index of c{k} here does not hold exactly one element (it is empty, or a list of indices): MATLAB makes a list of the cell's contents, which m2cu does not model; index with one number.";
     DispExponent = 68, "M2CU_E_DISP_EXPONENT",
         "m2cu: disp of an array with an element of 1e100 or more, or below 1e-99, in magnitude is not supported yet (Octave widens such exponents its own way): print it with fprintf, e.g. fprintf('%g ', x).";
+    CellIndexCount = 69, "M2CU_E_CELL_INDEX_COUNT",
+        "m2cu: the index of c{k} here does not hold exactly one element (it is empty, or a list of indices): MATLAB makes a list of the cell's contents, which m2cu does not model; index with one number.";
 }
 
 impl ErrorCode {

@@ -707,6 +707,26 @@ impl Lexer<'_> {
 
     fn unexpected_char(&mut self, c: char) {
         let span = Span::new(self.pos, self.pos + c.len_utf8());
+        let after_index = c == '.'
+            && self.out.tokens.last().is_some_and(|t| {
+                matches!(t.kind, TokKind::RParen | TokKind::RBrace)
+                    && t.span.end as usize == self.pos
+            })
+            && self.peek_at(1).is_some_and(|n| n.is_ascii_alphabetic());
+        if after_index {
+            // `s(k).name`: a struct array.
+            self.error(
+                Diagnostic::error(
+                    "E0002",
+                    span,
+                    "a field of an indexed value (`s(k).name`, a struct array) is not supported",
+                )
+                .with_label("field of an element")
+                .with_help("keep each field in an array of its own, indexed the same way: `score(k) = v` for numbers, `name{k} = 'text'` in a cell of texts"),
+            );
+            self.push(TokKind::Error, 1);
+            return;
+        }
         let help = match c {
             '.' => "only plain dotted names `s.field` are understood; dynamic fields `s.(name)` and fields of indexed values `a(i).x` are not supported",
             '_' => "identifiers must start with a letter",

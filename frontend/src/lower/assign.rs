@@ -52,7 +52,7 @@ impl Lowerer<'_> {
             return self.assign_struct_value(name, fields?, span);
         }
         if let Some((callee, args)) = self.program_call(strip_parens(value)) {
-            let returned = self.inline_call_returned(&callee, args, 1, span);
+            let returned = self.inline_call_returned(&callee, args, 1, value.span);
             return match returned.and_then(|mut r| r.pop()) {
                 Some(Returned::Value(value)) => self.assigned_value(name, value, span),
                 Some(Returned::Struct(fields)) => self.assign_struct_value(name, fields, span),
