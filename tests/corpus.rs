@@ -143,11 +143,12 @@ fn octave_outputs(p: &Program, scratch: &Path) -> Result<Ran, String> {
     }
     let quoted = |s: &str| format!("'{}'", s.replace('\'', "''"));
     let outs: Vec<String> = p.outputs.iter().map(|o| quoted(o)).collect();
+    // The script's own names start with `m2cu_`, which no program's input takes.
     let script = format!(
         "warning('off', 'all'); addpath({stubs}); cd({dir});\n{sets};\n\
-         try\n  r = cell(1, {n}); [r{{:}}] = {name}({args});\n\
-         s = cell2struct(r, {{{outs}}}, 2); save('-v7', {file}, '-struct', 's');\n\
-         catch e\n  printf('m2cu-octave-error: %s\\n', e.message);\nend\n",
+         try\n  m2cu_r = cell(1, {n}); [m2cu_r{{:}}] = {name}({args});\n\
+         m2cu_s = cell2struct(m2cu_r, {{{outs}}}, 2); save('-v7', {file}, '-struct', 'm2cu_s');\n\
+         catch m2cu_e\n  printf('m2cu-octave-error: %s\\n', m2cu_e.message);\nend\n",
         stubs = quoted(&stubs.display().to_string()),
         dir = quoted(&corpus_dir().display().to_string()),
         sets = p.sets.join(";\n"),

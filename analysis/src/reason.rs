@@ -44,6 +44,8 @@ pub enum SequentialReason {
     LocationMisused { var: String },
     /// S13: `coder.gpu.kernel()` on a loop that no pragma can make parallel (the inner reason).
     Unforceable(Box<SequentialReason>),
+    /// S14: `tic`/`toc` read the host's clock in order.
+    HostClock,
 }
 
 impl SequentialReason {
@@ -63,6 +65,7 @@ impl SequentialReason {
             SequentialReason::NotAReduction { .. } => "S11",
             SequentialReason::LocationMisused { .. } => "S12",
             SequentialReason::Unforceable(_) => "S13",
+            SequentialReason::HostClock => "S14",
         }
     }
 }
@@ -118,6 +121,10 @@ impl fmt::Display for SequentialReason {
                 }
             }
             SequentialReason::UnknownDependence => write!(f, "a dependence between iterations"),
+            SequentialReason::HostClock => write!(
+                f,
+                "the loop reads the clock with `tic`/`toc`, which only the host has, in order"
+            ),
             SequentialReason::PartlyAssignedLiveOut { var } => write!(
                 f,
                 "`{var}` is assigned only in some iterations and its value is used after the loop"

@@ -15,7 +15,7 @@
 use std::collections::BTreeSet;
 
 use m2cu_frontend::ir::{
-    Block, Function, LocalId, LoopPragma, PrintPiece, PrintTo, StmtId, StmtKind,
+    Block, Fill, Function, LocalId, LoopPragma, PrintPiece, PrintTo, StmtId, StmtKind,
 };
 use m2cu_frontend::Span;
 
@@ -346,22 +346,25 @@ fn find_exit(
 }
 
 /// A loop that draws from the random stream stays sequential: the draws are numbered in the
-/// order the program takes them.
+/// order the program takes them. So does one that reads the host's clock (`tic`/`toc`), which
+/// only the host has, in the order the program reads it.
 fn random_draw(f: &Function, body: &Block) -> Option<Verdict> {
     let mut found = None;
     f.walk_stmts(body, &mut |s| {
         let stmt = &f.stmts[s];
         if let StmtKind::Alloc { fill, .. } = stmt.kind {
-            if fill.is_random() && found.is_none() {
-                found = Some((fill.name(), stmt.span));
+            if (fill.is_random() || fill == Fill::Clock) && found.is_none() {
+                found = Some((fill, stmt.span));
             }
         }
     });
-    found.map(|(name, span)| {
-        sequential(
-            SequentialReason::RandomDraw { function: name },
-            Some(Witness::at(name, span)),
-        )
+    found.map(|(fill, span)| {
+        let function = fill.name();
+        let reason = match fill {
+            Fill::Clock => SequentialReason::HostClock,
+            _ => SequentialReason::RandomDraw { function },
+        };
+        sequential(reason, Some(Witness::at(function, span)))
     })
 }
 

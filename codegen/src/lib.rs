@@ -43,7 +43,7 @@ use std::collections::HashMap;
 
 use askama::Template;
 use m2cu_analysis::{Analysis, Kernel};
-use m2cu_frontend::ir::{Function, StmtKind};
+use m2cu_frontend::ir::{Fill, Function, StmtKind};
 
 use host::Flavor;
 use names::Names;
@@ -124,6 +124,21 @@ fn draws_random(f: &Function) -> bool {
     draws
 }
 
+/// Whether `f` reads the host's clock (`tic`/`toc`: `Fill::Clock`).
+fn reads_clock(f: &Function) -> bool {
+    let mut reads = false;
+    f.walk_stmts(&f.body, &mut |s| {
+        reads |= matches!(
+            f.stmts[s].kind,
+            StmtKind::Alloc {
+                fill: Fill::Clock,
+                ..
+            }
+        );
+    });
+    reads
+}
+
 /// Generates every output for the entry function `f`.
 pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> Generated {
     let kernel_names = kernel_names(analysis);
@@ -198,9 +213,18 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
     };
     // The sites' texts, the same in every host program: written once.
     let site_table = sites::table(f, ctx.source);
+    let clock = match reads_clock(f) {
+        true => prelude::CLOCK,
+        false => "",
+    };
+    // `clock_gettime` is POSIX: C99 shows it when this comes before every include.
+    let c_includes = match reads_clock(f) {
+        true => format!("#define _POSIX_C_SOURCE 200809L\n{C_INCLUDES}"),
+        false => C_INCLUDES.to_string(),
+    };
     let host_code = |flavor: Flavor| {
         format!(
-            "{}{}{}{}\n{GENERATED_MARKER}{}{site_table}{}",
+            "{}{clock}{}{}{}\n{GENERATED_MARKER}{}{site_table}{}",
             prelude::host_helpers(),
             threads_api(flavor),
             host::gpu_macros(flavor),
@@ -238,7 +262,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         ),
         c_source: unit(
             &format!("{name}.c: {name} on the CPU (C99, parallel loops with OpenMP)."),
-            C_INCLUDES,
+            &c_includes,
             ABI_HEADER,
             &cpu_prelude,
             "",
@@ -254,7 +278,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         ),
         standalone_cu: unit(
             &format!("{name}.cu: {name} on the GPU with the CUDA runtime API (build with `nvcc -fmad=false`, so that a*b + c rounds as in MATLAB)."),
-            &format!("#include <cuda_runtime.h>\n{C_INCLUDES}"),
+            &format!("#include <cuda_runtime.h>\n{c_includes}"),
             ABI_HEADER,
             &device_code,
             "",
@@ -262,7 +286,7 @@ pub fn generate(f: &Function, analysis: &Analysis, options: &CodegenOptions) -> 
         ),
         gpu_host_c: unit(
             &format!("{name} GPU host program for the m2cu runtime."),
-            C_INCLUDES,
+            &c_includes,
             ABI_HEADER,
             &cpu_prelude,
             "",

@@ -940,6 +940,18 @@ M2CU_FN double m2cu_randn(uint64_t seed, uint64_t n)
 }
 "#;
 
+/// The host's wall clock, for programs that read it (`tic`/`toc`, `Fill::Clock`): seconds
+/// since 1970 with the clock's resolution (MATLAB's `tic` counts microseconds since then);
+/// such a program defines `_POSIX_C_SOURCE` before its includes (`clock_gettime`).
+pub const CLOCK: &str = r#"#include <time.h>
+static double m2cu_clock(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+"#;
+
 /// Helpers only host programs need: copying, error messages, and releasing outputs.
 pub fn host_helpers() -> String {
     let mut cases = String::new();

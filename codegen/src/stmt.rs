@@ -947,6 +947,7 @@ fn fill_element(fill: Fill, class: Class) -> Option<String> {
             "({})m2cu_randn(M2CU_SEED, m2cu_draws++)",
             class.c_type()
         )),
+        (Fill::Clock, _) => Some("m2cu_clock()".into()),
         (Fill::Inf | Fill::NaN | Fill::Pi, _) => {
             fill.value().map(|v| crate::expr::literal(v, class))
         }

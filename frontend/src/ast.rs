@@ -93,6 +93,30 @@ pub enum StmtKind {
     Break,
     Continue,
     Return,
+    /// `global a b` or `persistent n`: variables that outlive one call.
+    Declare {
+        kind: Declared,
+        names: Vec<Ident>,
+    },
+}
+
+/// What a declaration makes its variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Declared {
+    /// `global`: one variable shared by every function that declares it.
+    Global,
+    /// `persistent`: one variable of the function, kept from call to call, `[]` at first.
+    Persistent,
+}
+
+impl Declared {
+    /// The keyword.
+    pub fn word(self) -> &'static str {
+        match self {
+            Declared::Global => "global",
+            Declared::Persistent => "persistent",
+        }
+    }
 }
 
 /// One `case` of a `switch`.

@@ -140,6 +140,14 @@ impl Printer {
             StmtKind::Break => self.line(d, "", "Break"),
             StmtKind::Continue => self.line(d, "", "Continue"),
             StmtKind::Return => self.line(d, "", "Return"),
+            StmtKind::Declare { kind, names } => {
+                let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+                self.line(
+                    d,
+                    "",
+                    &format!("Declare {} {}", kind.word(), names.join(" ")),
+                );
+            }
         }
     }
 

@@ -130,6 +130,10 @@ impl Printer {
             StmtKind::Break => self.line(d, "break;"),
             StmtKind::Continue => self.line(d, "continue;"),
             StmtKind::Return => self.line(d, "return;"),
+            StmtKind::Declare { kind, names } => {
+                let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+                self.line(d, &format!("{} {};", kind.word(), names.join(" ")));
+            }
         }
     }
 }

@@ -111,8 +111,10 @@ fn stmt(s: &Stmt, walk: &mut Walk) {
         StmtKind::Expr(e) => expr(e, walk),
         StmtKind::Assign { targets, value } => {
             for t in targets {
-                if let LValue::Index { base, args, .. } = t {
-                    index(&base.name, args, walk);
+                match t {
+                    LValue::Index { base, args, .. } => index(&base.name, args, walk),
+                    LValue::Content { args, .. } => args.iter().for_each(|a| expr(a, walk)),
+                    LValue::Var(_) | LValue::Ignore(_) => {}
                 }
             }
             expr(value, walk);
@@ -147,7 +149,7 @@ fn stmt(s: &Stmt, walk: &mut Walk) {
             }
             stmts(otherwise.as_deref().unwrap_or_default(), walk);
         }
-        StmtKind::Break | StmtKind::Continue | StmtKind::Return => {}
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::Declare { .. } => {}
     }
 }
 

@@ -616,7 +616,9 @@ pub enum SizeQuery {
 
 /// What a new array is filled with. `Rand` (uniform in (0, 1)) and `Randn` (standard normal)
 /// draw one value per element, in element order, from the function's random stream; `Inf`,
-/// `NaN` and `Pi` (`Inf(n, 1)`, `nan(2, 'single')`) are constants of a floating class.
+/// `NaN` and `Pi` (`Inf(n, 1)`, `nan(2, 'single')`) are constants of a floating class; `Clock`
+/// is the host's wall clock in seconds since 1970 (`tic`/`toc`, `lower::timer`), read on the
+/// host only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fill {
     Zeros,
@@ -626,6 +628,7 @@ pub enum Fill {
     Inf,
     NaN,
     Pi,
+    Clock,
 }
 
 impl Fill {
@@ -648,7 +651,7 @@ impl Fill {
             Fill::Inf => Some(f64::INFINITY),
             Fill::NaN => Some(f64::NAN),
             Fill::Pi => Some(std::f64::consts::PI),
-            Fill::Rand | Fill::Randn => None,
+            Fill::Rand | Fill::Randn | Fill::Clock => None,
         }
     }
 
@@ -662,6 +665,7 @@ impl Fill {
             Fill::Inf => "Inf",
             Fill::NaN => "NaN",
             Fill::Pi => "pi",
+            Fill::Clock => "tic",
         }
     }
 }

@@ -123,8 +123,15 @@ pub fn function(file: &ast::File) -> Option<&ast::Function> {
 fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<String> {
     let mut declared = Vec::new();
     for_each_function(&file.functions, &mut |f| declared.push(f.name.name.clone()));
-    let mut names: Vec<String> = lex_with(text, options.dialect)
-        .tokens
+    let tokens = lex_with(text, options.dialect).tokens;
+    // `[c{:}]` joins a cell's texts with m2cu's own `strjoin` (`lower::cells`).
+    let all_contents = tokens.windows(3).any(|w| {
+        matches!(
+            (&w[0].kind, &w[1].kind, &w[2].kind),
+            (TokKind::LBrace, TokKind::Colon, TokKind::RBrace)
+        )
+    });
+    let mut names: Vec<String> = tokens
         .into_iter()
         .filter_map(|t| match t.kind {
             TokKind::Ident(name) if !name.contains('.') && !declared.contains(&name) => Some(name),
@@ -138,6 +145,9 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
             _ => None,
         })
         .collect();
+    if all_contents {
+        names.push("strjoin".into());
+    }
     let helpers: Vec<String> = names
         .iter()
         .flat_map(|n| crate::bundled::helpers_of(n))

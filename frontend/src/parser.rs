@@ -72,8 +72,8 @@ use nom::sequence::{delimited, preceded, separated_pair, terminated};
 use nom::{IResult, InputLength};
 
 use crate::ast::{
-    ArgDecl, BinaryOp, CaseLabels, DimSpec, Expr, ExprKind, File, Function, Ident, LValue,
-    PostfixOp, Stmt, StmtKind, SwitchCase, UnaryOp,
+    ArgDecl, BinaryOp, CaseLabels, Declared, DimSpec, Expr, ExprKind, File, Function, Ident,
+    LValue, PostfixOp, Stmt, StmtKind, SwitchCase, UnaryOp,
 };
 use crate::diag::{Diagnostic, Diagnostics, Span};
 pub use crate::lexer::Dialect;
@@ -1141,6 +1141,8 @@ fn statement(i: Input) -> PResult<Stmt> {
         TokKind::Kw(Keyword::Break) => (i.bump(), StmtKind::Break),
         TokKind::Kw(Keyword::Continue) => (i.bump(), StmtKind::Continue),
         TokKind::Kw(Keyword::Return) => (i.bump(), StmtKind::Return),
+        TokKind::Kw(Keyword::Unsupported("global")) => declaration(i, Declared::Global)?,
+        TokKind::Kw(Keyword::Unsupported("persistent")) => declaration(i, Declared::Persistent)?,
         TokKind::Kw(Keyword::Unsupported(word)) => return unsupported_stmt(i, word),
         TokKind::Kw(kw) => return error(misplaced_keyword(&i, *kw)),
         TokKind::LBracket if is_multi_assign(&i) => multi_assign(i)?,
@@ -1155,6 +1157,18 @@ fn statement(i: Input) -> PResult<Stmt> {
         matches!(kind, StmtKind::Assign { .. } | StmtKind::Expr(_)) && *i.kind() != TokKind::Semi;
     let (i, ()) = terminator(i)?;
     Ok((i, Stmt { kind, span, shown }))
+}
+
+/// `global a b` / `persistent n`: the keyword and one or more names.
+fn declaration(i: Input, kind: Declared) -> PResult<StmtKind> {
+    let (mut i, first) = plain_ident(i.bump())?;
+    let mut names = vec![first];
+    while let TokKind::Ident(_) = i.kind() {
+        let (rest, name) = plain_ident(i)?;
+        names.push(name);
+        i = rest;
+    }
+    Ok((i, StmtKind::Declare { kind, names }))
 }
 
 fn misplaced_keyword(i: &Input, kw: Keyword) -> PError {
@@ -1990,8 +2004,11 @@ fn cell_index<'a>(i: Input<'a>, callee: Ident) -> PResult<'a, Node> {
 
 /// An index argument: a bare `:` or an expression.
 fn index_arg(i: Input) -> PResult<Node> {
-    let bare_colon =
-        *i.kind() == TokKind::Colon && matches!(i.nth(1).kind, TokKind::Comma | TokKind::RParen);
+    let bare_colon = *i.kind() == TokKind::Colon
+        && matches!(
+            i.nth(1).kind,
+            TokKind::Comma | TokKind::RParen | TokKind::RBrace
+        );
     if bare_colon {
         return Ok((i.bump(), Node::leaf(ExprKind::Colon, i.tok().span)));
     }

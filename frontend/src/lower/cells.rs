@@ -48,6 +48,10 @@ pub(super) const LEN: &str = "_cell_len_";
 /// Scope key prefix of the index local of one `c{k}`.
 const INDEX: &str = "_cell_index_";
 
+/// The functions this module translates besides `c{k}` (`cellfun` is lowered with `arrayfun`'s
+/// loop, `Lowerer::mapped`).
+pub(super) const CELL_FUNCTIONS: [&str; 1] = ["cell"];
+
 /// The builtins that read a cell's shape only.
 const SHAPE_READERS: [&str; 5] = ["numel", "length", "size", "isempty", "ndims"];
 
@@ -238,6 +242,16 @@ impl Lowerer<'_> {
             return None;
         }
         let len = self.scope.names[&format!("{LEN}{name}")];
+        if let [colon] = args {
+            if matches!(colon.kind, AstExpr::Colon) {
+                self.cell_refused(
+                    span,
+                    &format!("`{name}{{:}}`, a list of all the texts, here"),
+                    &format!("print them with fprintf('%s ', {name}{{:}}), join them with [{name}{{:}}] or strjoin({name}, sep), or take one at a time: {name}{{k}}"),
+                );
+                return None;
+            }
+        }
         let [arg] = args else {
             self.cell_refused(
                 span,
@@ -347,6 +361,86 @@ impl Lowerer<'_> {
         self.mapped(&handle, "cellfun", &lens, text, span)
     }
 
+    /// Whether the first or second argument of a text comparison names a text cell.
+    pub(super) fn compares_a_cell(&self, args: &[ast::Expr]) -> bool {
+        args.iter()
+            .take(2)
+            .any(|a| matches!(&a.kind, AstExpr::Ident(n) if self.is_text_cell(n)))
+    }
+
+    /// `strcmp(c, t)` (or `strcmpi`, `strncmp(c, t, n)`, either order) of a text cell `c`: each
+    /// text compared, a logical array of the cell's size, as `cellfun(@(s) strcmp(s, t), c)`.
+    /// Two cells compared element by element are not supported.
+    pub(super) fn cell_compare(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let is_cell = |a: &ast::Expr| matches!(&a.kind, AstExpr::Ident(n) if self.is_text_cell(n));
+        let (cell, position) = match args {
+            [a, b, ..] if is_cell(a) && !is_cell(b) => (a, 0),
+            [a, b, ..] if is_cell(b) && !is_cell(a) => (b, 1),
+            _ => {
+                self.cell_refused(
+                    span,
+                    &format!("`{name}` of two cells"),
+                    "compare the texts one pair at a time: strcmp(a{k}, b{k}) in a loop",
+                );
+                return None;
+            }
+        };
+        self.temps += 1;
+        let each = ast::Ident {
+            name: format!("_text{}", self.temps),
+            span: cell.span,
+        };
+        let mut compared = args.to_vec();
+        compared[position] = ident(&each.name, cell.span);
+        let body = call(name, compared, span);
+        let handle = ast::Expr {
+            kind: AstExpr::AnonFn {
+                params: vec![each],
+                body: Box::new(body),
+            },
+            span,
+        };
+        self.cellfun(&[handle, cell.clone()], span)
+    }
+
+    /// `[c{:}]` of a text cell `c`: its texts joined, `strjoin(c, '')`; `None` for any other
+    /// matrix.
+    pub(super) fn all_texts_joined(
+        &mut self,
+        rows: &[Vec<ast::Expr>],
+        span: Span,
+    ) -> Option<Option<Val>> {
+        let [row] = rows else {
+            return None;
+        };
+        let [item] = row.as_slice() else {
+            return None;
+        };
+        let AstExpr::CellIndex { callee, args } = &item.kind else {
+            return None;
+        };
+        let [colon] = args.as_slice() else {
+            return None;
+        };
+        if !matches!(colon.kind, AstExpr::Colon) || !self.is_text_cell(&callee.name) {
+            return None;
+        }
+        let empty = ast::Expr {
+            kind: AstExpr::Str(String::new()),
+            span,
+        };
+        let join = ast::Ident {
+            name: "strjoin".into(),
+            span,
+        };
+        Some(self.call(&join, &[ident(&callee.name, item.span), empty], span))
+    }
+
     /// `numel(c)` and the other shape readers of a text cell: the same call on its lengths.
     pub(super) fn cell_shape_call(
         &mut self,
@@ -389,7 +483,7 @@ impl Lowerer<'_> {
         );
     }
 
-    fn cell_refused(&mut self, span: Span, what: &str, help: &str) -> Option<StmtId> {
+    pub(super) fn cell_refused(&mut self, span: Span, what: &str, help: &str) -> Option<StmtId> {
         self.error(
             "E0166",
             span,

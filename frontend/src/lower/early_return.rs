@@ -38,7 +38,11 @@ fn contains_return(s: &Stmt) -> bool {
         StmtKind::Switch {
             cases, otherwise, ..
         } => cases.iter().any(|c| any(&c.body)) || otherwise.as_deref().is_some_and(any),
-        StmtKind::Expr(_) | StmtKind::Assign { .. } | StmtKind::Break | StmtKind::Continue => false,
+        StmtKind::Expr(_)
+        | StmtKind::Assign { .. }
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Declare { .. } => false,
     }
 }
 

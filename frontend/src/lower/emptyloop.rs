@@ -295,12 +295,14 @@ pub(super) fn read_outside(body: &[ast::Stmt], name: &str) -> bool {
         AstStmt::Assign { targets, value } => {
             mentions(value, name)
                 || targets.iter().any(|t| match t {
-                    ast::LValue::Index { args, .. } => args.iter().any(|a| mentions(a, name)),
+                    ast::LValue::Index { args, .. } | ast::LValue::Content { args, .. } => {
+                        args.iter().any(|a| mentions(a, name))
+                    }
                     _ => false,
                 })
         }
         AstStmt::Expr(e) => mentions(e, name),
-        AstStmt::Break | AstStmt::Continue | AstStmt::Return => false,
+        AstStmt::Break | AstStmt::Continue | AstStmt::Return | AstStmt::Declare { .. } => false,
     })
 }
 

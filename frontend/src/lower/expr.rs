@@ -107,7 +107,10 @@ impl Lowerer<'_> {
             AstExpr::Range { start, step, stop } => {
                 self.range_value(start, step.as_deref(), stop, span)
             }
-            AstExpr::Matrix(rows) => self.matrix_literal(rows, span),
+            AstExpr::Matrix(rows) => match self.all_texts_joined(rows, span) {
+                Some(joined) => joined,
+                None => self.matrix_literal(rows, span),
+            },
             AstExpr::Colon => {
                 self.unsupported(
                     span,
@@ -378,6 +381,11 @@ impl Lowerer<'_> {
         if let Some(&array) = self.scope.names.get(name) {
             return self.index(array, args, span);
         }
+        if name == "isempty" {
+            if let Some(empty) = self.persistent_isempty(args, span) {
+                return Some(empty);
+            }
+        }
         if self.is_text_cell(name) {
             self.cell_as_value(name, span);
             return None;
@@ -466,6 +474,9 @@ impl Lowerer<'_> {
             "exist" => self.exist(args, span),
             "sprintf" => self.sprintf_value(args, span),
             "num2str" | "int2str" => self.number_chars(name, args, span),
+            "strcmp" | "strcmpi" | "strncmp" | "strncmpi" if self.compares_a_cell(args) => {
+                self.cell_compare(name, args, span)
+            }
             "strcmp" => self.text_compare(TextCase::Exact, args, span),
             "strcmpi" => self.text_compare(TextCase::Folded, args, span),
             "strncmp" => self.text_compare_prefix(TextCase::Exact, args, span),
@@ -477,6 +488,7 @@ impl Lowerer<'_> {
             "feval" => self.feval(args, span),
             "arrayfun" => self.arrayfun(args, span),
             "cellfun" => self.cellfun(args, span),
+            "tic" | "toc" => self.timer_value(name, args, span).map(Val::Scalar),
             _ if super::charclass::CHAR_CLASS_FUNCTIONS.contains(&name) => {
                 self.char_class_call(name, args, span)
             }

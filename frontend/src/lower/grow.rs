@@ -901,6 +901,33 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<StmtId> {
         self.reject_3d(&a, "joining a 3-D array to an array grown by index")?;
+        let kept_dim = if across { a.shape.rows } else { a.shape.cols };
+        if matches!(kept_dim, Dim::Known(n) if n > 0) {
+            // An empty item (`1-by-0` joined across) adds nothing by itself.
+            return self.append_nonempty(array, a, across, span);
+        }
+        // An item that may be empty with no rows to keep (`[s, d]` with `d = ''`, 0-by-0)
+        // adds nothing when it is empty, as Octave skips it.
+        let count = self.numel_expr(&a, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let some = self.binary_expr(BinOp::Gt, count, zero, Class::Logical, span);
+        let mut appended = None;
+        self.emit_if(some, span, |me| {
+            appended = me.append_nonempty(array, a, across, span);
+        });
+        appended?;
+        self.emitted.last().and_then(|block| block.last().copied())
+    }
+
+    /// [`Self::append_array`] of an item that holds elements or keeps the array's rows
+    /// (columns).
+    fn append_nonempty(
+        &mut self,
+        array: LocalId,
+        a: ArrayVal,
+        across: bool,
+        span: Span,
+    ) -> Option<StmtId> {
         // `[y, a]` keeps the rows (they must match) and adds `a`'s columns; `[y; a]` the reverse.
         let (kept_e, added_e) = if across {
             (a.rows, a.cols)

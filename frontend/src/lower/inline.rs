@@ -459,7 +459,10 @@ impl<'a> Lowerer<'a> {
         if let Some(&first) = first {
             // In the order of the locals, not of the name map, so that the flag resets (and
             // the generated code) are the same on every run.
-            let mut locals: Vec<LocalId> = self.scope.names.values().copied().collect();
+            // A global's or persistent's value outlives the call.
+            let mut locals: Vec<LocalId> = (self.scope.names.values().copied())
+                .filter(|&id| !self.declarations.outlives_calls(id))
+                .collect();
             locals.sort();
             self.call_entries
                 .push(super::undefined::CallEntry { first, locals });

@@ -74,6 +74,7 @@ mod console;
 mod constants;
 mod control;
 mod custom;
+mod declared;
 mod delete;
 mod diag;
 mod directives;
@@ -118,6 +119,7 @@ mod small_vectors;
 mod split;
 mod stencil;
 mod text;
+mod timer;
 mod trailing;
 mod undefined;
 mod unknown_names;
@@ -167,6 +169,8 @@ pub fn translated_functions() -> Vec<&'static str> {
     names.extend(charclass::CHAR_CLASS_FUNCTIONS);
     names.extend(raise::HOST_STATEMENTS);
     names.extend(split::SPLIT_FUNCTIONS);
+    names.extend(cells::CELL_FUNCTIONS);
+    names.extend(timer::TIMER_FUNCTIONS);
     names.extend(fields::STRUCT_FUNCTIONS);
     names.extend(optional::ARGUMENT_COUNTS);
     names.extend(directives::CODER_DIRECTIVES);
@@ -233,7 +237,10 @@ fn lower_attempt(
         return Attempt::Widened(lowerer.widened);
     }
     lowerer.check_outputs_not_empty(&function.outputs);
-    let body = lowerer.close_block();
+    let mut body = lowerer.close_block();
+    // Each persistent variable starts unassigned when the program starts.
+    let prologue = std::mem::take(&mut lowerer.declarations.prologue);
+    body.0.splice(0..0, prologue);
     if !lowerer.diags.has_errors() {
         lowerer.declare_outputs(function);
     }
@@ -307,7 +314,7 @@ fn select_entry<'f>(
 
 /// Calls that MATLAB programs use for I/O or plotting, rejected with a specific message.
 const IO_FUNCTIONS: &[&str] = &[
-    "printf", "plot", "figure", "hold", "input", "keyboard", "load", "save", "tic", "toc",
+    "printf", "plot", "figure", "hold", "input", "keyboard", "load", "save",
 ];
 
 /// Where an `end` inside an index refers to: the indexed array, the position, and the count.
@@ -395,6 +402,8 @@ struct Scope<'a> {
     /// source offset): with a local's name, what tells one call's locals from another's when
     /// a lowering attempt makes one of them complex (`complex::widening_key`).
     call_path: String,
+    /// Names declared `global` or `persistent` in this function (`declared`).
+    declared: HashMap<String, ast::Declared>,
 }
 
 struct Lowerer<'a> {
@@ -454,6 +463,10 @@ struct Lowerer<'a> {
     directives: directives::Directives,
     /// The flag "is empty" of each such variable.
     empty_flags: HashMap<LocalId, LocalId>,
+    /// The program's timer, which `tic` sets (`timer`): one for every function, as MATLAB's.
+    timer: Option<LocalId>,
+    /// The program's `global` and `persistent` variables (`declared`).
+    declarations: declared::Declarations,
     /// While an elementwise condition is lowered: the flags of the variables it reads.
     empty_reads: Option<Vec<LocalId>>,
     /// Variables assigned a string scalar (`mode = "fast"`): held as char vectors, and read
@@ -546,6 +559,8 @@ impl<'a> Lowerer<'a> {
             over_budget: false,
             directives: directives::Directives::default(),
             empty_flags: HashMap::new(),
+            timer: None,
+            declarations: declared::Declarations::default(),
             empty_reads: None,
             string_locals: HashSet::new(),
             matlab_names: HashMap::new(),
@@ -724,6 +739,13 @@ impl<'a> Lowerer<'a> {
                 None if self.is_struct(&output.name) => {
                     self.struct_output(output, "the function m2cu translates")
                 }
+                None if self.is_text_cell(&output.name) => {
+                    self.cell_refused(
+                        output.span,
+                        &format!("the output `{}`, a cell of texts, returned by the function m2cu translates", output.name),
+                        "return arrays: the texts joined (strjoin(c, sep)), or a char matrix, or the numbers the texts stand for",
+                    );
+                }
                 // The call always raises first: the output is a placeholder never returned.
                 None if self.halted => {
                     let id = self.new_local(&output.name, Type::scalar(Class::Double), output.span);
@@ -818,6 +840,9 @@ impl<'a> Lowerer<'a> {
         match &stmt.kind {
             AstStmt::Assign { targets, value } => {
                 let id = self.assign(targets, value, span);
+                if !self.scope.declared.is_empty() {
+                    self.declared_assigned(targets, span);
+                }
                 if stmt.shown {
                     self.show_targets(targets, span);
                 }
@@ -835,6 +860,10 @@ impl<'a> Lowerer<'a> {
                     "`return` inside a local function",
                     "restructure the function with if/else so that it ends at its last line",
                 );
+                None
+            }
+            AstStmt::Declare { kind, names } => {
+                self.declare(*kind, names, span);
                 None
             }
             AstStmt::Return => {
@@ -888,6 +917,14 @@ impl<'a> Lowerer<'a> {
             (name.filter(|n| raise::HOST_STATEMENTS.contains(n)), &e.kind)
         {
             self.host_statement(n, args, e.span);
+        } else if let Some(n) = name
+            .filter(|n| timer::TIMER_FUNCTIONS.contains(n) && !self.scope.names.contains_key(*n))
+        {
+            let args = match &e.kind {
+                AstExpr::Call { args, .. } => args.as_slice(),
+                _ => &[],
+            };
+            self.timer_statement(n, args, e.span);
         } else if let Some(n) = name.filter(|n| IO_FUNCTIONS.contains(n)) {
             self.unsupported(
                 e.span,
@@ -926,6 +963,7 @@ impl<'a> Lowerer<'a> {
         let statement_only = name.is_some_and(|n| {
             raise::HOST_STATEMENTS.contains(&n)
                 || IO_FUNCTIONS.contains(&n)
+                || (timer::TIMER_FUNCTIONS.contains(&n) && !self.scope.names.contains_key(n))
                 || console::is_console_command(n)
                 || n.starts_with("coder.")
                 || n == "m2cu_refuse"
@@ -1227,7 +1265,8 @@ fn walk_stmts<'s>(body: &'s [ast::Stmt], f: &mut impl FnMut(&'s ast::Stmt)) {
             | AstStmt::Assign { .. }
             | AstStmt::Break
             | AstStmt::Continue
-            | AstStmt::Return => {}
+            | AstStmt::Return
+            | AstStmt::Declare { .. } => {}
         }
     }
 }

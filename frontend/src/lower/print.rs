@@ -11,7 +11,7 @@
 //! conversions, or whose conversions take an array's elements one at a time (MATLAB's
 //! recycling) or a number as text.
 
-use crate::ast::{self, ExprKind as AstExpr};
+use crate::ast::{self, ExprKind as AstExpr, StmtKind as AstStmt};
 use crate::diag::Span;
 use crate::ir::{ExprId, ExprKind, PrintPiece, PrintTo};
 use crate::types::{Class, Dim, Shape, Type};
@@ -49,9 +49,73 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
+        if let Some(each) = self.each_text_printed(format, values, span) {
+            self.stmt(&each);
+            return;
+        }
         if let Some(pieces) = self.format_pieces(format, values, span) {
             self.push_print(pieces, PrintTo::Stdout, span);
         }
+    }
+
+    /// `fprintf(format, c{:})` of a text cell `c` with a literal format of one conversion: the
+    /// format printed once per text, `for k = 1:numel(c), fprintf(format, c{k}); end` (an
+    /// empty cell prints nothing, as in Octave).
+    fn each_text_printed(
+        &mut self,
+        format: &ast::Expr,
+        values: &[ast::Expr],
+        span: Span,
+    ) -> Option<ast::Stmt> {
+        let [value] = values else {
+            return None;
+        };
+        let AstExpr::CellIndex { callee, args } = &value.kind else {
+            return None;
+        };
+        let (AstExpr::Str(text), [colon]) = (&format.kind, args.as_slice()) else {
+            return None;
+        };
+        if !matches!(colon.kind, AstExpr::Colon) || !self.is_text_cell(&callee.name) {
+            return None;
+        }
+        if conversion_count(text) != 1 {
+            return None;
+        }
+        self.temps += 1;
+        let k = format!("_each{}", self.temps);
+        let at = value.span;
+        let content = ast::Expr {
+            kind: AstExpr::CellIndex {
+                callee: callee.clone(),
+                args: vec![super::ast_build::ident(&k, at)],
+            },
+            span: at,
+        };
+        let print = super::ast_build::call("fprintf", vec![format.clone(), content], span);
+        let count =
+            super::ast_build::call("numel", vec![super::ast_build::ident(&callee.name, at)], at);
+        let range = ast::Expr {
+            kind: AstExpr::Range {
+                start: Box::new(super::ast_build::number(1.0, at)),
+                step: None,
+                stop: Box::new(count),
+            },
+            span: at,
+        };
+        Some(ast::Stmt {
+            kind: AstStmt::For {
+                var: ast::Ident { name: k, span: at },
+                range,
+                body: vec![ast::Stmt {
+                    kind: AstStmt::Expr(print),
+                    span,
+                    shown: false,
+                }],
+            },
+            span,
+            shown: false,
+        })
     }
 
     /// `sprintf(format, values...)` as a char value: a 1-by-n row that starts empty and takes
@@ -370,4 +434,19 @@ fn escape(c: Option<char>) -> Option<char> {
         'v' => '\u{b}',
         _ => return None,
     })
+}
+
+/// The number of conversions in a format's text (`%%` is none).
+fn conversion_count(format: &str) -> usize {
+    let mut count = 0;
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c == '%' {
+            match chars.next() {
+                Some('%') => {}
+                _ => count += 1,
+            }
+        }
+    }
+    count
 }
