@@ -1347,3 +1347,130 @@ end
         "ACBDFA\nitem10|second|item30|3\nA XOF \n1 5 5 3 0 0 0 0 1 2 1 1 0 1 1 0 \ndouble logical\n",
     );
 }
+
+/// `global` variables shared by the entry and its helpers, and `persistent` ones kept from
+/// call to call with the `if isempty(n)` start (a scalar counter, a grown array), against
+/// Octave.
+#[test]
+fn global_and_persistent_variables_outlive_calls() {
+    let source = r"function total = declared(n)
+% global and persistent variables as programs use them
+global G SCALE
+G = 9.81;
+SCALE = [1 2 3];
+for k = 1:n
+  c = tick();
+end
+fprintf('called %d times\n', c);
+h = zeros(1, 3);
+for k = 1:3
+  h(k) = height_at(k / 2);
+end
+fprintf('%.4f ', h); fprintf('\n');
+fprintf('%g\n', scaled_sum());
+s = remember(5);
+s = remember(7);
+fprintf('%d ', s); fprintf('\n');
+total = c + sum(h);
+end
+
+function c = tick()
+persistent count
+if isempty(count)
+  count = 0;
+end
+count = count + 1;
+c = count;
+end
+
+function y = height_at(t)
+global G
+y = 100 - 0.5 * G * t^2;
+end
+
+function s = scaled_sum()
+global SCALE G
+s = sum(SCALE) * G;
+end
+
+function seen = remember(x)
+persistent values
+if isempty(values)
+  values = [];
+end
+values(end+1) = x;
+seen = values;
+end
+";
+    prints_like_octave_with(
+        "declared",
+        source,
+        &["total"],
+        &[&["n=7"], &["n=1"]],
+        "called 7 times\n98.7738 95.0950 88.9638 \n58.86\n5 7 \n",
+    );
+}
+
+/// `tic`, `t = toc`, `id = tic` (uint64) and `toc(id)` read the host's clock; what the
+/// program prints does not depend on the times, so it equals Octave's.
+#[test]
+fn tic_and_toc_time_the_program() {
+    let source = r"function total = timing(n)
+% tic and toc as programs time their work
+tic;
+total = 0;
+for k = 1:n
+  total = total + 1 / k^2;
+end
+t = toc;
+t0 = tic;
+for k = 1:3
+  total = total + k * 0;
+end
+e = toc(t0);
+if t < 0 || e < 0
+  error('the clock went backwards');
+end
+fprintf('%s %s\n', class(t0), class(e));
+fprintf('sum %.6f\n', total);
+end
+";
+    prints_like_octave_with(
+        "timing",
+        source,
+        &["total"],
+        &[&["n=1000"]],
+        "uint64 double\nsum 1.643935\n",
+    );
+}
+
+/// `fprintf(format, c{:})` prints the format once per text (nothing for an empty cell, as
+/// Octave), `[c{:}]` joins the texts, and `strcmp`/`strcmpi`/`strncmp` of a cell and a text
+/// give a logical array, against Octave.
+#[test]
+fn all_texts_of_a_cell_print_join_and_compare() {
+    let source = r"function n = cslist(t)
+% c{:} printed with fprintf and joined with [c{:}]; strcmp and kin of a cell of texts
+words = strsplit(t, ' ');
+fprintf('<%s>', words{:});
+fprintf('\n');
+joined = [words{:}];
+fprintf('%s\n', joined);
+none = {};
+fprintf('%s|\n', none{:});
+same = strcmp(words, 'ab');
+folded = strcmpi('AB', words);
+prefix = strncmp(words, 'abx', 2);
+fprintf('%d ', same, folded, prefix); fprintf('\n');
+fprintf('%s\n', class(same));
+n = numel(joined) + nnz(same);
+end
+";
+    prints_like_octave_with(
+        "cslist",
+        source,
+        &["n"],
+        &[&["t='ab cde f ab'"], &["t='AB'"]],
+        "<ab><cde><f><ab>\nabcdefab\n1 0 0 1 1 0 0 1 1 0 0 1 \nlogical\n",
+    );
+}

@@ -1211,18 +1211,21 @@ static void m2cu_put_num2str(m2cu_text *t, double v, const char *word)
     m2cu_putf(t, word, text);
 }}
 
-/* num2str of a real double row as Octave 7.3 lays out its columns, in the field `word`: one
- * format for every element, from d = floor(log10) of the largest finite magnitude (0 when there
- * is none or it is 0): "%(d+3).0f" (at least 5 wide when an element is not finite) when every
- * finite element is whole and d <= 15, else "%(p+7).(p)g" with p = d + 5 between 5 and 16; NaN
- * and Inf as Octave writes them, right-aligned; leading and trailing blanks trimmed. A `given`
+/* num2str of a real double array of `rows` by `cols` (column-major) as Octave 7.3 lays out
+ * its columns, in the field `word`: one format for every element, from d = floor(log10) of the
+ * largest finite magnitude (0 when there is none or it is 0): "%(d+3).0f" (at least 5 wide
+ * when an element is not finite) when every finite element is whole and d <= 15, else
+ * "%(p+7).(p)g" with p = d + 5 between 5 and 16; NaN and Inf as Octave writes them,
+ * right-aligned; each row on a line of its own (a char matrix: `disp(num2str(A))`), the blank
+ * columns common to every row trimmed, as Octave's strtrim of a char matrix does. A `given`
  * precision p >= 0 (`num2str(x, p)`) makes the format "%(p+7).(p)g" for every row. */
-static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, long long given, const char *word)
+static void m2cu_put_num2str_rows(m2cu_text *t, const double *x, int64_t rows, int64_t cols, long long given, const char *word)
 {{
     double largest = 0;
     int whole = 1, finite = 1, digits = 0, width, precision;
-    m2cu_text row = M2CU_TEXT_INIT;
-    size_t len, first = 0;
+    int64_t n = rows * cols;
+    m2cu_text all = M2CU_TEXT_INIT, out = M2CU_TEXT_INIT;
+    size_t len = 0, lead = (size_t)-1, trail = (size_t)-1;
     for (int64_t k = 0; k < n; k++) {{
         if (!isfinite(x[k])) {{ finite = 0; continue; }}
         if (fabs(x[k]) > largest) largest = fabs(x[k]);
@@ -1240,17 +1243,28 @@ static void m2cu_put_num2str_row(m2cu_text *t, const double *x, int64_t n, long 
         width = digits + 3;
         if (!finite && width < 5) width = 5;
     }}
-    for (int64_t k = 0; k < n; k++) {{
-        if (isnan(x[k])) m2cu_putf(&row, "%*s", width, "NaN");
-        else if (isinf(x[k])) m2cu_putf(&row, "%*s", width, x[k] > 0 ? "Inf" : "-Inf");
-        else if (precision < 0) m2cu_putf(&row, "%*.0f", width, x[k]);
-        else m2cu_putf(&row, "%*.*g", width, precision, x[k]);
+    for (int64_t i = 0; i < rows; i++) {{
+        size_t start = all.n, b = 0, e = 0;
+        for (int64_t k = 0; k < cols; k++) {{
+            double v = x[i + k * rows];
+            if (isnan(v)) m2cu_putf(&all, "%*s", width, "NaN");
+            else if (isinf(v)) m2cu_putf(&all, "%*s", width, v > 0 ? "Inf" : "-Inf");
+            else if (precision < 0) m2cu_putf(&all, "%*.0f", width, v);
+            else m2cu_putf(&all, "%*.*g", width, precision, v);
+        }}
+        len = all.n - start;
+        while (b < len && all.s[start + b] == ' ') b++;
+        while (e < len - b && all.s[start + len - 1 - e] == ' ') e++;
+        if (b < lead) lead = b;
+        if (e < trail) trail = e;
     }}
-    len = row.n;
-    while (len > 0 && row.s[len - 1] == ' ') row.s[--len] = 0;
-    while (first < len && row.s[first] == ' ') first++;
-    m2cu_putf(t, word, row.s != NULL ? row.s + first : "");
-    free(row.s);
+    for (int64_t i = 0; i < rows && len > lead + trail; i++) {{
+        if (i > 0) m2cu_put_bytes(&out, "\n", 1);
+        m2cu_put_bytes(&out, all.s + (size_t)i * len + lead, len - lead - trail);
+    }}
+    m2cu_putf(t, word, out.s != NULL ? out.s : "");
+    free(all.s);
+    free(out.s);
 }}
 
 /* `%s` of a char array (fprintf, messages) and disp of a char row: its `n` code units as UTF-8,

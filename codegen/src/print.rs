@@ -241,12 +241,16 @@ impl Context<'_> {
                 modifiers,
                 arg,
                 precision,
+                lines,
             } => {
                 let array = self.whole_local(*arg);
+                let (rows, cols) = match lines {
+                    true => (self.names.dim(array, 0), self.names.dim(array, 1)),
+                    false => ("1".to_string(), self.names.numel(array)),
+                };
                 format!(
-                    "m2cu_put_num2str_row(&m2cu_t, {}, {}, {}, {});",
+                    "m2cu_put_num2str_rows(&m2cu_t, {}, {rows}, {cols}, {}, {});",
                     self.name(array),
-                    self.names.numel(array),
                     precision.map_or(-1, i64::from),
                     Field::of(modifiers).text_word()
                 )

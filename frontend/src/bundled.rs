@@ -48,6 +48,10 @@ const FILES: &[(&str, &str)] = &[
     ("m2cu_cmtimes", include_str!("../lib/m2cu_cmtimes.m")),
     ("m2cu_strsplit", include_str!("../lib/m2cu_strsplit.m")),
     ("m2cu_strjoin", include_str!("../lib/m2cu_strjoin.m")),
+    (
+        "m2cu_cell_unique",
+        include_str!("../lib/m2cu_cell_unique.m"),
+    ),
     ("str2double", include_str!("../lib/str2double.m")),
     ("strcat", include_str!("../lib/strcat.m")),
     ("strfind", include_str!("../lib/strfind.m")),
@@ -159,6 +163,7 @@ const FILES: &[(&str, &str)] = &[
 const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[
     ("strsplit", "m2cu_strsplit"),
     ("strjoin", "m2cu_strjoin"),
+    ("unique", "m2cu_cell_unique"),
     ("str2double", "m2cu_str2double_cell"),
     ("max", "m2cu_located"),
     ("min", "m2cu_located"),

@@ -717,6 +717,9 @@ pub enum PrintPiece {
         modifiers: String,
         arg: ExprId,
         precision: Option<u32>,
+        /// Every row of a matrix on a line of its own, all in one format, the blank columns
+        /// common to every row trimmed (`disp(num2str(A))`, Octave's char matrix).
+        lines: bool,
     },
     /// A format made at run time (`sprintf(fmt, x)`, `fprintf([repmat('%g ', 1, n) '\n'],
     /// A')`), which the host parses and applies to the values as Octave does: `args` holds the

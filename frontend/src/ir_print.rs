@@ -200,9 +200,11 @@ impl Printer<'_> {
                             modifiers,
                             arg,
                             precision,
+                            lines,
                         } => {
                             let p = precision.map_or(String::new(), |p| format!(", {p}"));
-                            format!("%{modifiers}s(num2str({}{p}))", self.expr(*arg))
+                            let rows = if *lines { " rows" } else { "" };
+                            format!("%{modifiers}s(num2str({}{p}){rows})", self.expr(*arg))
                         }
                         PrintPiece::Format { args } => {
                             let args: Vec<String> = args.iter().map(|&a| self.expr(a)).collect();

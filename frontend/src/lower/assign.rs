@@ -75,6 +75,9 @@ impl Lowerer<'_> {
         if let AstExpr::TextCell { items, column } = &strip_parens(value).kind {
             return self.assign_text_cell(name, items, *column, span);
         }
+        if let Some(assigned) = self.assign_cell_value(name, strip_parens(value), span) {
+            return assigned;
+        }
         if let AstExpr::Call { callee, args } = &strip_parens(value).kind {
             if callee.name == "strsplit" && !self.is_function("strsplit") {
                 return self.assign_split_cell(name, args, span);

@@ -319,9 +319,10 @@ impl Lowerer<'_> {
             );
             return None;
         };
-        let name = match &c.kind {
-            AstExpr::Ident(name) if self.is_text_cell(name) => name.clone(),
-            _ => {
+        let name = match self.cell_operand(c) {
+            Some(Some(name)) => name.name,
+            Some(None) => return None,
+            None => {
                 self.cell_refused(
                     c.span,
                     "`cellfun` of something other than a cell of texts",
@@ -478,8 +479,8 @@ impl Lowerer<'_> {
     pub(super) fn cell_as_value(&mut self, name: &str, span: Span) {
         self.cell_refused(
             span,
-            &format!("the cell `{name}` used as a value (only c{{k}}, numel, length, size, isempty and ndims of it are supported)"),
-            "take its texts one at a time with braces: c{k}",
+            &format!("the cell `{name}` used as a value in an expression"),
+            "take its texts with braces (c{k}), compare them with strcmp(c, 'text'), map them with cellfun, or pass the whole cell to a function",
         );
     }
 
@@ -586,7 +587,7 @@ fn content_slice(name: &str, k: &ast::Ident, span: Span) -> ast::Expr {
 
 /// `arg` with each `end` that belongs to the cell's index (not to an index nested in it)
 /// replaced by the cell's length `count`.
-fn with_end(arg: &ast::Expr, count: &ast::Expr) -> ast::Expr {
+pub(super) fn with_end(arg: &ast::Expr, count: &ast::Expr) -> ast::Expr {
     let mut arg = arg.clone();
     replace_end(&mut arg, count);
     arg

@@ -148,8 +148,35 @@ impl std::ops::DerefMut for Handles<'_> {
 pub(super) enum Arg<'a> {
     Value(Val),
     Handle(Rc<Handle<'a>>),
-    /// A struct passed whole: its fields' values (`fields::StructVal`).
-    Struct(super::fields::StructVal),
+    /// A struct or a cell of texts passed whole: its parts' values.
+    Parts(Parts),
+}
+
+/// A value passed whole as the variables it is kept in: a struct's fields (`p.k`) or a text
+/// cell's three parts (`lower::cells`).
+#[derive(Clone)]
+pub(super) struct Parts {
+    pub whole: Whole,
+    /// Each part's name after (a field) or before (a cell's part) the value's, and its value.
+    pub values: super::fields::StructVal,
+}
+
+/// What kind of value [`Parts`] hold.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Whole {
+    Struct,
+    Cell,
+}
+
+impl Whole {
+    /// The variable that keeps `part` of the value named `base`: `base.part` for a struct,
+    /// `<part>base` for a cell (`_cell_text_base`).
+    pub(super) fn part_name(self, base: &str, part: &str) -> String {
+        match self {
+            Whole::Struct => format!("{base}.{part}"),
+            Whole::Cell => format!("{part}{base}"),
+        }
+    }
 }
 
 /// Functions that take or give handles and cannot be translated.
@@ -386,8 +413,16 @@ impl<'a> Lowerer<'a> {
         let lowered: Vec<Option<Arg<'a>>> = args
             .iter()
             .map(|a| match self.struct_value(a) {
-                Some(fields) => fields.map(Arg::Struct),
-                None => self.argument(a),
+                Some(fields) => fields.map(|values| {
+                    Arg::Parts(Parts {
+                        whole: Whole::Struct,
+                        values,
+                    })
+                }),
+                None => match self.cell_argument(a) {
+                    Some(cell) => cell.map(Arg::Parts),
+                    None => self.argument(a),
+                },
             })
             .collect();
         lowered.into_iter().collect()
@@ -616,13 +651,17 @@ impl<'a> Lowerer<'a> {
                     .handles
                     .insert(param.name.clone(), Slot::Known(h));
             }
-            Arg::Struct(fields) => {
-                for (field, val) in fields {
-                    let field = ast::Ident {
-                        name: format!("{}.{field}", param.name),
+            Arg::Parts(Parts { whole, values }) => {
+                for (part, val) in values {
+                    let part = ast::Ident {
+                        name: whole.part_name(&param.name, &part),
                         span: param.span,
                     };
-                    self.bind_param(&field, val, assigned, span);
+                    self.bind_param(&part, val, assigned, span);
+                }
+                if whole == Whole::Cell && assigned {
+                    // A copy of the cell, which the function changes: its parts grow.
+                    self.name_cell_parts(param);
                 }
             }
         }

@@ -62,6 +62,7 @@ mod assign;
 mod ast_build;
 mod atomics;
 mod build;
+mod cell_values;
 mod cells;
 mod charclass;
 mod class_query;
@@ -463,6 +464,9 @@ struct Lowerer<'a> {
     directives: directives::Directives,
     /// The flag "is empty" of each such variable.
     empty_flags: HashMap<LocalId, LocalId>,
+    /// Set while `disp(num2str(A))` lowers its `num2str`, which then shows every row of a
+    /// matrix (`PrintPiece::NumberRow::lines`); taken by the first `num2str` lowered.
+    num2str_lines: bool,
     /// The program's timer, which `tic` sets (`timer`): one for every function, as MATLAB's.
     timer: Option<LocalId>,
     /// The program's `global` and `persistent` variables (`declared`).
@@ -560,6 +564,7 @@ impl<'a> Lowerer<'a> {
             directives: directives::Directives::default(),
             empty_flags: HashMap::new(),
             timer: None,
+            num2str_lines: false,
             declarations: declared::Declarations::default(),
             empty_reads: None,
             string_locals: HashSet::new(),

@@ -140,6 +140,7 @@ impl Lowerer<'_> {
         modifiers: String,
         span: Span,
     ) -> Option<PrintPiece> {
+        let lines = std::mem::take(&mut self.num2str_lines);
         let (x, precision) = match args {
             [x] => (x, None),
             [x, format] if name == "num2str" && super::text::text_literal(format).is_some() => {
@@ -169,12 +170,15 @@ impl Lowerer<'_> {
         };
         let arg = match self.value(x)? {
             Val::Scalar(arg) => arg,
-            Val::Array(a) if name == "num2str" && self.is_real_double_row(&a) => {
+            Val::Array(a)
+                if name == "num2str"
+                    && (self.is_real_double_row(&a) || lines && self.is_real_double_matrix(&a)) =>
+            {
                 if self.cut_by_precision(name, &modifiers, span) {
                     return None;
                 }
                 let arg = self.whole_array_expr(&a, span);
-                if a.shape.rows != Dim::Known(1) {
+                if a.shape.rows != Dim::Known(1) && !lines {
                     let ExprKind::Local(array) = self.exprs[arg].kind else {
                         unreachable!("whole_array_expr reads a local")
                     };
@@ -184,6 +188,7 @@ impl Lowerer<'_> {
                     modifiers,
                     arg,
                     precision,
+                    lines,
                 });
             }
             Val::Array(_) => {
@@ -263,10 +268,14 @@ impl Lowerer<'_> {
     /// Whether `a` is a real double array that may be a row (its rows 1 or unknown; a check
     /// stops the run where it has more).
     fn is_real_double_row(&self, a: &super::array::ArrayVal) -> bool {
+        self.is_real_double_matrix(a) && matches!(a.shape.rows, Dim::Known(1) | Dim::Var)
+    }
+
+    /// Whether `a` is a real double 2-D array.
+    fn is_real_double_matrix(&self, a: &super::array::ArrayVal) -> bool {
         a.class == Class::Double
             && !super::complex_array::is_complex_val(self, a)
             && !a.shape.is_3d()
-            && matches!(a.shape.rows, Dim::Known(1) | Dim::Var)
     }
 
     /// `num2str(x, format)` of a scalar or a row `x`: Octave's `strtrim(sprintf(format, x))`

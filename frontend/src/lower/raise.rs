@@ -151,10 +151,16 @@ impl Lowerer<'_> {
         };
         let mut pieces = match (super::text::text_literal(value), &value.kind) {
             (Some(text), _) => vec![PrintPiece::Text(text.into())],
-            _ if self.is_printed_text(value) => match self.printed_text(value) {
-                Some(p) => p,
-                None => return,
-            },
+            _ if self.is_printed_text(value) => {
+                // `disp(num2str(A))` shows a matrix's rows, one line each.
+                self.num2str_lines = !matches!(super::strip_parens(value).kind, AstExpr::Matrix(_));
+                let pieces = self.printed_text(value);
+                self.num2str_lines = false;
+                match pieces {
+                    Some(p) => p,
+                    None => return,
+                }
+            }
             (None, AstExpr::Call { callee, args }) if callee.name == "sprintf" => {
                 match self.sprintf_pieces(args, span) {
                     Some(p) => p,

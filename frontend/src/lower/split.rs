@@ -54,7 +54,12 @@ impl Lowerer<'_> {
 
     /// The parts of the text cell `name` from `strsplit(args)` (a new cell, or a temporary
     /// that a call reads at once).
-    fn split_cell(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<()> {
+    pub(super) fn split_cell(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<()> {
         let [text, rest @ ..] = args else {
             self.split_refused(
                 span,
@@ -103,23 +108,8 @@ impl Lowerer<'_> {
         if callee.name != "str2double" || !self.runs_bundled("str2double") {
             return None;
         }
-        let name = match &strip_parens(cell).kind {
-            AstExpr::Ident(n) if self.is_text_cell(n) => ast::Ident {
-                name: n.clone(),
-                span: cell.span,
-            },
-            AstExpr::Call { callee, args }
-                if callee.name == "strsplit" && !self.is_function("strsplit") =>
-            {
-                self.split_temporaries += 1;
-                let temp = ast::Ident {
-                    name: format!("_split_{}", self.split_temporaries),
-                    span: cell.span,
-                };
-                self.split_cell(&temp, args, span)?;
-                temp
-            }
-            _ => return None,
+        let Some(name) = self.cell_operand(cell)? else {
+            return Some(None);
         };
         let parts = cell_parts(&name, span);
         Some(self.value(&call("m2cu_str2double_cell", parts, span)))
@@ -147,16 +137,14 @@ impl Lowerer<'_> {
                 return Some(None);
             }
         };
-        let name = match &cell.kind {
-            AstExpr::Ident(n) if self.is_text_cell(n) => ast::Ident {
-                name: n.clone(),
-                span: cell.span,
-            },
-            _ => {
+        let name = match self.cell_operand(cell) {
+            Some(Some(name)) => name,
+            Some(None) => return Some(None),
+            None => {
                 self.split_refused(
                     cell.span,
-                    "`strjoin` of a value that is not a cell of texts assigned before",
-                    "assign the cell to a variable first: c = {'a', 'b'}; strjoin(c, ', ')",
+                    "`strjoin` of a value that is not a cell of texts",
+                    "join a cell of texts: c = {'a', 'b'}; strjoin(c, ', ')",
                 );
                 return Some(None);
             }

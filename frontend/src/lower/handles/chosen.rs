@@ -26,7 +26,7 @@ use std::rc::Rc;
 
 use super::super::array::Val;
 use super::super::*;
-use super::{Arg, Handle, Slot};
+use super::{Arg, Handle, Parts, Slot};
 
 /// The handles a name may hold, and the run-time tag that says which.
 #[derive(Clone)]
@@ -47,8 +47,8 @@ enum Held<'a> {
     /// A scalar in a temporary or an array as a whole local.
     Value(LocalId),
     Handle(Rc<Handle<'a>>),
-    /// A struct's fields, each held.
-    Struct(Vec<(String, LocalId)>),
+    /// A struct's fields or a cell's parts, each held.
+    Parts(super::Whole, Vec<(String, LocalId)>),
 }
 
 impl<'a> Lowerer<'a> {
@@ -198,10 +198,11 @@ impl<'a> Lowerer<'a> {
         match arg {
             Arg::Value(val) => Held::Value(self.held_value(val, span)),
             Arg::Handle(h) => Held::Handle(h),
-            Arg::Struct(fields) => Held::Struct(
-                fields
+            Arg::Parts(Parts { whole, values }) => Held::Parts(
+                whole,
+                values
                     .into_iter()
-                    .map(|(field, val)| (field, self.held_value(val, span)))
+                    .map(|(part, val)| (part, self.held_value(val, span)))
                     .collect(),
             ),
         }
@@ -223,12 +224,13 @@ impl<'a> Lowerer<'a> {
         match held {
             Held::Value(local) => Arg::Value(self.local_val(*local, span)),
             Held::Handle(h) => Arg::Handle(h.clone()),
-            Held::Struct(fields) => Arg::Struct(
-                fields
+            Held::Parts(whole, parts) => Arg::Parts(Parts {
+                whole: *whole,
+                values: parts
                     .iter()
-                    .map(|(field, local)| (field.clone(), self.local_val(*local, span)))
+                    .map(|(part, local)| (part.clone(), self.local_val(*local, span)))
                     .collect(),
-            ),
+            }),
         }
     }
 

@@ -1,0 +1,194 @@
+//! Cell-valued expressions of cells of texts (`lower::cells`): a copy `d = c`, `c(idx)`
+//! (indices or a mask) and `unique(c)`, assigned to a new cell (`u = unique(words)`) or read at once by a call that
+//! takes a cell (`strjoin(words(mask), ', ')`, `cellfun(f, c(2:end))`, `str2double(...)`)
+//! through a temporary cell; `strsplit(...)` is one too (`lower::split`).
+//!
+//! Invariants:
+//! - `c(idx)` keeps `c`'s text row and selects its offsets and lengths, so an index out of
+//!   range stops as indexing the cell's lengths does, naming the cell; `end` in `idx` is the
+//!   cell's length;
+//! - `unique(c)` sorts by character codes and drops repeats (`m2cu_cell_unique.m`), keeping
+//!   the cell's orientation;
+//! - a named cell made so is assigned once in straight-line code, as every named cell.
+
+use super::array::Val;
+use super::ast_build::{call, ident};
+use super::cells::{cell_parts, hidden, LEN, START, TEXT};
+use super::*;
+
+/// A cell-valued expression.
+enum CellValue<'e> {
+    /// `c` itself (`d = c`, a copy).
+    Copy { cell: String },
+    /// `c(idx)`.
+    Select { cell: String, index: &'e ast::Expr },
+    /// `unique(c)`.
+    Unique { cell: String },
+    /// `strsplit(args)`.
+    Split { args: &'e [ast::Expr] },
+}
+
+impl Lowerer<'_> {
+    /// What cell-valued expression `e` is, if any.
+    fn cell_value<'e>(&self, e: &'e ast::Expr) -> Option<CellValue<'e>> {
+        let (callee, args) = match &strip_parens(e).kind {
+            AstExpr::Call { callee, args } => (callee, args),
+            AstExpr::Ident(n) if self.is_text_cell(n) => {
+                return Some(CellValue::Copy { cell: n.clone() })
+            }
+            _ => return None,
+        };
+        let name = callee.name.as_str();
+        let names_cell = |a: &ast::Expr| match &a.kind {
+            AstExpr::Ident(n) if self.is_text_cell(n) => Some(n.clone()),
+            _ => None,
+        };
+        match args.as_slice() {
+            [index] if self.is_text_cell(name) => Some(CellValue::Select {
+                cell: name.to_string(),
+                index,
+            }),
+            [c] if name == "unique" && !self.is_function_of_program("unique") => {
+                names_cell(c).map(|cell| CellValue::Unique { cell })
+            }
+            _ if name == "strsplit" && !self.is_function("strsplit") => {
+                Some(CellValue::Split { args })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `name` is a function of the program (not m2cu's own library).
+    fn is_function_of_program(&self, name: &str) -> bool {
+        self.is_function(name) && !self.runs_bundled(name)
+    }
+
+    /// `name = c(idx)` or `name = unique(c)`: the new cell `name`; `None` when `value` is no
+    /// such expression.
+    pub(super) fn assign_cell_value(
+        &mut self,
+        name: &ast::Ident,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<Option<StmtId>> {
+        let kind = self.cell_value(value)?;
+        if matches!(kind, CellValue::Split { .. }) {
+            return None;
+        }
+        if self.new_cell_allowed(name, span).is_none() {
+            return Some(None);
+        }
+        self.make_cell(name, kind, span);
+        Some(None)
+    }
+
+    /// The cell `e` denotes, by name: a cell variable, or a temporary cell made from a
+    /// cell-valued expression; `None` when `e` is no cell, `Some(None)` when making it failed
+    /// (reported).
+    pub(super) fn cell_operand(&mut self, e: &ast::Expr) -> Option<Option<ast::Ident>> {
+        if let AstExpr::Ident(n) = &strip_parens(e).kind {
+            return self.is_text_cell(n).then(|| {
+                Some(ast::Ident {
+                    name: n.clone(),
+                    span: e.span,
+                })
+            });
+        }
+        let kind = self.cell_value(e)?;
+        self.split_temporaries += 1;
+        let temp = ast::Ident {
+            name: format!("_cellval_{}", self.split_temporaries),
+            span: e.span,
+        };
+        Some(self.make_cell(&temp, kind, e.span).map(|()| temp))
+    }
+
+    /// A text cell passed to a function whole (`f(c)`, `f(words(2:end))`): its three parts;
+    /// `None` when `e` is no cell.
+    pub(super) fn cell_argument(&mut self, e: &ast::Expr) -> Option<Option<super::handles::Parts>> {
+        let name = match self.cell_operand(e)? {
+            Some(name) => name,
+            None => return Some(None),
+        };
+        let mut values = Vec::new();
+        for prefix in [TEXT, START, LEN] {
+            match self.value(&ident(&hidden(prefix, &name).name, e.span)) {
+                Some(val) => values.push((prefix.to_string(), val)),
+                None => return Some(None),
+            }
+        }
+        Some(Some(super::handles::Parts {
+            whole: super::handles::Whole::Cell,
+            values,
+        }))
+    }
+
+    /// The three parts of the cell `target` from the expression `kind`.
+    fn make_cell(&mut self, target: &ast::Ident, kind: CellValue, span: Span) -> Option<()> {
+        match kind {
+            CellValue::Split { args } => return self.split_cell(target, args, span),
+            CellValue::Copy { cell } => {
+                let source = ast::Ident { name: cell, span };
+                for prefix in [TEXT, START, LEN] {
+                    let part = ident(&hidden(prefix, &source).name, span);
+                    self.assign(&[ast::LValue::Var(hidden(prefix, target))], &part, span)?;
+                }
+            }
+            CellValue::Select { cell, index } => {
+                let source = ast::Ident {
+                    name: cell,
+                    span: index.span,
+                };
+                let count = call("numel", vec![ident(&hidden(LEN, &source).name, span)], span);
+                let index = super::cells::with_end(index, &count);
+                let held = self.hidden_variable_of("celli", &index, span)?;
+                let text = ident(&hidden(TEXT, &source).name, span);
+                self.assign(&[ast::LValue::Var(hidden(TEXT, target))], &text, span)?;
+                for prefix in [START, LEN] {
+                    let part = call(&hidden(prefix, &source).name, vec![held.clone()], span);
+                    self.cell_part(&hidden(prefix, target), &part, span)?;
+                }
+            }
+            CellValue::Unique { cell } => {
+                let source = ast::Ident { name: cell, span };
+                let targets = [TEXT, START, LEN].map(|p| ast::LValue::Var(hidden(p, target)));
+                let unique = call("m2cu_cell_unique", cell_parts(&source, span), span);
+                self.assign(&targets, &unique, span)?;
+            }
+        }
+        self.name_cell_parts(target);
+        Some(())
+    }
+
+    /// `part = e` for the offsets or lengths of a new cell: an array also when `e` is one
+    /// element (a 1-by-1 cell, `c(k)`), as the cell's reads index it.
+    fn cell_part(&mut self, part: &ast::Ident, e: &ast::Expr, span: Span) -> Option<()> {
+        match self.value(e)? {
+            Val::Scalar(one) => {
+                let ty = Type::array(Class::Double, Shape::new(Dim::Known(1), Dim::Var));
+                let Val::Array(row) = self.row_temp("cellpart", ty, vec![one], span) else {
+                    unreachable!("row_temp makes an array")
+                };
+                let local = self.whole_local(&row);
+                self.scope.names.insert(part.name.clone(), local);
+            }
+            array => {
+                self.assign_val(part, array, span)?;
+            }
+        }
+        Some(())
+    }
+
+    /// A new hidden variable `_<stem><n>` assigned the expression `e`: the expression that
+    /// reads it.
+    fn hidden_variable_of(&mut self, stem: &str, e: &ast::Expr, span: Span) -> Option<ast::Expr> {
+        self.temps += 1;
+        let name = format!("_{stem}{}", self.temps);
+        let target = ast::Ident {
+            name: name.clone(),
+            span: e.span,
+        };
+        self.assign(&[ast::LValue::Var(target)], e, span)?;
+        Some(ident(&name, e.span))
+    }
+}
