@@ -1474,3 +1474,67 @@ end
         "<ab><cde><f><ab>\nabcdefab\n1 0 0 1 1 0 0 1 1 0 0 1 \nlogical\n",
     );
 }
+
+/// Cells of texts as values: `unique(c)`, `c(mask)` and `c(a:b)` selections, `strjoin` and
+/// `cellfun` of a selection, a copy `d = c` changed apart, and a cell passed to a helper that
+/// changes its own copy, against Octave.
+#[test]
+fn cells_of_texts_as_values() {
+    let source = r"function n = cellvalues(t)
+% cells of texts as values: unique, a selection by mask and by range, strjoin and cellfun of a
+% selection, a copy changed apart, a cell passed to a helper that changes its own copy
+w = strsplit(t, ' ');
+v = unique(w);
+fprintf('[%s]', v{:}); fprintf('\n');
+lens = cellfun(@length, w);
+longest = w(lens == max(lens));
+fprintf('%s\n', strjoin(longest, ', '));
+first = w(1:2);
+fprintf('%s|', first{:}); fprintf('\n');
+fprintf('%s\n', strjoin(w(end:-1:1)));
+d = w;
+d{1} = 'zz';
+fprintf('%s %s %d\n', w{1}, d{1}, count_long(w(2:end), 3) + count_long(d, 2));
+n = numel(v) + sum(cellfun(@numel, w(2:end)));
+end
+
+function n = count_long(c, k)
+n = 0;
+for i = 1:numel(c)
+  n = n + (numel(c{i}) > k);
+end
+c{1} = 'changed';
+end
+";
+    prints_like_octave_with(
+        "cellvalues",
+        source,
+        &["n"],
+        &[&["t='pear fig apple fig kiwi'"], &["t='one two'"]],
+        "[apple][fig][kiwi][pear]\napple\npear|fig|\nkiwi fig apple fig pear\npear zz 6\n",
+    );
+}
+
+/// `disp(num2str(A))` of a matrix shows its rows as Octave's char matrix: one format for
+/// every element, the blank columns common to all rows trimmed; with a precision, and with a
+/// format (each row formatted, padded to the longest).
+#[test]
+fn num2str_of_a_matrix_shows_its_rows() {
+    let source = r"function y = numtable(A)
+% disp(num2str(A)) of a matrix: its rows in one format, common blank columns trimmed; with a
+% format, each row formatted and padded, as Octave's char matrix
+disp(num2str(A))
+disp(num2str(A / 3))
+disp(num2str(A, 3))
+disp(num2str(-A))
+disp(num2str(A, '%8.3f'))
+y = sum(A(:));
+end
+";
+    prints_like_octave(
+        "numtable",
+        source,
+        &[&["A=[1 2.5; -3 4]"], &["A=[8 1 6; 3 5 7; 4 9 2]"], &["A=[1e6 NaN; Inf 2]"], &["A=zeros(0, 3)"]],
+        " 1         2.5\n-3           4\n0.33333     0.83333\n     -1      1.3333\n 1       2.5\n-3         4\n-1        -2.5\n 3          -4\n 1.000   2.500\n-3.000   4.000\n",
+    );
+}

@@ -52,6 +52,10 @@ const FILES: &[(&str, &str)] = &[
         "m2cu_cell_unique",
         include_str!("../lib/m2cu_cell_unique.m"),
     ),
+    (
+        "m2cu_num2str_rows",
+        include_str!("../lib/m2cu_num2str_rows.m"),
+    ),
     ("str2double", include_str!("../lib/str2double.m")),
     ("strcat", include_str!("../lib/strcat.m")),
     ("strfind", include_str!("../lib/strfind.m")),
@@ -164,6 +168,7 @@ const HELPERS_OF_BUILTINS: &[(&str, &str)] = &[
     ("strsplit", "m2cu_strsplit"),
     ("strjoin", "m2cu_strjoin"),
     ("unique", "m2cu_cell_unique"),
+    ("num2str", "m2cu_num2str_rows"),
     ("str2double", "m2cu_str2double_cell"),
     ("max", "m2cu_located"),
     ("min", "m2cu_located"),

@@ -54,8 +54,6 @@
 //! | E0033 | `end` with no block to close |
 //! | E0034 | unclosed `(`, `[` or `{` |
 //! | E0035 | command syntax (`hold on`, `format long`): a name followed by a word or number |
-//! | E0036 | `global` variables |
-//! | E0037 | `persistent` variables |
 //! | E0038 | `classdef` files |
 //! | E0039 | `try`/`catch` |
 
@@ -1190,16 +1188,6 @@ fn misplaced_keyword(i: &Input, kw: Keyword) -> PError {
 /// An unsupported construct's diagnostic: its code, what it is, and what to do instead.
 fn unsupported(i: &Input, word: &str) -> PError {
     let (code, message, help) = match word {
-        "global" => (
-            "E0036",
-            "global variables are not supported",
-            "pass the value in as an argument and return it as an output",
-        ),
-        "persistent" => (
-            "E0037",
-            "persistent variables are not supported",
-            "keep the state in the caller: pass it in as an argument and return the new state as an output",
-        ),
         "classdef" => (
             "E0038",
             "classdef files are not supported",

@@ -144,7 +144,7 @@ impl Lowerer<'_> {
         let (x, precision) = match args {
             [x] => (x, None),
             [x, format] if name == "num2str" && super::text::text_literal(format).is_some() => {
-                return self.formatted_number(x, format, modifiers, span);
+                return self.formatted_number(x, format, modifiers, lines, span);
             }
             [x, p] if name == "num2str" => match p.kind {
                 AstExpr::Number { value, .. }
@@ -280,14 +280,16 @@ impl Lowerer<'_> {
 
     /// `num2str(x, format)` of a scalar or a row `x`: Octave's `strtrim(sprintf(format, x))`
     /// (the format applied to each element in turn, leading and trailing whitespace trimmed),
-    /// made into a char row on the host, as one `Chars` piece. A matrix `x` (rows of text in
-    /// Octave) is E0150, or stops when its rows are known only at run time; a format that
-    /// writes a newline (several rows in Octave) is E0115.
+    /// made into a char row on the host, as one `Chars` piece. Shown by `disp` (`lines`), a
+    /// matrix is Octave's rows of text (m2cu's own `m2cu_num2str_rows.m`); elsewhere a matrix
+    /// `x` is E0150, or stops when its rows are known only at run time; a format that writes
+    /// a newline (several rows in Octave) is E0115.
     fn formatted_number(
         &mut self,
         x: &ast::Expr,
         format: &ast::Expr,
         modifiers: String,
+        lines: bool,
         span: Span,
     ) -> Option<PrintPiece> {
         if super::text::text_literal(format).is_some_and(|f| f.contains("\\n") || f.contains('\n'))
@@ -299,6 +301,20 @@ impl Lowerer<'_> {
             return None;
         }
         let v = self.value(x)?;
+        if let (Val::Array(a), true) = (&v, lines) {
+            if a.shape.rows != Dim::Known(1) && self.is_real_double_matrix(a) {
+                let held = self.hidden_variable("num", v, x.span, span)?;
+                let rows =
+                    super::ast_build::call("m2cu_num2str_rows", vec![held, format.clone()], span);
+                return Some(match self.value(&rows)? {
+                    Val::Array(text) => PrintPiece::DisplayArray {
+                        arg: self.whole_array_expr(&text, span),
+                        name: None,
+                    },
+                    Val::Scalar(one) => self.displayed_scalar(one),
+                });
+            }
+        }
         if let Val::Array(a) = &v {
             match a.shape.rows {
                 Dim::Known(1) => {}
