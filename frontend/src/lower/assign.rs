@@ -136,17 +136,7 @@ impl Lowerer<'_> {
 
     /// `name(args)` or `name` alone calling a function of the program (`program_function`).
     fn program_call<'e>(&self, e: &'e ast::Expr) -> Option<(ast::Ident, &'e [ast::Expr])> {
-        let (callee, args) = match &e.kind {
-            AstExpr::Call { callee, args } => (callee.clone(), args.as_slice()),
-            AstExpr::Ident(name) => {
-                let callee = ast::Ident {
-                    name: name.clone(),
-                    span: e.span,
-                };
-                (callee, &[][..])
-            }
-            _ => return None,
-        };
+        let (callee, args) = super::inline::called(e)?;
         self.program_function(&callee.name)
             .then_some((callee, args))
     }

@@ -82,18 +82,9 @@ impl<'a> Lowerer<'a> {
     /// `f(args)` or `f` as a statement, for what the function does (stop with an error, print):
     /// the function inlined with `nargout` 0, as MATLAB calls it there.
     pub(super) fn call_statement(&mut self, e: &ast::Expr) {
-        let (callee, args) = match &e.kind {
-            AstExpr::Call { callee, args } => (callee.clone(), args.as_slice()),
-            AstExpr::Ident(name) => {
-                let callee = ast::Ident {
-                    name: name.clone(),
-                    span: e.span,
-                };
-                (callee, &[][..])
-            }
-            _ => return,
-        };
-        self.inline_call(&callee, args, 0, e.span);
+        if let Some((callee, args)) = called(e) {
+            self.inline_call(&callee, args, 0, e.span);
+        }
     }
 
     /// The function a call to `name` runs, where it is one that loaded: a local function, a
@@ -245,6 +236,9 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Vec<Returned>> {
         let target = self.callee_function(callee)?;
         let function = target.function;
+        if self.variable_arguments(function) {
+            return None;
+        }
         let nargin = vals.len();
         self.check_call_shape(callee, function, nargin, nargout, span)?;
         let errors_before = self.error_count();
@@ -558,6 +552,21 @@ impl<'a> Lowerer<'a> {
             }
         }
         Some(out)
+    }
+}
+
+/// The function and the arguments of `e` when it may be a call: `f(args)`, or `f` alone.
+pub(super) fn called(e: &ast::Expr) -> Option<(ast::Ident, &[ast::Expr])> {
+    match &e.kind {
+        AstExpr::Call { callee, args } => Some((callee.clone(), args.as_slice())),
+        AstExpr::Ident(name) => {
+            let callee = ast::Ident {
+                name: name.clone(),
+                span: e.span,
+            };
+            Some((callee, &[]))
+        }
+        _ => None,
     }
 }
 

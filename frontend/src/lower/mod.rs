@@ -642,6 +642,9 @@ impl<'a> Lowerer<'a> {
     // ----- declarations -------------------------------------------------------------------
 
     fn declare_params(&mut self, function: &ast::Function, options: &LowerOptions) {
+        if self.variable_arguments(function) {
+            return;
+        }
         let (passed, omitted) = function
             .params
             .split_at(self.arg_counts.nargin.min(function.params.len()));

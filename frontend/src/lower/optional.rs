@@ -325,6 +325,26 @@ impl Lowerer<'_> {
         );
     }
 
+    /// `varargin` or `varargout` in `function`'s declaration: a variable number of inputs or
+    /// outputs, which m2cu does not take yet (E0103, at the name); `true` when reported.
+    pub(super) fn variable_arguments(&mut self, function: &ast::Function) -> bool {
+        let last =
+            |names: &[ast::Ident], word: &str| names.last().filter(|n| n.name == word).cloned();
+        let found = last(&function.params, "varargin")
+            .map(|n| (n, "inputs"))
+            .or_else(|| last(&function.outputs, "varargout").map(|n| (n, "outputs")));
+        let Some((name, what)) = found else {
+            return false;
+        };
+        self.error(
+            "E0103",
+            name.span,
+            format!("`{}` (a variable number of {what}) is not supported yet", name.name),
+            format!("name each one, `function y = {}(x, width, verbose)` with `nargin` defaults, or pass the options in a struct (`opts.width = 3; {}(x, opts)`)", function.name.name, function.name.name),
+        );
+        true
+    }
+
     /// A read of an entry input that the call did not pass, before any assignment.
     pub(super) fn omitted_input(&mut self, name: &str, span: Span) -> bool {
         if !self.omitted.iter().any(|n| n == name) {
