@@ -10,7 +10,7 @@
 //!   x.a = 1` is E0103, as MATLAB refuses it);
 //! - a struct is a value as a whole only where its fields can travel one by one: passed to a
 //!   function of the program (its parameter's fields are bound to the values of the
-//!   argument's, `Arg::Struct`), returned by one to a variable (`s = f(...)`, `[a, s] =
+//!   argument's, `handles::Arg::Parts`), returned by one to a variable (`s = f(...)`, `[a, s] =
 //!   f(...)`: each field assigned), copied (`q = p`) or captured by an anonymous function.
 //!   Returning one from the entry function, showing one (a statement without `;`), using one
 //!   in an expression, or reading an unassigned field is a diagnostic naming the struct;
