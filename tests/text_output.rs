@@ -1538,3 +1538,32 @@ end
         " 1         2.5\n-3           4\n0.33333     0.83333\n     -1      1.3333\n 1       2.5\n-3         4\n-1        -2.5\n 3          -4\n 1.000   2.500\n-3.000   4.000\n",
     );
 }
+
+/// Anonymous functions capture a cell of texts and a struct as they are when defined: a later
+/// `w{1} = ...` or `p.k = ...` changes neither (as first written, the cell was read where it
+/// was at the call, a silent difference found while adding the capture).
+#[test]
+fn anonymous_functions_capture_cells_and_structs_when_defined() {
+    let source = r"function n = captures(t)
+% anonymous functions capture a cell of texts and a struct as they are when defined
+w = strsplit(t);
+f = @(k) numel(w{k});
+a = f(1);
+w{1} = 'longer';
+p.k = 2;
+g = @(x) x * p.k;
+b = g(3);
+p.k = 10;
+h = @(s) any(strcmp(w, s));
+fprintf('%d %d %d %d %d %d\n', a, f(1), g(1), b, h('longer'), h('a'));
+n = a + f(1) + g(1) + b;
+end
+";
+    prints_like_octave_with(
+        "captures",
+        source,
+        &["n"],
+        &[&["t='a bcd b'"]],
+        "1 1 2 6 1 0\n",
+    );
+}

@@ -227,12 +227,23 @@ impl<'a> Lowerer<'a> {
             if params.iter().any(|p| p.name == name) || captured.contains_key(&name) {
                 continue;
             }
-            if !self.scope.names.contains_key(&name) && self.is_struct(&name) {
+            let parts: Vec<String> = if self.scope.names.contains_key(&name) {
+                Vec::new()
+            } else if self.is_struct(&name) {
                 // A struct is captured field by field.
-                for (field, _) in self.struct_fields(&name) {
-                    let field = format!("{name}.{field}");
-                    if let Some(binding) = self.capture(&field, body.span) {
-                        captured.insert(field, binding);
+                let fields = self.struct_fields(&name).into_iter();
+                fields.map(|(field, _)| format!("{name}.{field}")).collect()
+            } else if self.is_text_cell(&name) {
+                // A cell of texts, by its three parts.
+                let parts = [super::cells::TEXT, super::cells::START, super::cells::LEN];
+                parts.iter().map(|p| format!("{p}{name}")).collect()
+            } else {
+                Vec::new()
+            };
+            if !parts.is_empty() {
+                for part in parts {
+                    if let Some(binding) = self.capture(&part, body.span) {
+                        captured.insert(part, binding);
                     }
                 }
                 continue;
@@ -260,9 +271,14 @@ impl<'a> Lowerer<'a> {
         let &id = self.scope.names.get(name)?;
         if !self.scope.handles.in_anonymous {
             let function = self.inlining.last().copied().unwrap_or(self.entry.function);
-            // A field is assigned also where its struct is (`p = f(...)`, `p.g = q`).
+            // A field is assigned also where its struct is (`p = f(...)`, `p.g = q`), a cell's
+            // part where the cell or its contents are (`c{k} = v`).
+            let cell_parts = [super::cells::TEXT, super::cells::START, super::cells::LEN];
+            let base = (cell_parts.iter())
+                .find_map(|p| name.strip_prefix(p))
+                .unwrap_or(name);
             let assigned: usize =
-                std::iter::successors(Some(name), |n| Some(n.rsplit_once('.')?.0))
+                std::iter::successors(Some(base), |n| Some(n.rsplit_once('.')?.0))
                     .map(|n| super::inline::assignments(&function.body, n))
                     .sum();
             if assigned <= 1 {
