@@ -8,6 +8,10 @@
 //!   function's prologue) and set by every assignment to `n`; `isempty(n)` is that flag's
 //!   negation (or `numel(n) == 0` once an array was assigned), which is MATLAB's `[]` start.
 //!
+//! The variables last for one call of the translated function: a second call starts every
+//! persistent one empty again, where MATLAB keeps it until `clear` (a known difference, in
+//! the README), and the caller's global workspace is never written.
+//!
 //! Invariants (each broken one is a diagnostic):
 //! - a name is declared before the function uses it (MATLAB: "declared global after it was
 //!   used");
