@@ -1476,8 +1476,9 @@ end
 }
 
 /// Cells of texts as values: `unique(c)`, `c(mask)` and `c(a:b)` selections, `strjoin` and
-/// `cellfun` of a selection, a copy `d = c` changed apart, and a cell passed to a helper that
-/// changes its own copy, against Octave.
+/// `cellfun` of a selection, a copy `d = c` changed apart, a cell passed to a helper that
+/// changes its own copy, and `c(order)` with the order of `sort` of a vector grown from `[]`,
+/// against Octave.
 #[test]
 fn cells_of_texts_as_values() {
     let source = r"function n = cellvalues(t)
@@ -1495,6 +1496,13 @@ fprintf('%s\n', strjoin(w(end:-1:1)));
 d = w;
 d{1} = 'zz';
 fprintf('%s %s %d\n', w{1}, d{1}, count_long(w(2:end), 3) + count_long(d, 2));
+vals = [];
+for k = 1:numel(w)
+  vals(end+1) = numel(w{k});
+end
+[~, order] = sort(vals);
+ranked = w(order);
+fprintf('%s ', ranked{:}); fprintf('\n');
 n = numel(v) + sum(cellfun(@numel, w(2:end)));
 end
 
@@ -1511,7 +1519,7 @@ end
         source,
         &["n"],
         &[&["t='pear fig apple fig kiwi'"], &["t='one two'"]],
-        "[apple][fig][kiwi][pear]\napple\npear|fig|\nkiwi fig apple fig pear\npear zz 6\n",
+        "[apple][fig][kiwi][pear]\napple\npear|fig|\nkiwi fig apple fig pear\npear zz 6\nfig fig pear kiwi apple \n",
     );
 }
 

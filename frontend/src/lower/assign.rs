@@ -52,6 +52,9 @@ impl Lowerer<'_> {
             return self.assign_struct_value(name, fields?, span);
         }
         if let Some((callee, args)) = self.program_call(strip_parens(value)) {
+            if self.is_text_cell(&name.name) {
+                return self.cell_reassigned(name);
+            }
             let returned = self.inline_call_returned(&callee, args, 1, value.span);
             return match returned.and_then(|mut r| r.pop()) {
                 Some(Returned::Value(value)) => self.assigned_value(name, value, span),

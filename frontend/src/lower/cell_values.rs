@@ -142,6 +142,7 @@ impl Lowerer<'_> {
                 let count = call("numel", vec![ident(&hidden(LEN, &source).name, span)], span);
                 let index = super::cells::with_end(index, &count);
                 let held = self.hidden_variable_of("celli", &index, span)?;
+                let held = self.as_vector_index(held, &source);
                 let text = ident(&hidden(TEXT, &source).name, span);
                 self.assign(&[ast::LValue::Var(hidden(TEXT, target))], &text, span)?;
                 for prefix in [START, LEN] {
@@ -158,6 +159,36 @@ impl Lowerer<'_> {
         }
         self.name_cell_parts(target);
         Some(())
+    }
+
+    /// The index `held` (a variable) as a vector: one whose type is a matrix (`order` of
+    /// `[~, order] = sort(v)` for a `v` grown from `[]`) is read as `held(:)`, transposed for a
+    /// row cell, as MATLAB selects from a vector with a vector.
+    fn as_vector_index(&mut self, held: ast::Expr, cell: &ast::Ident) -> ast::Expr {
+        let AstExpr::Ident(name) = &held.kind else {
+            return held;
+        };
+        let shape = self.locals[self.scope.names[name]].ty.shape;
+        if shape.rows != Dim::Var || shape.cols != Dim::Var {
+            return held;
+        }
+        let span = held.span;
+        let colon = ast::Expr {
+            kind: AstExpr::Colon,
+            span,
+        };
+        let column = call(name, vec![colon], span);
+        let lens = self.scope.names[&hidden(LEN, cell).name];
+        if self.locals[lens].ty.shape.rows != Dim::Known(1) {
+            return column;
+        }
+        ast::Expr {
+            kind: AstExpr::Postfix {
+                op: ast::PostfixOp::Transpose,
+                operand: Box::new(column),
+            },
+            span,
+        }
     }
 
     /// `part = e` for the offsets or lengths of a new cell: an array also when `e` is one
