@@ -442,7 +442,8 @@ impl Lowerer<'_> {
         Some(self.call(&join, &[ident(&callee.name, item.span), empty], span))
     }
 
-    /// `numel(c)` and the other shape readers of a text cell: the same call on its lengths.
+    /// `numel(c)` and the other shape readers of a text cell (or of a cell-valued expression):
+    /// the same call on its lengths.
     pub(super) fn cell_shape_call(
         &mut self,
         callee: &ast::Ident,
@@ -452,12 +453,14 @@ impl Lowerer<'_> {
         let [first, rest @ ..] = args else {
             return None;
         };
-        let AstExpr::Ident(name) = &first.kind else {
-            return None;
-        };
-        if !self.is_text_cell(name) || !SHAPE_READERS.contains(&callee.name.as_str()) {
+        if !SHAPE_READERS.contains(&callee.name.as_str()) {
             return None;
         }
+        // A cell, or a cell-valued expression (`numel(c(mask))`) read through a temporary.
+        let name = match self.cell_operand(first)? {
+            Some(name) => name.name,
+            None => return Some(None),
+        };
         let lens = ast::Expr {
             kind: AstExpr::Ident(format!("{LEN}{name}")),
             span: first.span,
