@@ -53,6 +53,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../lib/m2cu_cell_unique.m"),
     ),
     (
+        "m2cu_cell_joined",
+        include_str!("../lib/m2cu_cell_joined.m"),
+    ),
+    (
         "m2cu_num2str_rows",
         include_str!("../lib/m2cu_num2str_rows.m"),
     ),

@@ -124,7 +124,7 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
     let mut declared = Vec::new();
     for_each_function(&file.functions, &mut |f| declared.push(f.name.name.clone()));
     let tokens = lex_with(text, options.dialect).tokens;
-    // `[c{:}]` joins a cell's texts with m2cu's own `strjoin` (`lower::cells`).
+    // `[c{:}]` joins a cell's texts with m2cu's own `m2cu_cell_joined` (`lower::cells`).
     let all_contents = tokens.windows(3).any(|w| {
         matches!(
             (&w[0].kind, &w[1].kind, &w[2].kind),
@@ -146,7 +146,7 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
         })
         .collect();
     if all_contents {
-        names.push("strjoin".into());
+        names.push("m2cu_cell_joined".into());
     }
     let helpers: Vec<String> = names
         .iter()

@@ -409,8 +409,8 @@ impl Lowerer<'_> {
         self.cellfun(&[handle, cell.clone()], span)
     }
 
-    /// `[c{:}]` of a text cell `c`: its texts joined, `strjoin(c, '')`; `None` for any other
-    /// matrix.
+    /// `[c{:}]` of a text cell `c`: its texts joined (`m2cu_cell_joined.m`, which stops for an
+    /// empty cell, whose `[c{:}]` is a double `[]` in MATLAB); `None` for any other matrix.
     pub(super) fn all_texts_joined(
         &mut self,
         rows: &[Vec<ast::Expr>],
@@ -431,15 +431,11 @@ impl Lowerer<'_> {
         if !matches!(colon.kind, AstExpr::Colon) || !self.is_text_cell(&callee.name) {
             return None;
         }
-        let empty = ast::Expr {
-            kind: AstExpr::Str(String::new()),
-            span,
+        let name = ast::Ident {
+            name: callee.name.clone(),
+            span: item.span,
         };
-        let join = ast::Ident {
-            name: "strjoin".into(),
-            span,
-        };
-        Some(self.call(&join, &[ident(&callee.name, item.span), empty], span))
+        Some(self.value(&call("m2cu_cell_joined", cell_parts(&name, span), span)))
     }
 
     /// `numel(c)` and the other shape readers of a text cell (or of a cell-valued expression):
