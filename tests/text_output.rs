@@ -1444,9 +1444,9 @@ end
     );
 }
 
-/// `fprintf(format, c{:})` prints the format once per text (nothing for an empty cell, as
-/// Octave), `[c{:}]` joins the texts, and `strcmp`/`strcmpi`/`strncmp` of a cell and a text
-/// give a logical array, against Octave.
+/// `fprintf(format, c{:})` and `sprintf(format, c{:})` apply the format once per text (for an
+/// empty cell, the format's text up to its conversion, as Octave), `[c{:}]` joins the texts,
+/// and `strcmp`/`strcmpi`/`strncmp` of a cell and a text give a logical array, against Octave.
 #[test]
 fn all_texts_of_a_cell_print_join_and_compare() {
     let source = r"function n = cslist(t)
@@ -1458,6 +1458,11 @@ joined = [words{:}];
 fprintf('%s\n', joined);
 none = {};
 fprintf('%s|\n', none{:});
+s = sprintf('%s, ', words{:});
+fprintf('[%s]\n', s);
+fprintf('<%s>', none{:}); fprintf('\n');
+e = sprintf('(%s)', none{:});
+fprintf('%s\n', e);
 same = strcmp(words, 'ab');
 folded = strcmpi('AB', words);
 prefix = strncmp(words, 'abx', 2);
@@ -1471,7 +1476,7 @@ end
         source,
         &["n"],
         &[&["t='ab cde f ab'"], &["t='AB'"]],
-        "<ab><cde><f><ab>\nabcdefab\n1 0 0 1 1 0 0 1 1 0 0 1 \nlogical\n",
+        "<ab><cde><f><ab>\nabcdefab\n[ab, cde, f, ab, ]\n<\n(\n1 0 0 1 1 0 0 1 1 0 0 1 \nlogical\n",
     );
 }
 

@@ -11,9 +11,9 @@
 //! conversions, or whose conversions take an array's elements one at a time (MATLAB's
 //! recycling) or a number as text.
 
-use crate::ast::{self, ExprKind as AstExpr, StmtKind as AstStmt};
+use crate::ast::{self, ExprKind as AstExpr};
 use crate::diag::Span;
-use crate::ir::{ExprId, ExprKind, PrintPiece, PrintTo};
+use crate::ir::{ExprId, ExprKind, LocalId, PrintPiece, PrintTo};
 use crate::types::{Class, Dim, Shape, Type};
 
 use super::array::{ArrayVal, Val};
@@ -49,24 +49,21 @@ impl Lowerer<'_> {
         let Some((format, values)) = args.split_first() else {
             return self.print_error(span, "`fprintf` needs a format".into());
         };
-        if let Some(each) = self.each_text_printed(format, values, span) {
-            self.stmt(&each);
-            return;
+        if let Some(cell) = self.all_texts_of(format, values) {
+            return self.each_text(cell, format, PrintTo::Stdout, span);
         }
         if let Some(pieces) = self.format_pieces(format, values, span) {
             self.push_print(pieces, PrintTo::Stdout, span);
         }
     }
 
-    /// `fprintf(format, c{:})` of a text cell `c` with a literal format of one conversion: the
-    /// format printed once per text, `for k = 1:numel(c), fprintf(format, c{k}); end` (an
-    /// empty cell prints nothing, as in Octave).
-    fn each_text_printed(
-        &mut self,
+    /// The text cell `c` of `fprintf(format, c{:})` or `sprintf(format, c{:})` with a literal
+    /// format of one conversion, which prints once per text (`each_text`).
+    fn all_texts_of<'e>(
+        &self,
         format: &ast::Expr,
-        values: &[ast::Expr],
-        span: Span,
-    ) -> Option<ast::Stmt> {
+        values: &'e [ast::Expr],
+    ) -> Option<&'e ast::Ident> {
         let [value] = values else {
             return None;
         };
@@ -76,51 +73,71 @@ impl Lowerer<'_> {
         let (AstExpr::Str(text), [colon]) = (&format.kind, args.as_slice()) else {
             return None;
         };
-        if !matches!(colon.kind, AstExpr::Colon) || !self.is_text_cell(&callee.name) {
-            return None;
-        }
-        if conversion_count(text) != 1 {
-            return None;
-        }
+        let every = matches!(colon.kind, AstExpr::Colon) && self.is_text_cell(&callee.name);
+        (every && conversion_count(text) == 1).then_some(callee)
+    }
+
+    /// The format printed `to` once per text of the cell `cell`, as MATLAB recycles a format of
+    /// one conversion over `c{:}`; for an empty cell, the format with no values (Octave prints
+    /// its text up to the conversion).
+    fn each_text(&mut self, cell: &ast::Ident, format: &ast::Expr, to: PrintTo, span: Span) {
+        let lens = self.scope.names[&format!("{}{}", super::cells::LEN, cell.name)];
+        let count = self.numel_of(lens, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let none = self.binary_expr(crate::ir::BinOp::Eq, count, zero, Class::Logical, span);
+        let count = self.numel_of(lens, span);
         self.temps += 1;
         let k = format!("_each{}", self.temps);
-        let at = value.span;
-        let content = ast::Expr {
-            kind: AstExpr::CellIndex {
-                callee: callee.clone(),
-                args: vec![super::ast_build::ident(&k, at)],
-            },
-            span: at,
+        let each = |me: &mut Self| {
+            me.texts_in_turn(cell, format, &k, count, to.clone(), span);
         };
-        let print = super::ast_build::call("fprintf", vec![format.clone(), content], span);
-        let count =
-            super::ast_build::call("numel", vec![super::ast_build::ident(&callee.name, at)], at);
-        let range = ast::Expr {
-            kind: AstExpr::Range {
-                start: Box::new(super::ast_build::number(1.0, at)),
-                step: None,
-                stop: Box::new(count),
-            },
-            span: at,
-        };
-        Some(ast::Stmt {
-            kind: AstStmt::For {
-                var: ast::Ident { name: k, span: at },
-                range,
-                body: vec![ast::Stmt {
-                    kind: AstStmt::Expr(print),
-                    span,
-                    shown: false,
-                }],
-            },
+        self.emit_if_else(
+            none,
             span,
-            shown: false,
-        })
+            |me| {
+                if let Some(pieces) = me.format_pieces(format, &[], span) {
+                    me.push_print(pieces, to.clone(), span);
+                }
+            },
+            each,
+        );
+    }
+
+    /// `for k = 1:count`, the format printed `to` with `cell{k}`.
+    fn texts_in_turn(
+        &mut self,
+        cell: &ast::Ident,
+        format: &ast::Expr,
+        k: &str,
+        count: ExprId,
+        to: PrintTo,
+        span: Span,
+    ) {
+        self.counted_loop("each", count, span, |me, var| {
+            me.scope.names.insert(k.to_string(), var);
+            let content = ast::Expr {
+                kind: AstExpr::CellIndex {
+                    callee: cell.clone(),
+                    args: vec![super::ast_build::ident(k, cell.span)],
+                },
+                span: cell.span,
+            };
+            if let Some(pieces) = me.format_pieces(format, &[content], span) {
+                me.push_print(pieces, to, span);
+            }
+        });
     }
 
     /// `sprintf(format, values...)` as a char value: a 1-by-n row that starts empty and takes
     /// the text of the format, formatted on the host as `fprintf` prints it.
     pub(super) fn sprintf_value(&mut self, args: &[ast::Expr], span: Span) -> Option<Val> {
+        if let Some((format, values)) = args.split_first() {
+            if let Some(cell) = self.all_texts_of(format, values) {
+                let row = self.empty_text_row(span);
+                self.each_text(cell, format, PrintTo::Append { row }, span);
+                return Some(Val::Array(self.whole(row, span)));
+            }
+        }
         let pieces = match args.split_first() {
             Some((format, values)) => self.format_pieces(format, values, span)?,
             None => {
@@ -146,6 +163,13 @@ impl Lowerer<'_> {
 
     /// A new char row holding the text of `pieces` (a 1-by-0 row that the host appends to).
     pub(super) fn appended_text(&mut self, pieces: Vec<PrintPiece>, span: Span) -> ArrayVal {
+        let row = self.empty_text_row(span);
+        self.push_print(pieces, PrintTo::Append { row }, span);
+        self.whole(row, span)
+    }
+
+    /// A new 1-by-0 char row, which appending prints fill.
+    fn empty_text_row(&mut self, span: Span) -> LocalId {
         let row = self.temp(
             "text",
             Type::array(Class::Char, Shape::new(Dim::Known(1), Dim::Var)),
@@ -156,8 +180,7 @@ impl Lowerer<'_> {
             self.constant_expr(0.0, Class::Double, span),
         );
         self.alloc_zeros(row, rows, cols, None, span);
-        self.push_print(pieces, PrintTo::Append { row }, span);
-        self.whole(row, span)
+        row
     }
 
     /// The pieces of `format` with `values` (`fprintf`, `sprintf` and the messages of `error`,
