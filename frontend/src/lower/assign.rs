@@ -693,16 +693,21 @@ impl Lowerer<'_> {
         at: Span,
         span: Span,
     ) -> Option<ast::Expr> {
-        self.temps += 1;
-        let hidden = ast::Ident {
-            name: format!("_{stem}{}", self.temps),
-            span: at,
-        };
+        let hidden = self.hidden_name(stem, at);
         self.assign_val(&hidden, value, span)?;
         Some(ast::Expr {
             kind: AstExpr::Ident(hidden.name),
             span: at,
         })
+    }
+
+    /// A new name `_<stem><n>` that no MATLAB identifier can be, spanning `at`.
+    pub(super) fn hidden_name(&mut self, stem: &str, at: Span) -> ast::Ident {
+        self.temps += 1;
+        ast::Ident {
+            name: format!("_{stem}{}", self.temps),
+            span: at,
+        }
     }
 
     pub(super) fn multi_values(

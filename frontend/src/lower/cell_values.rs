@@ -39,18 +39,17 @@ impl Lowerer<'_> {
             _ => return None,
         };
         let name = callee.name.as_str();
-        let names_cell = |a: &ast::Expr| match &a.kind {
-            AstExpr::Ident(n) if self.is_text_cell(n) => Some(n.clone()),
-            _ => None,
-        };
         match args.as_slice() {
             [index] if self.is_text_cell(name) => Some(CellValue::Select {
                 cell: name.to_string(),
                 index,
             }),
-            [c] if name == "unique" && !self.is_function_of_program("unique") => {
-                names_cell(c).map(|cell| CellValue::Unique { cell })
-            }
+            [c @ ast::Expr {
+                kind: AstExpr::Ident(cell),
+                ..
+            }] if name == "unique" && !self.is_function_of_program("unique") => self
+                .names_text_cell(c)
+                .then(|| CellValue::Unique { cell: cell.clone() }),
             _ if name == "strsplit" && !self.is_function("strsplit") => {
                 Some(CellValue::Split { args })
             }
@@ -213,13 +212,8 @@ impl Lowerer<'_> {
     /// A new hidden variable `_<stem><n>` assigned the expression `e`: the expression that
     /// reads it.
     fn hidden_variable_of(&mut self, stem: &str, e: &ast::Expr, span: Span) -> Option<ast::Expr> {
-        self.temps += 1;
-        let name = format!("_{stem}{}", self.temps);
-        let target = ast::Ident {
-            name: name.clone(),
-            span: e.span,
-        };
-        self.assign(&[ast::LValue::Var(target)], e, span)?;
-        Some(ident(&name, e.span))
+        let target = self.hidden_name(stem, e.span);
+        self.assign(&[ast::LValue::Var(target.clone())], e, span)?;
+        Some(ident(&target.name, e.span))
     }
 }

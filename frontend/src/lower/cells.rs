@@ -152,11 +152,7 @@ impl Lowerer<'_> {
                 "index the cell with one subscript: c{k} = v",
             );
         };
-        self.temps += 1;
-        let held = ast::Ident {
-            name: format!("_cellv{}", self.temps),
-            span: value.span,
-        };
+        let held = self.hidden_name("cellv", value.span);
         self.assign(&[ast::LValue::Var(held.clone())], value, span)?;
         let ty = self.locals[self.scope.names[&held.name]].ty;
         let row = ty.is_scalar()
@@ -296,14 +292,9 @@ impl Lowerer<'_> {
         }
         let whole = self.whole(id, arg.span);
         let one = self.only_element(&whole, crate::ir::RuntimeError::CellIndexCount);
-        let read = self.hidden_variable("celli", Val::Scalar(one), arg.span, arg.span)?;
-        match read.kind {
-            AstExpr::Ident(name) => Some(ast::Ident {
-                name,
-                span: arg.span,
-            }),
-            _ => None,
-        }
+        let held = self.hidden_name("celli", arg.span);
+        self.assign_val(&held, Val::Scalar(one), arg.span)?;
+        Some(held)
     }
 
     /// `cellfun(f, c)` of a text cell `c`: `f` of each text `c{k}`, one scalar each, into an
@@ -351,22 +342,32 @@ impl Lowerer<'_> {
         let lens = self.scope.names[&format!("{LEN}{name}")];
         let lens = self.whole(lens, span);
         let text = |me: &mut Self, k: LocalId| {
-            me.cell_index_counter += 1;
-            let index = ast::Ident {
-                name: format!("{INDEX}{}_{name}", me.cell_index_counter),
-                span,
-            };
-            me.scope.names.insert(index.name.clone(), k);
-            me.value(&content_slice(&name, &index, span))
+            let content = me.content_at(&name, k, span);
+            me.value(&content)
         };
         self.mapped(&handle, "cellfun", &lens, text, span)
     }
 
+    /// Whether `e` is the name of a text cell.
+    pub(super) fn names_text_cell(&self, e: &ast::Expr) -> bool {
+        matches!(&e.kind, AstExpr::Ident(n) if self.is_text_cell(n))
+    }
+
     /// Whether the first or second argument of a text comparison names a text cell.
     pub(super) fn compares_a_cell(&self, args: &[ast::Expr]) -> bool {
-        args.iter()
-            .take(2)
-            .any(|a| matches!(&a.kind, AstExpr::Ident(n) if self.is_text_cell(n)))
+        args.iter().take(2).any(|a| self.names_text_cell(a))
+    }
+
+    /// `cell{k}` for the loop counter `k` of a loop over the cell's texts (`cellfun`,
+    /// `fprintf(format, c{:})`): the counter gets a name of its own, which the slice reads.
+    pub(super) fn content_at(&mut self, cell: &str, k: LocalId, span: Span) -> ast::Expr {
+        self.cell_index_counter += 1;
+        let index = ast::Ident {
+            name: format!("{INDEX}{}_{cell}", self.cell_index_counter),
+            span,
+        };
+        self.scope.names.insert(index.name.clone(), k);
+        content_slice(cell, &index, span)
     }
 
     /// `strcmp(c, t)` (or `strcmpi`, `strncmp(c, t, n)`, either order) of a text cell `c`: each
@@ -378,10 +379,9 @@ impl Lowerer<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Val> {
-        let is_cell = |a: &ast::Expr| matches!(&a.kind, AstExpr::Ident(n) if self.is_text_cell(n));
         let (cell, position) = match args {
-            [a, b, ..] if is_cell(a) && !is_cell(b) => (a, 0),
-            [a, b, ..] if is_cell(b) && !is_cell(a) => (b, 1),
+            [a, b, ..] if self.names_text_cell(a) && !self.names_text_cell(b) => (a, 0),
+            [a, b, ..] if self.names_text_cell(b) && !self.names_text_cell(a) => (b, 1),
             _ => {
                 self.cell_refused(
                     span,
@@ -391,11 +391,7 @@ impl Lowerer<'_> {
                 return None;
             }
         };
-        self.temps += 1;
-        let each = ast::Ident {
-            name: format!("_text{}", self.temps),
-            span: cell.span,
-        };
+        let each = self.hidden_name("text", cell.span);
         let mut compared = args.to_vec();
         compared[position] = ident(&each.name, cell.span);
         let body = call(name, compared, span);

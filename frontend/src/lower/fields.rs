@@ -134,20 +134,13 @@ impl Lowerer<'_> {
 
     /// A struct read as a whole value (`f(p)`, `y = p`): E0103.
     pub(super) fn struct_as_value(&mut self, name: &str, span: Span) {
-        let prefix = format!("{name}.");
-        let field = self
-            .scope
-            .names
-            .keys()
-            .filter(|n| n.starts_with(&prefix))
-            .min()
-            .cloned()
-            .unwrap_or_else(|| format!("{name}.k"));
+        let field = (self.struct_fields(name).first())
+            .map_or_else(|| format!("{name}.k"), |(f, _)| format!("{name}.{f}"));
         self.error(
             "E0103",
             span,
             format!("the struct `{name}` used as a whole value is not supported"),
-            format!("read its fields where they are needed (`{field}`), and pass the fields a function needs as separate arguments"),
+            format!("read its fields where they are needed (`{field}`); a struct goes whole only into a function of the program, out of one into a variable, or into a copy (`q = {name}`)"),
         );
     }
 

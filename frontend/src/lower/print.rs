@@ -84,12 +84,10 @@ impl Lowerer<'_> {
         let lens = self.scope.names[&format!("{}{}", super::cells::LEN, cell.name)];
         let count = self.numel_of(lens, span);
         let zero = self.constant_expr(0.0, Class::Double, span);
-        let none = self.binary_expr(crate::ir::BinOp::Eq, count, zero, Class::Logical, span);
-        let count = self.numel_of(lens, span);
-        self.temps += 1;
-        let k = format!("_each{}", self.temps);
+        let again = self.copy_expr(count);
+        let none = self.binary_expr(crate::ir::BinOp::Eq, again, zero, Class::Logical, span);
         let each = |me: &mut Self| {
-            me.texts_in_turn(cell, format, &k, count, to.clone(), span);
+            me.texts_in_turn(cell, format, count, to.clone(), span);
         };
         self.emit_if_else(
             none,
@@ -108,20 +106,12 @@ impl Lowerer<'_> {
         &mut self,
         cell: &ast::Ident,
         format: &ast::Expr,
-        k: &str,
         count: ExprId,
         to: PrintTo,
         span: Span,
     ) {
         self.counted_loop("each", count, span, |me, var| {
-            me.scope.names.insert(k.to_string(), var);
-            let content = ast::Expr {
-                kind: AstExpr::CellIndex {
-                    callee: cell.clone(),
-                    args: vec![super::ast_build::ident(k, cell.span)],
-                },
-                span: cell.span,
-            };
+            let content = me.content_at(&cell.name, var, cell.span);
             if let Some(pieces) = me.format_pieces(format, &[content], span) {
                 me.push_print(pieces, to, span);
             }

@@ -15,6 +15,12 @@
 use super::*;
 use crate::ir::{Fill, PrintPiece, PrintTo};
 
+/// A reading of the clock: a 1-by-1 double array (a row of run-time length, so that it is an
+/// array and not a scalar, which only host code fills).
+fn clock_type() -> Type {
+    Type::array(Class::Double, Shape::new(Dim::Known(1), Dim::Var))
+}
+
 /// The functions this module translates.
 pub(super) const TIMER_FUNCTIONS: [&str; 2] = ["tic", "toc"];
 
@@ -29,8 +35,7 @@ impl Lowerer<'_> {
             let timer = match self.timer {
                 Some(timer) => timer,
                 None => {
-                    let ty = Type::array(Class::Double, Shape::new(Dim::Known(1), Dim::Var));
-                    let timer = self.temp("tic", ty, span);
+                    let timer = self.temp("tic", clock_type(), span);
                     self.timer = Some(timer);
                     timer
                 }
@@ -117,8 +122,7 @@ impl Lowerer<'_> {
 
     /// The clock read now, a scalar.
     fn clock_now(&mut self, span: Span) -> ExprId {
-        let ty = Type::array(Class::Double, Shape::new(Dim::Known(1), Dim::Var));
-        let now = self.temp("clock", ty, span);
+        let now = self.temp("clock", clock_type(), span);
         self.read_clock_into(now, span);
         let one = self.constant_expr(1.0, Class::Double, span);
         self.new_expr(
