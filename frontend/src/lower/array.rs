@@ -55,11 +55,14 @@ pub(super) enum Node {
     Call(Builtin, Vec<Operand>),
     Convert(Box<ArrayVal>),
     Transpose(Box<ArrayVal>),
-    /// An operand of implicit expansion, stretched along the extents marked `true` (which are 1).
+    /// An operand of implicit expansion, stretched along the extents marked `true` (which are 1)
+    /// to the expansion's result, which has `outer_rows` rows (statically `outer_shape`).
     Broadcast {
         inner: Box<ArrayVal>,
         rows: bool,
         cols: bool,
+        outer_rows: ExprId,
+        outer_shape: Shape,
     },
 }
 
@@ -95,11 +98,13 @@ pub(super) enum Pos {
     Grid(Coord, Coord),
 }
 
-/// One coordinate of a position: a loop variable, or the constant 1 (a broadcast extent).
+/// One coordinate of a position: a loop variable, the constant 1 (a broadcast extent), or an
+/// expression of loop variables (copied at each use).
 #[derive(Clone, Copy)]
 pub(super) enum Coord {
     Var(LocalId),
     One,
+    At(ExprId),
 }
 
 impl Pos {
@@ -146,8 +151,14 @@ pub(super) struct Place {
     pub cols: ExprId,
 }
 
-/// `val` stretched along the marked extents (unchanged when none is marked).
-fn broadcast(val: ArrayVal, rows: bool, cols: bool) -> ArrayVal {
+/// `val` stretched along the marked extents (unchanged when none is marked) to a result of
+/// `outer_rows` rows (statically `outer_shape`).
+fn broadcast(
+    val: ArrayVal,
+    (rows, cols): (bool, bool),
+    outer_rows: ExprId,
+    outer_shape: Shape,
+) -> ArrayVal {
     if !(rows || cols) {
         return val;
     }
@@ -161,6 +172,8 @@ fn broadcast(val: ArrayVal, rows: bool, cols: bool) -> ArrayVal {
             inner: Box::new(val),
             rows,
             cols,
+            outer_rows,
+            outer_shape,
         },
     }
 }
@@ -580,8 +593,8 @@ impl Lowerer<'_> {
             self.copy_expr(rows_from.rows),
             self.copy_expr(cols_from.cols),
         );
-        let a = Operand::Array(Box::new(broadcast(x.clone(), x_rows, x_cols)));
-        let b = Operand::Array(Box::new(broadcast(y.clone(), y_rows, y_cols)));
+        let a = Operand::Array(Box::new(broadcast(x.clone(), (x_rows, x_cols), rows, shape)));
+        let b = Operand::Array(Box::new(broadcast(y.clone(), (y_rows, y_cols), rows, shape)));
         Some(Some(ArrayVal {
             class,
             shape,
@@ -765,8 +778,20 @@ impl Lowerer<'_> {
                 self.new_expr(ExprKind::Convert(a), scalar, span)
             }
             Node::Transpose(a) => self.element(a, pos.transposed()),
-            Node::Broadcast { inner, rows, cols } => {
-                self.element(inner, pos.broadcast(*rows, *cols))
+            Node::Broadcast {
+                inner,
+                rows,
+                cols,
+                outer_rows,
+                outer_shape,
+            } => {
+                let pos = match pos {
+                    Pos::Linear(k) if rows != cols => {
+                        self.stretched_linear(k, *rows, (*outer_rows, *outer_shape), span)
+                    }
+                    pos => pos.broadcast(*rows, *cols),
+                };
+                self.element(inner, pos)
             }
         }
     }
@@ -785,7 +810,43 @@ impl Lowerer<'_> {
                 self.new_expr(ExprKind::Local(local), ty, span)
             }
             Coord::One => self.constant_expr(1.0, Class::Double, span),
+            Coord::At(e) => self.copy_expr(e),
         }
+    }
+
+    /// The position in an operand stretched along one extent (its rows when `rows`, else its
+    /// columns) of element `k`, counted column-major, of an expansion's result with
+    /// `outer_rows` rows: a row stretched down the result is read at `k`'s column, a column
+    /// stretched across it at `k`'s row. Along a result extent known to be 1 the stretch is
+    /// none, and the operand is read at `k`.
+    fn stretched_linear(
+        &mut self,
+        k: Coord,
+        rows: bool,
+        (outer_rows, outer_shape): (ExprId, Shape),
+        span: Span,
+    ) -> Pos {
+        let unit = |d: Dim| d == Dim::Known(1);
+        if (rows && unit(outer_shape.rows)) || (!rows && unit(outer_shape.cols)) {
+            return Pos::Linear(k);
+        }
+        let k0 = {
+            let k = self.local_expr(k, span);
+            let one = self.constant_expr(1.0, Class::Double, span);
+            self.binary_expr(BinOp::Sub, k, one, Class::Double, span)
+        };
+        let outer_rows = self.copy_expr(outer_rows);
+        let double = Type::scalar(Class::Double);
+        let zero_based = match rows {
+            true => {
+                let q = self.binary_expr(BinOp::Div, k0, outer_rows, Class::Double, span);
+                self.new_expr(ExprKind::Call(Builtin::Fix, vec![q]), double, span)
+            }
+            false => self.new_expr(ExprKind::Call(Builtin::Mod, vec![k0, outer_rows]), double, span),
+        };
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let p = self.binary_expr(BinOp::Add, zero_based, one, Class::Double, span);
+        Pos::Linear(Coord::At(p))
     }
 
     /// Indices of element `pos` of a whole array: `A(k)` or `A(r, c)`.
