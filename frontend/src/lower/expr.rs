@@ -292,8 +292,10 @@ impl Lowerer<'_> {
         let b = self.value(rhs);
         let (a, b) = (a?, b?);
         if let Some(function) = matrix_operation(op, &a, &b) {
+            let kept = kept_extent(op, &a, &b);
             let args = vec![Arg::Value(a), Arg::Value(b)];
-            return self.inline_bundled_helper(function, args, 1, span)?.pop();
+            let result = self.inline_bundled_helper(function, args, 1, span)?.pop()?;
+            return Some(self.with_unit_extent(result, kept, span));
         }
         let (op, a, b) = match op {
             BinaryOp::LeftDiv | BinaryOp::ElemLeftDiv => (BinaryOp::ElemDiv, b, a),
@@ -1092,6 +1094,49 @@ pub(super) const LOWERED_FUNCTIONS: &[&str] = &[
     "trace", "fliplr", "flipud", "repmat", "horzcat", "vertcat", "cat", "isa", "class", "cast",
     "reshape", "squeeze", "strcmp", "strcmpi", "strncmp", "strncmpi", "ischar",
 ];
+
+/// Which extent of `a op b` is known to be 1 from its operands' shapes, for a matrix division:
+/// `b / A` has as many rows as `b` (`size(b, 1)`-by-`size(A, 1)`, or `b`'s shape for a scalar
+/// `A`), so a row or scalar `b` gives a row; `A \ b` has as many columns as `b`, so a column
+/// or scalar `b` gives a column. The bundled functions' own types cannot know it, since which
+/// branch runs depends on sizes known when the program runs.
+fn kept_extent(op: BinaryOp, a: &Val, b: &Val) -> Option<UnitExtent> {
+    let unit_rows = |v: &Val| match v {
+        Val::Scalar(_) => true,
+        Val::Array(x) => x.shape.rows == Dim::Known(1),
+    };
+    let unit_cols = |v: &Val| match v {
+        Val::Scalar(_) => true,
+        Val::Array(x) => x.shape.cols == Dim::Known(1),
+    };
+    match op {
+        BinaryOp::Div if unit_rows(a) => Some(UnitExtent::Rows),
+        BinaryOp::LeftDiv if unit_cols(b) => Some(UnitExtent::Cols),
+        _ => None,
+    }
+}
+
+/// An extent of a 2-D value.
+#[derive(Clone, Copy)]
+enum UnitExtent {
+    Rows,
+    Cols,
+}
+
+impl Lowerer<'_> {
+    /// `v` with `extent` known to be 1 (its value has that extent 1 when the program runs).
+    fn with_unit_extent(&mut self, v: Val, extent: Option<UnitExtent>, span: Span) -> Val {
+        let (Val::Array(mut a), Some(extent)) = (v.clone(), extent) else {
+            return v;
+        };
+        let one = self.constant_expr(1.0, Class::Double, span);
+        match extent {
+            UnitExtent::Rows => (a.shape.rows, a.rows) = (Dim::Known(1), one),
+            UnitExtent::Cols => (a.shape.cols, a.cols) = (Dim::Known(1), one),
+        }
+        Val::Array(a)
+    }
+}
 
 /// The bundled function that computes `a op b` where it is a matrix operation other than the
 /// product: `A \ b` with an array `A` (`mldivide`), `b / A` with an array `A` (`mrdivide`),
