@@ -307,7 +307,7 @@ impl Lowerer<'_> {
         if let [Subscript::Mask(mask)] = subs.as_slice() {
             return self.masked_store(array, mask.clone(), (&args[0], value), span);
         }
-        let subs = self.masks_to_indices(subs);
+        let subs = self.masks_to_indices(array, subs);
         let subs = self.unaliased(array, subs, span);
         if self.past_known_extent(array, &subs) {
             self.unsupported(

@@ -623,7 +623,7 @@ impl Lowerer<'_> {
     /// `A`), and a third one of a 2-D array must be 1.
     pub(super) fn subscripts(&mut self, array: LocalId, args: &[ast::Expr]) -> Option<Vec<Sub>> {
         let subs = self.subscripts_with_masks(array, args)?;
-        Some(self.masks_to_indices(subs))
+        Some(self.masks_to_indices(array, subs))
     }
 
     /// Lowers the subscripts of `A(...)`, keeping logical masks as they are.

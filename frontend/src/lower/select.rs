@@ -66,21 +66,31 @@ impl Lowerer<'_> {
         Some(Subscript::Plain(Sub::Index(self.whole_local(&a))))
     }
 
-    /// The subscripts with every mask replaced by the positions of its true elements.
-    pub(super) fn masks_to_indices(&mut self, subs: Vec<Subscript>) -> Vec<Sub> {
+    /// The subscripts of `array(...)` with every mask replaced by the positions of its true
+    /// elements.
+    pub(super) fn masks_to_indices(&mut self, array: LocalId, subs: Vec<Subscript>) -> Vec<Sub> {
         let linear = subs.len() == 1;
         subs.into_iter()
             .map(|s| match s {
                 Subscript::Plain(sub) => sub,
                 Subscript::Mask(mask) => {
                     let positions = self.find_positions(&mask);
-                    if linear {
+                    if linear && !self.holds_empty_selection(array, &mask) {
                         self.empty_scalar_mask_check(&mask, positions);
                     }
                     Sub::Index(positions)
                 }
             })
             .collect()
+    }
+
+    /// Whether `array(mask)` can be MATLAB's 0-by-0 result of a 1-by-1 `array` and a false
+    /// 1-by-1 mask: both are 2-D with no extent known, so the positions take `find`'s 0-by-0
+    /// ([`Self::find_positions`]) and the gather takes their extents
+    /// ([`Self::gather_extent`]), and a variable of `array`'s type holds it (`x = x(x > t)`).
+    fn holds_empty_selection(&self, array: LocalId, mask: &ArrayVal) -> bool {
+        let open = |s: Shape| s.rows == Dim::Var && s.cols == Dim::Var && !s.is_3d();
+        open(self.locals[array].ty.shape) && open(mask.shape)
     }
 
     /// MATLAB's `x(mask)` with a 1-by-1 mask that is false is 0-by-0, which the selection's
@@ -123,7 +133,10 @@ impl Lowerer<'_> {
         };
         let is_row = self.is_row_at_run_time(&mask, span);
         let is_column = self.new_expr(ExprKind::Unary(UnOp::Not, is_row), logical(), span);
-        let (shape, rows, cols) = self.oriented(orientation, is_column, count, Dim::Var, span);
+        let (shape, mut rows, cols) = self.oriented(orientation, is_column, count, Dim::Var, span);
+        if orientation == Orientation::AtRunTime {
+            rows = self.no_rows_for_one_false(&mask, count, rows, span);
+        }
         let positions = self.temp("f", Type::array(Class::Double, shape), span);
         self.alloc_zeros(positions, rows, cols, None, span);
         let at = self.counter(span);
@@ -141,6 +154,27 @@ impl Lowerer<'_> {
             );
         });
         positions
+    }
+
+    /// The rows of `find(mask)` of a mask whose orientation is known at run time: `rows`, or 0
+    /// for a 1-by-1 mask that is false (MATLAB's `find(false)` is 0-by-0; its columns are the
+    /// count, 0, already).
+    fn no_rows_for_one_false(
+        &mut self,
+        mask: &ArrayVal,
+        count: ExprId,
+        rows: ExprId,
+        span: Span,
+    ) -> ExprId {
+        let n = self.numel_expr(mask, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let not_single = self.binary_expr(BinOp::Ne, n, one, Class::Logical, span);
+        let count = self.copy_expr(count);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let found = self.binary_expr(BinOp::Gt, count, zero, Class::Logical, span);
+        let keep = self.binary_expr(BinOp::Or, not_single, found, Class::Logical, span);
+        let keep = self.new_expr(ExprKind::Convert(keep), double(), span);
+        self.binary_expr(BinOp::Mul, rows, keep, Class::Double, span)
     }
 
     /// Whether `mask` is a row when the program runs: one row, and one page if it is 3-D.
@@ -241,12 +275,35 @@ impl Lowerer<'_> {
             Orientation::AtRunTime
         };
         let is_column = self.gathers_column(array, idx, span);
-        self.oriented(orientation, is_column, n, known, span)
+        let (shape, rows, cols) = self.oriented(orientation, is_column, n, known, span);
+        if orientation != Orientation::AtRunTime || i.rows != Dim::Var || i.cols != Dim::Var {
+            return (shape, rows, cols);
+        }
+        // A 0-by-0 `idx` (`find` of a false 1-by-1 mask) gives a 0-by-0 result when `x` is no
+        // vector; the count, 0, is the columns already.
+        let not_vector = self.not_vector_at_run_time(array, span);
+        let idx_rows = self.size_of(idx, 1, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let no_rows = self.binary_expr(BinOp::Eq, idx_rows, zero, Class::Logical, span);
+        let empty = self.binary_expr(BinOp::And, not_vector, no_rows, Class::Logical, span);
+        let keep = self.new_expr(ExprKind::Unary(UnOp::Not, empty), logical(), span);
+        let keep = self.new_expr(ExprKind::Convert(keep), double(), span);
+        let rows = self.binary_expr(BinOp::Mul, rows, keep, Class::Double, span);
+        (shape, rows, cols)
     }
 
     /// At run time: whether `x(idx)` is a column (see [`Self::gather_extent`]).
     fn gathers_column(&mut self, array: LocalId, idx: LocalId, span: Span) -> ExprId {
         let x_column = self.is_column_at_run_time(array, span);
+        let not_vector = self.not_vector_at_run_time(array, span);
+        let idx_column = self.is_column_at_run_time(idx, span);
+        let by_idx = self.binary_expr(BinOp::And, not_vector, idx_column, Class::Logical, span);
+        self.binary_expr(BinOp::Or, x_column, by_idx, Class::Logical, span)
+    }
+
+    /// At run time: whether `array` is no vector (1-by-1 counts as none, as in MATLAB's rule
+    /// for the shape of `x(idx)`).
+    fn not_vector_at_run_time(&mut self, array: LocalId, span: Span) -> ExprId {
         let one_extent = |me: &mut Self, dim: u8| {
             let e = me.size_of(array, dim, span);
             let one = me.constant_expr(1.0, Class::Double, span);
@@ -260,9 +317,7 @@ impl Lowerer<'_> {
             let many_pages = self.new_expr(ExprKind::Unary(UnOp::Not, unit_pages), logical(), span);
             not_vector = self.binary_expr(BinOp::Or, not_vector, many_pages, Class::Logical, span);
         }
-        let idx_column = self.is_column_at_run_time(idx, span);
-        let by_idx = self.binary_expr(BinOp::And, not_vector, idx_column, Class::Logical, span);
-        self.binary_expr(BinOp::Or, x_column, by_idx, Class::Logical, span)
+        not_vector
     }
 
     /// A vector of `n` elements pointing as `orientation` says, or as `is_column` says at run
@@ -320,7 +375,7 @@ impl Lowerer<'_> {
             };
             return Some(Selected::Masked { array, mask });
         }
-        let subs = self.masks_to_indices(subs);
+        let subs = self.masks_to_indices(array, subs);
         let v = self.index_with(array, subs, e.span)?;
         Some(Selected::Value(self.scalarized(v)))
     }
@@ -332,7 +387,7 @@ impl Lowerer<'_> {
         mask: ArrayVal,
         span: Span,
     ) -> Option<Val> {
-        let subs = self.masks_to_indices(vec![Subscript::Mask(mask)]);
+        let subs = self.masks_to_indices(array, vec![Subscript::Mask(mask)]);
         let v = self.index_with(array, subs, span)?;
         Some(self.scalarized(v))
     }
