@@ -131,6 +131,8 @@ const FILES: &[(&str, &str)] = &[
     ("cumtrapz", include_str!("../lib/cumtrapz.m")),
     ("polyval", include_str!("../lib/polyval.m")),
     ("polyfit", include_str!("../lib/polyfit.m")),
+    ("polyder", include_str!("../lib/polyder.m")),
+    ("polyint", include_str!("../lib/polyint.m")),
     ("conv", include_str!("../lib/conv.m")),
     ("filter", include_str!("../lib/filter.m")),
     ("interp1", include_str!("../lib/interp1.m")),
