@@ -31,6 +31,9 @@ struct Program {
     sets: Vec<String>,
     params: Vec<String>,
     outputs: Vec<String>,
+    /// The relative norm-wise tolerance of a program whose outputs amplify the rounding of its
+    /// sums (a `% tolerance: REL because WHY` line; 1e-12 without one).
+    tolerance: f64,
 }
 
 /// What became of one program.
@@ -89,11 +92,24 @@ fn parse_program(path: &Path) -> Option<Program> {
     let (outputs, params) = signature(header);
     Some(Program {
         name,
+        tolerance: tolerance_line(&text, path),
         path: path.to_path_buf(),
         sets,
         params,
         outputs,
     })
+}
+
+/// The tolerance of a `% tolerance: REL because WHY` line (which must say why), or 1e-12.
+fn tolerance_line(text: &str, path: &Path) -> f64 {
+    let Some(line) = text.lines().find_map(|l| l.strip_prefix("% tolerance: ")) else {
+        return common::Tolerance::REASSOCIATED.double;
+    };
+    let (value, why) = line
+        .split_once(" because ")
+        .unwrap_or_else(|| panic!("{}: a tolerance line says why", path.display()));
+    assert!(!why.trim().is_empty(), "{}: the tolerance's reason", path.display());
+    value.trim().parse().unwrap_or_else(|_| panic!("{}: a tolerance", path.display()))
 }
 
 /// The output and parameter names of `function [a, b] = f(x, y)` (or `function a = f(x)`).
@@ -338,13 +354,21 @@ fn last_digit_unit(number: &str) -> f64 {
 /// compared within the reassociation tolerance, norm-wise: a reassociated sum is off by about
 /// eps times the magnitudes of its terms, not of its result, so a result that cancels to near
 /// zero (the mean of a window of a zero-mean signal, `abs(S - exact)` of a converged rule) is
-/// compared within a relative 1e-12 of the largest magnitude among the program's outputs.
-fn differences(expected: &[(String, Value)], actual: &[(String, Value)]) -> Option<String> {
+/// compared within a relative 1e-12 of the largest magnitude among the program's outputs, or
+/// within the program's own tolerance where it says why its outputs amplify that rounding.
+fn differences(
+    p: &Program,
+    expected: &[(String, Value)],
+    actual: &[(String, Value)],
+) -> Option<String> {
     let scale = expected
         .iter()
         .map(|(_, v)| common::largest_finite_magnitude(&v.data))
         .fold(0.0, f64::max);
-    let tolerance = common::Tolerance::norm_wise(scale);
+    let tolerance = common::Tolerance {
+        double: p.tolerance,
+        ..common::Tolerance::norm_wise(scale)
+    };
     let within = |e: &Value, a: &Value| common::difference_within(e, a, tolerance);
     let diffs = common::output_differences_by(expected, actual, within);
     (!diffs.is_empty()).then(|| diffs.join("; "))
@@ -362,7 +386,7 @@ fn outcome(p: &Program, backends: &[&str]) -> Outcome {
                 return Outcome::Different(format!("{backend}: answered where Octave says {why}"))
             }
             (Ok(actual), Ok(expected)) => {
-                if let Some(why) = differences(&expected.outputs, &actual.outputs) {
+                if let Some(why) = differences(p, &expected.outputs, &actual.outputs) {
                     return Outcome::Different(format!("{backend}: {why}"));
                 }
                 if let Some(why) = printed_difference(&expected.printed, &actual.printed) {

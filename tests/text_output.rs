@@ -1580,3 +1580,108 @@ end
         "1 1 2 6 1 0\n",
     );
 }
+
+/// Struct arrays of records (`crate::struct_arrays`): texts and numbers by element, a row that
+/// nothing reads back, `[r.value]` and `[r.name]`, `numel`, `length`, `isempty`, `r(end)` and
+/// `r(end+1)`, an index from `max`, against Octave (one record, four, five).
+#[test]
+fn struct_arrays_keep_records_by_field() {
+    let source = r"function y = recs(x, n)
+% struct arrays of records: numbers and texts by element, [s.f], numel, end, isempty
+names = {'ant', 'bee', 'cat', 'dog', 'eel'};
+for k = 1:n
+    r(k).name = names{k};
+    r(k).value = x(k) * 2;
+    r(k).row = x(1:k);
+    r(k).label = sprintf('%s-%d', names{k}, k);
+end
+if isempty(r)
+    fprintf('none\n');
+end
+fprintf('%d records\n', numel(r));
+vals = [r.value];
+[~, best] = max(vals);
+fprintf('best %s (%g), last %s\n', r(best).name, r(best).value, r(end).label);
+joined = [r.name];
+fprintf('%s\n', joined);
+r(end+1).value = -1;
+r(end).name = 'fox';
+r(end).label = 'fox-x';
+r(end).row = [];
+fprintf('%d: %s %g\n', numel(r), r(end).name, sum([r.value]));
+total = 0;
+for k = 1:numel(r)
+    if r(k).value > 4
+        total = total + r(k).value;
+        fprintf('%s ', r(k).label);
+    end
+end
+fprintf('\n');
+y = total + length(r);
+end
+";
+    prints_like_octave(
+        "recs",
+        source,
+        &[&["x=[3 1 4 1 5]", "n=4"], &["x=[3 1 4 1 5]", "n=1"], &["x=[3 1 4 1 5]", "n=5"]],
+        "4 records\nbest cat (8), last dog-4\nantbeecatdog\n5: fox 17\nant-1 cat-3 \n",
+    );
+}
+
+/// A struct array's element assigned past the next one stops: MATLAB leaves the fields of the
+/// elements between empty, which m2cu's fields kept as arrays cannot hold.
+#[test]
+fn struct_array_gaps_stop() {
+    let source = "function y = gap(n)\nfor k = 1:2:n\n    s(k).v = k;\nend\ny = [s.v];\nend\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("gap.m"), source).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
+        .current_dir(dir.path())
+        .args(["run", "gap.m", "--set", "n=3", "--backend", "cpu"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("m2cu: s(3).v is assigned before s(2).v"),
+        "{stderr}"
+    );
+}
+
+/// Struct arrays declared empty (`struct('name', {}, ...)`, `struct([])`) and filled with
+/// whole scalar structs (`list(end+1) = s`) or by field, against Octave.
+#[test]
+fn struct_arrays_take_whole_records() {
+    let source = r"function y = recs2(scores, n)
+% records built as scalar structs and appended whole; an empty struct array declared first
+list = struct('name', {}, 'total', {}, 'grade', {});
+fprintf('%d at first\n', numel(list));
+for i = 1:n
+    s.name = sprintf('st%d', i);
+    s.total = sum(scores(i, :));
+    if s.total >= 15
+        s.grade = 'A';
+    else
+        s.grade = 'B';
+    end
+    list(end+1) = s;
+end
+totals = [list.total];
+grades = [list.grade];
+fprintf('%s: %s\n', [list.name], grades);
+for k = 1:numel(list)
+    fprintf('%s %g %s\n', list(k).name, list(k).total, list(k).grade);
+end
+other = struct([]);
+other(1).v = 3;
+other(2).v = 4;
+y = sum(totals) + sum([other.v]) + numel(other);
+end
+";
+    prints_like_octave(
+        "recs2",
+        source,
+        &[&["scores=[1 2 3; 4 5 6; 7 8 9]", "n=3"], &["scores=[1 2 3; 4 5 6; 7 8 9]", "n=1"]],
+        "0 at first\nst1st2st3: BAA\nst1 6 B\nst2 15 A\nst3 24 A\n",
+    );
+}

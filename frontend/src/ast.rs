@@ -149,6 +149,13 @@ pub enum LValue {
         args: Vec<Expr>,
         span: Span,
     },
+    /// `s(k).name = v`: a field of an element of a struct array.
+    ElementField {
+        base: Ident,
+        args: Vec<Expr>,
+        field: Ident,
+        span: Span,
+    },
     /// `~` in `[~, k] = max(v)`.
     Ignore(Span),
 }
@@ -157,9 +164,10 @@ impl LValue {
     /// The variable this target assigns (`x` of `x`, `x(i)` and `x{k}`); none for `~`.
     pub fn assigned_name(&self) -> Option<&Ident> {
         match self {
-            LValue::Var(v) | LValue::Index { base: v, .. } | LValue::Content { base: v, .. } => {
-                Some(v)
-            }
+            LValue::Var(v)
+            | LValue::Index { base: v, .. }
+            | LValue::Content { base: v, .. }
+            | LValue::ElementField { base: v, .. } => Some(v),
             LValue::Ignore(_) => None,
         }
     }
@@ -239,6 +247,13 @@ pub enum ExprKind {
     CellIndex {
         callee: Ident,
         args: Vec<Expr>,
+    },
+    /// `s(k).name`: a field of an element of a struct array (`field` may be dotted, `a.b`).
+    /// [`crate::struct_arrays`] rewrites those it can into variables per field.
+    ElementField {
+        callee: Ident,
+        args: Vec<Expr>,
+        field: Ident,
     },
     /// `@(a, b) a + b`: an anonymous function.
     AnonFn {

@@ -177,6 +177,15 @@ impl Printer {
                     self.expr(d + 1, "", a);
                 }
             }
+            LValue::ElementField {
+                base, args, field, ..
+            } => {
+                let text = format!("ElementField {}().{}", base.name, field.name);
+                self.line(d, "target: ", &text);
+                for a in args {
+                    self.expr(d + 1, "", a);
+                }
+            }
             LValue::Ignore(_) => self.line(d, "target: ", "Ignore ~"),
         }
     }
@@ -243,6 +252,17 @@ impl Printer {
             }
             ExprKind::CellIndex { callee, args } => {
                 self.line(d, role, &format!("CellIndex {}", callee.name));
+                for a in args {
+                    self.expr(d + 1, "", a);
+                }
+            }
+            ExprKind::ElementField {
+                callee,
+                args,
+                field,
+            } => {
+                let text = format!("ElementField {}().{}", callee.name, field.name);
+                self.line(d, role, &text);
                 for a in args {
                     self.expr(d + 1, "", a);
                 }

@@ -182,7 +182,10 @@ fn case_labels(labels: &CaseLabels) -> String {
 /// `x`, `A(i, :)`, or `[a, ~, B(k)]` for several targets.
 fn lvalues(targets: &[LValue]) -> String {
     match targets {
-        [one @ (LValue::Var(_) | LValue::Index { .. } | LValue::Content { .. })] => lvalue(one),
+        [one @ (LValue::Var(_)
+        | LValue::Index { .. }
+        | LValue::Content { .. }
+        | LValue::ElementField { .. })] => lvalue(one),
         _ => {
             let all: Vec<String> = targets.iter().map(lvalue).collect();
             format!("[{}]", all.join(", "))
@@ -195,6 +198,9 @@ fn lvalue(t: &LValue) -> String {
         LValue::Var(v) => v.name.clone(),
         LValue::Index { base, args, .. } => format!("{}({})", base.name, list(args, false)),
         LValue::Content { base, args, .. } => format!("{}{{{}}}", base.name, list(args, false)),
+        LValue::ElementField {
+            base, args, field, ..
+        } => format!("{}({}).{}", base.name, list(args, false), field.name),
         LValue::Ignore(_) => "~".to_string(),
     }
 }
@@ -246,6 +252,11 @@ fn expr(e: &Expr, brackets: bool) -> String {
         ExprKind::CellIndex { callee, args } => {
             format!("{}{{{}}}", callee.name, list(args, false))
         }
+        ExprKind::ElementField {
+            callee,
+            args,
+            field,
+        } => format!("{}({}).{}", callee.name, list(args, false), field.name),
         ExprKind::AnonFn { params, body } => {
             format!("@({}) {}", names(params), expr(body, brackets))
         }

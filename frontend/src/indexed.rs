@@ -113,7 +113,9 @@ fn stmt(s: &Stmt, walk: &mut Walk) {
             for t in targets {
                 match t {
                     LValue::Index { base, args, .. } => index(&base.name, args, walk),
-                    LValue::Content { args, .. } => args.iter().for_each(|a| expr(a, walk)),
+                    LValue::Content { args, .. } | LValue::ElementField { args, .. } => {
+                        args.iter().for_each(|a| expr(a, walk))
+                    }
                     LValue::Var(_) | LValue::Ignore(_) => {}
                 }
             }
@@ -193,7 +195,9 @@ fn expr(e: &Expr, walk: &mut Walk) {
         ExprKind::HandleCell(es) | ExprKind::TextCell { items: es, .. } => {
             es.iter().for_each(|e| expr(e, walk))
         }
-        ExprKind::CellIndex { callee, args } => index(&callee.name, args, walk),
+        ExprKind::CellIndex { callee, args } | ExprKind::ElementField { callee, args, .. } => {
+            index(&callee.name, args, walk)
+        }
         ExprKind::AnonFn { body, .. } => expr(body, walk),
         ExprKind::Number { .. }
         | ExprKind::Imaginary { .. }

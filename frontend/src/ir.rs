@@ -908,6 +908,10 @@ pub enum RuntimeError {
     /// `c{k}` with an array `k` that does not hold exactly one element when the program runs:
     /// MATLAB makes a list of contents, which m2cu's cells of texts do not model.
     CellIndexCount,
+    /// `x(idx)` with an index whose type has no known extent (`[~, i] = max(x)` of a vector
+    /// grown from `[]`) that is a matrix when the program runs: MATLAB shapes the selection as
+    /// the index, which m2cu's vector selections cannot.
+    IndexMatrix,
     /// `num2str(A)` in printed text of an `A` whose rows were unknown at translation time that
     /// has more than one row when the program runs (m2cu prints `num2str` of a row only).
     Num2strRows,

@@ -73,6 +73,9 @@ pub enum Keyword {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TokKind {
     Ident(String),
+    /// `.name` (or `.a.b`) directly after the `)` of an index: a field of an element of a
+    /// struct array, `s(k).name`; the text is the name without its first dot.
+    Field(String),
     /// A numeric literal; the source spelling.
     Number(String),
     /// A char literal's contents, with `''` already turned into `'`; also Octave's `"text"`.
@@ -138,6 +141,7 @@ impl TokKind {
     pub fn describe(&self) -> String {
         match self {
             TokKind::Ident(name) => format!("identifier `{name}`"),
+            TokKind::Field(name) => format!("field `.{name}`"),
             TokKind::Number(text) => format!("number `{text}`"),
             TokKind::Str(_) => "char literal".to_string(),
             TokKind::StringScalar(_) => "string literal".to_string(),
@@ -190,7 +194,8 @@ impl TokKind {
             RBracket => "]",
             LBrace => "{",
             RBrace => "}",
-            Ident(_) | Number(_) | Str(_) | StringScalar(_) | Kw(_) | Newline | Error | Eof => "",
+            Ident(_) | Field(_) | Number(_) | Str(_) | StringScalar(_) | Kw(_) | Newline | Error
+            | Eof => "",
         }
     }
 }
@@ -551,6 +556,19 @@ impl Lexer<'_> {
         self.push_span(TokKind::Ident(name), Span::new(start, self.pos));
     }
 
+    /// `.name` or `.a.b` after the `)` of an index (the current character is the `.`).
+    fn element_field(&mut self) {
+        let start = self.pos;
+        self.pos += 1;
+        self.skip_word_chars();
+        while self.peek() == Some('.') && self.peek_at(1).is_some_and(|c| c.is_ascii_alphabetic()) {
+            self.pos += 1;
+            self.skip_word_chars();
+        }
+        let name = self.src[start + 1..self.pos].to_string();
+        self.push_span(TokKind::Field(name), Span::new(start, self.pos));
+    }
+
     fn skip_word_chars(&mut self) {
         while self
             .peek()
@@ -569,6 +587,7 @@ impl Lexer<'_> {
         }
         match prev.kind {
             TokKind::Ident(_)
+            | TokKind::Field(_)
             | TokKind::Number(_)
             | TokKind::Str(_)
             | TokKind::StringScalar(_)
@@ -713,22 +732,32 @@ impl Lexer<'_> {
                     && t.span.end as usize == self.pos
             })
             && self.peek_at(1).is_some_and(|n| n.is_ascii_alphabetic());
+        let after_paren = after_index
+            && self
+                .out
+                .tokens
+                .last()
+                .is_some_and(|t| t.kind == TokKind::RParen);
+        if after_paren {
+            self.element_field();
+            return;
+        }
         if after_index {
-            // `s(k).name`: a struct array.
+            // `c{k}.name`: a struct in a cell.
             self.error(
                 Diagnostic::error(
                     "E0002",
                     span,
-                    "a field of an indexed value (`s(k).name`, a struct array) is not supported",
+                    "a field of a cell's content (`c{k}.name`) is not supported",
                 )
-                .with_label("field of an element")
+                .with_label("field of a cell's content")
                 .with_help("keep each field in an array of its own, indexed the same way: `score(k) = v` for numbers, `name{k} = 'text'` in a cell of texts"),
             );
             self.push(TokKind::Error, 1);
             return;
         }
         let help = match c {
-            '.' => "only plain dotted names `s.field` are understood; dynamic fields `s.(name)` and fields of indexed values `a(i).x` are not supported",
+            '.' => "only dotted names `s.field` and fields of a struct array's elements `s(k).field` are understood; dynamic fields `s.(name)` are not supported",
             '_' => "identifiers must start with a letter",
             _ => "remove this character; m2cu accepts MATLAB operators, names, numbers and 'char literals'",
         };

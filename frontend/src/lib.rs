@@ -1,7 +1,8 @@
 //! m2cu frontend: from MATLAB source text to the typed IR.
 //!
 //! Phases, each a module: [`lexer`] (text → tokens), [`parser`] (tokens → [`ast`]),
-//! [`lower`] (AST → [`ir`], inferring [`types`]), [`validate`] (IR invariants, checked once).
+//! [`lower`] (AST → [`ir`], inferring [`types`], after [`struct_arrays`] rewrites struct-array
+//! syntax into a variable per field), [`validate`] (IR invariants, checked once).
 //! Every phase has a stable text form ([`ast_print`], [`ir_print`]) and reports problems as
 //! [`diag::Diagnostic`] values; [`ast_source`] prints an AST back as MATLAB source.
 
@@ -22,6 +23,7 @@ pub mod operator;
 pub mod parser;
 pub mod sources;
 pub mod stack;
+pub mod struct_arrays;
 pub mod types;
 pub mod validate;
 

@@ -78,8 +78,10 @@ impl Library {
                 Ok((file_name, text)) => {
                     let base = sources.add(&file_name, &text);
                     match parse_file_at(&text, options, base) {
-                        Ok(file) => {
+                        Ok(mut file) => {
                             pending.extend(candidate_names(&text, &file, options));
+                            // What it leaves, lowering refuses where the file is used.
+                            crate::struct_arrays::rewrite_functions(&mut file.functions);
                             FunctionFile::Parsed(file)
                         }
                         Err(d) => FunctionFile::Broken(d),
@@ -124,13 +126,14 @@ fn candidate_names(text: &str, file: &ast::File, options: &ParseOptions) -> Vec<
     let mut declared = Vec::new();
     for_each_function(&file.functions, &mut |f| declared.push(f.name.name.clone()));
     let tokens = lex_with(text, options.dialect).tokens;
-    // `[c{:}]` joins a cell's texts with m2cu's own `m2cu_cell_joined` (`lower::cells`).
+    // `[c{:}]` joins a cell's texts with m2cu's own `m2cu_cell_joined` (`lower::cells`); so
+    // does `[s.name]` of a struct array's text field (`crate::struct_arrays`).
     let all_contents = tokens.windows(3).any(|w| {
         matches!(
             (&w[0].kind, &w[1].kind, &w[2].kind),
             (TokKind::LBrace, TokKind::Colon, TokKind::RBrace)
         )
-    });
+    }) || tokens.iter().any(|t| matches!(t.kind, TokKind::Field(_)));
     let mut names: Vec<String> = tokens
         .into_iter()
         .filter_map(|t| match t.kind {

@@ -1556,6 +1556,16 @@ fn assign_target(at: &Input, e: Expr) -> Result<LValue, nom::Err<PError>> {
             args,
             span: e.span,
         }),
+        ExprKind::ElementField {
+            callee,
+            args,
+            field,
+        } => Ok(LValue::ElementField {
+            base: callee,
+            args,
+            field,
+            span: e.span,
+        }),
         _ => {
             let diag = Diagnostic::error("E0027", e.span, "cannot assign to this expression")
                 .with_label("not a variable or an indexed variable")
@@ -1942,10 +1952,49 @@ fn ident_or_call<'a>(i: Input<'a>, name: &str) -> PResult<'a, Node> {
     let (rest, (args, close)) = call_args(after)?;
     let span = callee.span.to(close);
     let (args, below) = unzip(args);
+    if let TokKind::Field(_) = rest.kind() {
+        return element_field(rest, callee, args, span, below);
+    }
     Ok((
         rest,
         Node::grow(&rest, ExprKind::Call { callee, args }, span, below)?,
     ))
+}
+
+/// `s(args).name` (`i` is at the field): a field of an element of a struct array. Indexing
+/// the field further (`s(k).x(j)`) is E0002.
+fn element_field<'a>(
+    i: Input<'a>,
+    callee: Ident,
+    args: Vec<Expr>,
+    span: Span,
+    below: u32,
+) -> PResult<'a, Node> {
+    let TokKind::Field(name) = i.kind() else {
+        unreachable!("called at a field")
+    };
+    let field = Ident {
+        name: name.clone(),
+        span: i.tok().span,
+    };
+    let rest = i.bump();
+    if matches!(rest.kind(), TokKind::LParen | TokKind::LBrace) && !rest.tok().space_before {
+        let diag = Diagnostic::error(
+            "E0002",
+            rest.tok().span,
+            "indexing a field of a struct array's element (`s(k).x(j)`) is not supported",
+        )
+        .with_label("index of the field")
+        .with_help("copy the field first, `x = s(k).x;`, then index `x(j)`");
+        return failure(PError::at(&rest, diag));
+    }
+    let span = span.to(field.span);
+    let kind = ExprKind::ElementField {
+        callee,
+        args,
+        field,
+    };
+    Ok((rest, Node::grow(&rest, kind, span, below)?))
 }
 
 /// The input after the opening `(` or `{` at `i` of an index, one level deeper, where `end`

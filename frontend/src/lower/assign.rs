@@ -35,6 +35,9 @@ impl Lowerer<'_> {
                 args,
                 span: at,
             }] => self.assign_cell_content(base, args, *at, value, span),
+            [ast::LValue::ElementField { base, span: at, .. }] => {
+                self.element_field_refused(base, *at)
+            }
             [ast::LValue::Ignore(s)] => {
                 self.unsupported(
                     *s,
@@ -584,6 +587,9 @@ impl Lowerer<'_> {
                     },
                     Returned::Value(value),
                 ) => self.store_output(base, args, *target_span, value, span),
+                (ast::LValue::ElementField { base, span: at, .. }, _) => {
+                    self.element_field_refused(base, *at)
+                }
                 (ast::LValue::Content { span: at, .. }, _) => {
                     self.error(
                         "E0166",
@@ -817,7 +823,9 @@ fn dotted_target(t: &ast::LValue) -> Option<&ast::Ident> {
         ast::LValue::Var(name) | ast::LValue::Index { base: name, .. } => {
             name.name.contains('.').then_some(name)
         }
-        ast::LValue::Content { .. } | ast::LValue::Ignore(_) => None,
+        ast::LValue::Content { .. } | ast::LValue::ElementField { .. } | ast::LValue::Ignore(_) => {
+            None
+        }
     }
 }
 

@@ -340,7 +340,9 @@ fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
             out.push(stop);
             out
         }
-        AstExpr::Call { args, .. } | AstExpr::CellIndex { args, .. } => args.iter().collect(),
+        AstExpr::Call { args, .. }
+        | AstExpr::CellIndex { args, .. }
+        | AstExpr::ElementField { args, .. } => args.iter().collect(),
         AstExpr::Matrix(rows) => rows.iter().flatten().collect(),
         AstExpr::HandleCell(items) | AstExpr::TextCell { items, .. } => items.iter().collect(),
         AstExpr::AnonFn { body, .. } => vec![body],

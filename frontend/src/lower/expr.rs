@@ -98,6 +98,10 @@ impl Lowerer<'_> {
                 Some(Val::Scalar(self.imaginary_literal(*value, span)))
             }
             AstExpr::Ident(name) => self.ident(name, span),
+            AstExpr::ElementField { callee, .. } => {
+                self.element_field_refused(callee, span);
+                None
+            }
             AstExpr::Paren(inner) => self.value(inner),
             AstExpr::Unary { op, operand } => self.unary(*op, operand, span),
             AstExpr::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),

@@ -25,6 +25,18 @@ use super::*;
 pub(super) const STRUCT_FUNCTIONS: [&str; 1] = ["struct"];
 
 impl Lowerer<'_> {
+    /// E0103 for `s(k).name` that [`crate::struct_arrays`] left as it is: a struct array used
+    /// otherwise than its rules allow (see there).
+    pub(super) fn element_field_refused(&mut self, base: &ast::Ident, at: Span) -> Option<StmtId> {
+        self.error(
+            "E0103",
+            at,
+            format!("this use of the struct array `{}` is not supported", base.name),
+            "m2cu keeps a struct array as a variable per field: fill it with `s(k).name = v` (a number or a text, elements in order), read `s(k).name` with one index, `[s.name]` and `numel(s)`; `s` itself as a value, and a name that is also another variable, are not supported".into(),
+        );
+        None
+    }
+
     /// Whether `name` (`p`) has fields here (`p.k` was assigned).
     pub(super) fn is_struct(&self, name: &str) -> bool {
         let prefix = format!("{name}.");

@@ -1229,7 +1229,8 @@ fn extents_kept(body: &[ast::Stmt], var: &str) -> HashSet<String> {
                 }
                 ast::LValue::Index { base: n, .. }
                 | ast::LValue::Var(n)
-                | ast::LValue::Content { base: n, .. } => {
+                | ast::LValue::Content { base: n, .. }
+                | ast::LValue::ElementField { base: n, .. } => {
                     changed.insert(n.name.clone());
                 }
                 ast::LValue::Ignore(_) => {}

@@ -937,7 +937,7 @@ fn named_in(e: &ast::Expr, names: &mut Vec<String>) {
         AstExpr::HandleCell(items) | AstExpr::TextCell { items, .. } => {
             items.iter().for_each(|x| named_in(x, names))
         }
-        AstExpr::CellIndex { callee, args } => {
+        AstExpr::CellIndex { callee, args } | AstExpr::ElementField { callee, args, .. } => {
             names.push(callee.name.clone());
             args.iter().for_each(|a| named_in(a, names));
         }

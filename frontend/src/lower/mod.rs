@@ -188,6 +188,14 @@ pub fn translated_functions() -> Vec<&'static str> {
 /// Lowers the entry function of `file` to the typed IR. An attempt that finds a real variable
 /// becoming complex starts again with it complex from the start (`complex`).
 pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnostics> {
+    let mut file = file.clone();
+    let refusals = crate::struct_arrays::rewrite_functions(&mut file.functions);
+    if !refusals.is_empty() {
+        let mut diags = Diagnostics::default();
+        refusals.into_iter().for_each(|d| diags.push(d));
+        return Err(diags);
+    }
+    let file = &file;
     let function = select_entry(file, options)?;
     let mut complex_locals = complex::ComplexLocals::new();
     loop {

@@ -46,6 +46,11 @@ impl Lowerer<'_> {
         if a.class == Class::Logical {
             return Some(Subscript::Mask(a));
         }
+        if a.class != Class::Char && self.may_be_vector(&a) {
+            let index = self.whole_local(&a);
+            self.vector_index_check(index, a.span);
+            return Some(Subscript::Plain(Sub::Index(index)));
+        }
         if a.class == Class::Char || !a.is_vector() {
             let what = if a.class == Class::Char {
                 "indexing with a char array".to_string()
@@ -64,6 +69,35 @@ impl Lowerer<'_> {
             return None;
         }
         Some(Subscript::Plain(Sub::Index(self.whole_local(&a))))
+    }
+
+    /// Whether `a` is a 2-D value with no extent known: a vector or an empty array when the
+    /// program runs, in the programs that index with it (`[~, i] = max(x)` of a vector grown
+    /// from `[]`), which a run-time check confirms ([`Self::vector_index_check`]).
+    fn may_be_vector(&self, a: &ArrayVal) -> bool {
+        !a.is_vector() && a.shape.rows == Dim::Var && a.shape.cols == Dim::Var && !a.shape.is_3d()
+    }
+
+    /// Stops with [`RuntimeError::IndexMatrix`] unless the index `idx` is a vector or empty.
+    fn vector_index_check(&mut self, idx: LocalId, span: Span) {
+        let unit = |me: &mut Self, dim: u8| {
+            let e = me.size_of(idx, dim, span);
+            let one = me.constant_expr(1.0, Class::Double, span);
+            me.binary_expr(BinOp::Eq, e, one, Class::Logical, span)
+        };
+        let (one_row, one_col) = (unit(self, 1), unit(self, 2));
+        let vector = self.binary_expr(BinOp::Or, one_row, one_col, Class::Logical, span);
+        let n = self.new_expr(ExprKind::Size(idx, SizeQuery::Numel), double(), span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        let cond = self.binary_expr(BinOp::Or, vector, empty, Class::Logical, span);
+        self.push(
+            StmtKind::Check {
+                cond,
+                error: RuntimeError::IndexMatrix,
+            },
+            span,
+        );
     }
 
     /// The subscripts of `array(...)` with every mask replaced by the positions of its true
