@@ -1649,12 +1649,13 @@ fn struct_array_gaps_stop() {
 }
 
 /// Struct arrays declared empty (`struct('name', {}, ...)`, `struct([])`) and filled with
-/// whole scalar structs (`list(end+1) = s`) or by field, against Octave.
+/// whole scalar structs (`list(end+1) = s`) or by field, a field of letters from a function
+/// of the program (a text field found while lowering), against Octave.
 #[test]
 fn struct_arrays_take_whole_records() {
     let source = r"function y = recs2(scores, n)
 % records built as scalar structs and appended whole; an empty struct array declared first
-list = struct('name', {}, 'total', {}, 'grade', {});
+list = struct('name', {}, 'total', {}, 'grade', {}, 'band', {});
 fprintf('%d at first\n', numel(list));
 for i = 1:n
     s.name = sprintf('st%d', i);
@@ -1664,10 +1665,13 @@ for i = 1:n
     else
         s.grade = 'B';
     end
+    s.band = band_of(s.total);
     list(end+1) = s;
 end
 totals = [list.total];
 grades = [list.grade];
+bands = [list.band];
+fprintf('%s %d\n', bands, numel(bands));
 fprintf('%s: %s\n', [list.name], grades);
 for k = 1:numel(list)
     fprintf('%s %g %s\n', list(k).name, list(k).total, list(k).grade);
@@ -1677,11 +1681,46 @@ other(1).v = 3;
 other(2).v = 4;
 y = sum(totals) + sum([other.v]) + numel(other);
 end
+
+function b = band_of(t)
+% a letter from a program's own function: the field holds texts
+bands = 'LMH';
+b = bands(min(3, 1 + floor(t / 10)));
+end
 ";
     prints_like_octave(
         "recs2",
         source,
         &[&["scores=[1 2 3; 4 5 6; 7 8 9]", "n=3"], &["scores=[1 2 3; 4 5 6; 7 8 9]", "n=1"]],
-        "0 at first\nst1st2st3: BAA\nst1 6 B\nst2 15 A\nst3 24 A\n",
+        "0 at first\nLMH 3\nst1st2st3: BAA\nst1 6 B\nst2 15 A\nst3 24 A\n",
+    );
+}
+
+/// `strtrim`, `upper`, `lower` and `deblank` of cells of texts (`m2cu_cell_map.m`): assigned,
+/// read by `strjoin` and `strcmp` in a call, of `strsplit(...)` written in the call, against
+/// Octave.
+#[test]
+fn text_functions_map_cells_of_texts() {
+    let source = r"function y = mapc(line)
+% strtrim, upper, lower and deblank of cells of texts, assigned and read in a call
+parts = strtrim(strsplit(line, ','));
+for k = 1:numel(parts)
+    fprintf('[%s]', parts{k});
+end
+fprintf('\n');
+loud = upper(parts);
+fprintf('%s\n', strjoin(loud, '-'));
+fprintf('%s\n', strjoin(lower(strsplit(line, ',')), '|'));
+tails = deblank(strsplit(line, ','));
+fprintf('<%s>', tails{:});
+fprintf('\n');
+y = numel(loud) + sum(strcmp(upper(parts), 'BEE'));
+end
+";
+    prints_like_octave(
+        "mapc",
+        source,
+        &[&["line=' ant, Bee  ,cAt ,  '"], &["line='x'"]],
+        "[ant][Bee][cAt][]\nANT-BEE-CAT-\n ant| bee  |cat |  \n< ant>< Bee><cAt><>\n",
     );
 }

@@ -231,6 +231,7 @@ impl<'a> Context<'a> {
                     RuntimeError::ElementCount => "M2CU_E_ELEMENT_COUNT",
                     RuntimeError::ScalarKept => "M2CU_E_SCALAR_KEPT",
                     RuntimeError::CellIndexCount => "M2CU_E_CELL_INDEX_COUNT",
+                    RuntimeError::CellTextRows => "M2CU_E_CELL_TEXT_ROWS",
                     RuntimeError::IndexMatrix => "M2CU_E_INDEX_MATRIX",
                     RuntimeError::Num2strRows => "M2CU_E_NUM2STR_ROWS",
                     RuntimeError::EmptyLoopVariable => "M2CU_E_EMPTY_LOOP",

@@ -908,6 +908,9 @@ pub enum RuntimeError {
     /// `c{k}` with an array `k` that does not hold exactly one element when the program runs:
     /// MATLAB makes a list of contents, which m2cu's cells of texts do not model.
     CellIndexCount,
+    /// `c{k} = v` with a char `v` whose rows were unknown at translation time and that has
+    /// more than one row when the program runs: m2cu's cells hold texts of one row.
+    CellTextRows,
     /// `x(idx)` with an index whose type has no known extent (`[~, i] = max(x)` of a vector
     /// grown from `[]`) that is a matrix when the program runs: MATLAB shapes the selection as
     /// the index, which m2cu's vector selections cannot.

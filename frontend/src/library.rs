@@ -47,6 +47,9 @@ pub struct Library {
     files: HashMap<String, FunctionFile>,
     /// The names whose file is m2cu's own ([`crate::bundled`]).
     bundled: Vec<String>,
+    /// The values held for struct-array fields taken for numbers in these files
+    /// ([`crate::struct_arrays::Rewritten::numeric_values`]).
+    field_values: HashMap<String, String>,
 }
 
 impl Library {
@@ -81,7 +84,10 @@ impl Library {
                         Ok(mut file) => {
                             pending.extend(candidate_names(&text, &file, options));
                             // What it leaves, lowering refuses where the file is used.
-                            crate::struct_arrays::rewrite_functions(&mut file.functions);
+                            let none = std::collections::HashSet::new();
+                            let rewritten =
+                                crate::struct_arrays::rewrite_functions(&mut file.functions, &none);
+                            library.field_values.extend(rewritten.numeric_values);
                             FunctionFile::Parsed(file)
                         }
                         Err(d) => FunctionFile::Broken(d),
@@ -97,6 +103,12 @@ impl Library {
     /// The file that a call to `name` resolves to, if any.
     pub fn get(&self, name: &str) -> Option<&FunctionFile> {
         self.files.get(name)
+    }
+
+    /// The struct-array field that the hidden variable `held` holds a value for, in these
+    /// files ([`crate::struct_arrays::Rewritten::numeric_values`]).
+    pub fn field_of_value(&self, held: &str) -> Option<&str> {
+        self.field_values.get(held).map(String::as_str)
     }
 
     /// Whether `file` is one of m2cu's own ([`crate::bundled`]).

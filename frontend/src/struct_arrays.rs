@@ -8,7 +8,10 @@
 //!   0)`) where the function starts: `s(k).f = v` is `s.f{k} = v`, `s(k).f` is `s.f{k}`, and
 //!   `[s.f]` is `[s.f{:}]`;
 //! - any other field is the array `s.f`, made `[]` where the function starts: `s(k).f = v` is
-//!   `s.f(k) = v`, `s(k).f` is `s.f(k)`, and `[s.f]` is `[s.f]`, the field's row;
+//!   `_s_f_vN = v; s.f(k) = _s_f_vN`, `s(k).f` is `s.f(k)`, and `[s.f]` is `[s.f]`, the
+//!   field's row. Lowering checks the held value: a text there (`s(k).grade = letter(x)`, a
+//!   function of the program) makes the field a text field and lowering starts again
+//!   ([`Rewritten::numeric_values`]);
 //! - a field that nothing reads keeps only its count: `s(k).f = v` evaluates `v` into a hidden
 //!   `_s_f` (its errors are MATLAB's) and stores 0 at `s.f(k)`, so a row or matrix that
 //!   nothing reads back does not have to fit an array of numbers;
@@ -25,6 +28,7 @@
 //! assigned otherwise. Anything else stays an [`ExprKind::ElementField`] or
 //! [`LValue::ElementField`], which lowering refuses (E0103).
 
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::ast::{
@@ -41,15 +45,28 @@ const TEXT_FUNCTIONS: &[&str] = &[
 /// The functions of a struct array's count.
 const COUNT_FUNCTIONS: &[&str] = &["numel", "length", "isempty"];
 
-/// Rewrites the struct arrays of every function of a file (nested ones too). Returns an E0103
-/// for each struct array left as it is, at the use that keeps it so.
-pub fn rewrite_functions(functions: &mut [Function]) -> Vec<Diagnostic> {
-    let mut refusals = Vec::new();
+/// What [`rewrite_functions`] leaves for lowering.
+#[derive(Default)]
+pub struct Rewritten {
+    /// An E0103 for each struct array left as it is, at the use that keeps it so.
+    pub refusals: Vec<Diagnostic>,
+    /// The hidden variable that holds each value stored into a field taken for numbers, and
+    /// that field's variable (`_s_f_v1` → `s.f`): lowering checks that no text is stored
+    /// there, and when one is, the field is a text field (`text_fields`) after all.
+    pub numeric_values: HashMap<String, String>,
+}
+
+/// Rewrites the struct arrays of every function of a file (nested ones too); the field
+/// variables in `text_fields` (`s.f`) hold texts whatever their assignments look like.
+pub fn rewrite_functions(functions: &mut [Function], text_fields: &HashSet<String>) -> Rewritten {
+    let mut out = Rewritten::default();
     for f in functions {
-        refusals.extend(rewrite_function(f));
-        refusals.extend(rewrite_functions(&mut f.nested));
+        rewrite_function(f, text_fields, &mut out);
+        let nested = rewrite_functions(&mut f.nested, text_fields);
+        out.refusals.extend(nested.refusals);
+        out.numeric_values.extend(nested.numeric_values);
     }
-    refusals
+    out
 }
 
 /// Why a struct array stays as it is: the first use this module does not rewrite.
@@ -89,9 +106,14 @@ struct StructArray {
 /// The struct arrays of one function, by name.
 type Arrays = BTreeMap<String, StructArray>;
 
-fn rewrite_function(f: &mut Function) -> Vec<Diagnostic> {
+fn rewrite_function(f: &mut Function, text_fields: &HashSet<String>, out: &mut Rewritten) {
     let mut uses = Uses::default();
     uses.stmts(&f.body);
+    for (name, array) in &mut uses.arrays {
+        for (field, u) in &mut array.fields {
+            u.text |= text_fields.contains(&format!("{name}.{field}"));
+        }
+    }
     for p in &f.params {
         uses.refuse(&p.name, p.span, "as a parameter");
     }
@@ -104,16 +126,15 @@ fn rewrite_function(f: &mut Function) -> Vec<Diagnostic> {
         let base = n.split_once('.').map_or(n.as_str(), |(b, _)| b);
         uses.refuse(base, span, "assigned as another variable too");
     }
-    let mut refusals = Vec::new();
     uses.arrays.retain(|name, _| match uses.refused.get(name) {
         Some(r) => {
-            refusals.push(r.diagnostic(name));
+            out.refusals.push(r.diagnostic(name));
             false
         }
         None => true,
     });
     if uses.arrays.is_empty() {
-        return refusals;
+        return;
     }
     let arrays = uses.arrays;
     let mut body: Vec<Stmt> = Vec::new();
@@ -124,10 +145,12 @@ fn rewrite_function(f: &mut Function) -> Vec<Diagnostic> {
     let rewriter = Rewriter {
         arrays: &arrays,
         sources: &sources,
+        held: Cell::new(0),
+        numeric_values: RefCell::new(HashMap::new()),
     };
     body.extend(rewriter.stmts(old));
     f.body = body;
-    refusals
+    out.numeric_values.extend(rewriter.numeric_values.into_inner());
 }
 
 /// Every field of the struct array `name` made empty (module docs).
@@ -482,6 +505,10 @@ struct Rewriter<'a> {
     arrays: &'a Arrays,
     /// The `(s, t)` of `s(k) = t` that assign an element whole.
     sources: &'a HashSet<(String, String)>,
+    /// How many values were held for fields of numbers so far.
+    held: Cell<usize>,
+    /// See [`Rewritten::numeric_values`].
+    numeric_values: RefCell<HashMap<String, String>>,
 }
 
 impl Rewriter<'_> {
@@ -588,15 +615,24 @@ impl Rewriter<'_> {
                 value,
                 span,
             )),
-            (true, false) => out.push(assign(
-                LValue::Index {
+            (true, false) => {
+                self.held.set(self.held.get() + 1);
+                let held = format!("_{}_{}_v{}", base.name, field.name, self.held.get());
+                self.numeric_values
+                    .borrow_mut()
+                    .insert(held.clone(), variable.name.clone());
+                out.push(assign(LValue::Var(ident(&held, span)), value, span));
+                let value = Expr {
+                    kind: ExprKind::Ident(held),
+                    span,
+                };
+                let target = LValue::Index {
                     base: variable,
                     args,
                     span,
-                },
-                value,
-                span,
-            )),
+                };
+                out.push(assign(target, value, span));
+            }
             (false, _) => {
                 let hidden = format!("_{}_{}", base.name, field.name);
                 out.push(assign(LValue::Var(ident(&hidden, span)), value, span));

@@ -276,6 +276,9 @@ impl Lowerer<'_> {
         value: &ast::Expr,
         span: Span,
     ) -> Option<StmtId> {
+        if self.text_in_numeric_field(value) {
+            return None;
+        }
         let deletes = grow::is_empty_matrix(value);
         let Some(array) = self.scope.names.get(&base.name).copied() else {
             if deletes {

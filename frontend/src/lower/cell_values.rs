@@ -1,5 +1,5 @@
 //! Cell-valued expressions of cells of texts (`lower::cells`): a copy `d = c`, `c(idx)`
-//! (indices or a mask) and `unique(c)`, assigned to a new cell (`u = unique(words)`) or read at once by a call that
+//! (indices or a mask), `unique(c)` and `strtrim`/`deblank`/`upper`/`lower` of a cell, assigned to a new cell (`u = unique(words)`) or read at once by a call that
 //! takes a cell (`strjoin(words(mask), ', ')`, `cellfun(f, c(2:end))`, `str2double(...)`)
 //! through a temporary cell; `strsplit(...)` is one too (`lower::split`).
 //!
@@ -26,7 +26,16 @@ enum CellValue<'e> {
     Unique { cell: String },
     /// `strsplit(args)`.
     Split { args: &'e [ast::Expr] },
+    /// `strtrim(c)`, `deblank(c)`, `upper(c)` or `lower(c)` of a cell-valued `c`: the function
+    /// of each text (`m2cu_cell_map.m`).
+    Mapped {
+        function: &'static str,
+        cell: &'e ast::Expr,
+    },
 }
+
+/// The text functions that a cell of texts maps, text by text.
+const MAPPED: [&str; 4] = ["strtrim", "deblank", "upper", "lower"];
 
 impl Lowerer<'_> {
     /// What cell-valued expression `e` is, if any.
@@ -53,8 +62,18 @@ impl Lowerer<'_> {
             _ if name == "strsplit" && !self.is_function("strsplit") => {
                 Some(CellValue::Split { args })
             }
+            [cell] if !self.is_function_of_program(name) => {
+                let function = MAPPED.into_iter().find(|f| *f == name)?;
+                let of_cell = self.names_text_cell(cell) || self.cell_value(cell).is_some();
+                of_cell.then_some(CellValue::Mapped { function, cell })
+            }
             _ => None,
         }
+    }
+
+    /// Whether `e` names a text cell or is a cell-valued expression (`upper(c)`, `c(mask)`).
+    pub(super) fn is_cell_valued(&self, e: &ast::Expr) -> bool {
+        self.names_text_cell(e) || self.cell_value(e).is_some()
     }
 
     /// Whether `name` is a function of the program (not m2cu's own library).
@@ -154,6 +173,16 @@ impl Lowerer<'_> {
                 let targets = [TEXT, START, LEN].map(|p| ast::LValue::Var(hidden(p, target)));
                 let unique = call("m2cu_cell_unique", cell_parts(&source, span), span);
                 self.assign(&targets, &unique, span)?;
+            }
+            CellValue::Mapped { function, cell } => {
+                let source = self.cell_operand(cell)??;
+                let targets = [TEXT, START, LEN].map(|p| ast::LValue::Var(hidden(p, target)));
+                let mut args = cell_parts(&source, span);
+                args.push(ast::Expr {
+                    kind: AstExpr::Str(function.to_string()),
+                    span,
+                });
+                self.assign(&targets, &call("m2cu_cell_map", args, span), span)?;
             }
         }
         self.name_cell_parts(target);

@@ -154,11 +154,15 @@ impl Lowerer<'_> {
         };
         let held = self.hidden_name("cellv", value.span);
         self.assign(&[ast::LValue::Var(held.clone())], value, span)?;
-        let ty = self.locals[self.scope.names[&held.name]].ty;
+        let held_id = self.scope.names[&held.name];
+        let ty = self.locals[held_id].ty;
         let row = ty.is_scalar()
             || ty.shape.rows == Dim::Known(1)
             || (ty.shape.rows == Dim::Known(0) && ty.shape.cols == Dim::Known(0));
-        if ty.class != Class::Char || !row || ty.complex {
+        let rows_unknown = ty.shape.rows == Dim::Var && !ty.shape.is_3d();
+        if ty.class == Class::Char && rows_unknown && !ty.complex {
+            self.one_row_check(held_id, value.span);
+        } else if ty.class != Class::Char || !row || ty.complex {
             return self.cell_refused(
                 value.span,
                 &format!(
@@ -184,6 +188,22 @@ impl Lowerer<'_> {
             span,
         };
         self.assign(&[ast::LValue::Var(hidden(TEXT, base))], &joined, span)
+    }
+
+    /// Stops with `RuntimeError::CellTextRows` unless the char array `text` (its rows unknown
+    /// at translation time: `flag = ''` in one branch, a text in another) has one row or no
+    /// element when the program runs.
+    fn one_row_check(&mut self, text: LocalId, span: Span) {
+        let rows = self.size_of(text, 1, span);
+        let one = self.constant_expr(1.0, Class::Double, span);
+        let one_row = self.binary_expr(BinOp::Eq, rows, one, Class::Logical, span);
+        let double = Type::scalar(Class::Double);
+        let n = self.new_expr(ExprKind::Size(text, SizeQuery::Numel), double, span);
+        let zero = self.constant_expr(0.0, Class::Double, span);
+        let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        let cond = self.binary_expr(BinOp::Or, one_row, empty, Class::Logical, span);
+        let error = crate::ir::RuntimeError::CellTextRows;
+        self.push(StmtKind::Check { cond, error }, span);
     }
 
     /// Checks that `name` may become a new cell here: no variable or cell has the name yet, and
@@ -355,7 +375,7 @@ impl Lowerer<'_> {
 
     /// Whether the first or second argument of a text comparison names a text cell.
     pub(super) fn compares_a_cell(&self, args: &[ast::Expr]) -> bool {
-        args.iter().take(2).any(|a| self.names_text_cell(a))
+        args.iter().take(2).any(|a| self.is_cell_valued(a))
     }
 
     /// `cell{k}` for the loop counter `k` of a loop over the cell's texts (`cellfun`,
@@ -380,8 +400,8 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Val> {
         let (cell, position) = match args {
-            [a, b, ..] if self.names_text_cell(a) && !self.names_text_cell(b) => (a, 0),
-            [a, b, ..] if self.names_text_cell(b) && !self.names_text_cell(a) => (b, 1),
+            [a, b, ..] if self.is_cell_valued(a) && !self.is_cell_valued(b) => (a, 0),
+            [a, b, ..] if self.is_cell_valued(b) && !self.is_cell_valued(a) => (b, 1),
             _ => {
                 self.cell_refused(
                     span,

@@ -37,6 +37,38 @@ impl Lowerer<'_> {
         None
     }
 
+    /// Whether `value`, stored into a struct-array field taken for numbers, is the hidden
+    /// variable of a text (`crate::struct_arrays::Rewritten::numeric_values`): the field holds
+    /// texts after all. In the entry's file the field is recorded and lowering halts, to start
+    /// again with it a text field; in another file (rewritten once) it is E0103.
+    pub(super) fn text_in_numeric_field(&mut self, value: &ast::Expr) -> bool {
+        let AstExpr::Ident(held) = &value.kind else {
+            return false;
+        };
+        let Some(&id) = self.scope.names.get(held) else {
+            return false;
+        };
+        if self.locals[id].ty.class != Class::Char {
+            return false;
+        }
+        if let Some(field) = self.field_values.get(held) {
+            self.text_fields.insert(field.clone());
+            self.halted = true;
+            return true;
+        }
+        let Some(field) = self.library.field_of_value(held) else {
+            return false;
+        };
+        let field = field.to_string();
+        self.error(
+            "E0103",
+            value.span,
+            format!("the struct-array field `{field}` is given a text here, which m2cu took for a field of numbers"),
+            "give the field its text where it is first assigned as a char literal or sprintf(...), or keep the struct array in the file m2cu translates".into(),
+        );
+        true
+    }
+
     /// Whether `name` (`p`) has fields here (`p.k` was assigned).
     pub(super) fn is_struct(&self, name: &str) -> bool {
         let prefix = format!("{name}.");

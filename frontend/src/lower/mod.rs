@@ -187,24 +187,37 @@ pub fn translated_functions() -> Vec<&'static str> {
 
 /// Lowers the entry function of `file` to the typed IR. An attempt that finds a real variable
 /// becoming complex starts again with it complex from the start (`complex`).
+///
+/// Struct arrays are rewritten first (`crate::struct_arrays`); an attempt that finds a text
+/// stored into a field taken for numbers starts again with that field a text field.
 pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnostics> {
-    let mut file = file.clone();
-    let refusals = crate::struct_arrays::rewrite_functions(&mut file.functions);
-    if !refusals.is_empty() {
-        let mut diags = Diagnostics::default();
-        refusals.into_iter().for_each(|d| diags.push(d));
-        return Err(diags);
-    }
-    let file = &file;
-    let function = select_entry(file, options)?;
-    let mut complex_locals = complex::ComplexLocals::new();
+    let mut text_fields = HashSet::new();
     loop {
-        match lower_attempt(file, function, options, &complex_locals) {
-            Attempt::Widened(names) if !names.is_subset(&complex_locals) => {
-                complex_locals.extend(names)
+        let mut rewritten_file = file.clone();
+        let rewritten =
+            crate::struct_arrays::rewrite_functions(&mut rewritten_file.functions, &text_fields);
+        if !rewritten.refusals.is_empty() {
+            let mut diags = Diagnostics::default();
+            rewritten.refusals.into_iter().for_each(|d| diags.push(d));
+            return Err(diags);
+        }
+        let file = &rewritten_file;
+        let function = select_entry(file, options)?;
+        let mut complex_locals = complex::ComplexLocals::new();
+        let fields = &rewritten.numeric_values;
+        loop {
+            match lower_attempt(file, function, options, &complex_locals, fields) {
+                Attempt::Widened(names) if !names.is_subset(&complex_locals) => {
+                    complex_locals.extend(names)
+                }
+                Attempt::Widened(_) => unreachable!("a widened name is complex from the start"),
+                Attempt::TextFields(names) if !names.is_subset(&text_fields) => {
+                    text_fields.extend(names);
+                    break;
+                }
+                Attempt::TextFields(_) => unreachable!("a text field is one from the start"),
+                Attempt::Done(result) => return result,
             }
-            Attempt::Widened(_) => unreachable!("a widened name is complex from the start"),
-            Attempt::Done(result) => return result,
         }
     }
 }
@@ -212,6 +225,9 @@ pub fn lower(file: &ast::File, options: &LowerOptions) -> Result<Module, Diagnos
 /// The end of one lowering attempt.
 enum Attempt {
     Done(Result<Module, Diagnostics>),
+    /// These struct-array fields (`s.f`) hold texts: rewrite and lower again with them text
+    /// fields.
+    TextFields(HashSet<String>),
     /// These real locals became complex: lower again with them complex.
     Widened(complex::ComplexLocals),
 }
@@ -221,11 +237,13 @@ fn lower_attempt(
     function: &ast::Function,
     options: &LowerOptions,
     complex_locals: &complex::ComplexLocals,
+    field_values: &HashMap<String, String>,
 ) -> Attempt {
     let entry = inline::Callee { file, function };
     let mut lowerer = Lowerer::new(entry, &options.library);
     lowerer.scope.names_used = std::rc::Rc::new(NameUses::of(function));
     lowerer.complex_locals = complex_locals.clone();
+    lowerer.field_values = field_values.clone();
     lowerer.arg_counts = optional::ArgCounts {
         nargin: options.nargin.unwrap_or(function.params.len()),
         nargout: function.outputs.len(),
@@ -244,6 +262,9 @@ fn lower_attempt(
     }
     if !lowerer.widened.is_empty() {
         return Attempt::Widened(lowerer.widened);
+    }
+    if !lowerer.text_fields.is_empty() {
+        return Attempt::TextFields(lowerer.text_fields);
     }
     lowerer.check_outputs_not_empty(&function.outputs);
     let mut body = lowerer.close_block();
@@ -508,6 +529,10 @@ struct Lowerer<'a> {
     complex_locals: complex::ComplexLocals,
     /// Real locals this attempt found assigned a complex value (`complex`).
     widened: complex::ComplexLocals,
+    /// See `crate::struct_arrays::Rewritten::numeric_values` (of the entry's file).
+    field_values: HashMap<String, String>,
+    /// Struct-array fields found to hold texts (`Lowerer::text_in_numeric_field`).
+    text_fields: HashSet<String>,
     /// The parameters of inlined calls that hold a number given at the call (`step(a, b,
     /// false)`, or such a parameter of the caller passed on) and that the callee never assigns:
     /// an `if` on them is decided at translation time (`lower::optional`).
@@ -588,6 +613,8 @@ impl<'a> Lowerer<'a> {
             homes: HashMap::new(),
             complex_locals: complex::ComplexLocals::new(),
             widened: complex::ComplexLocals::new(),
+            field_values: HashMap::new(),
+            text_fields: HashSet::new(),
             widening_keys: HashMap::new(),
             constant_params: HashMap::new(),
             fresh_writes: Vec::new(),
