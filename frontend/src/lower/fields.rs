@@ -40,7 +40,8 @@ impl Lowerer<'_> {
     /// Whether `value`, stored into a struct-array field taken for numbers, is the hidden
     /// variable of a text (`crate::struct_arrays::Rewritten::numeric_values`): the field holds
     /// texts after all. In the entry's file the field is recorded and lowering halts, to start
-    /// again with it a text field; in another file (rewritten once) it is E0103.
+    /// again with it a text field; in another file (rewritten once) it is E0103. An array that
+    /// cannot hold one element (a matrix of known extents) there is E0103 too.
     pub(super) fn text_in_numeric_field(&mut self, value: &ast::Expr) -> bool {
         let AstExpr::Ident(held) = &value.kind else {
             return false;
@@ -48,7 +49,22 @@ impl Lowerer<'_> {
         let Some(&id) = self.scope.names.get(held) else {
             return false;
         };
-        if self.locals[id].ty.class != Class::Char {
+        let ty = self.locals[id].ty;
+        let field = self.field_values.get(held).map(String::as_str);
+        let Some(field) = field.or_else(|| self.library.field_of_value(held)) else {
+            return false;
+        };
+        if ty.class != Class::Char && !ty.shape.admits_one_element() {
+            let field = field.to_string();
+            self.error(
+                "E0103",
+                value.span,
+                format!("the struct-array field `{field}` is given an array of {} here", ty.shape),
+                "m2cu keeps a struct array's field of numbers as one number per element; keep the arrays apart (a 3-D array with a page per element, or a matrix with a row per element)".into(),
+            );
+            return true;
+        }
+        if ty.class != Class::Char {
             return false;
         }
         if let Some(field) = self.field_values.get(held) {
