@@ -108,8 +108,15 @@ fn tolerance_line(text: &str, path: &Path) -> f64 {
     let (value, why) = line
         .split_once(" because ")
         .unwrap_or_else(|| panic!("{}: a tolerance line says why", path.display()));
-    assert!(!why.trim().is_empty(), "{}: the tolerance's reason", path.display());
-    value.trim().parse().unwrap_or_else(|_| panic!("{}: a tolerance", path.display()))
+    assert!(
+        !why.trim().is_empty(),
+        "{}: the tolerance's reason",
+        path.display()
+    );
+    value
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{}: a tolerance", path.display()))
 }
 
 /// The output and parameter names of `function [a, b] = f(x, y)` (or `function a = f(x)`).

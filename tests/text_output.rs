@@ -1623,7 +1623,11 @@ end
     prints_like_octave(
         "recs",
         source,
-        &[&["x=[3 1 4 1 5]", "n=4"], &["x=[3 1 4 1 5]", "n=1"], &["x=[3 1 4 1 5]", "n=5"]],
+        &[
+            &["x=[3 1 4 1 5]", "n=4"],
+            &["x=[3 1 4 1 5]", "n=1"],
+            &["x=[3 1 4 1 5]", "n=5"],
+        ],
         "4 records\nbest cat (8), last dog-4\nantbeecatdog\n5: fox 17\nant-1 cat-3 \n",
     );
 }
@@ -1691,7 +1695,10 @@ end
     prints_like_octave(
         "recs2",
         source,
-        &[&["scores=[1 2 3; 4 5 6; 7 8 9]", "n=3"], &["scores=[1 2 3; 4 5 6; 7 8 9]", "n=1"]],
+        &[
+            &["scores=[1 2 3; 4 5 6; 7 8 9]", "n=3"],
+            &["scores=[1 2 3; 4 5 6; 7 8 9]", "n=1"],
+        ],
         "0 at first\nLMH 3\nst1st2st3: BAA\nst1 6 B\nst2 15 A\nst3 24 A\n",
     );
 }

@@ -194,8 +194,8 @@ impl TokKind {
             RBracket => "]",
             LBrace => "{",
             RBrace => "}",
-            Ident(_) | Field(_) | Number(_) | Str(_) | StringScalar(_) | Kw(_) | Newline | Error
-            | Eof => "",
+            Ident(_) | Field(_) | Number(_) | Str(_) | StringScalar(_) | Kw(_) | Newline
+            | Error | Eof => "",
         }
     }
 }

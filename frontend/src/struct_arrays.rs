@@ -150,7 +150,8 @@ fn rewrite_function(f: &mut Function, text_fields: &HashSet<String>, out: &mut R
     };
     body.extend(rewriter.stmts(old));
     f.body = body;
-    out.numeric_values.extend(rewriter.numeric_values.into_inner());
+    out.numeric_values
+        .extend(rewriter.numeric_values.into_inner());
 }
 
 /// Every field of the struct array `name` made empty (module docs).
@@ -180,7 +181,8 @@ fn empty_struct_fields(e: &Expr) -> Option<Vec<String>> {
     {
         return rows.is_empty().then(Vec::new);
     }
-    let empty_cell = |e: &Expr| matches!(&e.kind, ExprKind::TextCell { items, .. } if items.is_empty());
+    let empty_cell =
+        |e: &Expr| matches!(&e.kind, ExprKind::TextCell { items, .. } if items.is_empty());
     (!args.is_empty() && args.len() % 2 == 0)
         .then_some(())
         .and_then(|()| {
@@ -301,7 +303,11 @@ impl Uses {
                 Some(a) if in_brackets && a.fields.contains_key(field) => {
                     a.fields.get_mut(field).expect("checked").read = true
                 }
-                Some(_) => self.refuse(base, span, "read as `s.f` (every element's field) outside `[...]`"),
+                Some(_) => self.refuse(
+                    base,
+                    span,
+                    "read as `s.f` (every element's field) outside `[...]`",
+                ),
                 None => {}
             }
         }
@@ -315,7 +321,11 @@ impl Uses {
                     self.target(t, value);
                     // A struct array shown whole is MATLAB's display, not a field's.
                     if let (LValue::ElementField { base, .. }, true) = (t, s.shown) {
-                        self.refuse(&base.name, s.span, "shown whole (an assignment without `;`)");
+                        self.refuse(
+                            &base.name,
+                            s.span,
+                            "shown whole (an assignment without `;`)",
+                        );
                     }
                 }
                 self.expr(value, false);
@@ -351,10 +361,9 @@ impl Uses {
                 }
                 otherwise.iter().flatten().for_each(|s| self.stmt(s));
             }
-            StmtKind::Declare { names, .. } => {
-                self.assigned
-                    .extend(names.iter().map(|n| (n.name.clone(), n.span)))
-            }
+            StmtKind::Declare { names, .. } => self
+                .assigned
+                .extend(names.iter().map(|n| (n.name.clone(), n.span))),
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => {}
         }
     }
@@ -449,7 +458,11 @@ impl Uses {
                     && matches!(args.as_slice(), [Expr { kind: ExprKind::Ident(n), .. }] if !n.contains('.'));
                 if !counted {
                     self.dotted_reads.push((callee.name.clone(), e.span, false));
-                    self.refuse(&callee.name, e.span, "read as an element `s(k)` without a field");
+                    self.refuse(
+                        &callee.name,
+                        e.span,
+                        "read as an element `s(k)` without a field",
+                    );
                     args.iter().for_each(|a| self.expr(a, false));
                 }
             }
@@ -522,9 +535,12 @@ impl Rewriter<'_> {
             StmtKind::Assign { targets, value } => {
                 let value = self.expr(value);
                 match (targets.as_slice(), &value.kind) {
-                    ([LValue::ElementField {
-                        base, args, field, ..
-                    }], _) => {
+                    (
+                        [LValue::ElementField {
+                            base, args, field, ..
+                        }],
+                        _,
+                    ) => {
                         if let Some(u) = self.field_use(&base.name, &field.name) {
                             return self.element_assignment(base, &args[0], field, u, value, span);
                         }
@@ -716,10 +732,14 @@ impl Rewriter<'_> {
         }
         match <[Expr; 1]>::try_from(counts) {
             Ok([one]) => one,
-            Err(counts) => call("max", vec![Expr {
-                kind: ExprKind::Matrix(vec![counts]),
+            Err(counts) => call(
+                "max",
+                vec![Expr {
+                    kind: ExprKind::Matrix(vec![counts]),
+                    span,
+                }],
                 span,
-            }], span),
+            ),
         }
     }
 

@@ -593,8 +593,18 @@ impl Lowerer<'_> {
             self.copy_expr(rows_from.rows),
             self.copy_expr(cols_from.cols),
         );
-        let a = Operand::Array(Box::new(broadcast(x.clone(), (x_rows, x_cols), rows, shape)));
-        let b = Operand::Array(Box::new(broadcast(y.clone(), (y_rows, y_cols), rows, shape)));
+        let a = Operand::Array(Box::new(broadcast(
+            x.clone(),
+            (x_rows, x_cols),
+            rows,
+            shape,
+        )));
+        let b = Operand::Array(Box::new(broadcast(
+            y.clone(),
+            (y_rows, y_cols),
+            rows,
+            shape,
+        )));
         Some(Some(ArrayVal {
             class,
             shape,
@@ -842,7 +852,11 @@ impl Lowerer<'_> {
                 let q = self.binary_expr(BinOp::Div, k0, outer_rows, Class::Double, span);
                 self.new_expr(ExprKind::Call(Builtin::Fix, vec![q]), double, span)
             }
-            false => self.new_expr(ExprKind::Call(Builtin::Mod, vec![k0, outer_rows]), double, span),
+            false => self.new_expr(
+                ExprKind::Call(Builtin::Mod, vec![k0, outer_rows]),
+                double,
+                span,
+            ),
         };
         let one = self.constant_expr(1.0, Class::Double, span);
         let p = self.binary_expr(BinOp::Add, zero_based, one, Class::Double, span);
