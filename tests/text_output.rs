@@ -1731,3 +1731,22 @@ end
         "[ant][Bee][cAt][]\nANT-BEE-CAT-\n ant| bee  |cat |  \n< ant>< Bee><cAt><>\n",
     );
 }
+
+/// The index of `s(k).f = v` is evaluated once, though the gap check and the store both read
+/// it: a function of the program in it prints once, as in MATLAB.
+#[test]
+fn struct_array_index_runs_once() {
+    let source = r"function y = sidefx(n)
+for k = 1:n
+    s(next_id(k)).v = k * 2;
+end
+y = [s.v];
+end
+
+function i = next_id(k)
+fprintf('id %d\n', k);
+i = k;
+end
+";
+    prints_like_octave("sidefx", source, &[&["n=2"]], "id 1\nid 2\n");
+}

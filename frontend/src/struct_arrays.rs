@@ -13,7 +13,7 @@
 //!   function of the program) makes the field a text field and lowering starts again
 //!   ([`Rewritten::numeric_values`]);
 //! - a field that nothing reads keeps only its count: `s(k).f = v` evaluates `v` into a hidden
-//!   `_s_f` (its errors are MATLAB's) and stores 0 at `s.f(k)`, so a row or matrix that
+//!   `_s_f_uN` (its errors are MATLAB's) and stores 0 at `s.f(k)`, so a row or matrix that
 //!   nothing reads back does not have to fit an array of numbers;
 //! - `numel(s)` and `length(s)` are the largest count among the fields, `isempty(s)` compares
 //!   it with 0, and `end` in `s(...)` stands for it;
@@ -499,6 +499,20 @@ impl Uses {
     }
 }
 
+/// Whether `e` calls a function or reads a cell or an element's field (anything beyond
+/// names, numbers and operators).
+fn calls_something(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call { .. } | ExprKind::CellIndex { .. } | ExprKind::ElementField { .. } => true,
+        ExprKind::Binary { lhs, rhs, .. } => calls_something(lhs) || calls_something(rhs),
+        ExprKind::Unary { operand, .. } | ExprKind::Postfix { operand, .. } => {
+            calls_something(operand)
+        }
+        ExprKind::Paren(inner) => calls_something(inner),
+        _ => false,
+    }
+}
+
 /// A plain name (no field).
 fn is_name(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Ident(n) if !n.contains('.'))
@@ -518,7 +532,7 @@ struct Rewriter<'a> {
     arrays: &'a Arrays,
     /// The `(s, t)` of `s(k) = t` that assign an element whole.
     sources: &'a HashSet<(String, String)>,
-    /// How many values were held for fields of numbers so far.
+    /// How many hidden names were made so far.
     held: Cell<usize>,
     /// See [`Rewritten::numeric_values`].
     numeric_values: RefCell<HashMap<String, String>>,
@@ -617,9 +631,19 @@ impl Rewriter<'_> {
         value: Expr,
         span: Span,
     ) -> Vec<Stmt> {
-        let index = self.index(&base.name, index.clone());
+        let mut out = Vec::new();
+        let mut index = self.index(&base.name, index.clone());
+        if calls_something(&index) {
+            // The check and the store read the index: a call in it (which may print) runs once.
+            let at = self.hidden(&format!("_{}_at", base.name));
+            out.push(assign(LValue::Var(ident(&at, span)), index, span));
+            index = Expr {
+                kind: ExprKind::Ident(at),
+                span,
+            };
+        }
         let variable = ident(&format!("{}.{}", base.name, field.name), field.span);
-        let mut out = vec![gap_check(base, field, &variable, &index, span)];
+        out.push(gap_check(base, field, &variable, &index, span));
         let args = vec![index];
         match (u.read, u.text) {
             (true, true) => out.push(assign(
@@ -632,8 +656,7 @@ impl Rewriter<'_> {
                 span,
             )),
             (true, false) => {
-                self.held.set(self.held.get() + 1);
-                let held = format!("_{}_{}_v{}", base.name, field.name, self.held.get());
+                let held = self.hidden(&format!("_{}_{}_v", base.name, field.name));
                 self.numeric_values
                     .borrow_mut()
                     .insert(held.clone(), variable.name.clone());
@@ -650,7 +673,8 @@ impl Rewriter<'_> {
                 out.push(assign(target, value, span));
             }
             (false, _) => {
-                let hidden = format!("_{}_{}", base.name, field.name);
+                // Its own name each time: the values nothing reads may differ in type.
+                let hidden = self.hidden(&format!("_{}_{}_u", base.name, field.name));
                 out.push(assign(LValue::Var(ident(&hidden, span)), value, span));
                 out.push(assign(
                     LValue::Index {
@@ -666,9 +690,15 @@ impl Rewriter<'_> {
         out
     }
 
+    /// A fresh hidden name: `stem` and a number.
+    fn hidden(&self, stem: &str) -> String {
+        self.held.set(self.held.get() + 1);
+        format!("{stem}{}", self.held.get())
+    }
+
     /// `s(k) = t`: the index once, then each field as `s(k).f = t.f`.
     fn element_set(&self, base: &Ident, index: &Expr, source: &str, span: Span) -> Vec<Stmt> {
-        let at = format!("_{}_at", base.name);
+        let at = self.hidden(&format!("_{}_at", base.name));
         let index = self.index(&base.name, index.clone());
         let mut out = vec![assign(LValue::Var(ident(&at, span)), index, span)];
         let at = Expr {
