@@ -1750,3 +1750,33 @@ end
 ";
     prints_like_octave("sidefx", source, &[&["n=2"]], "id 1\nid 2\n");
 }
+
+/// Cells made anew on every pass of a loop (a line split into fields, a list reset with `{}`
+/// and grown with `c{end+1}`), against Octave.
+#[test]
+fn cells_made_in_loops() {
+    let source = r"function y = loopcells(text)
+% cells made anew on every pass of a loop: a line split into fields, a list reset and grown
+lines = strsplit(text, ';');
+y = 0;
+for r = 1:numel(lines)
+    fields = strsplit(lines{r}, ',');
+    kept = {};
+    for k = 1:numel(fields)
+        f = strtrim(fields{k});
+        if ~isempty(f) && ~strcmp(f, '-')
+            kept{end+1} = upper(f);
+        end
+    end
+    fprintf('%d: %s\n', r, strjoin(kept, '+'));
+    y = y + numel(kept) * 10 + numel(fields);
+end
+end
+";
+    prints_like_octave(
+        "loopcells",
+        source,
+        &[&["text='a, b,-;c;d ,e, f,g'"], &["text='x'"]],
+        "1: A+B\n2: C\n3: D+E+F+G\n",
+    );
+}

@@ -93,7 +93,7 @@ impl Lowerer<'_> {
         if matches!(kind, CellValue::Split { .. }) {
             return None;
         }
-        if self.new_cell_allowed(name, span).is_none() {
+        if self.new_cell_allowed(name).is_none() {
             return Some(None);
         }
         self.make_cell(name, kind, span);

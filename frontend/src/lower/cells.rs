@@ -25,8 +25,10 @@
 //! Invariants (each broken one is E0166, with a help line that keeps MATLAB's result):
 //! - a literal cell's texts are non-empty literals (`c{k}` of `''` is 0-by-0 in Octave, and a
 //!   slice here is 1-by-0), and the cell is one row or one column;
-//! - a cell is assigned once, in the straight-line part of the function body, so every read
-//!   lowered after it passes through its assignment (no undefined array is ever read);
+//! - a cell is assigned once in the text of its function; in a loop or branch that statement
+//!   makes it anew each time it runs, and a read where it has not run stops as reading any
+//!   unassigned array does. Only a literal cell assigned in the straight-line part of the body
+//!   has its texts known when translating (`Lowerer::cell_texts`);
 //! - the name of a cell means nothing else in that function: another assignment to it, `c(k)`,
 //!   or `c` as a value (an argument, an operand) is refused;
 //! - `c{k} = v` assigns a char row (or one char, or `''`) to a cell made before, with one
@@ -83,7 +85,7 @@ impl Lowerer<'_> {
                 "Octave's c{k} of '' is 0-by-0; test for the empty case apart, or use a text such as ' '",
             );
         };
-        self.new_cell_allowed(name, span)?;
+        self.new_cell_allowed(name)?;
         let mut starts = Vec::new();
         let mut offset = 0;
         for t in &texts {
@@ -101,7 +103,9 @@ impl Lowerer<'_> {
             self.assign(&[ast::LValue::Var(hidden(prefix, name))], &vector, span)?;
         }
         self.name_cell_parts(name);
-        if !self.scope.names_used.contents_assigned.contains(&name.name) {
+        // Its texts are known where every later read has passed through this assignment.
+        let straight_line = self.frames.len() == self.body_frame;
+        if straight_line && !self.scope.names_used.contents_assigned.contains(&name.name) {
             let len = self.scope.names[&hidden(LEN, name).name];
             self.cell_texts.insert(len, texts);
         }
@@ -115,7 +119,7 @@ impl Lowerer<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<StmtId> {
-        self.new_cell_allowed(name, span)?;
+        self.new_cell_allowed(name)?;
         let empty_row = call("zeros", vec![number(1.0, span), number(0.0, span)], span);
         let text = call("char", vec![empty_row], span);
         self.assign(&[ast::LValue::Var(hidden(TEXT, name))], &text, span)?;
@@ -206,19 +210,13 @@ impl Lowerer<'_> {
         self.push(StmtKind::Check { cond, error }, span);
     }
 
-    /// Checks that `name` may become a new cell here: no variable or cell has the name yet, and
-    /// the assignment is in the straight-line part of the function body.
-    pub(super) fn new_cell_allowed(&mut self, name: &ast::Ident, span: Span) -> Option<()> {
+    /// Checks that `name` may become a new cell here: no variable or cell has the name yet. A
+    /// cell has one assignment in the text of its function; inside a loop it makes the cell
+    /// anew on every pass (`fields = strsplit(line{r}, ',')`), and a read where no pass has
+    /// made it stops, as reading any unassigned array does.
+    pub(super) fn new_cell_allowed(&mut self, name: &ast::Ident) -> Option<()> {
         if self.scope.names.contains_key(&name.name) || self.is_text_cell(&name.name) {
             self.cell_reassigned(name);
-            return None;
-        }
-        if self.frames.len() != self.body_frame {
-            self.cell_refused(
-                span,
-                "a cell assigned inside a loop or branch",
-                "assign the cell once, before the loops and branches that use it",
-            );
             return None;
         }
         Some(())

@@ -479,7 +479,7 @@ struct Lowerer<'a> {
     /// them reports nothing more (`assign::unassigned_after_error`).
     failed_targets: HashSet<String>,
     /// `frames.len()` in the straight-line part of the body being lowered (the entry's, or an
-    /// inlined function's): where `cells` allows a cell to be assigned.
+    /// inlined function's): where a literal cell's texts are known when translating (`cells`).
     body_frame: usize,
     /// The texts of each text cell, keyed by its lengths local (`cells`).
     cell_texts: HashMap<LocalId, Vec<String>>,

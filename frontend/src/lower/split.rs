@@ -47,7 +47,7 @@ impl Lowerer<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<StmtId> {
-        self.new_cell_allowed(name, span)?;
+        self.new_cell_allowed(name)?;
         self.split_cell(name, args, span)?;
         None
     }
