@@ -1780,3 +1780,33 @@ end
         "1: A+B\n2: C\n3: D+E+F+G\n",
     );
 }
+
+/// Cells of texts from `arrayfun` and `cellfun` with `'UniformOutput', false` (`@num2str`, an
+/// anonymous function), `isequal` of three values, `cat(3, ...)`, against Octave.
+#[test]
+fn texts_mapped_into_cells_and_pages_joined() {
+    let source = r"function y = mapt(x, words)
+% cells of texts from arrayfun and cellfun with 'UniformOutput', false; isequal of three
+% values; cat(3, ...) of pages
+labels = arrayfun(@num2str, x, 'UniformOutput', false);
+fprintf('%s\n', strjoin(labels, ' -> '));
+tags = arrayfun(@(v) sprintf('<%d>', v), x, 'UniformOutput', false);
+fprintf('%s|', tags{:});
+fprintf('\n');
+parts = strsplit(words, ' ');
+loud = cellfun(@(s) [upper(s) '!'], parts, 'uniformoutput', 0);
+fprintf('%s\n', strjoin(loud, ' '));
+same = isequal(size(x), size(x), [1 numel(x)]);
+differ = isequal(x, x, x + 1);
+P = cat(3, [1 2; 3 4], [5 6; 7 8], [9 10; 11 12]);
+fprintf('%d %d %d %g\n', same, differ, size(P, 3), sum(sum(P(:, :, 2))));
+y = numel(labels) + numel(loud) + P(2, 1, 3);
+end
+";
+    prints_like_octave(
+        "mapt",
+        source,
+        &[&["x=[3 14 159]", "words='ab cd e'"], &["x=7", "words='z'"]],
+        "3 -> 14 -> 159\n<3>|<14>|<159>|\nAB! CD! E!\n1 0 3 26\n",
+    );
+}

@@ -5,8 +5,8 @@ function q = polyder(p)
 %   m2cu's own MATLAB source: one input (the derivative of a product or quotient, polyder(a, b),
 %   is not supported yet); no coefficients stop (Octave's result is a 0-by-0 [], which the
 %   row that m2cu returns cannot be).
-if ~isfloat(p)
-  m2cu_refuse('`polyder` of integer, logical or char values', 'convert first, `polyder(double(p))`');
+if ~isfloat(p) || ~isreal(p)
+  m2cu_refuse('`polyder` of integer, logical, char or complex values', 'convert first, `polyder(double(p))`; for complex coefficients, differentiate the real and imaginary parts');
 end
 if ~isvector(p) && ~isempty(p)
   error('polyder: argument must be a vector');

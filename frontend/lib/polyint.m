@@ -7,8 +7,8 @@ function q = polyint(p, k)
 if nargin < 2
   k = 0;
 end
-if ~isfloat(p)
-  m2cu_refuse('`polyint` of integer, logical or char values', 'convert first, `polyint(double(p))`');
+if ~isfloat(p) || ~isreal(p)
+  m2cu_refuse('`polyint` of integer, logical, char or complex values', 'convert first, `polyint(double(p))`; for complex coefficients, take the real and imaginary parts apart');
 end
 if ~isscalar(k)
   error('polyint: the constant of integration must be a scalar');

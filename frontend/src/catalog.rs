@@ -363,7 +363,7 @@ pub const FUNCTIONS: &[Function] = &[
     entry("histc", Area::Searching, Some(NUMERIC), "y = histc(x, [0 1 2]);", "m2cu's own library; sorted edges without NaN."),
     entry("histcounts", Area::Searching, Some(&[Double, Single, Integer, Logical, Char]), "[y, e] = histcounts(x, [0 1 2 5]);", "m2cu's own library; explicit sorted edges (the last bin closed), a row of counts and the edges; a number of bins (MATLAB's automatic edges) not yet."),
     entry("accumarray", Area::Searching, Some(&[Double, Single, Logical, Complex]), "y = accumarray([1; 2; 1], x(1:3)');", "m2cu's own library; a column of subscripts, scalar or vector values, a size; integer values refused (MATLAB saturates in the class, Octave 7 returns double)."),
-    entry("isequal", Area::Searching, Some(NUMBERS), "y = isequal(M, M);", "m2cu's own library."),
+    entry("isequal", Area::Searching, Some(NUMBERS), "y = isequal(M, M);", "m2cu's own library; of three or more values, each compared with the first."),
     entry("sub2ind", Area::Searching, Some(NUMERIC), "y = sub2ind([3 4], x, x);", "m2cu's own library; subscripts checked as MATLAB."),
     entry("ind2sub", Area::Searching, Some(NUMERIC), "[r, c] = ind2sub([3 4], x); y = r + c;", "m2cu's own library."),
     entry("isnan", Area::Searching, Some(NUMERIC), "y = isnan(x);", ""),

@@ -156,10 +156,10 @@ error_codes! {
         "m2cu: disp of an array with an element of 1e100 or more, or below 1e-99, in magnitude is not supported yet (Octave widens such exponents its own way): print it with fprintf, e.g. fprintf('%g ', x).";
     CellIndexCount = 69, "M2CU_E_CELL_INDEX_COUNT",
         "m2cu: the index of c{k} here does not hold exactly one element (it is empty, or a list of indices): MATLAB makes a list of the cell's contents, which m2cu does not model; index with one number.";
-    CellTextRows = 71, "M2CU_E_CELL_TEXT_ROWS",
-        "m2cu: a char array of more than one row is assigned to a cell's content here: m2cu's cells hold texts of one row; assign the rows one by one.";
     IndexMatrix = 70, "M2CU_E_INDEX_MATRIX",
         "m2cu: an index whose shape was unknown at translation time is a matrix when the program runs: MATLAB gives the selection the index's shape, which m2cu's selections (a row or a column) cannot take; index with a vector, x(idx(:)).";
+    CellTextRows = 71, "M2CU_E_CELL_TEXT_ROWS",
+        "m2cu: a char array of more than one row is assigned to a cell's content here: m2cu's cells hold texts of one row; assign the rows one by one.";
 }
 
 impl ErrorCode {

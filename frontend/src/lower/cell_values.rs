@@ -32,6 +32,53 @@ enum CellValue<'e> {
         function: &'static str,
         cell: &'e ast::Expr,
     },
+    /// `arrayfun(f, x, 'UniformOutput', false)` of a function that gives texts
+    /// (`m2cu_map_texts.m`).
+    TextsOfArray {
+        handle: &'e ast::Expr,
+        array: &'e ast::Expr,
+    },
+    /// `cellfun(f, c, 'UniformOutput', false)` of a cell-valued `c` and a function that gives
+    /// texts (`m2cu_cell_map_with.m`).
+    TextsOfCell {
+        handle: &'e ast::Expr,
+        cell: &'e ast::Expr,
+    },
+}
+
+/// The handle `@name` of a function that lowering translates only by name (`@num2str`,
+/// `expr::OTHER_CALLS`) as `@(v) name(v)`, which calls it so; any other handle as it is.
+fn wrapped(handle: &ast::Expr) -> ast::Expr {
+    let AstExpr::FuncHandle(name) = &handle.kind else {
+        return handle.clone();
+    };
+    if !super::expr::OTHER_CALLS.contains(&name.name.as_str()) {
+        return handle.clone();
+    }
+    let param = ast::Ident {
+        name: "_v".into(),
+        span: handle.span,
+    };
+    let body = call(&name.name, vec![ident(&param.name, handle.span)], handle.span);
+    ast::Expr {
+        kind: AstExpr::AnonFn {
+            params: vec![param],
+            body: Box::new(body),
+        },
+        span: handle.span,
+    }
+}
+
+/// Whether `option, value` are `'UniformOutput', false` (the option's case as MATLAB ignores
+/// it; the value `false` or `0`).
+fn non_uniform(option: &ast::Expr, value: &ast::Expr) -> bool {
+    let named = matches!(&option.kind, AstExpr::Str(t) if t.eq_ignore_ascii_case("UniformOutput"));
+    let off = match &value.kind {
+        AstExpr::Ident(n) => n == "false",
+        AstExpr::Number { value, .. } => *value == 0.0,
+        _ => false,
+    };
+    named && off
 }
 
 /// The text functions that a cell of texts maps, text by text.
@@ -62,6 +109,21 @@ impl Lowerer<'_> {
             _ if name == "strsplit" && !self.is_function("strsplit") => {
                 Some(CellValue::Split { args })
             }
+            [handle, array, option, value]
+                if name == "arrayfun"
+                    && !self.is_function_of_program(name)
+                    && non_uniform(option, value) =>
+            {
+                Some(CellValue::TextsOfArray { handle, array })
+            }
+            [handle, cell, option, value]
+                if name == "cellfun"
+                    && !self.is_function_of_program(name)
+                    && non_uniform(option, value)
+                    && (self.names_text_cell(cell) || self.cell_value(cell).is_some()) =>
+            {
+                Some(CellValue::TextsOfCell { handle, cell })
+            }
             [cell] if !self.is_function_of_program(name) => {
                 let function = MAPPED.into_iter().find(|f| *f == name)?;
                 let of_cell = self.names_text_cell(cell) || self.cell_value(cell).is_some();
@@ -77,7 +139,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether `name` is a function of the program (not m2cu's own library).
-    fn is_function_of_program(&self, name: &str) -> bool {
+    pub(super) fn is_function_of_program(&self, name: &str) -> bool {
         self.is_function(name) && !self.runs_bundled(name)
     }
 
@@ -173,6 +235,18 @@ impl Lowerer<'_> {
                 let targets = [TEXT, START, LEN].map(|p| ast::LValue::Var(hidden(p, target)));
                 let unique = call("m2cu_cell_unique", cell_parts(&source, span), span);
                 self.assign(&targets, &unique, span)?;
+            }
+            CellValue::TextsOfArray { handle, array } => {
+                let targets = [TEXT, START, LEN].map(|p| ast::LValue::Var(hidden(p, target)));
+                let args = vec![wrapped(handle), array.clone()];
+                self.assign(&targets, &call("m2cu_map_texts", args, span), span)?;
+            }
+            CellValue::TextsOfCell { handle, cell } => {
+                let source = self.cell_operand(cell)??;
+                let targets = [TEXT, START, LEN].map(|p| ast::LValue::Var(hidden(p, target)));
+                let mut args = vec![wrapped(handle)];
+                args.extend(cell_parts(&source, span));
+                self.assign(&targets, &call("m2cu_cell_map_with", args, span), span)?;
             }
             CellValue::Mapped { function, cell } => {
                 let source = self.cell_operand(cell)??;

@@ -70,11 +70,14 @@ impl Lowerer<'_> {
                 AstExpr::Number { value, .. } if value == 1.0 || value == 2.0 => {
                     (value == 2.0, parts)
                 }
+                AstExpr::Number { value, .. } if value == 3.0 && parts.len() >= 2 => {
+                    return self.value(&pages_joined(parts, span));
+                }
                 AstExpr::Number { value, .. } if value >= 3.0 && value.fract() == 0.0 => {
                     self.error(
                         "E0167",
                         dim.span,
-                        "`cat` along a third or later dimension is not supported by m2cu yet".into(),
+                        "`cat` along a fourth or later dimension, or of one array, is not supported by m2cu yet".into(),
                         "build the pages by assignment: `A = zeros(m, n, 2); A(:, :, 1) = a; A(:, :, 2) = b`".into(),
                     );
                     return None;
@@ -463,4 +466,10 @@ fn may_be_skipped(a: &ArrayVal) -> bool {
     at_most_one(a.shape.rows)
         && at_most_one(a.shape.cols)
         && !(known(a.shape.rows) && known(a.shape.cols))
+}
+
+/// `cat(3, a, b, c)`: the pages of each after the last (`m2cu_cat_pages.m`, two at a time).
+fn pages_joined(parts: &[ast::Expr], span: Span) -> ast::Expr {
+    let join = |a: ast::Expr, b: &ast::Expr| super::ast_build::call("m2cu_cat_pages", vec![a, b.clone()], span);
+    parts[1..].iter().fold(parts[0].clone(), join)
 }

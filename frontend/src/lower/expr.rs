@@ -427,6 +427,11 @@ impl Lowerer<'_> {
         if name.contains('.') {
             return self.dotted_name(callee);
         }
+        if let ("isequal", [first, second, rest @ ..]) = (name, args) {
+            if !rest.is_empty() && !self.is_function_of_program(name) {
+                return self.value(&all_equal(first, second, rest, span));
+            }
+        }
         // A function of this file or of a sibling file shadows MATLAB's function of that name
         // (`function y = gamma(x)`), as in MATLAB.
         if self.is_function(name) {
@@ -1140,6 +1145,22 @@ impl Lowerer<'_> {
         }
         Val::Array(a)
     }
+}
+
+/// `isequal(a, b, c, ...)`: `isequal(a, b) && isequal(a, c) && ...`, as MATLAB compares every
+/// value with the first.
+fn all_equal(first: &ast::Expr, second: &ast::Expr, rest: &[ast::Expr], span: Span) -> ast::Expr {
+    let pair = |other: &ast::Expr| {
+        super::ast_build::call("isequal", vec![first.clone(), other.clone()], span)
+    };
+    rest.iter().fold(pair(second), |all, other| ast::Expr {
+        kind: AstExpr::Binary {
+            op: BinaryOp::AndAnd,
+            lhs: Box::new(all),
+            rhs: Box::new(pair(other)),
+        },
+        span,
+    })
 }
 
 /// The bundled function that computes `a op b` where it is a matrix operation other than the

@@ -10,10 +10,11 @@
 //!
 //! The result's shape follows Octave's rules: a row for a row `x`, a column otherwise, and
 //! 0-by-0 for a 0-by-0 `x` or a 1-by-1 `x` that is zero. Its static type comes from `x`'s: a row
-//! for a row, a column for a column or a matrix (or an array whose extents are unknown before
-//! the program runs), `(:,:)` for a scalar. Where Octave's result then has another shape
-//! (a 1-by-1 row or column that is zero, an array taken for a matrix that is a row or 0-by-0
-//! when the program runs), the run stops with `M2CU_E_FIND_SHAPE` rather than return it in the
+//! for a row, a column for a column or a matrix with an extent known, `(:,:)` for a scalar and
+//! for an `x` with no extent known before the program runs (its extents are then chosen when
+//! it runs, exactly). Where Octave's result has another shape than the static type allows (a
+//! 1-by-1 row or column that is zero, an array taken for a matrix that is a row or 0-by-0 when
+//! the program runs), the run stops with `M2CU_E_FIND_SHAPE` rather than return it in the
 //! wrong shape.
 //!
 //! `issorted(x)` of a vector, a reduction over the pairs of neighbours, lives here too.
@@ -41,8 +42,10 @@ enum Form {
     Row,
     /// One column: a column of indices.
     Column,
-    /// Anything else: a column of indices.
+    /// Anything else with an extent known: a column of indices.
     Matrix,
+    /// No extent known when translating: Octave's shape, chosen when the program runs.
+    Open,
 }
 
 /// Which nonzeros' indices the result keeps.
@@ -61,6 +64,7 @@ fn form_of(shape: Shape) -> Form {
         (Dim::Known(1), Dim::Known(1)) => Form::Scalar,
         (Dim::Known(1), _) => Form::Row,
         (_, Dim::Known(1)) => Form::Column,
+        (Dim::Var, Dim::Var) => Form::Open,
         _ => Form::Matrix,
     }
 }
@@ -129,10 +133,10 @@ impl Lowerer<'_> {
             Some(n) => self.limited_count(found, n, span),
             None => found,
         };
-        if form != Form::Scalar {
+        if !matches!(form, Form::Scalar | Form::Open) {
             self.find_shape_check(source, form, count, span);
         }
-        let result = self.find_result(form, count, span);
+        let result = self.find_result(source, form, count, span);
         let window = match (last, limit.is_some()) {
             (false, true) => Window::First(count),
             (false, false) => Window::All,
@@ -228,11 +232,12 @@ impl Lowerer<'_> {
     }
 
     /// The result temporary, allocated for `count` indices in the form's shape.
-    fn find_result(&mut self, form: Form, count: LocalId, span: Span) -> LocalId {
+    fn find_result(&mut self, source: LocalId, form: Form, count: LocalId, span: Span) -> LocalId {
         let shape = match form {
             Form::Scalar => Shape::new(Dim::Var, Dim::Var),
             Form::Row => Shape::new(Dim::Known(1), Dim::Var),
             Form::Column | Form::Matrix => Shape::new(Dim::Var, Dim::Known(1)),
+            Form::Open => Shape::new(Dim::Var, Dim::Var),
         };
         let result = self.temp("f", Type::array(Class::Double, shape), span);
         let n = |me: &mut Self| me.read_local(count, span);
@@ -241,9 +246,48 @@ impl Lowerer<'_> {
             Form::Scalar => (n(self), n(self)),
             Form::Row => (one(self), n(self)),
             Form::Column | Form::Matrix => (n(self), one(self)),
+            Form::Open => self.open_extents(source, count, span),
         };
         self.alloc_zeros(result, rows, cols, None, span);
         result
+    }
+
+    /// The extents of `find(x)` with `count` indices of an `x` whose extents were unknown when
+    /// translating, as Octave shapes it: a row for a row `x` (0-by-0 for a 1-by-1 zero), a
+    /// column otherwise (0-by-0 for a 0-by-0 `x`).
+    fn open_extents(&mut self, source: LocalId, count: LocalId, span: Span) -> (ExprId, ExprId) {
+        let size_is = |me: &mut Self, query: SizeQuery, op: BinOp, value: f64| {
+            me.size_compared(source, query, op, value, span)
+        };
+        let row = size_is(self, SizeQuery::Dim(1), BinOp::Eq, 1.0);
+        let single = size_is(self, SizeQuery::Numel, BinOp::Eq, 1.0);
+        let (n, zero) = (
+            self.read_local(count, span),
+            self.constant_expr(0.0, Class::Double, span),
+        );
+        let none = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        let one_zero = self.binary_expr(BinOp::And, single, none, Class::Logical, span);
+        let (no_rows, no_cols) = (
+            size_is(self, SizeQuery::Dim(1), BinOp::Eq, 0.0),
+            size_is(self, SizeQuery::Dim(2), BinOp::Eq, 0.0),
+        );
+        let empty = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
+        // Rows: the count, or a row's 1; columns: a row's count, or 1; either 0 where Octave's
+        // result is 0-by-0 (one zero, or a 0-by-0 `x`, neither of which is counted otherwise).
+        let double = Type::scalar(Class::Double);
+        let logical = Type::scalar(Class::Logical);
+        let not_row = self.new_expr(ExprKind::Unary(crate::ir::UnOp::Not, row), logical, span);
+        let (n1, n2) = (self.read_local(count, span), self.read_local(count, span));
+        let rows = self.pick_extent(not_row, n1, span);
+        let row = self.copy_expr(row);
+        let cols = self.pick_extent(row, n2, span);
+        let zero_by_zero = self.binary_expr(BinOp::Or, one_zero, empty, Class::Logical, span);
+        let kept = self.new_expr(ExprKind::Unary(crate::ir::UnOp::Not, zero_by_zero), logical, span);
+        let kept = self.new_expr(ExprKind::Convert(kept), double, span);
+        let rows = self.binary_expr(BinOp::Mul, rows, kept, Class::Double, span);
+        let kept = self.copy_expr(kept);
+        let cols = self.binary_expr(BinOp::Mul, cols, kept, Class::Double, span);
+        (rows, cols)
     }
 
     /// Appends the indices of the nonzeros to `result`, counting every nonzero in `j` and
