@@ -59,7 +59,11 @@ fn wrapped(handle: &ast::Expr) -> ast::Expr {
         name: "_v".into(),
         span: handle.span,
     };
-    let body = call(&name.name, vec![ident(&param.name, handle.span)], handle.span);
+    let body = call(
+        &name.name,
+        vec![ident(&param.name, handle.span)],
+        handle.span,
+    );
     ast::Expr {
         kind: AstExpr::AnonFn {
             params: vec![param],

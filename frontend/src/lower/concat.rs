@@ -470,6 +470,8 @@ fn may_be_skipped(a: &ArrayVal) -> bool {
 
 /// `cat(3, a, b, c)`: the pages of each after the last (`m2cu_cat_pages.m`, two at a time).
 fn pages_joined(parts: &[ast::Expr], span: Span) -> ast::Expr {
-    let join = |a: ast::Expr, b: &ast::Expr| super::ast_build::call("m2cu_cat_pages", vec![a, b.clone()], span);
+    let join = |a: ast::Expr, b: &ast::Expr| {
+        super::ast_build::call("m2cu_cat_pages", vec![a, b.clone()], span)
+    };
     parts[1..].iter().fold(parts[0].clone(), join)
 }

@@ -282,7 +282,11 @@ impl Lowerer<'_> {
         let row = self.copy_expr(row);
         let cols = self.pick_extent(row, n2, span);
         let zero_by_zero = self.binary_expr(BinOp::Or, one_zero, empty, Class::Logical, span);
-        let kept = self.new_expr(ExprKind::Unary(crate::ir::UnOp::Not, zero_by_zero), logical, span);
+        let kept = self.new_expr(
+            ExprKind::Unary(crate::ir::UnOp::Not, zero_by_zero),
+            logical,
+            span,
+        );
         let kept = self.new_expr(ExprKind::Convert(kept), double, span);
         let rows = self.binary_expr(BinOp::Mul, rows, kept, Class::Double, span);
         let kept = self.copy_expr(kept);
