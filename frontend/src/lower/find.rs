@@ -28,7 +28,9 @@ use super::text::text_literal;
 use super::Lowerer;
 use crate::ast;
 use crate::diag::Span;
-use crate::ir::{BinOp, Builtin, ExprId, ExprKind, LocalId, RuntimeError, SizeQuery, StmtKind};
+use crate::ir::{
+    BinOp, Builtin, ExprId, ExprKind, LocalId, RuntimeError, SizeQuery, StmtKind, UnOp,
+};
 use crate::types::{Class, Dim, Shape, Type};
 
 const FORMS: &str = "write find(x), find(x, n), find(x, n, 'first') or find(x, n, 'last')";
@@ -203,32 +205,34 @@ impl Lowerer<'_> {
     /// Stops where Octave's result has a shape the static type of the result cannot hold (see
     /// the module docs).
     fn find_shape_check(&mut self, source: LocalId, form: Form, count: LocalId, span: Span) {
-        let size_is = |me: &mut Self, query: SizeQuery, op: BinOp, value: f64| {
-            me.size_compared(source, query, op, value, span)
-        };
-        let one_zero = |me: &mut Self| {
-            let single = size_is(me, SizeQuery::Numel, BinOp::Eq, 1.0);
-            let (n, zero) = (
-                me.read_local(count, span),
-                me.constant_expr(0.0, Class::Double, span),
-            );
-            let none = me.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
-            me.binary_expr(BinOp::And, single, none, Class::Logical, span)
-        };
-        let mut failed = one_zero(self);
+        let mut failed = self.one_zero(source, count, span);
         if form == Form::Matrix {
-            let row = size_is(self, SizeQuery::Dim(1), BinOp::Eq, 1.0);
-            let not_one = size_is(self, SizeQuery::Numel, BinOp::Ne, 1.0);
+            let row = self.size_compared(source, SizeQuery::Dim(1), BinOp::Eq, 1.0, span);
+            let not_one = self.size_compared(source, SizeQuery::Numel, BinOp::Ne, 1.0, span);
             let long_row = self.binary_expr(BinOp::And, row, not_one, Class::Logical, span);
-            let (no_rows, no_cols) = (
-                size_is(self, SizeQuery::Dim(1), BinOp::Eq, 0.0),
-                size_is(self, SizeQuery::Dim(2), BinOp::Eq, 0.0),
-            );
-            let empty = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
+            let empty = self.local_is_zero_by_zero(source, span);
             let other = self.binary_expr(BinOp::Or, long_row, empty, Class::Logical, span);
             failed = self.binary_expr(BinOp::Or, failed, other, Class::Logical, span);
         }
         self.stop_if(failed, RuntimeError::FindShape, span);
+    }
+
+    /// Whether `source` is one element and `count` (of its nonzeros) is 0.
+    fn one_zero(&mut self, source: LocalId, count: LocalId, span: Span) -> ExprId {
+        let single = self.size_compared(source, SizeQuery::Numel, BinOp::Eq, 1.0, span);
+        let (n, zero) = (
+            self.read_local(count, span),
+            self.constant_expr(0.0, Class::Double, span),
+        );
+        let none = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        self.binary_expr(BinOp::And, single, none, Class::Logical, span)
+    }
+
+    /// Whether `source` is 0-by-0.
+    fn local_is_zero_by_zero(&mut self, source: LocalId, span: Span) -> ExprId {
+        let no_rows = self.size_compared(source, SizeQuery::Dim(1), BinOp::Eq, 0.0, span);
+        let no_cols = self.size_compared(source, SizeQuery::Dim(2), BinOp::Eq, 0.0, span);
+        self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span)
     }
 
     /// The result temporary, allocated for `count` indices in the form's shape.
@@ -256,37 +260,19 @@ impl Lowerer<'_> {
     /// translating, as Octave shapes it: a row for a row `x` (0-by-0 for a 1-by-1 zero), a
     /// column otherwise (0-by-0 for a 0-by-0 `x`).
     fn open_extents(&mut self, source: LocalId, count: LocalId, span: Span) -> (ExprId, ExprId) {
-        let size_is = |me: &mut Self, query: SizeQuery, op: BinOp, value: f64| {
-            me.size_compared(source, query, op, value, span)
-        };
-        let row = size_is(self, SizeQuery::Dim(1), BinOp::Eq, 1.0);
-        let single = size_is(self, SizeQuery::Numel, BinOp::Eq, 1.0);
-        let (n, zero) = (
-            self.read_local(count, span),
-            self.constant_expr(0.0, Class::Double, span),
-        );
-        let none = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
-        let one_zero = self.binary_expr(BinOp::And, single, none, Class::Logical, span);
-        let (no_rows, no_cols) = (
-            size_is(self, SizeQuery::Dim(1), BinOp::Eq, 0.0),
-            size_is(self, SizeQuery::Dim(2), BinOp::Eq, 0.0),
-        );
-        let empty = self.binary_expr(BinOp::And, no_rows, no_cols, Class::Logical, span);
+        let row = self.size_compared(source, SizeQuery::Dim(1), BinOp::Eq, 1.0, span);
+        let one_zero = self.one_zero(source, count, span);
+        let empty = self.local_is_zero_by_zero(source, span);
         // Rows: the count, or a row's 1; columns: a row's count, or 1; either 0 where Octave's
         // result is 0-by-0 (one zero, or a 0-by-0 `x`, neither of which is counted otherwise).
-        let double = Type::scalar(Class::Double);
-        let logical = Type::scalar(Class::Logical);
-        let not_row = self.new_expr(ExprKind::Unary(crate::ir::UnOp::Not, row), logical, span);
+        let (double, logical) = (Type::scalar(Class::Double), Type::scalar(Class::Logical));
+        let not_row = self.new_expr(ExprKind::Unary(UnOp::Not, row), logical, span);
         let (n1, n2) = (self.read_local(count, span), self.read_local(count, span));
         let rows = self.pick_extent(not_row, n1, span);
         let row = self.copy_expr(row);
         let cols = self.pick_extent(row, n2, span);
         let zero_by_zero = self.binary_expr(BinOp::Or, one_zero, empty, Class::Logical, span);
-        let kept = self.new_expr(
-            ExprKind::Unary(crate::ir::UnOp::Not, zero_by_zero),
-            logical,
-            span,
-        );
+        let kept = self.new_expr(ExprKind::Unary(UnOp::Not, zero_by_zero), logical, span);
         let kept = self.new_expr(ExprKind::Convert(kept), double, span);
         let rows = self.binary_expr(BinOp::Mul, rows, kept, Class::Double, span);
         let kept = self.copy_expr(kept);
