@@ -3,25 +3,26 @@ function [t, start, len] = m2cu_cell_map(text, s, l, op)
 % each piece's offset and length): the function applied to each text, as MATLAB applies it to
 % each text of a cell, in the cell's orientation. A text of blanks only becomes 1-by-0, as every
 % empty text of an m2cu cell (MATLAB's; Octave's is 0-by-0).
-t = blanks(0);
-start = s;
-len = l;
-for k = 1:numel(l)
-  piece = text(s(k) + 1:s(k) + l(k));
-  switch op
-    case 'strtrim'
-      kept = find(~isspace(piece));
-      piece = piece(min([kept, numel(piece) + 1]):max([kept, 0]));
-    case 'deblank'
-      kept = find(~(isspace(piece) | piece == 0));
-      piece = piece(1:max([kept, 0]));
-    case 'upper'
-      piece = upper(piece);
-    otherwise
-      piece = lower(piece);
-  end
-  start(k) = numel(t);
-  len(k) = numel(piece);
-  t = [t, piece];
+switch op
+  case 'strtrim'
+    [t, start, len] = m2cu_cell_map_with(@trimmed, text, s, l);
+  case 'deblank'
+    [t, start, len] = m2cu_cell_map_with(@deblanked, text, s, l);
+  case 'upper'
+    [t, start, len] = m2cu_cell_map_with(@upper, text, s, l);
+  otherwise
+    [t, start, len] = m2cu_cell_map_with(@lower, text, s, l);
 end
+end
+
+function piece = trimmed(piece)
+% The text without its leading and trailing whitespace (1-by-0 when nothing is left).
+kept = find(~isspace(piece));
+piece = piece(min([kept, numel(piece) + 1]):max([kept, 0]));
+end
+
+function piece = deblanked(piece)
+% The text without its trailing whitespace and nulls (1-by-0 when nothing is left).
+kept = find(~(isspace(piece) | piece == 0));
+piece = piece(1:max([kept, 0]));
 end

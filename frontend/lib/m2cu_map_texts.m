@@ -8,7 +8,7 @@ len = zeros(size(x));
 for k = 1:numel(x)
   piece = f(x(k));
   if ~ischar(piece)
-    m2cu_refuse('`arrayfun(f, x, ''UniformOutput'', false)` whose function gives no text: m2cu makes cells of texts only', ...
+    m2cu_refuse('`arrayfun` or `cellfun` with ''UniformOutput'', false whose function gives no text: m2cu makes cells of texts only', ...
                 'for one number per element, leave out ''UniformOutput'', false');
   end
   start(k) = numel(t);
