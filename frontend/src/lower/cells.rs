@@ -198,13 +198,8 @@ impl Lowerer<'_> {
     /// at translation time: `flag = ''` in one branch, a text in another) has one row or no
     /// element when the program runs.
     fn one_row_check(&mut self, text: LocalId, span: Span) {
-        let rows = self.size_of(text, 1, span);
-        let one = self.constant_expr(1.0, Class::Double, span);
-        let one_row = self.binary_expr(BinOp::Eq, rows, one, Class::Logical, span);
-        let double = Type::scalar(Class::Double);
-        let n = self.new_expr(ExprKind::Size(text, SizeQuery::Numel), double, span);
-        let zero = self.constant_expr(0.0, Class::Double, span);
-        let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        let one_row = self.size_compared(text, SizeQuery::Dim(1), BinOp::Eq, 1.0, span);
+        let empty = self.size_compared(text, SizeQuery::Numel, BinOp::Eq, 0.0, span);
         let cond = self.binary_expr(BinOp::Or, one_row, empty, Class::Logical, span);
         let error = crate::ir::RuntimeError::CellTextRows;
         self.push(StmtKind::Check { cond, error }, span);

@@ -80,16 +80,10 @@ impl Lowerer<'_> {
 
     /// Stops with [`RuntimeError::IndexMatrix`] unless the index `idx` is a vector or empty.
     fn vector_index_check(&mut self, idx: LocalId, span: Span) {
-        let unit = |me: &mut Self, dim: u8| {
-            let e = me.size_of(idx, dim, span);
-            let one = me.constant_expr(1.0, Class::Double, span);
-            me.binary_expr(BinOp::Eq, e, one, Class::Logical, span)
-        };
-        let (one_row, one_col) = (unit(self, 1), unit(self, 2));
+        let one_row = self.size_compared(idx, SizeQuery::Dim(1), BinOp::Eq, 1.0, span);
+        let one_col = self.size_compared(idx, SizeQuery::Dim(2), BinOp::Eq, 1.0, span);
         let vector = self.binary_expr(BinOp::Or, one_row, one_col, Class::Logical, span);
-        let n = self.new_expr(ExprKind::Size(idx, SizeQuery::Numel), double(), span);
-        let zero = self.constant_expr(0.0, Class::Double, span);
-        let empty = self.binary_expr(BinOp::Eq, n, zero, Class::Logical, span);
+        let empty = self.size_compared(idx, SizeQuery::Numel, BinOp::Eq, 0.0, span);
         let cond = self.binary_expr(BinOp::Or, vector, empty, Class::Logical, span);
         self.push(
             StmtKind::Check {
