@@ -198,3 +198,31 @@ fn entry_functions_with_reserved_names_build_and_run() {
         }
     }
 }
+
+/// Arrays whose names the GPU program's own handles are made from (`m2cu_dev_<name>` is an
+/// array's device buffer): an array named `err` beside the call's error word, which was once
+/// `m2cu_dev_err` too and made the host program fail to compile (corpus `kinetics_euler`).
+#[test]
+fn arrays_named_like_the_gpu_programs_own_handles_build_and_run() {
+    let source = "function [err, fails] = f(x)\nerr = zeros(size(x));\nfails = zeros(size(x));\n\
+                  for i = 1:numel(x)\n    err(i) = x(i) ^ 2;\n    fails(i) = err(i) + 1;\nend\nend\n";
+    let inputs = vec![("x".to_string(), Value::row(vec![1.0, 2.0, 3.0]))];
+    let expected = vec![
+        ("err".to_string(), Value::row(vec![1.0, 4.0, 9.0])),
+        ("fails".to_string(), Value::row(vec![2.0, 5.0, 10.0])),
+    ];
+    let options = m2cu::Options {
+        file_name: "f.m".into(),
+        ..Default::default()
+    };
+    for backend in [Backend::Cpu, Backend::Emu] {
+        let run_options = RunOptions {
+            backend,
+            ..Default::default()
+        };
+        let outputs = m2cu::run(source, &inputs, &options, &run_options)
+            .unwrap_or_else(|e| panic!("{backend:?}: {e}"))
+            .outputs;
+        assert_eq!(outputs, expected, "{backend:?}");
+    }
+}

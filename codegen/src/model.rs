@@ -397,8 +397,10 @@ pub fn params(ctx: &Context, kernel: &Kernel) -> Vec<Param> {
 }
 
 /// The host's handle of the call's device error word, which every kernel of the call sets
-/// when an iteration fails: allocated and cleared at the first launch, read after each.
-pub const ERROR_WORD: &str = "m2cu_dev_err";
+/// when an iteration fails: allocated and cleared at the first launch, read after each. Its
+/// name is outside the families made from arrays' names (`m2cu_dev_<array>`,
+/// `m2cu_devbytes_<array>`, `m2cu_at_<array>`, ...), so no MATLAB name can collide with it.
+pub const ERROR_WORD: &str = "m2cu_errword";
 
 /// An array's element pointer (unless it lives in `__constant__`) and extents.
 fn array_params(ctx: &Context, array: LocalId, written: bool) -> Vec<Param> {

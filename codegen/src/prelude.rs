@@ -400,6 +400,7 @@ M2CU_FN T m2cu_asin##S(T x, int site, int *err) { if (x < (T)-1 || x > (T)1) M2C
 M2CU_FN T m2cu_acos##S(T x, int site, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return acos##S(m2cu_runtime##S(x)); } \
 M2CU_FN T m2cu_acosh##S(T x, int site, int *err) { if (x < (T)1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return acosh##S(m2cu_runtime##S(x)); } \
 M2CU_FN T m2cu_atanh##S(T x, int site, int *err) { if (x < (T)-1 || x > (T)1) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return atanh##S(m2cu_runtime##S(x)); } \
+M2CU_FN T m2cu_gammaln##S(T x, int site, int *err) { if (x < (T)0) M2CU_FAIL(err, M2CU_AT(M2CU_E_COMPLEX, site)); return lgamma##S(m2cu_runtime##S(x)); } \
 M2CU_FN T m2cu_gamma##S(T x) \
 { \
     if (x == (T)0) return signbit(x) ? -(INF) : (INF); \

@@ -95,6 +95,7 @@ pub fn complex_outside_domain(e: Elementary) -> bool {
             | Elementary::Log2
             | Elementary::Log10
             | Elementary::Log1p
+            | Elementary::Gammaln
     )
 }
 

@@ -53,7 +53,7 @@ error_codes! {
     IndexInvalid = 2, "M2CU_E_INDEX_INVALID",
         "Array indices must be positive integers or logical values.";
     Complex = 3, "M2CU_E_COMPLEX",
-        "The result would be complex: m2cu keeps sqrt, log, log2, log10, log1p, asin, acos, acosh, atanh and ^ of real values real (write sqrt(complex(x)) for the complex root).";
+        "The result would be complex: m2cu keeps sqrt, log, log2, log10, log1p, asin, acos, acosh, atanh, gammaln and ^ of real values real (write sqrt(complex(x)) for the complex root).";
     Gpu = 4, "M2CU_E_GPU",
         "A GPU operation failed.";
     Nomem = 5, "M2CU_E_NOMEM",

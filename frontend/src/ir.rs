@@ -423,6 +423,9 @@ pub enum Elementary {
     Hypot,
     /// Octave's `gamma`: `Inf` at 0 (`-Inf` at -0), at negative integers and at `±Inf`.
     Gamma,
+    /// `gammaln(x)`: `log(gamma(x))` for `x >= 0` without overflow (`Inf` at 0 and `Inf`);
+    /// complex for negative `x` in Octave, so a negative argument stops.
+    Gammaln,
     Erf,
     Erfc,
     /// `eps(x)`: the distance from `|x|` to the next larger number of `x`'s class (the
@@ -431,7 +434,7 @@ pub enum Elementary {
 }
 
 impl Elementary {
-    pub const ALL: [Elementary; 28] = [
+    pub const ALL: [Elementary; 29] = [
         Elementary::Sin,
         Elementary::Cos,
         Elementary::Tan,
@@ -457,6 +460,7 @@ impl Elementary {
         Elementary::Expm1,
         Elementary::Hypot,
         Elementary::Gamma,
+        Elementary::Gammaln,
         Elementary::Erf,
         Elementary::Erfc,
         Elementary::Eps,
@@ -489,6 +493,7 @@ impl Elementary {
             Elementary::Expm1 => "expm1",
             Elementary::Hypot => "hypot",
             Elementary::Gamma => "gamma",
+            Elementary::Gammaln => "gammaln",
             Elementary::Erf => "erf",
             Elementary::Erfc => "erfc",
             Elementary::Eps => "eps",

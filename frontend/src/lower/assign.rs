@@ -254,8 +254,12 @@ impl Lowerer<'_> {
                 return self.push(StmtKind::Assign { target, value }, span);
             }
             if self.reads_whole(&a, old) {
-                // `y = a*x + y`: every element reads only itself, so write in place.
+                // `y = a*x + y`: every element reads only itself, so write in place, unless
+                // the value's class makes `name` a new local (`BW = BW ~= 0`).
                 let target = self.define(name, ty)?;
+                if target != old {
+                    return self.write_fresh(target, a, span);
+                }
                 let whole = self.whole(target, span);
                 self.check_same_size(&whole, &a, span)?;
                 let place = self.whole_place(target, span);
@@ -263,6 +267,11 @@ impl Lowerer<'_> {
             }
         }
         let target = self.define(name, ty)?;
+        self.write_fresh(target, a, span)
+    }
+
+    /// `target = a` into storage allocated for `a`'s extents.
+    fn write_fresh(&mut self, target: LocalId, a: ArrayVal, span: Span) -> Option<StmtId> {
         self.alloc_for(target, &a);
         let place = self.whole_place(target, span);
         self.write_loop(&place, &Val::Array(a), span)

@@ -3,8 +3,9 @@
 //! A local has one type (`crate::ir`); MATLAB lets a later assignment change it. Two cases are
 //! made exact here, the rest are diagnostics:
 //!
-//! - **Scalar ↔ array** (a DP table reduced to its corner, `d = d(m+1, n+1)`; a scalar that
-//!   becomes a vector; a `for` variable that reuses a name of another type): the assignment
+//! - **Scalar ↔ array, or another class** (a DP table reduced to its corner,
+//!   `d = d(m+1, n+1)`; a scalar that becomes a vector; an image made logical, `BW = BW ~= 0`;
+//!   a `for` variable that reuses a name of another type): the assignment
 //!   starts a new local of the same MATLAB name, and later reads resolve to it. This is exact
 //!   when the old local was created in the same block (frame) as the re-assignment, or when the
 //!   re-assignment is at the function's top level and the block that created the old local
@@ -99,6 +100,9 @@ impl Lowerer<'_> {
         if self.accumulates_into(id, ty, name.span) {
             return Some(id);
         }
+        if self.rebinds_here(id) {
+            return Some(self.new_local(&name.name, ty, name.span));
+        }
         let help = if self.is_accumulator_start(id, ty) {
             format!(
                 "MATLAB gives `{0}` the class {1} from here on, and m2cu keeps one class per variable: when this runs at least once before `{0}` is used otherwise, start with `{0} = {1}(0)` (or `zeros('like', v)` for a {1} `v`), which keeps MATLAB's result; otherwise give the {1} values a variable of their own",
@@ -106,7 +110,7 @@ impl Lowerer<'_> {
             )
         } else {
             format!(
-                "m2cu keeps one class per variable: give the {} value a variable of its own",
+                "m2cu changes a variable's class only in straight-line code at the level where it was first assigned: give the {} value a variable of its own",
                 ty.class
             )
         };
