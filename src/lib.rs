@@ -43,7 +43,7 @@ use m2cu_frontend::types::{Class, Dim, Shape, Type};
 pub use m2cu_runtime::Error as RuntimeError;
 pub use m2cu_runtime::{
     BuildOptions, CallError, ClassId, Copies, Data, Element, EmuOptions, ErrorCode, Lanes,
-    Location, Schedule, Subscript, Transfers, Value,
+    Location, Optimization, Schedule, Subscript, Transfers, Value,
 };
 
 /// Options shared by every operation.

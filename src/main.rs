@@ -8,7 +8,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use m2cu::source_text;
-use m2cu::{Backend, Dialect, EmuOptions, Error, Lanes, Options, RunOptions, Schedule, Threads};
+use m2cu::{
+    Backend, BuildOptions, Dialect, EmuOptions, Error, Lanes, Optimization, Options, RunOptions,
+    Schedule, Threads,
+};
 
 #[derive(Parser)]
 #[command(
@@ -267,6 +270,11 @@ enum Command {
         /// else every core, lowered to the cores other processes leave free.
         #[arg(long, value_name = "N")]
         threads: Option<std::num::NonZeroUsize>,
+        /// Compile the C program (and the GPU host program) at -O0 instead of -O3: a build in a
+        /// fraction of the time and a slower run, with the same results, for checking a program
+        /// rather than timing it.
+        #[arg(long)]
+        quick_build: bool,
         /// Say where the time went: reading the inputs, translating, building (or loading from
         /// the cache), the call, printing the outputs.
         #[arg(short, long)]
@@ -480,9 +488,17 @@ fn dispatch(command: Command, ui: Ui) -> Result<(), Failure> {
             output,
             seed,
             threads,
+            quick_build,
             verbose,
         } => {
             let run_options = RunOptions {
+                build: BuildOptions {
+                    optimization: match quick_build {
+                        true => Optimization::BuildTime,
+                        false => Optimization::Speed,
+                    },
+                    ..Default::default()
+                },
                 emu: emu.options(backend)?,
                 backend: match backend {
                     BackendArg::Auto => Backend::Auto,

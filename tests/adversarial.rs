@@ -34,7 +34,7 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use common::adversarial::{variants, Variant};
-use m2cu::{Backend, Options, RunOptions, Value};
+use m2cu::{Backend, BuildOptions, Optimization, Options, RunOptions, Value};
 use m2cu_frontend::parser::{parse_file_with, ParseOptions};
 use m2cu_runtime::octave::{answer_calls, coder_stubs, Answer, Call};
 use m2cu_runtime::{Data, EmuOptions, Schedule};
@@ -510,6 +510,12 @@ fn run(
     std::thread::spawn(move || {
         let run_options = RunOptions {
             backend,
+            // The C path built at -O0: the same bits as -O3 (tests/e2e.rs runs every fixture
+            // at -O3), and most of this test's time went into -O3 builds.
+            build: BuildOptions {
+                optimization: Optimization::BuildTime,
+                ..Default::default()
+            },
             // One multiprocessor, threads taking turns in order: deterministic and fast (the
             // concurrent schedule runs in tests/emu.rs).
             emu: EmuOptions {

@@ -206,10 +206,15 @@ enum NoOutputs {
 
 /// What `m2cu run` on `backend` gave: the outputs and what the program printed (standard
 /// output without the outputs that `m2cu run` shows after the call), or why there are none.
+/// Built with `--quick-build`: the corpus checks results, which are the same bits at `-O0`,
+/// and `-O3` builds of its inlined programs took most of the test's time (the e2e fixtures
+/// keep the C path at `-O3`).
 fn m2cu_outputs(p: &Program, backend: &str, scratch: &Path) -> Result<Ran, NoOutputs> {
     let file = scratch.join(format!("m2cu-{backend}.mat"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_m2cu"));
-    cmd.arg("run").arg(&p.path).args(["--backend", backend]);
+    cmd.arg("run")
+        .arg(&p.path)
+        .args(["--backend", backend, "--quick-build"]);
     for set in &p.sets {
         cmd.arg("--set").arg(set);
     }

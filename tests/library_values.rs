@@ -4,8 +4,8 @@
 //! adversarial inputs):
 //!
 //! Set operations and `sortrows` (`setdiff`, `union`, `intersect` with their positions, repeats,
-//! a NaN, rows against a column, a matrix; `sortrows` of equal rows by `[2 -1]`), equal to
-//! Octave exactly.
+//! a NaN, rows against a column, a matrix; `sortrows` of equal rows by `[2 -1]`) and `nchoosek`
+//! (coefficients and combinations), equal to Octave exactly.
 //!
 //! Special functions whose values m2cu computes with algorithms of its own (`gammainc.m`: a
 //! series or a continued fraction) or through the math library (`gammaln`):
@@ -196,6 +196,69 @@ fn set_operations_and_sortrows_equal_octave() {
     let want = octave(SETS, "sets", &inputs, &outputs);
     for backend in [Backend::Cpu, Backend::Emu] {
         let got = run(SETS, "sets", &inputs, backend);
+        let wrong = common::output_differences(&want, &got);
+        assert!(wrong.is_empty(), "{backend:?}:\n{}", wrong.join("\n"));
+    }
+}
+
+const CHOOSE: &str = "function [a, b, c, d, e, f, g] = choose(n, v, s)\na = nchoosek(n, 2);\n\
+b = nchoosek(52, 5);\nc = nchoosek(v, 2);\nd = nchoosek(v, 0);\ne = nchoosek(v, numel(v) + 1);\n\
+f = nchoosek(int8(v), 3);\ng = nchoosek(s, 2);\nend\n";
+
+/// `nchoosek`: binomial coefficients (one in int8, saturating), and the combinations of a
+/// vector (of doubles, int8 and chars) with the empty cases' shapes, exactly as Octave.
+#[test]
+fn nchoosek_equals_octave() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let inputs = vec![
+        ("n".to_string(), Value::scalar(10.0)),
+        ("v".to_string(), Value::row(vec![7.0, 8.0, 9.0, 10.0])),
+        ("s".to_string(), Value::char_row("abcd")),
+    ];
+    let want = octave(
+        CHOOSE,
+        "choose",
+        &inputs,
+        &["a", "b", "c", "d", "e", "f", "g"],
+    );
+    for backend in [Backend::Cpu, Backend::Emu] {
+        let got = run(CHOOSE, "choose", &inputs, backend);
+        let wrong = common::output_differences(&want, &got);
+        assert!(wrong.is_empty(), "{backend:?}:\n{}", wrong.join("\n"));
+    }
+}
+
+const COMPLEX_SETS: &str = "function [d, id, u, ia, ib, c, ka, kb] = csets(a, b)\n\
+[d, id] = setdiff(a, b);\n[u, ia, ib] = union(a, b);\n[c, ka, kb] = intersect(a, b);\nend\n";
+
+/// The set operations of complex values (sorted by magnitude, then angle), exactly as Octave.
+#[test]
+fn set_operations_of_complex_values_equal_octave() {
+    if !common::require(common::octave_available(), "octave-cli") {
+        return;
+    }
+    let inputs = vec![
+        (
+            "a".to_string(),
+            Value::row(vec![
+                [1.0, 2.0],
+                [3.0, 0.0],
+                [0.0, -1.0],
+                [3.0, 0.0],
+                [2.0, 0.0],
+            ]),
+        ),
+        (
+            "b".to_string(),
+            Value::row(vec![[3.0, 0.0], [0.0, 1.0], [2.0, 0.0]]),
+        ),
+    ];
+    let outputs = ["d", "id", "u", "ia", "ib", "c", "ka", "kb"];
+    let want = octave(COMPLEX_SETS, "csets", &inputs, &outputs);
+    for backend in [Backend::Cpu, Backend::Emu] {
+        let got = run(COMPLEX_SETS, "csets", &inputs, backend);
         let wrong = common::output_differences(&want, &got);
         assert!(wrong.is_empty(), "{backend:?}:\n{}", wrong.join("\n"));
     }

@@ -104,6 +104,12 @@ static inline void m2cu_call_ends(void)
 }
 static inline void m2cu_fail_index(int *err, int code, double value, int64_t bound)
 {
+    /* Only the first failure is kept: once the status is set, a loop that runs on (to its
+     * iteration's end, or an inner loop's) takes no lock at each check that fails again. */
+    int seen;
+    #pragma omp atomic read
+    seen = *err;
+    if (seen != 0) return;
     int ordered = M2CU_IN_ORDER;
     #pragma omp critical (m2cu_fail)
     {
@@ -186,9 +192,13 @@ M2CU_FN int64_t m2cu_count(double first, double step, double last)
 
 /* The trip count of `for v = first:step:last`. As in Octave, a range to an infinite limit runs
  * until `break` (M2CU_COUNT_MAX iterations); a range starting at an infinity, or one with a
- * finite limit and more elements than int64 holds, is Octave's "invalid range". */
+ * finite limit and more elements than int64 holds, is Octave's "invalid range". After a
+ * failure (`*err` set) it is 0: the call ends with that error, and a loop the code reaches
+ * after it (a parallel loop does not test the status at each iteration) runs no iteration on
+ * sizes the failure left at 0, such as 1:n*n after a size n too large to allocate. */
 M2CU_FN int64_t m2cu_trips(double first, double step, double last, int site, int *err)
 {
+    if (*err != 0) return 0;
     int64_t n = m2cu_count(first, step, last);
     if (n > 0 && (isinf(first) || (n == M2CU_COUNT_MAX && !isinf(last)))) {
         M2CU_FAIL(err, M2CU_AT(M2CU_E_RANGE, site));

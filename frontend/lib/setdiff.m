@@ -5,7 +5,7 @@ function [c, ia] = setdiff(a, b)
 %   An empty a stops, as unique does (MATLAB and Octave 7 give it different shapes).
 %
 %   m2cu's own MATLAB source: unique(a), then the values that ismember finds in b removed.
-%   Numeric, logical and char values; cells of texts are not supported yet.
+%   Numeric (complex too), logical and char values; cells of texts are not supported yet.
 [c, ia] = unique(a);
 if ~isempty(b)
   keep = ~ismember(c, b);

@@ -105,6 +105,7 @@ const FILES: &[(&str, &str)] = &[
     ("unique", include_str!("../lib/unique.m")),
     ("sortrows", include_str!("../lib/sortrows.m")),
     ("gammainc", include_str!("../lib/gammainc.m")),
+    ("nchoosek", include_str!("../lib/nchoosek.m")),
     ("setdiff", include_str!("../lib/setdiff.m")),
     ("union", include_str!("../lib/union.m")),
     ("intersect", include_str!("../lib/intersect.m")),

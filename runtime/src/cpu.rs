@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::abi::{self, CpuEntry};
 pub use crate::abi::{Complexity, Offer, OutputSpec};
 pub use crate::native::BuildOptions;
-use crate::native::{Optimization, SharedObject};
+use crate::native::SharedObject;
 pub use crate::threads::Threads;
 use crate::value::Value;
 use crate::Result;
@@ -34,7 +34,7 @@ impl CpuLibrary {
     /// Compiler errors come back as [`Error::Compile`](crate::Error::Compile) with the
     /// compiler's messages.
     pub fn build(source: &str, entry: &str, opts: &BuildOptions) -> Result<CpuLibrary> {
-        let object = SharedObject::build(source, entry, opts, Optimization::Speed)?;
+        let object = SharedObject::build(source, entry, opts, opts.optimization)?;
         // SAFETY: the ABI declares the CPU entry with exactly this signature.
         let entry_fn = unsafe { object.function::<CpuEntry>(entry) }?;
         // SAFETY: the ABI declares `void m2cu_set_threads(int)`.

@@ -31,7 +31,7 @@ use cudarc::driver::result::{self as cu, DriverError};
 use cudarc::driver::sys;
 
 use crate::abi::{GpuEntry, OutputSpec};
-use crate::native::{BuildOptions, Optimization, SharedObject};
+use crate::native::{BuildOptions, SharedObject};
 use crate::value::Value;
 use crate::{cache, nvrtc, services, Error, Result};
 use callbacks::GpuState;
@@ -212,7 +212,7 @@ impl GpuProgram {
         for name in kernel_names {
             state.resolve(name)?;
         }
-        let host = SharedObject::build(host_c, entry, opts, Optimization::Speed)?;
+        let host = SharedObject::build(host_c, entry, opts, opts.optimization)?;
         let symbol = format!("{entry}_gpu");
         // SAFETY: the ABI declares the GPU entry with exactly this signature.
         let entry_fn = unsafe { host.function::<GpuEntry>(&symbol) }?;

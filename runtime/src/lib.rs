@@ -63,6 +63,7 @@ pub use display::display;
 pub use emu::{EmuOptions, EmuProgram, Lanes, Schedule};
 pub use gpu::{gpu_status, GpuProgram, GpuStatus};
 pub use mat::{read_mat, read_mat_bytes, write_mat, write_mat_bytes, MatFormat};
+pub use native::Optimization;
 pub use npy::{read_npy, read_npy_bytes, read_npz, write_npy, write_npy_bytes, write_npz};
 pub use nvrtc::{compile_cubin, compile_ptx, nvrtc_available, nvrtc_version};
 pub use services::{Copies, Transfers};

@@ -28,6 +28,10 @@ pub struct BuildOptions {
     pub compiler: Option<String>,
     /// Build with `-fopenmp` when the compiler supports it (default true).
     pub openmp: bool,
+    /// How hard the compiler optimizes the CPU program and the GPU host program (default
+    /// [`Optimization::Speed`]); the emulated GPU's host program is always built for
+    /// [`Optimization::BuildTime`].
+    pub optimization: Optimization,
 }
 
 impl Default for BuildOptions {
@@ -36,6 +40,7 @@ impl Default for BuildOptions {
             cache_dir: None,
             compiler: None,
             openmp: true,
+            optimization: Optimization::Speed,
         }
     }
 }
@@ -54,16 +59,18 @@ const BASE_FLAGS: [&str; 5] = [
 
 /// How hard the C compiler optimizes a generated program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Optimization {
+pub enum Optimization {
     /// `-O3`: the CPU path and the GPU host program, which users time. It vectorizes counts
     /// (3.6 times the hand-written loop at `-O2` in m2cu-bench). Not `-march=native`: with it
     /// GCC 12 turns a running maximum's `if (x > m) m = x;` into `vmaxsd`, a chain of dependent
     /// instructions that made m2cu-bench's max half as fast as the branch the CPU predicts.
     Speed,
     /// `-O0`: the emulated GPU's host program, a checking tool whose time goes into the emulated
-    /// kernels. The generated function is one large body (every call is inlined), where GCC's
-    /// `-O2` spends tens of seconds on data flow (22 s for fixture leontief's host, 1 s at
-    /// `-O0`); the results are the same bits (no `-ffast-math`, SSE arithmetic at every level).
+    /// kernels, and any program built to be checked rather than timed (`m2cu run
+    /// --quick-build`). The generated function is one large body (every call is inlined),
+    /// where GCC's `-O2` spends tens of seconds on data flow (22 s for fixture leontief's host,
+    /// 1 s at `-O0`); the results are the same bits (no `-ffast-math`, SSE arithmetic at every
+    /// level).
     BuildTime,
 }
 

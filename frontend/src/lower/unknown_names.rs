@@ -67,7 +67,6 @@ const NOT_YET: &[(&str, Option<&str>)] = &[
     ("datenum", None),
     ("clock", Some("`tic`/`toc`")),
     ("etime", Some("`tic`/`toc`")),
-    ("nchoosek", None),
     ("perms", None),
     ("factor", None),
     ("movmean", Some("`filter` or `conv` with a window of ones")),
