@@ -507,7 +507,6 @@ fn dispatch(command: Command, ui: Ui) -> Result<(), Failure> {
                     BackendArg::Emu => Backend::Emu,
                 },
                 threads: threads.map_or(Threads::Auto, Threads::Exactly),
-                ..Default::default()
             };
             // Generated code runs in a child process: a crash in it (an out-of-range index
             // under --no-bounds-check) becomes an error message, not a crash of m2cu.

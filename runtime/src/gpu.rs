@@ -339,6 +339,7 @@ fn c_name(name: &str) -> Result<CString> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::native::Optimization;
     use crate::testutil::SUM_KERNEL;
     use crate::value::ClassId;
 
