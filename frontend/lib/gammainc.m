@@ -11,7 +11,8 @@ function y = gammainc(x, a, tail)
 %   x^a exp(-x) / gamma(a) written so that it does not cancel for large a (see prefactor).
 %   Octave picks among more algorithms, so the two agree to about 1e-13 relative rather than
 %   to the bit (and where Octave's series loses digits, at x = 0.5, a = 10 for one, m2cu's
-%   value is the closer one). Negative x (a series in Octave) stops.
+%   value is the closer one). Negative x (a series in Octave) and a finite a above 1e10 (where
+%   Octave switches to an asymptotic expansion) stop.
 if ~isa(x, 'double') || ~isa(a, 'double')
   m2cu_refuse('`gammainc` of single, integer, logical or char values', 'convert first, `gammainc(double(x), double(a))`');
 end
@@ -27,10 +28,13 @@ end
 if any(x(:) < 0)
   error('m2cu:gammainc', 'm2cu: gammainc of negative x is not supported yet');
 end
-upper = false;
+if any(a(:) > 1e10 & a(:) < Inf)
+  error('m2cu:gammainc', 'm2cu: gammainc with a above 1e10 is not supported yet (its series would take about sqrt(a) steps)');
+end
+upper_tail = false;
 if nargin == 3
   if strcmpi(tail, 'upper')
-    upper = true;
+    upper_tail = true;
   elseif ~strcmpi(tail, 'lower')
     error('gammainc: invalid value for TAIL');
   end
@@ -41,12 +45,12 @@ else
   y = zeros(size(x));
 end
 for k = 1:numel(y)
-  y(k) = incomplete(x(min(k, numel(x))), a(min(k, numel(a))), upper);
+  y(k) = incomplete(x(min(k, numel(x))), a(min(k, numel(a))), upper_tail);
 end
 end
 
-function p = incomplete(x, a, upper)
-% P(a, x), or Q(a, x) when upper, for one x >= 0 and a >= 0.
+function p = incomplete(x, a, upper_tail)
+% P(a, x), or Q(a, x) when upper_tail, for one x >= 0 and a >= 0.
 if isnan(x) || isnan(a) || (x == Inf && a == Inf)
   lowerp = NaN;
 elseif x == 0
@@ -59,14 +63,14 @@ elseif x < a + 1
   lowerp = series(x, a);
 else
   q = fraction(x, a);
-  if upper
+  if upper_tail
     p = q;
   else
     p = 1 - q;
   end
   return;
 end
-if upper
+if upper_tail
   p = 1 - lowerp;
 else
   p = lowerp;
