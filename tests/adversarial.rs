@@ -30,7 +30,6 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use common::adversarial::{variants, Variant};
@@ -501,40 +500,38 @@ fn run(
     variant: &Variant,
     backend: Backend,
 ) -> Result<Vec<(String, Value)>, RunError> {
-    let (source, inputs, options) = (
+    let run_options = RunOptions {
+        backend,
+        // The C path built at -O0: the same bits as -O3 (tests/e2e.rs runs every fixture
+        // at -O3), and most of this test's time went into -O3 builds.
+        build: BuildOptions {
+            optimization: Optimization::BuildTime,
+            ..Default::default()
+        },
+        // One multiprocessor, threads taking turns in order: deterministic and fast (the
+        // concurrent schedule runs in tests/emu.rs).
+        emu: EmuOptions {
+            sm_count: 1,
+            schedule: Schedule::InOrder,
+            lanes: None,
+        },
+        ..Default::default()
+    };
+    let ran = common::run_within(
         fixture.source.clone(),
         variant.inputs.clone(),
         fixture.options(variant),
+        run_options,
+        M2CU_LIMIT,
     );
-    let (send, receive) = channel();
-    std::thread::spawn(move || {
-        let run_options = RunOptions {
-            backend,
-            // The C path built at -O0: the same bits as -O3 (tests/e2e.rs runs every fixture
-            // at -O3), and most of this test's time went into -O3 builds.
-            build: BuildOptions {
-                optimization: Optimization::BuildTime,
-                ..Default::default()
-            },
-            // One multiprocessor, threads taking turns in order: deterministic and fast (the
-            // concurrent schedule runs in tests/emu.rs).
-            emu: EmuOptions {
-                sm_count: 1,
-                schedule: Schedule::InOrder,
-                lanes: None,
-            },
-            ..Default::default()
-        };
-        let _ = send.send(m2cu::run(&source, &inputs, &options, &run_options));
-    });
-    match receive.recv_timeout(M2CU_LIMIT) {
-        Ok(Ok(result)) => Ok(result.outputs),
-        Ok(Err(e @ m2cu::Error::Source { .. })) => Err(RunError::Translate(e.to_string())),
-        Ok(Err(e)) if is_m2cu_limit(&e) => {
+    match ran {
+        Some(Ok(result)) => Ok(result.outputs),
+        Some(Err(e @ m2cu::Error::Source { .. })) => Err(RunError::Translate(e.to_string())),
+        Some(Err(e)) if is_m2cu_limit(&e) => {
             Err(RunError::Limit(first_line(&e.to_string()).to_string()))
         }
-        Ok(Err(e)) => Err(RunError::Failed(first_line(&e.to_string()).to_string())),
-        Err(_) => Err(RunError::Failed(format!(
+        Some(Err(e)) => Err(RunError::Failed(first_line(&e.to_string()).to_string())),
+        None => Err(RunError::Failed(format!(
             "did not finish in {} s",
             M2CU_LIMIT.as_secs()
         ))),

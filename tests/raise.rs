@@ -1171,22 +1171,18 @@ fn hoisted_index_checks_fail_at_the_same_iteration() {
 fn a_size_too_large_stops_before_the_loops_over_it() {
     let source = "function y = big(n)\nA = magic(n);\ny = numel(A);\nend\n";
     for backend in [Backend::Cpu, Backend::Emu] {
-        let (send, receive) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let options = m2cu::Options {
-                file_name: "big.m".into(),
-                ..Default::default()
-            };
-            let run_options = m2cu::RunOptions {
-                backend,
-                ..Default::default()
-            };
-            let inputs = [("n".to_string(), Value::scalar(f64::MAX))];
-            let _ = send.send(m2cu::run(source, &inputs, &options, &run_options).map(|_| ()));
-        });
-        let ran = receive
-            .recv_timeout(std::time::Duration::from_secs(120))
-            .unwrap_or_else(|_| panic!("{backend:?}: still running after 120 s"));
+        let options = m2cu::Options {
+            file_name: "big.m".into(),
+            ..Default::default()
+        };
+        let run_options = m2cu::RunOptions {
+            backend,
+            ..Default::default()
+        };
+        let inputs = vec![("n".to_string(), Value::scalar(f64::MAX))];
+        let limit = std::time::Duration::from_secs(120);
+        let ran = common::run_within(source.into(), inputs, options, run_options, limit)
+            .unwrap_or_else(|| panic!("{backend:?}: still running after 120 s"));
         let e = ran.expect_err("magic(realmax) stops");
         assert!(
             e.to_string().contains("maximum possible variable size"),

@@ -19,20 +19,15 @@ if isscalar(v) && isnumeric(v)
   if ~isreal(v) || v < k || v < 0 || v ~= fix(v)
     error('nchoosek: N must be a non-negative integer >= K');
   end
-  m = min(k, double(v) - k);
-  c = 1;
-  for i = 1:m
-    c = c * (double(v) - m + i) / i;
-  end
   C = repmat(v, 1, 1);
-  C(1) = c;
+  C(1) = binomial(double(v), k);
 else
   n = numel(v);
   if k > n
     C = repmat(v(1), 0, k);
     return;
   end
-  rows = round(prod((n - k + 1:n) ./ (1:k)));
+  rows = binomial(n, k);
   C = repmat(v(1), rows, k);
   at = 1:k;
   for r = 1:rows
@@ -46,5 +41,15 @@ else
       at(i + 1:k) = at(i) + (1:k - i);
     end
   end
+end
+end
+
+function c = binomial(n, k)
+% n choose k for integers 0 <= k <= n, as the product of (n - m + i) / i for i = 1..m with m
+% the smaller of k and n - k: each partial product is an integer.
+m = min(k, n - k);
+c = 1;
+for i = 1:m
+  c = c * (n - m + i) / i;
 end
 end

@@ -510,6 +510,23 @@ pub fn largest_finite_magnitude(data: &Data) -> f64 {
         .fold(0.0, |m, x| m.max(x.abs()))
 }
 
+/// `m2cu::run` in a thread of its own, or `None` when it has not finished within `limit` (the
+/// thread is left to run: the generated program cannot be stopped from outside), so that a
+/// program that hangs fails its test instead of stopping it.
+pub fn run_within(
+    source: String,
+    inputs: Vec<(String, Value)>,
+    options: m2cu::Options,
+    run_options: RunOptions,
+    limit: std::time::Duration,
+) -> Option<Result<m2cu::RunResult, m2cu::Error>> {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(m2cu::run(&source, &inputs, &options, &run_options));
+    });
+    receive.recv_timeout(limit).ok()
+}
+
 /// Runs the `m2cu` binary with `args` in the repository root.
 pub fn m2cu(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_m2cu"))
